@@ -59,6 +59,8 @@ final class Watcher implements Watch, Runnable {
   private int queuedEvents; // guarded by lock
   /** Every event up to this revision is in {@link #queue} or delivered. Guarded by lock. */
   private long queuedThrough;
+  /** Live events at or below this revision were delivered already. Written and read under the hub's lock. */
+  private long liveFrom;
   private boolean overflowed; // guarded by lock
   private boolean progressRequested; // guarded by lock
   private boolean closed; // guarded by lock
@@ -85,6 +87,9 @@ final class Watcher implements Watch, Runnable {
 
   /** Appends a group's matching events; false when this watcher must leave live delivery. */
   boolean offer(List<WatchEvent> events, long revision) {
+    if (revision <= liveFrom) {
+      return true; // a watch that starts ahead of the store waits for its revisions
+    }
     List<WatchEvent> matching = matching(events);
     lock.lock();
     try {
@@ -111,6 +116,7 @@ final class Watcher implements Watch, Runnable {
   void startLive(long revision) {
     lock.lock();
     try {
+      liveFrom = revision;
       queuedThrough = revision;
     } finally {
       lock.unlock();
@@ -120,7 +126,8 @@ final class Watcher implements Watch, Runnable {
   private List<WatchEvent> matching(List<WatchEvent> events) {
     List<WatchEvent> out = null;
     for (int i = 0; i < events.size(); i++) {
-      boolean match = events.get(i).kv().key().startsWith(prefixString);
+      boolean match = events.get(i).revision() > liveFrom
+          && events.get(i).kv().key().startsWith(prefixString);
       if (out == null && !match) {
         out = new ArrayList<>(events.subList(0, i));
       } else if (out != null && match) {
@@ -162,7 +169,7 @@ final class Watcher implements Watch, Runnable {
           } else if (next != null) {
             queuedEvents -= next.size();
           } else {
-            position = queuedThrough;
+            position = Math.max(position, queuedThrough);
             if (overflowed) { // the queue is drained: continue from history
               overflowed = false;
               live = false;
@@ -200,7 +207,7 @@ final class Watcher implements Watch, Runnable {
   /** Delivers history up to the published revision; false when the watch is over. */
   private boolean readHistory() {
     long target = hub.publishedRevision();
-    do {
+    while (position < target) {
       if (isOver()) {
         return false;
       }
@@ -221,8 +228,8 @@ final class Watcher implements Watch, Runnable {
         deliver(List.copyOf(events));
       }
       position = through[0];
-    } while (position < target);
-    return true;
+    }
+    return !isOver();
   }
 
   private boolean isOver() {

@@ -1,0 +1,211 @@
+package io.listwatch.storage.rocksdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import io.listwatch.storage.KeyValue;
+import io.listwatch.storage.RangeRequest;
+import io.listwatch.storage.StorageException;
+import io.listwatch.storage.StorageException.Code;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the embedded store adds to the {@link io.listwatch.storage.Storage} contract: its
+ * automatic, time-based compaction and its configurable limits. The contract itself is
+ * {@link RocksDbStorageContractTest}.
+ */
+class RocksDbStorageTest {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(20);
+  private static final Duration RETENTION = Duration.ofMinutes(5);
+
+  @TempDir
+  Path dir;
+
+  private final MutableClock clock = new MutableClock(Instant.parse("2025-01-01T00:00:00Z"));
+
+  @Test
+  void backgroundCompaction_discardsHistoryOutsideRetentionWindow_keepsRevisionsInside() {
+    try (RocksDbStorage storage = compactingStore()) {
+      // One write a second, so the store can date each revision.
+      KeyValue kv = join(storage.create("/k", bytes("old-0")));
+      for (int i = 1; i < 30; i++) {
+        clock.advance(Duration.ofSeconds(1));
+        kv = join(storage.update("/k", bytes("old-" + i), kv.modRevision()));
+      }
+      long compactedBefore = storage.compactedRevision();
+
+      clock.advance(RETENTION.multipliedBy(2));
+      long firstInside = storage.currentRevision() + 1;
+      for (int i = 0; i < 20; i++) {
+        clock.advance(Duration.ofSeconds(1));
+        kv = join(storage.update("/k", bytes("new-" + i), kv.modRevision()));
+      }
+      long current = storage.currentRevision();
+
+      awaitTrue(() -> storage.compactedRevision() > compactedBefore,
+          () -> "compactedRevision to rise above " + compactedBefore);
+
+      long compacted = storage.compactedRevision();
+      assertThat(compacted).as("compacted revision").isLessThanOrEqualTo(firstInside);
+      for (long revision = firstInside; revision <= current; revision++) {
+        KeyValue atRevision = join(storage.get("/k", revision)).orElseThrow();
+        assertThat(atRevision.modRevision()).isEqualTo(revision);
+        assertThat(join(storage.range(RangeRequest.prefix("/").atRevision(revision))).kvs())
+            .containsExactly(atRevision);
+      }
+      if (compacted > 1) {
+        assertFails(Code.COMPACTED, () -> storage.get("/k", compacted - 1));
+      }
+      assertThat(join(storage.get("/k"))).contains(kv);
+    }
+  }
+
+  @Test
+  void backgroundCompaction_keepsHistoryMinRevisions_whenAllHistoryIsOld() {
+    try (RocksDbStorage storage = compactingStore()) {
+      KeyValue kv = join(storage.create("/k", bytes("v0")));
+      for (int i = 1; i < 40; i++) {
+        clock.advance(Duration.ofSeconds(1));
+        kv = join(storage.update("/k", bytes("v" + i), kv.modRevision()));
+      }
+      long current = storage.currentRevision();
+
+      clock.advance(Duration.ofHours(1));
+      awaitTrue(() -> storage.compactedRevision() >= current - 10,
+          () -> "compactedRevision to reach " + (current - 10) + ", at "
+              + storage.compactedRevision());
+
+      assertThat(storage.compactedRevision()).as("compacted revision, keeping 10 revisions")
+          .isLessThanOrEqualTo(current - 9);
+      for (long revision = current - 9; revision <= current; revision++) {
+        assertThat(join(storage.get("/k", revision)).orElseThrow().modRevision())
+            .isEqualTo(revision);
+      }
+      assertThat(join(storage.get("/k"))).contains(kv);
+    }
+  }
+
+  @Test
+  void maxValueBytes_isEnforced_onCreateAndUpdate() {
+    try (RocksDbStorage storage = RocksDbStorage.builder(dir).maxValueBytes(1024).open()) {
+      KeyValue kv = join(storage.create("/k", new byte[1024]));
+      long before = storage.currentRevision();
+
+      StorageException onCreate = assertFails(Code.TOO_LARGE,
+          () -> storage.create("/other", new byte[1025]));
+      assertFails(Code.TOO_LARGE, () -> storage.update("/k", new byte[1025], kv.modRevision()));
+
+      assertThat(onCreate.key()).contains("/other");
+      assertThat(storage.currentRevision()).isEqualTo(before);
+      assertThat(join(storage.get("/k"))).contains(kv);
+      assertThat(join(storage.get("/other"))).isEmpty();
+    }
+  }
+
+  private RocksDbStorage compactingStore() {
+    return RocksDbStorage.builder(dir)
+        .historyRetention(RETENTION)
+        .historyMinRevisions(10)
+        .compactionInterval(Duration.ofMillis(50))
+        .clock(clock)
+        .open();
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static <T> T join(CompletableFuture<T> future) {
+    try {
+      return future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new AssertionError(e.getCause());
+    } catch (TimeoutException e) {
+      throw new AssertionError("the operation did not complete within " + TIMEOUT, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+
+  private static StorageException assertFails(Code code,
+      Supplier<? extends CompletableFuture<?>> operation) {
+    Object result;
+    try {
+      result = join(operation.get());
+    } catch (StorageException e) {
+      assertThat(e.code()).as("failure code of %s", e).isEqualTo(code);
+      return e;
+    }
+    return fail("expected %s, but the operation succeeded with %s", code, result);
+  }
+
+  /** Polls (bounded) for a condition the store reaches on its own background thread. */
+  private static void awaitTrue(BooleanSupplier condition, Supplier<String> what) {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        fail("no %s within %s", what.get(), TIMEOUT);
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted", e);
+      }
+    }
+  }
+
+  /** A clock the test moves by hand. Thread-safe: the store reads it on its own threads. */
+  static final class MutableClock extends Clock {
+    private final AtomicReference<Instant> now;
+    private final ZoneId zone;
+
+    MutableClock(Instant start) {
+      this(new AtomicReference<>(start), ZoneOffset.UTC);
+    }
+
+    private MutableClock(AtomicReference<Instant> now, ZoneId zone) {
+      this.now = now;
+      this.zone = zone;
+    }
+
+    void advance(Duration duration) {
+      now.updateAndGet(t -> t.plus(duration));
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return zone;
+    }
+
+    @Override
+    public Clock withZone(ZoneId newZone) {
+      return new MutableClock(now, newZone);
+    }
+
+    @Override
+    public Instant instant() {
+      return now.get();
+    }
+  }
+}
