@@ -1,0 +1,14 @@
+/**
+ * The wire model the server and the client share.
+ *
+ * <ul>
+ *   <li>{@link io.listwatch.api.Status} and {@link io.listwatch.api.StatusException}: kube's
+ *       error object and the exception that carries it; every non-2xx answer is one.</li>
+ *   <li>{@link io.listwatch.api.LabelSelector}, {@link io.listwatch.api.FieldSelector}: the
+ *       selector grammars of apimachinery, parsed once and matched many times.</li>
+ *   <li>{@link io.listwatch.api.ListOptions}: list and watch query parameters, validated as
+ *       kube-apiserver validates them.</li>
+ *   <li>{@link io.listwatch.api.ContinueToken}: the opaque paging token.</li>
+ * </ul>
+ */
+package io.listwatch.api;

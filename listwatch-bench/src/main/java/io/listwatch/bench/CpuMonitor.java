@@ -1,0 +1,73 @@
+package io.listwatch.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * How much CPU this process and every other process used over a stretch of a benchmark, from
+ * Linux's {@code /proc/stat} and {@code /proc/self/stat}, so that a result taken while
+ * something else was busy (a build, a test run) says so. On other systems every figure is
+ * unknown.
+ *
+ * <p>Immutable snapshots; take one with {@link #now()} before and one after.
+ */
+record CpuMonitor(long machineBusyTicks, long machineTotalTicks, long selfTicks, long nanos) {
+
+  private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
+
+  /** A snapshot of the counters now; all zero if they cannot be read. */
+  static CpuMonitor now() {
+    long nanos = System.nanoTime();
+    try {
+      String cpu = Files.readAllLines(Path.of("/proc/stat")).get(0);
+      String[] f = cpu.trim().split("\\s+");
+      // cpu user nice system idle iowait irq softirq steal [guest guest_nice: already in user]
+      long busy = 0;
+      long total = 0;
+      for (int i = 1; i <= Math.min(8, f.length - 1); i++) {
+        long v = Long.parseLong(f[i]);
+        total += v;
+        if (i != 4 && i != 5) {
+          busy += v;
+        }
+      }
+      String self = Files.readString(Path.of("/proc/self/stat"));
+      // Fields after the command name "(...)": state is field 3, utime 14, stime 15.
+      String[] s = self.substring(self.lastIndexOf(')') + 2).split(" ");
+      long selfTicks = Long.parseLong(s[11]) + Long.parseLong(s[12]);
+      return new CpuMonitor(busy, total, selfTicks, nanos);
+    } catch (IOException | RuntimeException e) {
+      return new CpuMonitor(0, 0, 0, nanos);
+    }
+  }
+
+  /** Seconds from {@code start} to this snapshot. */
+  double secondsSince(CpuMonitor start) {
+    return (nanos - start.nanos) / 1e9;
+  }
+
+  /** This process's CPU since {@code start}, in percent of one core ("150%": 1.5 cores). */
+  String selfSince(CpuMonitor start) {
+    long total = machineTotalTicks - start.machineTotalTicks;
+    if (total <= 0) {
+      return "unknown";
+    }
+    double cores = (selfTicks - start.selfTicks) / (double) total * PROCESSORS;
+    return String.format("%.0f%%", cores * 100);
+  }
+
+  /**
+   * The CPU every other process used since {@code start}, in percent of one core. A few
+   * percent is the system's own noise; tens of percent mean the figures are suspect.
+   */
+  String othersSince(CpuMonitor start) {
+    long total = machineTotalTicks - start.machineTotalTicks;
+    if (total <= 0) {
+      return "unknown";
+    }
+    long others = (machineBusyTicks - start.machineBusyTicks) - (selfTicks - start.selfTicks);
+    double cores = Math.max(0, others) / (double) total * PROCESSORS;
+    return String.format("%.0f%%", cores * 100);
+  }
+}

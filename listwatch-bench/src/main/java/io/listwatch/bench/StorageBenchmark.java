@@ -1,0 +1,539 @@
+package io.listwatch.bench;
+
+import static io.listwatch.bench.Format.count;
+import static io.listwatch.bench.Format.errorCell;
+import static io.listwatch.bench.Format.ms;
+
+import io.listwatch.bench.Workers.ThreadKind;
+import io.listwatch.storage.KeyValue;
+import io.listwatch.storage.Keys;
+import io.listwatch.storage.RangeRequest;
+import io.listwatch.storage.RangeResult;
+import io.listwatch.storage.Storage;
+import io.listwatch.storage.StorageException;
+import io.listwatch.storage.Watch;
+import io.listwatch.storage.rocksdb.RocksDbStorage;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code bench storage}: the embedded RocksDB store, measured through the {@link Storage} API
+ * the API server uses.
+ *
+ * <ol>
+ *   <li>Durable creates: N writers each loop {@code create(key, value).join()} on fresh keys
+ *       for a fixed time after a warm-up; creates/s and the commit latency of each create
+ *       (from the call to the completion of its future) at p50/p99/max.
+ *   <li>Range: a prefix holding {@code --range-keys} keys (created in parallel first) read in
+ *       full, and read in pages of {@code --page-size} that continue at
+ *       {@code Keys.after(lastKey)} at the first page's revision, as a kube LIST with
+ *       {@code limit} and {@code continue} does.
+ *   <li>Watch: the replay of a watch started from an old revision (the range keys' creation,
+ *       one event per key), and a live watch on a prefix while writers create and update
+ *       under it at full speed. Both check that every revision arrives once and in order.
+ * </ol>
+ *
+ * <p>Results go to stdout (aligned text, or Markdown with {@code --markdown}) with the
+ * machine and the exact parameters; progress goes to stderr. Confined to the thread that
+ * runs the command; writers and loaders run on their own threads (see {@link Workers}).
+ */
+@Command(
+    name = "storage",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = "Durable creates, ranges and watch delivery of the embedded RocksDB store.")
+final class StorageBenchmark implements Callable<Integer> {
+
+  private static final String ROOT = "/registry/bench/";
+
+  @Spec
+  private CommandSpec spec;
+
+  @Option(names = "--data-dir", paramLabel = "DIR",
+      description = "Store directory, absent or empty; kept afterwards. "
+          + "Default: a new temporary directory, deleted at the end.")
+  private Path dataDir;
+
+  @Option(names = "--writers", split = ",", splitSynopsisLabel = ",", defaultValue = "1,8,64",
+      paramLabel = "N",
+      description = "Concurrent writer counts for the create run (default: ${DEFAULT-VALUE}).")
+  private List<Integer> writerCounts;
+
+  @Option(names = "--seconds", paramLabel = "N", defaultValue = "10",
+      description = "Measured seconds per writer count (default: ${DEFAULT-VALUE}).")
+  private int seconds;
+
+  @Option(names = "--warmup-seconds", paramLabel = "N", defaultValue = "2",
+      description = "Unmeasured seconds before each writer count (default: ${DEFAULT-VALUE}).")
+  private int warmupSeconds;
+
+  @Option(names = "--value-bytes", paramLabel = "N", defaultValue = "1024",
+      description = "Size of every value, random bytes (default: ${DEFAULT-VALUE}).")
+  private int valueBytes;
+
+  @Option(names = "--threads", defaultValue = "virtual", paramLabel = "virtual|platform",
+      converter = Workers.ThreadKindConverter.class,
+      description = "Threads the writers run on (default: ${DEFAULT-VALUE}).")
+  private ThreadKind threadKind;
+
+  @Option(names = "--range-keys", paramLabel = "N", defaultValue = "100000",
+      description = "Keys under the range prefix (default: ${DEFAULT-VALUE}).")
+  private int rangeKeys;
+
+  @Option(names = "--range-repeats", paramLabel = "N", defaultValue = "5",
+      description = "Timed reads of each kind, after one untimed (default: ${DEFAULT-VALUE}).")
+  private int rangeRepeats;
+
+  @Option(names = "--page-size", paramLabel = "N", defaultValue = "500",
+      description = "Limit of each paged range (default: ${DEFAULT-VALUE}).")
+  private int pageSize;
+
+  @Option(names = "--load-writers", paramLabel = "N", defaultValue = "64",
+      description = "Writers creating the range keys (default: ${DEFAULT-VALUE}).")
+  private int loadWriters;
+
+  @Option(names = "--watch-writers", paramLabel = "N", defaultValue = "64",
+      description = "Writers under the watched prefix (default: ${DEFAULT-VALUE}).")
+  private int watchWriters;
+
+  @Option(names = "--watch-seconds", paramLabel = "N", defaultValue = "10",
+      description = "Seconds the watch writers run (default: ${DEFAULT-VALUE}).")
+  private int watchSeconds;
+
+  @Option(names = "--keys-per-watch-writer", paramLabel = "N", defaultValue = "16",
+      description = "Each watch writer creates these keys, then updates them in turn "
+          + "(default: ${DEFAULT-VALUE}).")
+  private int keysPerWatchWriter;
+
+  @Option(names = "--target", defaultValue = "20000", paramLabel = "CREATES_PER_S",
+      description = "Target creates/s at the largest writer count (default: ${DEFAULT-VALUE}).")
+  private long targetCreatesPerSecond;
+
+  @Option(names = "--markdown",
+      description = "Print the results as Markdown, for docs/benchmarks.md.")
+  private boolean markdown;
+
+  private final List<ResultTable> tables = new ArrayList<>();
+  private final ResultTable conditions = new ResultTable(
+      "Run conditions: CPU in percent of one core (this machine has "
+          + Runtime.getRuntime().availableProcessors() + ")",
+      "phase", "seconds", "CPU of this benchmark", "CPU of other processes");
+  private final List<String> verdicts = new ArrayList<>();
+  private byte[][] values;
+
+  @Override
+  public Integer call() throws Exception {
+    validate();
+    values = randomValues(64, valueBytes);
+    boolean tempDir = dataDir == null;
+    Path dir;
+    try {
+      dir = tempDir
+          ? Files.createTempDirectory("listwatch-bench-storage-")
+          : Format.requireEmptyDirectory(dataDir);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--data-dir: " + e.getMessage());
+    }
+    MachineInfo machine = MachineInfo.describe(dir);
+    long started = System.nanoTime();
+    try (Storage storage = RocksDbStorage.builder(dir).open()) {
+      benchCreates(storage);
+      long loadFrom = benchRanges(storage);
+      benchReplay(storage, loadFrom);
+      benchLiveWatch(storage);
+    } finally {
+      if (tempDir) {
+        Format.deleteRecursively(dir);
+      }
+    }
+    progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
+    tables.add(conditions);
+    print(System.out, machine, dir, tempDir);
+    return 0;
+  }
+
+  // ---- 1. durable creates -------------------------------------------------------------
+
+  private void benchCreates(Storage storage) throws InterruptedException {
+    ResultTable table = new ResultTable(String.format(
+        "Durable creates: %,d-byte values, %d s measured after %d s warm-up, %s threads",
+        valueBytes, seconds, warmupSeconds, threadKind.name().toLowerCase(Locale.ROOT)),
+        "writers", "creates", "creates/s", "p50 ms", "p99 ms", "max ms", "errors");
+    tables.add(table);
+    double largestRate = -1;
+    int largest = writerCounts.stream().max(Comparator.naturalOrder()).orElseThrow();
+    for (int run = 0; run < writerCounts.size(); run++) {
+      int writers = writerCounts.get(run);
+      progress("creates: %d writers, %d+%d s", writers, warmupSeconds, seconds);
+      CpuMonitor cpu = CpuMonitor.now();
+      String prefix = ROOT + "creates/" + run + "/";
+      long measureFrom = System.nanoTime() + TimeUnit.SECONDS.toNanos(warmupSeconds);
+      long until = measureFrom + TimeUnit.SECONDS.toNanos(seconds);
+      LatencyRecorder[] recorders = new LatencyRecorder[writers];
+      long[] lastDone = new long[writers];
+      LongAdder errors = new LongAdder();
+      AtomicReference<Throwable> firstError = new AtomicReference<>();
+      Workers.run(threadKind, writers, "create-writer", w -> {
+        LatencyRecorder recorder = new LatencyRecorder();
+        long[] done = new long[1];
+        for (long seq = 0; ; seq++) {
+          long start = System.nanoTime();
+          if (start - until >= 0) {
+            break;
+          }
+          byte[] value = values[(int) (seq % values.length)];
+          try {
+            storage.create(prefix + w + "/" + seq, value)
+                .whenComplete((kv, e) -> done[0] = System.nanoTime())
+                .join();
+          } catch (CompletionException e) {
+            errors.increment();
+            firstError.compareAndSet(null, e.getCause());
+            if (isUnavailable(e)) {
+              break;
+            }
+            continue;
+          }
+          if (start - measureFrom >= 0) {
+            recorder.record(done[0] - start);
+            lastDone[w] = done[0];
+          }
+        }
+        recorders[w] = recorder;
+      });
+      phase("creates, " + writers + (writers == 1 ? " writer" : " writers") + ", with warm-up",
+          cpu);
+      LatencyRecorder all = new LatencyRecorder();
+      long end = measureFrom;
+      for (int w = 0; w < writers; w++) {
+        all.merge(recorders[w]);
+        end = Math.max(end, lastDone[w]);
+      }
+      double rate = all.count() / Math.max(1e-9, (end - measureFrom) / 1e9);
+      table.row(writers, count(all.count()), count(rate), ms(all.percentile(0.50)),
+          ms(all.percentile(0.99)), ms(all.max()), errorCell(errors.sum(), firstError.get()));
+      if (writers == largest) {
+        largestRate = rate;
+      }
+    }
+    String verdict = largestRate >= targetCreatesPerSecond ? "MET" : "MISSED";
+    verdicts.add(String.format("target >= %,d durable creates/s at %d writers: %s (%,.0f/s)",
+        targetCreatesPerSecond, largest, verdict, largestRate));
+  }
+
+  // ---- 2. range -----------------------------------------------------------------------
+
+  /** Creates the range keys, times full and paged reads; returns the revision before the load. */
+  private long benchRanges(Storage storage) throws InterruptedException {
+    String prefix = ROOT + "range/";
+    progress("range: creating %,d keys with %d writers", rangeKeys, loadWriters);
+    long loadFrom = storage.currentRevision();
+    AtomicInteger next = new AtomicInteger();
+    CpuMonitor cpu = CpuMonitor.now();
+    long t0 = System.nanoTime();
+    Workers.run(threadKind, loadWriters, "range-loader", w -> {
+      for (int k = next.getAndIncrement(); k < rangeKeys; k = next.getAndIncrement()) {
+        storage.create(rangeKey(prefix, k), values[k % values.length]).join();
+      }
+    });
+    double loadSeconds = (System.nanoTime() - t0) / 1e9;
+    phase("range: creating the keys", cpu);
+    ResultTable table = new ResultTable(String.format(
+        "Range over %,d keys of %,d bytes (created in %.1f s by %d writers, %,.0f creates/s); "
+            + "%d timed reads of each kind after 1 untimed",
+        rangeKeys, valueBytes, loadSeconds, loadWriters, rangeKeys / loadSeconds, rangeRepeats),
+        "read", "pages", "keys", "ms per read (median)", "min ms", "max ms", "keys/s");
+    tables.add(table);
+
+    progress("range: %d full reads", rangeRepeats + 1);
+    cpu = CpuMonitor.now();
+    long[] full = new long[rangeRepeats];
+    for (int i = -1; i < rangeRepeats; i++) {
+      long start = System.nanoTime();
+      RangeResult r = storage.range(RangeRequest.prefix(prefix)).join();
+      long took = System.nanoTime() - start;
+      check(r.kvs().size() == rangeKeys && !r.more(),
+          "full range returned " + r.kvs().size() + " keys, more=" + r.more());
+      if (i >= 0) {
+        full[i] = took;
+      }
+    }
+    addReadRow(table, "full range (no limit)", 1, full);
+    phase("range: full reads", cpu);
+
+    progress("range: %d paged reads, limit %d", rangeRepeats + 1, pageSize);
+    cpu = CpuMonitor.now();
+    long[] paged = new long[rangeRepeats];
+    int pages = 0;
+    for (int i = -1; i < rangeRepeats; i++) {
+      long start = System.nanoTime();
+      pages = readPaged(storage, prefix);
+      if (i >= 0) {
+        paged[i] = System.nanoTime() - start;
+      }
+    }
+    addReadRow(table, "paged, limit " + pageSize, pages, paged);
+    phase("range: paged reads", cpu);
+    return loadFrom;
+  }
+
+  /** Reads {@code prefix} in pages at the first page's revision; returns the page count. */
+  private int readPaged(Storage storage, String prefix) {
+    RangeRequest request = RangeRequest.prefix(prefix).withLimit(pageSize);
+    int pages = 0;
+    int keys = 0;
+    long revision = 0;
+    while (true) {
+      RangeResult page = storage.range(request).join();
+      pages++;
+      keys += page.kvs().size();
+      check(revision == 0 || page.revision() == revision,
+          "page served at revision " + page.revision() + ", asked " + revision);
+      revision = page.revision();
+      if (!page.more()) {
+        break;
+      }
+      KeyValue last = page.kvs().get(page.kvs().size() - 1);
+      request = request.withStartKey(Keys.after(last.key())).atRevision(revision);
+    }
+    check(keys == rangeKeys, "paged range returned " + keys + " keys");
+    return pages;
+  }
+
+  private void addReadRow(ResultTable table, String read, int pages, long[] nanos) {
+    long[] sorted = nanos.clone();
+    Arrays.sort(sorted);
+    long median = sorted[sorted.length / 2];
+    table.row(read, count(pages), count(rangeKeys), ms(median), ms(sorted[0]),
+        ms(sorted[sorted.length - 1]), count(rangeKeys / (median / 1e9)));
+  }
+
+  // ---- 3. watch -----------------------------------------------------------------------
+
+  private void benchReplay(Storage storage, long loadFrom) throws InterruptedException {
+    String prefix = ROOT + "range/";
+    progress("watch: replay of %,d events from revision %d", rangeKeys, loadFrom);
+    EventCounter counter = new EventCounter(loadFrom);
+    CpuMonitor cpu = CpuMonitor.now();
+    long start = System.nanoTime();
+    Watch watch = storage.watch(prefix, loadFrom, counter);
+    try {
+      counter.awaitEvents(rangeKeys, TimeUnit.MINUTES.toMillis(2));
+    } finally {
+      watch.close();
+    }
+    phase("watch replay", cpu);
+    ResultTable table = new ResultTable(String.format(
+        "Watch replay: a watch on the range prefix from revision %d (before the load), "
+            + "%,d create events of history", loadFrom, rangeKeys),
+        "events", "first event ms", "all events ms", "events/s", "events per batch", "delivery");
+    tables.add(table);
+    if (counter.events() == 0) {
+      table.row(0, "-", "-", "-", "-", counter.verdict(rangeKeys));
+      return;
+    }
+    long last = counter.lastEventNanos();
+    double allSeconds = (last - start) / 1e9;
+    table.row(count(counter.events()), ms(counter.firstEventNanos() - start),
+        ms(last - start), count(counter.events() / Math.max(1e-9, allSeconds)),
+        String.format("%.1f", counter.events() / (double) Math.max(1, counter.batches())),
+        counter.verdict(rangeKeys));
+  }
+
+  private void benchLiveWatch(Storage storage) throws InterruptedException {
+    String prefix = ROOT + "watch/";
+    progress("watch: live, %d writers for %d s", watchWriters, watchSeconds);
+    long from = storage.currentRevision();
+    EventCounter counter = new EventCounter(from);
+    LongAdder writes = new LongAdder();
+    LongAdder errors = new LongAdder();
+    AtomicReference<Throwable> firstError = new AtomicReference<>();
+    long start;
+    long stop;
+    long atStop;
+    boolean drained;
+    CpuMonitor cpu = CpuMonitor.now();
+    Watch watch = storage.watch(prefix, from, counter);
+    try {
+      start = System.nanoTime();
+      long until = start + TimeUnit.SECONDS.toNanos(watchSeconds);
+      Workers.run(threadKind, watchWriters, "watch-writer", w -> {
+        long[] modRevisions = new long[keysPerWatchWriter];
+        for (long seq = 0; System.nanoTime() - until < 0; seq++) {
+          int k = (int) (seq % keysPerWatchWriter);
+          String key = prefix + w + "/" + k;
+          byte[] value = values[(int) (seq % values.length)];
+          try {
+            KeyValue kv = modRevisions[k] == 0
+                ? storage.create(key, value).join()
+                : storage.update(key, value, modRevisions[k]).join();
+            modRevisions[k] = kv.modRevision();
+            writes.increment();
+          } catch (CompletionException e) {
+            errors.increment();
+            firstError.compareAndSet(null, e.getCause());
+            if (isUnavailable(e)) {
+              break;
+            }
+          }
+        }
+      });
+      stop = System.nanoTime();
+      atStop = counter.events();
+      drained = counter.awaitEvents(writes.sum(), TimeUnit.MINUTES.toMillis(1));
+    } finally {
+      watch.close();
+    }
+    phase("live watch", cpu);
+    long committed = writes.sum();
+    double writeSeconds = (stop - start) / 1e9;
+    long last = Math.max(counter.lastEventNanos(), stop);
+    ResultTable table = new ResultTable(String.format(
+        "Live watch: one watch on a prefix while %d writers create, then update, %d keys each "
+            + "for %d s", watchWriters, keysPerWatchWriter, watchSeconds),
+        "measurement", "value");
+    tables.add(table);
+    table.row("writes committed", count(committed) + " (" + count(committed / writeSeconds)
+        + "/s), errors: " + errorCell(errors.sum(), firstError.get()));
+    table.row("events received while writing", count(atStop) + " ("
+        + count(atStop / writeSeconds) + "/s)");
+    table.row("events received in all", count(counter.events()) + " ("
+        + count(counter.events() / ((last - start) / 1e9)) + "/s until the last one)");
+    String catchUp = atStop == committed ? "none"
+        : count(committed - atStop) + " events, " + (drained
+            ? "caught up " + ms(last - stop) + " ms later" : "NOT caught up within 60 s");
+    table.row("behind when writers stopped", catchUp);
+    table.row("events per batch", String.format("%.1f",
+        counter.events() / (double) Math.max(1, counter.batches())));
+    table.row("delivery", counter.verdict(committed));
+  }
+
+  // ---- output -------------------------------------------------------------------------
+
+  private void print(PrintStream out, MachineInfo machine, Path dir, boolean tempDir) {
+    List<String> args = spec.commandLine().getParseResult().originalArgs();
+    // originalArgs holds the whole command line; keep what follows this subcommand's name.
+    List<String> own = args.subList(args.indexOf(spec.name()) + 1, args.size());
+    String command = "./listwatch bench " + spec.name()
+        + (own.isEmpty() ? "" : " " + String.join(" ", own));
+    Map<String, String> params = parameters(dir, tempDir);
+    if (markdown) {
+      out.println("Command: `" + command + "`");
+      out.println();
+      out.println("Machine: " + machine.oneLine());
+      out.println();
+      out.println("Parameters: " + String.join("; ", params.entrySet().stream()
+          .map(e -> e.getKey() + " " + e.getValue()).toList()));
+      out.println();
+      for (ResultTable t : tables) {
+        out.println(t.toMarkdown());
+      }
+      verdicts.forEach(v -> out.println("- " + v));
+    } else {
+      out.println("command: " + command);
+      out.println();
+      out.println("machine");
+      machine.asMap().forEach((k, v) -> out.printf("  %-22s %s%n", k, v));
+      out.println();
+      out.println("parameters");
+      params.forEach((k, v) -> out.printf("  %-22s %s%n", k, v));
+      out.println();
+      for (ResultTable t : tables) {
+        out.println(t.toText());
+      }
+      verdicts.forEach(out::println);
+    }
+    out.flush();
+  }
+
+  private Map<String, String> parameters(Path dir, boolean tempDir) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("store", "RocksDbStorage, builder defaults, in " + (tempDir ? "a new temp dir" : dir));
+    m.put("value", String.format("%,d random bytes", valueBytes));
+    m.put("threads", threadKind.name().toLowerCase(Locale.ROOT));
+    m.put("create writers", writerCounts.toString());
+    m.put("create time", warmupSeconds + " s warm-up + " + seconds + " s measured per count");
+    m.put("range", String.format("%,d keys, %d reads per kind, page limit %d", rangeKeys,
+        rangeRepeats, pageSize));
+    m.put("live watch", String.format("%d writers x %d keys, %d s", watchWriters,
+        keysPerWatchWriter, watchSeconds));
+    return m;
+  }
+
+  // ---- helpers ------------------------------------------------------------------------
+
+  private void validate() {
+    List<String> problems = new ArrayList<>();
+    if (writerCounts.isEmpty() || writerCounts.stream().anyMatch(n -> n < 1)) {
+      problems.add("--writers must list counts >= 1");
+    }
+    if (seconds < 1 || warmupSeconds < 0 || watchSeconds < 1) {
+      problems.add("--seconds and --watch-seconds must be >= 1, --warmup-seconds >= 0");
+    }
+    if (valueBytes < 0 || rangeKeys < 1 || rangeRepeats < 1 || pageSize < 1) {
+      problems.add("--value-bytes >= 0, --range-keys, --range-repeats, --page-size >= 1");
+    }
+    if (loadWriters < 1 || watchWriters < 1 || keysPerWatchWriter < 1) {
+      problems.add("--load-writers, --watch-writers, --keys-per-watch-writer must be >= 1");
+    }
+    if (!problems.isEmpty()) {
+      throw new ParameterException(spec.commandLine(),
+          String.join("; ", problems));
+    }
+  }
+
+  private static byte[][] randomValues(int count, int size) {
+    SplittableRandom random = new SplittableRandom(42);
+    byte[][] out = new byte[count][size];
+    for (byte[] v : out) {
+      random.nextBytes(v);
+    }
+    return out;
+  }
+
+  private static String rangeKey(String prefix, int k) {
+    return prefix + String.format("obj-%07d", k);
+  }
+
+  /** Records the CPU this process and others used during a phase that began at {@code start}. */
+  private void phase(String name, CpuMonitor start) {
+    CpuMonitor end = CpuMonitor.now();
+    conditions.row(name, String.format("%.1f", end.secondsSince(start)), end.selfSince(start),
+        end.othersSince(start));
+  }
+
+  private static boolean isUnavailable(CompletionException e) {
+    return e.getCause() instanceof StorageException se
+        && se.code() == StorageException.Code.UNAVAILABLE;
+  }
+
+  private static void check(boolean condition, String message) {
+    if (!condition) {
+      throw new IllegalStateException(message);
+    }
+  }
+
+  private static void progress(String format, Object... args) {
+    System.err.printf("[bench storage] " + format + "%n", args);
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * Benchmarks and load generators, run as {@code ./listwatch bench <what>}.
+ *
+ * <ul>
+ *   <li>{@link io.listwatch.bench.Main}: the {@code bench} command and its subcommands.
+ *   <li>{@link io.listwatch.bench.StorageBenchmark}: {@code bench storage}, durable creates,
+ *       ranges and watch delivery of the embedded store.
+ *   <li>{@link io.listwatch.bench.LatencyRecorder}, {@link io.listwatch.bench.ResultTable},
+ *       {@link io.listwatch.bench.MachineInfo}: measuring and reporting, shared by every
+ *       benchmark.
+ * </ul>
+ *
+ * <p>Every figure a benchmark prints comes with the machine it ran on and the exact
+ * parameters, so that docs/benchmarks.md can quote it with its command.
+ */
+package io.listwatch.bench;
