@@ -7,8 +7,13 @@
  *   <li>{@link io.listwatch.api.LabelSelector}, {@link io.listwatch.api.FieldSelector}: the
  *       selector grammars of apimachinery, parsed once and matched many times.</li>
  *   <li>{@link io.listwatch.api.ListOptions}: list and watch query parameters, validated as
- *       kube-apiserver validates them.</li>
+ *       kube-apiserver validates them; {@link io.listwatch.api.ResourceVersionMatch} is its
+ *       {@code resourceVersionMatch}.</li>
  *   <li>{@link io.listwatch.api.ContinueToken}: the opaque paging token.</li>
  * </ul>
+ *
+ * <p>Package-private helpers: {@code LabelSelectorParser} (the {@code labels.Parse} lexer and
+ * parser), {@code LabelSyntax} (label key and value rules) and {@code Strconv} (Go's quoting
+ * and integer-parsing messages, so that our errors read like kube's).
  */
 package io.listwatch.api;
