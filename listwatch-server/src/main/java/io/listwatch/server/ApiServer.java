@@ -1,0 +1,235 @@
+package io.listwatch.server;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.StatusException;
+import io.listwatch.server.cacher.Cacher;
+import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.server.http.HttpServerInitializer;
+import io.listwatch.server.registry.ResourceDefinition;
+import io.listwatch.server.registry.ResourceRegistry;
+import io.listwatch.server.rest.ApiRoutes;
+import io.listwatch.storage.Storage;
+import io.listwatch.storage.rocksdb.RocksDbStorage;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The listwatch API server, embeddable: a Java program or a test starts it in-process.
+ *
+ * <pre>{@code
+ * try (ApiServer server = ApiServer.builder().build().start()) {
+ *   String url = server.url();   // http://127.0.0.1:<free port>
+ * }
+ * }</pre>
+ *
+ * <p>Lifecycle: {@link #start()} opens the store, fills every resource's watch cache,
+ * creates the namespaces kube always has, and binds the listener. {@link #close()} ends
+ * every watch normally, stops the listener and closes the store (acknowledged writes are
+ * durable). Thread-safe; start and close are called once each.
+ */
+public final class ApiServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
+  private static final List<String> INITIAL_NAMESPACES = List.of("default", "kube-system", "kube-public");
+
+  private final Builder config;
+  private final ResourceRegistry registry = ResourceRegistry.builtins();
+  private final Map<ResourceDefinition, Cacher> cachers = new LinkedHashMap<>();
+  private Path dataDir;
+  private boolean deleteDataDir;
+  private Storage storage;
+  private ScheduledExecutorService timer;
+  private EventLoopGroup boss;
+  private EventLoopGroup workers;
+  private Channel listener;
+  private ApiRoutes routes;
+
+  private ApiServer(Builder config) {
+    this.config = config;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Starts the server; returns this once it accepts requests. */
+  public ApiServer start() {
+    try {
+      dataDir = config.dataDir;
+      if (dataDir == null) {
+        dataDir = Files.createTempDirectory("listwatch-server-");
+        deleteDataDir = true;
+      }
+      storage = RocksDbStorage.builder(dataDir).open();
+      timer = Executors.newSingleThreadScheduledExecutor(
+          r -> Thread.ofPlatform().name("listwatch-cacher-timer").daemon(true).unstarted(r));
+      for (ResourceDefinition def : registry.all()) {
+        Cacher cacher = new Cacher(def, storage, config.cacherConfig, timer);
+        cacher.start();
+        cachers.put(def, cacher);
+      }
+      routes = new ApiRoutes(registry, storage, cachers, Clock.systemUTC());
+      createInitialNamespaces();
+      boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+      workers = new MultiThreadIoEventLoopGroup(config.ioThreads, NioIoHandler.newFactory());
+      listener = new ServerBootstrap()
+          .group(boss, workers)
+          .channel(NioServerSocketChannel.class)
+          .option(ChannelOption.SO_BACKLOG, 1024)
+          .childOption(ChannelOption.TCP_NODELAY, true)
+          .childHandler(new HttpServerInitializer(routes))
+          .bind(new InetSocketAddress(config.bindAddress, config.port))
+          .syncUninterruptibly()
+          .channel();
+      LOG.info("listwatch API server listening on {} (data in {})", url(), dataDir);
+      return this;
+    } catch (java.io.IOException | RuntimeException e) {
+      close();
+      throw e instanceof RuntimeException r ? r : new IllegalStateException("cannot start the server", e);
+    }
+  }
+
+  private void createInitialNamespaces() {
+    ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
+    for (String ns : INITIAL_NAMESPACES) {
+      ObjectNode obj = JsonNodeFactory.instance.objectNode();
+      obj.put("apiVersion", "v1").put("kind", "Namespace").putObject("metadata").put("name", ns);
+      try {
+        routes.store(nsDef).createInternal(obj).join();
+      } catch (CompletionException e) {
+        if (!(e.getCause() instanceof StatusException se && se.code() == 409)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** The base URL, e.g. {@code http://127.0.0.1:8080}. */
+  public String url() {
+    InetSocketAddress a = (InetSocketAddress) listener.localAddress();
+    String host = a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getHostString();
+    return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
+  }
+
+  public int port() {
+    return ((InetSocketAddress) listener.localAddress()).getPort();
+  }
+
+  /** The watch cache of a resource, for tests and benchmarks. */
+  public Cacher cacher(String group, String plural) {
+    return cachers.entrySet().stream()
+        .filter(e -> e.getKey().group().equals(group) && e.getKey().plural().equals(plural))
+        .map(Map.Entry::getValue).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no resource " + plural + "." + group));
+  }
+
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  /** Ends watches, stops listening, closes the store. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (listener != null) {
+      listener.close().syncUninterruptibly();
+      listener = null;
+    }
+    cachers.values().forEach(Cacher::close);
+    if (workers != null) {
+      workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+      boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+      workers = null;
+    }
+    if (timer != null) {
+      timer.shutdownNow();
+    }
+    cachers.clear();
+    if (storage != null) {
+      storage.close();
+      storage = null;
+    }
+    if (deleteDataDir && dataDir != null) {
+      deleteRecursively(dataDir);
+      deleteDataDir = false;
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    try (var paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (java.io.IOException e) {
+      LOG.warn("cannot delete {}", dir, e);
+    }
+  }
+
+  /** Configures an {@link ApiServer}. */
+  public static final class Builder {
+    private Path dataDir;
+    private String bindAddress = "127.0.0.1";
+    private int port;
+    private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    private CacherConfig cacherConfig = CacherConfig.DEFAULTS;
+
+    private Builder() {
+    }
+
+    /** Where the embedded store keeps its data; default: a temporary directory deleted on close. */
+    public Builder dataDir(Path dir) {
+      this.dataDir = Objects.requireNonNull(dir);
+      return this;
+    }
+
+    /** The address to listen on (default 127.0.0.1). */
+    public Builder bindAddress(String address) {
+      this.bindAddress = Objects.requireNonNull(address);
+      return this;
+    }
+
+    /** The port (default 0: a free port). */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port out of range: " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    public Builder ioThreads(int threads) {
+      if (threads < 1) {
+        throw new IllegalArgumentException("ioThreads must be >= 1");
+      }
+      this.ioThreads = threads;
+      return this;
+    }
+
+    public Builder cacherConfig(CacherConfig config) {
+      this.cacherConfig = Objects.requireNonNull(config);
+      return this;
+    }
+
+    public ApiServer build() {
+      return new ApiServer(this);
+    }
+  }
+}

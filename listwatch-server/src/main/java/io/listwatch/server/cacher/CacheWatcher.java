@@ -1,0 +1,250 @@
+package io.listwatch.server.cacher;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * One client watch fed by a {@link Cacher}: a bounded queue of wire frames, drained to its
+ * {@link WatchSink} on the connection's event loop.
+ *
+ * <h2>Flow</h2>
+ * The cacher's dispatch thread decides, per event, which form this watcher gets (an object
+ * that starts matching the filter arrives as ADDED, one that stops matching as DELETED) and
+ * enqueues that form's shared frame. Draining writes everything queued (up to
+ * {@link #BATCH} frames per write) and flushes once: the queue is where socket writes are
+ * coalesced. Initial events (a watch from resourceVersion "" or "0", or a watch-list) are
+ * written first, straight from the snapshot, without occupying the queue.
+ *
+ * <h2>Slow watchers</h2>
+ * The queue holds at most {@code capacity} frames. While the connection is not writable the
+ * watcher stops draining; when the queue is then full, {@link #offer} returns false and the
+ * cacher terminates the watcher (kube does the same). The client re-watches from the last
+ * resourceVersion it saw. Nobody ever waits for a slow watcher.
+ *
+ * <h2>Threads</h2>
+ * {@link #offer}, {@link #offerFrame}, {@link #tick} run on the cacher's dispatch thread
+ * (under its dispatch lock); {@link #drain} on the sink's event loop. {@link #lock} guards
+ * the fields marked so; {@link #initial} is set before the watcher is registered and then
+ * used only on the event loop.
+ */
+public final class CacheWatcher {
+
+  static final int BATCH = 64;
+
+  private final WatchFilter filter;
+  private final WatchSink sink;
+  private final int capacity;
+  private final long startResourceVersion;
+  private final BookmarkTimer bookmarks;
+  private final Runnable onClosed;
+
+  private final Object lock = new Object();
+  private final ArrayDeque<byte[]> queue = new ArrayDeque<>(); // guarded by lock
+  private boolean drainScheduled; // guarded by lock
+  private boolean ending; // guarded by lock
+  private boolean closed; // guarded by lock
+  private Iterator<CachedObject> initial; // event loop, after registration
+  private byte[] afterInitial; // event loop, after registration
+
+  /**
+   * @param startResourceVersion live events at or below it are skipped (the watch starts there)
+   * @param bookmarks when bookmarks and the end of the watch are due; null for none
+   * @param onClosed called once when the watch ends for any reason
+   */
+  CacheWatcher(WatchFilter filter, WatchSink sink, int capacity, long startResourceVersion,
+      BookmarkTimer bookmarks, Runnable onClosed) {
+    this.filter = filter;
+    this.sink = sink;
+    this.capacity = capacity;
+    this.startResourceVersion = startResourceVersion;
+    this.bookmarks = bookmarks;
+    this.onClosed = onClosed;
+  }
+
+  /** Sets the initial ADDED events, and a frame to send right after them (or null). */
+  void setInitial(List<CachedObject> objects, byte[] after) {
+    this.initial = objects.iterator();
+    this.afterInitial = after;
+  }
+
+  public WatchFilter filter() {
+    return filter;
+  }
+
+  // ---- dispatch thread ---------------------------------------------------------------
+
+  /**
+   * Queues {@code event} in the form this watcher should see, if any. Returns false when the
+   * watcher is over or cannot keep up (the caller then terminates it).
+   */
+  boolean offer(WatchCacheEvent event) {
+    if (event.resourceVersion() <= startResourceVersion) {
+      return true;
+    }
+    boolean now = event.type() != WatchCacheEvent.Type.DELETED && filter.matches(event.object());
+    boolean before = event.prevObject() != null && filter.matches(event.prevObject());
+    WatchCacheEvent.Type form;
+    if (now && before) {
+      form = WatchCacheEvent.Type.MODIFIED;
+    } else if (now) {
+      form = WatchCacheEvent.Type.ADDED;
+    } else if (before) {
+      form = WatchCacheEvent.Type.DELETED;
+    } else {
+      return true;
+    }
+    return offerFrame(event.frame(form));
+  }
+
+  /** Queues a ready-made frame (a bookmark); false when over or full. */
+  boolean offerFrame(byte[] frame) {
+    synchronized (lock) {
+      if (closed || ending) {
+        return !closed;
+      }
+      if (queue.size() >= capacity) {
+        return false;
+      }
+      queue.add(frame);
+      scheduleDrainLocked();
+      return true;
+    }
+  }
+
+  /** Sends due bookmarks (at {@code cacheResourceVersion}) and ends the watch at its deadline. */
+  void tick(long nowNanos, long cacheResourceVersion, String apiVersion, String kind) {
+    if (bookmarks == null) {
+      return;
+    }
+    if (bookmarks.deadlineReached(nowNanos)) {
+      end();
+    } else if (bookmarks.bookmarkDue(nowNanos) && cacheResourceVersion > 0) {
+      offerFrame(Frames.bookmark(apiVersion, kind, Math.max(cacheResourceVersion, startResourceVersion), false));
+    }
+  }
+
+  /** Ends the watch normally once what is queued has been written (timeout, shutdown). */
+  public void end() {
+    synchronized (lock) {
+      if (closed || ending) {
+        return;
+      }
+      ending = true;
+      scheduleDrainLocked();
+    }
+  }
+
+  private void scheduleDrainLocked() {
+    if (!drainScheduled) {
+      drainScheduled = true;
+      sink.executor().execute(this::drain);
+    }
+  }
+
+  /** Drops the connection: this watcher could not keep up. Idempotent. */
+  void terminate() {
+    if (markClosed()) {
+      sink.executor().execute(sink::abort);
+    }
+  }
+
+  // ---- event loop ----------------------------------------------------------------------
+
+  /** Writes what is queued while the connection accepts it; call again when it is writable. */
+  public void drain() {
+    synchronized (lock) {
+      drainScheduled = false;
+      if (closed) {
+        return;
+      }
+    }
+    boolean wrote = false;
+    while (sink.isWritable()) {
+      ByteBuf batch = initial != null ? nextInitialBatch() : nextQueuedBatch();
+      if (batch == null) {
+        break;
+      }
+      sink.write(batch);
+      wrote = true;
+    }
+    if (wrote) {
+      sink.flush();
+    }
+    boolean finish;
+    synchronized (lock) {
+      finish = ending && !closed && queue.isEmpty() && initial == null;
+    }
+    if (finish && markClosed()) {
+      sink.end();
+    }
+  }
+
+  private ByteBuf nextInitialBatch() {
+    byte[][] parts = new byte[BATCH * 3 + 1][];
+    int n = 0;
+    while (n < BATCH * 3 && initial.hasNext()) {
+      CachedObject o = initial.next();
+      parts[n++] = Frames.prefix(WatchCacheEvent.Type.ADDED);
+      parts[n++] = o.json();
+      parts[n++] = Frames.suffix();
+    }
+    if (!initial.hasNext()) {
+      initial = null;
+      if (afterInitial != null) {
+        parts[n++] = afterInitial;
+        afterInitial = null;
+      }
+    }
+    if (n == 0) {
+      return nextQueuedBatch();
+    }
+    return Unpooled.wrappedBuffer(n, java.util.Arrays.copyOf(parts, n));
+  }
+
+  private ByteBuf nextQueuedBatch() {
+    byte[][] parts;
+    synchronized (lock) {
+      int n = Math.min(BATCH, queue.size());
+      if (n == 0) {
+        return null;
+      }
+      parts = new byte[n][];
+      for (int i = 0; i < n; i++) {
+        parts[i] = queue.poll();
+      }
+    }
+    return Unpooled.wrappedBuffer(parts.length, parts);
+  }
+
+  /** The connection closed (the client went away). Idempotent. */
+  public void onSinkClosed() {
+    markClosed();
+  }
+
+  private boolean markClosed() {
+    synchronized (lock) {
+      if (closed) {
+        return false;
+      }
+      closed = true;
+      queue.clear();
+    }
+    onClosed.run();
+    return true;
+  }
+
+  boolean isClosed() {
+    synchronized (lock) {
+      return closed;
+    }
+  }
+
+  int queued() {
+    synchronized (lock) {
+      return queue.size();
+    }
+  }
+}

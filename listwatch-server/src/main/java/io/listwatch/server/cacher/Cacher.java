@@ -1,0 +1,445 @@
+package io.listwatch.server.cacher;
+
+import io.listwatch.api.ContinueToken;
+import io.listwatch.api.ListOptions;
+import io.listwatch.api.ResourceVersionMatch;
+import io.listwatch.api.StatusException;
+import io.listwatch.server.registry.ResourceDefinition;
+import io.listwatch.storage.KeyValue;
+import io.listwatch.storage.RangeRequest;
+import io.listwatch.storage.RangeResult;
+import io.listwatch.storage.Storage;
+import io.listwatch.storage.StorageException;
+import io.listwatch.storage.Watch;
+import io.listwatch.storage.WatchEvent;
+import io.listwatch.storage.WatchListener;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The watch cache of one resource and its fan-out: fills from storage, follows one storage
+ * watch, serves list, get and watch from memory, and hands each event to every matching
+ * {@link CacheWatcher}.
+ *
+ * <h2>Consistency</h2>
+ * A read with resourceVersion "" is consistent: it waits (up to the freshness timeout) until
+ * the cache has seen storage's current revision, asking the storage watch for a progress
+ * notification so a quiet resource catches up at once. resourceVersion "0" is served as the
+ * cache is; N waits until the cache reaches N. A page of a paged list, or an Exact read at an
+ * older revision, is served from storage at that revision, so every page of a list comes from
+ * one snapshot.
+ *
+ * <h2>Threads</h2>
+ * Events arrive on the storage watch's delivery thread, which applies them to the cache and
+ * dispatches them while holding {@link #dispatchLock}. Registering a watcher takes the same
+ * lock, so a new watcher gets exactly the events after its starting point: no gap, no
+ * duplicate. Dispatch never blocks: a watcher whose queue is full is terminated. The
+ * bookmark tick runs on the shared timer, also under the lock. Thread-safe.
+ */
+public final class Cacher implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Cacher.class);
+  private static final int FILL_PAGE = 10_000;
+
+  private final ResourceDefinition def;
+  private final Storage storage;
+  private final CacherConfig config;
+  private final ScheduledExecutorService timer;
+  private final ObjectDecoder decoder;
+  private final WatchCache cache;
+  private final String logName;
+  private final ReentrantLock dispatchLock = new ReentrantLock();
+  private final List<CacheWatcher> watchers = new ArrayList<>(); // guarded by dispatchLock
+  private final AtomicLong terminatedWatchers = new AtomicLong();
+  private volatile Watch storageWatch;
+  private volatile boolean closed;
+  private ScheduledFuture<?> ticker;
+
+  public Cacher(ResourceDefinition def, Storage storage, CacherConfig config, ScheduledExecutorService timer) {
+    this.def = def;
+    this.storage = storage;
+    this.config = config;
+    this.timer = timer;
+    this.decoder = new ObjectDecoder(def);
+    this.cache = new WatchCache(config.historyCapacity(), config.historyMaxAge().toNanos());
+    this.logName = "Cacher[" + def.plural() + (def.group().isEmpty() ? "" : "." + def.group()) + "]";
+  }
+
+  public ResourceDefinition resource() {
+    return def;
+  }
+
+  /** Fills the cache from storage and starts following it. Blocks until filled. */
+  public void start() {
+    fill();
+    ticker = timer.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
+  }
+
+  private void fill() {
+    List<CachedObject> objects = new ArrayList<>();
+    RangeRequest page = RangeRequest.prefix(def.storagePrefix()).withLimit(FILL_PAGE);
+    long rev;
+    while (true) {
+      RangeResult r = storage.range(page).join();
+      for (KeyValue kv : r.kvs()) {
+        objects.add(decoder.decode(kv.key(), kv.modRevision(), kv.value()));
+      }
+      rev = r.revision();
+      if (!r.more()) {
+        break;
+      }
+      page = page.atRevision(rev).withStartKey(io.listwatch.storage.Keys.after(r.kvs().getLast().key()));
+    }
+    cache.replace(objects, rev);
+    storageWatch = storage.watch(def.storagePrefix(), rev, new StorageFeed());
+    LOG.debug("{}: filled with {} objects at resourceVersion {}", logName, objects.size(), rev);
+  }
+
+  /** Receives the storage watch; runs on its delivery thread. */
+  private final class StorageFeed implements WatchListener {
+    @Override
+    public void onEvents(List<WatchEvent> events) {
+      List<CompletableFuture<Long>> ready = new ArrayList<>();
+      long now = System.nanoTime();
+      dispatchLock.lock();
+      try {
+        for (WatchEvent e : events) {
+          WatchCacheEvent ce = toCacheEvent(e, now);
+          ready.addAll(cache.apply(ce, now));
+          dispatch(ce);
+        }
+      } finally {
+        dispatchLock.unlock();
+      }
+      long rv = events.getLast().revision();
+      ready.forEach(f -> f.complete(rv));
+    }
+
+    @Override
+    public void onProgress(long revision) {
+      List<CompletableFuture<Long>> ready;
+      dispatchLock.lock();
+      try {
+        ready = cache.advanceTo(revision, System.nanoTime());
+      } finally {
+        dispatchLock.unlock();
+      }
+      ready.forEach(f -> f.complete(revision));
+    }
+
+    @Override
+    public void onError(StorageException error) {
+      if (closed) {
+        return;
+      }
+      if (error.code() == StorageException.Code.COMPACTED) {
+        LOG.warn("{}: storage history compacted under the cache; relisting", logName);
+        dispatchLock.lock();
+        try {
+          List.copyOf(watchers).forEach(CacheWatcher::end);
+          fill();
+        } finally {
+          dispatchLock.unlock();
+        }
+      } else {
+        LOG.error("{}: storage watch failed; the cache stops following storage", logName, error);
+      }
+    }
+  }
+
+  private WatchCacheEvent toCacheEvent(WatchEvent e, long now) {
+    String key = e.kv().key();
+    CachedObject prev = cache.current(key);
+    if (e.type() == WatchEvent.Type.DELETE) {
+      if (prev == null) {
+        prev = decoder.decode(key, e.prevKv().modRevision(), e.prevKv().value());
+      }
+      return new WatchCacheEvent(WatchCacheEvent.Type.DELETED, decoder.restamp(prev, e.revision()), prev, now);
+    }
+    CachedObject obj = decoder.decode(key, e.revision(), e.kv().value());
+    return new WatchCacheEvent(prev == null ? WatchCacheEvent.Type.ADDED : WatchCacheEvent.Type.MODIFIED,
+        obj, prev, now);
+  }
+
+  private void dispatch(WatchCacheEvent event) {
+    for (int i = watchers.size() - 1; i >= 0; i--) {
+      CacheWatcher w = watchers.get(i);
+      if (!w.offer(event)) {
+        watchers.remove(i);
+        if (!w.isClosed()) {
+          terminatedWatchers.incrementAndGet();
+          LOG.info("{}: forcing watcher close due to unresponsiveness ({} queued)", logName, w.queued());
+          w.terminate();
+        }
+      }
+    }
+  }
+
+  private void tick() {
+    long now = System.nanoTime();
+    dispatchLock.lock();
+    try {
+      long rv = cache.resourceVersion();
+      for (CacheWatcher w : List.copyOf(watchers)) {
+        w.tick(now, rv, def.apiVersion(), def.kind());
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("{}: bookmark tick failed", logName, e);
+    } finally {
+      dispatchLock.unlock();
+    }
+  }
+
+  // ---- reads -------------------------------------------------------------------------
+
+  /**
+   * The resourceVersion a read with these options is served at, once the cache has reached
+   * it: "" waits for storage's current revision, N for N, "0" does not wait.
+   */
+  CompletableFuture<Long> readyFor(ListOptions options) {
+    OptionalLong rv = options.resourceVersionNumber();
+    if (rv.isPresent() && rv.getAsLong() == 0) {
+      return CompletableFuture.completedFuture(cache.resourceVersion());
+    }
+    long target = rv.isPresent() ? rv.getAsLong() : storage.currentRevision();
+    if (cache.resourceVersion() >= target) {
+      return CompletableFuture.completedFuture(cache.resourceVersion());
+    }
+    Watch w = storageWatch;
+    if (w != null) {
+      w.requestProgress();
+    }
+    long timeoutMs = config.freshnessTimeout().toMillis();
+    return cache.waitUntil(target).orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+        .exceptionallyCompose(e -> CompletableFuture.failedFuture(unwrap(e) instanceof TimeoutException
+            ? StatusException.tooLargeResourceVersion(target, cache.resourceVersion()) : unwrap(e)));
+  }
+
+  /** A page of a list; items are the cached bytes, never re-serialized. */
+  public record ListResult(List<CachedObject> items, long resourceVersion, String continueToken,
+      Long remainingItemCount) {
+  }
+
+  /** Lists the objects in {@code namespace} ("" for all) that match the options. */
+  public CompletableFuture<ListResult> list(String namespace, ListOptions options) {
+    WatchFilter filter = new WatchFilter(namespace, options.labelSelector(), options.fieldSelector());
+    String prefix = def.storagePrefix() + (namespace.isEmpty() ? "" : namespace + "/");
+    int limit = (int) Math.min(Integer.MAX_VALUE, Math.max(0, options.limit()));
+    if (!options.continueToken().isEmpty()) {
+      ContinueToken token = ContinueToken.decode(options.continueToken());
+      return listAt(token.rv(), prefix, def.storagePrefix() + token.startKey(), filter, limit, true);
+    }
+    OptionalLong rv = options.resourceVersionNumber();
+    boolean exact = options.resourceVersionMatch() == ResourceVersionMatch.EXACT
+        || (limit > 0 && rv.isPresent() && rv.getAsLong() > 0
+            && options.resourceVersionMatch() == ResourceVersionMatch.UNSET);
+    if (exact && rv.isPresent() && rv.getAsLong() != cache.resourceVersion()) {
+      return listAt(rv.getAsLong(), prefix, prefix, filter, limit, false);
+    }
+    return readyFor(options).thenApply(ignored -> listFromCache(prefix, prefix, filter, limit));
+  }
+
+  private ListResult listFromCache(String prefix, String fromKey, WatchFilter filter, int limit) {
+    WatchCache.Snapshot snap = cache.snapshot(fromKey, prefixEnd(prefix), filter::matches);
+    List<CachedObject> all = snap.objects();
+    if (limit == 0 || all.size() <= limit) {
+      return new ListResult(all, snap.resourceVersion(), null, null);
+    }
+    List<CachedObject> page = all.subList(0, limit);
+    String token = continueAfter(snap.resourceVersion(), page.getLast());
+    boolean selective = !filter.labels().isEverything() || !filter.fields().isEverything();
+    return new ListResult(List.copyOf(page), snap.resourceVersion(), token,
+        selective ? null : (long) (all.size() - limit));
+  }
+
+  /** A list at a past revision (a continued page or an Exact read): from storage. */
+  private CompletableFuture<ListResult> listAt(long rv, String prefix, String fromKey, WatchFilter filter,
+      int limit, boolean continuing) {
+    if (rv == cache.resourceVersion()) {
+      return CompletableFuture.completedFuture(listFromCache(prefix, fromKey, filter, limit));
+    }
+    List<CachedObject> items = new ArrayList<>();
+    String start = fromKey;
+    int pageSize = limit == 0 ? FILL_PAGE : Math.max(limit + 1, 500);
+    try {
+      while (true) {
+        RangeResult r = join(storage.range(new RangeRequest(prefix, start, pageSize, rv)));
+        for (KeyValue kv : r.kvs()) {
+          CachedObject o = decoder.decode(kv.key(), kv.modRevision(), kv.value());
+          if (filter.matches(o)) {
+            if (limit > 0 && items.size() == limit) {
+              return CompletableFuture.completedFuture(
+                  new ListResult(items, rv, continueAfter(rv, items.getLast()), null));
+            }
+            items.add(o);
+          }
+        }
+        if (!r.more()) {
+          return CompletableFuture.completedFuture(new ListResult(items, rv, null, null));
+        }
+        start = io.listwatch.storage.Keys.after(r.kvs().getLast().key());
+      }
+    } catch (StorageException e) {
+      if (e.code() == StorageException.Code.COMPACTED) {
+        return CompletableFuture.failedFuture(continuing ? StatusException.expired(
+            "The provided continue parameter is too old to display a consistent list result. You can "
+                + "start a new list without the continue parameter.")
+            : StatusException.expired("too old resource version: " + rv + " (" + e.compactedRevision() + ")"));
+      }
+      if (e.code() == StorageException.Code.FUTURE_REVISION) {
+        return CompletableFuture.failedFuture(StatusException.tooLargeResourceVersion(rv, e.currentRevision()));
+      }
+      return CompletableFuture.failedFuture(StatusException.internal(e.getMessage()));
+    }
+  }
+
+  private String continueAfter(long rv, CachedObject last) {
+    return new ContinueToken(rv, last.key().substring(def.storagePrefix().length()) + "\u0000").encode();
+  }
+
+  /** The object {@code namespace/name}, as fresh as the options ask. */
+  public CompletableFuture<Optional<CachedObject>> get(String namespace, String name, ListOptions options) {
+    String key = def.storageKey(namespace, name);
+    return readyFor(options).thenApply(ignored -> Optional.ofNullable(cache.current(key)));
+  }
+
+  // ---- watch -------------------------------------------------------------------------
+
+  /**
+   * Starts a watch that writes to {@code sink}. The future fails with a StatusException for a
+   * resourceVersion too old (410 Expired: the caller sends it as an ERROR event) or too new.
+   */
+  public CompletableFuture<CacheWatcher> watch(String namespace, ListOptions options, WatchSink sink,
+      long deadlineNanos) {
+    WatchFilter filter = new WatchFilter(namespace, options.labelSelector(), options.fieldSelector());
+    OptionalLong rv = options.resourceVersionNumber();
+    boolean initialEvents = options.sendInitialEvents() != null
+        ? options.sendInitialEvents()
+        : rv.isEmpty() || rv.getAsLong() == 0;
+    CompletableFuture<Long> ready = initialEvents ? readyFor(options) : CompletableFuture.completedFuture(0L);
+    return ready.thenApply(ignored -> register(filter, options, rv, initialEvents, sink, deadlineNanos));
+  }
+
+  private CacheWatcher register(WatchFilter filter, ListOptions options, OptionalLong rv, boolean initialEvents,
+      WatchSink sink, long deadlineNanos) {
+    String prefix = def.storagePrefix() + (filter.namespace().isEmpty() ? "" : filter.namespace() + "/");
+    long now = System.nanoTime();
+    BookmarkTimer timer = new BookmarkTimer(options.allowWatchBookmarks(), now,
+        config.bookmarkInterval().toNanos(), deadlineNanos);
+    dispatchLock.lock();
+    try {
+      if (closed) {
+        throw StatusException.unavailable("the server is shutting down");
+      }
+      CacheWatcher[] self = new CacheWatcher[1];
+      Runnable onClosed = () -> removeLater(self[0]);
+      CacheWatcher w;
+      if (initialEvents) {
+        WatchCache.Snapshot snap = cache.snapshot(prefix, prefixEnd(prefix), filter::matches);
+        w = new CacheWatcher(filter, sink, config.watcherQueueCapacity(), snap.resourceVersion(), timer, onClosed);
+        byte[] end = Boolean.TRUE.equals(options.sendInitialEvents())
+            ? Frames.bookmark(def.apiVersion(), def.kind(), snap.resourceVersion(), true) : null;
+        w.setInitial(snap.objects(), end);
+      } else {
+        long from = rv.getAsLong();
+        List<WatchCacheEvent> history = cache.eventsSince(from);
+        w = new CacheWatcher(filter, sink, config.watcherQueueCapacity(), from, timer, onClosed);
+        for (WatchCacheEvent e : history) {
+          if (!w.offer(e)) { // more history than a watcher may queue: write it all anyway
+            throw StatusException.expired("too old resource version: " + from + " (history to replay exceeds "
+                + config.watcherQueueCapacity() + " events)");
+          }
+        }
+      }
+      self[0] = w;
+      watchers.add(w);
+      return w;
+    } finally {
+      dispatchLock.unlock();
+    }
+  }
+
+  private void removeLater(CacheWatcher w) {
+    if (w == null) {
+      return;
+    }
+    if (dispatchLock.isHeldByCurrentThread()) {
+      watchers.remove(w);
+    } else {
+      timer.execute(() -> {
+        dispatchLock.lock();
+        try {
+          watchers.remove(w);
+        } finally {
+          dispatchLock.unlock();
+        }
+      });
+    }
+  }
+
+  /** How many watchers are running (for tests and metrics). */
+  public int watcherCount() {
+    dispatchLock.lock();
+    try {
+      return watchers.size();
+    } finally {
+      dispatchLock.unlock();
+    }
+  }
+
+  /** Watchers closed because they could not keep up. */
+  public long terminatedWatchers() {
+    return terminatedWatchers.get();
+  }
+
+  public long resourceVersion() {
+    return cache.resourceVersion();
+  }
+
+  /** Ends every watch normally and stops following storage. */
+  @Override
+  public void close() {
+    closed = true;
+    if (ticker != null) {
+      ticker.cancel(false);
+    }
+    Watch w = storageWatch;
+    if (w != null) {
+      w.close();
+    }
+    dispatchLock.lock();
+    try {
+      List.copyOf(watchers).forEach(CacheWatcher::end);
+    } finally {
+      dispatchLock.unlock();
+    }
+  }
+
+  private static String prefixEnd(String prefix) {
+    return prefix.substring(0, prefix.length() - 1) + (char) (prefix.charAt(prefix.length() - 1) + 1);
+  }
+
+  private static <T> T join(CompletableFuture<T> f) {
+    try {
+      return f.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
+  private static Throwable unwrap(Throwable e) {
+    return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+  }
+}

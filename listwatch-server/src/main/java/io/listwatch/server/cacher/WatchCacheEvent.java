@@ -1,0 +1,75 @@
+package io.listwatch.server.cacher;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One change in the watch cache: the object after it (for a deletion, the last state with
+ * the deletion's resourceVersion) and the object before it, so a watcher can tell whether
+ * the change made an object start or stop matching its selectors.
+ *
+ * <p>The wire frame of each form (ADDED, MODIFIED, DELETED) is built on first use and then
+ * shared by every watcher that receives that form: serialize once. Frames are built only on
+ * the dispatch thread of the owning {@link Cacher}; once built they are immutable, and the
+ * fields are published to other threads through the watchers' queues.
+ */
+public final class WatchCacheEvent {
+
+  /** The event types of a kube watch that carry objects. */
+  public enum Type {
+    ADDED, MODIFIED, DELETED;
+
+    final byte[] prefix = ("{\"type\":\"" + name() + "\",\"object\":").getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private final Type type;
+  private final CachedObject object;
+  private final CachedObject prevObject;
+  private final long resourceVersion;
+  private final long recordedAtNanos;
+  private final byte[][] frames = new byte[Type.values().length][];
+
+  /**
+   * @param type what happened in storage
+   * @param object the new state; for DELETED the last state, re-stamped with the deletion's
+   *     resourceVersion
+   * @param prevObject the previous state, null for ADDED
+   * @param recordedAtNanos when the cache saw it (for the history's age bound)
+   */
+  public WatchCacheEvent(Type type, CachedObject object, CachedObject prevObject, long recordedAtNanos) {
+    this.type = type;
+    this.object = object;
+    this.prevObject = prevObject;
+    this.resourceVersion = object.resourceVersion();
+    this.recordedAtNanos = recordedAtNanos;
+  }
+
+  public Type type() {
+    return type;
+  }
+
+  public CachedObject object() {
+    return object;
+  }
+
+  public CachedObject prevObject() {
+    return prevObject;
+  }
+
+  public long resourceVersion() {
+    return resourceVersion;
+  }
+
+  long recordedAtNanos() {
+    return recordedAtNanos;
+  }
+
+  /** The wire line for this event delivered as {@code form}; built once, then shared. */
+  byte[] frame(Type form) {
+    byte[] f = frames[form.ordinal()];
+    if (f == null) {
+      f = Frames.event(form, object.json());
+      frames[form.ordinal()] = f;
+    }
+    return f;
+  }
+}

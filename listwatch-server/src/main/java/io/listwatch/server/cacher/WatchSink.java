@@ -1,0 +1,32 @@
+package io.listwatch.server.cacher;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.EventExecutor;
+
+/**
+ * Where a {@link CacheWatcher} writes: one watch response on one transport (an HTTP/1.1
+ * chunked body, an HTTP/2 stream, a WebSocket). Every transport implements this, so the
+ * fan-out path is the same for all of them.
+ *
+ * <p>All methods except {@link #executor()} are called on {@link #executor()} only.
+ */
+public interface WatchSink {
+
+  /** The event loop that owns the connection; the watcher drains its queue there. */
+  EventExecutor executor();
+
+  /** False while the connection's outbound buffer is over its high-water mark. */
+  boolean isWritable();
+
+  /** Writes event lines (one buffer may hold many); takes ownership of {@code data}. */
+  void write(ByteBuf data);
+
+  /** Flushes what was written. */
+  void flush();
+
+  /** Ends the response normally (timeout reached, or the server is shutting down). */
+  void end();
+
+  /** Drops the connection without a proper end (the watcher fell too far behind). */
+  void abort();
+}

@@ -1,0 +1,21 @@
+/**
+ * The watch cache: per resource, the current state as serialized bytes plus the parsed
+ * attributes selectors need, and a ring buffer of recent events, fed by one storage watch and
+ * fanned out to every client watch.
+ *
+ * <ul>
+ *   <li>{@link io.listwatch.server.cacher.Cacher}: one per resource; fills the cache from
+ *       storage, follows the storage watch, serves list, get and watch, and dispatches each
+ *       event to the matching {@link io.listwatch.server.cacher.CacheWatcher}s.</li>
+ *   <li>{@link io.listwatch.server.cacher.WatchCache}: the state and the
+ *       {@link io.listwatch.server.cacher.EventHistory}; answers "as of which revision".</li>
+ *   <li>{@link io.listwatch.server.cacher.CachedObject},
+ *       {@link io.listwatch.server.cacher.WatchCacheEvent}: what is kept; an event's wire
+ *       frame is built once per form (ADDED, MODIFIED, DELETED) and shared by every
+ *       watcher.</li>
+ *   <li>{@link io.listwatch.server.cacher.CacheWatcher}: one client watch: a bounded queue of
+ *       frames drained to a {@link io.listwatch.server.cacher.WatchSink} (the transport) in
+ *       one write per drain; a watcher whose queue fills is closed, never waited for.</li>
+ * </ul>
+ */
+package io.listwatch.server.cacher;

@@ -1,0 +1,138 @@
+package io.listwatch.server.http;
+
+import io.listwatch.api.StatusException;
+import io.listwatch.server.cacher.CacheWatcher;
+import io.listwatch.server.rest.ApiRequest;
+import io.listwatch.server.rest.ApiRoutes;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers one connection's requests: hands each to {@link ApiRoutes} and writes the result,
+ * or, for a watch, writes the response head at once and then lets a {@link CacheWatcher}
+ * stream into a {@link ChunkedWatchSink}. Every failure becomes a kube Status; an unexpected
+ * one is logged and answered 500.
+ *
+ * <p>One instance per connection; confined to the connection's event loop, except that
+ * completions of asynchronous work write through the channel (which Netty hands over to the
+ * event loop).
+ */
+final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
+
+  private final ApiRoutes routes;
+  private CacheWatcher activeWatch; // event loop only
+
+  ApiHandler(ApiRoutes routes) {
+    this.routes = routes;
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+    ApiRequest request;
+    try {
+      request = ApiRequest.from(req);
+    } catch (StatusException e) {
+      ctx.writeAndFlush(Responses.status(e));
+      return;
+    }
+    if (request.isWatch()) {
+      startWatch(ctx, request);
+      return;
+    }
+    CompletableFuture<FullHttpResponse> response;
+    try {
+      response = routes.handle(request);
+    } catch (RuntimeException e) {
+      response = CompletableFuture.failedFuture(e);
+    }
+    response.whenComplete((r, e) -> ctx.writeAndFlush(e == null ? r : errorResponse(e, request)));
+  }
+
+  private void startWatch(ChannelHandlerContext ctx, ApiRequest request) {
+    ApiRoutes.WatchStart start;
+    try {
+      start = routes.prepareWatch(request);
+    } catch (RuntimeException e) {
+      ctx.writeAndFlush(errorResponse(e, request));
+      return;
+    }
+    HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+    head.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+    head.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
+    HttpUtil.setTransferEncodingChunked(head, true);
+    ctx.writeAndFlush(head);
+    ChunkedWatchSink sink = new ChunkedWatchSink(ctx, () -> activeWatch = null);
+    start.start(sink).whenComplete((watcher, e) -> ctx.executor().execute(() -> {
+      if (e != null) {
+        Throwable cause = unwrap(e);
+        StatusException status = cause instanceof StatusException se ? se
+            : StatusException.internal(String.valueOf(cause.getMessage()));
+        if (!(cause instanceof StatusException)) {
+          LOG.error("watch {} failed", request.path(), cause);
+        }
+        sink.write(io.netty.buffer.Unpooled.wrappedBuffer(
+            io.listwatch.server.cacher.Frames.error(Responses.bytes(status.status()))));
+        sink.end();
+      } else if (!ctx.channel().isActive()) {
+        watcher.onSinkClosed();
+      } else {
+        activeWatch = watcher;
+        watcher.drain();
+      }
+    }));
+  }
+
+  private FullHttpResponse errorResponse(Throwable e, ApiRequest request) {
+    Throwable cause = unwrap(e);
+    if (cause instanceof StatusException se) {
+      return Responses.status(se);
+    }
+    LOG.error("{} {} failed", request.method(), request.path(), cause);
+    return Responses.status(StatusException.internal(String.valueOf(cause.getMessage())));
+  }
+
+  private static Throwable unwrap(Throwable e) {
+    while (e instanceof CompletionException && e.getCause() != null) {
+      e = e.getCause();
+    }
+    return e;
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+    if (activeWatch != null && ctx.channel().isWritable()) {
+      activeWatch.drain();
+    }
+    super.channelWritabilityChanged(ctx);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    if (activeWatch != null) {
+      activeWatch.onSinkClosed();
+      activeWatch = null;
+    }
+    super.channelInactive(ctx);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.debug("connection error; closing", cause);
+    ctx.close();
+  }
+}

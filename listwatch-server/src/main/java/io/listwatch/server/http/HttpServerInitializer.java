@@ -1,0 +1,138 @@
+package io.listwatch.server.http;
+
+import io.listwatch.api.StatusException;
+import io.listwatch.server.rest.ApiRoutes;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.util.AsciiString;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * The per-connection pipeline. Plain HTTP/1.1, or HTTP/2 without TLS (h2c) by prior
+ * knowledge or by {@code Upgrade: h2c}; each HTTP/2 stream gets the same handlers as an
+ * HTTP/1.1 connection through Netty's stream-to-HTTP codec, so there is one request path
+ * and one watch fan-out path for both. Per request: the body aggregator (bodies over the
+ * limit get a 413 Status), then the {@link ApiHandler}. Authentication and authorization
+ * handlers go between the aggregator and the ApiHandler.
+ */
+public final class HttpServerInitializer extends ChannelInitializer<SocketChannel> {
+
+  /** kube-apiserver's request body limit: 3 MiB. */
+  public static final int MAX_BODY_BYTES = 3 * 1024 * 1024;
+  /** Concurrent streams per HTTP/2 connection (kube's default). */
+  static final int MAX_CONCURRENT_STREAMS = 1000;
+  private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
+
+  private final ApiRoutes routes;
+
+  public HttpServerInitializer(ApiRoutes routes) {
+    this.routes = routes;
+  }
+
+  @Override
+  protected void initChannel(SocketChannel ch) {
+    ch.config().setWriteBufferWaterMark(WATER_MARK);
+    HttpServerCodec http1 = new HttpServerCodec(8192, 64 * 1024, 8192);
+    HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1, protocol ->
+        AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
+            ? new Http2ServerUpgradeCodec(http2FrameCodec(), new Http2MultiplexHandler(streamInitializer()))
+            : null, MAX_BODY_BYTES);
+    ChannelPipeline p = ch.pipeline();
+    p.addLast("h2c", new CleartextHttp2ServerUpgradeHandler(http1, upgrade, new ChannelInitializer<Channel>() {
+      @Override
+      protected void initChannel(Channel c) {
+        c.pipeline().addLast(http2FrameCodec(), new Http2MultiplexHandler(streamInitializer()));
+      }
+    }));
+    p.addLast("http1", new Http1Fallback());
+  }
+
+  private static io.netty.handler.codec.http2.Http2FrameCodec http2FrameCodec() {
+    return Http2FrameCodecBuilder.forServer()
+        .initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(MAX_CONCURRENT_STREAMS))
+        .build();
+  }
+
+  private ChannelInitializer<Channel> streamInitializer() {
+    return new ChannelInitializer<>() {
+      @Override
+      protected void initChannel(Channel stream) {
+        stream.config().setWriteBufferWaterMark(WATER_MARK);
+        stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true),
+            new StatusAggregator(MAX_BODY_BYTES), new ApiHandler(routes));
+      }
+    };
+  }
+
+  /**
+   * Completes the pipeline for a plain HTTP/1.1 connection once the first request shows no
+   * upgrade happened.
+   */
+  private final class Http1Fallback extends SimpleChannelInboundHandler<HttpMessage> {
+    Http1Fallback() {
+      super(false);
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, HttpMessage msg) {
+      ChannelPipeline p = ctx.pipeline();
+      p.addAfter(ctx.name(), "keep-alive", new HttpServerKeepAliveHandler());
+      p.addAfter("keep-alive", "aggregator", new StatusAggregator(MAX_BODY_BYTES));
+      p.addAfter("aggregator", "api", new ApiHandler(routes));
+      p.remove(this);
+      ctx.fireChannelRead(msg);
+    }
+  }
+
+  /** An aggregator that answers an oversized body with a kube Status instead of plain text. */
+  private static final class StatusAggregator extends HttpObjectAggregator {
+    StatusAggregator(int max) {
+      super(max);
+    }
+
+    /** With "Expect: 100-continue", a too-large body is refused before it is sent: as a Status too. */
+    @Override
+    protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
+      Object response = super.newContinueResponse(start, maxContentLength, pipeline);
+      if (response instanceof FullHttpResponse r
+          && r.status().code() == HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE.code()) {
+        ReferenceCountUtil.release(r);
+        return tooLarge();
+      }
+      return response;
+    }
+
+    @Override
+    protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+      ctx.writeAndFlush(tooLarge()).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    private static FullHttpResponse tooLarge() {
+      FullHttpResponse r = Responses.status(StatusException.tooLarge(
+          "the request body is larger than the limit of " + MAX_BODY_BYTES + " bytes"));
+      HttpUtil.setKeepAlive(r, false);
+      return r;
+    }
+  }
+}

@@ -1,0 +1,99 @@
+package io.listwatch.server.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.listwatch.api.Status;
+import io.listwatch.api.StatusException;
+import io.listwatch.server.cacher.CachedObject;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Builds HTTP responses: JSON objects, kube Status errors, and lists. Stateless. */
+public final class Responses {
+
+  public static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private Responses() {
+  }
+
+  /** A JSON response. */
+  public static FullHttpResponse json(HttpResponseStatus status, ByteBuf body) {
+    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
+    r.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+    r.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+    r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
+    return r;
+  }
+
+  public static FullHttpResponse json(HttpResponseStatus status, byte[] body) {
+    return json(status, Unpooled.wrappedBuffer(body));
+  }
+
+  public static FullHttpResponse json(HttpResponseStatus status, Object value) {
+    return json(status, bytes(value));
+  }
+
+  /** The kube Status of an error, with its HTTP code (and Retry-After when it carries one). */
+  public static FullHttpResponse status(StatusException e) {
+    Status s = e.status();
+    FullHttpResponse r = json(HttpResponseStatus.valueOf(s.code()), bytes(s));
+    if (s.details() != null && s.details().retryAfterSeconds() != null) {
+      r.headers().set(HttpHeaderNames.RETRY_AFTER, s.details().retryAfterSeconds());
+    }
+    return r;
+  }
+
+  public static FullHttpResponse text(HttpResponseStatus status, String body) {
+    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+        Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+    r.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8");
+    r.headers().set(HttpHeaderNames.CONTENT_LENGTH, r.content().readableBytes());
+    return r;
+  }
+
+  /**
+   * A list body, {@code {"kind":..,"apiVersion":..,"metadata":{..},"items":[..]}}, assembled
+   * around the cached bytes without copying or re-serializing them.
+   */
+  public static ByteBuf list(String kind, String apiVersion, long resourceVersion, String continueToken,
+      Long remainingItemCount, List<CachedObject> items) {
+    StringBuilder head = new StringBuilder(128)
+        .append("{\"kind\":\"").append(kind).append("\",\"apiVersion\":\"").append(apiVersion)
+        .append("\",\"metadata\":{\"resourceVersion\":\"").append(resourceVersion).append('"');
+    if (continueToken != null) {
+      head.append(",\"continue\":\"").append(continueToken).append('"');
+    }
+    if (remainingItemCount != null) {
+      head.append(",\"remainingItemCount\":").append(remainingItemCount);
+    }
+    head.append("},\"items\":[");
+    List<byte[]> parts = new ArrayList<>(items.size() * 2 + 2);
+    parts.add(head.toString().getBytes(StandardCharsets.UTF_8));
+    byte[] comma = {','};
+    for (int i = 0; i < items.size(); i++) {
+      if (i > 0) {
+        parts.add(comma);
+      }
+      parts.add(items.get(i).json());
+    }
+    parts.add(new byte[] {']', '}'});
+    return Unpooled.wrappedBuffer(parts.size(), parts.toArray(new byte[0][]));
+  }
+
+  public static byte[] bytes(Object value) {
+    try {
+      return MAPPER.writeValueAsBytes(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize " + value.getClass(), e);
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package io.listwatch.server.registry;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+
+/**
+ * The built-in resources, as kube-apiserver 1.32 serves them. Adding a built-in resource is one
+ * more entry here.
+ *
+ * <p>Sources for each setting: discovery ({@code /api/v1}, {@code /apis/apps/v1}) for short
+ * names, categories and verbs; each type's REST storage for {@code ReturnDeletedObject}; each
+ * type's strategy for generation tracking and name rule; each type's
+ * {@code ToSelectableFields}/{@code GetAttrs} for selectable fields and their zero values.
+ */
+final class Builtins {
+
+  private static final String CORE = "";
+
+  private Builtins() {
+  }
+
+  /**
+   * Every built-in: core first (alphabetically, as {@code /api/v1} lists them), then apps, then
+   * coordination.
+   */
+  static List<ResourceDefinition> definitions() {
+    return List.of(
+        configMaps(), events(), namespaces(), nodes(), pods(), secrets(), serviceAccounts(),
+        services(), deployments(), replicaSets(), leases());
+  }
+
+  static ResourceDefinition configMaps() {
+    return ResourceDefinition.builder(CORE, "v1", "ConfigMap", "configmaps")
+        .shortNames("cm")
+        .build();
+  }
+
+  /**
+   * core/v1 Events. kube's v1 event validation checks no name syntax (only the generic
+   * path-segment rule). {@code source} is {@code source.component}, falling back to
+   * {@code reportingComponent}, as in kube's {@code ToSelectableFields}.
+   */
+  static ResourceDefinition events() {
+    return ResourceDefinition.builder(CORE, "v1", "Event", "events")
+        .shortNames("ev")
+        .nameValidation(NameValidation.PATH_SEGMENT)
+        .selectableField("involvedObject.kind", FieldExtractor.string("involvedObject.kind"))
+        .selectableField("involvedObject.namespace", FieldExtractor.string("involvedObject.namespace"))
+        .selectableField("involvedObject.name", FieldExtractor.string("involvedObject.name"))
+        .selectableField("involvedObject.uid", FieldExtractor.string("involvedObject.uid"))
+        .selectableField("involvedObject.apiVersion", FieldExtractor.string("involvedObject.apiVersion"))
+        .selectableField("involvedObject.resourceVersion",
+            FieldExtractor.string("involvedObject.resourceVersion"))
+        .selectableField("involvedObject.fieldPath", FieldExtractor.string("involvedObject.fieldPath"))
+        .selectableField("reason", FieldExtractor.string("reason"))
+        .selectableField("reportingComponent", FieldExtractor.string("reportingComponent"))
+        .selectableField("source",
+            FieldExtractor.string("source.component").orElse(FieldExtractor.string("reportingComponent")))
+        .selectableField("type", FieldExtractor.string("type"))
+        .build();
+  }
+
+  /**
+   * Namespaces: DNS-1123 label names; no deletecollection (as in kube's discovery). kube's
+   * field set also carries a legacy {@code name} key, but its field-label conversion rejects
+   * {@code name}, so it is not selectable and is left out.
+   */
+  static ResourceDefinition namespaces() {
+    return ResourceDefinition.builder(CORE, "v1", "Namespace", "namespaces")
+        .clusterScoped()
+        .shortNames("ns")
+        .hasStatus()
+        .returnsDeletedObject()
+        .nameValidation(NameValidation.DNS1123_LABEL)
+        .verbs("create", "delete", "get", "list", "patch", "update", "watch")
+        .selectableField("status.phase", FieldExtractor.string("status.phase"))
+        .build();
+  }
+
+  static ResourceDefinition nodes() {
+    return ResourceDefinition.builder(CORE, "v1", "Node", "nodes")
+        .clusterScoped()
+        .shortNames("no")
+        .hasStatus()
+        .selectableField("spec.unschedulable", FieldExtractor.bool("spec.unschedulable"))
+        .build();
+  }
+
+  /**
+   * Pods. Field values follow kube's {@code ToSelectableFields}: {@code spec.hostNetwork} is
+   * {@code "false"} when unset; {@code status.podIP} is {@code status.podIPs[0].ip}, falling
+   * back to {@code status.podIP}. {@code status.podIPs} is accepted by kube's field-label
+   * conversion but never put in the field set, so in kube it always compares as {@code ""}
+   * ({@code status.podIPs=} matches every pod, any IP matches none); this mirrors that rather
+   * than inventing a format.
+   */
+  static ResourceDefinition pods() {
+    FieldExtractor firstPodIp = object -> {
+      JsonNode ip = object.at("/status/podIPs/0/ip");
+      return ip.isTextual() ? ip.textValue() : "";
+    };
+    return ResourceDefinition.builder(CORE, "v1", "Pod", "pods")
+        .shortNames("po")
+        .categories("all")
+        .hasStatus()
+        .returnsDeletedObject()
+        .selectableField("spec.nodeName", FieldExtractor.string("spec.nodeName"))
+        .selectableField("spec.restartPolicy", FieldExtractor.string("spec.restartPolicy"))
+        .selectableField("spec.schedulerName", FieldExtractor.string("spec.schedulerName"))
+        .selectableField("spec.serviceAccountName", FieldExtractor.string("spec.serviceAccountName"))
+        .selectableField("spec.hostNetwork", FieldExtractor.bool("spec.hostNetwork"))
+        .selectableField("status.phase", FieldExtractor.string("status.phase"))
+        .selectableField("status.podIP", firstPodIp.orElse(FieldExtractor.string("status.podIP")))
+        .selectableField("status.podIPs", object -> "")
+        .selectableField("status.nominatedNodeName", FieldExtractor.string("status.nominatedNodeName"))
+        .build();
+  }
+
+  static ResourceDefinition secrets() {
+    return ResourceDefinition.builder(CORE, "v1", "Secret", "secrets")
+        .selectableField("type", FieldExtractor.string("type"))
+        .build();
+  }
+
+  static ResourceDefinition serviceAccounts() {
+    return ResourceDefinition.builder(CORE, "v1", "ServiceAccount", "serviceaccounts")
+        .shortNames("sa")
+        .returnsDeletedObject()
+        .build();
+  }
+
+  /**
+   * Services: DNS-1035 label names. kube 1.32 also selects on {@code spec.clusterIP} and
+   * {@code spec.type}.
+   */
+  static ResourceDefinition services() {
+    return ResourceDefinition.builder(CORE, "v1", "Service", "services")
+        .shortNames("svc")
+        .categories("all")
+        .hasStatus()
+        .returnsDeletedObject()
+        .nameValidation(NameValidation.DNS1035_LABEL)
+        .selectableField("spec.clusterIP", FieldExtractor.string("spec.clusterIP"))
+        .selectableField("spec.type", FieldExtractor.string("spec.type"))
+        .build();
+  }
+
+  static ResourceDefinition deployments() {
+    return ResourceDefinition.builder("apps", "v1", "Deployment", "deployments")
+        .shortNames("deploy")
+        .categories("all")
+        .hasStatus()
+        .tracksGeneration()
+        .build();
+  }
+
+  static ResourceDefinition replicaSets() {
+    return ResourceDefinition.builder("apps", "v1", "ReplicaSet", "replicasets")
+        .shortNames("rs")
+        .categories("all")
+        .hasStatus()
+        .tracksGeneration()
+        .selectableField("status.replicas", FieldExtractor.integer("status.replicas"))
+        .build();
+  }
+
+  static ResourceDefinition leases() {
+    return ResourceDefinition.builder("coordination.k8s.io", "v1", "Lease", "leases")
+        .build();
+  }
+}

@@ -1,0 +1,202 @@
+package io.listwatch.server.rest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.FieldSelector;
+import io.listwatch.api.ListOptions;
+import io.listwatch.api.Status;
+import io.listwatch.api.StatusException;
+import io.listwatch.server.cacher.CacheWatcher;
+import io.listwatch.server.cacher.Cacher;
+import io.listwatch.server.cacher.WatchSink;
+import io.listwatch.server.http.RequestInfo;
+import io.listwatch.server.http.Responses;
+import io.listwatch.server.patch.JsonMergePatch;
+import io.listwatch.server.registry.ResourceDefinition;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The verbs of one resource: decodes the request, calls the {@link ResourceStore} or the
+ * {@link Cacher}, and shapes the answer as kube-apiserver does. Thread-safe (stateless
+ * beyond its collaborators).
+ */
+public final class ResourceHandler {
+
+  private static final String MERGE_PATCH = "application/merge-patch+json";
+
+  private final ResourceDefinition def;
+  private final ResourceStore store;
+
+  ResourceHandler(ResourceStore store) {
+    this.def = store.resource();
+    this.store = store;
+  }
+
+  CompletableFuture<FullHttpResponse> handle(RequestInfo info, ApiRequest request) {
+    if (def.namespaced() && info.namespace().isEmpty() && !info.name().isEmpty()) {
+      throw StatusException.pathNotFound();
+    }
+    boolean status = info.subresource().equals("status") && def.hasStatus();
+    if (!info.subresource().isEmpty() && !status) {
+      throw StatusException.pathNotFound();
+    }
+    HttpMethod m = request.method();
+    if (info.name().isEmpty()) {
+      if (HttpMethod.GET.equals(m)) {
+        return list(info, request);
+      }
+      if (HttpMethod.POST.equals(m)) {
+        if (def.namespaced() && info.namespace().isEmpty()) {
+          throw StatusException.pathNotFound();
+        }
+        return store.create(info.namespace(), body(request))
+            .thenApply(obj -> Responses.json(HttpResponseStatus.CREATED, obj));
+      }
+      throw StatusException.methodNotAllowed();
+    }
+    if (HttpMethod.GET.equals(m)) {
+      return get(info, request);
+    }
+    if (HttpMethod.PUT.equals(m)) {
+      return update(info, request, status);
+    }
+    if (HttpMethod.PATCH.equals(m)) {
+      return patch(info, request, status);
+    }
+    if (HttpMethod.DELETE.equals(m) && !status) {
+      return delete(info, request);
+    }
+    throw StatusException.methodNotAllowed();
+  }
+
+  private CompletableFuture<FullHttpResponse> get(RequestInfo info, ApiRequest request) {
+    ListOptions options = ListOptions.parse(request.query());
+    return store.cacher().get(info.namespace(), info.name(), options).thenApply(found -> {
+      var obj = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), info.name()));
+      return Responses.json(HttpResponseStatus.OK, obj.json());
+    });
+  }
+
+  private CompletableFuture<FullHttpResponse> list(RequestInfo info, ApiRequest request) {
+    ListOptions options = listOptions(request);
+    return store.cacher().list(info.namespace(), options).thenApply(r -> Responses.json(HttpResponseStatus.OK,
+        Responses.list(def.listKind(), def.apiVersion(), r.resourceVersion(), r.continueToken(),
+            r.remainingItemCount(), r.items())));
+  }
+
+  /** Parses and checks the options of a list or watch, including the field selector's fields. */
+  ListOptions listOptions(ApiRequest request) {
+    ListOptions options = ListOptions.parse(request.query());
+    FieldSelector fields = options.fieldSelector();
+    for (String f : fields.fields()) {
+      if (!def.selectableFieldNames().contains(f)) {
+        throw FieldSelector.unsupportedField(f, def.selectableFieldNames());
+      }
+    }
+    return options;
+  }
+
+  /** Starts a watch; see {@link Cacher#watch}. */
+  CompletableFuture<CacheWatcher> watch(RequestInfo info, ListOptions options, WatchSink sink) {
+    long timeoutSeconds = options.timeoutSeconds() != null && options.timeoutSeconds() > 0
+        ? options.timeoutSeconds()
+        : ThreadLocalRandom.current().nextLong(1800, 3600); // kube: min-request-timeout 1800 s, x [1, 2)
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+    return store.cacher().watch(info.namespace(), options, sink, deadline);
+  }
+
+  private CompletableFuture<FullHttpResponse> update(RequestInfo info, ApiRequest request, boolean status) {
+    ObjectNode body = body(request);
+    String rv = ObjectMetaDefaults.metadata(body).path("resourceVersion").asText("");
+    return store.guaranteedUpdate(info.namespace(), info.name(), status, current -> {
+      checkResourceVersion(rv, current, info.name());
+      return body.deepCopy();
+    }).thenApply(obj -> Responses.json(HttpResponseStatus.OK, obj));
+  }
+
+  private CompletableFuture<FullHttpResponse> patch(RequestInfo info, ApiRequest request, boolean status) {
+    if (!request.mediaType().equals(MERGE_PATCH)) {
+      throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
+          + "media types include: " + MERGE_PATCH);
+    }
+    JsonNode patch = parse(request.body());
+    if (!patch.isObject()) {
+      throw StatusException.badRequest("a merge patch for an object must be a JSON object");
+    }
+    String rv = patch.path("metadata").path("resourceVersion").asText("");
+    return store.guaranteedUpdate(info.namespace(), info.name(), status, current -> {
+      checkResourceVersion(rv, current, info.name());
+      JsonNode patched = JsonMergePatch.apply(current, patch);
+      if (!(patched instanceof ObjectNode o)) {
+        throw StatusException.badRequest("the patch does not produce an object");
+      }
+      return o;
+    }).thenApply(obj -> Responses.json(HttpResponseStatus.OK, obj));
+  }
+
+  private CompletableFuture<FullHttpResponse> delete(RequestInfo info, ApiRequest request) {
+    JsonNode options = request.body().length == 0 ? ResourceStore.MAPPER.createObjectNode() : parse(request.body());
+    JsonNode pre = options.path("preconditions");
+    String uid = pre.path("uid").asText("");
+    String rv = pre.path("resourceVersion").asText("");
+    return store.delete(info.namespace(), info.name(), current -> {
+      ObjectNode meta = ObjectMetaDefaults.metadata(current);
+      if (!uid.isEmpty() && !uid.equals(meta.path("uid").asText())) {
+        throw StatusException.conflict(def.group(), def.plural(), info.name(), "Precondition failed: UID in "
+            + "precondition: " + uid + ", UID in object meta: " + meta.path("uid").asText());
+      }
+      if (!rv.isEmpty() && !rv.equals(meta.path("resourceVersion").asText())) {
+        throw StatusException.conflict(def.group(), def.plural(), info.name(), "Precondition failed: "
+            + "ResourceVersion in precondition: " + rv + ", ResourceVersion in object meta: "
+            + meta.path("resourceVersion").asText());
+      }
+    }).thenApply(deleted -> {
+      if (def.returnsDeletedObject()) {
+        return Responses.json(HttpResponseStatus.OK, deleted);
+      }
+      Status.Details details = Status.Details.of(info.name(), def.group().isEmpty() ? null : def.group(),
+          def.plural()).withUid(ObjectMetaDefaults.metadata(deleted).path("uid").asText());
+      return Responses.json(HttpResponseStatus.OK, Status.success(details));
+    });
+  }
+
+  private void checkResourceVersion(String requested, ObjectNode current, String name) {
+    if (!requested.isEmpty()
+        && !requested.equals(ObjectMetaDefaults.metadata(current).path("resourceVersion").asText())) {
+      throw StatusException.conflictModified(def.group(), def.plural(), name);
+    }
+  }
+
+  private ObjectNode body(ApiRequest request) {
+    String type = request.mediaType();
+    if (!type.isEmpty() && !type.equals("application/json") && !type.equals("*/*")) {
+      throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
+          + "media types include: application/json");
+    }
+    JsonNode node = parse(request.body());
+    if (!(node instanceof ObjectNode o)) {
+      throw StatusException.badRequest("the body of the request must be a JSON object");
+    }
+    return o;
+  }
+
+  private static JsonNode parse(byte[] body) {
+    if (body.length == 0) {
+      throw StatusException.badRequest("the request has no body");
+    }
+    try {
+      return ResourceStore.MAPPER.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw StatusException.badRequest("the body of the request is not valid JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw StatusException.badRequest("cannot read the body of the request: " + e.getMessage());
+    }
+  }
+}

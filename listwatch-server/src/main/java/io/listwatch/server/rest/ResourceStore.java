@@ -1,0 +1,194 @@
+package io.listwatch.server.rest;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.StatusException;
+import io.listwatch.server.cacher.Cacher;
+import io.listwatch.server.registry.ResourceDefinition;
+import io.listwatch.server.validation.ObjectMetaValidator;
+import io.listwatch.storage.KeyValue;
+import io.listwatch.storage.Storage;
+import io.listwatch.storage.StorageException;
+import java.io.IOException;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
+
+/**
+ * kube's registry store for one resource: create, guaranteed update and delete against
+ * storage, with the server-owned metadata and validation applied, and reads through the
+ * resource's {@link Cacher}.
+ *
+ * <p>Stored values are the object's JSON without {@code metadata.resourceVersion}: the
+ * revision is only known once storage commits, so it is stamped on the way out (here for
+ * write responses, in the cacher for everything read).
+ *
+ * <p>Thread-safe; all operations are asynchronous.
+ */
+public final class ResourceStore {
+
+  static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final int MAX_ATTEMPTS = 16;
+
+  private final ResourceDefinition def;
+  private final Storage storage;
+  private final Cacher cacher;
+  private final ObjectMetaDefaults defaults;
+  private final NamespaceCheck namespaces;
+
+  /** Tells whether a namespace exists (NamespaceLifecycle admission). */
+  public interface NamespaceCheck {
+    CompletableFuture<Boolean> exists(String namespace);
+  }
+
+  ResourceStore(ResourceDefinition def, Storage storage, Cacher cacher, ObjectMetaDefaults defaults,
+      NamespaceCheck namespaces) {
+    this.def = def;
+    this.storage = storage;
+    this.cacher = cacher;
+    this.defaults = defaults;
+    this.namespaces = namespaces;
+  }
+
+  public ResourceDefinition resource() {
+    return def;
+  }
+
+  public Cacher cacher() {
+    return cacher;
+  }
+
+  /** Creates {@code obj} in {@code namespace}; returns the stored object with its resourceVersion. */
+  CompletableFuture<ObjectNode> create(String namespace, ObjectNode obj) {
+    return create(namespace, obj, 0);
+  }
+
+  private CompletableFuture<ObjectNode> create(String namespace, ObjectNode original, int attempt) {
+    ObjectNode obj = original.deepCopy();
+    defaults.prepareForCreate(def, obj, namespace);
+    ObjectMetaValidator.check(def, obj);
+    String name = ObjectMetaDefaults.metadata(obj).path("name").asText();
+    boolean generated = ObjectMetaDefaults.metadata(original).path("name").asText("").isEmpty();
+    CompletableFuture<Boolean> nsOk = def.namespaced() ? namespaces.exists(namespace)
+        : CompletableFuture.completedFuture(true);
+    return nsOk.thenCompose(exists -> {
+      if (!exists) {
+        throw StatusException.notFound("", "namespaces", namespace);
+      }
+      return storage.create(def.storageKey(namespace, name), toBytes(obj));
+    }).handle((kv, e) -> {
+      if (e == null) {
+        return CompletableFuture.completedFuture(stamp(obj, kv.modRevision()));
+      }
+      RuntimeException status = StorageErrors.toStatus(e, def, name);
+      if (generated && attempt < MAX_ATTEMPTS && status instanceof StatusException se && se.code() == 409) {
+        return create(namespace, original, attempt + 1); // a generated name collided: try another
+      }
+      return CompletableFuture.<ObjectNode>failedFuture(status);
+    }).thenCompose(f -> f);
+  }
+
+  /**
+   * kube's GuaranteedUpdate: reads the current object, applies {@code change} (which may
+   * throw a StatusException, e.g. a Conflict on a stale resourceVersion), and writes the
+   * result guarded by the version it read, retrying when someone else wrote in between.
+   * Returns the stored object; an update that changes nothing writes nothing.
+   */
+  CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, boolean statusSubresource,
+      UnaryOperator<ObjectNode> change) {
+    return guaranteedUpdate(namespace, name, statusSubresource, change, 0);
+  }
+
+  private CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, boolean status,
+      UnaryOperator<ObjectNode> change, int attempt) {
+    String key = def.storageKey(namespace, name);
+    return storage.get(key).thenCompose(found -> {
+      KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
+      ObjectNode current = stamp(parse(kv.value()), kv.modRevision());
+      ObjectNode updated = defaults.prepareForUpdate(def, change.apply(current.deepCopy()), current, namespace,
+          name, status);
+      ObjectMetaValidator.check(def, updated);
+      ObjectNode currentUnstamped = current.deepCopy();
+      ObjectMetaDefaults.metadata(currentUnstamped).remove("resourceVersion");
+      if (updated.equals(currentUnstamped)) {
+        return CompletableFuture.completedFuture(current);
+      }
+      return storage.update(key, toBytes(updated), kv.modRevision())
+          .thenApply(stored -> stamp(updated, stored.modRevision()));
+    }).handle((obj, e) -> {
+      if (e == null) {
+        return CompletableFuture.completedFuture(obj);
+      }
+      if (isStorageConflict(e) && attempt < MAX_ATTEMPTS) {
+        return guaranteedUpdate(namespace, name, status, change, attempt + 1);
+      }
+      return CompletableFuture.<ObjectNode>failedFuture(StorageErrors.toStatus(e, def, name));
+    }).thenCompose(f -> f);
+  }
+
+  /**
+   * Deletes the object after {@code precondition} accepted its current state (it throws a
+   * StatusException to refuse); returns the deleted object as it last was.
+   */
+  CompletableFuture<ObjectNode> delete(String namespace, String name, java.util.function.Consumer<ObjectNode> precondition) {
+    return delete(namespace, name, precondition, 0);
+  }
+
+  private CompletableFuture<ObjectNode> delete(String namespace, String name,
+      java.util.function.Consumer<ObjectNode> precondition, int attempt) {
+    String key = def.storageKey(namespace, name);
+    return storage.get(key).thenCompose(found -> {
+      KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
+      ObjectNode current = stamp(parse(kv.value()), kv.modRevision());
+      precondition.accept(current);
+      return storage.delete(key, kv.modRevision()).thenApply(deleted -> current);
+    }).handle((obj, e) -> {
+      if (e == null) {
+        return CompletableFuture.completedFuture(obj);
+      }
+      if (isStorageConflict(e) && attempt < MAX_ATTEMPTS) {
+        return delete(namespace, name, precondition, attempt + 1);
+      }
+      return CompletableFuture.<ObjectNode>failedFuture(StorageErrors.toStatus(e, def, name));
+    }).thenCompose(f -> f);
+  }
+
+  /** Creates a cluster-scoped object on behalf of the server itself (startup). */
+  public CompletableFuture<ObjectNode> createInternal(ObjectNode obj) {
+    return create("", obj);
+  }
+
+  /** The object straight from storage (for admission checks that cannot wait for the cache). */
+  CompletableFuture<Optional<KeyValue>> getFromStorage(String namespace, String name) {
+    return storage.get(def.storageKey(namespace, name));
+  }
+
+  private static boolean isStorageConflict(Throwable e) {
+    Throwable c = e;
+    while (c instanceof java.util.concurrent.CompletionException && c.getCause() != null) {
+      c = c.getCause();
+    }
+    return c instanceof StorageException se && se.code() == StorageException.Code.CONFLICT;
+  }
+
+  static ObjectNode parse(byte[] json) {
+    try {
+      return (ObjectNode) MAPPER.readTree(json);
+    } catch (IOException | ClassCastException e) {
+      throw StatusException.internal("stored object is not a JSON object");
+    }
+  }
+
+  static byte[] toBytes(ObjectNode obj) {
+    try {
+      return MAPPER.writeValueAsBytes(obj);
+    } catch (IOException e) {
+      throw StatusException.internal("cannot serialize object: " + e.getMessage());
+    }
+  }
+
+  static ObjectNode stamp(ObjectNode obj, long resourceVersion) {
+    ObjectMetaDefaults.metadata(obj).put("resourceVersion", Long.toString(resourceVersion));
+    return obj;
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * kube's REST semantics over the registry, storage and watch cache.
+ *
+ * <ul>
+ *   <li>{@link io.listwatch.server.rest.ApiRoutes}: which handler answers a path: health,
+ *       version, discovery, or a resource's {@link io.listwatch.server.rest.ResourceHandler}.</li>
+ *   <li>{@link io.listwatch.server.rest.ResourceHandler}: the verbs of one resource (get,
+ *       list, watch, create, update, patch, delete), decoding bodies and shaping answers.</li>
+ *   <li>{@link io.listwatch.server.rest.ResourceStore}: kube's registry store: creates,
+ *       guaranteed updates and deletes against storage, with the metadata the server owns
+ *       ({@link io.listwatch.server.rest.ObjectMetaDefaults}), and storage errors mapped to
+ *       Status in one place ({@link io.listwatch.server.rest.StorageErrors}).</li>
+ *   <li>{@link io.listwatch.server.rest.Discovery}: /api, /apis and the per-group-version
+ *       resource lists.</li>
+ * </ul>
+ */
+package io.listwatch.server.rest;

@@ -1,0 +1,19 @@
+/**
+ * kube's object validation that does not depend on a type's spec: metadata rules, the string
+ * syntaxes behind them, and name generation.
+ *
+ * <p>Map of the package:
+ * <ul>
+ *   <li>{@link io.listwatch.server.validation.ObjectMetaValidator}: validates
+ *       {@code metadata} on create as kube does, producing the causes of a 422 Invalid;
+ *       {@code check} throws the {@link io.listwatch.api.StatusException}.</li>
+ *   <li>{@link io.listwatch.server.validation.NameRules}: DNS-1123 subdomain and label,
+ *       DNS-1035 label, qualified name, label value and path-segment rules, with kube's
+ *       messages.</li>
+ *   <li>{@link io.listwatch.server.validation.NameGenerator}: {@code generateName} plus five
+ *       random characters from kube's alphabet.</li>
+ *   <li>{@code FieldErrors} (package-private): kube's {@code field.Error} constructors and Go's
+ *       formatting of bad values.</li>
+ * </ul>
+ */
+package io.listwatch.server.validation;
