@@ -15,8 +15,9 @@ import java.util.List;
  * that starts matching the filter arrives as ADDED, one that stops matching as DELETED) and
  * enqueues that form's shared frame. Draining writes everything queued (up to
  * {@link #BATCH} frames per write) and flushes once: the queue is where socket writes are
- * coalesced. Initial events (a watch from resourceVersion "" or "0", or a watch-list) are
- * written first, straight from the snapshot, without occupying the queue.
+ * coalesced. Initial events (a watch from resourceVersion "" or "0", or a watch-list) and
+ * replayed history (a watch from resourceVersion N) are the backlog: written first, straight
+ * from the snapshot or the history, without occupying the queue.
  *
  * <h2>Slow watchers</h2>
  * The queue holds at most {@code capacity} frames. While the connection is not writable the
@@ -27,7 +28,7 @@ import java.util.List;
  * <h2>Threads</h2>
  * {@link #offer}, {@link #offerFrame}, {@link #tick} run on the cacher's dispatch thread
  * (under its dispatch lock); {@link #drain} on the sink's event loop. {@link #lock} guards
- * the fields marked so; {@link #initial} is set before the watcher is registered and then
+ * the fields marked so; {@link #backlog} is set before the watcher is registered and then
  * used only on the event loop.
  */
 public final class CacheWatcher {
@@ -46,8 +47,9 @@ public final class CacheWatcher {
   private boolean drainScheduled; // guarded by lock
   private boolean ending; // guarded by lock
   private boolean closed; // guarded by lock
-  private Iterator<CachedObject> initial; // event loop, after registration
-  private byte[] afterInitial; // event loop, after registration
+  /** Events to write before the queue: initial ADDED events or replayed history. */
+  private Iterator<byte[][]> backlog; // event loop, after registration
+  private byte[] afterBacklog; // event loop, after registration
 
   /**
    * @param startResourceVersion live events at or below it are skipped (the watch starts there)
@@ -64,10 +66,41 @@ public final class CacheWatcher {
     this.onClosed = onClosed;
   }
 
-  /** Sets the initial ADDED events, and a frame to send right after them (or null). */
+  /**
+   * Sets the initial ADDED events (a watch from "" or "0", or a watch-list), and a frame to
+   * send right after them (or null).
+   */
   void setInitial(List<CachedObject> objects, byte[] after) {
-    this.initial = objects.iterator();
-    this.afterInitial = after;
+    byte[] prefix = Frames.prefix(WatchCacheEvent.Type.ADDED);
+    byte[] suffix = Frames.suffix();
+    Iterator<CachedObject> it = objects.iterator();
+    this.backlog = new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return it.hasNext();
+      }
+
+      @Override
+      public byte[][] next() {
+        return new byte[][] {prefix, it.next().json(), suffix};
+      }
+    };
+    this.afterBacklog = after;
+  }
+
+  /**
+   * Sets the history to replay (a watch from resourceVersion N): written before the queue,
+   * so it may be longer than the queue's capacity, as in kube.
+   */
+  void setHistory(List<WatchCacheEvent> events) {
+    List<byte[][]> frames = new java.util.ArrayList<>();
+    for (WatchCacheEvent e : events) {
+      byte[] f = frameFor(e);
+      if (f != null) {
+        frames.add(new byte[][] {f});
+      }
+    }
+    this.backlog = frames.iterator();
   }
 
   public WatchFilter filter() {
@@ -81,8 +114,14 @@ public final class CacheWatcher {
    * watcher is over or cannot keep up (the caller then terminates it).
    */
   boolean offer(WatchCacheEvent event) {
+    byte[] frame = frameFor(event);
+    return frame == null || offerFrame(frame);
+  }
+
+  /** The frame of the form this watcher should see {@code event} in, or null for none. */
+  private byte[] frameFor(WatchCacheEvent event) {
     if (event.resourceVersion() <= startResourceVersion) {
-      return true;
+      return null;
     }
     boolean now = event.type() != WatchCacheEvent.Type.DELETED && filter.matches(event.object());
     boolean before = event.prevObject() != null && filter.matches(event.prevObject());
@@ -94,9 +133,9 @@ public final class CacheWatcher {
     } else if (before) {
       form = WatchCacheEvent.Type.DELETED;
     } else {
-      return true;
+      return null;
     }
-    return offerFrame(event.frame(form));
+    return event.frame(form);
   }
 
   /** Queues a ready-made frame (a bookmark); false when over or full. */
@@ -163,7 +202,7 @@ public final class CacheWatcher {
     }
     boolean wrote = false;
     while (sink.isWritable()) {
-      ByteBuf batch = initial != null ? nextInitialBatch() : nextQueuedBatch();
+      ByteBuf batch = backlog != null ? nextBacklogBatch() : nextQueuedBatch();
       if (batch == null) {
         break;
       }
@@ -175,33 +214,33 @@ public final class CacheWatcher {
     }
     boolean finish;
     synchronized (lock) {
-      finish = ending && !closed && queue.isEmpty() && initial == null;
+      finish = ending && !closed && queue.isEmpty() && backlog == null;
     }
     if (finish && markClosed()) {
       sink.end();
     }
   }
 
-  private ByteBuf nextInitialBatch() {
-    byte[][] parts = new byte[BATCH * 3 + 1][];
-    int n = 0;
-    while (n < BATCH * 3 && initial.hasNext()) {
-      CachedObject o = initial.next();
-      parts[n++] = Frames.prefix(WatchCacheEvent.Type.ADDED);
-      parts[n++] = o.json();
-      parts[n++] = Frames.suffix();
+  private ByteBuf nextBacklogBatch() {
+    List<byte[]> parts = new java.util.ArrayList<>(BATCH * 3 + 1);
+    int events = 0;
+    while (events < BATCH && backlog.hasNext()) {
+      for (byte[] part : backlog.next()) {
+        parts.add(part);
+      }
+      events++;
     }
-    if (!initial.hasNext()) {
-      initial = null;
-      if (afterInitial != null) {
-        parts[n++] = afterInitial;
-        afterInitial = null;
+    if (!backlog.hasNext()) {
+      backlog = null;
+      if (afterBacklog != null) {
+        parts.add(afterBacklog);
+        afterBacklog = null;
       }
     }
-    if (n == 0) {
+    if (parts.isEmpty()) {
       return nextQueuedBatch();
     }
-    return Unpooled.wrappedBuffer(n, java.util.Arrays.copyOf(parts, n));
+    return Unpooled.wrappedBuffer(parts.size(), parts.toArray(new byte[0][]));
   }
 
   private ByteBuf nextQueuedBatch() {

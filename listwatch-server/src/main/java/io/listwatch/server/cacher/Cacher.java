@@ -356,12 +356,7 @@ public final class Cacher implements AutoCloseable {
         long from = rv.getAsLong();
         List<WatchCacheEvent> history = cache.eventsSince(from);
         w = new CacheWatcher(filter, sink, config.watcherQueueCapacity(), from, timer, onClosed);
-        for (WatchCacheEvent e : history) {
-          if (!w.offer(e)) { // more history than a watcher may queue: write it all anyway
-            throw StatusException.expired("too old resource version: " + from + " (history to replay exceeds "
-                + config.watcherQueueCapacity() + " events)");
-          }
-        }
+        w.setHistory(history);
       }
       self[0] = w;
       watchers.add(w);

@@ -8,9 +8,9 @@ import java.nio.charset.StandardCharsets;
  * the change made an object start or stop matching its selectors.
  *
  * <p>The wire frame of each form (ADDED, MODIFIED, DELETED) is built on first use and then
- * shared by every watcher that receives that form: serialize once. Frames are built only on
- * the dispatch thread of the owning {@link Cacher}; once built they are immutable, and the
- * fields are published to other threads through the watchers' queues.
+ * shared by every watcher that receives that form: serialize once. Frames are built only
+ * while holding the owning {@link Cacher}'s dispatch lock (dispatch and watch registration);
+ * once built they are immutable, and they reach the event loops through the watchers' queues.
  */
 public final class WatchCacheEvent {
 
