@@ -29,7 +29,7 @@ final class BookmarkTimer {
   }
 
   boolean deadlineReached(long nowNanos) {
-    return nowNanos - deadlineNanos >= 0;
+    return deadlineNanos != Long.MAX_VALUE && nowNanos - deadlineNanos >= 0;
   }
 
   boolean bookmarkDue(long nowNanos) {

@@ -169,8 +169,12 @@ public final class Cacher implements AutoCloseable {
       return new WatchCacheEvent(WatchCacheEvent.Type.DELETED, decoder.restamp(prev, e.revision()), prev, now);
     }
     CachedObject obj = decoder.decode(key, e.revision(), e.kv().value());
-    return new WatchCacheEvent(prev == null ? WatchCacheEvent.Type.ADDED : WatchCacheEvent.Type.MODIFIED,
-        obj, prev, now);
+    if (prev == null) {
+      return new WatchCacheEvent(WatchCacheEvent.Type.ADDED, obj, null, now);
+    }
+    CachedObject before = prev;
+    return new WatchCacheEvent(WatchCacheEvent.Type.MODIFIED, obj, prev, now,
+        () -> decoder.restamp(before, e.revision()).json());
   }
 
   private void dispatch(WatchCacheEvent event) {
@@ -328,7 +332,8 @@ public final class Cacher implements AutoCloseable {
     boolean initialEvents = options.sendInitialEvents() != null
         ? options.sendInitialEvents()
         : rv.isEmpty() || rv.getAsLong() == 0;
-    CompletableFuture<Long> ready = initialEvents ? readyFor(options) : CompletableFuture.completedFuture(0L);
+    // like kube, a watch waits (bounded) for the cache to reach its starting point
+    CompletableFuture<Long> ready = readyFor(options);
     return ready.thenApply(ignored -> register(filter, options, rv, initialEvents, sink, deadlineNanos));
   }
 

@@ -1,6 +1,7 @@
 package io.listwatch.server.cacher;
 
 import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
 
 /**
  * One change in the watch cache: the object after it (for a deletion, the last state with
@@ -26,6 +27,7 @@ public final class WatchCacheEvent {
   private final CachedObject prevObject;
   private final long resourceVersion;
   private final long recordedAtNanos;
+  private final Supplier<byte[]> prevAtEventVersion;
   private final byte[][] frames = new byte[Type.values().length][];
 
   /**
@@ -36,11 +38,23 @@ public final class WatchCacheEvent {
    * @param recordedAtNanos when the cache saw it (for the history's age bound)
    */
   public WatchCacheEvent(Type type, CachedObject object, CachedObject prevObject, long recordedAtNanos) {
+    this(type, object, prevObject, recordedAtNanos, null);
+  }
+
+  /**
+   * @param prevAtEventVersion for a MODIFIED event: the previous object's JSON stamped with
+   *     this event's resourceVersion, computed on first use. A watcher for which the object
+   *     stops matching gets it as DELETED (kube sends the last matching state, at the new
+   *     resourceVersion). Null means use the new object.
+   */
+  public WatchCacheEvent(Type type, CachedObject object, CachedObject prevObject, long recordedAtNanos,
+      Supplier<byte[]> prevAtEventVersion) {
     this.type = type;
     this.object = object;
     this.prevObject = prevObject;
     this.resourceVersion = object.resourceVersion();
     this.recordedAtNanos = recordedAtNanos;
+    this.prevAtEventVersion = prevAtEventVersion;
   }
 
   public Type type() {
@@ -67,7 +81,8 @@ public final class WatchCacheEvent {
   byte[] frame(Type form) {
     byte[] f = frames[form.ordinal()];
     if (f == null) {
-      f = Frames.event(form, object.json());
+      boolean leaving = form == Type.DELETED && type == Type.MODIFIED && prevAtEventVersion != null;
+      f = Frames.event(form, leaving ? prevAtEventVersion.get() : object.json());
       frames[form.ordinal()] = f;
     }
     return f;
