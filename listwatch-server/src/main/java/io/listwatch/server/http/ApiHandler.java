@@ -50,6 +50,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       ctx.writeAndFlush(Responses.status(e));
       return;
     }
+    if (request.isWatch() && request.websocketUpgrade()) {
+      // WebSocket watches are not served yet. A complete 503 makes fabric8 (which opens
+      // watches as WebSockets) fall back to a plain HTTP watch at once (COMPAT.md section 6).
+      ctx.writeAndFlush(Responses.status(StatusException.unavailable(
+          "WebSocket watches are not served; use a plain HTTP watch (GET with watch=true)")));
+      return;
+    }
     if (request.isWatch()) {
       startWatch(ctx, request);
       return;

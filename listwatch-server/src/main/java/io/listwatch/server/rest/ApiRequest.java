@@ -13,14 +13,15 @@ import java.util.Map;
  * parameters, the headers the API needs, and the body bytes. Immutable.
  */
 public record ApiRequest(HttpMethod method, String path, Map<String, List<String>> query, String contentType,
-    String accept, String host, byte[] body) {
+    String accept, String host, boolean websocketUpgrade, byte[] body) {
 
   public static ApiRequest from(FullHttpRequest req) {
     QueryStringDecoder q = new QueryStringDecoder(req.uri());
     byte[] body = req.content().isReadable() ? ByteBufUtil.getBytes(req.content()) : new byte[0];
     return new ApiRequest(req.method(), q.path(), q.parameters(),
         req.headers().get(HttpHeaderNames.CONTENT_TYPE, ""), req.headers().get(HttpHeaderNames.ACCEPT, ""),
-        req.headers().get(HttpHeaderNames.HOST, ""), body);
+        req.headers().get(HttpHeaderNames.HOST, ""),
+        req.headers().containsValue(HttpHeaderNames.UPGRADE, "websocket", true), body);
   }
 
   /** A GET with {@code watch=true} (or 1). */

@@ -146,7 +146,7 @@ final class ObjectMetaDefaults {
     }
   }
 
-  private String now() {
+  String now() {
     return Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
   }
 }

@@ -157,8 +157,9 @@ public final class ResourceHandler {
             + "ResourceVersion in precondition: " + rv + ", ResourceVersion in object meta: "
             + meta.path("resourceVersion").asText());
       }
-    }).thenApply(deleted -> {
-      if (def.returnsDeletedObject()) {
+    }).thenApply(result -> {
+      ObjectNode deleted = result.object();
+      if (!result.gone() || def.returnsDeletedObject()) { // deferred by finalizers: the marked object
         return Responses.json(HttpResponseStatus.OK, deleted);
       }
       Status.Details details = Status.Details.of(info.name(), def.group().isEmpty() ? null : def.group(),

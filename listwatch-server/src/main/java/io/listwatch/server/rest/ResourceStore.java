@@ -108,13 +108,21 @@ public final class ResourceStore {
       ObjectNode updated = defaults.prepareForUpdate(def, change.apply(current.deepCopy()), current, namespace,
           name, status);
       ObjectMetaValidator.check(def, updated);
+      checkNoNewFinalizersWhileDeleting(current, updated, name);
       ObjectNode currentUnstamped = current.deepCopy();
       ObjectMetaDefaults.metadata(currentUnstamped).remove("resourceVersion");
       if (updated.equals(currentUnstamped)) {
         return CompletableFuture.completedFuture(current);
       }
-      return storage.update(key, toBytes(updated), kv.modRevision())
-          .thenApply(stored -> stamp(updated, stored.modRevision()));
+      return storage.update(key, toBytes(updated), kv.modRevision()).thenCompose(stored -> {
+        ObjectNode result = stamp(updated, stored.modRevision());
+        if (!isMarkedForDeletion(updated) || hasFinalizers(updated)) {
+          return CompletableFuture.completedFuture(result);
+        }
+        // the last finalizer of an object being deleted is gone: the deletion completes.
+        // A concurrent writer that got in between completes it itself, so its conflict is fine.
+        return storage.delete(key, stored.modRevision()).handle((d, e) -> result);
+      });
     }).handle((obj, e) -> {
       if (e == null) {
         return CompletableFuture.completedFuture(obj);
@@ -128,20 +136,80 @@ public final class ResourceStore {
 
   /**
    * Deletes the object after {@code precondition} accepted its current state (it throws a
-   * StatusException to refuse); returns the deleted object as it last was.
+   * StatusException to refuse). An object with finalizers is only marked (deletionTimestamp)
+   * and goes once an update removes its last finalizer, as in kube.
    */
-  CompletableFuture<ObjectNode> delete(String namespace, String name, java.util.function.Consumer<ObjectNode> precondition) {
+  CompletableFuture<Deleted> delete(String namespace, String name, java.util.function.Consumer<ObjectNode> precondition) {
     return delete(namespace, name, precondition, 0);
   }
 
-  private CompletableFuture<ObjectNode> delete(String namespace, String name,
+  /**
+   * The outcome of a DELETE.
+   *
+   * @param object the deleted object as it last was, or the object now marked for deletion
+   * @param gone true when the object is gone; false when finalizers defer the deletion
+   */
+  record Deleted(ObjectNode object, boolean gone) {
+  }
+
+  /**
+   * kube's graceful deletion with finalizers: the object stays, with deletionTimestamp set,
+   * until its last finalizer is removed (see {@link #guaranteedUpdate}).
+   */
+  private CompletableFuture<Deleted> markForDeletion(String key, KeyValue kv, ObjectNode current) {
+    ObjectNode meta = ObjectMetaDefaults.metadata(current);
+    if (meta.has("deletionTimestamp")) {
+      return CompletableFuture.completedFuture(new Deleted(current, false)); // already being deleted
+    }
+    ObjectNode marked = current.deepCopy();
+    ObjectNode markedMeta = ObjectMetaDefaults.metadata(marked);
+    markedMeta.remove("resourceVersion");
+    markedMeta.put("deletionTimestamp", defaults.now());
+    markedMeta.put("deletionGracePeriodSeconds", 0);
+    return storage.update(key, toBytes(marked), kv.modRevision())
+        .thenApply(stored -> new Deleted(stamp(marked, stored.modRevision()), false));
+  }
+
+  private void checkNoNewFinalizersWhileDeleting(ObjectNode current, ObjectNode updated, String name) {
+    if (!isMarkedForDeletion(current)) {
+      return;
+    }
+    java.util.Set<String> before = finalizers(current);
+    for (String f : finalizers(updated)) {
+      if (!before.contains(f)) {
+        throw StatusException.invalid(def.group(), def.kind(), name, java.util.List.of(new io.listwatch.api.Status.Cause(
+            io.listwatch.api.Reasons.FIELD_VALUE_FORBIDDEN,
+            "Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers [\""
+                + f + "\"]", "metadata.finalizers")));
+      }
+    }
+  }
+
+  private static boolean isMarkedForDeletion(ObjectNode obj) {
+    return ObjectMetaDefaults.metadata(obj).hasNonNull("deletionTimestamp");
+  }
+
+  private static boolean hasFinalizers(ObjectNode obj) {
+    return !finalizers(obj).isEmpty();
+  }
+
+  private static java.util.Set<String> finalizers(ObjectNode obj) {
+    java.util.Set<String> out = new java.util.LinkedHashSet<>();
+    ObjectMetaDefaults.metadata(obj).path("finalizers").forEach(f -> out.add(f.asText()));
+    return out;
+  }
+
+  private CompletableFuture<Deleted> delete(String namespace, String name,
       java.util.function.Consumer<ObjectNode> precondition, int attempt) {
     String key = def.storageKey(namespace, name);
     return storage.get(key).thenCompose(found -> {
       KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
       ObjectNode current = stamp(parse(kv.value()), kv.modRevision());
       precondition.accept(current);
-      return storage.delete(key, kv.modRevision()).thenApply(deleted -> current);
+      if (hasFinalizers(current)) {
+        return markForDeletion(key, kv, current);
+      }
+      return storage.delete(key, kv.modRevision()).thenApply(deleted -> new Deleted(current, true));
     }).handle((obj, e) -> {
       if (e == null) {
         return CompletableFuture.completedFuture(obj);
@@ -149,7 +217,7 @@ public final class ResourceStore {
       if (isStorageConflict(e) && attempt < MAX_ATTEMPTS) {
         return delete(namespace, name, precondition, attempt + 1);
       }
-      return CompletableFuture.<ObjectNode>failedFuture(StorageErrors.toStatus(e, def, name));
+      return CompletableFuture.<Deleted>failedFuture(StorageErrors.toStatus(e, def, name));
     }).thenCompose(f -> f);
   }
 

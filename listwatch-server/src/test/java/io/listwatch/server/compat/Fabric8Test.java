@@ -1,6 +1,7 @@
 package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -24,11 +26,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -38,10 +45,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * resourceVersion. Each test works in a namespace of its own on the class's shared server.
  */
 @ExtendWith(ApiServerExtension.class)
+@Timeout(value = 30, unit = TimeUnit.SECONDS) // a backstop: every wait below is bounded more tightly
 class Fabric8Test {
 
-  /** How long to wait for an event that the server should deliver at once. */
-  private static final long WAIT_SECONDS = 15;
+  /** How long to wait for an event, a watch start or an informer sync that the server should deliver at once. */
+  private static final long WAIT_SECONDS = 10;
 
   private static KubernetesClient client;
 
@@ -80,6 +88,35 @@ class Fabric8Test {
         .withNewSpec().withNodeName("node-1").addNewContainer().withName("main").withImage("nginx:1.27").endContainer()
         .endSpec()
         .build();
+  }
+
+  /** Reads the pod and writes it back (PUT, with its resourceVersion) with one more label. */
+  private static Pod addLabel(KubernetesClient c, String namespace, String name, String key, String value) {
+    Pod current = c.pods().inNamespace(namespace).withName(name).get();
+    return c.pods().inNamespace(namespace)
+        .resource(new PodBuilder(current).editMetadata().addToLabels(key, value).endMetadata().build())
+        .update();
+  }
+
+  /**
+   * Starts a watch, waiting at most {@link #WAIT_SECONDS}: fabric8's {@code watch()} itself
+   * waits without a bound for the watch to start (WebSocket handshake, then the HTTP fallback).
+   * A watch that starts after the timeout is closed.
+   */
+  private static Watch startWatch(Supplier<Watch> watch) {
+    CompletableFuture<Watch> started = CompletableFuture.supplyAsync(watch);
+    try {
+      return started.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      started.thenAccept(Watch::close);
+      throw new AssertionError("fabric8 watch() did not return within " + WAIT_SECONDS + " s: its WebSocket "
+          + "attempt got no usable answer (101, or a complete 200/503 response to fall back to HTTP)", e);
+    } catch (ExecutionException e) {
+      throw new AssertionError("fabric8 watch() failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
   }
 
   private static <T> T poll(BlockingQueue<T> queue, String what) {
@@ -147,12 +184,31 @@ class Fabric8Test {
 
     List<StatusDetails> deleted = client.pods().inNamespace("f8-delete").withName("web").delete();
 
+    // a pod DELETE answers with the pod (kube's ReturnDeletedObject), which fabric8 turns into details
     assertThat(deleted).singleElement().satisfies(d -> {
       assertThat(d.getName()).isEqualTo("web");
-      assertThat(d.getKind()).isEqualTo("pods");
+      assertThat(d.getKind()).isEqualTo("Pod");
     });
     assertThat(client.pods().inNamespace("f8-delete").withName("web").get()).isNull();
     assertThat(client.pods().inNamespace("f8-delete").withName("web").delete()).isEmpty();
+  }
+
+  @Test
+  void update_withCurrentResourceVersion_succeeds_andWithStaleOneConflicts() {
+    createNamespace(client, "f8-update");
+    Pod created = client.pods().inNamespace("f8-update").resource(pod("web", Map.of("app", "web"))).create();
+
+    Pod updated = addLabel(client, "f8-update", "web", "tier", "frontend");
+    KubernetesClientException stale = catchThrowableOfType(KubernetesClientException.class,
+        () -> client.pods().inNamespace("f8-update")
+            .resource(new PodBuilder(created).editMetadata().addToLabels("tier", "backend").endMetadata().build())
+            .update());
+
+    assertThat(updated.getMetadata().getLabels()).containsEntry("tier", "frontend");
+    assertThat(Long.parseLong(updated.getMetadata().getResourceVersion()))
+        .isGreaterThan(Long.parseLong(created.getMetadata().getResourceVersion()));
+    assertThat(stale.getCode()).isEqualTo(409);
+    assertThat(stale.getStatus().getReason()).isEqualTo("Conflict");
   }
 
   /** What a {@link Watcher} saw, in order. */
@@ -190,10 +246,10 @@ class Fabric8Test {
     String listRv = client.pods().inNamespace("f8-watch").list().getMetadata().getResourceVersion();
     QueueingWatcher watcher = new QueueingWatcher();
 
-    try (Watch ignored = client.pods().inNamespace("f8-watch").withResourceVersion(listRv).watch(watcher)) {
+    try (Watch ignored = startWatch(() ->
+        client.pods().inNamespace("f8-watch").withResourceVersion(listRv).watch(watcher))) {
       Pod created = client.pods().inNamespace("f8-watch").resource(pod("web", Map.of("app", "web"))).create();
-      client.pods().inNamespace("f8-watch").withName("web").edit(p -> new PodBuilder(p)
-          .editMetadata().addToLabels("tier", "frontend").endMetadata().build());
+      addLabel(client, "f8-watch", "web", "tier", "frontend");
       client.pods().inNamespace("f8-watch").withName("web").delete();
 
       Event added = poll(watcher.events, "ADDED event");
@@ -218,7 +274,8 @@ class Fabric8Test {
     client.pods().inNamespace("f8-watch-current").resource(pod("db", Map.of("app", "db"))).create();
     QueueingWatcher watcher = new QueueingWatcher();
 
-    try (Watch ignored = client.pods().inNamespace("f8-watch-current").withLabel("app", "web").watch(watcher)) {
+    try (Watch ignored = startWatch(() ->
+        client.pods().inNamespace("f8-watch-current").withLabel("app", "web").watch(watcher))) {
       Event first = poll(watcher.events, "synthetic ADDED event");
       assertThat(first.describe()).isEqualTo("ADDED web {app=web}");
 
@@ -254,7 +311,12 @@ class Fabric8Test {
     SharedIndexInformer<Pod> informer = client.pods().inNamespace("f8-informer").runnableInformer(0);
     try {
       informer.addEventHandler(handler);
-      informer.start().toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+      try {
+        // fabric8 completes start() once the initial list is stored and the watch has started
+        informer.start().toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        throw new AssertionError("the informer did not sync and start its watch within " + WAIT_SECONDS + " s", e);
+      }
 
       assertThat(informer.hasSynced()).isTrue();
       assertThat(informer.getStore().list()).extracting(p -> p.getMetadata().getName()).containsExactly("existing");
@@ -263,8 +325,7 @@ class Fabric8Test {
       client.pods().inNamespace("f8-informer").resource(pod("added", Map.of("app", "db"))).create();
       assertThat(poll(seen, "add from the watch")).isEqualTo("add added");
 
-      client.pods().inNamespace("f8-informer").withName("existing").edit(p -> new PodBuilder(p)
-          .editMetadata().addToLabels("tier", "frontend").endMetadata().build());
+      addLabel(client, "f8-informer", "existing", "tier", "frontend");
       assertThat(poll(seen, "update")).isEqualTo("update existing {app=web, tier=frontend}");
 
       client.pods().inNamespace("f8-informer").withName("added").delete();
@@ -288,13 +349,12 @@ class Fabric8Test {
       String oldRv = c.pods().inNamespace("f8-gone").resource(pod("web", Map.of("app", "web"))).create()
           .getMetadata().getResourceVersion();
       for (int i = 0; i < 15; i++) {
-        int n = i;
-        c.pods().inNamespace("f8-gone").withName("web").edit(p -> new PodBuilder(p)
-            .editMetadata().addToLabels("n", Integer.toString(n)).endMetadata().build());
+        addLabel(c, "f8-gone", "web", "n", Integer.toString(i));
       }
       QueueingWatcher watcher = new QueueingWatcher();
 
-      try (Watch ignored = c.pods().inNamespace("f8-gone").withResourceVersion(oldRv).watch(watcher)) {
+      try (Watch ignored = startWatch(() ->
+          c.pods().inNamespace("f8-gone").withResourceVersion(oldRv).watch(watcher))) {
         Object closed = poll(watcher.closed, "onClose");
         assertThat(closed).as("onClose(WatcherException), not a normal close")
             .isInstanceOf(WatcherException.class);

@@ -313,8 +313,14 @@ final class Kubectl {
       }
     }
 
+    /** The exit code once the process has ended (its output streams may close a moment earlier). */
     private String exitCodeIfDone() {
-      return process.isAlive() ? "still running" : String.valueOf(process.exitValue());
+      try {
+        return process.waitFor(5, TimeUnit.SECONDS) ? String.valueOf(process.exitValue()) : "still running";
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return "unknown";
+      }
     }
 
     @Override
