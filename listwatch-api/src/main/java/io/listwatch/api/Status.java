@@ -17,13 +17,14 @@ import java.util.List;
  * @param message human-readable text
  * @param reason the machine-readable reason, e.g. "NotFound" (see {@link Reasons})
  * @param details what the error was about, or null
- * @param code the HTTP status code
+ * @param code the HTTP status code; left out of the JSON when 0, as kube's success Status does
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"kind", "apiVersion", "metadata", "status", "message", "reason", "details", "code"})
 public record Status(String kind, String apiVersion, ListMeta metadata, String status,
-    String message, String reason, Details details, int code) {
+    String message, String reason, Details details,
+    @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_DEFAULT) int code) {
 
   public static final String SUCCESS = "Success";
   public static final String FAILURE = "Failure";

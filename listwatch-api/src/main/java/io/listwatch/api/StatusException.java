@@ -56,6 +56,13 @@ public final class StatusException extends RuntimeException {
         "the server does not allow this method on the requested resource", null));
   }
 
+  /** 403 Forbidden: {@code namespaces "default" is forbidden: this namespace may not be deleted}. */
+  public static StatusException forbidden(String group, String resource, String name, String why) {
+    return new StatusException(Status.failure(403, Reasons.FORBIDDEN,
+        qualified(group, resource) + " \"" + name + "\" is forbidden: " + why,
+        Status.Details.of(name, emptyToNull(group), resource)));
+  }
+
   /** 409 AlreadyExists: {@code pods "web" already exists}. */
   public static StatusException alreadyExists(String group, String resource, String name) {
     return new StatusException(Status.failure(409, Reasons.ALREADY_EXISTS,

@@ -123,9 +123,19 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
       return response;
     }
 
+    /**
+     * Answers 413 as soon as the body is known to be too large. A keep-alive connection stays
+     * open and the rest of the body is discarded as it arrives: closing while the client is
+     * still sending would make the kernel reset the connection and lose the answer.
+     */
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-      ctx.writeAndFlush(tooLarge()).addListener(ChannelFutureListener.CLOSE);
+      boolean keepOpen = !(oversized instanceof io.netty.handler.codec.http.FullHttpMessage)
+          && HttpUtil.isKeepAlive(oversized);
+      FullHttpResponse r = Responses.status(StatusException.tooLarge(
+          "the request body is larger than the limit of " + MAX_BODY_BYTES + " bytes"));
+      HttpUtil.setKeepAlive(r, keepOpen);
+      ctx.writeAndFlush(r).addListener(keepOpen ? ChannelFutureListener.CLOSE_ON_FAILURE : ChannelFutureListener.CLOSE);
     }
 
     private static FullHttpResponse tooLarge() {

@@ -24,13 +24,32 @@ public record ApiRequest(HttpMethod method, String path, Map<String, List<String
         req.headers().containsValue(HttpHeaderNames.UPGRADE, "websocket", true), body);
   }
 
-  /** A GET with {@code watch=true} (or 1). */
+  /** A GET with {@code watch} set to anything but "0" or "false" (kube's rule for booleans). */
   public boolean isWatch() {
     if (!HttpMethod.GET.equals(method)) {
       return false;
     }
     List<String> w = query.get("watch");
-    return w != null && !w.isEmpty() && (w.getLast().equals("true") || w.getLast().equals("1"));
+    if (w == null || w.isEmpty()) {
+      return false;
+    }
+    String v = w.getFirst();
+    return !v.equals("0") && !v.equalsIgnoreCase("false");
+  }
+
+  /** True for {@code dryRun=All}; any other dryRun value is refused (400), as kube does. */
+  public boolean isDryRun() {
+    List<String> d = query.get("dryRun");
+    if (d == null || d.isEmpty()) {
+      return false;
+    }
+    for (String v : d) {
+      if (!v.equals("All")) {
+        throw io.listwatch.api.StatusException.badRequest("Unsupported value: \"" + v
+            + "\": supported values: \"All\"");
+      }
+    }
+    return true;
   }
 
   /** The first value of a query parameter, or "". */

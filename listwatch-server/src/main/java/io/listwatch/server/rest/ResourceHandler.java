@@ -56,7 +56,7 @@ public final class ResourceHandler {
         if (def.namespaced() && info.namespace().isEmpty()) {
           throw StatusException.pathNotFound();
         }
-        return store.create(info.namespace(), body(request))
+        return store.create(info.namespace(), body(request), request.isDryRun())
             .thenApply(obj -> Responses.json(HttpResponseStatus.CREATED, obj));
       }
       throw StatusException.methodNotAllowed();
@@ -115,7 +115,7 @@ public final class ResourceHandler {
   private CompletableFuture<FullHttpResponse> update(RequestInfo info, ApiRequest request, boolean status) {
     ObjectNode body = body(request);
     String rv = ObjectMetaDefaults.metadata(body).path("resourceVersion").asText("");
-    return store.guaranteedUpdate(info.namespace(), info.name(), status, current -> {
+    return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
       checkResourceVersion(rv, current, info.name());
       return body.deepCopy();
     }).thenApply(obj -> Responses.json(HttpResponseStatus.OK, obj));
@@ -131,7 +131,7 @@ public final class ResourceHandler {
       throw StatusException.badRequest("a merge patch for an object must be a JSON object");
     }
     String rv = patch.path("metadata").path("resourceVersion").asText("");
-    return store.guaranteedUpdate(info.namespace(), info.name(), status, current -> {
+    return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
       checkResourceVersion(rv, current, info.name());
       JsonNode patched = JsonMergePatch.apply(current, patch);
       if (!(patched instanceof ObjectNode o)) {
@@ -146,7 +146,14 @@ public final class ResourceHandler {
     JsonNode pre = options.path("preconditions");
     String uid = pre.path("uid").asText("");
     String rv = pre.path("resourceVersion").asText("");
-    return store.delete(info.namespace(), info.name(), current -> {
+    boolean dryRun = request.isDryRun();
+    for (JsonNode d : options.path("dryRun")) {
+      if (!d.asText().equals("All")) {
+        throw StatusException.badRequest("Unsupported value: \"" + d.asText() + "\": supported values: \"All\"");
+      }
+      dryRun = true;
+    }
+    return store.delete(info.namespace(), info.name(), dryRun, current -> {
       ObjectNode meta = ObjectMetaDefaults.metadata(current);
       if (!uid.isEmpty() && !uid.equals(meta.path("uid").asText())) {
         throw StatusException.conflict(def.group(), def.plural(), info.name(), "Precondition failed: UID in "

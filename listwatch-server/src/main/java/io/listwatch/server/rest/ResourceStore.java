@@ -58,14 +58,18 @@ public final class ResourceStore {
     return cacher;
   }
 
-  /** Creates {@code obj} in {@code namespace}; returns the stored object with its resourceVersion. */
-  CompletableFuture<ObjectNode> create(String namespace, ObjectNode obj) {
-    return create(namespace, obj, 0);
+  /**
+   * Creates {@code obj} in {@code namespace}; returns the stored object with its
+   * resourceVersion. With {@code dryRun} everything is checked and nothing is stored.
+   */
+  CompletableFuture<ObjectNode> create(String namespace, ObjectNode obj, boolean dryRun) {
+    return create(namespace, obj, dryRun, 0);
   }
 
-  private CompletableFuture<ObjectNode> create(String namespace, ObjectNode original, int attempt) {
+  private CompletableFuture<ObjectNode> create(String namespace, ObjectNode original, boolean dryRun, int attempt) {
     ObjectNode obj = original.deepCopy();
     defaults.prepareForCreate(def, obj, namespace);
+    Strategies.prepareForCreate(def, obj);
     ObjectMetaValidator.check(def, obj);
     String name = ObjectMetaDefaults.metadata(obj).path("name").asText();
     boolean generated = ObjectMetaDefaults.metadata(original).path("name").asText("").isEmpty();
@@ -75,14 +79,15 @@ public final class ResourceStore {
       if (!exists) {
         throw StatusException.notFound("", "namespaces", namespace);
       }
-      return storage.create(def.storageKey(namespace, name), toBytes(obj));
+      return dryRun ? CompletableFuture.<KeyValue>completedFuture(null)
+          : storage.create(def.storageKey(namespace, name), toBytes(obj));
     }).handle((kv, e) -> {
       if (e == null) {
-        return CompletableFuture.completedFuture(stamp(obj, kv.modRevision()));
+        return CompletableFuture.completedFuture(dryRun ? obj : stamp(obj, kv.modRevision()));
       }
       RuntimeException status = StorageErrors.toStatus(e, def, name);
       if (generated && attempt < MAX_ATTEMPTS && status instanceof StatusException se && se.code() == 409) {
-        return create(namespace, original, attempt + 1); // a generated name collided: try another
+        return create(namespace, original, dryRun, attempt + 1); // a generated name collided: try another
       }
       return CompletableFuture.<ObjectNode>failedFuture(status);
     }).thenCompose(f -> f);
@@ -95,12 +100,12 @@ public final class ResourceStore {
    * Returns the stored object; an update that changes nothing writes nothing.
    */
   CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, boolean statusSubresource,
-      UnaryOperator<ObjectNode> change) {
-    return guaranteedUpdate(namespace, name, statusSubresource, change, 0);
+      boolean dryRun, UnaryOperator<ObjectNode> change) {
+    return guaranteedUpdate(namespace, name, statusSubresource, dryRun, change, 0);
   }
 
   private CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, boolean status,
-      UnaryOperator<ObjectNode> change, int attempt) {
+      boolean dryRun, UnaryOperator<ObjectNode> change, int attempt) {
     String key = def.storageKey(namespace, name);
     return storage.get(key).thenCompose(found -> {
       KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
@@ -113,6 +118,9 @@ public final class ResourceStore {
       ObjectMetaDefaults.metadata(currentUnstamped).remove("resourceVersion");
       if (updated.equals(currentUnstamped)) {
         return CompletableFuture.completedFuture(current);
+      }
+      if (dryRun) {
+        return CompletableFuture.completedFuture(stamp(updated, kv.modRevision()));
       }
       return storage.update(key, toBytes(updated), kv.modRevision()).thenCompose(stored -> {
         ObjectNode result = stamp(updated, stored.modRevision());
@@ -128,7 +136,7 @@ public final class ResourceStore {
         return CompletableFuture.completedFuture(obj);
       }
       if (isStorageConflict(e) && attempt < MAX_ATTEMPTS) {
-        return guaranteedUpdate(namespace, name, status, change, attempt + 1);
+        return guaranteedUpdate(namespace, name, status, dryRun, change, attempt + 1);
       }
       return CompletableFuture.<ObjectNode>failedFuture(StorageErrors.toStatus(e, def, name));
     }).thenCompose(f -> f);
@@ -139,8 +147,10 @@ public final class ResourceStore {
    * StatusException to refuse). An object with finalizers is only marked (deletionTimestamp)
    * and goes once an update removes its last finalizer, as in kube.
    */
-  CompletableFuture<Deleted> delete(String namespace, String name, java.util.function.Consumer<ObjectNode> precondition) {
-    return delete(namespace, name, precondition, 0);
+  CompletableFuture<Deleted> delete(String namespace, String name, boolean dryRun,
+      java.util.function.Consumer<ObjectNode> precondition) {
+    Strategies.checkDelete(def, name);
+    return delete(namespace, name, dryRun, precondition, 0);
   }
 
   /**
@@ -199,13 +209,16 @@ public final class ResourceStore {
     return out;
   }
 
-  private CompletableFuture<Deleted> delete(String namespace, String name,
+  private CompletableFuture<Deleted> delete(String namespace, String name, boolean dryRun,
       java.util.function.Consumer<ObjectNode> precondition, int attempt) {
     String key = def.storageKey(namespace, name);
     return storage.get(key).thenCompose(found -> {
       KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
       ObjectNode current = stamp(parse(kv.value()), kv.modRevision());
       precondition.accept(current);
+      if (dryRun) {
+        return CompletableFuture.completedFuture(new Deleted(current, !hasFinalizers(current)));
+      }
       if (hasFinalizers(current)) {
         return markForDeletion(key, kv, current);
       }
@@ -215,7 +228,7 @@ public final class ResourceStore {
         return CompletableFuture.completedFuture(obj);
       }
       if (isStorageConflict(e) && attempt < MAX_ATTEMPTS) {
-        return delete(namespace, name, precondition, attempt + 1);
+        return delete(namespace, name, dryRun, precondition, attempt + 1);
       }
       return CompletableFuture.<Deleted>failedFuture(StorageErrors.toStatus(e, def, name));
     }).thenCompose(f -> f);
@@ -223,7 +236,7 @@ public final class ResourceStore {
 
   /** Creates a cluster-scoped object on behalf of the server itself (startup). */
   public CompletableFuture<ObjectNode> createInternal(ObjectNode obj) {
-    return create("", obj);
+    return create("", obj, false);
   }
 
   /** The object straight from storage (for admission checks that cannot wait for the cache). */

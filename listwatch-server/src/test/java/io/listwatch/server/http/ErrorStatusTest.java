@@ -80,7 +80,7 @@ class ErrorStatusTest {
     for (String query : List.of("?resourceVersion=abc", "?resourceVersion=-1", "?limit=ten")) {
       assertFailureStatus(http.get(cms + query), 400, "BadRequest");
     }
-    try (KubeHttp.WatchStream w = http.openWatch(cms + "?timeoutSeconds=soon")) {
+    try (WatchStream w = http.openWatch(cms + "?timeoutSeconds=soon")) {
       assertFailureStatus(new KubeHttp.Response(w.code(), w.headers(), w.readAll()), 400, "BadRequest");
     }
   }

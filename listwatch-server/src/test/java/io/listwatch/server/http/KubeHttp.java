@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -21,13 +19,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,6 +34,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Every wait is bounded by {@link #WAIT} unless a caller passes its own bound. Thread-safe
  * (one {@link HttpClient}); each {@link WatchStream} is read by the test thread that owns it.
+ * {@link RawHttp} covers what HttpClient hides (chunk boundaries, a client that never reads).
  */
 final class KubeHttp implements AutoCloseable {
 
@@ -254,10 +249,6 @@ final class KubeHttp implements AutoCloseable {
     }
   }
 
-  static ArrayNode array() {
-    return JSON.createArrayNode();
-  }
-
   /**
    * Asserts that {@code r} is a kube failure Status as clients decode it: JSON, kind Status,
    * apiVersion v1, a metadata object, status Failure, the HTTP code repeated in {@code code},
@@ -349,7 +340,14 @@ final class KubeHttp implements AutoCloseable {
 
   private WatchStream openWatch(String collectionPathAndQuery, boolean parse) {
     String sep = collectionPathAndQuery.contains("?") ? "&" : "?";
-    String path = collectionPathAndQuery + sep + "watch=true";
+    return openStream(collectionPathAndQuery + sep + "watch=true", parse);
+  }
+
+  /**
+   * A GET whose query names the watch parameter itself (e.g. {@code watch=True}, as the
+   * Python client spells it), read as a watch stream.
+   */
+  WatchStream openStream(String path, boolean parse) {
     HttpRequest req = HttpRequest.newBuilder(URI.create(base + path))
         .header("Accept", "application/json")
         .GET().build();
@@ -367,233 +365,6 @@ final class KubeHttp implements AutoCloseable {
     }
   }
 
-  /**
-   * One watch response body, split into lines by a reader thread. Every line must be one
-   * JSON object with {@code type} and {@code object} ending with {@code \n} (COMPAT 0.1):
-   * a line that does not parse, or bytes left without a final newline at the end of the
-   * stream, fail the next read. The stream's end is reported as clean (the chunked body
-   * ended normally) or not (the connection broke).
-   */
-  static final class WatchStream implements AutoCloseable {
-
-    /** How the stream ended. */
-    record End(boolean clean, Throwable error) {
-    }
-
-    private record FramingError(String message) {
-    }
-
-    private final String path;
-    private final HttpResponse<InputStream> response;
-    private final BlockingQueue<Object> items = new LinkedBlockingQueue<>();
-    private final Thread reader;
-    private volatile boolean closing;
-    private End end;
-
-    private WatchStream(String path, HttpResponse<InputStream> response, boolean parse) {
-      this.path = path;
-      this.response = response;
-      this.reader = parse && response.statusCode() == 200
-          ? Thread.ofVirtual().name("watch-reader " + path).start(this::readLines) : null;
-    }
-
-    /** The body as it arrives, for a stream opened without parsing. */
-    InputStream rawBody() {
-      if (reader != null) {
-        throw new IllegalStateException("this stream is read by its own reader thread");
-      }
-      return response.body();
-    }
-
-    int code() {
-      return response.statusCode();
-    }
-
-    HttpHeaders headers() {
-      return response.headers();
-    }
-
-    /** The whole body, for a failed watch answered with a plain Status. */
-    String readAll() {
-      try (InputStream in = response.body()) {
-        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-
-    private void readLines() {
-      byte[] buf = new byte[64 * 1024];
-      ByteArrayOutputStream line = new ByteArrayOutputStream();
-      try (InputStream in = response.body()) {
-        int n;
-        while ((n = in.read(buf)) >= 0) {
-          for (int i = 0; i < n; i++) {
-            if (buf[i] == '\n') {
-              items.add(parse(line.toByteArray()));
-              line.reset();
-            } else {
-              line.write(buf[i]);
-            }
-          }
-        }
-        if (line.size() > 0) {
-          items.add(new FramingError("the stream ended inside an event, without its final newline: "
-              + abbreviate(line.toString(StandardCharsets.UTF_8))));
-        }
-        items.add(new End(true, null));
-      } catch (IOException | RuntimeException e) {
-        items.add(new End(false, e));
-      }
-    }
-
-    private static Object parse(byte[] line) {
-      String text = new String(line, StandardCharsets.UTF_8);
-      try {
-        JsonNode event = JSON.readTree(line);
-        if (event == null || !event.isObject() || !event.path("type").isTextual()
-            || !event.path("object").isObject()) {
-          return new FramingError("not a watch event line: " + abbreviate(text));
-        }
-        return event;
-      } catch (IOException e) {
-        return new FramingError("a watch line is not one JSON object: " + abbreviate(text) + " (" + e + ")");
-      }
-    }
-
-    /** The next event, waiting at most {@link #WAIT}; fails if the stream ends first. */
-    JsonNode next() {
-      return next(WAIT);
-    }
-
-    JsonNode next(Duration bound) {
-      Object item = take(bound);
-      if (item == null) {
-        fail("no watch event within " + bound + " on " + path);
-      }
-      if (item instanceof End e) {
-        end = e;
-        fail("the watch " + path + " ended (" + (e.clean() ? "cleanly" : "with " + e.error()) + ") while an event "
-            + "was expected");
-      }
-      return (JsonNode) item;
-    }
-
-    /** The next {@code n} events. */
-    List<JsonNode> next(int n) {
-      List<JsonNode> out = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        out.add(next());
-      }
-      return out;
-    }
-
-    /**
-     * Waits (bounded) for the end of the stream and returns how it ended; the events that
-     * arrive before the end are returned in {@code before}.
-     */
-    End awaitEnd(Duration bound, List<JsonNode> before) {
-      long deadline = System.nanoTime() + bound.toNanos();
-      while (true) {
-        long left = deadline - System.nanoTime();
-        Object item = left <= 0 ? items.poll() : take(Duration.ofNanos(left));
-        if (item == null) {
-          fail("the watch " + path + " did not end within " + bound);
-        }
-        if (item instanceof End e) {
-          end = e;
-          return e;
-        }
-        before.add((JsonNode) item);
-      }
-    }
-
-    private Object take(Duration bound) {
-      if (end != null) {
-        return end;
-      }
-      try {
-        Object item = items.poll(bound.toMillis(), TimeUnit.MILLISECONDS);
-        if (item instanceof FramingError f) {
-          fail("bad watch framing on " + path + ": " + f.message());
-        }
-        return item;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
-
-    /** Closes the connection (the client goes away). Idempotent. */
-    @Override
-    public void close() {
-      if (closing) {
-        return;
-      }
-      closing = true;
-      try {
-        response.body().close();
-      } catch (IOException e) {
-        // going away anyway
-      }
-      if (reader != null) {
-        reader.interrupt();
-      }
-    }
-  }
-
-  // ---- raw HTTP/1.1, for what HttpClient hides ------------------------------------------
-
-  /** Writes a bare HTTP/1.1 GET on {@code out}. */
-  static void writeGet(java.io.OutputStream out, String pathAndQuery) throws IOException {
-    out.write(("GET " + pathAndQuery + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n"
-        + "User-Agent: listwatch-http-test\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-    out.flush();
-  }
-
-  /**
-   * Reads a response head (status line and headers, up to the blank line); the socket's read
-   * timeout bounds the wait. Header names are lower-cased; the status line is under "".
-   */
-  static Map<String, String> readHead(InputStream in) throws IOException {
-    Map<String, String> head = new java.util.HashMap<>();
-    String line = readCrLfLine(in);
-    head.put("", line);
-    while (!(line = readCrLfLine(in)).isEmpty()) {
-      int colon = line.indexOf(':');
-      head.put(line.substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT), line.substring(colon + 1).trim());
-    }
-    return head;
-  }
-
-  /** Reads one chunk of a chunked body; an empty array is the last chunk. */
-  static byte[] readChunk(InputStream in) throws IOException {
-    String sizeLine = readCrLfLine(in);
-    int semi = sizeLine.indexOf(';');
-    int size = Integer.parseInt((semi < 0 ? sizeLine : sizeLine.substring(0, semi)).trim(), 16);
-    byte[] data = in.readNBytes(size);
-    if (data.length < size) {
-      throw new java.io.EOFException("the connection ended inside a chunk");
-    }
-    String crlf = readCrLfLine(in);
-    assertThat(crlf).as("a chunk ends with CRLF").isEmpty();
-    return data;
-  }
-
-  private static String readCrLfLine(InputStream in) throws IOException {
-    ByteArrayOutputStream line = new ByteArrayOutputStream();
-    int c;
-    while ((c = in.read()) != '\n') {
-      if (c < 0) {
-        throw new java.io.EOFException("the connection ended inside a line: " + line);
-      }
-      line.write(c);
-    }
-    String s = line.toString(StandardCharsets.ISO_8859_1);
-    assertThat(s).as("an HTTP line ends with CRLF").endsWith("\r");
-    return s.substring(0, s.length() - 1);
-  }
-
   // ---- small assertions on events ------------------------------------------------------
 
   static String type(JsonNode event) {
@@ -607,12 +378,6 @@ final class KubeHttp implements AutoCloseable {
   /** "TYPE name" of an event, for readable assertions. */
   static String describe(JsonNode event) {
     return type(event) + " " + name(obj(event));
-  }
-
-  static Set<String> describeAll(List<JsonNode> events) {
-    Set<String> out = new LinkedHashSet<>();
-    events.forEach(e -> out.add(describe(e)));
-    return out;
   }
 
   /** Drops every connection (open watches included) without waiting for them. */

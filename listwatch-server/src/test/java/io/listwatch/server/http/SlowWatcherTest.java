@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.CacherConfig;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -30,19 +29,30 @@ import org.junit.jupiter.api.Test;
  * due to unresponsiveness") and never holds up the others (COMPAT.md 3.7; STYLE: slow
  * watchers are handled explicitly).
  *
- * <p>The fast watchers are real HTTP clients reading concurrently. Writes go in batches
- * smaller than the per-watcher queue, and the next batch starts when every fast watcher has
- * received the last one: so a fast watcher never has a reason to fall behind, while the slow
- * one, which never reads, piles up the whole burst until the server gives up on it.
+ * <p>The slow watcher is a raw socket that sends its request and never reads; it asks for a
+ * large initial list first, so its buffers are full before the burst. The fast watchers are
+ * real HTTP clients reading concurrently. Writes go in batches smaller than the per-watcher
+ * queue, and the next batch starts when every fast watcher has received the last one: so a
+ * fast watcher never has a reason to fall behind, while the slow one piles up the burst until
+ * the server gives up on it.
  */
 class SlowWatcherTest {
 
-  private static final int FAST_WATCHERS = Integer.getInteger("f", 100);
-  private static final int QUEUE_CAPACITY = Integer.getInteger("q", 64);
-  private static final int BATCH = Integer.getInteger("b", 48);
-  /** Enough to overflow the slow watcher's socket buffers, its 1 MiB channel buffer and its queue. */
+  private static final int FAST_WATCHERS = 100;
+  private static final int QUEUE_CAPACITY = 64;
+  private static final int BATCH = 48;
+  /**
+   * The slow watcher starts with resourceVersion 0, so the server first sends it these objects
+   * (8 MiB): more than the kernel's socket buffers (on Linux the server's send buffer grows up
+   * to tcp_wmem's maximum, 4 MiB by default) and the channel's 1 MiB write buffer hold. The
+   * burst then only has to overflow its queue; the fast watchers start after these objects.
+   */
+  private static final int LARGE_PODS = 80;
+  private static final String LARGE_PADDING = "l".repeat(100_000);
+  /** The burst goes on at least this long, and until the server drops the slow watcher. */
+  private static final int MIN_BATCHES = 5;
   private static final int MAX_EVENTS = 12_000;
-  private static final String PADDING = "p".repeat(Integer.getInteger("pad", 1000));
+  private static final String PADDING = "p".repeat(1_000);
 
   @Test
   void slowWatcher_isClosedByTheServer_whileAHundredOthersReceiveEveryEvent() throws Exception {
@@ -56,12 +66,16 @@ class SlowWatcherTest {
         Socket slow = new Socket()) {
       String ns = http.createNamespace("slow");
       String pods = "/api/v1/namespaces/" + ns + "/pods";
+      for (int i = 0; i < LARGE_PODS; i++) {
+        http.create(pods, paddedPod("large-" + i, LARGE_PADDING));
+      }
       long start = http.listResourceVersion(pods);
       Cacher cacher = server.cacher("", "pods");
 
+      // the slow watcher's initial list is larger than its socket and channel buffers hold
       slow.setReceiveBufferSize(4 * 1024);
       slow.connect(new InetSocketAddress("127.0.0.1", server.port()), (int) KubeHttp.WAIT.toMillis());
-      KubeHttp.writeGet(slow.getOutputStream(), pods + "?watch=true&resourceVersion=" + start);
+      RawHttp.writeGet(slow.getOutputStream(), pods + "?watch=true&resourceVersion=0");
       for (int i = 0; i < FAST_WATCHERS; i++) {
         fast.add(new FastWatcher(http.watch(pods + "?resourceVersion=" + start, false), i));
       }
@@ -70,8 +84,7 @@ class SlowWatcherTest {
 
       List<Long> written = new ArrayList<>();
       int batches = 0;
-      long t0 = System.nanoTime();
-      while (cacher.terminatedWatchers() == 0) {
+      while (batches < MIN_BATCHES || cacher.terminatedWatchers() == 0) {
         if (written.size() >= MAX_EVENTS) {
           fail("the slow watcher was not closed after " + written.size() + " events");
         }
@@ -81,7 +94,6 @@ class SlowWatcherTest {
           w.awaitResourceVersion(last);
         }
       }
-      System.out.println("DEBUG events until terminated: " + written.size() + " batches " + batches + " ms " + (System.nanoTime() - t0) / 1_000_000);
       // and the others keep going after the slow one is gone
       written.addAll(writeBatch(http, writers, pods, batches));
       for (FastWatcher w : fast) {
@@ -107,8 +119,7 @@ class SlowWatcherTest {
       throws Exception {
     List<CompletableFuture<Long>> created = new ArrayList<>();
     for (int i = 0; i < BATCH; i++) {
-      ObjectNode pod = KubeHttp.pod("p-" + batch + "-" + i, Map.of("batch", Integer.toString(batch)), null);
-      ((ObjectNode) pod.get("metadata")).putObject("annotations").put("padding", PADDING);
+      ObjectNode pod = paddedPod("p-" + batch + "-" + i, PADDING);
       created.add(CompletableFuture.supplyAsync(() -> KubeHttp.rv(http.create(pods, pod)), writers));
     }
     List<Long> rvs = new ArrayList<>();
@@ -117,6 +128,12 @@ class SlowWatcherTest {
     }
     rvs.sort(null);
     return rvs;
+  }
+
+  private static ObjectNode paddedPod(String name, String padding) {
+    ObjectNode pod = KubeHttp.pod(name, Map.of(), null);
+    ((ObjectNode) pod.get("metadata")).putObject("annotations").put("padding", padding);
+    return pod;
   }
 
   /** Reads what the server still had buffered, then must see the connection closed. */
@@ -143,34 +160,47 @@ class SlowWatcherTest {
    * resourceVersion of each ADDED event (the objects are only padding).
    */
   private static final class FastWatcher implements AutoCloseable {
+    private static final byte[] ADDED = "{\"type\":\"ADDED\"".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] RV_KEY = "\"resourceVersion\":\"".getBytes(StandardCharsets.US_ASCII);
 
-    private final KubeHttp.WatchStream stream;
+    private final WatchStream stream;
     private final int index;
     private final Object lock = new Object();
     private final List<Long> received = new ArrayList<>(); // guarded by lock
     private final AtomicReference<String> problem = new AtomicReference<>();
     private final Thread reader;
 
-    FastWatcher(KubeHttp.WatchStream stream, int index) {
+    FastWatcher(WatchStream stream, int index) {
       this.stream = stream;
       this.index = index;
       this.reader = Thread.ofVirtual().name("fast-watcher-" + index).start(this::read);
     }
 
+    /** Splits the body at newlines without copying more than the part of a line that spans reads. */
     private void read() {
-      ByteArrayOutputStream line = new ByteArrayOutputStream();
-      byte[] buf = new byte[32 * 1024];
+      byte[] buf = new byte[64 * 1024];
+      byte[] line = new byte[4 * 1024];
+      int lineLength = 0;
       try (InputStream in = stream.rawBody()) {
         int n;
         while ((n = in.read(buf)) >= 0) {
+          int from = 0;
           for (int i = 0; i < n; i++) {
-            if (buf[i] == '\n') {
-              record(line.toString(StandardCharsets.UTF_8));
-              line.reset();
-            } else {
-              line.write(buf[i]);
+            if (buf[i] != '\n') {
+              continue;
             }
+            if (lineLength == 0) {
+              record(buf, from, i);
+            } else {
+              line = append(line, lineLength, buf, from, i);
+              record(line, 0, lineLength + i - from);
+              lineLength = 0;
+            }
+            from = i + 1;
+          }
+          if (from < n) {
+            line = append(line, lineLength, buf, from, n);
+            lineLength += n - from;
           }
         }
         problem.compareAndSet(null, "the stream ended");
@@ -182,18 +212,50 @@ class SlowWatcherTest {
       }
     }
 
-    private void record(String event) {
-      if (!event.startsWith("{\"type\":\"ADDED\"")) {
-        problem.compareAndSet(null, "unexpected event " + KubeHttp.abbreviate(event));
+    private static byte[] append(byte[] line, int length, byte[] buf, int from, int to) {
+      byte[] out = length + to - from <= line.length ? line : java.util.Arrays.copyOf(line, 2 * (length + to - from));
+      System.arraycopy(buf, from, out, length, to - from);
+      return out;
+    }
+
+    /** Records the event in {@code b[from, to)}: an ADDED event's metadata.resourceVersion. */
+    private void record(byte[] b, int from, int to) {
+      if (!startsWith(b, from, to, ADDED)) {
+        problem.compareAndSet(null, "unexpected event " + KubeHttp.abbreviate(
+            new String(b, from, to - from, StandardCharsets.UTF_8)));
         return;
       }
-      int at = event.indexOf(new String(RV_KEY, StandardCharsets.US_ASCII));
-      int from = at + RV_KEY.length;
-      long rv = Long.parseLong(event.substring(from, event.indexOf('"', from)));
+      int at = indexOf(b, from, to, RV_KEY);
+      if (at < 0) {
+        problem.compareAndSet(null, "an event without resourceVersion");
+        return;
+      }
+      long rv = 0;
+      for (int i = at + RV_KEY.length; i < to && b[i] != '"'; i++) {
+        rv = rv * 10 + (b[i] - '0');
+      }
       synchronized (lock) {
         received.add(rv);
         lock.notifyAll();
       }
+    }
+
+    private static boolean startsWith(byte[] b, int from, int to, byte[] prefix) {
+      return to - from >= prefix.length && java.util.Arrays.equals(b, from, from + prefix.length, prefix, 0,
+          prefix.length);
+    }
+
+    private static int indexOf(byte[] b, int from, int to, byte[] key) {
+      outer:
+      for (int i = from; i <= to - key.length; i++) {
+        for (int j = 0; j < key.length; j++) {
+          if (b[i + j] != key[j]) {
+            continue outer;
+          }
+        }
+        return i;
+      }
+      return -1;
     }
 
     void awaitResourceVersion(long rv) throws InterruptedException {

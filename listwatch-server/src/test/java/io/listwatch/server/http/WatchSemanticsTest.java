@@ -84,7 +84,7 @@ class WatchSemanticsTest {
     for (String n : List.of("a", "b", "c")) {
       http.create(cms(ns), configMap(n));
     }
-    try (KubeHttp.WatchStream w = http.watch(cms(ns) + query)) {
+    try (WatchStream w = http.watch(cms(ns) + query)) {
       List<JsonNode> initial = w.next(3);
       assertThat(initial).extracting(KubeHttp::describe).containsExactlyInAnyOrder("ADDED a", "ADDED b", "ADDED c");
       for (JsonNode e : initial) {
@@ -112,7 +112,7 @@ class WatchSemanticsTest {
     http.delete(cms(ns) + "/b").expect(200);
     long rvC = rv(http.create(cms(ns), configMap("c")));
 
-    try (KubeHttp.WatchStream w = http.watch(cms(ns) + "?resourceVersion=" + rvB)) {
+    try (WatchStream w = http.watch(cms(ns) + "?resourceVersion=" + rvB)) {
       List<JsonNode> events = w.next(3);
       assertThat(events).extracting(KubeHttp::describe).containsExactly("MODIFIED a", "DELETED b", "ADDED c");
       assertThat(rv(obj(events.get(0)))).isEqualTo(rvA2);
@@ -136,14 +136,65 @@ class WatchSemanticsTest {
       }
       h.list(cms(ns)); // the cache has seen all 15
 
-      try (KubeHttp.WatchStream w = h.watch(cms(ns) + "?resourceVersion=" + start)) {
+      try (WatchStream w = h.watch(cms(ns) + "?resourceVersion=" + start)) {
         assertThat(w.code()).as("kube reports a too-old watch in the stream, not as an HTTP error").isEqualTo(200);
         List<JsonNode> events = new ArrayList<>();
-        KubeHttp.WatchStream.End end = w.awaitEnd(KubeHttp.WAIT, events);
+        WatchStream.End end = w.awaitEnd(KubeHttp.WAIT, events);
         assertThat(events).as("exactly one event").hasSize(1);
         assertThat(type(events.get(0))).isEqualTo("ERROR");
         assertFailureStatus(obj(events.get(0)), 410, "Expired");
         assertThat(end.clean()).as("the stream ends normally after the ERROR (%s)", end.error()).isTrue();
+      }
+    }
+  }
+
+  /**
+   * kube replays any part of its history, however long: only a resourceVersion older than
+   * the history is 410. The per-watcher queue bounds what a watcher may fall behind live, not
+   * how much history it may resume from.
+   */
+  @Test
+  void watch_fromResourceVersionWithinTheHistory_replaysEveryEvent_evenMoreThanAWatcherQueueHolds() {
+    CacherConfig smallQueue = new CacherConfig(10_000, Duration.ofMinutes(5), 64, Duration.ofMinutes(1),
+        Duration.ofSeconds(3));
+    try (ApiServer s = ApiServer.builder().cacherConfig(smallQueue).build().start();
+        KubeHttp h = new KubeHttp(s)) {
+      String ns = h.createNamespace("long-history");
+      long start = h.listResourceVersion(cms(ns));
+      List<Long> written = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        written.add(rv(h.create(cms(ns), configMap("cm-" + i))));
+      }
+      h.list(cms(ns)); // the cache has seen all 100
+
+      try (WatchStream w = h.watch(cms(ns) + "?resourceVersion=" + start)) {
+        List<Long> got = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+          JsonNode e = w.next();
+          assertThat(describe(e)).as("event %d of a watch resuming within the history", i)
+              .isEqualTo("ADDED cm-" + i);
+          got.add(rv(obj(e)));
+        }
+        assertThat(got).isEqualTo(written);
+      }
+    }
+  }
+
+  /** kube reads boolean parameters as true unless "0" or "false"; the Python client sends watch=True. */
+  @Test
+  void watch_isStartedByEveryTrueSpellingOfTheWatchParameter() {
+    String ns = http.createNamespace("spelling");
+    long start = http.listResourceVersion(cms(ns));
+    int i = 0;
+    for (String watch : List.of("watch=true", "watch=1", "watch=True", "watch=TRUE")) {
+      try (WatchStream w = http.openStream(cms(ns) + "?" + watch + "&resourceVersion=" + start, true)) {
+        assertThat(w.code()).as(watch).isEqualTo(200);
+        String name = "cm-" + i++;
+        http.create(cms(ns), configMap(name));
+        JsonNode first = w.next();
+        assertThat(describe(first)).as("first event of ?%s (a list would not be an event)", watch)
+            .isEqualTo("ADDED " + name);
+        start = rv(obj(first));
       }
     }
   }
@@ -155,9 +206,9 @@ class WatchSemanticsTest {
     String ns = http.createNamespace("timeout");
     long rv = http.listResourceVersion(cms(ns));
     long started = System.nanoTime();
-    try (KubeHttp.WatchStream w = http.watch(cms(ns) + "?timeoutSeconds=1&resourceVersion=" + rv)) {
+    try (WatchStream w = http.watch(cms(ns) + "?timeoutSeconds=1&resourceVersion=" + rv)) {
       List<JsonNode> events = new ArrayList<>();
-      KubeHttp.WatchStream.End end = w.awaitEnd(KubeHttp.WAIT, events);
+      WatchStream.End end = w.awaitEnd(KubeHttp.WAIT, events);
       assertThat(end.clean()).as("a normal end of the chunked body (%s)", end.error()).isTrue();
       assertThat(events).as("no ERROR or other event on a timeout").isEmpty();
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(900));
@@ -176,8 +227,8 @@ class WatchSemanticsTest {
       h.create(cms(ns), configMap("a"));
       long start = h.listResourceVersion(cms(ns));
       // opened first, so any bookmark it were (wrongly) sent would be due no later than the other's
-      try (KubeHttp.WatchStream plain = h.watch(cms(ns) + "?resourceVersion=" + start);
-          KubeHttp.WatchStream bookmarked = h.watch(cms(ns) + "?allowWatchBookmarks=true&resourceVersion=" + start)) {
+      try (WatchStream plain = h.watch(cms(ns) + "?resourceVersion=" + start);
+          WatchStream bookmarked = h.watch(cms(ns) + "?allowWatchBookmarks=true&resourceVersion=" + start)) {
         JsonNode bookmark = bookmarked.next();
         assertThat(type(bookmark)).isEqualTo("BOOKMARK");
         assertThat(obj(bookmark).path("kind").asText()).isEqualTo("ConfigMap");
@@ -206,7 +257,7 @@ class WatchSemanticsTest {
     }
     List<String> existing = new ArrayList<>(List.of("ADDED a", "ADDED b", "ADDED c"));
     for (String rvParam : List.of("", "&resourceVersion=" + last)) {
-      try (KubeHttp.WatchStream w = http.watch(cms(ns)
+      try (WatchStream w = http.watch(cms(ns)
           + "?sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true" + rvParam)) {
         List<JsonNode> initial = w.next(existing.size());
         assertThat(initial).extracting(KubeHttp::describe).containsExactlyInAnyOrderElementsOf(existing);
@@ -234,7 +285,7 @@ class WatchSemanticsTest {
   void watch_withLabelSelector_sendsAddedWhenAnObjectStartsMatchingAndDeletedWhenItStops() {
     String ns = http.createNamespace("transitions");
     long start = http.listResourceVersion(cms(ns));
-    try (KubeHttp.WatchStream w = http.watch(cms(ns) + "?labelSelector=" + q("app=web") + "&resourceVersion="
+    try (WatchStream w = http.watch(cms(ns) + "?labelSelector=" + q("app=web") + "&resourceVersion="
         + start)) {
       http.create(cms(ns), configMap("x"));
       long startsMatching = rv(http.mergePatch(cms(ns) + "/x", labelsPatch("app", "web")).expect(200));
@@ -250,6 +301,8 @@ class WatchSemanticsTest {
       JsonNode deleted = w.next();
       assertThat(describe(deleted)).isEqualTo("DELETED x");
       assertThat(rv(obj(deleted))).as("the DELETED carries the resourceVersion of the change").isEqualTo(stopsMatching);
+      // kube's cacher sends the last state that matched, re-stamped with that resourceVersion
+      assertThat(obj(deleted).at("/metadata/labels/app").asText()).isEqualTo("web");
 
       http.mergePatch(cms(ns) + "/x", labelsPatch("other", "2")).expect(200); // still not matching: no event
       http.create(cms(ns), configMap("marker", Map.of("app", "web"), Map.of()));
@@ -263,7 +316,7 @@ class WatchSemanticsTest {
     http.create(cms(ns), configMap("a"));
     http.create(cms(ns), configMap("b"));
     // what kubectl get -w NAME and kubectl delete --wait send
-    try (KubeHttp.WatchStream w = http.watch(cms(ns) + "?fieldSelector=" + q("metadata.name=b")
+    try (WatchStream w = http.watch(cms(ns) + "?fieldSelector=" + q("metadata.name=b")
         + "&resourceVersion=0")) {
       assertThat(describe(w.next())).as("the synthetic ADDED kubectl drops").isEqualTo("ADDED b");
       http.mergePatch(cms(ns) + "/a", labelsPatch("x", "1")).expect(200);
@@ -278,7 +331,7 @@ class WatchSemanticsTest {
     String ns2 = http.createNamespace("allns-b");
     String scope = "w-" + ns1;
     long start = http.listResourceVersion("/api/v1/configmaps");
-    try (KubeHttp.WatchStream w = http.watch("/api/v1/configmaps?labelSelector=" + q("scope=" + scope)
+    try (WatchStream w = http.watch("/api/v1/configmaps?labelSelector=" + q("scope=" + scope)
         + "&resourceVersion=" + start)) {
       http.create(cms(ns1), configMap("one", Map.of("scope", scope), Map.of()));
       http.create(cms(ns2), configMap("two", Map.of("scope", scope), Map.of()));
@@ -298,10 +351,10 @@ class WatchSemanticsTest {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress("127.0.0.1", server.port()), (int) KubeHttp.WAIT.toMillis());
       socket.setSoTimeout((int) KubeHttp.WAIT.toMillis());
-      KubeHttp.writeGet(socket.getOutputStream(), cms(ns) + "?watch=true&resourceVersion=" + rv);
+      RawHttp.writeGet(socket.getOutputStream(), cms(ns) + "?watch=true&resourceVersion=" + rv);
       InputStream in = socket.getInputStream();
       // no write happens until the head is read: the head cannot wait for an event
-      Map<String, String> head = KubeHttp.readHead(in);
+      Map<String, String> head = RawHttp.readHead(in);
       assertThat(head.get("")).startsWith("HTTP/1.1 200");
       assertThat(head.get("content-type")).startsWith("application/json");
       assertThat(head.get("transfer-encoding")).isEqualToIgnoringCase("chunked");
@@ -310,7 +363,7 @@ class WatchSemanticsTest {
       http.create(cms(ns), configMap("first"));
       ByteArrayOutputStream body = new ByteArrayOutputStream();
       while (body.size() == 0 || body.toByteArray()[body.size() - 1] != '\n') {
-        byte[] chunk = KubeHttp.readChunk(in);
+        byte[] chunk = RawHttp.readChunk(in);
         assertThat(chunk).as("the stream goes on").isNotEmpty();
         body.writeBytes(chunk);
       }
@@ -326,7 +379,7 @@ class WatchSemanticsTest {
     String ns = http.createNamespace("framing");
     long start = http.listResourceVersion(cms(ns));
     String tricky = "line one\nline two\r\n\ttab \u2028 \"quoted\" caf\u00e9 \u65e5\u672c " + "x".repeat(200_000);
-    try (KubeHttp.WatchStream w = http.watch(cms(ns) + "?resourceVersion=" + start)) {
+    try (WatchStream w = http.watch(cms(ns) + "?resourceVersion=" + start)) {
       for (int i = 0; i < 10; i++) {
         http.create(cms(ns), configMap("cm-" + i, Map.of(), Map.of("text", tricky + i)));
       }
@@ -344,7 +397,7 @@ class WatchSemanticsTest {
     String ns = http.createNamespace("deleted-rv");
     long created = rv(http.create(cms(ns), configMap("x")));
     long deletion;
-    try (KubeHttp.WatchStream w = http.watch(cms(ns) + "?resourceVersion=" + created)) {
+    try (WatchStream w = http.watch(cms(ns) + "?resourceVersion=" + created)) {
       http.delete(cms(ns) + "/x").expect(200);
       JsonNode deleted = w.next();
       assertThat(describe(deleted)).isEqualTo("DELETED x");
@@ -353,8 +406,8 @@ class WatchSemanticsTest {
       assertThat(http.listResourceVersion(cms(ns))).isGreaterThanOrEqualTo(deletion);
     }
     // a watch from just before the deletion gets it, a watch from its resourceVersion does not
-    try (KubeHttp.WatchStream before = http.watch(cms(ns) + "?resourceVersion=" + (deletion - 1));
-        KubeHttp.WatchStream after = http.watch(cms(ns) + "?resourceVersion=" + deletion)) {
+    try (WatchStream before = http.watch(cms(ns) + "?resourceVersion=" + (deletion - 1));
+        WatchStream after = http.watch(cms(ns) + "?resourceVersion=" + deletion)) {
       JsonNode replayed = before.next();
       assertThat(describe(replayed)).isEqualTo("DELETED x");
       assertThat(rv(obj(replayed))).isEqualTo(deletion);
@@ -369,7 +422,7 @@ class WatchSemanticsTest {
     long start = http.listResourceVersion(cms(ns));
     ExecutorService writers = Executors.newFixedThreadPool(3,
         r -> Thread.ofPlatform().name("order-writer").daemon(true).unstarted(r));
-    try (KubeHttp.WatchStream w = http.watch(cms(ns) + "?resourceVersion=" + start)) {
+    try (WatchStream w = http.watch(cms(ns) + "?resourceVersion=" + start)) {
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < 3; t++) {
         int writer = t;

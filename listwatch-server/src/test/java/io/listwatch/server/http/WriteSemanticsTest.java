@@ -164,6 +164,50 @@ class WriteSemanticsTest {
     http.create(cms("default"), configMap("in-default-" + System.nanoTime()));
   }
 
+  /** kubectl get ns shows status.phase; kube sets Active on create, whatever the client sent. */
+  @Test
+  void namespaces_areActive_fromTheStartAndWhenCreated() {
+    assertThat(http.get("/api/v1/namespaces/default").expect(200).at("/status/phase").asText())
+        .isEqualTo("Active");
+    String ns = http.createNamespace("phase");
+    assertThat(http.get("/api/v1/namespaces/" + ns).expect(200).at("/status/phase").asText()).isEqualTo("Active");
+    assertThat(names(http.list("/api/v1/namespaces?fieldSelector=" + q("status.phase=Active"))))
+        .contains("default", ns);
+  }
+
+  /** kube's NamespaceLifecycle admission refuses to delete the namespaces it always has. */
+  @Test
+  void delete_ofTheDefaultNamespaces_isRejectedWith403Forbidden() {
+    try (ApiServer own = ApiServer.builder().build().start(); KubeHttp h = new KubeHttp(own)) {
+      for (String ns : List.of("default", "kube-system", "kube-public")) {
+        assertFailureStatus(h.delete("/api/v1/namespaces/" + ns), 403, "Forbidden");
+        assertThat(h.get("/api/v1/namespaces/" + ns).code()).as(ns + " still there").isEqualTo(200);
+      }
+    }
+  }
+
+  /** kubectl --dry-run=server sends dryRun=All: the answer is as if written, the store unchanged. */
+  @Test
+  void writes_withDryRunAll_answerAsIfDoneButChangeNothing() {
+    String ns = http.createNamespace("dryrun");
+    JsonNode dryCreated = http.post(cms(ns) + "?dryRun=All", configMap("ghost")).expect(201);
+    assertThat(KubeHttp.name(dryCreated)).isEqualTo("ghost");
+    assertFailureStatus(http.get(cms(ns) + "/ghost"), 404, "NotFound");
+
+    JsonNode real = http.create(cms(ns), configMap("real", Map.of(), Map.of("v", "1")));
+    JsonNode dryUpdated = http.put(cms(ns) + "/real?dryRun=All", configMap("real", Map.of(), Map.of("v", "2")))
+        .expect(200);
+    assertThat(dryUpdated.at("/data/v").asText()).isEqualTo("2");
+    http.mergePatch(cms(ns) + "/real?dryRun=All", object("{\"data\":{\"v\":\"3\"}}")).expect(200);
+    http.delete(cms(ns) + "/real?dryRun=All").expect(200);
+    http.delete(cms(ns) + "/real", object("{\"dryRun\":[\"All\"]}")).expect(200);
+
+    JsonNode now = http.get(cms(ns) + "/real").expect(200);
+    assertThat(now.at("/data/v").asText()).isEqualTo("1");
+    assertThat(rv(now)).isEqualTo(rv(real));
+    assertThat(names(http.list(cms(ns)))).containsExactly("real");
+  }
+
   @Test
   void create_withInvalidMetadata_isRejectedWith422InvalidListingEachCause_andStoresNothing() {
     String ns = http.createNamespace("invalid");
@@ -223,16 +267,30 @@ class WriteSemanticsTest {
     assertThat(names(http.list(cms("default") + "?fieldSelector=" + q("metadata.name=d")))).isEmpty();
   }
 
+  /**
+   * A body over kube's 3 MiB limit, sent the way Go clients send it (no Expect: 100-continue):
+   * the client is still writing when the server answers, and must still get to read the 413.
+   */
   @Test
   void create_withBodyOver3MiB_isRejectedWith413_andStoresNothing() {
     String ns = http.createNamespace("toolarge");
-    ObjectNode big = configMap("big", Map.of(), Map.of("blob", "x".repeat(3 * 1024 * 1024 + 100)));
-    byte[] body = big.toString().getBytes(StandardCharsets.UTF_8);
-    assertFailureStatus(http.send("POST", cms(ns), "application/json", body), 413, "RequestEntityTooLarge");
-    assertFailureStatus(http.send("POST", cms(ns), "application/json", body, true), 413, "RequestEntityTooLarge");
-
+    assertFailureStatus(http.send("POST", cms(ns), "application/json", overLimitBody()), 413,
+        "RequestEntityTooLarge");
     http.create(cms(ns), configMap("fine", Map.of(), Map.of("blob", "y".repeat(512 * 1024))));
     assertThat(names(http.list(cms(ns)))).as("only the object under the limit").containsExactly("fine");
+  }
+
+  @Test
+  void create_withBodyOver3MiB_andExpectContinue_isRejectedWith413BeforeTheBodyIsSent() {
+    String ns = http.createNamespace("toolarge-expect");
+    assertFailureStatus(http.send("POST", cms(ns), "application/json", overLimitBody(), true), 413,
+        "RequestEntityTooLarge");
+    assertThat(names(http.list(cms(ns)))).as("nothing stored").isEmpty();
+  }
+
+  private static byte[] overLimitBody() {
+    return configMap("big", Map.of(), Map.of("blob", "x".repeat(3 * 1024 * 1024 + 100))).toString()
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   // ---- update and patch ----------------------------------------------------------------
@@ -273,6 +331,32 @@ class WriteSemanticsTest {
     assertThat(updated.at("/metadata/uid").asText()).isEqualTo(created.at("/metadata/uid").asText());
     assertThat(updated.at("/metadata/creationTimestamp").asText())
         .isEqualTo(created.at("/metadata/creationTimestamp").asText());
+  }
+
+  @Test
+  void deployment_mainResourceIgnoresStatus_andStatusSubresourceIgnoresEverythingElse() {
+    String ns = http.createNamespace("status");
+    http.create(deployments(ns), KubeHttp.deployment("web", 1));
+    JsonNode main = http.mergePatch(deployments(ns) + "/web",
+        object("{\"spec\":{\"replicas\":2},\"status\":{\"replicas\":9}}")).expect(200);
+    assertThat(main.at("/spec/replicas").asInt()).isEqualTo(2);
+    assertThat(main.at("/status/replicas").isMissingNode()).as("status ignored on the main resource").isTrue();
+
+    JsonNode status = http.mergePatch(deployments(ns) + "/web/status",
+        object("{\"spec\":{\"replicas\":7},\"status\":{\"replicas\":2}}")).expect(200);
+    assertThat(status.at("/status/replicas").asInt()).isEqualTo(2);
+    assertThat(status.at("/spec/replicas").asInt()).as("spec ignored on /status").isEqualTo(2);
+    JsonNode got = http.get(deployments(ns) + "/web").expect(200);
+    assertThat(got.at("/spec/replicas").asInt()).isEqualTo(2);
+    assertThat(got.at("/status/replicas").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void update_withANameThatDoesNotMatchTheUrl_isRejectedWith400() {
+    String ns = http.createNamespace("rename");
+    http.create(cms(ns), configMap("a"));
+    assertFailureStatus(http.put(cms(ns) + "/a", configMap("b")), 400, "BadRequest");
+    assertThat(names(http.list(cms(ns)))).containsExactly("a");
   }
 
   @Test
