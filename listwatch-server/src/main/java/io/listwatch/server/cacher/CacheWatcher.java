@@ -43,7 +43,8 @@ public final class CacheWatcher {
   private final Runnable onClosed;
 
   private final Object lock = new Object();
-  private final ArrayDeque<byte[]> queue = new ArrayDeque<>(); // guarded by lock
+  /** Each entry is one event line, as its parts. */
+  private final ArrayDeque<byte[][]> queue = new ArrayDeque<>(); // guarded by lock
   private boolean drainScheduled; // guarded by lock
   private boolean ending; // guarded by lock
   private boolean closed; // guarded by lock
@@ -95,9 +96,9 @@ public final class CacheWatcher {
   void setHistory(List<WatchCacheEvent> events) {
     List<byte[][]> frames = new java.util.ArrayList<>();
     for (WatchCacheEvent e : events) {
-      byte[] f = frameFor(e);
+      byte[][] f = frameFor(e);
       if (f != null) {
-        frames.add(new byte[][] {f});
+        frames.add(f);
       }
     }
     this.backlog = frames.iterator();
@@ -114,12 +115,12 @@ public final class CacheWatcher {
    * watcher is over or cannot keep up (the caller then terminates it).
    */
   boolean offer(WatchCacheEvent event) {
-    byte[] frame = frameFor(event);
-    return frame == null || offerFrame(frame);
+    byte[][] frame = frameFor(event);
+    return frame == null || offerParts(frame);
   }
 
   /** The frame of the form this watcher should see {@code event} in, or null for none. */
-  private byte[] frameFor(WatchCacheEvent event) {
+  private byte[][] frameFor(WatchCacheEvent event) {
     if (event.resourceVersion() <= startResourceVersion) {
       return null;
     }
@@ -140,6 +141,10 @@ public final class CacheWatcher {
 
   /** Queues a ready-made frame (a bookmark); false when over or full. */
   boolean offerFrame(byte[] frame) {
+    return offerParts(new byte[][] {frame});
+  }
+
+  private boolean offerParts(byte[][] frame) {
     synchronized (lock) {
       if (closed || ending) {
         return !closed;
@@ -244,18 +249,18 @@ public final class CacheWatcher {
   }
 
   private ByteBuf nextQueuedBatch() {
-    byte[][] parts;
+    List<byte[]> parts = new java.util.ArrayList<>(BATCH * 3);
     synchronized (lock) {
-      int n = Math.min(BATCH, queue.size());
-      if (n == 0) {
-        return null;
-      }
-      parts = new byte[n][];
-      for (int i = 0; i < n; i++) {
-        parts[i] = queue.poll();
+      for (int i = 0; i < BATCH && !queue.isEmpty(); i++) {
+        for (byte[] part : queue.poll()) {
+          parts.add(part);
+        }
       }
     }
-    return Unpooled.wrappedBuffer(parts.length, parts);
+    if (parts.isEmpty()) {
+      return null;
+    }
+    return Unpooled.wrappedBuffer(parts.size(), parts.toArray(new byte[0][]));
   }
 
   /** The connection closed (the client went away). Idempotent. */

@@ -28,7 +28,7 @@ public final class WatchCacheEvent {
   private final long resourceVersion;
   private final long recordedAtNanos;
   private final Supplier<byte[]> prevAtEventVersion;
-  private final byte[][] frames = new byte[Type.values().length][];
+  private final byte[][][] frames = new byte[Type.values().length][][];
 
   /**
    * @param type what happened in storage
@@ -77,12 +77,16 @@ public final class WatchCacheEvent {
     return recordedAtNanos;
   }
 
-  /** The wire line for this event delivered as {@code form}; built once, then shared. */
-  byte[] frame(Type form) {
-    byte[] f = frames[form.ordinal()];
+  /**
+   * The wire line for this event delivered as {@code form}, as its parts (type prefix, the
+   * object's bytes, line end): built once per form, then shared by every watcher. No bytes
+   * are copied; the object's JSON is the cached one.
+   */
+  byte[][] frame(Type form) {
+    byte[][] f = frames[form.ordinal()];
     if (f == null) {
       boolean leaving = form == Type.DELETED && type == Type.MODIFIED && prevAtEventVersion != null;
-      f = Frames.event(form, leaving ? prevAtEventVersion.get() : object.json());
+      f = new byte[][] {form.prefix, leaving ? prevAtEventVersion.get() : object.json(), Frames.suffix()};
       frames[form.ordinal()] = f;
     }
     return f;

@@ -151,7 +151,7 @@ class CacheWatcherTest {
     WatchCacheEvent e = modified(pod("default", "a", 2, IS_WEB), pod("default", "a", 1, IS_WEB));
 
     assertThat(e.frame(WatchCacheEvent.Type.MODIFIED)).isSameAs(e.frame(WatchCacheEvent.Type.MODIFIED));
-    assertThat(new String(e.frame(WatchCacheEvent.Type.MODIFIED), StandardCharsets.UTF_8))
+    assertThat(new String(join(e.frame(WatchCacheEvent.Type.MODIFIED)), StandardCharsets.UTF_8))
         .startsWith("{\"type\":\"MODIFIED\",\"object\":{").endsWith("}\n");
   }
 
@@ -458,5 +458,13 @@ class CacheWatcherTest {
 
     assertThat(types(sink.events())).containsExactly("BOOKMARK");
     assertThat(sink.ended()).isFalse();
+  }
+
+  private static byte[] join(byte[][] parts) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    for (byte[] p : parts) {
+      out.writeBytes(p);
+    }
+    return out.toByteArray();
   }
 }
