@@ -256,16 +256,17 @@ public final class Cacher implements AutoCloseable {
   }
 
   private ListResult listFromCache(String prefix, String fromKey, WatchFilter filter, int limit) {
-    WatchCache.Snapshot snap = cache.snapshot(fromKey, prefixEnd(prefix), filter::matches);
-    List<CachedObject> all = snap.objects();
-    if (limit == 0 || all.size() <= limit) {
-      return new ListResult(all, snap.resourceVersion(), null, null);
-    }
-    List<CachedObject> page = all.subList(0, limit);
-    String token = continueAfter(snap.resourceVersion(), page.getLast());
     boolean selective = !filter.labels().isEverything() || !filter.fields().isEverything();
-    return new ListResult(List.copyOf(page), snap.resourceVersion(), token,
-        selective ? null : (long) (all.size() - limit));
+    // a page copies at most `limit` objects; the rest is only counted (kube leaves the count
+    // out when selectors are set, so then it stops at the first one past the page)
+    WatchCache.Page page = cache.snapshot(fromKey, prefixEnd(prefix), filter::matches,
+        limit == 0 ? Integer.MAX_VALUE : limit, !selective);
+    WatchCache.Snapshot snap = page.snapshot();
+    if (page.rest() == 0) {
+      return new ListResult(snap.objects(), snap.resourceVersion(), null, null);
+    }
+    String token = continueAfter(snap.resourceVersion(), snap.objects().getLast());
+    return new ListResult(snap.objects(), snap.resourceVersion(), token, selective ? null : page.rest());
   }
 
   /** A list at a past revision (a continued page or an Exact read): from storage. */

@@ -151,23 +151,43 @@ final class WatchCache {
     }
   }
 
-  /** The objects that pass {@code filter}, from {@code startKey} on (inclusive), in key order. */
+  /** The objects that pass {@code filter}, from {@code fromKey} on (inclusive), in key order. */
   Snapshot snapshot(String fromKey, String toKeyExclusive, Predicate<CachedObject> filter) {
+    return snapshot(fromKey, toKeyExclusive, filter, Integer.MAX_VALUE, false).snapshot();
+  }
+
+  /**
+   * A page of the objects that pass {@code filter}: at most {@code max} of them, plus, when
+   * {@code countRest} is set, how many more pass after them (counted, not copied).
+   */
+  Page snapshot(String fromKey, String toKeyExclusive, Predicate<CachedObject> filter, int max, boolean countRest) {
     lock.readLock().lock();
     try {
       Collection<CachedObject> range = toKeyExclusive == null
           ? store.tailMap(fromKey, true).values()
           : store.subMap(fromKey, true, toKeyExclusive, false).values();
-      List<CachedObject> out = new ArrayList<>();
+      List<CachedObject> out = new ArrayList<>(Math.min(max, 1024));
+      long rest = 0;
       for (CachedObject o : range) {
         if (filter.test(o)) {
-          out.add(o);
+          if (out.size() < max) {
+            out.add(o);
+          } else if (countRest) {
+            rest++;
+          } else {
+            rest = 1;
+            break;
+          }
         }
       }
-      return new Snapshot(out, resourceVersion);
+      return new Page(new Snapshot(out, resourceVersion), rest);
     } finally {
       lock.readLock().unlock();
     }
+  }
+
+  /** A snapshot page and how many matching objects follow it (at least 1 if any, when not counted). */
+  record Page(Snapshot snapshot, long rest) {
   }
 
   /**

@@ -28,7 +28,8 @@ public final class WatchCacheEvent {
   private final long resourceVersion;
   private final long recordedAtNanos;
   private final Supplier<byte[]> prevAtEventVersion;
-  private final byte[][][] frames = new byte[Type.values().length][][];
+  /** Built on first dispatch; most events in a history were never sent to a watcher. */
+  private byte[][][] frames;
 
   /**
    * @param type what happened in storage
@@ -83,6 +84,9 @@ public final class WatchCacheEvent {
    * are copied; the object's JSON is the cached one.
    */
   byte[][] frame(Type form) {
+    if (frames == null) {
+      frames = new byte[Type.values().length][][];
+    }
     byte[][] f = frames[form.ordinal()];
     if (f == null) {
       boolean leaving = form == Type.DELETED && type == Type.MODIFIED && prevAtEventVersion != null;
