@@ -12,12 +12,12 @@ import java.nio.file.Path;
  *
  * <p>Immutable snapshots; take one with {@link #now()} before and one after.
  */
-record CpuMonitor(long machineBusyTicks, long machineTotalTicks, long selfTicks, long nanos) {
+public record CpuMonitor(long machineBusyTicks, long machineTotalTicks, long selfTicks, long nanos) {
 
   private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
 
   /** A snapshot of the counters now; all zero if they cannot be read. */
-  static CpuMonitor now() {
+  public static CpuMonitor now() {
     long nanos = System.nanoTime();
     try {
       String cpu = Files.readAllLines(Path.of("/proc/stat")).get(0);
@@ -43,12 +43,12 @@ record CpuMonitor(long machineBusyTicks, long machineTotalTicks, long selfTicks,
   }
 
   /** Seconds from {@code start} to this snapshot. */
-  double secondsSince(CpuMonitor start) {
+  public double secondsSince(CpuMonitor start) {
     return (nanos - start.nanos) / 1e9;
   }
 
   /** This process's CPU since {@code start}, in percent of one core ("150%": 1.5 cores). */
-  String selfSince(CpuMonitor start) {
+  public String selfSince(CpuMonitor start) {
     long total = machineTotalTicks - start.machineTotalTicks;
     if (total <= 0) {
       return "unknown";
@@ -61,7 +61,7 @@ record CpuMonitor(long machineBusyTicks, long machineTotalTicks, long selfTicks,
    * The CPU every other process used since {@code start}, in percent of one core. A few
    * percent is the system's own noise; tens of percent mean the figures are suspect.
    */
-  String othersSince(CpuMonitor start) {
+  public String othersSince(CpuMonitor start) {
     long total = machineTotalTicks - start.machineTotalTicks;
     if (total <= 0) {
       return "unknown";

@@ -8,28 +8,28 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** Number formats and data-directory chores shared by the benchmarks. Stateless. */
-final class Format {
+public final class Format {
 
   private Format() {
   }
 
   /** A count or rate, rounded, with thousands separators: {@code 20,345}. */
-  static String count(double n) {
+  public static String count(double n) {
     return String.format("%,.0f", n);
   }
 
   /** Nanoseconds as milliseconds with two decimals: {@code 3.14}. */
-  static String ms(long nanos) {
+  public static String ms(long nanos) {
     return String.format("%.2f", nanos / 1e6);
   }
 
   /** {@code 0}, or the error count and the first error. */
-  static String errorCell(long errors, Throwable first) {
+  public static String errorCell(long errors, Throwable first) {
     return errors == 0 ? "0" : errors + " (first: " + first + ")";
   }
 
   /** Creates {@code dir} if needed and checks that it is empty; returns it. */
-  static Path requireEmptyDirectory(Path dir) throws IOException {
+  public static Path requireEmptyDirectory(Path dir) throws IOException {
     Files.createDirectories(dir);
     try (Stream<Path> entries = Files.list(dir)) {
       if (entries.findAny().isPresent()) {
@@ -40,7 +40,7 @@ final class Format {
   }
 
   /** Deletes {@code dir} and everything under it; reports a failure on stderr. */
-  static void deleteRecursively(Path dir) {
+  public static void deleteRecursively(Path dir) {
     try (Stream<Path> paths = Files.walk(dir)) {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> {
         try {

@@ -9,14 +9,14 @@ import java.util.Arrays;
  * <p>Not thread-safe: give each writer thread its own recorder and {@link #merge} them once
  * the threads have been joined. Memory is 8 bytes per sample, a few MB for a benchmark run.
  */
-final class LatencyRecorder {
+public final class LatencyRecorder {
 
   private long[] samples = new long[1024];
   private int size;
   private boolean sorted = true;
 
   /** Adds one sample. */
-  void record(long nanos) {
+  public void record(long nanos) {
     if (size == samples.length) {
       samples = Arrays.copyOf(samples, size * 2);
     }
@@ -25,7 +25,7 @@ final class LatencyRecorder {
   }
 
   /** Adds every sample of {@code other}, which is left unchanged. */
-  void merge(LatencyRecorder other) {
+  public void merge(LatencyRecorder other) {
     if (size + other.size > samples.length) {
       samples = Arrays.copyOf(samples, Math.max(samples.length * 2, size + other.size));
     }
@@ -34,7 +34,7 @@ final class LatencyRecorder {
     sorted = false;
   }
 
-  int count() {
+  public int count() {
     return size;
   }
 
@@ -42,7 +42,7 @@ final class LatencyRecorder {
    * The sample at quantile {@code q} (0 to 1) by the nearest-rank method, in nanoseconds;
    * 0 when there are no samples.
    */
-  long percentile(double q) {
+  public long percentile(double q) {
     if (q < 0 || q > 1) {
       throw new IllegalArgumentException("quantile must be in [0, 1], got " + q);
     }
@@ -54,11 +54,11 @@ final class LatencyRecorder {
     return samples[Math.max(0, rank - 1)];
   }
 
-  long max() {
+  public long max() {
     return percentile(1);
   }
 
-  double meanNanos() {
+  public double meanNanos() {
     if (size == 0) {
       return 0;
     }

@@ -17,7 +17,7 @@ import java.util.Optional;
  * Java runtime, operating system, the file system holding the data directory and what a disk
  * sync costs there (a durable write costs at least one).
  */
-record MachineInfo(int processors, long totalMemoryBytes, String cpuModel, String java,
+public record MachineInfo(int processors, long totalMemoryBytes, String cpuModel, String java,
     String os, long maxHeapBytes, String fileSystem, String diskSync) {
 
   private static final int SYNC_PROBES = 1000;
@@ -26,7 +26,7 @@ record MachineInfo(int processors, long totalMemoryBytes, String cpuModel, Strin
    * Describes this machine; {@code dataDir} is the directory whose file system is named and
    * where the disk sync is timed (a scratch file, deleted again; it takes well under a second).
    */
-  static MachineInfo describe(Path dataDir) {
+  public static MachineInfo describe(Path dataDir) {
     return new MachineInfo(
         Runtime.getRuntime().availableProcessors(),
         readTotalMemory(),
@@ -41,7 +41,7 @@ record MachineInfo(int processors, long totalMemoryBytes, String cpuModel, Strin
   }
 
   /** The description as labelled lines, in print order. */
-  Map<String, String> asMap() {
+  public Map<String, String> asMap() {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("processors", Integer.toString(processors));
     m.put("cpu", cpuModel);
@@ -54,7 +54,7 @@ record MachineInfo(int processors, long totalMemoryBytes, String cpuModel, Strin
   }
 
   /** One line, for the Markdown form. */
-  String oneLine() {
+  public String oneLine() {
     return processors + " processors (" + cpuModel + "), " + gib(totalMemoryBytes)
         + " RAM, " + os + ", " + java + ", data on " + fileSystem + ", disk sync " + diskSync;
   }

@@ -1,5 +1,7 @@
 package io.listwatch.bench;
 
+import io.listwatch.bench.server.FanOutBenchmark;
+import io.listwatch.bench.server.ListBenchmark;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,7 +19,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     version = "listwatch-bench 0.1.0-SNAPSHOT",
     description = "Benchmarks of the listwatch components.",
-    subcommands = {StorageBenchmark.class, CommandLine.HelpCommand.class})
+    subcommands = {StorageBenchmark.class, FanOutBenchmark.class, ListBenchmark.class,
+        CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
   @Spec

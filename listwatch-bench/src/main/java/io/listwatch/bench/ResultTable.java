@@ -9,19 +9,19 @@ import java.util.List;
  *
  * <p>Not thread-safe: built and printed by the benchmark's main thread.
  */
-final class ResultTable {
+public final class ResultTable {
 
   private final String title;
   private final List<String> headers;
   private final List<List<String>> rows = new ArrayList<>();
 
-  ResultTable(String title, String... headers) {
+  public ResultTable(String title, String... headers) {
     this.title = title;
     this.headers = List.of(headers);
   }
 
   /** Adds a row; it must have one cell per header. */
-  ResultTable row(Object... cells) {
+  public ResultTable row(Object... cells) {
     if (cells.length != headers.size()) {
       throw new IllegalArgumentException("expected " + headers.size() + " cells, got "
           + cells.length);
@@ -35,7 +35,7 @@ final class ResultTable {
   }
 
   /** The table as aligned plain text, with its title above it. */
-  String toText() {
+  public String toText() {
     int[] widths = widths();
     StringBuilder b = new StringBuilder();
     b.append(title).append('\n');
@@ -51,7 +51,7 @@ final class ResultTable {
   }
 
   /** The table as Markdown, with its title as a bold line above it. */
-  String toMarkdown() {
+  public String toMarkdown() {
     StringBuilder b = new StringBuilder();
     b.append("**").append(title).append("**\n\n");
     b.append('|');

@@ -1,0 +1,146 @@
+package io.listwatch.bench.server;
+
+import io.listwatch.bench.CpuMonitor;
+import io.listwatch.bench.MachineInfo;
+import io.listwatch.bench.ResultTable;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * What a server benchmark prints, in the storage benchmark's format: the command, the
+ * machine, the parameters, the result tables, a "Run conditions" table with the CPU of this
+ * process and of every other process per phase, and the verdicts against the targets. Also
+ * the JVM measurements the server benchmarks share (heap after GC, process and thread CPU).
+ *
+ * <p>Not thread-safe: used by the benchmark's main thread.
+ */
+final class Report {
+
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  private final String name;
+  private final List<ResultTable> tables = new ArrayList<>();
+  private final ResultTable conditions = new ResultTable(
+      "Run conditions: CPU in percent of one core (this machine has "
+          + Runtime.getRuntime().availableProcessors() + ")",
+      "phase", "seconds", "CPU of this benchmark", "CPU of other processes");
+  private final List<String> verdicts = new ArrayList<>();
+  private final List<String> notes = new ArrayList<>();
+  final Map<String, String> parameters = new LinkedHashMap<>();
+
+  Report(String name) {
+    this.name = name;
+  }
+
+  ResultTable table(ResultTable t) {
+    tables.add(t);
+    return t;
+  }
+
+  void verdict(String v) {
+    verdicts.add(v);
+  }
+
+  void note(String n) {
+    notes.add(n);
+  }
+
+  /** Records the CPU this process and others used during a phase that began at {@code start}. */
+  void phase(String phase, CpuMonitor start) {
+    CpuMonitor end = CpuMonitor.now();
+    conditions.row(phase, String.format("%.1f", end.secondsSince(start)), end.selfSince(start),
+        end.othersSince(start));
+  }
+
+  void progress(String format, Object... args) {
+    System.err.printf("[bench " + name + "] " + format + "%n", args);
+  }
+
+  void print(PrintStream out, CommandSpec spec, MachineInfo machine, boolean markdown) {
+    List<String> args = spec.commandLine().getParseResult().originalArgs();
+    List<String> own = args.subList(args.indexOf(spec.name()) + 1, args.size());
+    String command = "./listwatch bench " + spec.name() + (own.isEmpty() ? "" : " " + String.join(" ", own));
+    List<ResultTable> all = new ArrayList<>(tables);
+    all.add(conditions);
+    if (markdown) {
+      out.println("Command: `" + command + "`");
+      out.println();
+      out.println("Machine: " + machine.oneLine());
+      out.println();
+      out.println("Parameters: " + String.join("; ", parameters.entrySet().stream()
+          .map(e -> e.getKey() + " " + e.getValue()).toList()));
+      out.println();
+      for (ResultTable t : all) {
+        out.println(t.toMarkdown());
+      }
+      notes.forEach(n -> out.println("- " + n));
+      verdicts.forEach(v -> out.println("- " + v));
+    } else {
+      out.println("command: " + command);
+      out.println();
+      out.println("machine");
+      machine.asMap().forEach((k, v) -> out.printf("  %-22s %s%n", k, v));
+      out.println();
+      out.println("parameters");
+      parameters.forEach((k, v) -> out.printf("  %-22s %s%n", k, v));
+      out.println();
+      for (ResultTable t : all) {
+        out.println(t.toText());
+      }
+      notes.forEach(out::println);
+      verdicts.forEach(out::println);
+    }
+    out.flush();
+  }
+
+  // ---- JVM measurements --------------------------------------------------------------------
+
+  /** Heap in use after full collections (System.gc() until the figure settles, at most 5). */
+  static long heapAfterGc() {
+    long last = Long.MAX_VALUE;
+    for (int i = 0; i < 5; i++) {
+      System.gc();
+      long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+      if (Math.abs(last - used) < 256 * 1024) {
+        return used;
+      }
+      last = used;
+    }
+    return last;
+  }
+
+  /** CPU time of this whole process so far, in nanoseconds; -1 if unknown. */
+  static long processCpuNanos() {
+    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+      return os.getProcessCpuTime();
+    }
+    return -1;
+  }
+
+  /** Summed CPU time of live platform threads, in nanoseconds (dead ones count 0). */
+  static long threadsCpuNanos(List<Thread> threads) {
+    long sum = 0;
+    for (Thread t : threads) {
+      long n = THREADS.getThreadCpuTime(t.threadId());
+      if (n > 0) {
+        sum += n;
+      }
+    }
+    return sum;
+  }
+
+  static String mib(long bytes) {
+    return String.format("%.1f", bytes / (1024.0 * 1024));
+  }
+
+  /** CPU nanoseconds over a wall-clock span, in percent of one core. */
+  static String percentOfCore(long cpuNanos, long wallNanos) {
+    return cpuNanos < 0 || wallNanos <= 0 ? "unknown" : String.format("%.0f%%", 100.0 * cpuNanos / wallNanos);
+  }
+}
