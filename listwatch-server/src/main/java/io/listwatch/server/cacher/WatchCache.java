@@ -157,8 +157,10 @@ final class WatchCache {
   }
 
   /**
-   * A page of the objects that pass {@code filter}: at most {@code max} of them, plus, when
-   * {@code countRest} is set, how many more pass after them (counted, not copied).
+   * A page of the objects that pass {@code filter}: at most {@code max} of them. With
+   * {@code countRest}, also how many objects follow in the key range, counted without the
+   * filter (the caller sets it only when the range alone selects); otherwise 1 if any
+   * following object passes the filter, else 0.
    */
   Page snapshot(String fromKey, String toKeyExclusive, Predicate<CachedObject> filter, int max, boolean countRest) {
     lock.readLock().lock();
@@ -168,15 +170,22 @@ final class WatchCache {
           : store.subMap(fromKey, true, toKeyExclusive, false).values();
       List<CachedObject> out = new ArrayList<>(Math.min(max, 1024));
       long rest = 0;
-      for (CachedObject o : range) {
+      java.util.Iterator<CachedObject> it = range.iterator();
+      while (it.hasNext() && out.size() < max) {
+        CachedObject o = it.next();
         if (filter.test(o)) {
-          if (out.size() < max) {
-            out.add(o);
-          } else if (countRest) {
-            rest++;
-          } else {
+          out.add(o);
+        }
+      }
+      if (countRest) { // every object left in the key range counts: the caller's filter is the range
+        while (it.hasNext()) {
+          it.next();
+          rest++;
+        }
+      } else {
+        while (it.hasNext() && rest == 0) {
+          if (filter.test(it.next())) {
             rest = 1;
-            break;
           }
         }
       }
