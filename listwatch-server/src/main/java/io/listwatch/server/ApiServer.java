@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -154,6 +155,16 @@ public final class ApiServer implements AutoCloseable {
     if (listener != null) {
       listener.close().syncUninterruptibly();
       listener = null;
+    }
+    // end every watch and let its last chunk reach the socket before the event loops stop
+    // (a stopping event loop closes its connections before running queued writes)
+    CompletableFuture<?>[] ends = cachers.values().stream().map(Cacher::endWatches).toArray(CompletableFuture[]::new);
+    try {
+      CompletableFuture.allOf(ends).get(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      LOG.warn("some watches did not end within 5 s; closing their connections");
     }
     cachers.values().forEach(Cacher::close);
     if (workers != null) {

@@ -42,6 +42,7 @@ public final class CacheWatcher {
   private final BookmarkTimer bookmarks;
   private final Runnable onClosed;
 
+  private final java.util.concurrent.CompletableFuture<Void> ended = new java.util.concurrent.CompletableFuture<>();
   private final Object lock = new Object();
   /** Each entry is one event line, as its parts. */
   private final ArrayDeque<byte[][]> queue = new ArrayDeque<>(); // guarded by lock
@@ -192,6 +193,7 @@ public final class CacheWatcher {
   void terminate() {
     if (markClosed()) {
       sink.executor().execute(sink::abort);
+      ended.complete(null);
     }
   }
 
@@ -223,7 +225,13 @@ public final class CacheWatcher {
     }
     if (finish && markClosed()) {
       sink.end();
+      ended.complete(null); // after the end is written, so a shutdown that waits for it loses nothing
     }
+  }
+
+  /** Completes when the watch is over: its end written, aborted, or its client gone. */
+  java.util.concurrent.CompletableFuture<Void> ended() {
+    return ended;
   }
 
   private ByteBuf nextBacklogBatch() {
@@ -266,6 +274,7 @@ public final class CacheWatcher {
   /** The connection closed (the client went away). Idempotent. */
   public void onSinkClosed() {
     markClosed();
+    ended.complete(null);
   }
 
   private boolean markClosed() {

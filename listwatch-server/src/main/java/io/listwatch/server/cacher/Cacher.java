@@ -409,22 +409,34 @@ public final class Cacher implements AutoCloseable {
     return cache.resourceVersion();
   }
 
-  /** Ends every watch normally and stops following storage. */
+  /**
+   * Stops accepting watches and ends every watch normally (after what is queued). The future
+   * completes when every watch has written its end: a server shutting down waits for it
+   * before stopping its event loops, which would otherwise close connections first.
+   */
+  public CompletableFuture<Void> endWatches() {
+    closed = true;
+    List<CacheWatcher> open;
+    dispatchLock.lock();
+    try {
+      open = List.copyOf(watchers);
+    } finally {
+      dispatchLock.unlock();
+    }
+    open.forEach(CacheWatcher::end);
+    return CompletableFuture.allOf(open.stream().map(CacheWatcher::ended).toArray(CompletableFuture[]::new));
+  }
+
+  /** Ends every watch normally (without waiting) and stops following storage. */
   @Override
   public void close() {
-    closed = true;
+    endWatches();
     if (ticker != null) {
       ticker.cancel(false);
     }
     Watch w = storageWatch;
     if (w != null) {
       w.close();
-    }
-    dispatchLock.lock();
-    try {
-      List.copyOf(watchers).forEach(CacheWatcher::end);
-    } finally {
-      dispatchLock.unlock();
     }
   }
 
