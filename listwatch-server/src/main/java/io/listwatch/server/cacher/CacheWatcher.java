@@ -257,8 +257,9 @@ public final class CacheWatcher {
   }
 
   private ByteBuf nextQueuedBatch() {
-    List<byte[]> parts = new java.util.ArrayList<>(BATCH * 3);
+    List<byte[]> parts;
     synchronized (lock) {
+      parts = new java.util.ArrayList<>(Math.min(BATCH, queue.size()) * 3);
       for (int i = 0; i < BATCH && !queue.isEmpty(); i++) {
         for (byte[] part : queue.poll()) {
           parts.add(part);

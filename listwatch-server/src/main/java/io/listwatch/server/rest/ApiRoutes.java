@@ -33,6 +33,9 @@ public final class ApiRoutes {
   private final Discovery discovery;
   private final Map<ResourceDefinition, ResourceHandler> handlers = new HashMap<>();
   private final Map<ResourceDefinition, ResourceStore> stores = new HashMap<>();
+  /** "group/plural" of every namespaced resource: decides path shapes without a registry scan. */
+  private final java.util.Set<String> namespacedResources = new java.util.HashSet<>();
+  private static final ListOptions ANY_VERSION = ListOptions.parse(Map.of("resourceVersion", java.util.List.of("0")));
 
   /** Builds the routes and a {@link ResourceStore} per resource over the given cachers. */
   public ApiRoutes(ResourceRegistry registry, Storage storage, Map<ResourceDefinition, Cacher> cachers, Clock clock) {
@@ -42,14 +45,16 @@ public final class ApiRoutes {
     ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
     ResourceStore[] nsStore = new ResourceStore[1];
     ResourceStore.NamespaceCheck namespaces = ns -> {
-      if (cachers.get(nsDef).get("", ns, ListOptions.parse(Map.of("resourceVersion", java.util.List.of("0"))))
-          .join().isPresent()) {
+      if (cachers.get(nsDef).get("", ns, ANY_VERSION).join().isPresent()) {
         return CompletableFuture.completedFuture(true);
       }
       // the cache may not have seen a namespace created a moment ago: ask storage
       return nsStore[0].getFromStorage("", ns).thenApply(java.util.Optional::isPresent);
     };
     for (ResourceDefinition def : registry.all()) {
+      if (def.namespaced()) {
+        namespacedResources.add(def.group() + "/" + def.plural());
+      }
       ResourceStore store = new ResourceStore(def, storage, cachers.get(def), defaults, namespaces);
       stores.put(def, store);
       handlers.put(def, new ResourceHandler(store));
@@ -121,8 +126,8 @@ public final class ApiRoutes {
   }
 
   private RequestInfo parse(String path) {
-    RequestInfo info = RequestInfo.parse(path, (group, resource) ->
-        registry.all().stream().anyMatch(d -> d.group().equals(group) && d.plural().equals(resource) && d.namespaced()));
+    RequestInfo info = RequestInfo.parse(path,
+        (group, resource) -> namespacedResources.contains(group + "/" + resource));
     if (info == null) {
       throw StatusException.pathNotFound();
     }
