@@ -13,7 +13,6 @@ import io.listwatch.storage.Storage;
 import io.listwatch.storage.StorageException;
 import io.listwatch.storage.Watch;
 import io.listwatch.storage.rocksdb.RocksDbStorage;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -133,12 +132,7 @@ final class StorageBenchmark implements Callable<Integer> {
       description = "Print the results as Markdown, for docs/benchmarks.md.")
   private boolean markdown;
 
-  private final List<ResultTable> tables = new ArrayList<>();
-  private final ResultTable conditions = new ResultTable(
-      "Run conditions: CPU in percent of one core (this machine has "
-          + Runtime.getRuntime().availableProcessors() + ")",
-      "phase", "seconds", "CPU of this benchmark", "CPU of other processes");
-  private final List<String> verdicts = new ArrayList<>();
+  private final Report report = new Report("storage");
   private byte[][] values;
 
   @Override
@@ -166,9 +160,9 @@ final class StorageBenchmark implements Callable<Integer> {
         Format.deleteRecursively(dir);
       }
     }
-    progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
-    tables.add(conditions);
-    print(System.out, machine, dir, tempDir);
+    report.progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
+    report.parameters.putAll(parameters(dir, tempDir));
+    report.print(System.out, spec, machine, markdown);
     return 0;
   }
 
@@ -179,12 +173,12 @@ final class StorageBenchmark implements Callable<Integer> {
         "Durable creates: %,d-byte values, %d s measured after %d s warm-up, %s threads",
         valueBytes, seconds, warmupSeconds, threadKind.name().toLowerCase(Locale.ROOT)),
         "writers", "creates", "creates/s", "p50 ms", "p99 ms", "max ms", "errors");
-    tables.add(table);
+    report.table(table);
     double largestRate = -1;
     int largest = writerCounts.stream().max(Comparator.naturalOrder()).orElseThrow();
     for (int run = 0; run < writerCounts.size(); run++) {
       int writers = writerCounts.get(run);
-      progress("creates: %d writers, %d+%d s", writers, warmupSeconds, seconds);
+      report.progress("creates: %d writers, %d+%d s", writers, warmupSeconds, seconds);
       CpuMonitor cpu = CpuMonitor.now();
       String prefix = ROOT + "creates/" + run + "/";
       long measureFrom = System.nanoTime() + TimeUnit.SECONDS.toNanos(warmupSeconds);
@@ -221,7 +215,7 @@ final class StorageBenchmark implements Callable<Integer> {
         }
         recorders[w] = recorder;
       });
-      phase("creates, " + writers + (writers == 1 ? " writer" : " writers") + ", with warm-up",
+      report.phase("creates, " + writers + (writers == 1 ? " writer" : " writers") + ", with warm-up",
           cpu);
       LatencyRecorder all = new LatencyRecorder();
       long end = measureFrom;
@@ -237,7 +231,7 @@ final class StorageBenchmark implements Callable<Integer> {
       }
     }
     String verdict = largestRate >= targetCreatesPerSecond ? "MET" : "MISSED";
-    verdicts.add(String.format("target >= %,d durable creates/s at %d writers: %s (%,.0f/s)",
+    report.verdict(String.format("target >= %,d durable creates/s at %d writers: %s (%,.0f/s)",
         targetCreatesPerSecond, largest, verdict, largestRate));
   }
 
@@ -246,7 +240,7 @@ final class StorageBenchmark implements Callable<Integer> {
   /** Creates the range keys, times full and paged reads; returns the revision before the load. */
   private long benchRanges(Storage storage) throws InterruptedException {
     String prefix = ROOT + "range/";
-    progress("range: creating %,d keys with %d writers", rangeKeys, loadWriters);
+    report.progress("range: creating %,d keys with %d writers", rangeKeys, loadWriters);
     long loadFrom = storage.currentRevision();
     AtomicInteger next = new AtomicInteger();
     CpuMonitor cpu = CpuMonitor.now();
@@ -257,15 +251,15 @@ final class StorageBenchmark implements Callable<Integer> {
       }
     });
     double loadSeconds = (System.nanoTime() - t0) / 1e9;
-    phase("range: creating the keys", cpu);
+    report.phase("range: creating the keys", cpu);
     ResultTable table = new ResultTable(String.format(
         "Range over %,d keys of %,d bytes (created in %.1f s by %d writers, %,.0f creates/s); "
             + "%d timed reads of each kind after 1 untimed",
         rangeKeys, valueBytes, loadSeconds, loadWriters, rangeKeys / loadSeconds, rangeRepeats),
         "read", "pages", "keys", "ms per read (median)", "min ms", "max ms", "keys/s");
-    tables.add(table);
+    report.table(table);
 
-    progress("range: %d full reads", rangeRepeats + 1);
+    report.progress("range: %d full reads", rangeRepeats + 1);
     cpu = CpuMonitor.now();
     long[] full = new long[rangeRepeats];
     for (int i = -1; i < rangeRepeats; i++) {
@@ -279,9 +273,9 @@ final class StorageBenchmark implements Callable<Integer> {
       }
     }
     addReadRow(table, "full range (no limit)", 1, full);
-    phase("range: full reads", cpu);
+    report.phase("range: full reads", cpu);
 
-    progress("range: %d paged reads, limit %d", rangeRepeats + 1, pageSize);
+    report.progress("range: %d paged reads, limit %d", rangeRepeats + 1, pageSize);
     cpu = CpuMonitor.now();
     long[] paged = new long[rangeRepeats];
     int pages = 0;
@@ -293,7 +287,7 @@ final class StorageBenchmark implements Callable<Integer> {
       }
     }
     addReadRow(table, "paged, limit " + pageSize, pages, paged);
-    phase("range: paged reads", cpu);
+    report.phase("range: paged reads", cpu);
     return loadFrom;
   }
 
@@ -332,7 +326,7 @@ final class StorageBenchmark implements Callable<Integer> {
 
   private void benchReplay(Storage storage, long loadFrom) throws InterruptedException {
     String prefix = ROOT + "range/";
-    progress("watch: replay of %,d events from revision %d", rangeKeys, loadFrom);
+    report.progress("watch: replay of %,d events from revision %d", rangeKeys, loadFrom);
     EventCounter counter = new EventCounter(loadFrom);
     CpuMonitor cpu = CpuMonitor.now();
     long start = System.nanoTime();
@@ -342,12 +336,12 @@ final class StorageBenchmark implements Callable<Integer> {
     } finally {
       watch.close();
     }
-    phase("watch replay", cpu);
+    report.phase("watch replay", cpu);
     ResultTable table = new ResultTable(String.format(
         "Watch replay: a watch on the range prefix from revision %d (before the load), "
             + "%,d create events of history", loadFrom, rangeKeys),
         "events", "first event ms", "all events ms", "events/s", "events per batch", "delivery");
-    tables.add(table);
+    report.table(table);
     if (counter.events() == 0) {
       table.row(0, "-", "-", "-", "-", counter.verdict(rangeKeys));
       return;
@@ -362,7 +356,7 @@ final class StorageBenchmark implements Callable<Integer> {
 
   private void benchLiveWatch(Storage storage) throws InterruptedException {
     String prefix = ROOT + "watch/";
-    progress("watch: live, %d writers for %d s", watchWriters, watchSeconds);
+    report.progress("watch: live, %d writers for %d s", watchWriters, watchSeconds);
     long from = storage.currentRevision();
     EventCounter counter = new EventCounter(from);
     LongAdder writes = new LongAdder();
@@ -404,7 +398,7 @@ final class StorageBenchmark implements Callable<Integer> {
     } finally {
       watch.close();
     }
-    phase("live watch", cpu);
+    report.phase("live watch", cpu);
     long committed = writes.sum();
     double writeSeconds = (stop - start) / 1e9;
     long last = Math.max(counter.lastEventNanos(), stop);
@@ -412,7 +406,7 @@ final class StorageBenchmark implements Callable<Integer> {
         "Live watch: one watch on a prefix while %d writers create, then update, %d keys each "
             + "for %d s", watchWriters, keysPerWatchWriter, watchSeconds),
         "measurement", "value");
-    tables.add(table);
+    report.table(table);
     table.row("writes committed", count(committed) + " (" + count(committed / writeSeconds)
         + "/s), errors: " + errorCell(errors.sum(), firstError.get()));
     table.row("events received while writing", count(atStop) + " ("
@@ -429,42 +423,6 @@ final class StorageBenchmark implements Callable<Integer> {
   }
 
   // ---- output -------------------------------------------------------------------------
-
-  private void print(PrintStream out, MachineInfo machine, Path dir, boolean tempDir) {
-    List<String> args = spec.commandLine().getParseResult().originalArgs();
-    // originalArgs holds the whole command line; keep what follows this subcommand's name.
-    List<String> own = args.subList(args.indexOf(spec.name()) + 1, args.size());
-    String command = "./listwatch bench " + spec.name()
-        + (own.isEmpty() ? "" : " " + String.join(" ", own));
-    Map<String, String> params = parameters(dir, tempDir);
-    if (markdown) {
-      out.println("Command: `" + command + "`");
-      out.println();
-      out.println("Machine: " + machine.oneLine());
-      out.println();
-      out.println("Parameters: " + String.join("; ", params.entrySet().stream()
-          .map(e -> e.getKey() + " " + e.getValue()).toList()));
-      out.println();
-      for (ResultTable t : tables) {
-        out.println(t.toMarkdown());
-      }
-      verdicts.forEach(v -> out.println("- " + v));
-    } else {
-      out.println("command: " + command);
-      out.println();
-      out.println("machine");
-      machine.asMap().forEach((k, v) -> out.printf("  %-22s %s%n", k, v));
-      out.println();
-      out.println("parameters");
-      params.forEach((k, v) -> out.printf("  %-22s %s%n", k, v));
-      out.println();
-      for (ResultTable t : tables) {
-        out.println(t.toText());
-      }
-      verdicts.forEach(out::println);
-    }
-    out.flush();
-  }
 
   private Map<String, String> parameters(Path dir, boolean tempDir) {
     Map<String, String> m = new LinkedHashMap<>();
@@ -515,13 +473,6 @@ final class StorageBenchmark implements Callable<Integer> {
     return prefix + String.format("obj-%07d", k);
   }
 
-  /** Records the CPU this process and others used during a phase that began at {@code start}. */
-  private void phase(String name, CpuMonitor start) {
-    CpuMonitor end = CpuMonitor.now();
-    conditions.row(name, String.format("%.1f", end.secondsSince(start)), end.selfSince(start),
-        end.othersSince(start));
-  }
-
   private static boolean isUnavailable(CompletionException e) {
     return e.getCause() instanceof StorageException se
         && se.code() == StorageException.Code.UNAVAILABLE;
@@ -533,7 +484,4 @@ final class StorageBenchmark implements Callable<Integer> {
     }
   }
 
-  private static void progress(String format, Object... args) {
-    System.err.printf("[bench storage] " + format + "%n", args);
-  }
 }

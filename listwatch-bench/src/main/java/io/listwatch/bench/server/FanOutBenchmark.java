@@ -8,6 +8,7 @@ import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.Format;
 import io.listwatch.bench.LatencyRecorder;
 import io.listwatch.bench.MachineInfo;
+import io.listwatch.bench.Report;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.cacher.Cacher;

@@ -1,8 +1,5 @@
-package io.listwatch.bench.server;
+package io.listwatch.bench;
 
-import io.listwatch.bench.CpuMonitor;
-import io.listwatch.bench.MachineInfo;
-import io.listwatch.bench.ResultTable;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -13,14 +10,14 @@ import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * What a server benchmark prints, in the storage benchmark's format: the command, the
- * machine, the parameters, the result tables, a "Run conditions" table with the CPU of this
- * process and of every other process per phase, and the verdicts against the targets. Also
- * the JVM measurements the server benchmarks share (heap after GC, process and thread CPU).
+ * What every benchmark prints, in one format: the command, the machine, the parameters, the
+ * result tables, a "Run conditions" table with the CPU of this process and of every other
+ * process per phase, and the verdicts against the targets. Also the JVM measurements the
+ * server benchmarks share (heap after GC, process and thread CPU).
  *
  * <p>Not thread-safe: used by the benchmark's main thread.
  */
-final class Report {
+public final class Report {
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
@@ -32,37 +29,37 @@ final class Report {
       "phase", "seconds", "CPU of this benchmark", "CPU of other processes");
   private final List<String> verdicts = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
-  final Map<String, String> parameters = new LinkedHashMap<>();
+  public final Map<String, String> parameters = new LinkedHashMap<>();
 
-  Report(String name) {
+  public Report(String name) {
     this.name = name;
   }
 
-  ResultTable table(ResultTable t) {
+  public ResultTable table(ResultTable t) {
     tables.add(t);
     return t;
   }
 
-  void verdict(String v) {
+  public void verdict(String v) {
     verdicts.add(v);
   }
 
-  void note(String n) {
+  public void note(String n) {
     notes.add(n);
   }
 
   /** Records the CPU this process and others used during a phase that began at {@code start}. */
-  void phase(String phase, CpuMonitor start) {
+  public void phase(String phase, CpuMonitor start) {
     CpuMonitor end = CpuMonitor.now();
     conditions.row(phase, String.format("%.1f", end.secondsSince(start)), end.selfSince(start),
         end.othersSince(start));
   }
 
-  void progress(String format, Object... args) {
+  public void progress(String format, Object... args) {
     System.err.printf("[bench " + name + "] " + format + "%n", args);
   }
 
-  void print(PrintStream out, CommandSpec spec, MachineInfo machine, boolean markdown) {
+  public void print(PrintStream out, CommandSpec spec, MachineInfo machine, boolean markdown) {
     List<String> args = spec.commandLine().getParseResult().originalArgs();
     List<String> own = args.subList(args.indexOf(spec.name()) + 1, args.size());
     String command = "./listwatch bench " + spec.name() + (own.isEmpty() ? "" : " " + String.join(" ", own));
@@ -102,7 +99,7 @@ final class Report {
   // ---- JVM measurements --------------------------------------------------------------------
 
   /** Heap in use after full collections (System.gc() until the figure settles, at most 5). */
-  static long heapAfterGc() {
+  public static long heapAfterGc() {
     long last = Long.MAX_VALUE;
     for (int i = 0; i < 5; i++) {
       System.gc();
@@ -116,7 +113,7 @@ final class Report {
   }
 
   /** CPU time of this whole process so far, in nanoseconds; -1 if unknown. */
-  static long processCpuNanos() {
+  public static long processCpuNanos() {
     if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
       return os.getProcessCpuTime();
     }
@@ -124,7 +121,7 @@ final class Report {
   }
 
   /** Summed CPU time of live platform threads, in nanoseconds (dead ones count 0). */
-  static long threadsCpuNanos(List<Thread> threads) {
+  public static long threadsCpuNanos(List<Thread> threads) {
     long sum = 0;
     for (Thread t : threads) {
       long n = THREADS.getThreadCpuTime(t.threadId());
@@ -135,12 +132,12 @@ final class Report {
     return sum;
   }
 
-  static String mib(long bytes) {
+  public static String mib(long bytes) {
     return String.format("%.1f", bytes / (1024.0 * 1024));
   }
 
   /** CPU nanoseconds over a wall-clock span, in percent of one core. */
-  static String percentOfCore(long cpuNanos, long wallNanos) {
+  public static String percentOfCore(long cpuNanos, long wallNanos) {
     return cpuNanos < 0 || wallNanos <= 0 ? "unknown" : String.format("%.0f%%", 100.0 * cpuNanos / wallNanos);
   }
 }
