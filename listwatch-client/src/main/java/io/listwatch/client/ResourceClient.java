@@ -1,0 +1,56 @@
+package io.listwatch.client;
+
+import io.listwatch.api.ListOptions;
+import java.util.Optional;
+
+/**
+ * The REST verbs on one resource, for objects of type {@code T}.
+ *
+ * <p>{@code namespace} arguments: for a namespaced resource, the namespace, or null (or
+ * {@code ""}) for every namespace on list and watch; for a cluster-scoped resource, null or
+ * {@code ""}. Every API error is thrown as a {@link io.listwatch.api.StatusException}
+ * carrying the server's Status (404, 409, 410, 422, 429 ...); a connection failure as an
+ * {@link java.io.UncheckedIOException}. Objects passed in are never mutated.
+ *
+ * <p>Thread-safe.
+ *
+ * @param <T> the object type
+ */
+public interface ResourceClient<T> {
+
+  /** The resource this client works on. */
+  ResourceType type();
+
+  /** The codec of {@code T}. */
+  ObjectCodec<T> codec();
+
+  /** GET one object; empty on 404. */
+  Optional<T> get(String namespace, String name);
+
+  /**
+   * One LIST request (one page when {@code options.limit()} is set). Items are decoded one
+   * at a time from the response stream.
+   */
+  ObjectList<T> list(String namespace, ListOptions options);
+
+  /**
+   * Opens a watch ({@code watch=true} is implied). Returns once the server accepted it;
+   * an error answer (e.g. 410 for a too-old resourceVersion on some servers, 429) throws.
+   */
+  WatchStream<T> watch(String namespace, ListOptions options);
+
+  /** POST; returns the object as stored. */
+  T create(T object);
+
+  /** PUT; fails with 409 Conflict when {@code metadata.resourceVersion} is stale. */
+  T update(T object);
+
+  /** PUT to {@code /status}. */
+  T updateStatus(T object);
+
+  /** PATCH with a JSON merge patch ({@code application/merge-patch+json}). */
+  T mergePatch(String namespace, String name, String patchJson);
+
+  /** DELETE; returns true if it existed (false on 404). */
+  boolean delete(String namespace, String name);
+}
