@@ -1,0 +1,127 @@
+package io.listwatch.client.e2e;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A TCP proxy on 127.0.0.1 for failure tests: forwards every connection to a target port, and
+ * can {@link #blackholeExisting() black-hole} the connections open so far — bytes stop
+ * flowing in both directions but no FIN or RST is sent, as when a NAT or load balancer
+ * silently forgets a connection. New connections are forwarded normally.
+ *
+ * <p>Thread-safe. Each direction of each connection is pumped by a virtual thread.
+ */
+final class TcpProxy implements AutoCloseable {
+
+  private final ServerSocket server;
+  private final int targetPort;
+  private final List<Link> links = new CopyOnWriteArrayList<>();
+  private final AtomicInteger accepted = new AtomicInteger();
+  private volatile boolean closed;
+
+  TcpProxy(int targetPort) throws IOException {
+    this.targetPort = targetPort;
+    this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    Thread.ofVirtual().name("tcp-proxy-accept").start(this::acceptLoop);
+  }
+
+  int port() {
+    return server.getLocalPort();
+  }
+
+  String url() {
+    return "http://127.0.0.1:" + port();
+  }
+
+  /** Connections accepted so far. */
+  int accepted() {
+    return accepted.get();
+  }
+
+  /** Stops forwarding on every connection open now, without closing them. */
+  void blackholeExisting() {
+    for (Link link : links) {
+      link.blackholed = true;
+    }
+  }
+
+  private void acceptLoop() {
+    while (!closed) {
+      try {
+        Socket client = server.accept();
+        accepted.incrementAndGet();
+        Socket upstream = new Socket();
+        upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort));
+        Link link = new Link(client, upstream);
+        links.add(link);
+        Thread.ofVirtual().name("tcp-proxy-up").start(() -> pump(link, client, upstream));
+        Thread.ofVirtual().name("tcp-proxy-down").start(() -> pump(link, upstream, client));
+      } catch (IOException e) {
+        if (closed) {
+          return;
+        }
+      }
+    }
+  }
+
+  private void pump(Link link, Socket from, Socket to) {
+    byte[] buf = new byte[16 * 1024];
+    try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+      int n;
+      while ((n = in.read(buf)) >= 0) {
+        if (link.blackholed) {
+          continue; // swallow silently; the peer never hears of it
+        }
+        out.write(buf, 0, n);
+        out.flush();
+      }
+    } catch (IOException e) {
+      // one side went away
+    } finally {
+      if (!link.blackholed) {
+        link.close();
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    closed = true;
+    server.close();
+    for (Link link : links) {
+      link.close();
+    }
+  }
+
+  private static final class Link {
+    final Socket a;
+    final Socket b;
+    volatile boolean blackholed;
+
+    Link(Socket a, Socket b) {
+      this.a = a;
+      this.b = b;
+    }
+
+    void close() {
+      try {
+        a.close();
+      } catch (IOException ignored) {
+        // closing
+      }
+      try {
+        b.close();
+      } catch (IOException ignored) {
+        // closing
+      }
+    }
+  }
+}
