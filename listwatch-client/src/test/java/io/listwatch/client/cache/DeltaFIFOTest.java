@@ -5,7 +5,6 @@ import static io.listwatch.client.cache.StoreTestObject.obj;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.listwatch.client.cache.DeltaFIFO.PopProcessor;
 import java.io.IOException;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.ArrayList;
@@ -15,7 +14,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -449,7 +447,8 @@ class DeltaFIFOTest {
     }
     popDone.get(10, TimeUnit.SECONDS);
 
-    assertThat(pop().deltas()).containsExactly(Delta.of(DeltaType.DELETED, deleted));
+    assertThat(fifo.deltas("ns/a")).containsExactly(Delta.of(DeltaType.DELETED, deleted));
+    pop();
     assertThat(known.list()).isEmpty();
   }
 
@@ -501,43 +500,39 @@ class DeltaFIFOTest {
   }
 
   @Test
-  void pops_fromSeveralThreads_areSerializedAndInQueueOrder() throws Exception {
-    int keys = 2_000;
-    List<String> expected = new ArrayList<>();
-    for (int i = 0; i < keys; i++) {
-      fifo.add(obj("ns", "o" + i, "1"));
-      expected.add("ns/o" + i);
+  void pop_fromASecondThread_waitsForTheRunningProcessor() throws Exception {
+    fifo.add(obj("ns", "a", "1"));
+    fifo.add(obj("ns", "b", "1"));
+    List<String> processed = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch processing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    CompletableFuture<Void> first = popInBackground(processing, release);
+    CompletableFuture<Boolean> second = new CompletableFuture<>();
+    try {
+      assertThat(processing.await(10, TimeUnit.SECONDS)).isTrue();
+      Thread popper =
+          Thread.ofPlatform()
+              .name("test-second-popper")
+              .start(
+                  () -> {
+                    try {
+                      second.complete(
+                          fifo.pop((d, i) -> processed.add(d.getFirst().object().key())));
+                    } catch (Throwable t) {
+                      second.completeExceptionally(t);
+                    }
+                  });
+      awaitWaiting(popper);
+      assertThat(processed).isEmpty();
+      assertThat(fifo.listKeys()).containsExactly("ns/b");
+    } finally {
+      release.countDown();
     }
-    List<String> order = Collections.synchronizedList(new ArrayList<>());
-    AtomicInteger running = new AtomicInteger();
-    AtomicInteger maxRunning = new AtomicInteger();
-    AtomicInteger remaining = new AtomicInteger(keys);
-    PopProcessor<StoreTestObject> processor =
-        (deltas, initial) -> {
-          maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
-          order.add(deltas.getFirst().object().key());
-          running.decrementAndGet();
-        };
-    List<CompletableFuture<Void>> poppers = new ArrayList<>();
-    for (int t = 0; t < 3; t++) {
-      poppers.add(
-          CompletableFuture.runAsync(
-              () -> {
-                try {
-                  while (remaining.getAndDecrement() > 0) {
-                    fifo.pop(processor);
-                  }
-                } catch (InterruptedException e) {
-                  throw new IllegalStateException(e);
-                }
-              }));
-    }
-    for (CompletableFuture<Void> p : poppers) {
-      p.get(20, TimeUnit.SECONDS);
-    }
+    first.get(10, TimeUnit.SECONDS);
 
-    assertThat(maxRunning).hasValue(1);
-    assertThat(order).containsExactlyElementsOf(expected);
+    assertThat(second.get(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(processed).containsExactly("ns/b");
+    assertThat(known.getByKey("ns/a")).isPresent();
   }
 
   // ---- helpers
