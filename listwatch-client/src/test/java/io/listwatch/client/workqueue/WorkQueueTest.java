@@ -115,6 +115,27 @@ class WorkQueueTest {
   }
 
   @Test
+  void get_whileWaiting_isInterruptible_andTheNextItemGoesToAnotherWorker() throws Exception {
+    CompletableFuture<Optional<String>> interrupted = new CompletableFuture<>();
+    Thread worker = new Thread(() -> {
+      try {
+        interrupted.complete(queue.get());
+      } catch (Throwable e) {
+        interrupted.completeExceptionally(e);
+      }
+    }, "interrupted-worker");
+    worker.start();
+    Waits.until("the worker waits", () -> queue.waitingWorkers() == 1);
+
+    worker.interrupt();
+
+    assertThatThrownBy(() -> interrupted.get(10, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(InterruptedException.class);
+    queue.add("a");
+    assertThat(queue.get()).contains("a");
+  }
+
+  @Test
   void get_returnsEmpty_onShutDown_forEveryWaitingWorker() throws Exception {
     CompletableFuture<Optional<String>> first = Waits.getAsync(queue, "worker-1");
     CompletableFuture<Optional<String>> second = Waits.getAsync(queue, "worker-2");
