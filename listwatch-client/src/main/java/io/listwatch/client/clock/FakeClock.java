@@ -66,7 +66,7 @@ public final class FakeClock implements Clock {
   public void sleep(Duration duration) throws InterruptedException {
     lock.lock();
     try {
-      long until = nanos + Math.max(0, duration.toNanos());
+      long until = saturatedAdd(nanos, duration);
       if (nanos >= until) {
         return;
       }
@@ -88,7 +88,7 @@ public final class FakeClock implements Clock {
   public Cancellable schedule(Duration delay, Runnable task) {
     lock.lock();
     try {
-      Task t = new Task(nanos + Math.max(0, delay.toNanos()), seq++, task);
+      Task t = new Task(saturatedAdd(nanos, delay), seq++, task);
       tasks.add(t);
       changed.signalAll();
       return () -> {
@@ -194,6 +194,17 @@ public final class FakeClock implements Clock {
     } finally {
       lock.unlock();
     }
+  }
+
+  private static long saturatedAdd(long now, Duration delay) {
+    long d;
+    try {
+      d = Math.max(0, delay.toNanos());
+    } catch (ArithmeticException e) {
+      d = delay.isNegative() ? 0 : Long.MAX_VALUE;
+    }
+    long sum = now + d;
+    return sum < now ? Long.MAX_VALUE : sum;
   }
 
   private record Task(long due, long seq, Runnable task) {}
