@@ -67,15 +67,21 @@ public record Action(String verb, ResourceType resource, String subresource, Str
     return type.cast(object);
   }
 
-  /** {@code verb resource[/subresource] [namespace/]name}, e.g. {@code create pods default/web}. */
+  /**
+   * {@code verb resource[/subresource] [namespace[/name]]}: {@code create pods default/web},
+   * {@code update deployments.apps/status default/web}, {@code list pods default},
+   * {@code watch nodes}.
+   */
   @Override
   public String toString() {
     StringBuilder s = new StringBuilder(verb).append(' ').append(resource);
     if (!subresource.isEmpty()) {
       s.append('/').append(subresource);
     }
-    if (!namespace.isEmpty() || !name.isEmpty()) {
-      s.append(' ').append(namespace.isEmpty() ? name : namespace + "/" + name);
+    if (!namespace.isEmpty() && !name.isEmpty()) {
+      s.append(' ').append(namespace).append('/').append(name);
+    } else if (!namespace.isEmpty() || !name.isEmpty()) {
+      s.append(' ').append(namespace).append(name);
     }
     return s.toString();
   }
