@@ -1,9 +1,13 @@
 package io.listwatch.client.testing;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.client.ResourceType;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 
 /**
  * The tracker's recent changes, oldest first, bounded by a count (kube's watch cache ring
@@ -62,8 +66,22 @@ final class EventHistory {
     return newer.reversed();
   }
 
-  /** The events after {@code rv}, newest first (for undoing them). */
-  Iterable<StoredEvent> newestFirstAfter(long rv) {
-    return since(rv).reversed();
+  /**
+   * The objects of {@code type} as they were at {@code rv}: {@code current} (not modified)
+   * with every later change to them undone. The caller checks {@code rv >= floor()}.
+   */
+  NavigableMap<String, ObjectNode> rewind(ResourceType type, NavigableMap<String, ObjectNode> current, long rv) {
+    TreeMap<String, ObjectNode> state = new TreeMap<>(current);
+    for (StoredEvent e : since(rv).reversed()) {
+      if (!e.resource().equals(type)) {
+        continue;
+      }
+      if (e.prev() == null) {
+        state.remove(e.key());
+      } else {
+        state.put(e.key(), e.prev());
+      }
+    }
+    return state;
   }
 }

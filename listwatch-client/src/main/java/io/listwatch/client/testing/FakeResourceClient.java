@@ -56,7 +56,7 @@ final class FakeResourceClient<T> implements ResourceClient<T> {
     if (r.handled()) {
       return (ObjectList<T>) r.result();
     }
-    ObjectTracker.Page page = tracker.listPage(type, namespace, opts);
+    Page page = tracker.listPage(type, namespace, opts);
     return new ObjectList<>(page.items().stream().map(tree -> Trees.decode(codec, tree)).toList(),
         Long.toString(page.resourceVersion()), page.continueToken(), page.remainingItemCount());
   }

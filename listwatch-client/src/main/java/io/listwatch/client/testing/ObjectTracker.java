@@ -146,7 +146,7 @@ public final class ObjectTracker {
     String ns = namespaceArg(type, namespace, false);
     lock.lock();
     try {
-      return inNamespace(objects(type), ns, null).values().stream().map(ObjectNode::deepCopy).toList();
+      return Trees.inNamespace(objects(type), ns, null).values().stream().map(ObjectNode::deepCopy).toList();
     } finally {
       lock.unlock();
     }
@@ -340,18 +340,6 @@ public final class ObjectTracker {
   // ---- list and watch, for FakeClient --------------------------------------------------
 
   /**
-   * One page of a list: trees as stored (never mutate them).
-   *
-   * @param items the objects in key order
-   * @param resourceVersion the revision the page was served at
-   * @param continueToken the continue token, {@code ""} on the last page
-   * @param remainingItemCount how many objects follow, when no selector is set
-   */
-  record Page(List<ObjectNode> items, long resourceVersion, String continueToken,
-      OptionalLong remainingItemCount) {
-  }
-
-  /**
    * A LIST with kube's resourceVersion rules: {@code ""}, {@code "0"} and NotOlderThan serve
    * the current state; {@code Exact}, or a limit with a resourceVersion, serves that exact
    * revision; a continue token serves the token's revision from its key on. A revision
@@ -383,30 +371,7 @@ public final class ObjectTracker {
           at = rv.getAsLong();
         }
       }
-      NavigableMap<String, ObjectNode> range = inNamespace(stateAt(type, at, continuing), ns, start);
-      List<ObjectNode> items = new ArrayList<>();
-      String lastKey = null;
-      long rest = 0;
-      for (Map.Entry<String, ObjectNode> e : range.entrySet()) {
-        if (!filter.matches(e.getValue())) {
-          continue;
-        }
-        if (limit > 0 && items.size() == limit) {
-          if (filter.selective()) {
-            rest = 1; // kube leaves the count out with selectors: stop at the first one
-            break;
-          }
-          rest++;
-          continue;
-        }
-        items.add(e.getValue());
-        lastKey = e.getKey();
-      }
-      if (rest == 0) {
-        return new Page(items, at, "", OptionalLong.empty());
-      }
-      String token = new ContinueToken(at, lastKey + "\u0000").encode();
-      return new Page(items, at, token, filter.selective() ? OptionalLong.empty() : OptionalLong.of(rest));
+      return Page.of(Trees.inNamespace(stateAt(type, at, continuing), ns, start), filter, limit, at);
     } finally {
       lock.unlock();
     }
@@ -435,7 +400,7 @@ public final class ObjectTracker {
           : rv.isEmpty() || rv.getAsLong() == 0;
       List<TrackerWatch.TreeEvent> initial = new ArrayList<>();
       if (initialEvents) {
-        for (ObjectNode o : inNamespace(objects(type), filter.namespace(), null).values()) {
+        for (ObjectNode o : Trees.inNamespace(objects(type), filter.namespace(), null).values()) {
           if (filter.matches(o)) {
             initial.add(TrackerWatch.TreeEvent.of(WatchEvent.Type.ADDED, o));
           }
@@ -591,30 +556,7 @@ public final class ObjectTracker {
               + " new list without the continue parameter."
           : "too old resource version: " + rv + " (" + history.floor() + ")");
     }
-    TreeMap<String, ObjectNode> state = new TreeMap<>(current);
-    for (StoredEvent e : history.newestFirstAfter(rv)) {
-      if (!e.resource().equals(type)) {
-        continue;
-      }
-      if (e.prev() == null) {
-        state.remove(e.key());
-      } else {
-        state.put(e.key(), e.prev());
-      }
-    }
-    return state;
-  }
-
-  /** The part of {@code all} in {@code namespace} ({@code ""}: all), from {@code start} (inclusive) on. */
-  private static NavigableMap<String, ObjectNode> inNamespace(NavigableMap<String, ObjectNode> all,
-      String namespace, String start) {
-    String prefix = namespace.isEmpty() ? "" : namespace + "/";
-    String from = start != null && start.compareTo(prefix) > 0 ? start : prefix;
-    if (prefix.isEmpty()) {
-      return all.tailMap(from, true);
-    }
-    String end = namespace + (char) ('/' + 1);
-    return from.compareTo(end) >= 0 ? new TreeMap<>() : all.subMap(from, true, end, false);
+    return history.rewind(type, current, rv);
   }
 
   private ObjectNode bookmark(ResourceType type, boolean initialEventsEnd) {

@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 
 /**
  * JSON-tree helpers of the fake: converting objects to and from trees through any
@@ -110,5 +112,17 @@ final class Trees {
   /** The tracker's key of an object: {@code namespace/name}, or {@code name} when cluster-scoped. */
   static String key(String namespace, String name) {
     return namespace.isEmpty() ? name : namespace + "/" + name;
+  }
+
+  /** The part of {@code all} in {@code namespace} ({@code ""}: all), from {@code start} (inclusive) on. */
+  static NavigableMap<String, ObjectNode> inNamespace(NavigableMap<String, ObjectNode> all,
+      String namespace, String start) {
+    String prefix = namespace.isEmpty() ? "" : namespace + "/";
+    String from = start != null && start.compareTo(prefix) > 0 ? start : prefix;
+    if (prefix.isEmpty()) {
+      return all.tailMap(from, true);
+    }
+    String end = namespace + (char) ('/' + 1);
+    return from.compareTo(end) >= 0 ? new TreeMap<>() : all.subMap(from, true, end, false);
   }
 }
