@@ -1,0 +1,128 @@
+package io.listwatch.client.testing;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.ListOptions;
+import io.listwatch.client.ObjectCodec;
+import io.listwatch.client.ObjectList;
+import io.listwatch.client.ResourceClient;
+import io.listwatch.client.ResourceType;
+import io.listwatch.client.WatchStream;
+import java.util.Optional;
+
+/**
+ * A {@link ResourceClient} of a {@link FakeClient}: each call is recorded as an
+ * {@link Action}, offered to the reactors, and otherwise served by the tracker. Objects are
+ * converted to and from trees with the codec, so callers never share instances with the
+ * tracker or with each other. Thread-safe.
+ */
+final class FakeResourceClient<T> implements ResourceClient<T> {
+
+  private final FakeClient client;
+  private final ObjectTracker tracker;
+  private final ResourceType type;
+  private final ObjectCodec<T> codec;
+
+  FakeResourceClient(FakeClient client, ObjectTracker tracker, ResourceType type, ObjectCodec<T> codec) {
+    this.client = client;
+    this.tracker = tracker;
+    this.type = type;
+    this.codec = codec;
+  }
+
+  @Override
+  public ResourceType type() {
+    return type;
+  }
+
+  @Override
+  public ObjectCodec<T> codec() {
+    return codec;
+  }
+
+  @Override
+  public Optional<T> get(String namespace, String name) {
+    Reaction r = client.react(new Action(Action.GET, type, "", namespace, name, null, null, null));
+    if (r.handled()) {
+      return Optional.ofNullable(codec.type().cast(r.result()));
+    }
+    return tracker.get(type, namespace, name).map(tree -> Trees.decode(codec, tree));
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public ObjectList<T> list(String namespace, ListOptions options) {
+    ListOptions opts = options == null ? ListOptions.builder().build() : options;
+    Reaction r = client.react(new Action(Action.LIST, type, "", namespace, "", null, null, opts));
+    if (r.handled()) {
+      return (ObjectList<T>) r.result();
+    }
+    Page page = tracker.listPage(type, namespace, opts);
+    return new ObjectList<>(page.items().stream().map(tree -> Trees.decode(codec, tree)).toList(),
+        Long.toString(page.resourceVersion()), page.continueToken(), page.remainingItemCount());
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public WatchStream<T> watch(String namespace, ListOptions options) {
+    ListOptions opts = options == null ? ListOptions.builder().watch(true).build() : options;
+    Reaction r = client.react(new Action(Action.WATCH, type, "", namespace, "", null, null, opts));
+    if (r.handled()) {
+      return (WatchStream<T>) r.result();
+    }
+    return client.register(tracker.watch(type, namespace, opts), codec);
+  }
+
+  @Override
+  public T create(T object) {
+    ObjectNode tree = Trees.encode(codec, object);
+    Reaction r = client.react(write(Action.CREATE, "", tree));
+    if (r.handled()) {
+      return codec.type().cast(r.result());
+    }
+    return Trees.decode(codec, tracker.create(type, tree));
+  }
+
+  @Override
+  public T update(T object) {
+    ObjectNode tree = Trees.encode(codec, object);
+    Reaction r = client.react(write(Action.UPDATE, "", tree));
+    if (r.handled()) {
+      return codec.type().cast(r.result());
+    }
+    return Trees.decode(codec, tracker.update(type, tree));
+  }
+
+  @Override
+  public T updateStatus(T object) {
+    ObjectNode tree = Trees.encode(codec, object);
+    Reaction r = client.react(write(Action.UPDATE, "status", tree));
+    if (r.handled()) {
+      return codec.type().cast(r.result());
+    }
+    return Trees.decode(codec, tracker.updateStatus(type, tree));
+  }
+
+  @Override
+  public T mergePatch(String namespace, String name, String patchJson) {
+    Reaction r = client.react(new Action(Action.PATCH, type, "", namespace, name, null, patchJson, null));
+    if (r.handled()) {
+      return codec.type().cast(r.result());
+    }
+    return Trees.decode(codec, tracker.mergePatch(type, namespace, name, patchJson));
+  }
+
+  @Override
+  public boolean delete(String namespace, String name) {
+    Reaction r = client.react(new Action(Action.DELETE, type, "", namespace, name, null, null, null));
+    if (r.handled()) {
+      return (Boolean) r.result();
+    }
+    return tracker.delete(type, namespace, name);
+  }
+
+  /** The action of a create or update: where the object says, with a copy of it. */
+  private Action write(String verb, String subresource, ObjectNode tree) {
+    return new Action(verb, type, subresource, Trees.meta(tree, "namespace"), Trees.meta(tree, "name"),
+        Trees.decode(codec, tree), null, null);
+  }
+}
