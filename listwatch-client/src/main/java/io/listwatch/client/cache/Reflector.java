@@ -269,26 +269,34 @@ public final class Reflector<T> implements AutoCloseable {
       report(e, "list from resourceVersion \"" + rv + "\" failed: " + why);
       return backoffThen(Step.list(why), e);
     }
-    return replace(items, last.resourceVersion());
+    RuntimeException replaceFailure = replaceStore(items, last.resourceVersion());
+    return replaceFailure == null ? Step.watch("listed") : replaceFailed(replaceFailure);
   }
 
-  /** Replaces the store with a completed list; next comes the watch. */
-  private Step replace(List<T> items, String listRv) {
+  /**
+   * Replaces the store with a completed list (or watch-list) and records its resourceVersion;
+   * returns the store's exception if it threw, null otherwise.
+   */
+  private RuntimeException replaceStore(List<T> items, String listRv) {
     try {
       store.replace(items, listRv);
     } catch (RuntimeException e) {
-      if (stopping()) {
-        return Step.STOP;
-      }
-      report(e, "store.replace failed: " + e);
-      return backoffThen(Step.list("store.replace failed"), e);
+      return e;
     }
     lastSyncResourceVersionUnavailable = false;
     lastSyncResourceVersion = listRv;
     metrics.listed(items.size());
     log.debug("{}: listed {} objects at resourceVersion {}", name, items.size(), listRv);
     notifyListener(() -> listener.onListed(listRv, items.size()));
-    return Step.watch("listed");
+    return null;
+  }
+
+  private Step replaceFailed(RuntimeException error) {
+    if (stopping()) {
+      return Step.STOP;
+    }
+    report(error, "store.replace failed: " + error);
+    return backoffThen(Step.list("store.replace failed"), error);
   }
 
   private Step watchList(String reason) {
@@ -360,38 +368,49 @@ public final class Reflector<T> implements AutoCloseable {
     }
     watch.start();
     Map<String, T> initialEvents = watchList ? new LinkedHashMap<>() : null;
+    Throwable failure = null;
+    RuntimeException replaceFailure = null;
     try {
       while (true) {
         Optional<WatchEvent<T>> next;
         try {
           next = stream.next();
         } catch (IOException | RuntimeException e) {
-          return watchFailed(e, watch, initialEvents != null);
+          failure = e;
+          break;
         }
         if (next.isEmpty()) {
-          return watchEnded(watch, initialEvents != null);
+          break;
         }
         WatchEvent<T> event = next.get();
         watch.noteEvent();
         metrics.event(clock.now());
         if (event.type() == WatchEvent.Type.ERROR) {
-          return watchFailed(new StatusException(event.status()), watch, initialEvents != null);
+          failure = new StatusException(event.status());
+          break;
         }
         if (initialEvents == null) {
           apply(event);
         } else if (collectInitialEvent(initialEvents, event)) {
-          Step step = replace(new ArrayList<>(initialEvents.values()),
+          replaceFailure = replaceStore(new ArrayList<>(initialEvents.values()),
               accessor.resourceVersion(event.object()));
-          if (step.kind != Kind.WATCH) {
-            return step;
+          if (replaceFailure != null) {
+            break;
           }
           initialEvents = null;
         }
       }
     } finally {
+      // The stream is closed (and its staleness check cancelled) before any backoff.
       currentWatch = null;
       watch.close();
     }
+    if (replaceFailure != null) {
+      return replaceFailed(replaceFailure);
+    }
+    return failure != null
+        ? watchFailed(failure, watch, initialEvents != null)
+        : watchEnded(watch, initialEvents != null);
   }
 
   /** Applies one event of a plain watch to the store and advances the resourceVersion. */
