@@ -4,16 +4,12 @@ import io.listwatch.api.ListOptions;
 import io.listwatch.api.ResourceVersionMatch;
 import io.listwatch.api.StatusException;
 import io.listwatch.client.MetaAccessor;
-import io.listwatch.client.ObjectList;
 import io.listwatch.client.WatchEvent;
 import io.listwatch.client.WatchStream;
 import io.listwatch.client.clock.Clock;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
@@ -62,7 +58,12 @@ import org.slf4j.LoggerFactory;
  *       <td>WATCH from last rv</td><td>backoff or Retry-After</td></tr>
  *   <tr><td>watch-list rejected (4xx on open) or ended before its bookmark</td>
  *       <td>paged LIST, now and on every later relist</td><td>none</td></tr>
+ *   <tr><td>watch-list fails before its bookmark otherwise (410: from {@code ""})</td>
+ *       <td>watch-list again</td><td>backoff or Retry-After</td></tr>
+ *   <tr><td>{@code store.replace} throws</td><td>LIST again</td><td>backoff</td></tr>
  * </table>
+ * An event whose {@code store.add/update/delete} throws is reported and skipped; the
+ * resourceVersion still advances past it, as in client-go.
  * Re-watching instead of relisting is always safe: if the resourceVersion has left the
  * server's history, the re-watch gets a 410 and that relists. Relisting after a 410 waits
  * a backoff, as client-go does, so that many clients expiring together do not relist at
@@ -99,8 +100,6 @@ public final class Reflector<T> implements AutoCloseable {
   private final MetaAccessor<T> accessor;
   private final Clock clock;
   private final long pageSize;
-  private final Duration resyncPeriod;
-  private final BooleanSupplier shouldResync;
   private final boolean useWatchList;
   private final long minWatchTimeoutSeconds;
   private final Duration silenceLimit;
@@ -108,6 +107,7 @@ public final class Reflector<T> implements AutoCloseable {
   private final ReflectorListener listener;
   private final RandomGenerator random;
   private final ReflectorMetrics metrics = new ReflectorMetrics();
+  private final ReflectorResync resync;
 
   /** Confined to the run thread. */
   private final Backoff backoff;
@@ -122,14 +122,11 @@ public final class Reflector<T> implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   /** The open watch, so that close() can end it. Written by the run thread. */
   private volatile ReflectorWatch<T> currentWatch;
-  /** The thread in run(), null before and after. Guarded by {@code this}. */
+  private final Object lock = new Object();
+  /** The thread in run(), null before and after. Guarded by {@link #lock}. */
   private Thread runThread;
-  /** Whether close() interrupted runThread. Guarded by {@code this}. */
+  /** Whether close() interrupted runThread. Guarded by {@link #lock}. */
   private boolean interruptedByClose;
-  /** Whether resyncs are scheduled (between run()'s start and end). Guarded by {@code this}. */
-  private boolean resyncing;
-  /** The pending resync. Guarded by {@code this}. */
-  private Clock.Cancellable resyncTask;
 
   private Reflector(Builder<T> config) {
     this.name = "Reflector[" + config.name + "]";
@@ -138,8 +135,8 @@ public final class Reflector<T> implements AutoCloseable {
     this.accessor = config.accessor;
     this.clock = config.clock;
     this.pageSize = config.pageSize;
-    this.resyncPeriod = config.resyncPeriod;
-    this.shouldResync = config.shouldResync;
+    this.resync = new ReflectorResync(name, clock, config.resyncPeriod, config.shouldResync,
+        store);
     this.useWatchList = config.useWatchList;
     this.minWatchTimeoutSeconds = Math.max(1, config.minWatchTimeout.toSeconds());
     this.silenceLimit = config.bookmarkInterval.multipliedBy(2);
@@ -166,27 +163,23 @@ public final class Reflector<T> implements AutoCloseable {
     if (!started.compareAndSet(false, true)) {
       throw new IllegalStateException(name + ": run() was already called");
     }
-    synchronized (this) {
+    synchronized (lock) {
       if (closed.get()) {
         return;
       }
       runThread = Thread.currentThread();
-      resyncing = true;
     }
     log.debug("{}: starting", name);
-    scheduleResync();
+    resync.start();
     try {
-      Step step = Step.list("initial");
-      while (step != Step.STOP && !stopping()) {
-        step = step.kind == Kind.LIST ? list(step.reason) : watch(step.reason);
+      ReflectorStep step = ReflectorStep.list("initial");
+      while (step.kind() != ReflectorStep.Kind.STOP && !stopping()) {
+        step = step.kind() == ReflectorStep.Kind.LIST
+            ? list(step.reason()) : watch(step.reason());
       }
     } finally {
-      synchronized (this) {
-        resyncing = false;
-        if (resyncTask != null) {
-          resyncTask.cancel();
-          resyncTask = null;
-        }
+      resync.stop();
+      synchronized (lock) {
         runThread = null;
         if (interruptedByClose) {
           Thread.interrupted();
@@ -221,7 +214,7 @@ public final class Reflector<T> implements AutoCloseable {
     if (watch != null) {
       watch.close();
     }
-    synchronized (this) {
+    synchronized (lock) {
       if (runThread != null) {
         interruptedByClose = true;
         runThread.interrupt();
@@ -231,7 +224,7 @@ public final class Reflector<T> implements AutoCloseable {
 
   // ---- LIST ----
 
-  private Step list(String reason) {
+  private ReflectorStep list(String reason) {
     if (useWatchList && !watchListUnsupported) {
       return watchList(reason);
     }
@@ -240,37 +233,27 @@ public final class Reflector<T> implements AutoCloseable {
     metrics.listStarted();
     log.debug("{}: listing from resourceVersion \"{}\" ({})", name, rv, reason);
     notifyListener(() -> listener.onList(rv, reason));
-    ObjectList<T> last;
-    List<T> items;
+    ReflectorPager.Result<T> result;
     try {
-      ObjectList<T> page = listerWatcher.list(
-          ListOptions.builder().resourceVersion(rv).limit(pageSize).build());
-      items = new ArrayList<>(page.items().size()
-          + (int) Math.min(page.remainingItemCount().orElse(0), 1 << 20));
-      items.addAll(page.items());
-      while (page.hasMore()) {
-        if (stopping()) {
-          return Step.STOP;
-        }
-        // client-go's pager: later pages carry the token and no resourceVersion.
-        page = listerWatcher.list(ListOptions.builder()
-            .continueToken(page.continueToken()).limit(pageSize).build());
-        items.addAll(page.items());
+      Optional<ReflectorPager.Result<T>> listed =
+          ReflectorPager.listAll(listerWatcher, rv, pageSize, this::stopping);
+      if (listed.isEmpty()) {
+        return ReflectorStep.STOP;
       }
-      last = page;
+      result = listed.get();
     } catch (RuntimeException e) {
       if (stopping()) {
-        return Step.STOP;
+        return ReflectorStep.STOP;
       }
       if (ReflectorErrors.isResourceVersionUnavailable(e)) {
         lastSyncResourceVersionUnavailable = true;
       }
       String why = ReflectorErrors.describe(e);
       report(e, "list from resourceVersion \"" + rv + "\" failed: " + why);
-      return backoffThen(Step.list(why), e);
+      return backoffThen(ReflectorStep.list(why), e);
     }
-    RuntimeException replaceFailure = replaceStore(items, last.resourceVersion());
-    return replaceFailure == null ? Step.watch("listed") : replaceFailed(replaceFailure);
+    RuntimeException replaceFailure = replaceStore(result.items(), result.resourceVersion());
+    return replaceFailure == null ? ReflectorStep.watch("listed") : replaceFailed(replaceFailure);
   }
 
   /**
@@ -291,15 +274,15 @@ public final class Reflector<T> implements AutoCloseable {
     return null;
   }
 
-  private Step replaceFailed(RuntimeException error) {
+  private ReflectorStep replaceFailed(RuntimeException error) {
     if (stopping()) {
-      return Step.STOP;
+      return ReflectorStep.STOP;
     }
     report(error, "store.replace failed: " + error);
-    return backoffThen(Step.list("store.replace failed"), error);
+    return backoffThen(ReflectorStep.list("store.replace failed"), error);
   }
 
-  private Step watchList(String reason) {
+  private ReflectorStep watchList(String reason) {
     String rv = lastSyncResourceVersionUnavailable ? "" : lastSyncResourceVersion;
     metrics.listStarted();
     log.debug("{}: watch-list from resourceVersion \"{}\" ({})", name, rv, reason);
@@ -324,16 +307,16 @@ public final class Reflector<T> implements AutoCloseable {
     return consume(stream, true);
   }
 
-  private Step fallBackToList(Throwable error, String why) {
+  private ReflectorStep fallBackToList(Throwable error, String why) {
     watchListUnsupported = true;
     String reason = "watch-list not supported: " + why;
     report(error, reason + "; falling back to paged lists");
-    return Step.list(reason);
+    return ReflectorStep.list(reason);
   }
 
   // ---- WATCH ----
 
-  private Step watch(String reason) {
+  private ReflectorStep watch(String reason) {
     String rv = lastSyncResourceVersion;
     ListOptions options = ListOptions.builder()
         .watch(true)
@@ -357,17 +340,18 @@ public final class Reflector<T> implements AutoCloseable {
    * Reads {@code stream} until it ends or fails. With {@code watchList}, collects the initial
    * events until their bookmark, replaces the store, then goes on as a plain watch.
    */
-  private Step consume(WatchStream<T> stream, boolean watchList) {
+  private ReflectorStep consume(WatchStream<T> stream, boolean watchList) {
     ReflectorWatch<T> watch = new ReflectorWatch<>(stream, clock, silenceLimit);
     currentWatch = watch;
     // close() sets closed before reading currentWatch: one of us closes the stream.
     if (closed.get()) {
       watch.close();
       currentWatch = null;
-      return Step.STOP;
+      return ReflectorStep.STOP;
     }
     watch.start();
-    Map<String, T> initialEvents = watchList ? new LinkedHashMap<>() : null;
+    ReflectorInitialEvents<T> initialEvents =
+        watchList ? new ReflectorInitialEvents<>(accessor) : null;
     Throwable failure = null;
     RuntimeException replaceFailure = null;
     try {
@@ -391,8 +375,8 @@ public final class Reflector<T> implements AutoCloseable {
         }
         if (initialEvents == null) {
           apply(event);
-        } else if (collectInitialEvent(initialEvents, event)) {
-          replaceFailure = replaceStore(new ArrayList<>(initialEvents.values()),
+        } else if (initialEvents.add(event)) {
+          replaceFailure = replaceStore(initialEvents.objects(),
               accessor.resourceVersion(event.object()));
           if (replaceFailure != null) {
             break;
@@ -434,33 +418,10 @@ public final class Reflector<T> implements AutoCloseable {
     }
   }
 
-  /**
-   * Adds one initial event of a watch-list to {@code collected}; returns true for the bookmark
-   * that ends the initial events.
-   */
-  private boolean collectInitialEvent(Map<String, T> collected, WatchEvent<T> event) {
-    T object = event.object();
-    switch (event.type()) {
-      case ADDED, MODIFIED -> collected.put(key(object), object);
-      case DELETED -> collected.remove(key(object));
-      case BOOKMARK -> {
-        return "true".equals(
-            accessor.annotations(object).get(WatchEvent.INITIAL_EVENTS_END_ANNOTATION));
-      }
-      case ERROR -> { }
-    }
-    return false;
-  }
-
-  private String key(T object) {
-    String namespace = accessor.namespace(object);
-    return namespace.isEmpty() ? accessor.name(object) : namespace + "/" + accessor.name(object);
-  }
-
   /** The stream ended without an error: the server's timeout, a silent watch, or worse. */
-  private Step watchEnded(ReflectorWatch<T> watch, boolean initialPhase) {
+  private ReflectorStep watchEnded(ReflectorWatch<T> watch, boolean initialPhase) {
     if (stopping()) {
-      return Step.STOP;
+      return ReflectorStep.STOP;
     }
     if (watch.silent()) {
       return silentWatch(initialPhase);
@@ -474,25 +435,25 @@ public final class Reflector<T> implements AutoCloseable {
       IOException error = new IOException("very short watch: the watch ended after "
           + ReflectorErrors.formatDuration(watch.age()) + " without any event");
       report(error, error.getMessage());
-      return backoffThen(Step.watch("very short watch"), error);
+      return backoffThen(ReflectorStep.watch("very short watch"), error);
     }
     log.debug("{}: watch ended after {} events", name, watch.events());
-    return Step.watch("watch ended");
+    return ReflectorStep.watch("watch ended");
   }
 
-  private Step silentWatch(boolean initialPhase) {
+  private ReflectorStep silentWatch(boolean initialPhase) {
     String reason = "watch silent for " + ReflectorErrors.formatDuration(silenceLimit);
     report(new TimeoutException(reason), reason + ", watching again");
-    return initialPhase ? Step.list(reason) : Step.watch(reason);
+    return initialPhase ? ReflectorStep.list(reason) : ReflectorStep.watch(reason);
   }
 
   /**
    * A watch (or watch-list) failed: 410 relists, anything else watches again (a watch-list
    * retries the watch-list), both after a backoff.
    */
-  private Step watchFailed(Throwable error, ReflectorWatch<T> watch, boolean watchList) {
+  private ReflectorStep watchFailed(Throwable error, ReflectorWatch<T> watch, boolean watchList) {
     if (stopping()) {
-      return Step.STOP;
+      return ReflectorStep.STOP;
     }
     if (watch != null && watch.silent()) {
       return silentWatch(watchList);
@@ -504,10 +465,10 @@ public final class Reflector<T> implements AutoCloseable {
       }
       report(error, "watch from resourceVersion " + lastSyncResourceVersion + ": " + why
           + ", relisting");
-      return backoffThen(Step.list(why), error);
+      return backoffThen(ReflectorStep.list(why), error);
     }
     report(error, "watch failed: " + why);
-    return backoffThen(watchList ? Step.list(why) : Step.watch(why), error);
+    return backoffThen(watchList ? ReflectorStep.list(why) : ReflectorStep.watch(why), error);
   }
 
   private long watchTimeoutSeconds() {
@@ -517,17 +478,17 @@ public final class Reflector<T> implements AutoCloseable {
   // ---- waiting, reporting, resync ----
 
   /** Waits the server's Retry-After or the next backoff, then goes on with {@code next}. */
-  private Step backoffThen(Step next, Throwable error) {
+  private ReflectorStep backoffThen(ReflectorStep next, Throwable error) {
     Duration delay = ReflectorErrors.retryAfter(error).orElseGet(backoff::next);
     log.debug("{}: waiting {} before: {}", name, ReflectorErrors.formatDuration(delay),
-        next.reason);
+        next.reason());
     try {
       clock.sleep(delay);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Step.STOP;
+      return ReflectorStep.STOP;
     }
-    return stopping() ? Step.STOP : next;
+    return stopping() ? ReflectorStep.STOP : next;
   }
 
   private boolean stopping() {
@@ -555,45 +516,6 @@ public final class Reflector<T> implements AutoCloseable {
       call.run();
     } catch (RuntimeException e) {
       log.warn("{}: listener threw", name, e);
-    }
-  }
-
-  private void scheduleResync() {
-    if (!resyncPeriod.isPositive()) {
-      return;
-    }
-    synchronized (this) {
-      if (resyncing) {
-        resyncTask = clock.schedule(resyncPeriod, this::resync);
-      }
-    }
-  }
-
-  /** Runs on the clock's thread. */
-  private void resync() {
-    try {
-      if (shouldResync.getAsBoolean()) {
-        log.trace("{}: resync", name);
-        store.resync();
-      }
-    } catch (RuntimeException e) {
-      log.warn("{}: resync failed", name, e);
-    }
-    scheduleResync();
-  }
-
-  private enum Kind { LIST, WATCH, STOP }
-
-  /** What the run loop does next, and why (the reason goes to the listener). */
-  private record Step(Kind kind, String reason) {
-    static final Step STOP = new Step(Kind.STOP, "closed");
-
-    static Step list(String reason) {
-      return new Step(Kind.LIST, reason);
-    }
-
-    static Step watch(String reason) {
-      return new Step(Kind.WATCH, reason);
     }
   }
 

@@ -102,7 +102,10 @@ final class ReflectorHarness implements AutoCloseable {
         .as("%d tasks scheduled on the clock", tasks).isTrue();
   }
 
-  /** Scripts a one-page list at {@code rv} and a watch; starts; returns the open watch. */
+  /**
+   * Scripts a one-page list at {@code rv} and a watch; starts with the default builder;
+   * returns the watch once the reflector reads it (its staleness check is scheduled).
+   */
   ScriptedListerWatcher.Stream startWatching(String rv, ReflectorTestObject... items)
       throws InterruptedException {
     server.page(rv, "", items);
@@ -111,6 +114,7 @@ final class ReflectorHarness implements AutoCloseable {
     server.awaitList();
     store.awaitCall();
     server.awaitWatch();
+    awaitClockTasks(1);
     return stream;
   }
 
