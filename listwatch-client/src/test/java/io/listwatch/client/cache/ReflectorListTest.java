@@ -169,4 +169,22 @@ class ReflectorListTest {
     h.server.awaitWatch();
     assertThat(h.listenerCalls).contains("list 0 500 InternalError");
   }
+
+  @Test
+  void storeFailingOnReplace_isReported_andTheListRetriedAfterBackoff() throws Exception {
+    IllegalStateException broken = new IllegalStateException("store broken");
+    h.store.failNextWrite(broken);
+    h.server.page("10", "", pod("a", "5"));
+    h.server.page("11", "", pod("a", "6"));
+    h.server.watchOpens();
+    h.start();
+
+    assertThat(h.awaitError()).isSameAs(broken);
+    assertThat(h.reflector.lastSyncResourceVersion()).as("not synced by a failed replace").isEmpty();
+    h.clock.awaitSleepAndWake();
+    assertThat(h.server.awaitList().resourceVersion()).isEqualTo("0");
+    assertThat(h.server.awaitList().resourceVersion()).isEqualTo("0");
+    assertThat(h.store.awaitCall()).isEqualTo(Call.replace("11", pod("a", "6")));
+    assertThat(h.server.awaitWatch().resourceVersion()).isEqualTo("11");
+  }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A store that records every call the reflector makes, in order, so a test can wait for the
@@ -44,6 +45,19 @@ final class ReflectorRecordingStore implements Store<ReflectorTestObject> {
   private final BlockingQueue<Call> pending = new LinkedBlockingQueue<>();
   private final List<Call> calls = new CopyOnWriteArrayList<>();
   private final Map<String, ReflectorTestObject> objects = new ConcurrentHashMap<>();
+  private final AtomicReference<RuntimeException> failNext = new AtomicReference<>();
+
+  /** The next add, update, delete or replace throws {@code error} instead of recording. */
+  void failNextWrite(RuntimeException error) {
+    failNext.set(error);
+  }
+
+  private void maybeFail() {
+    RuntimeException error = failNext.getAndSet(null);
+    if (error != null) {
+      throw error;
+    }
+  }
 
   /** Waits (bounded) for the next call not yet awaited. */
   Call awaitCall() throws InterruptedException {
@@ -68,18 +82,21 @@ final class ReflectorRecordingStore implements Store<ReflectorTestObject> {
 
   @Override
   public void add(ReflectorTestObject object) {
+    maybeFail();
     objects.put(key(object), object);
     record(Call.add(object));
   }
 
   @Override
   public void update(ReflectorTestObject object) {
+    maybeFail();
     objects.put(key(object), object);
     record(Call.update(object));
   }
 
   @Override
   public void delete(ReflectorTestObject object) {
+    maybeFail();
     objects.remove(key(object));
     record(Call.delete(object));
   }
@@ -106,6 +123,7 @@ final class ReflectorRecordingStore implements Store<ReflectorTestObject> {
 
   @Override
   public void replace(List<ReflectorTestObject> list, String resourceVersion) {
+    maybeFail();
     objects.clear();
     list.forEach(o -> objects.put(key(o), o));
     record(new Call("replace", List.copyOf(list), resourceVersion));

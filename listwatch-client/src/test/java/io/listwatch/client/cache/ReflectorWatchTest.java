@@ -255,4 +255,17 @@ class ReflectorWatchTest {
     assertThat(h.clock.fake.pendingTasks()).isZero();
     assertThat(watch.isClosed()).isFalse();
   }
+
+  @Test
+  void storeFailingOnAnEvent_isReported_andTheWatchGoesOn() throws Exception {
+    ScriptedListerWatcher.Stream watch = h.startWatching("10");
+    IllegalStateException broken = new IllegalStateException("store broken");
+    h.store.failNextWrite(broken);
+    watch.added(pod("a", "11")).added(pod("b", "12"));
+
+    assertThat(h.awaitError()).isSameAs(broken);
+    assertThat(h.store.awaitCall()).isEqualTo(Call.add(pod("b", "12")));
+    h.awaitLastSync("12");
+    assertThat(watch.isClosed()).isFalse();
+  }
 }
