@@ -2,8 +2,11 @@ package io.listwatch.client;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationConfig;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.deser.DefaultDeserializationContext;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.listwatch.client.internal.Json;
 import io.listwatch.client.internal.ReflectiveMetaAccessor;
@@ -28,14 +31,16 @@ import java.util.Objects;
 public final class JacksonCodec<T> implements ObjectCodec<T> {
 
   private final Class<T> type;
-  private final ObjectReader reader;
+  private final ObjectMapper mapper;
+  private final JavaType javaType;
   private final ObjectWriter writer;
   private final MetaAccessor<T> meta;
 
   private JacksonCodec(Class<T> type, ObjectMapper mapper, MetaAccessor<T> meta) {
     this.type = Objects.requireNonNull(type, "type");
     Objects.requireNonNull(mapper, "mapper");
-    this.reader = mapper.readerFor(type);
+    this.mapper = mapper;
+    this.javaType = mapper.constructType(type);
     this.writer = mapper.writerFor(type);
     this.meta = Objects.requireNonNull(meta, "meta");
   }
@@ -60,9 +65,20 @@ public final class JacksonCodec<T> implements ObjectCodec<T> {
     return new JacksonCodec<>(type, mapper, meta);
   }
 
+  /**
+   * Binds the object at the parser with the mapper's deserializer for {@code T}, leaving the
+   * parser on the object's {@code END_OBJECT} ({@code ObjectMapper.readValue} would clear
+   * the current token, as it does for root values).
+   */
   @Override
   public T decode(JsonParser parser) throws IOException {
-    return reader.readValue(parser);
+    DeserializationConfig config = mapper.getDeserializationConfig();
+    DefaultDeserializationContext context = ((DefaultDeserializationContext) mapper.getDeserializationContext())
+        .createInstance(config, parser, mapper.getInjectableValues());
+    JsonDeserializer<Object> deserializer = context.findRootValueDeserializer(javaType);
+    Object value = deserializer.deserialize(parser, context);
+    context.checkUnresolvedObjectId();
+    return type.cast(value);
   }
 
   @Override

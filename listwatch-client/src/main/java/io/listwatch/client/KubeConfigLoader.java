@@ -224,7 +224,7 @@ final class KubeConfigLoader {
     Path resolve(String path) {
       Path p = Path.of(path);
       Path dir = file.toAbsolutePath().getParent();
-      return p.isAbsolute() || dir == null ? p : dir.resolve(p);
+      return p.isAbsolute() || dir == null ? p : dir.resolve(p).normalize();
     }
   }
 
