@@ -82,14 +82,9 @@ final class HttpResourceClient<T> implements ResourceClient<T> {
     ListOptions watchOptions = options.watch() ? options : options.toBuilder().watch(true).build();
     String path = collectionPath(namespace, true) + query(watchOptions);
     HttpResponse<InputStream> r = expectSuccess(client.send(client.request(path).GET()));
-    try {
-      HttpWatchStream<T> stream = new HttpWatchStream<>(client, r.body(), codec, type + " " + path);
-      client.register(stream);
-      return stream;
-    } catch (IOException e) {
-      discard(r);
-      throw new UncheckedIOException(e);
-    }
+    HttpWatchStream<T> stream = new HttpWatchStream<>(client, r.body(), codec, type + " " + path);
+    client.register(stream);
+    return stream;
   }
 
   @Override

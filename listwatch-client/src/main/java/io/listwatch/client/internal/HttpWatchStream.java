@@ -19,19 +19,22 @@ final class HttpWatchStream<T> implements WatchStream<T> {
 
   private final HttpKubeClient client;
   private final InputStream body;
-  private final JsonParser parser;
-  private final WatchEventDecoder<T> decoder;
+  private final ObjectCodec<T> codec;
+  /**
+   * Created by the reader on its first {@link #next()}: Jackson reads the first bytes to
+   * detect the encoding when it creates a parser, which must not block {@code watch()}.
+   */
+  private JsonParser parser;
+  private WatchEventDecoder<T> decoder;
   private final String description;
   private volatile boolean closed;
   /** Whether the stream ended (EOF or failure); confined to the reader. */
   private boolean ended;
 
-  HttpWatchStream(HttpKubeClient client, InputStream body, ObjectCodec<T> codec, String description)
-      throws IOException {
+  HttpWatchStream(HttpKubeClient client, InputStream body, ObjectCodec<T> codec, String description) {
     this.client = client;
     this.body = body;
-    this.parser = Json.FACTORY.createParser(body);
-    this.decoder = new WatchEventDecoder<>(parser, codec);
+    this.codec = codec;
     this.description = description;
   }
 
@@ -42,6 +45,10 @@ final class HttpWatchStream<T> implements WatchStream<T> {
       return Optional.empty();
     }
     try {
+      if (decoder == null) {
+        parser = Json.FACTORY.createParser(body);
+        decoder = new WatchEventDecoder<>(parser, codec);
+      }
       Optional<WatchEvent<T>> event = decoder.next();
       if (event.isEmpty()) {
         finish();
@@ -61,7 +68,9 @@ final class HttpWatchStream<T> implements WatchStream<T> {
     if (!ended) {
       ended = true;
       try {
-        parser.close();
+        if (parser != null) {
+          parser.close();
+        }
       } catch (IOException e) {
         // closing: nothing to report
       }
