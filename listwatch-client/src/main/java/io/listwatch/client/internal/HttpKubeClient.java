@@ -56,6 +56,8 @@ public final class HttpKubeClient implements KubeClient {
   /** Whether an exchange has completed, so a connection exists; guarded by gateLock. */
   private boolean connected;
   private volatile boolean closed;
+  /** The protocol of the last response, for tests and diagnostics. */
+  private volatile HttpClient.Version lastVersion;
 
   private HttpKubeClient(Config config) {
     this.config = config;
@@ -119,6 +121,7 @@ public final class HttpKubeClient implements KubeClient {
     boolean ok = false;
     try {
       HttpResponse<InputStream> response = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
+      lastVersion = response.version();
       ok = true;
       return response;
     } catch (InterruptedException e) {
@@ -165,6 +168,11 @@ public final class HttpKubeClient implements KubeClient {
       // go ahead on a connection of our own
     }
     return null;
+  }
+
+  /** The HTTP version of the last response, empty before the first. */
+  public java.util.Optional<HttpClient.Version> lastResponseVersion() {
+    return java.util.Optional.ofNullable(lastVersion);
   }
 
   void register(HttpWatchStream<?> watch) {
