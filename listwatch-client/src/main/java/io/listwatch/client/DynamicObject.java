@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.client.internal.Interner;
 import io.listwatch.client.internal.Json;
+import io.listwatch.client.internal.RecordingInputStream;
 import io.listwatch.client.internal.ScratchBuffer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,12 +25,13 @@ import java.util.Optional;
  * <p>Immutable and thread-safe: it keeps the object's JSON bytes as received plus its parsed
  * metadata; {@link #toJson()} and {@link #toTree()} give copies.
  *
- * <p>Memory: one {@code byte[]} of compact JSON (as the decoder re-wrote it: no whitespace),
- * the metadata strings, and the label and annotation maps (the shared empty map when there
+ * <p>Memory: one {@code byte[]} of the object's JSON, the metadata strings, and the label and annotation maps (the shared empty map when there
  * are none). Namespaces, apiVersion, kind, label keys and values and annotation keys are
  * shared between objects through {@link Interner}. No tree is kept. Decoding is one pass of
- * the streaming parser that copies every token into the byte array and picks out
- * {@code apiVersion}, {@code kind} and {@code metadata}'s fields on the way.
+ * the streaming parser that picks out {@code apiVersion}, {@code kind} and
+ * {@code metadata}'s fields and skips the rest; the bytes are then copied as they arrived
+ * from the REST client's stream. {@link #parse(byte[])} and other parsers (e.g. a token
+ * buffer) re-write every token into compact bytes instead.
  *
  * <p>{@link #equals} and {@link #hashCode} compare the JSON bytes.
  */
@@ -97,47 +99,35 @@ public final class DynamicObject {
 
   /**
    * Reads one object with the parser on its {@code START_OBJECT}; returns with the parser on
-   * the matching {@code END_OBJECT}.
+   * the matching {@code END_OBJECT}. When the parser reads a {@link RecordingInputStream}
+   * (the REST client's response bodies), the object's bytes are taken as they arrived and
+   * only metadata is decoded; otherwise (parse, a token buffer, a stream of unknown origin)
+   * every token is re-written into compact bytes.
    */
   static DynamicObject read(JsonParser p) throws IOException {
+    if (p.getInputSource() instanceof RecordingInputStream input) {
+      long start = p.currentTokenLocation().getByteOffset();
+      Reader r = new Reader();
+      r.readObject(p, null);
+      long end = p.currentLocation().getByteOffset();
+      byte[] json = start < 0 ? null : input.copy(start, end);
+      if (json == null) {
+        throw new IOException("cannot locate the object's bytes in the stream");
+      }
+      return new DynamicObject(json, r);
+    }
     ScratchBuffer out = ScratchBuffer.forThread();
     Reader r = new Reader();
     try (JsonGenerator g = Json.FACTORY.createGenerator(out)) {
-      g.writeStartObject();
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String field = p.currentName();
-        g.writeFieldName(field);
-        JsonToken t = p.nextToken();
-        switch (field) {
-          case "apiVersion" -> r.apiVersion = Interner.intern(copyString(p, g, t));
-          case "kind" -> r.kind = Interner.intern(copyString(p, g, t));
-          case "metadata" -> {
-            if (t == JsonToken.START_OBJECT) {
-              r.readMetadata(p, g);
-            } else {
-              g.copyCurrentStructure(p);
-            }
-          }
-          default -> g.copyCurrentStructure(p);
-        }
-      }
-      g.writeEndObject();
+      r.readObject(p, g);
     }
     return new DynamicObject(out.toByteArray(), r);
   }
 
-  /** Copies the current value; returns it if it is a string, else "". */
-  private static String copyString(JsonParser p, JsonGenerator g, JsonToken t) throws IOException {
-    if (t == JsonToken.VALUE_STRING) {
-      String s = p.getText();
-      g.writeString(s);
-      return s;
-    }
-    g.copyCurrentStructure(p);
-    return "";
-  }
-
-  /** The fields picked out while copying. Confined to the decoding thread. */
+  /**
+   * The fields picked out while reading. With a generator every token is copied into it;
+   * without one, what is not picked out is skipped. Confined to the decoding thread.
+   */
   private static final class Reader {
     String apiVersion = "";
     String kind = "";
@@ -148,45 +138,107 @@ public final class DynamicObject {
     Map<String, String> labels = Map.of();
     Map<String, String> annotations = Map.of();
 
-    void readMetadata(JsonParser p, JsonGenerator g) throws IOException {
-      g.writeStartObject();
+    void readObject(JsonParser p, JsonGenerator g) throws IOException {
+      if (g != null) {
+        g.writeStartObject();
+      }
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
-        g.writeFieldName(field);
+        if (g != null) {
+          g.writeFieldName(field);
+        }
         JsonToken t = p.nextToken();
         switch (field) {
-          case "name" -> name = copyString(p, g, t);
-          case "namespace" -> namespace = Interner.intern(copyString(p, g, t));
-          case "resourceVersion" -> resourceVersion = copyString(p, g, t);
-          case "uid" -> uid = copyString(p, g, t);
-          case "labels" -> labels = copyStringMap(p, g, t, true);
-          case "annotations" -> annotations = copyStringMap(p, g, t, false);
-          default -> g.copyCurrentStructure(p);
+          case "apiVersion" -> apiVersion = Interner.intern(string(p, g, t));
+          case "kind" -> kind = Interner.intern(string(p, g, t));
+          case "metadata" -> {
+            if (t == JsonToken.START_OBJECT) {
+              readMetadata(p, g);
+            } else {
+              other(p, g);
+            }
+          }
+          default -> other(p, g);
         }
       }
-      g.writeEndObject();
+      if (g != null) {
+        g.writeEndObject();
+      }
     }
 
-    private static Map<String, String> copyStringMap(JsonParser p, JsonGenerator g, JsonToken t,
+    private void readMetadata(JsonParser p, JsonGenerator g) throws IOException {
+      if (g != null) {
+        g.writeStartObject();
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        if (g != null) {
+          g.writeFieldName(field);
+        }
+        JsonToken t = p.nextToken();
+        switch (field) {
+          case "name" -> name = string(p, g, t);
+          case "namespace" -> namespace = Interner.intern(string(p, g, t));
+          case "resourceVersion" -> resourceVersion = string(p, g, t);
+          case "uid" -> uid = string(p, g, t);
+          case "labels" -> labels = stringMap(p, g, t, true);
+          case "annotations" -> annotations = stringMap(p, g, t, false);
+          default -> other(p, g);
+        }
+      }
+      if (g != null) {
+        g.writeEndObject();
+      }
+    }
+
+    /** Copies or skips the current value. */
+    private static void other(JsonParser p, JsonGenerator g) throws IOException {
+      if (g != null) {
+        g.copyCurrentStructure(p);
+      } else {
+        p.skipChildren();
+      }
+    }
+
+    /** The current value if it is a string, else "" (copied or skipped). */
+    private static String string(JsonParser p, JsonGenerator g, JsonToken t) throws IOException {
+      if (t == JsonToken.VALUE_STRING) {
+        String s = p.getText();
+        if (g != null) {
+          g.writeString(s);
+        }
+        return s;
+      }
+      other(p, g);
+      return "";
+    }
+
+    private static Map<String, String> stringMap(JsonParser p, JsonGenerator g, JsonToken t,
         boolean internValues) throws IOException {
       if (t != JsonToken.START_OBJECT) {
-        g.copyCurrentStructure(p);
+        other(p, g);
         return Map.of();
       }
-      g.writeStartObject();
+      if (g != null) {
+        g.writeStartObject();
+      }
       String firstKey = null;
       String firstValue = null;
       Map<String, String> more = null;
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String key = Interner.intern(p.currentName());
-        g.writeFieldName(key);
+        if (g != null) {
+          g.writeFieldName(key);
+        }
         JsonToken v = p.nextToken();
         if (v != JsonToken.VALUE_STRING) {
-          g.copyCurrentStructure(p); // null or not a string: kept in the JSON, not in the map
+          other(p, g); // null or not a string: kept in the JSON, not in the map
           continue;
         }
         String value = p.getText();
-        g.writeString(value);
+        if (g != null) {
+          g.writeString(value);
+        }
         if (internValues) {
           value = Interner.intern(value);
         }
@@ -201,7 +253,9 @@ public final class DynamicObject {
           more.put(key, value);
         }
       }
-      g.writeEndObject();
+      if (g != null) {
+        g.writeEndObject();
+      }
       if (more != null) {
         return Map.copyOf(more);
       }

@@ -69,7 +69,7 @@ final class HttpResourceClient<T> implements ResourceClient<T> {
     }
     String path = collectionPath(namespace, true) + query(options);
     HttpResponse<InputStream> r = expectSuccess(client.send(client.request(path).GET()));
-    try (InputStream body = r.body(); JsonParser p = Json.FACTORY.createParser(body)) {
+    try (InputStream body = r.body(); JsonParser p = Json.FACTORY.createParser(new RecordingInputStream(body))) {
       return ListDecoder.read(p, codec);
     } catch (IOException e) {
       throw new UncheckedIOException("LIST " + path + ": " + e.getMessage(), e);
@@ -181,7 +181,7 @@ final class HttpResourceClient<T> implements ResourceClient<T> {
   }
 
   private T readObject(HttpResponse<InputStream> r) {
-    try (InputStream body = r.body(); JsonParser p = Json.FACTORY.createParser(body)) {
+    try (InputStream body = r.body(); JsonParser p = Json.FACTORY.createParser(new RecordingInputStream(body))) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new IOException("response is not a JSON object");
       }

@@ -30,6 +30,7 @@ public final class ListDecoder {
     String continueToken = "";
     OptionalLong remaining = OptionalLong.empty();
     List<T> items = new ArrayList<>();
+    RecordingInputStream recording = p.getInputSource() instanceof RecordingInputStream r ? r : null;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken t = p.nextToken();
@@ -52,6 +53,9 @@ public final class ListDecoder {
         JsonToken item;
         while ((item = p.nextToken()) != JsonToken.END_ARRAY) {
           if (item == JsonToken.START_OBJECT) {
+            if (recording != null) {
+              recording.discardBefore(p.currentTokenLocation().getByteOffset());
+            }
             items.add(codec.decode(p));
           } else if (item == null) {
             throw new IOException("list response ends inside items");

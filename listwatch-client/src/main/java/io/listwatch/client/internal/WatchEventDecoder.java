@@ -46,6 +46,9 @@ public final class WatchEventDecoder<T> {
     if (t != JsonToken.START_OBJECT) {
       throw new IOException("watch stream: expected an event object, got " + t);
     }
+    if (parser.getInputSource() instanceof RecordingInputStream recording) {
+      recording.discardBefore(parser.currentTokenLocation().getByteOffset());
+    }
     WatchEvent.Type type = null;
     WatchEvent<T> event = null;
     TokenBuffer early = null;

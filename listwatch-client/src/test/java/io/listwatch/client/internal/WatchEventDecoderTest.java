@@ -19,6 +19,12 @@ class WatchEventDecoderTest {
     return new WatchEventDecoder<>(p, DynamicObject.CODEC);
   }
 
+  private static WatchEventDecoder<DynamicObject> recordingDecoder(String stream) throws IOException {
+    JsonParser p = Json.FACTORY.createParser(new RecordingInputStream(
+        new ByteArrayInputStream(stream.getBytes(StandardCharsets.UTF_8))));
+    return new WatchEventDecoder<>(p, DynamicObject.CODEC);
+  }
+
   private static WatchEvent<DynamicObject> next(WatchEventDecoder<DynamicObject> d) throws IOException {
     return d.next().orElseThrow();
   }
@@ -38,6 +44,28 @@ class WatchEventDecoderTest {
     assertThat(modified.object().resourceVersion()).isEqualTo("6");
     assertThat(modified.object().kind()).isEqualTo("Pod");
     assertThat(next(d).type()).isEqualTo(WatchEvent.Type.DELETED);
+    assertThat(d.next()).isEmpty();
+  }
+
+  @Test
+  void fromTheRestClientsStream_objectsKeepTheirBytesAsSent() throws IOException {
+    String a = "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\",\"labels\":{\"x\":\"1\"}},\"spec\":{\"n\":[1, 2.50]}}";
+    String b = "{\"metadata\":{\"name\":\"b\"},\"kind\":\"Pod\"}";
+    StringBuilder stream = new StringBuilder();
+    for (int i = 0; i < 2000; i++) { // more than the parser's and the window's buffers
+      stream.append("{\"type\":\"ADDED\",\"object\":").append(a).append("}\n");
+      stream.append("{\"object\":").append(b).append(",\"type\":\"MODIFIED\"}\n");
+    }
+    WatchEventDecoder<DynamicObject> d = recordingDecoder(stream.toString());
+    for (int i = 0; i < 2000; i++) {
+      WatchEvent<DynamicObject> first = next(d);
+      assertThat(first.object().toJsonString()).isEqualTo(a);
+      assertThat(first.object().labels()).containsEntry("x", "1");
+      WatchEvent<DynamicObject> second = next(d);
+      assertThat(second.type()).isEqualTo(WatchEvent.Type.MODIFIED);
+      assertThat(second.object().name()).isEqualTo("b");
+      assertThat(second.object().toTree()).isEqualTo(DynamicObject.parse(b).toTree());
+    }
     assertThat(d.next()).isEmpty();
   }
 
