@@ -38,6 +38,11 @@ import java.util.concurrent.TimeoutException;
  * callers); response bodies are decoded on the thread that reads them, never on the
  * HttpClient's selector thread. The HttpClient's own executor is the JDK default.
  *
+ * <p>Not done: HTTP/2 PING health checks (client-go pings after 30 s without reads; the JDK
+ * client has no such option), so a silently dead connection is noticed only by TCP. After
+ * the first connection is lost, requests that start together may again open one
+ * connection each (the gate above covers only the first).
+ *
  * <p>Thread-safe. {@link #close()} ends open watches and shuts the HttpClient down.
  */
 public final class HttpKubeClient implements KubeClient {
@@ -98,8 +103,10 @@ public final class HttpKubeClient implements KubeClient {
     HttpRequest.Builder b = HttpRequest.newBuilder(java.net.URI.create(config.server() + pathAndQuery))
         .header("Accept", "application/json")
         .header("User-Agent", USER_AGENT);
-    token.current().ifPresent(t -> b.header("Authorization", "Bearer " + t));
-    if (basicAuth != null && token.current().isEmpty()) {
+    java.util.Optional<String> bearer = token.current();
+    if (bearer.isPresent()) {
+      b.header("Authorization", "Bearer " + bearer.get());
+    } else if (basicAuth != null) {
       b.header("Authorization", basicAuth);
     }
     return b;
