@@ -38,10 +38,14 @@ import java.util.concurrent.TimeoutException;
  * callers); response bodies are decoded on the thread that reads them, never on the
  * HttpClient's selector thread. The HttpClient's own executor is the JDK default.
  *
- * <p>Not done: HTTP/2 PING health checks (client-go pings after 30 s without reads; the JDK
- * client has no such option), so a silently dead connection is noticed only by TCP. After
- * the first connection is lost, requests that start together may again open one
- * connection each (the gate above covers only the first).
+ * <p><b>Dead connections.</b> client-go pings an HTTP/2 connection after 30 s without reads;
+ * the JDK client has no such option. A connection that died silently (a NAT or load
+ * balancer forgot it: no FIN, no RST) would otherwise swallow every new stream forever, so
+ * when a request's response headers do not arrive within the request timeout this client
+ * replaces its HttpClient: later requests open a fresh connection, and the old client is
+ * shut down gracefully (its streams end as their readers close them, e.g. when a reflector
+ * finds its watch silent). After such a replacement, requests that start together may open
+ * one connection each (the gate above covers only the first).
  *
  * <p>Thread-safe. {@link #close()} ends open watches and shuts the HttpClient down.
  */
@@ -50,7 +54,10 @@ public final class HttpKubeClient implements KubeClient {
   private static final String USER_AGENT = "listwatch-client/0.1";
 
   private final Config config;
-  private final HttpClient http;
+  /** The current HttpClient; replaced when its connection looks dead (see the class note). */
+  private volatile HttpClient http;
+  /** How many times {@link #http} was replaced, for tests and diagnostics. */
+  private final java.util.concurrent.atomic.AtomicInteger replacements = new java.util.concurrent.atomic.AtomicInteger();
   private final BearerToken token;
   private final String basicAuth;
   /** Open watches, closed with the client. */
@@ -66,6 +73,13 @@ public final class HttpKubeClient implements KubeClient {
 
   private HttpKubeClient(Config config) {
     this.config = config;
+    this.http = newHttpClient(config);
+    this.token = new BearerToken(config.token().orElse(null), config.tokenFile().orElse(null), System::nanoTime);
+    this.basicAuth = config.username().map(u -> "Basic " + Base64.getEncoder()
+        .encodeToString((u + ":" + config.password().orElse("")).getBytes(StandardCharsets.UTF_8))).orElse(null);
+  }
+
+  private static HttpClient newHttpClient(Config config) {
     HttpClient.Builder b = HttpClient.newBuilder()
         .version(config.http2() ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
         .connectTimeout(config.requestTimeout())
@@ -73,10 +87,7 @@ public final class HttpKubeClient implements KubeClient {
     if (config.server().getScheme().equalsIgnoreCase("https")) {
       b.sslContext(TlsContexts.of(config));
     }
-    this.http = b.build();
-    this.token = new BearerToken(config.token().orElse(null), config.tokenFile().orElse(null), System::nanoTime);
-    this.basicAuth = config.username().map(u -> "Basic " + Base64.getEncoder()
-        .encodeToString((u + ":" + config.password().orElse("")).getBytes(StandardCharsets.UTF_8))).orElse(null);
+    return b.build();
   }
 
   /**
@@ -126,14 +137,18 @@ public final class HttpKubeClient implements KubeClient {
     HttpRequest req = request.timeout(config.requestTimeout()).build();
     CompletableFuture<Void> mine = awaitConnection();
     boolean ok = false;
+    HttpClient client = http;
     try {
-      HttpResponse<InputStream> response = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
+      HttpResponse<InputStream> response = client.send(req, HttpResponse.BodyHandlers.ofInputStream());
       lastVersion = response.version();
       ok = true;
       return response;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new UncheckedIOException(new InterruptedIOException("interrupted: " + req.method() + " " + req.uri()));
+    } catch (java.net.http.HttpTimeoutException e) {
+      replaceConnection(client);
+      throw new UncheckedIOException(req.method() + " " + req.uri() + ": " + e, e);
     } catch (IOException e) {
       throw new UncheckedIOException(req.method() + " " + req.uri() + ": " + e, e);
     } finally {
@@ -177,6 +192,27 @@ public final class HttpKubeClient implements KubeClient {
     return null;
   }
 
+  /**
+   * Replaces {@code suspect} (if it is still the current HttpClient) with a new one, so later
+   * requests open a new connection; shuts {@code suspect} down gracefully.
+   */
+  private void replaceConnection(HttpClient suspect) {
+    synchronized (gateLock) {
+      if (http != suspect || closed) {
+        return;
+      }
+      http = newHttpClient(config);
+      connected = false;
+      replacements.incrementAndGet();
+    }
+    suspect.shutdown();
+  }
+
+  /** How many times the connection was replaced because a request timed out. */
+  public int connectionReplacements() {
+    return replacements.get();
+  }
+
   /** The HTTP version of the last response, empty before the first. */
   public java.util.Optional<HttpClient.Version> lastResponseVersion() {
     return java.util.Optional.ofNullable(lastVersion);
@@ -203,9 +239,13 @@ public final class HttpKubeClient implements KubeClient {
     for (HttpWatchStream<?> w : List.copyOf(watches)) {
       w.close();
     }
-    http.shutdownNow();
+    HttpClient current;
+    synchronized (gateLock) {
+      current = http;
+    }
+    current.shutdownNow();
     try {
-      http.awaitTermination(Duration.ofSeconds(5));
+      current.awaitTermination(Duration.ofSeconds(5));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
