@@ -303,6 +303,25 @@ class SharedIndexInformerTest {
   }
 
   @Test
+  void close_calledFromAHandler_returnsAndStopsTheInformer() throws Exception {
+    CountDownLatch closed = new CountDownLatch(1);
+    InformerTestHandler handler = new InformerTestHandler() {
+      @Override
+      void beforeRecord(Call call) {
+        informer.close();
+        closed.countDown();
+      }
+    };
+    informer.addEventHandler(handler);
+    lw.setList(10, obj("ns", "a", 1));
+    informer.start();
+    assertThat(closed.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(informer.isRunning()).isFalse();
+    assertThat(lw.requestThread.isAlive()).as("the reflector thread was joined").isFalse();
+    awaitUntil(() -> !handler.thread.isAlive(), "the handler thread ends once the call returns");
+  }
+
+  @Test
   void beforeStart_nothingIsSynced_andTheIndexerIsEmpty() {
     assertThat(informer.hasSynced()).isFalse();
     assertThat(informer.isRunning()).isFalse();
