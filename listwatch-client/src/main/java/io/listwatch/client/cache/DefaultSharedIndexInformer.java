@@ -59,7 +59,10 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
   private final Clock clock;
   private final boolean useWatchList;
   private final long pageSize;
-  private final ReflectorListener reflectorListener;
+  /** Guarded by stateLock. */
+  private ReflectorListener reflectorListener;
+  private final Duration bookmarkInterval;
+  private final Duration minWatchTimeout;
   private final Duration defaultEventHandlerResyncPeriod;
   private final KeyFunc<T> keyFunc;
   private final ThreadSafeStore<T> indexer;
@@ -98,6 +101,8 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
     this.useWatchList = config.useWatchList;
     this.pageSize = config.pageSize;
     this.reflectorListener = config.reflectorListener;
+    this.bookmarkInterval = config.bookmarkInterval;
+    this.minWatchTimeout = config.minWatchTimeout;
     this.defaultEventHandlerResyncPeriod = config.resyncPeriod;
     this.resyncCheckPeriod = config.resyncPeriod;
     this.transform = config.transform;
@@ -240,6 +245,18 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
     }
   }
 
+  @Override
+  public void setReflectorListener(ReflectorListener listener) {
+    Objects.requireNonNull(listener, "listener");
+    stateLock.lock();
+    try {
+      requireNotStarted("setReflectorListener");
+      this.reflectorListener = listener;
+    } finally {
+      stateLock.unlock();
+    }
+  }
+
   private void requireNotStarted(String what) {
     if (started || closed) {
       throw new IllegalStateException(logName + ": " + what + " only before start()");
@@ -265,7 +282,9 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
           .clock(clock)
           .pageSize(pageSize)
           .resyncPeriod(resyncCheckPeriod, processor::shouldResync)
-          .useWatchList(useWatchList);
+          .useWatchList(useWatchList)
+          .bookmarkInterval(bookmarkInterval)
+          .minWatchTimeout(minWatchTimeout);
       if (watchErrorHandler != null) {
         rb.watchErrorHandler(watchErrorHandler);
       }

@@ -43,6 +43,8 @@ final class DefaultSharedInformerFactory implements SharedInformerFactory {
   private final Map<InformerKey, UnaryOperator<?>> transforms;
   private final Clock clock;
   private final boolean useWatchList;
+  private final Duration bookmarkInterval;
+  private final Duration minWatchTimeout;
 
   private final ReentrantLock lock = new ReentrantLock();
   /** Every informer created, in order. Guarded by lock. */
@@ -61,6 +63,8 @@ final class DefaultSharedInformerFactory implements SharedInformerFactory {
     this.transforms = Map.copyOf(config.transforms);
     this.clock = config.clock;
     this.useWatchList = config.useWatchList;
+    this.bookmarkInterval = config.bookmarkInterval;
+    this.minWatchTimeout = config.minWatchTimeout;
   }
 
   @Override
@@ -90,7 +94,9 @@ final class DefaultSharedInformerFactory implements SharedInformerFactory {
         .name(type.toString())
         .resyncPeriod(resync.getOrDefault(type, defaultResync))
         .clock(clock)
-        .useWatchList(useWatchList);
+        .useWatchList(useWatchList)
+        .bookmarkInterval(bookmarkInterval)
+        .minWatchTimeout(minWatchTimeout);
     @SuppressWarnings("unchecked") // registered by Builder.transform for this very class
     UnaryOperator<T> transform =
         (UnaryOperator<T>) transforms.get(new InformerKey(type, codec.type()));

@@ -118,6 +118,8 @@ public interface SharedIndexInformer<T> extends SharedInformer<T> {
     UnaryOperator<T> transform;
     WatchErrorHandler watchErrorHandler;
     ReflectorListener reflectorListener;
+    Duration bookmarkInterval = Duration.ofMinutes(1);
+    Duration minWatchTimeout = Duration.ofMinutes(5);
 
     private Builder(ListerWatcher<T> listerWatcher, MetaAccessor<T> accessor) {
       this.listerWatcher = Objects.requireNonNull(listerWatcher, "listerWatcher");
@@ -200,6 +202,25 @@ public interface SharedIndexInformer<T> extends SharedInformer<T> {
     }
 
     /** Told of every list and watch the reflector starts. */
+    /**
+     * The server's bookmark interval (kube: 1 minute). A watch that brings nothing, not even
+     * a bookmark, for twice this long is taken for dead and replaced. Zero turns that off.
+     */
+    public Builder<T> bookmarkInterval(Duration interval) {
+      Objects.requireNonNull(interval, "interval");
+      if (interval.isNegative()) {
+        throw new IllegalArgumentException("bookmark interval must not be negative: " + interval);
+      }
+      this.bookmarkInterval = interval;
+      return this;
+    }
+
+    /** Watches ask the server to end them after a random time in [min, 2 × min). Default 5 minutes. */
+    public Builder<T> minWatchTimeout(Duration min) {
+      this.minWatchTimeout = Objects.requireNonNull(min, "min");
+      return this;
+    }
+
     public Builder<T> reflectorListener(ReflectorListener listener) {
       this.reflectorListener = Objects.requireNonNull(listener, "listener");
       return this;

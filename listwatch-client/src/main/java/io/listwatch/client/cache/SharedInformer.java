@@ -67,6 +67,14 @@ public interface SharedInformer<T> extends AutoCloseable {
   void setWatchErrorHandler(WatchErrorHandler handler);
 
   /**
+   * Sets who is told of every list and watch the reflector starts, and why (e.g. to log
+   * relists). Only before {@link #start()}.
+   *
+   * @throws IllegalStateException after start
+   */
+  void setReflectorListener(ReflectorListener listener);
+
+  /**
    * Starts the informer's threads and returns. Idempotent.
    *
    * @throws IllegalStateException if the informer was closed

@@ -86,6 +86,8 @@ public interface SharedInformerFactory extends AutoCloseable {
     final Map<DefaultSharedInformerFactory.InformerKey, UnaryOperator<?>> transforms = new HashMap<>();
     Clock clock = Clock.system();
     boolean useWatchList;
+    Duration bookmarkInterval = Duration.ofMinutes(1);
+    Duration minWatchTimeout = Duration.ofMinutes(5);
 
     private Builder(KubeClient client) {
       this.client = Objects.requireNonNull(client, "client");
@@ -138,6 +140,22 @@ public interface SharedInformerFactory extends AutoCloseable {
     /** List with watch-lists ({@code sendInitialEvents}), falling back to paged lists. */
     public Builder useWatchList(boolean useWatchList) {
       this.useWatchList = useWatchList;
+      return this;
+    }
+
+    /** See {@link SharedIndexInformer.Builder#bookmarkInterval}. Default 1 minute. */
+    public Builder bookmarkInterval(Duration interval) {
+      Objects.requireNonNull(interval, "interval");
+      if (interval.isNegative()) {
+        throw new IllegalArgumentException("bookmark interval must not be negative: " + interval);
+      }
+      this.bookmarkInterval = interval;
+      return this;
+    }
+
+    /** See {@link SharedIndexInformer.Builder#minWatchTimeout}. Default 5 minutes. */
+    public Builder minWatchTimeout(Duration min) {
+      this.minWatchTimeout = Objects.requireNonNull(min, "min");
       return this;
     }
 

@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A TCP proxy on 127.0.0.1 for failure tests: forwards every connection to a target port, and
  * can {@link #blackholeExisting() black-hole} the connections open so far — bytes stop
  * flowing in both directions but no FIN or RST is sent, as when a NAT or load balancer
- * silently forgets a connection. New connections are forwarded normally.
+ * silently forgets a connection. New connections are forwarded normally. It can also
+ * {@link #pause() cut every connection and refuse new ones} until {@link #resume()}, as
+ * when the server is unreachable for a while.
  *
  * <p>Thread-safe. Each direction of each connection is pumped by a virtual thread.
  */
@@ -26,6 +28,7 @@ final class TcpProxy implements AutoCloseable {
   private final List<Link> links = new CopyOnWriteArrayList<>();
   private final AtomicInteger accepted = new AtomicInteger();
   private volatile boolean closed;
+  private volatile boolean refusing;
 
   TcpProxy(int targetPort) throws IOException {
     this.targetPort = targetPort;
@@ -53,10 +56,29 @@ final class TcpProxy implements AutoCloseable {
     }
   }
 
+  /** Closes every open connection and refuses new ones until {@link #resume()}. */
+  void pause() {
+    refusing = true;
+    for (Link link : links) {
+      link.close();
+    }
+    links.clear();
+  }
+
+  /** Accepts and forwards connections again. */
+  void resume() {
+    refusing = false;
+  }
+
   private void acceptLoop() {
     while (!closed) {
       try {
         Socket client = server.accept();
+        if (refusing) {
+          client.setSoLinger(true, 0); // reset, like a refused connection
+          client.close();
+          continue;
+        }
         accepted.incrementAndGet();
         Socket upstream = new Socket();
         upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort));
