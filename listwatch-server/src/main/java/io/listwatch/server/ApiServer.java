@@ -13,7 +13,12 @@ import io.listwatch.storage.Storage;
 import io.listwatch.storage.rocksdb.RocksDbStorage;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -63,6 +68,8 @@ public final class ApiServer implements AutoCloseable {
   private ScheduledExecutorService timer;
   private EventLoopGroup boss;
   private EventLoopGroup workers;
+  /** Accepted connections, closed by {@link #close()}; channels leave the group when they close. */
+  private final ChannelGroup connections = new DefaultChannelGroup("api-connections", GlobalEventExecutor.INSTANCE);
   private Channel listener;
   private ApiRoutes routes;
 
@@ -99,7 +106,7 @@ public final class ApiServer implements AutoCloseable {
           .channel(NioServerSocketChannel.class)
           .option(ChannelOption.SO_BACKLOG, 1024)
           .childOption(ChannelOption.TCP_NODELAY, true)
-          .childHandler(new HttpServerInitializer(routes))
+          .childHandler(trackingConnections(new HttpServerInitializer(routes)))
           .bind(new InetSocketAddress(config.bindAddress, config.port))
           .syncUninterruptibly()
           .channel();
@@ -109,6 +116,17 @@ public final class ApiServer implements AutoCloseable {
       close();
       throw e instanceof RuntimeException r ? r : new IllegalStateException("cannot start the server", e);
     }
+  }
+
+  /** Adds every accepted connection to {@link #connections}, then runs {@code pipeline}. */
+  private ChannelInitializer<SocketChannel> trackingConnections(HttpServerInitializer pipeline) {
+    return new ChannelInitializer<>() {
+      @Override
+      protected void initChannel(SocketChannel ch) {
+        connections.add(ch);
+        ch.pipeline().addLast(pipeline);
+      }
+    };
   }
 
   private void createInitialNamespaces() {
@@ -166,6 +184,9 @@ public final class ApiServer implements AutoCloseable {
     } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
       LOG.warn("some watches did not end within 5 s; closing their connections");
     }
+    // Close every connection before the event loops stop: a request that arrived meanwhile
+    // must fail at the client (connection closed), not wait on a socket nobody reads.
+    connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
     cachers.values().forEach(Cacher::close);
     if (workers != null) {
       workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

@@ -117,6 +117,8 @@ public final class Reflector<T> implements AutoCloseable {
   private boolean lastSyncResourceVersionUnavailable;
   /** Set once a watch-list was rejected: use paged lists from then on. Run thread only. */
   private boolean watchListUnsupported;
+  /** Whether the server paged the initial "0" list (so it honours limits). Run thread only. */
+  private boolean paginatedResult;
 
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -236,11 +238,14 @@ public final class Reflector<T> implements AutoCloseable {
     ReflectorPager.Result<T> result;
     try {
       Optional<ReflectorPager.Result<T>> listed =
-          ReflectorPager.listAll(listerWatcher, rv, pageSize, this::stopping);
+          ReflectorPager.listAll(listerWatcher, rv, relistPageSize(rv), this::stopping);
       if (listed.isEmpty()) {
         return ReflectorStep.STOP;
       }
       result = listed.get();
+      if (rv.equals("0") && result.paginated()) {
+        paginatedResult = true;
+      }
     } catch (RuntimeException e) {
       if (stopping()) {
         return ReflectorStep.STOP;
@@ -254,6 +259,21 @@ public final class Reflector<T> implements AutoCloseable {
     }
     RuntimeException replaceFailure = replaceStore(result.items(), result.resourceVersion());
     return replaceFailure == null ? ReflectorStep.watch("listed") : replaceFailed(replaceFailure);
+  }
+
+  /**
+   * The page size of a list from {@code rv} (client-go's rule). A list from a resourceVersion
+   * other than "" and "0" is a relist; kube serves a limited list at such a version from
+   * storage at exactly that version ("Exact"), which after a 410 on the watch would hand back
+   * the same too-old version again. Unpaged, it is served from the watch cache with
+   * "not older than" semantics, fresh and cheap. Only a server that paged the initial
+   * "0" list (its watch cache is off) keeps getting paged relists.
+   */
+  private long relistPageSize(String rv) {
+    if (rv.isEmpty() || rv.equals("0") || paginatedResult) {
+      return pageSize;
+    }
+    return 0;
   }
 
   /**

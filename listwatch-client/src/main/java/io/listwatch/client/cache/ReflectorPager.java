@@ -21,8 +21,11 @@ final class ReflectorPager {
   private ReflectorPager() {
   }
 
-  /** A whole list: every page's items and the list's resourceVersion. */
-  record Result<T>(List<T> items, String resourceVersion) {
+  /**
+   * A whole list: every page's items, the list's resourceVersion, and whether the server
+   * answered in more than one page.
+   */
+  record Result<T>(List<T> items, String resourceVersion, boolean paginated) {
   }
 
   /**
@@ -39,6 +42,7 @@ final class ReflectorPager {
     List<T> items = new ArrayList<>(page.items().size()
         + (int) Math.min(page.remainingItemCount().orElse(0), MAX_PRESIZE));
     items.addAll(page.items());
+    boolean paginated = page.hasMore();
     while (page.hasMore()) {
       if (stopping.getAsBoolean()) {
         return Optional.empty();
@@ -47,6 +51,6 @@ final class ReflectorPager {
           .continueToken(page.continueToken()).limit(pageSize).build());
       items.addAll(page.items());
     }
-    return Optional.of(new Result<>(items, page.resourceVersion()));
+    return Optional.of(new Result<>(items, page.resourceVersion(), paginated));
   }
 }

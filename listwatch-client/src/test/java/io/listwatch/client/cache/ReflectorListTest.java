@@ -86,8 +86,11 @@ class ReflectorListTest {
     watch.awaitClosed();
     h.server.listFails(StatusException.expired("too old resource version: 12 (20)"));
     h.clock.awaitSleepAndWake();
-    assertThat(h.server.awaitList().resourceVersion())
-        .as("served from the watch cache").isEqualTo("12");
+    ListOptions relist = h.server.awaitList();
+    assertThat(relist.resourceVersion()).as("served from the watch cache").isEqualTo("12");
+    assertThat(relist.limit())
+        .as("unpaged, so kube serves it not-older-than from the cache, not exactly at 12")
+        .isZero();
 
     h.server.page("21", "", pod("a", "13"));
     h.server.watchOpens();
@@ -100,6 +103,27 @@ class ReflectorListTest {
     assertThat(h.listenerCalls).containsSubsequence(
         "list 12 410 Expired", "list  410 Expired", "listed 21 1", "watch 21 listed");
     assertThat(h.reflector.metrics().relists()).isEqualTo(2);
+  }
+
+  @Test
+  void relist_staysPaged_whenTheServerPagedTheInitialList() throws Exception {
+    h.server.page("10", "token-1", pod("a", "5"));
+    h.server.page("10", "", pod("b", "6"));
+    ScriptedListerWatcher.Stream watch = h.server.watchOpens();
+    h.start();
+    h.server.awaitList();
+    h.server.awaitList();
+    h.server.awaitWatch();
+    h.store.awaitCall();
+
+    watch.error(StatusException.expired("too old resource version: 10 (20)").status());
+    h.server.page("25", "", pod("a", "5"));
+    h.server.watchOpens();
+    h.clock.awaitSleepAndWake();
+
+    ListOptions relist = h.server.awaitList();
+    assertThat(relist.resourceVersion()).isEqualTo("10");
+    assertThat(relist.limit()).as("this server honours limits (its watch cache is off)").isEqualTo(500);
   }
 
   @Test

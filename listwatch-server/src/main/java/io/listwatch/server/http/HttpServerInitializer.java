@@ -42,6 +42,8 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   public static final int MAX_BODY_BYTES = 3 * 1024 * 1024;
   /** Concurrent streams per HTTP/2 connection (kube's default). */
   static final int MAX_CONCURRENT_STREAMS = 1000;
+  /** How long closing an HTTP/2 connection waits for streams in flight. */
+  static final long GRACEFUL_SHUTDOWN_MILLIS = 1000;
   private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
 
   private final ApiRoutes routes;
@@ -71,6 +73,9 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   private static io.netty.handler.codec.http2.Http2FrameCodec http2FrameCodec() {
     return Http2FrameCodecBuilder.forServer()
         .initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(MAX_CONCURRENT_STREAMS))
+        // Closing a connection (server shutdown) sends GOAWAY and waits at most this long for
+        // streams in flight; watches have been ended by then (Netty's default is 30 s).
+        .gracefulShutdownTimeoutMillis(GRACEFUL_SHUTDOWN_MILLIS)
         .build();
   }
 

@@ -1,0 +1,63 @@
+package io.listwatch.client.e2e;
+
+import io.listwatch.client.DynamicObject;
+import io.listwatch.client.ResourceClient;
+import io.listwatch.client.ResourceType;
+import io.listwatch.client.KubeClient;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+
+/** Makes pods and namespaces for end-to-end tests. */
+final class Pods {
+
+  private Pods() {}
+
+  static DynamicObject namespace(String name) {
+    return DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+        + name + "\"}}");
+  }
+
+  /** A pod of about 1 KB, labelled {@code app=<app>} and {@code gen=<gen>}. */
+  static DynamicObject pod(String namespace, String name, String app, int gen) {
+    return DynamicObject.parse("""
+        {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"%s",
+         "labels":{"app":"%s","gen":"%d","tier":"backend"},
+         "annotations":{"example.com/owner":"team-a","example.com/purpose":"end-to-end test of the informer machinery"}},
+         "spec":{"nodeName":"node-%d","restartPolicy":"Always","containers":[{"name":"main",
+           "image":"registry.example.com/app/%s:1.2.3","args":["--port=8080","--verbose"],
+           "ports":[{"containerPort":8080,"protocol":"TCP"}],
+           "resources":{"requests":{"cpu":"100m","memory":"128Mi"},"limits":{"cpu":"500m","memory":"256Mi"}},
+           "env":[{"name":"MODE","value":"production"},{"name":"REGION","value":"eu-west-1"}]}]},
+         "status":{"phase":"Running","podIP":"10.0.0.1","hostIP":"192.168.0.1"}}
+        """.formatted(name, namespace, app, gen, Math.floorMod(name.hashCode(), 16), app));
+  }
+
+  /** Creates {@code count} pods {@code prefix-0 ..} in {@code namespace}, 32 requests at a time. */
+  static void createMany(KubeClient client, String namespace, String prefix, int count)
+      throws Exception {
+    ResourceClient<DynamicObject> pods = client.dynamic(ResourceType.PODS);
+    Semaphore inFlight = new Semaphore(32);
+    List<Future<?>> done = new ArrayList<>(count);
+    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < count; i++) {
+        String name = prefix + "-" + i;
+        inFlight.acquire();
+        done.add(pool.submit(() -> {
+          try {
+            pods.create(pod(namespace, name, "web", 0));
+          } finally {
+            inFlight.release();
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    }
+  }
+}
