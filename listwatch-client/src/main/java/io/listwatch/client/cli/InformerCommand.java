@@ -2,6 +2,7 @@ package io.listwatch.client.cli;
 
 import io.listwatch.api.FieldSelector;
 import io.listwatch.api.LabelSelector;
+import io.listwatch.api.StatusException;
 import io.listwatch.client.Config;
 import io.listwatch.client.DynamicObject;
 import io.listwatch.client.KubeClient;
@@ -103,12 +104,21 @@ public final class InformerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    ResourceType type = ResourceArgument.parse(resource, apiVersion, kind, clusterScoped);
-    LabelSelector labels = LabelSelector.parse(selector); // fail early on a bad selector
-    FieldSelector fields = FieldSelector.parse(fieldSelector);
-    Config config = target.server != null ? Config.forUrl(target.server)
-        : target.kubeconfig != null ? Config.fromKubeconfig(target.kubeconfig, context)
-        : Config.load();
+    ResourceType type;
+    LabelSelector labels;
+    FieldSelector fields;
+    Config config;
+    try {
+      type = ResourceArgument.parse(resource, apiVersion, kind, clusterScoped);
+      labels = LabelSelector.parse(selector);
+      fields = FieldSelector.parse(fieldSelector);
+      config = target.server != null ? Config.forUrl(target.server)
+          : target.kubeconfig != null ? Config.fromKubeconfig(target.kubeconfig, context)
+          : Config.load();
+    } catch (IllegalArgumentException | StatusException e) {
+      System.err.println("listwatch informer: " + e.getMessage());
+      return 2;
+    }
 
     try (KubeClient client = KubeClient.create(config)) {
       SharedInformerFactory.Builder builder = SharedInformerFactory.builder(client)
@@ -122,8 +132,8 @@ public final class InformerCommand implements Callable<Integer> {
         informer.setWatchErrorHandler((name, error) -> print("ERROR " + name + ": " + error));
         informer.setReflectorListener(new Printer());
         informer.addEventHandler(new Printer(), Duration.ofSeconds(resyncSeconds));
-        Runtime.getRuntime().addShutdownHook(
-            Thread.ofPlatform().name("informer-shutdown").unstarted(stop::countDown));
+        Thread hook = Thread.ofPlatform().name("informer-shutdown").unstarted(stop::countDown);
+        Runtime.getRuntime().addShutdownHook(hook);
         factory.start();
         Thread.ofVirtual().name("informer-synced").start(() -> {
           while (!informer.hasSynced() && stop.getCount() > 0) {
@@ -141,6 +151,11 @@ public final class InformerCommand implements Callable<Integer> {
           }
         });
         stop.await();
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+          // the hook is what stopped us
+        }
       }
     }
     return 0;
