@@ -142,7 +142,7 @@ class ObjectTrackerWriteTest {
     assertThatThrownBy(() -> pods.get("", "web"))
         .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(400))
         .hasMessageContaining("namespace is required");
-    assertThatThrownBy(() -> client.resource(ResourceType.NODES, ModelCodec.of(io.fabric8.kubernetes.api.model.Node.class)).get("default", "n1"))
+    assertThatThrownBy(() -> client.resource(ResourceType.NODES, io.listwatch.client.JacksonCodec.of(io.fabric8.kubernetes.api.model.Node.class)).get("default", "n1"))
         .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(400))
         .hasMessageContaining("cluster-scoped");
   }

@@ -1,6 +1,7 @@
 package io.listwatch.client.testing;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.listwatch.client.JacksonCodec;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -9,8 +10,8 @@ import java.util.Map;
 /** Test fixtures: small pods and config maps. */
 final class Pods {
 
-  static final ModelCodec<Pod> POD = ModelCodec.of(Pod.class);
-  static final ModelCodec<ConfigMap> CONFIG_MAP = ModelCodec.of(ConfigMap.class);
+  static final JacksonCodec<Pod> POD = JacksonCodec.of(Pod.class);
+  static final JacksonCodec<ConfigMap> CONFIG_MAP = JacksonCodec.of(ConfigMap.class);
 
   private Pods() {
   }
