@@ -1,5 +1,6 @@
 package io.listwatch.bench;
 
+import io.listwatch.bench.informer.InformerSyncBenchmark;
 import io.listwatch.bench.server.FanOutBenchmark;
 import io.listwatch.bench.server.ListBenchmark;
 import picocli.CommandLine;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     version = "listwatch-bench 0.1.0-SNAPSHOT",
     description = "Benchmarks of the listwatch components.",
-    subcommands = {StorageBenchmark.class, FanOutBenchmark.class, ListBenchmark.class,
+    subcommands = {StorageBenchmark.class, FanOutBenchmark.class, ListBenchmark.class, InformerSyncBenchmark.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
