@@ -6,6 +6,9 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
 
 /**
  * fabric8's pod informer: {@code client.pods().inAnyNamespace().runnableInformer(0).start()}
@@ -68,14 +71,14 @@ final class Fabric8PodInformer implements PodInformerUnderTest {
   /** The version in the jar's Maven metadata of {@code groupId:artifactId}, as loaded. */
   static String mavenVersion(String groupId, String artifactId) {
     String path = "/META-INF/maven/" + groupId + "/" + artifactId + "/pom.properties";
-    try (java.io.InputStream in = Fabric8PodInformer.class.getResourceAsStream(path)) {
+    try (InputStream in = Fabric8PodInformer.class.getResourceAsStream(path)) {
       if (in == null) {
         return "(version unknown)";
       }
-      java.util.Properties p = new java.util.Properties();
+      Properties p = new Properties();
       p.load(in);
       return p.getProperty("version", "(version unknown)");
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return "(version unknown)";
     }
   }
