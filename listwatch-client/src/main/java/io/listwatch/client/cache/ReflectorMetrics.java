@@ -1,0 +1,96 @@
+package io.listwatch.client.cache;
+
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Counters of one {@link Reflector}: how often it listed, relisted, watched and failed, and
+ * when its last event arrived (for staleness alarms).
+ *
+ * <p>Thread-safe: written by the reflector's thread, readable from any thread. Each counter
+ * is read on its own; a set of readings is not one snapshot.
+ */
+public final class ReflectorMetrics {
+
+  private final AtomicLong lists = new AtomicLong();
+  private final AtomicLong relists = new AtomicLong();
+  private final AtomicLong listedItems = new AtomicLong();
+  private final AtomicLong watches = new AtomicLong();
+  private final AtomicLong events = new AtomicLong();
+  private final AtomicLong errors = new AtomicLong();
+  private final AtomicReference<Instant> lastEventTime = new AtomicReference<>();
+  /** Whether a list (or watch-list) has filled the store at least once. */
+  private volatile boolean synced;
+
+  ReflectorMetrics() {
+  }
+
+  /** Lists started, counting watch-lists and every retry. */
+  public long lists() {
+    return lists.get();
+  }
+
+  /** Lists started after the store had been filled once (after 410s, failures, fallbacks). */
+  public long relists() {
+    return relists.get();
+  }
+
+  /** Objects delivered by completed lists, in total. */
+  public long listedItems() {
+    return listedItems.get();
+  }
+
+  /** Watches opened (or tried). */
+  public long watches() {
+    return watches.get();
+  }
+
+  /** Watch events received, bookmarks and errors included. */
+  public long events() {
+    return events.get();
+  }
+
+  /** Failures reported: list and watch errors, silent watches, rejected watch-lists. */
+  public long errors() {
+    return errors.get();
+  }
+
+  /** The reflector clock's time of the last watch event, empty before the first. */
+  public Optional<Instant> lastEventTime() {
+    return Optional.ofNullable(lastEventTime.get());
+  }
+
+  void listStarted() {
+    lists.incrementAndGet();
+    if (synced) {
+      relists.incrementAndGet();
+    }
+  }
+
+  void listed(int items) {
+    listedItems.addAndGet(items);
+    synced = true;
+  }
+
+  void watchStarted() {
+    watches.incrementAndGet();
+  }
+
+  void event(Instant at) {
+    events.incrementAndGet();
+    lastEventTime.set(at);
+  }
+
+  void error() {
+    errors.incrementAndGet();
+  }
+
+  @Override
+  public String toString() {
+    return "ReflectorMetrics{lists=" + lists() + ", relists=" + relists() + ", listedItems="
+        + listedItems() + ", watches=" + watches() + ", events=" + events() + ", errors="
+        + errors() + ", lastEventTime=" + lastEventTime.get() + "}";
+  }
+}
