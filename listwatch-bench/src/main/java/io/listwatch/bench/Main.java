@@ -1,5 +1,6 @@
 package io.listwatch.bench;
 
+import io.listwatch.bench.informer.InformerJmhCommand;
 import io.listwatch.bench.informer.InformerSyncBenchmark;
 import io.listwatch.bench.server.FanOutBenchmark;
 import io.listwatch.bench.server.ListBenchmark;
@@ -21,6 +22,7 @@ import picocli.CommandLine.Spec;
     version = "listwatch-bench 0.1.0-SNAPSHOT",
     description = "Benchmarks of the listwatch components.",
     subcommands = {StorageBenchmark.class, FanOutBenchmark.class, ListBenchmark.class, InformerSyncBenchmark.class,
+        InformerJmhCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
