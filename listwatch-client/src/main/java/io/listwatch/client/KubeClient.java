@@ -10,6 +10,21 @@ package io.listwatch.client;
  */
 public interface KubeClient extends AutoCloseable {
 
+  /**
+   * The HTTP client for {@code config}: {@code java.net.http}, HTTP/2 where the server
+   * offers it (one connection for all requests and watches), HTTP/1.1 otherwise.
+   *
+   * @throws IllegalArgumentException if the TLS settings cannot be used
+   */
+  static KubeClient create(Config config) {
+    return io.listwatch.client.internal.HttpKubeClient.create(config);
+  }
+
+  /** The HTTP client for {@link Config#load()}: kubeconfig, else in-cluster. */
+  static KubeClient create() {
+    return create(Config.load());
+  }
+
   /** A client for one resource, reading and writing objects with {@code codec}. */
   <T> ResourceClient<T> resource(ResourceType type, ObjectCodec<T> codec);
 

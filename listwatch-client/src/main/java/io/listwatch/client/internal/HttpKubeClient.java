@@ -1,0 +1,218 @@
+package io.listwatch.client.internal;
+
+import io.listwatch.client.Config;
+import io.listwatch.client.KubeClient;
+import io.listwatch.client.ObjectCodec;
+import io.listwatch.client.ResourceClient;
+import io.listwatch.client.ResourceType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The HTTP {@link io.listwatch.client.KubeClient}, on {@code java.net.http.HttpClient}.
+ *
+ * <p><b>Transport.</b> HTTP/2 where the server offers it: ALPN over TLS, and the
+ * {@code Upgrade: h2c} handshake on plain {@code http://}; HTTP/1.1 otherwise (or when
+ * {@link Config#http2()} is off). Over HTTP/2 every request and watch is a stream of one
+ * connection. The JDK opens one connection per request that starts before any connection to
+ * the server exists, so the first exchange goes alone: requests that arrive meanwhile wait
+ * for its response headers (at most the request timeout) and then share its connection.
+ *
+ * <p><b>Threads.</b> Requests block the calling thread (virtual threads are the intended
+ * callers); response bodies are decoded on the thread that reads them, never on the
+ * HttpClient's selector thread. The HttpClient's own executor is the JDK default.
+ *
+ * <p>Not done: HTTP/2 PING health checks (client-go pings after 30 s without reads; the JDK
+ * client has no such option), so a silently dead connection is noticed only by TCP. After
+ * the first connection is lost, requests that start together may again open one
+ * connection each (the gate above covers only the first).
+ *
+ * <p>Thread-safe. {@link #close()} ends open watches and shuts the HttpClient down.
+ */
+public final class HttpKubeClient implements KubeClient {
+
+  private static final String USER_AGENT = "listwatch-client/0.1";
+
+  private final Config config;
+  private final HttpClient http;
+  private final BearerToken token;
+  private final String basicAuth;
+  /** Open watches, closed with the client. */
+  private final Set<HttpWatchStream<?>> watches = ConcurrentHashMap.newKeySet();
+  private final Object gateLock = new Object();
+  /** The first exchange in flight, null when none; guarded by gateLock. */
+  private CompletableFuture<Void> firstExchange;
+  /** Whether an exchange has completed, so a connection exists; guarded by gateLock. */
+  private boolean connected;
+  private volatile boolean closed;
+  /** The protocol of the last response, for tests and diagnostics. */
+  private volatile HttpClient.Version lastVersion;
+
+  private HttpKubeClient(Config config) {
+    this.config = config;
+    HttpClient.Builder b = HttpClient.newBuilder()
+        .version(config.http2() ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
+        .connectTimeout(config.requestTimeout())
+        .followRedirects(HttpClient.Redirect.NEVER);
+    if (config.server().getScheme().equalsIgnoreCase("https")) {
+      b.sslContext(TlsContexts.of(config));
+    }
+    this.http = b.build();
+    this.token = new BearerToken(config.token().orElse(null), config.tokenFile().orElse(null), System::nanoTime);
+    this.basicAuth = config.username().map(u -> "Basic " + Base64.getEncoder()
+        .encodeToString((u + ":" + config.password().orElse("")).getBytes(StandardCharsets.UTF_8))).orElse(null);
+  }
+
+  /**
+   * A client for {@code config}.
+   *
+   * @throws IllegalArgumentException if the TLS settings cannot be used
+   */
+  public static HttpKubeClient create(Config config) {
+    return new HttpKubeClient(Objects.requireNonNull(config, "config"));
+  }
+
+  @Override
+  public <T> ResourceClient<T> resource(ResourceType type, ObjectCodec<T> codec) {
+    return new HttpResourceClient<>(this, Objects.requireNonNull(type, "type"), Objects.requireNonNull(codec, "codec"));
+  }
+
+  /** The config this client was created with. */
+  public Config config() {
+    return config;
+  }
+
+  /** A request builder for {@code pathAndQuery} with the common headers and credentials. */
+  HttpRequest.Builder request(String pathAndQuery) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(java.net.URI.create(config.server() + pathAndQuery))
+        .header("Accept", "application/json")
+        .header("User-Agent", USER_AGENT);
+    java.util.Optional<String> bearer = token.current();
+    if (bearer.isPresent()) {
+      b.header("Authorization", "Bearer " + bearer.get());
+    } else if (basicAuth != null) {
+      b.header("Authorization", basicAuth);
+    }
+    return b;
+  }
+
+  /**
+   * Sends a request and returns once the response headers arrived; the caller reads (and
+   * closes) the body. The request timeout limits the wait for the headers only, so neither
+   * a long list body nor a watch is cut by it.
+   *
+   * @throws UncheckedIOException on connection failure, timeout or interrupt
+   */
+  HttpResponse<InputStream> send(HttpRequest.Builder request) {
+    if (closed) {
+      throw new IllegalStateException("the client is closed");
+    }
+    HttpRequest req = request.timeout(config.requestTimeout()).build();
+    CompletableFuture<Void> mine = awaitConnection();
+    boolean ok = false;
+    try {
+      HttpResponse<InputStream> response = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
+      lastVersion = response.version();
+      ok = true;
+      return response;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UncheckedIOException(new InterruptedIOException("interrupted: " + req.method() + " " + req.uri()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(req.method() + " " + req.uri() + ": " + e, e);
+    } finally {
+      if (mine != null) {
+        synchronized (gateLock) {
+          connected = ok;
+          firstExchange = null;
+        }
+        mine.complete(null);
+      }
+    }
+  }
+
+  /**
+   * Waits while another thread's first exchange is in flight; returns a future when this
+   * thread's request is the first exchange (complete it when done), null otherwise.
+   */
+  private CompletableFuture<Void> awaitConnection() {
+    if (!config.http2()) {
+      return null;
+    }
+    CompletableFuture<Void> wait;
+    synchronized (gateLock) {
+      if (connected) {
+        return null;
+      }
+      if (firstExchange == null) {
+        firstExchange = new CompletableFuture<>();
+        return firstExchange;
+      }
+      wait = firstExchange;
+    }
+    try {
+      wait.get(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UncheckedIOException(new InterruptedIOException("interrupted while connecting"));
+    } catch (ExecutionException | TimeoutException e) {
+      // go ahead on a connection of our own
+    }
+    return null;
+  }
+
+  /** The HTTP version of the last response, empty before the first. */
+  public java.util.Optional<HttpClient.Version> lastResponseVersion() {
+    return java.util.Optional.ofNullable(lastVersion);
+  }
+
+  void register(HttpWatchStream<?> watch) {
+    watches.add(watch);
+    if (closed) {
+      watch.close();
+    }
+  }
+
+  void unregister(HttpWatchStream<?> watch) {
+    watches.remove(watch);
+  }
+
+  /** Ends open watches, then shuts the HttpClient down. Idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (HttpWatchStream<?> w : List.copyOf(watches)) {
+      w.close();
+    }
+    http.shutdownNow();
+    try {
+      http.awaitTermination(Duration.ofSeconds(5));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "KubeClient[" + config.server() + "]";
+  }
+}

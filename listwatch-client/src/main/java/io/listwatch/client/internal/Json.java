@@ -1,0 +1,33 @@
+package io.listwatch.client.internal;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+/**
+ * The client's shared Jackson objects. Thread-safe: configured once, never changed.
+ */
+public final class Json {
+
+  /**
+   * The default mapper: unknown properties ignored (a newer server may add fields), nulls
+   * left out (kube's {@code omitempty}), empty beans allowed.
+   */
+  public static final ObjectMapper MAPPER = newMapper();
+
+  /** The mapper's factory, for streaming parsers and generators. */
+  public static final JsonFactory FACTORY = MAPPER.getFactory();
+
+  private Json() {
+  }
+
+  /** A fresh mapper configured as {@link #MAPPER}, for callers that want to add modules. */
+  public static ObjectMapper newMapper() {
+    return new ObjectMapper()
+        .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+        .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false)
+        .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+  }
+}

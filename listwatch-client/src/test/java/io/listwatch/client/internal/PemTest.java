@@ -1,0 +1,63 @@
+package io.listwatch.client.internal;
+
+import static io.listwatch.client.internal.TestFiles.resource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PemTest {
+
+  @Test
+  void certificates_readsEveryCertificateOfABundle() {
+    List<X509Certificate> certs = Pem.certificates(resource("tls/ca.crt") + resource("tls/other-ca.crt"), "ca");
+    assertThat(certs).extracting(c -> c.getSubjectX500Principal().getName())
+        .containsExactly("CN=listwatch-test-ca", "CN=other-ca");
+  }
+
+  @Test
+  void privateKey_readsPkcs8AndPkcs1Rsa_asTheSameKey() {
+    PrivateKey pkcs8 = Pem.privateKey(resource("tls/client.key"), "key");
+    PrivateKey pkcs1 = Pem.privateKey(resource("tls/client-pkcs1.key"), "key");
+    assertThat(pkcs8.getAlgorithm()).isEqualTo("RSA");
+    assertThat(pkcs1.getEncoded()).isEqualTo(pkcs8.getEncoded());
+    assertMatchesCertificate(pkcs1, resource("tls/client.crt"), "SHA256withRSA");
+  }
+
+  @Test
+  void privateKey_readsSec1EcKey_afterAnEcParametersBlock() {
+    PrivateKey ec = Pem.privateKey(resource("tls/client-ec.key"), "key");
+    assertThat(ec.getAlgorithm()).isEqualTo("EC");
+    assertMatchesCertificate(ec, resource("tls/client-ec.crt"), "SHA256withECDSA");
+  }
+
+  @Test
+  void badPem_isAnIllegalArgumentNamingWhatWasRead() {
+    assertThatThrownBy(() -> Pem.certificates("not a pem", "certificate-authority"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("certificate-authority");
+    assertThatThrownBy(() -> Pem.privateKey(resource("tls/ca.crt"), "client-key"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("client-key");
+    assertThatThrownBy(() -> Pem.privateKey("-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----", "client-key"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("client-key");
+  }
+
+  private static void assertMatchesCertificate(PrivateKey key, String certPem, String algorithm) {
+    try {
+      X509Certificate cert = Pem.certificates(certPem, "cert").get(0);
+      Signature signer = Signature.getInstance(algorithm);
+      signer.initSign(key);
+      signer.update(new byte[] {1, 2, 3});
+      byte[] signature = signer.sign();
+      Signature verifier = Signature.getInstance(algorithm);
+      verifier.initVerify(cert.getPublicKey());
+      verifier.update(new byte[] {1, 2, 3});
+      assertThat(verifier.verify(signature)).as("the key belongs to the certificate").isTrue();
+    } catch (java.security.GeneralSecurityException e) {
+      throw new AssertionError(e);
+    }
+  }
+}
