@@ -62,7 +62,7 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
   private List<Integer> podCounts;
 
   @Option(names = "--clients", split = ",", defaultValue = "listwatch,fabric8,official", paramLabel = "NAME",
-      description = "Clients measured, of listwatch, listwatch-fabric8-model, fabric8, official "
+      description = "Clients measured, of listwatch, listwatch-fabric8-model, listwatch-unpaged, fabric8, official "
           + "(default: ${DEFAULT-VALUE}).")
   private List<String> clients;
 
