@@ -9,11 +9,13 @@ import io.listwatch.bench.Report;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.bench.server.Pods;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,6 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.ToDoubleFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -53,6 +57,7 @@ import picocli.CommandLine.Spec;
 public final class InformerSyncBenchmark implements Callable<Integer> {
 
   private static final String NAMESPACE = "default";
+  private static final Pattern CONTINUE = Pattern.compile("\"continue\":\"([^\"]+)\"");
 
   @Spec
   private CommandSpec spec;
@@ -138,7 +143,7 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
         CpuMonitor cpu = CpuMonitor.now();
         Pods.LoadResult r = Pods.createAll(server.address(), "/api/v1/namespaces/" + NAMESPACE + "/pods", have,
             size, loadConnections, i -> template.create(NAMESPACE, String.format("pod-%06d", i), i));
-        report.phase("creating pods up to " + count(size) + " (server JVM)", cpu);
+        report.phase("creating pods up to " + count(size) + " (the server JVM counts as other processes)", cpu);
         loads.row(count(size), count(r.created()), String.format("%.1f", r.seconds()),
             count(r.created() / r.seconds()), Format.errorCell(r.errors(), null)
                 + (r.errors() > 0 ? " " + r.firstError() : ""));
@@ -149,13 +154,11 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
         warmServer(server.url(), size);
 
         int n = runsAt.getOrDefault(size, runs);
+        CpuMonitor runsCpu = CpuMonitor.now();
         for (int run = 1; run <= n; run++) {
           for (String client : clients) {
             report.progress("%,d pods: %s, run %d of %d", size, client, run, n);
-            CpuMonitor cpu0 = CpuMonitor.now();
             Optional<SyncResult> res = runClient(server, client, size, run, clientJvm, dir, failures);
-            report.phase(String.format("%s pods: %s run %d (server and client JVMs count as other processes)",
-                count(size), client, run), cpu0);
             if (res.isPresent()) {
               SyncResult s = res.get();
               results.add(s);
@@ -167,6 +170,8 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
             }
           }
         }
+        report.phase(String.format("%s pods: every client run (the server and client JVMs count as other "
+            + "processes here; the per-run table splits them)", count(size)), runsCpu);
       }
     } finally {
       Format.deleteRecursively(dir);
@@ -224,20 +229,37 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
     }
   }
 
-  /** Two full lists, untimed, so that the server's list path is compiled before the first client. */
+  /**
+   * Two full lists and two walks in pages of 500, untimed, so that the server's list paths
+   * (both the peers' unpaged list and our informer's paged one) are compiled before the first
+   * client runs.
+   */
   private void warmServer(String url, int size) throws Exception {
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     try {
       for (int i = 0; i < 2; i++) {
-        HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(url + "/api/v1/pods"))
-            .timeout(Duration.ofMinutes(2)).build(), HttpResponse.BodyHandlers.discarding());
-        if (r.statusCode() != 200) {
-          throw new IllegalStateException("warm-up list of " + size + " pods: HTTP " + r.statusCode());
-        }
+        get(http, url + "/api/v1/pods", size, HttpResponse.BodyHandlers.discarding());
+        String token = "";
+        do {
+          String page = get(http, url + "/api/v1/pods?limit=500"
+              + (token.isEmpty() ? "" : "&continue=" + URLEncoder.encode(token, StandardCharsets.UTF_8)), size,
+              HttpResponse.BodyHandlers.ofString());
+          int items = page.indexOf("\"items\":");
+          Matcher m = CONTINUE.matcher(items < 0 ? page : page.substring(0, items));
+          token = m.find() ? m.group(1) : "";
+        } while (!token.isEmpty());
       }
     } finally {
       http.close();
     }
+  }
+
+  private static <B> B get(HttpClient http, String url, int size, HttpResponse.BodyHandler<B> body) throws Exception {
+    HttpResponse<B> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofMinutes(2)).build(), body);
+    if (r.statusCode() != 200) {
+      throw new IllegalStateException("warm-up list of " + size + " pods: HTTP " + r.statusCode());
+    }
+    return r.body();
   }
 
   private void summarize(List<SyncResult> results) {
