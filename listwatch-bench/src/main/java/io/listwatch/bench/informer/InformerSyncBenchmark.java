@@ -203,7 +203,7 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
         + String.join(" ", jvmOptions(serverHeap)) + ", embedded RocksDB store in a new temp dir, plain HTTP/1.1 "
         + "on 127.0.0.1");
     report.parameters.put("pods", String.format("up to %s in namespace %s, ~%,d bytes of JSON each, created through "
-        + "HTTP (%d in flight); 2 untimed full lists before the first client at each count", podCounts, NAMESPACE,
+        + "HTTP (%d in flight); before the first client at each count, 2 untimed full lists and 2 walks in pages of 500 (HTTP/1.1)", podCounts, NAMESPACE,
         objectBytes, loadConnections));
     report.parameters.put("clients", clients + ", each run in a fresh JVM " + String.join(" ", clientJvm)
         + ", round-robin, " + runs + " runs" + (runsAt.isEmpty() ? "" : " (" + runsAt + ")")
