@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -144,7 +145,19 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
     List<String> failures = new ArrayList<>();
     List<String> discarded = new ArrayList<>();
 
+    // if this JVM is stopped (Ctrl-C, SIGTERM), the children's own hooks stop them; this one
+    // waits for the server to stop, then deletes the data directory
+    AtomicReference<ServerJvm> running = new AtomicReference<>();
+    Thread cleanup = Thread.ofPlatform().name("informer-sync-cleanup").unstarted(() -> {
+      ServerJvm s = running.get();
+      if (s != null) {
+        s.close();
+      }
+      Format.deleteRecursively(dir);
+    });
+    Runtime.getRuntime().addShutdownHook(cleanup);
     try (ServerJvm server = ServerJvm.start(data, jvmOptions(serverHeap), dir.resolve("server.log"))) {
+      running.set(server);
       report.progress("server %s (log %s)", server.url(), dir.resolve("server.log"));
       int have = 0;
       Pods template = new Pods(objectBytes);
@@ -192,6 +205,11 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
       }
     } finally {
       Format.deleteRecursively(dir);
+      try {
+        Runtime.getRuntime().removeShutdownHook(cleanup);
+      } catch (IllegalStateException e) {
+        // shutting down: the hook runs
+      }
     }
 
     summarize(results);
