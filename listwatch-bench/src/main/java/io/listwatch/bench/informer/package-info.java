@@ -9,6 +9,9 @@
  *       start to synced, heap and CPU, one result line.
  *   <li>{@code PodInformerUnderTest} and its implementations, one per client.
  *   <li>{@code ChildJvm}, {@code ServerJvm}: child processes, always stopped at the end.
+ *   <li>{@link io.listwatch.bench.informer.InformerJmhCommand}: {@code bench informer-jmh},
+ *       JMH's runner over {@code io.listwatch.bench.informer.jmh} (the informer's event path
+ *       without a network).
  * </ul>
  */
 package io.listwatch.bench.informer;
