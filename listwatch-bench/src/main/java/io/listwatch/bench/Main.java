@@ -1,5 +1,7 @@
 package io.listwatch.bench;
 
+import io.listwatch.bench.informer.InformerJmhCommand;
+import io.listwatch.bench.informer.InformerSyncBenchmark;
 import io.listwatch.bench.server.FanOutBenchmark;
 import io.listwatch.bench.server.ListBenchmark;
 import picocli.CommandLine;
@@ -19,7 +21,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     version = "listwatch-bench 0.1.0-SNAPSHOT",
     description = "Benchmarks of the listwatch components.",
-    subcommands = {StorageBenchmark.class, FanOutBenchmark.class, ListBenchmark.class,
+    subcommands = {StorageBenchmark.class, FanOutBenchmark.class, ListBenchmark.class, InformerSyncBenchmark.class,
+        InformerJmhCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

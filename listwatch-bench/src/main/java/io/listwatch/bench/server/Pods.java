@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code metadata} and stays there through the server's updates (Jackson keeps key order),
  * so a watcher finds it within the first bytes of each event. Stateless; thread-safe.
  */
-final class Pods {
+public final class Pods {
 
   /** The annotation holding the send time, decimal {@link System#nanoTime()}. */
   static final String SENT = "bench.listwatch.io/sent";
@@ -32,12 +32,12 @@ final class Pods {
 
   private final int objectBytes;
 
-  Pods(int objectBytes) {
+  public Pods(int objectBytes) {
     this.objectBytes = objectBytes;
   }
 
   /** The body of a create of {@code namespace/name}. */
-  byte[] create(String namespace, String name, int index) {
+  public byte[] create(String namespace, String name, int index) {
     String base = body(namespace, name, index, "");
     int pad = Math.max(0, objectBytes - SERVER_ADDED_BYTES - base.length()
         - ",\"bench.listwatch.io/padding\":\"\"".length());
@@ -72,7 +72,7 @@ final class Pods {
   }
 
   /** What a parallel load did. */
-  record LoadResult(int created, double seconds, long errors, String firstError) {
+  public record LoadResult(int created, double seconds, long errors, String firstError) {
   }
 
   /**
@@ -80,7 +80,7 @@ final class Pods {
    * collection, e.g. {@code /api/v1/namespaces/default/pods}), {@code connections} requests
    * in flight (one virtual thread and one keep-alive connection each).
    */
-  static LoadResult createAll(InetSocketAddress server, String path, int from, int to, int connections,
+  public static LoadResult createAll(InetSocketAddress server, String path, int from, int to, int connections,
       java.util.function.IntFunction<byte[]> body) throws InterruptedException {
     AtomicInteger next = new AtomicInteger(from);
     LongAdder errors = new LongAdder();

@@ -1,0 +1,85 @@
+package io.listwatch.bench.informer;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
+
+/**
+ * fabric8's pod informer: {@code client.pods().inAnyNamespace().runnableInformer(0).start()}
+ * with the default HTTP client (Vert.x). Watches are plain HTTP ({@code onlyHttpWatches}): the
+ * server answers a WebSocket upgrade with 503 and fabric8 would fall back to HTTP anyway,
+ * after one wasted round trip. The request timeout is raised to 5 minutes so that a list of
+ * 100,000 pods is not cut off. No kubeconfig or environment is read.
+ *
+ * <p>Confined to the child's main thread.
+ */
+final class Fabric8PodInformer implements PodInformerUnderTest {
+
+  private KubernetesClient client;
+  private SharedIndexInformer<Pod> informer;
+
+  @Override
+  public void connect(String url) {
+    Config config = new ConfigBuilder(Config.empty())
+        .withMasterUrl(url)
+        .withRequestTimeout(300_000)
+        .withConnectionTimeout(10_000)
+        .withOnlyHttpWatches(true)
+        .build();
+    client = new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  @Override
+  public void start() {
+    informer = client.pods().inAnyNamespace().runnableInformer(0);
+    informer.start();
+  }
+
+  @Override
+  public boolean hasSynced() {
+    return informer.hasSynced();
+  }
+
+  @Override
+  public int cachedPods() {
+    return informer.getIndexer().listKeys().size();
+  }
+
+  @Override
+  public String describe() {
+    return "fabric8 kubernetes-client " + mavenVersion("io.fabric8", "kubernetes-client")
+        + " (HTTP client: Vert.x; Pod model; pods().inAnyNamespace().runnableInformer(0).start(); "
+        + "onlyHttpWatches=true, requestTimeout=300 s)";
+  }
+
+  @Override
+  public void close() {
+    if (informer != null) {
+      informer.close();
+    }
+    if (client != null) {
+      client.close();
+    }
+  }
+
+  /** The version in the jar's Maven metadata of {@code groupId:artifactId}, as loaded. */
+  static String mavenVersion(String groupId, String artifactId) {
+    String path = "/META-INF/maven/" + groupId + "/" + artifactId + "/pom.properties";
+    try (InputStream in = Fabric8PodInformer.class.getResourceAsStream(path)) {
+      if (in == null) {
+        return "(version unknown)";
+      }
+      Properties p = new Properties();
+      p.load(in);
+      return p.getProperty("version", "(version unknown)");
+    } catch (IOException e) {
+      return "(version unknown)";
+    }
+  }
+}

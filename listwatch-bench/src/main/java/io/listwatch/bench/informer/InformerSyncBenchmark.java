@@ -1,0 +1,406 @@
+package io.listwatch.bench.informer;
+
+import static io.listwatch.bench.Format.count;
+
+import io.listwatch.bench.CpuMonitor;
+import io.listwatch.bench.Format;
+import io.listwatch.bench.MachineInfo;
+import io.listwatch.bench.Report;
+import io.listwatch.bench.ResultTable;
+import io.listwatch.bench.server.Pods;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.ToDoubleFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code bench informer-sync}: how long a pod informer takes from start to synced, and how
+ * much heap its cache holds, for our client and the Java peers, against our own API server in
+ * the same run.
+ *
+ * <p>The server ({@link ServerJvm}) runs in a child JVM with a new temporary data directory.
+ * Pods of about 1 KB ({@link Pods}: labels, owner, one container, status) are created through
+ * HTTP with many requests in flight, up to each of {@code --pods} in turn. At each count, every
+ * client of {@code --clients} runs {@code --runs} times, round-robin (one run of each client,
+ * then the next round), each time in a FRESH child JVM ({@link InformerSyncRun}) with the same
+ * {@code -Xmx} and JVM options. The child builds its client, takes a heap baseline, starts the
+ * informer over all namespaces, and reports the time to synced, the heap the running informer
+ * holds after full GCs, and its CPU. Each child is stopped before the next starts.
+ *
+ * <p>Confined to the thread that runs the command; the loaders run on virtual threads.
+ */
+@Command(
+    name = "informer-sync",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = "Pod informer start-to-synced time and cache heap: listwatch vs fabric8 vs the official "
+        + "Java client, each in a fresh JVM, against our API server in its own JVM.")
+public final class InformerSyncBenchmark implements Callable<Integer> {
+
+  private static final String NAMESPACE = "default";
+  private static final Pattern CONTINUE = Pattern.compile("\"continue\":\"([^\"]+)\"");
+
+  @Spec
+  private CommandSpec spec;
+
+  @Option(names = "--pods", split = ",", defaultValue = "10000,100000", paramLabel = "N",
+      description = "Pod counts measured, increasing (default: ${DEFAULT-VALUE}).")
+  private List<Integer> podCounts;
+
+  @Option(names = "--clients", split = ",", defaultValue = "listwatch,fabric8,official", paramLabel = "NAME",
+      description = "Clients measured, of listwatch, listwatch-fabric8-model, listwatch-unpaged, fabric8, official "
+          + "(default: ${DEFAULT-VALUE}).")
+  private List<String> clients;
+
+  @Option(names = "--runs", defaultValue = "3", paramLabel = "N",
+      description = "Runs of each client at each pod count, each in a fresh JVM (default: ${DEFAULT-VALUE}).")
+  private int runs;
+
+  @Option(names = "--runs-at", split = ",", paramLabel = "PODS=N",
+      description = "Fewer or more runs at one pod count, e.g. 100000=1 (default: --runs everywhere).")
+  private Map<Integer, Integer> runsAt = new LinkedHashMap<>();
+
+  @Option(names = "--max-other-cpu", defaultValue = "25", paramLabel = "PERCENT",
+      description = "A run during which other processes used more than this much of one core is discarded and "
+          + "repeated, at most --busy-retries times; the last attempt is kept (default: ${DEFAULT-VALUE}).")
+  private double maxOtherCpu;
+
+  @Option(names = "--busy-retries", defaultValue = "3", paramLabel = "N",
+      description = "Repeats of a run discarded for --max-other-cpu (default: ${DEFAULT-VALUE}).")
+  private int busyRetries;
+
+  @Option(names = "--client-heap", defaultValue = "4g", paramLabel = "SIZE",
+      description = "-Xmx of every informer JVM, the same for all clients (default: ${DEFAULT-VALUE}).")
+  private String clientHeap;
+
+  @Option(names = "--server-heap", defaultValue = "4g", paramLabel = "SIZE",
+      description = "-Xmx of the API server's JVM (default: ${DEFAULT-VALUE}).")
+  private String serverHeap;
+
+  @Option(names = "--object-bytes", defaultValue = "1024", paramLabel = "N",
+      description = "Approximate JSON size of each pod as stored (default: ${DEFAULT-VALUE}).")
+  private int objectBytes;
+
+  @Option(names = "--load-connections", defaultValue = "64", paramLabel = "N",
+      description = "Creates in flight while loading (default: ${DEFAULT-VALUE}).")
+  private int loadConnections;
+
+  @Option(names = "--timeout", defaultValue = "600", paramLabel = "SECONDS",
+      description = "Longest a client may take to sync before its run counts as failed (default: ${DEFAULT-VALUE}).")
+  private int timeoutSeconds;
+
+  @Option(names = "--target-speedup", defaultValue = "3", paramLabel = "X",
+      description = "Target: listwatch syncs at least X times faster than each peer (default: ${DEFAULT-VALUE}).")
+  private double targetSpeedup;
+
+  @Option(names = "--target-heap-fraction", defaultValue = "0.3333", paramLabel = "F",
+      description = "Target: listwatch's cache heap at most F of each peer's (default: ${DEFAULT-VALUE}).")
+  private double targetHeapFraction;
+
+  @Option(names = "--markdown", description = "Print the results as Markdown, for docs/benchmarks.md.")
+  private boolean markdown;
+
+  private final Report report = new Report("informer-sync");
+
+  @Override
+  public Integer call() throws Exception {
+    validate();
+    Path dir = Files.createTempDirectory("listwatch-bench-informer-");
+    Path data = Files.createDirectory(dir.resolve("data"));
+    MachineInfo machine = MachineInfo.describe(dir);
+    List<String> clientJvm = jvmOptions(clientHeap);
+    long started = System.nanoTime();
+
+    ResultTable loads = report.table(new ResultTable(String.format(
+        "Loading: pods of ~%,d bytes created through POST /api/v1/namespaces/%s/pods, %d in flight",
+        objectBytes, NAMESPACE, loadConnections),
+        "pods", "created", "seconds", "creates/s", "errors"));
+    ResultTable perRun = report.table(new ResultTable(
+        "Every run: a fresh client JVM each (sync = informer start call until hasSynced and every pod cached; "
+            + "heap = used after full GCs with the informer running, minus the same before it started)",
+        "pods", "client", "run", "sync ms", "hasSynced ms", "heap MiB", "heap bytes per pod",
+        "client CPU s (sync)", "GCs (ms)", "server CPU", "other CPU"));
+    List<SyncResult> results = new ArrayList<>();
+    Map<String, String> described = new LinkedHashMap<>();
+    List<String> failures = new ArrayList<>();
+    List<String> discarded = new ArrayList<>();
+
+    // if this JVM is stopped (Ctrl-C, SIGTERM), the children's own hooks stop them; this one
+    // waits for the server to stop, then deletes the data directory
+    AtomicReference<ServerJvm> running = new AtomicReference<>();
+    Thread cleanup = Thread.ofPlatform().name("informer-sync-cleanup").unstarted(() -> {
+      ServerJvm s = running.get();
+      if (s != null) {
+        s.close();
+      }
+      Format.deleteRecursively(dir);
+    });
+    Runtime.getRuntime().addShutdownHook(cleanup);
+    try (ServerJvm server = ServerJvm.start(data, jvmOptions(serverHeap), dir.resolve("server.log"))) {
+      running.set(server);
+      report.progress("server %s (log %s)", server.url(), dir.resolve("server.log"));
+      int have = 0;
+      Pods template = new Pods(objectBytes);
+      for (int size : podCounts) {
+        report.progress("creating pods %,d..%,d", have, size);
+        CpuMonitor cpu = CpuMonitor.now();
+        Pods.LoadResult r = Pods.createAll(server.address(), "/api/v1/namespaces/" + NAMESPACE + "/pods", have,
+            size, loadConnections, i -> template.create(NAMESPACE, String.format("pod-%06d", i), i));
+        report.phase("creating pods up to " + count(size) + " (the server JVM counts as other processes)", cpu);
+        loads.row(count(size), count(r.created()), String.format("%.1f", r.seconds()),
+            count(r.created() / r.seconds()), Format.errorCell(r.errors(), null)
+                + (r.errors() > 0 ? " " + r.firstError() : ""));
+        if (r.errors() > 0) {
+          throw new IllegalStateException("pod creates failed: " + r.firstError());
+        }
+        have = size;
+        warmServer(server.url(), size);
+
+        int n = runsAt.getOrDefault(size, runs);
+        CpuMonitor runsCpu = CpuMonitor.now();
+        for (int run = 1; run <= n; run++) {
+          for (String client : clients) {
+            report.progress("%,d pods: %s, run %d of %d", size, client, run, n);
+            Optional<SyncResult> res = runClient(server, client, size, run, clientJvm, dir, failures);
+            for (int retry = 0; res.isPresent() && res.get().othersCpuPercent() > maxOtherCpu
+                && retry < busyRetries; retry++) {
+              discarded.add(String.format("%s at %s pods, run %d: %s ms, other processes %.0f%%", client, count(size),
+                  run, ms(res.get().syncNanos()), res.get().othersCpuPercent()));
+              report.progress("other processes used %.0f%% of a core: repeating the run", res.get().othersCpuPercent());
+              res = runClient(server, client, size, run, clientJvm, dir, failures);
+            }
+            if (res.isPresent()) {
+              SyncResult s = res.get();
+              results.add(s);
+              described.putIfAbsent(client, s.describe());
+              perRun.row(count(size), client, run, ms(s.syncNanos()), ms(s.hasSyncedNanos()), Report.mib(s.heapBytes()),
+                  count(s.heapBytes() / (double) size), String.format("%.2f", s.cpuSyncNanos() / 1e9),
+                  s.gcCount() + " (" + s.gcMillis() + ")", String.format("%.0f%%", s.serverCpuPercent()),
+                  String.format("%.0f%%", s.othersCpuPercent()));
+            }
+          }
+        }
+        report.phase(String.format("%s pods: every client run (the server and client JVMs count as other "
+            + "processes here; the per-run table splits them)", count(size)), runsCpu);
+      }
+    } finally {
+      Format.deleteRecursively(dir);
+      try {
+        Runtime.getRuntime().removeShutdownHook(cleanup);
+      } catch (IllegalStateException e) {
+        // shutting down: the hook runs
+      }
+    }
+
+    summarize(results);
+    verdicts(results);
+    discarded.forEach(d -> report.note("discarded (machine busy), repeated: " + d));
+    failures.forEach(f -> report.note("FAILED run: " + f));
+    report.progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
+    report.parameters.put("server", "ApiServer (./listwatch server, builder defaults) in a child JVM "
+        + String.join(" ", jvmOptions(serverHeap)) + ", embedded RocksDB store in a new temp dir, plain HTTP/1.1 "
+        + "on 127.0.0.1");
+    report.parameters.put("pods", String.format("up to %s in namespace %s, ~%,d bytes of JSON each, created through "
+        + "HTTP (%d in flight); before the first client at each count, 2 untimed full lists and 2 walks in pages of 500 (HTTP/1.1)", podCounts, NAMESPACE,
+        objectBytes, loadConnections));
+    report.parameters.put("clients", clients + ", each run in a fresh JVM " + String.join(" ", clientJvm)
+        + ", round-robin, " + runs + " runs" + (runsAt.isEmpty() ? "" : " (" + runsAt + ")")
+        + String.format("; a run with other processes above %.0f%% of a core is repeated (at most %d times)",
+            maxOtherCpu, busyRetries));
+    described.forEach((k, v) -> report.parameters.put("client " + k, v));
+    report.print(System.out, spec, machine, markdown);
+    return failures.isEmpty() ? 0 : 1;
+  }
+
+  /** One client run in a fresh JVM; empty (and a failure recorded) if it did not report a result. */
+  private Optional<SyncResult> runClient(ServerJvm server, String client, int size, int run, List<String> jvm,
+      Path dir, List<String> failures) throws Exception {
+    Path log = dir.resolve("client-" + client + "-" + size + "-" + run + ".log");
+    CpuMonitor before = CpuMonitor.now();
+    long serverBefore = server.cpuTicks();
+    try (ChildJvm child = ChildJvm.start(client + "-" + size + "-" + run, jvm, InformerSyncRun.class.getName(),
+        List.of(client, server.url(), Integer.toString(size), Integer.toString(timeoutSeconds)), log)) {
+      Optional<String> line = child.awaitLine(
+          l -> l.startsWith(InformerSyncRun.RESULT_PREFIX) || l.startsWith(InformerSyncRun.FAILURE_PREFIX),
+          timeoutSeconds + 120L);
+      Optional<Integer> exit = child.awaitExit(60);
+      CpuMonitor after = CpuMonitor.now();
+      long serverAfter = server.cpuTicks();
+      if (line.isEmpty() || line.get().startsWith(InformerSyncRun.FAILURE_PREFIX) || exit.orElse(-1) != 0) {
+        String why = line.map(l -> l.startsWith(InformerSyncRun.FAILURE_PREFIX)
+            ? l.substring(InformerSyncRun.FAILURE_PREFIX.length()) : "exit " + exit.orElse(-1)).orElse("no result");
+        failures.add(String.format("%s at %,d pods, run %d: %s", client, size, run, why));
+        report.progress("FAILED: %s; log tail:%n%s", why, child.logTail(15));
+        return Optional.empty();
+      }
+      long totalTicks = after.machineTotalTicks() - before.machineTotalTicks();
+      int processors = Runtime.getRuntime().availableProcessors();
+      double serverPct = totalTicks <= 0 || serverBefore < 0 ? -1
+          : 100.0 * (serverAfter - serverBefore) / totalTicks * processors;
+      SyncResult result = SyncResult.parse(client, size, line.get());
+      double busyPct = totalTicks <= 0 ? 0
+          : 100.0 * (after.machineBusyTicks() - before.machineBusyTicks()) / totalTicks * processors;
+      double selfPct = totalTicks <= 0 ? 0 : 100.0 * (after.selfTicks() - before.selfTicks()) / totalTicks * processors;
+      double childPct = 100.0 * result.cpuTotalNanos() / (after.nanos() - before.nanos());
+      double others = Math.max(0, busyPct - selfPct - Math.max(0, serverPct) - childPct);
+      return Optional.of(result.withConditions(serverPct, others));
+    }
+  }
+
+  /**
+   * Two full lists and two walks in pages of 500, untimed, so that the server's list paths
+   * (both the peers' unpaged list and our informer's paged one) are compiled before the first
+   * client runs.
+   */
+  private void warmServer(String url, int size) throws Exception {
+    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    try {
+      for (int i = 0; i < 2; i++) {
+        get(http, url + "/api/v1/pods", size, HttpResponse.BodyHandlers.discarding());
+        String token = "";
+        do {
+          String page = get(http, url + "/api/v1/pods?limit=500"
+              + (token.isEmpty() ? "" : "&continue=" + URLEncoder.encode(token, StandardCharsets.UTF_8)), size,
+              HttpResponse.BodyHandlers.ofString());
+          int items = page.indexOf("\"items\":");
+          Matcher m = CONTINUE.matcher(items < 0 ? page : page.substring(0, items));
+          token = m.find() ? m.group(1) : "";
+        } while (!token.isEmpty());
+      }
+    } finally {
+      http.close();
+    }
+  }
+
+  private static <B> B get(HttpClient http, String url, int size, HttpResponse.BodyHandler<B> body) throws Exception {
+    HttpResponse<B> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofMinutes(2)).build(), body);
+    if (r.statusCode() != 200) {
+      throw new IllegalStateException("warm-up list of " + size + " pods: HTTP " + r.statusCode());
+    }
+    return r.body();
+  }
+
+  private void summarize(List<SyncResult> results) {
+    ResultTable summary = report.table(new ResultTable(
+        "Summary: median (min–max) over the runs",
+        "pods", "client", "runs", "sync ms", "heap MiB", "heap bytes per pod", "client CPU s (sync)"));
+    for (int size : podCounts) {
+      for (String client : clients) {
+        List<SyncResult> rs = of(results, size, client);
+        if (rs.isEmpty()) {
+          summary.row(count(size), client, 0, "failed", "failed", "failed", "failed");
+          continue;
+        }
+        summary.row(count(size), client, rs.size(),
+            range(rs, s -> s.syncNanos() / 1e6, "%,.0f"),
+            range(rs, s -> s.heapBytes() / 1048576.0, "%,.1f"),
+            count(median(rs, s -> s.heapBytes() / (double) size)),
+            range(rs, s -> s.cpuSyncNanos() / 1e9, "%.2f"));
+      }
+    }
+  }
+
+  /** listwatch (DynamicObject) against each peer: the task's targets. */
+  private void verdicts(List<SyncResult> results) {
+    ResultTable compare = report.table(new ResultTable(
+        "listwatch against each peer, medians: sync speed-up (peer time / listwatch time) and heap fraction "
+            + "(listwatch heap / peer heap)",
+        "pods", "peer", "sync speed-up", "heap fraction"));
+    for (int size : podCounts) {
+      List<SyncResult> ours = of(results, size, "listwatch");
+      for (String peer : List.of("fabric8", "official")) {
+        List<SyncResult> theirs = of(results, size, peer);
+        if (!clients.contains(peer)) {
+          continue;
+        }
+        if (ours.isEmpty() || theirs.isEmpty()) {
+          compare.row(count(size), peer, "not measured", "not measured");
+          report.verdict(String.format("target at %s pods vs %s: NOT MEASURED (%s has no successful run)", count(size),
+              peer, ours.isEmpty() ? "listwatch" : peer));
+          continue;
+        }
+        double speedup = median(theirs, SyncResult::syncNanos) / median(ours, SyncResult::syncNanos);
+        double fraction = median(ours, SyncResult::heapBytes) / median(theirs, SyncResult::heapBytes);
+        compare.row(count(size), peer, String.format("%.2fx", speedup), String.format("%.2f", fraction));
+        report.verdict(String.format("target at %s pods vs %s: sync >= %sx faster: %s (%.2fx); heap <= %.2f of "
+                + "theirs: %s (%.2f)", count(size), peer, fmt(targetSpeedup), speedup >= targetSpeedup ? "MET" : "MISSED",
+            speedup, targetHeapFraction, fraction <= targetHeapFraction ? "MET" : "MISSED", fraction));
+      }
+    }
+  }
+
+  private static List<SyncResult> of(List<SyncResult> results, int size, String client) {
+    return results.stream().filter(r -> r.pods() == size && r.client().equals(client)).toList();
+  }
+
+  private static double median(List<SyncResult> rs, ToDoubleFunction<SyncResult> f) {
+    double[] v = rs.stream().mapToDouble(f).sorted().toArray();
+    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  }
+
+  private static String range(List<SyncResult> rs, ToDoubleFunction<SyncResult> f, String format) {
+    double[] v = rs.stream().mapToDouble(f).sorted().toArray();
+    String med = String.format(format, median(rs, f));
+    return v.length == 1 ? med : med + " (" + String.format(format, v[0]) + "–" + String.format(format, v[v.length - 1]) + ")";
+  }
+
+  private static String ms(long nanos) {
+    return String.format("%,.0f", nanos / 1e6);
+  }
+
+  /** The JVM options of a child: explicit heap limit and collector, the same for every client. */
+  private static List<String> jvmOptions(String heap) {
+    return List.of("-Xmx" + heap, "-XX:+UseG1GC", "--enable-native-access=ALL-UNNAMED");
+  }
+
+  private void validate() {
+    List<String> problems = new ArrayList<>();
+    if (podCounts.isEmpty() || podCounts.stream().anyMatch(n -> n < 1)) {
+      problems.add("--pods must list counts >= 1");
+    }
+    for (int i = 1; i < podCounts.size(); i++) {
+      if (podCounts.get(i) <= podCounts.get(i - 1)) {
+        problems.add("--pods must increase");
+      }
+    }
+    for (String c : clients) {
+      if (!InformerClients.NAMES.contains(c)) {
+        problems.add("unknown client '" + c + "' (one of " + InformerClients.NAMES + ")");
+      }
+    }
+    if (runs < 1 || runsAt.values().stream().anyMatch(n -> n < 1) || loadConnections < 1 || objectBytes < 0
+        || timeoutSeconds < 1) {
+      problems.add("--runs, --runs-at, --load-connections and --timeout must be >= 1");
+    }
+    if (!clientHeap.matches("[0-9]+[kKmMgG]?") || !serverHeap.matches("[0-9]+[kKmMgG]?")) {
+      problems.add("--client-heap and --server-heap take a JVM size, e.g. 4g");
+    }
+    if (!problems.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), String.join("; ", problems));
+    }
+  }
+
+  private static String fmt(double d) {
+    return d == Math.rint(d) ? String.format("%,.0f", d) : Double.toString(d);
+  }
+}

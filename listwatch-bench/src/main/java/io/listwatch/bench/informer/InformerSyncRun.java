@@ -1,0 +1,112 @@
+package io.listwatch.bench.informer;
+
+import io.listwatch.bench.Report;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The child JVM of one {@code informer-sync} run: {@code InformerSyncRun CLIENT URL PODS
+ * TIMEOUT_SECONDS}. It builds the client, takes the heap baseline (heap used after full
+ * GCs), starts the client's pod informer, polls every millisecond until the client says it
+ * has synced and its cache holds {@code PODS} pods, then measures the heap again with the
+ * informer (and so its cache) still running. It prints one line,
+ * {@value #RESULT_PREFIX} followed by {@code key=value} pairs (see {@link SyncResult}), and
+ * exits; on failure it prints {@value #FAILURE_PREFIX} and a message and exits with 1.
+ *
+ * <p>Single-threaded apart from the client's own threads.
+ */
+public final class InformerSyncRun {
+
+  static final String RESULT_PREFIX = "informer-sync-result ";
+  static final String FAILURE_PREFIX = "informer-sync-failure ";
+
+  private InformerSyncRun() {
+  }
+
+  public static void main(String[] args) {
+    int code = 1;
+    try {
+      code = run(args);
+    } catch (Throwable t) {
+      t.printStackTrace();
+      System.out.println(FAILURE_PREFIX + t);
+    }
+    System.out.flush();
+    // some clients leave non-daemon threads behind after close
+    Runtime.getRuntime().halt(code);
+  }
+
+  private static int run(String[] args) throws Exception {
+    if (args.length != 4) {
+      throw new IllegalArgumentException("usage: InformerSyncRun CLIENT URL PODS TIMEOUT_SECONDS");
+    }
+    String clientName = args[0];
+    String url = args[1];
+    int pods = Integer.parseInt(args[2]);
+    long timeoutNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(args[3]));
+    try (PodInformerUnderTest client = InformerClients.create(clientName)) {
+      client.connect(url);
+      long baseline = Report.heapAfterGc();
+      long[] gc0 = gcTotals();
+      long cpu0 = Report.processCpuNanos();
+      long t0 = System.nanoTime();
+      client.start();
+      long syncedAt = -1;
+      while (true) {
+        long now = System.nanoTime();
+        if (syncedAt < 0 && client.hasSynced()) {
+          syncedAt = now;
+        }
+        if (syncedAt >= 0 && client.cachedPods() >= pods) {
+          break;
+        }
+        if (now - t0 > timeoutNanos) {
+          System.out.println(FAILURE_PREFIX + "not synced with " + pods + " pods within " + args[3]
+              + " s (hasSynced " + (syncedAt >= 0) + ", cached " + client.cachedPods() + ")");
+          return 1;
+        }
+        LockSupport.parkNanos(1_000_000);
+      }
+      long t1 = System.nanoTime();
+      long cpu1 = Report.processCpuNanos();
+      long[] gc1 = gcTotals();
+      int cached = client.cachedPods();
+      long heapAfter = Report.heapAfterGc();
+      Map<String, String> out = new LinkedHashMap<>();
+      out.put("syncNanos", Long.toString(t1 - t0));
+      out.put("hasSyncedNanos", Long.toString(syncedAt - t0));
+      out.put("cached", Integer.toString(cached));
+      out.put("baselineBytes", Long.toString(baseline));
+      out.put("heapAfterBytes", Long.toString(heapAfter));
+      out.put("cpuSyncNanos", Long.toString(cpu1 - cpu0));
+      out.put("cpuTotalNanos", Long.toString(Report.processCpuNanos()));
+      out.put("gcCount", Long.toString(gc1[0] - gc0[0]));
+      out.put("gcMillis", Long.toString(gc1[1] - gc0[1]));
+      out.put("describe", client.describe().replace(' ', '\u00a0'));
+      StringBuilder line = new StringBuilder(RESULT_PREFIX);
+      out.forEach((k, v) -> line.append(k).append('=').append(v).append(' '));
+      System.out.println(line.toString().trim());
+      System.out.flush();
+      if (cached != pods) {
+        System.out.println(FAILURE_PREFIX + "cache holds " + cached + " pods, expected " + pods);
+        return 1;
+      }
+    }
+    return 0;
+  }
+
+  /** {collections, milliseconds} summed over every collector since the JVM started. */
+  private static long[] gcTotals() {
+    long count = 0;
+    long millis = 0;
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      count += Math.max(0, gc.getCollectionCount());
+      millis += Math.max(0, gc.getCollectionTime());
+    }
+    return new long[] {count, millis};
+  }
+}

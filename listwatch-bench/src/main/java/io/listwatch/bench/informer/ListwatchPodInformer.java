@@ -1,0 +1,117 @@
+package io.listwatch.bench.informer;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.listwatch.client.Config;
+import io.listwatch.client.DynamicObject;
+import io.listwatch.client.JacksonCodec;
+import io.listwatch.client.KubeClient;
+import io.listwatch.client.ResourceType;
+import io.listwatch.client.cache.ListWatch;
+import io.listwatch.client.cache.SharedIndexInformer;
+import io.listwatch.client.cache.SharedInformerFactory;
+import java.time.Duration;
+
+/**
+ * Our pod informer (listwatch-client) over every namespace. Three variants:
+ * <ul>
+ *   <li>{@code listwatch}: the way a user builds it,
+ *       {@code SharedInformerFactory.builder(KubeClient.create(config)).build()},
+ *       {@code informerFor(ResourceType.PODS, DynamicObject.CODEC)}, {@code start()}, with the
+ *       factory's defaults (no resync, lists in pages of 500);
+ *   <li>{@code listwatch-fabric8-model}: the same with fabric8's {@code Pod} model read through
+ *       {@link JacksonCodec} (the model fabric8's informer holds);
+ *   <li>{@code listwatch-unpaged}: {@code SharedIndexInformer.builder(ListWatch.of(...),
+ *       DynamicObject.CODEC).pageSize(0)}, one unpaged list as the peers do, to show what
+ *       paging costs.
+ * </ul>
+ * The request timeout is raised to 5 minutes like fabric8's, so no list is cut off.
+ *
+ * <p>Confined to the child's main thread.
+ */
+final class ListwatchPodInformer implements PodInformerUnderTest {
+
+  private enum Variant { FACTORY_DYNAMIC, FACTORY_FABRIC8_MODEL, UNPAGED_DYNAMIC }
+
+  private final Variant variant;
+  private KubeClient client;
+  private SharedInformerFactory factory;
+  private SharedIndexInformer<?> informer;
+
+  private ListwatchPodInformer(Variant variant) {
+    this.variant = variant;
+  }
+
+  /** {@code DynamicObject}s through the factory. */
+  static ListwatchPodInformer dynamic() {
+    return new ListwatchPodInformer(Variant.FACTORY_DYNAMIC);
+  }
+
+  /** fabric8's {@code Pod} model through {@code JacksonCodec}, through the factory. */
+  static ListwatchPodInformer fabric8Model() {
+    return new ListwatchPodInformer(Variant.FACTORY_FABRIC8_MODEL);
+  }
+
+  /** {@code DynamicObject}s, one unpaged list. */
+  static ListwatchPodInformer unpaged() {
+    return new ListwatchPodInformer(Variant.UNPAGED_DYNAMIC);
+  }
+
+  @Override
+  public void connect(String url) {
+    client = KubeClient.create(Config.builder(url).requestTimeout(Duration.ofMinutes(5)).build());
+  }
+
+  @Override
+  public void start() {
+    switch (variant) {
+      case FACTORY_DYNAMIC -> {
+        factory = SharedInformerFactory.builder(client).build();
+        informer = factory.informerFor(ResourceType.PODS, DynamicObject.CODEC);
+        factory.start();
+      }
+      case FACTORY_FABRIC8_MODEL -> {
+        factory = SharedInformerFactory.builder(client).build();
+        informer = factory.informerFor(ResourceType.PODS, JacksonCodec.of(Pod.class));
+        factory.start();
+      }
+      case UNPAGED_DYNAMIC -> {
+        informer = SharedIndexInformer.builder(ListWatch.of(client.dynamic(ResourceType.PODS), ""),
+            DynamicObject.CODEC).name("pods").pageSize(0).build();
+        informer.start();
+      }
+    }
+  }
+
+  @Override
+  public boolean hasSynced() {
+    return informer.hasSynced();
+  }
+
+  @Override
+  public int cachedPods() {
+    return informer.getIndexer().listKeys().size();
+  }
+
+  @Override
+  public String describe() {
+    return "listwatch-client 0.1.0-SNAPSHOT (java.net.http; " + switch (variant) {
+      case FACTORY_DYNAMIC -> "DynamicObject; SharedInformerFactory defaults (pages of 500), informerFor(PODS), start()";
+      case FACTORY_FABRIC8_MODEL -> "fabric8 Pod model via JacksonCodec; SharedInformerFactory defaults (pages of 500), "
+          + "informerFor(PODS), start()";
+      case UNPAGED_DYNAMIC -> "DynamicObject; SharedIndexInformer.builder(ListWatch.of(dynamic(PODS), \"\")).pageSize(0), "
+          + "start()";
+    } + "; requestTimeout=300 s)";
+  }
+
+  @Override
+  public void close() {
+    if (factory != null) {
+      factory.close();
+    } else if (informer != null) {
+      informer.close();
+    }
+    if (client != null) {
+      client.close();
+    }
+  }
+}
