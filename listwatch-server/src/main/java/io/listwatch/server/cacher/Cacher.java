@@ -240,12 +240,15 @@ public final class Cacher implements AutoCloseable {
   public CompletableFuture<ListResult> list(String namespace, ListOptions options) {
     WatchFilter filter = new WatchFilter(namespace, options.labelSelector(), options.fieldSelector());
     String prefix = def.storagePrefix() + (namespace.isEmpty() ? "" : namespace + "/");
-    int limit = (int) Math.min(Integer.MAX_VALUE, Math.max(0, options.limit()));
+    OptionalLong rv = options.resourceVersionNumber();
+    boolean anyVersion = rv.isPresent() && rv.getAsLong() == 0 && options.continueToken().isEmpty();
+    // kube's watch cache serves resourceVersion=0 whole and ignores the limit: an informer's
+    // first list (rv=0, limit=500) is one response, not hundreds of round trips.
+    int limit = anyVersion ? 0 : (int) Math.min(Integer.MAX_VALUE, Math.max(0, options.limit()));
     if (!options.continueToken().isEmpty()) {
       ContinueToken token = ContinueToken.decode(options.continueToken());
       return listAt(token.rv(), prefix, def.storagePrefix() + token.startKey(), filter, limit, true);
     }
-    OptionalLong rv = options.resourceVersionNumber();
     boolean exact = options.resourceVersionMatch() == ResourceVersionMatch.EXACT
         || (limit > 0 && rv.isPresent() && rv.getAsLong() > 0
             && options.resourceVersionMatch() == ResourceVersionMatch.UNSET);

@@ -119,6 +119,23 @@ class ListSemanticsTest {
   }
 
   @Test
+  void list_atResourceVersionZero_ignoresTheLimit_asKubesWatchCacheDoes() {
+    String ns = http.createNamespace("rv0limit");
+    for (String name : List.of("a", "b", "c")) {
+      http.create(cms(ns), configMap(name));
+    }
+    http.list(cms(ns)); // the cache has seen the creates
+
+    JsonNode all = http.list(cms(ns) + "?resourceVersion=0&limit=1");
+    assertThat(names(all)).containsExactly("a", "b", "c");
+    assertThat(all.path("metadata").path("continue").asText("")).isEmpty();
+
+    JsonNode paged = http.list(cms(ns) + "?limit=1");
+    assertThat(names(paged)).containsExactly("a");
+    assertThat(paged.path("metadata").path("continue").asText("")).isNotEmpty();
+  }
+
+  @Test
   void list_exactAtAnOlderResourceVersion_returnsTheStateAtThatVersion() {
     String ns = http.createNamespace("exact");
     long rv1 = rv(http.create(cms(ns), configMap("x", Map.of(), Map.of("v", "1"))));
