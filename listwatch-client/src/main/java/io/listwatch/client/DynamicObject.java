@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -222,9 +221,7 @@ public final class DynamicObject {
       if (g != null) {
         g.writeStartObject();
       }
-      String firstKey = null;
-      String firstValue = null;
-      Map<String, String> more = null;
+      SmallMapBuilder entries = new SmallMapBuilder();
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String key = Interner.intern(p.currentName());
         if (g != null) {
@@ -239,27 +236,12 @@ public final class DynamicObject {
         if (g != null) {
           g.writeString(value);
         }
-        if (internValues) {
-          value = Interner.intern(value);
-        }
-        if (firstKey == null) {
-          firstKey = key;
-          firstValue = value;
-        } else {
-          if (more == null) {
-            more = new HashMap<>();
-            more.put(firstKey, firstValue);
-          }
-          more.put(key, value);
-        }
+        entries.put(key, internValues ? Interner.intern(value) : value);
       }
       if (g != null) {
         g.writeEndObject();
       }
-      if (more != null) {
-        return Map.copyOf(more);
-      }
-      return firstKey == null ? Map.of() : Map.of(firstKey, firstValue);
+      return entries.build();
     }
   }
 

@@ -25,6 +25,25 @@ class DynamicObjectTest {
       }""";
 
   @Test
+  void labels_keepTheLastValueOfARepeatedKey_andSkipNonStrings() {
+    DynamicObject o = DynamicObject.parse(
+        "{\"metadata\":{\"labels\":{\"a\":\"1\",\"n\":7,\"b\":\"2\",\"a\":\"3\"}}}");
+    assertThat(o.labels()).isEqualTo(Map.of("a", "3", "b", "2"));
+  }
+
+  @Test
+  void labels_holdManyEntries() {
+    StringBuilder json = new StringBuilder("{\"metadata\":{\"annotations\":{");
+    Map<String, String> expected = new java.util.HashMap<>();
+    for (int i = 0; i < 30; i++) {
+      json.append(i == 0 ? "" : ",").append("\"k").append(i).append("\":\"v").append(i).append('"');
+      expected.put("k" + i, "v" + i);
+    }
+    DynamicObject o = DynamicObject.parse(json.append("}}}").toString());
+    assertThat(o.annotations()).isEqualTo(expected);
+  }
+
+  @Test
   void parse_readsMetadata_andKeepsEveryFieldOfTheJson() {
     DynamicObject pod = DynamicObject.parse(POD);
     assertThat(pod.apiVersion()).isEqualTo("v1");
