@@ -36,6 +36,7 @@ public final class InformerSyncRun {
       System.out.println(FAILURE_PREFIX + t);
     }
     System.out.flush();
+    stopFlightRecordings();
     // some clients leave non-daemon threads behind after close
     Runtime.getRuntime().halt(code);
   }
@@ -97,6 +98,21 @@ public final class InformerSyncRun {
       }
     }
     return 0;
+  }
+
+  /**
+   * Stops the flight recordings started with {@code -XX:StartFlightRecording=filename=...},
+   * which writes them to their files: {@code halt} skips the shutdown hook that would.
+   */
+  private static void stopFlightRecordings() {
+    if (!jdk.jfr.FlightRecorder.isInitialized()) {
+      return;
+    }
+    for (jdk.jfr.Recording r : jdk.jfr.FlightRecorder.getFlightRecorder().getRecordings()) {
+      if (r.getState() == jdk.jfr.RecordingState.RUNNING) {
+        r.stop();
+      }
+    }
   }
 
   /** {collections, milliseconds} summed over every collector since the JVM started. */
