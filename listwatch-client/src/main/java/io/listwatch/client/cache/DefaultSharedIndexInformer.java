@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
@@ -412,13 +411,11 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
     T object = delta.object();
     switch (delta.type()) {
       case SYNC, REPLACED, ADDED, UPDATED -> {
-        Optional<T> old = indexer.get(object);
-        if (old.isPresent()) {
-          indexer.update(object);
-          processor.distribute(new Notification.Update<>(old.get(), object),
-              isSync(delta.type(), old.get(), object));
+        T old = indexer.put(object);
+        if (old != null) {
+          processor.distribute(new Notification.Update<>(old, object),
+              isSync(delta.type(), old, object));
         } else {
-          indexer.add(object);
           processor.distribute(new Notification.Add<>(object, isInInitialList), false);
         }
       }

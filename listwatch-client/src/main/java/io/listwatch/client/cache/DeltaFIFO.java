@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -108,9 +109,10 @@ public final class DeltaFIFO<T> implements Store<T> {
 
   /**
    * key → its deltas since its last pop, oldest first, never empty. Invariant: a key is in
-   * {@code items} iff it is in {@link #queue}. Guarded by {@link #lock}.
+   * {@code items} iff it is in {@link #queue}. Guarded by {@link #lock}; replaced by a
+   * presized map when a {@link #replace} finds it empty.
    */
-  private final HashMap<String, List<Delta<T>>> items = new HashMap<>();
+  private HashMap<String, List<Delta<T>>> items = new HashMap<>();
 
   /**
    * The keys of {@link #items}, each once, in the order of their first delta since their last
@@ -178,30 +180,44 @@ public final class DeltaFIFO<T> implements Store<T> {
    */
   @Override
   public void replace(List<T> objects, String resourceVersion) {
-    Set<String> listed = HashSet.newHashSet(objects.size());
     lock.lock();
     try {
+      if (items.isEmpty()) {
+        items = HashMap.newHashMap(objects.size());
+      }
+      // Keys queued before this replace stay at the front of the queue, in order; keys it
+      // queues go to the back. Only keys queued before or known can be missing from the list.
+      int queuedBefore = queue.size();
+      List<String> known = knownKeys();
+      boolean mayMissKeys = queuedBefore > 0 || !known.isEmpty();
+      Set<String> listed = mayMissKeys ? HashSet.newHashSet(objects.size()) : null;
       for (T object : objects) {
         String key = keyFunc.key(object);
-        listed.add(key);
+        if (listed != null) {
+          listed.add(key);
+        }
         queueAction(key, Delta.of(DeltaType.REPLACED, object));
       }
-      // Queued keys missing from the list. No key is added to the queue in this loop.
-      for (String key : queue) {
-        if (!listed.contains(key)) {
-          List<Delta<T>> deltas = items.get(key);
-          Delta<T> newest = deltas.getLast();
-          if (newest.type() != DeltaType.DELETED) {
-            deltas.add(new Delta<>(DeltaType.DELETED, newest.object(), true));
+      if (mayMissKeys) {
+        // Queued keys missing from the list. No key is added to the queue in this loop.
+        Iterator<String> queued = queue.iterator();
+        for (int i = 0; i < queuedBefore; i++) {
+          String key = queued.next();
+          if (!listed.contains(key)) {
+            List<Delta<T>> deltas = items.get(key);
+            Delta<T> newest = deltas.getLast();
+            if (newest.type() != DeltaType.DELETED) {
+              deltas.add(new Delta<>(DeltaType.DELETED, newest.object(), true));
+            }
           }
         }
-      }
-      // Known keys, not queued, missing from the list.
-      for (String key : knownKeys()) {
-        if (!listed.contains(key) && !items.containsKey(key)) {
-          Optional<T> last = knownObject(key);
-          if (last.isPresent()) {
-            queueAction(key, new Delta<>(DeltaType.DELETED, last.get(), true));
+        // Known keys, not queued, missing from the list.
+        for (String key : known) {
+          if (!listed.contains(key) && !items.containsKey(key)) {
+            Optional<T> last = knownObject(key);
+            if (last.isPresent()) {
+              queueAction(key, new Delta<>(DeltaType.DELETED, last.get(), true));
+            }
           }
         }
       }

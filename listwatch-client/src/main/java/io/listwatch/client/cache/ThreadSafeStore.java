@@ -76,11 +76,20 @@ public final class ThreadSafeStore<T> implements Indexer<T> {
 
   @Override
   public void add(T object) {
+    put(object);
+  }
+
+  /**
+   * Adds or replaces {@code object}, as {@link #add}, in one step with looking up what it
+   * replaces: the object previously under its key, null if none.
+   */
+  T put(T object) {
     String key = keyFunc.key(object);
     lock.writeLock().lock();
     try {
       T old = items.put(key, object);
       updateIndices(old, object, key);
+      return old;
     } finally {
       lock.writeLock().unlock();
     }

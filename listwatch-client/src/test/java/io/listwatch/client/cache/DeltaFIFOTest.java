@@ -227,6 +227,42 @@ class DeltaFIFOTest {
     assertThat(plain.listKeys()).containsExactly("ns/a", "ns/b");
   }
 
+  @Test
+  void replace_afterQueuedKeys_infersDeletionsOnlyForThoseMissing_andKeepsQueueOrder() throws Exception {
+    StoreTestObject a = obj("ns", "a", "1");
+    StoreTestObject b = obj("ns", "b", "1");
+    fifo.add(a);
+    fifo.add(b);
+    StoreTestObject b2 = obj("ns", "b", "2");
+    StoreTestObject c = obj("ns", "c", "2");
+    fifo.replace(List.of(c, b2), "2");
+
+    assertThat(fifo.listKeys()).containsExactly("ns/a", "ns/b", "ns/c");
+    assertThat(fifo.deltas("ns/a"))
+        .containsExactly(Delta.of(DeltaType.ADDED, a), new Delta<>(DeltaType.DELETED, a, true));
+    assertThat(fifo.deltas("ns/b"))
+        .containsExactly(Delta.of(DeltaType.ADDED, b), Delta.of(DeltaType.REPLACED, b2));
+    assertThat(fifo.deltas("ns/c")).containsExactly(Delta.of(DeltaType.REPLACED, c));
+  }
+
+  @Test
+  void replace_intoAnEmptyQueue_withNothingKnown_queuesEveryObject_andALaterReplaceInfersDeletions()
+      throws Exception {
+    List<StoreTestObject> listed = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      listed.add(obj("ns", "o" + i, "1"));
+    }
+    fifo.replace(listed, "1");
+    assertThat(fifo.size()).isEqualTo(100);
+    assertThat(fifo.list()).containsExactlyElementsOf(listed);
+
+    fifo.replace(listed.subList(1, 100), "2");
+    assertThat(fifo.deltas("ns/o0")).containsExactly(
+        Delta.of(DeltaType.REPLACED, listed.get(0)), new Delta<>(DeltaType.DELETED, listed.get(0), true));
+    assertThat(fifo.deltas("ns/o1")).containsExactly(
+        Delta.of(DeltaType.REPLACED, listed.get(1)), Delta.of(DeltaType.REPLACED, listed.get(1)));
+  }
+
   // ---- resync
 
   @Test

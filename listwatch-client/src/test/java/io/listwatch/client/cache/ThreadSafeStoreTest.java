@@ -39,6 +39,17 @@ class ThreadSafeStoreTest {
   }
 
   @Test
+  void put_returnsThePreviousObject_andMaintainsTheIndexes() {
+    StoreTestObject v1 = obj("ns", "a", "1");
+    assertThat(store.put(v1)).isNull();
+    StoreTestObject v2 = obj("ns", "a", "2");
+    assertThat(store.put(v2)).isSameAs(v1);
+
+    assertThat(store.getByKey("ns/a")).containsSame(v2);
+    assertThat(store.byIndex(Indexer.NAMESPACE_INDEX, "ns")).containsExactly(v2);
+  }
+
+  @Test
   void update_replacesTheObjectUnderItsKey() {
     store.add(obj("ns", "a", "1"));
     StoreTestObject v2 = obj("ns", "a", "2");
