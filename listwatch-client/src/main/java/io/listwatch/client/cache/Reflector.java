@@ -141,7 +141,8 @@ public final class Reflector<T> implements AutoCloseable {
         store);
     this.useWatchList = config.useWatchList;
     this.minWatchTimeoutSeconds = Math.max(1, config.minWatchTimeout.toSeconds());
-    this.silenceLimit = config.bookmarkInterval.multipliedBy(2);
+    // plus, not multipliedBy(2): the same Duration without loading BigDecimal on the start path
+    this.silenceLimit = config.bookmarkInterval.plus(config.bookmarkInterval);
     this.watchErrorHandler = config.watchErrorHandler;
     this.listener = config.listener;
     this.random = config.random;
