@@ -9,6 +9,7 @@ import io.listwatch.client.KubeClient;
 import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
 import io.listwatch.client.cache.ReflectorListener;
+import io.listwatch.client.internal.HttpKubeClient;
 import io.listwatch.client.cache.SharedIndexInformer;
 import io.listwatch.client.cache.SharedInformerFactory;
 import io.listwatch.server.ApiServer;
@@ -179,6 +180,9 @@ class InformerRecoveryTest {
             .as("the pod created after the drop reaches the handler").isTrue();
         assertThat(activity.lines).anyMatch(l -> l.startsWith("WATCH ") && l.contains("silent"));
         assertThat(proxy.accepted()).as("a new connection was opened").isGreaterThan(connectionsBefore);
+        assertThat(((HttpKubeClient) viaProxy).connectionReplacements())
+            .as("the re-watch timed out on the dead HTTP/2 connection, which was replaced")
+            .isPositive();
       }
     }
   }
