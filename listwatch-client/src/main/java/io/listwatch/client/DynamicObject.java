@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * Any Kubernetes object, of any resource (custom resources included), without a Java model.
@@ -24,9 +25,12 @@ import java.util.Optional;
  * <p>Immutable and thread-safe: it keeps the object's JSON bytes as received plus its parsed
  * metadata; {@link #toJson()} and {@link #toTree()} give copies.
  *
- * <p>Memory: one {@code byte[]} of the object's JSON, the metadata strings, and the label and annotation maps (the shared empty map when there
- * are none). Namespaces, apiVersion, kind, label keys and values and annotation keys are
- * shared between objects through {@link Interner}. No tree is kept. Decoding is one pass of
+ * <p>Memory: one {@code byte[]} of the object's JSON, the name, the label map (the shared
+ * empty map when there are none), and the resourceVersion and uid as numbers when they have
+ * the API server's canonical forms (decimal; lowercase UUID), else as strings. Namespaces,
+ * apiVersion, kind, label keys and values are shared between objects through
+ * {@link Interner}. Annotations are not kept: {@link #annotations()} reads them from the
+ * bytes. No tree is kept. Decoding is one pass of
  * the streaming parser that picks out {@code apiVersion}, {@code kind} and
  * {@code metadata}'s fields and skips the rest; the bytes are then copied as they arrived
  * from the REST client's stream. {@link #parse(byte[])} and other parsers (e.g. a token
@@ -44,10 +48,22 @@ public final class DynamicObject {
   private final String kind;
   private final String namespace;
   private final String name;
-  private final String resourceVersion;
-  private final String uid;
+  /**
+   * {@code metadata.resourceVersion} as a number when it is a canonical decimal (the API
+   * server's always are), else -1 and the string is in {@link #resourceVersionText}.
+   */
+  private final long resourceVersion;
+  /** {@code metadata.resourceVersion} when it is not canonical, else null. */
+  private final String resourceVersionText;
+  /**
+   * {@code metadata.uid}'s 128 bits when it is a canonical lowercase UUID (the API server's
+   * always are); {@link #uidText} is then null.
+   */
+  private final long uidHigh;
+  private final long uidLow;
+  /** {@code metadata.uid} when it is not a canonical UUID, else null. */
+  private final String uidText;
   private final Map<String, String> labels;
-  private final Map<String, String> annotations;
   /** Racy single-check cache of {@code Arrays.hashCode(json)}; 0 means not computed yet. */
   private int hash;
 
@@ -57,10 +73,19 @@ public final class DynamicObject {
     this.kind = r.kind;
     this.namespace = r.namespace;
     this.name = r.name;
-    this.resourceVersion = r.resourceVersion;
-    this.uid = r.uid;
+    long rv = CompactMeta.resourceVersion(r.resourceVersion);
+    this.resourceVersion = rv;
+    this.resourceVersionText = rv < 0 ? r.resourceVersion : null;
+    if (CompactMeta.isUuid(r.uid)) {
+      this.uidHigh = CompactMeta.uuidHigh(r.uid);
+      this.uidLow = CompactMeta.uuidLow(r.uid);
+      this.uidText = null;
+    } else {
+      this.uidHigh = 0;
+      this.uidLow = 0;
+      this.uidText = r.uid;
+    }
     this.labels = r.labels;
-    this.annotations = r.annotations;
   }
 
   /** Parses an object from JSON; throws {@link IllegalArgumentException} if it is not one. */
@@ -106,7 +131,7 @@ public final class DynamicObject {
   static DynamicObject read(JsonParser p) throws IOException {
     if (p.getInputSource() instanceof RecordingInputStream input) {
       long start = p.currentTokenLocation().getByteOffset();
-      Reader r = new Reader();
+      Reader r = new Reader(false);
       r.readObject(p, null);
       long end = p.currentLocation().getByteOffset();
       byte[] json = start < 0 ? null : input.copy(start, end);
@@ -116,7 +141,7 @@ public final class DynamicObject {
       return new DynamicObject(json, r);
     }
     ScratchBuffer out = ScratchBuffer.forThread();
-    Reader r = new Reader();
+    Reader r = new Reader(false);
     try (JsonGenerator g = Json.FACTORY.createGenerator(out)) {
       r.readObject(p, g);
     }
@@ -128,6 +153,8 @@ public final class DynamicObject {
    * without one, what is not picked out is skipped. Confined to the decoding thread.
    */
   private static final class Reader {
+    /** Whether annotations are read into {@link #annotations}; else they are skipped. */
+    final boolean readAnnotations;
     String apiVersion = "";
     String kind = "";
     String namespace = "";
@@ -136,6 +163,10 @@ public final class DynamicObject {
     String uid = "";
     Map<String, String> labels = Map.of();
     Map<String, String> annotations = Map.of();
+
+    Reader(boolean readAnnotations) {
+      this.readAnnotations = readAnnotations;
+    }
 
     void readObject(JsonParser p, JsonGenerator g) throws IOException {
       if (g != null) {
@@ -181,7 +212,13 @@ public final class DynamicObject {
           case "resourceVersion" -> resourceVersion = string(p, g, t);
           case "uid" -> uid = string(p, g, t);
           case "labels" -> labels = stringMap(p, g, t, true);
-          case "annotations" -> annotations = stringMap(p, g, t, false);
+          case "annotations" -> {
+            if (readAnnotations) {
+              annotations = stringMap(p, g, t, false);
+            } else {
+              other(p, g);
+            }
+          }
           default -> other(p, g);
         }
       }
@@ -265,14 +302,20 @@ public final class DynamicObject {
     return name;
   }
 
-  /** {@code metadata.resourceVersion}, {@code ""} if absent. */
+  /**
+   * {@code metadata.resourceVersion}, {@code ""} if absent. A canonical decimal version is
+   * kept as a number and formatted on each call.
+   */
   public String resourceVersion() {
-    return resourceVersion;
+    return resourceVersionText != null ? resourceVersionText : Long.toString(resourceVersion);
   }
 
-  /** {@code metadata.uid}, {@code ""} if absent. */
+  /**
+   * {@code metadata.uid}, {@code ""} if absent. A canonical lowercase UUID is kept as 128
+   * bits and formatted on each call.
+   */
   public String uid() {
-    return uid;
+    return uidText != null ? uidText : new UUID(uidHigh, uidLow).toString();
   }
 
   /** {@code metadata.labels} (string values only), unmodifiable. */
@@ -280,9 +323,20 @@ public final class DynamicObject {
     return labels;
   }
 
-  /** {@code metadata.annotations} (string values only), unmodifiable. */
+  /**
+   * {@code metadata.annotations} (string values only), unmodifiable. Not kept with the object
+   * (annotations are often large and rarely read by informers): each call reads them from
+   * the JSON bytes, so callers reading them often should keep the map.
+   */
   public Map<String, String> annotations() {
-    return annotations;
+    try (JsonParser p = Json.FACTORY.createParser(json)) {
+      p.nextToken();
+      Reader r = new Reader(true);
+      r.readObject(p, null);
+      return r.annotations;
+    } catch (IOException e) {
+      throw new IllegalStateException("a DynamicObject holds valid JSON", e);
+    }
   }
 
   /** The JSON bytes (a copy). */
@@ -371,7 +425,7 @@ public final class DynamicObject {
   @Override
   public String toString() {
     return (kind.isEmpty() ? "object" : kind) + " "
-        + (namespace.isEmpty() ? name : namespace + "/" + name) + " rv=" + resourceVersion;
+        + (namespace.isEmpty() ? name : namespace + "/" + name) + " rv=" + resourceVersion();
   }
 
   /** Reads and writes {@link DynamicObject}s. Stateless, thread-safe. */
@@ -407,12 +461,12 @@ public final class DynamicObject {
 
     @Override
     public String resourceVersion(DynamicObject o) {
-      return o.resourceVersion;
+      return o.resourceVersion();
     }
 
     @Override
     public String uid(DynamicObject o) {
-      return o.uid;
+      return o.uid();
     }
 
     @Override
@@ -422,7 +476,7 @@ public final class DynamicObject {
 
     @Override
     public Map<String, String> annotations(DynamicObject o) {
-      return o.annotations;
+      return o.annotations();
     }
 
     @Override

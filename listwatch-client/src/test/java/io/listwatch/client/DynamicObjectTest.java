@@ -44,6 +44,34 @@ class DynamicObjectTest {
   }
 
   @Test
+  void resourceVersionAndUid_readBackExactly_whateverTheirForm() {
+    for (String rv : new String[] {"17", "0", "007", "abc", "", "1000000000000000000", "999999999999999999"}) {
+      for (String uid : new String[] {"6f1e2b8a-3c4d-4e5f-9a0b-1c2d3e4f5a6b", "6F1E2B8A-3C4D-4E5F-9A0B-1C2D3E4F5A6B",
+          "u-1", "", "00000000-0000-0000-0000-000000000000"}) {
+        DynamicObject o = DynamicObject.parse(
+            "{\"metadata\":{\"resourceVersion\":\"" + rv + "\",\"uid\":\"" + uid + "\"}}");
+        assertThat(o.resourceVersion()).isEqualTo(rv);
+        assertThat(o.uid()).isEqualTo(uid);
+        assertThat(DynamicObject.CODEC.resourceVersion(o)).isEqualTo(rv);
+        assertThat(DynamicObject.CODEC.uid(o)).isEqualTo(uid);
+      }
+    }
+  }
+
+  @Test
+  void annotations_readFromTheBytes_lastValueWins_nonStringsSkipped() {
+    DynamicObject o = DynamicObject.parse("{\"metadata\":{\"annotations\":{\"a\":\"1\",\"n\":7,"
+        + "\"q\":\"say \\\"hi\\\" {}\",\"a\":\"3\"}},\"spec\":{\"annotations\":{\"x\":\"y\"}}}");
+    assertThat(o.annotations()).isEqualTo(Map.of("a", "3", "q", "say \"hi\" {}"));
+    assertThat(DynamicObject.CODEC.annotations(o)).isEqualTo(o.annotations());
+    assertThat(DynamicObject.parse("{\"metadata\":{\"annotations\":null}}").annotations()).isEmpty();
+    DynamicObject repeated = DynamicObject.parse(
+        "{\"metadata\":{\"annotations\":{\"a\":\"1\"}},\"metadata\":{\"name\":\"n\"}}");
+    assertThat(repeated.annotations()).isEqualTo(Map.of("a", "1"));
+    assertThat(repeated.name()).isEqualTo("n");
+  }
+
+  @Test
   void parse_readsMetadata_andKeepsEveryFieldOfTheJson() {
     DynamicObject pod = DynamicObject.parse(POD);
     assertThat(pod.apiVersion()).isEqualTo("v1");
