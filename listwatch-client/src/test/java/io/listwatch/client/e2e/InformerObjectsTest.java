@@ -10,6 +10,7 @@ import io.listwatch.client.KubeClient;
 import io.listwatch.client.ObjectCodec;
 import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
+import io.listwatch.client.cache.ReflectorListener;
 import io.listwatch.client.cache.ResourceEventHandler;
 import io.listwatch.client.cache.ResourceEventHandlerRegistration;
 import io.listwatch.client.cache.SharedIndexInformer;
@@ -18,6 +19,7 @@ import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -27,8 +29,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The same informer code works with fabric8's model classes and with dynamic objects, and a
- * stalled handler does not hold up another one.
+ * The same informer code works with fabric8's model classes and with dynamic objects, a
+ * stalled handler does not hold up another one, and a watch-list syncs without a list.
  */
 @ExtendWith(ApiServerExtension.class)
 @Timeout(120)
@@ -128,6 +130,41 @@ class InformerObjectsTest {
         Thread.sleep(10); // bounded wait for the backlog to drain
       }
       assertThat(slow.metrics().delivered()).isEqualTo(300);
+    }
+  }
+
+  @Test
+  void watchList_syncsFromTheInitialEvents_withoutFallingBackToAList() throws Exception {
+    client.dynamic(ResourceType.NAMESPACES).create(Pods.namespace("wl"));
+    Pods.createMany(client, "wl", "p", 50);
+    List<String> activity = new CopyOnWriteArrayList<>();
+    List<Throwable> errors = new CopyOnWriteArrayList<>();
+    try (SharedInformerFactory factory = SharedInformerFactory.builder(client).namespace("wl")
+        .useWatchList(true).build()) {
+      SharedIndexInformer<DynamicObject> informer = factory.informerFor(ResourceType.PODS, DynamicObject.CODEC);
+      informer.setReflectorListener(new ReflectorListener() {
+        @Override
+        public void onList(String resourceVersion, String reason) {
+          activity.add("LIST " + reason);
+        }
+
+        @Override
+        public void onListed(String resourceVersion, int items) {
+          activity.add("LISTED " + items);
+        }
+      });
+      informer.setWatchErrorHandler((name, error) -> errors.add(error));
+      Recorder<DynamicObject> recorder = new Recorder<>(DynamicObject.CODEC);
+      informer.addEventHandler(recorder);
+      factory.start();
+      assertThat(factory.waitForCacheSync(WAIT)).isTrue();
+      assertThat(recorder.awaitCount(e -> e.type().equals("ADD") && e.initial(), 50, WAIT)).isTrue();
+
+      client.dynamic(ResourceType.PODS).delete("wl", "p-7");
+      assertThat(recorder.awaitCount(e -> e.type().equals("DELETE") && !e.deletedFinalStateUnknown(), 1, WAIT))
+          .isTrue();
+      assertThat(activity).containsExactly("LIST initial", "LISTED 50");
+      assertThat(errors).as("no watch-list rejection, no fallback").isEmpty();
     }
   }
 }
