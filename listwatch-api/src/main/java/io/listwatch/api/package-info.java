@@ -10,6 +10,8 @@
  *       kube-apiserver validates them; {@link io.listwatch.api.ResourceVersionMatch} is its
  *       {@code resourceVersionMatch}.</li>
  *   <li>{@link io.listwatch.api.ContinueToken}: the opaque paging token.</li>
+ *   <li>{@link io.listwatch.api.JsonMergePatch}: RFC 7386, what the server applies for
+ *       {@code application/merge-patch+json} (and the client's fake too).</li>
  * </ul>
  *
  * <p>Package-private helpers: {@code LabelSelectorParser} (the {@code labels.Parse} lexer and

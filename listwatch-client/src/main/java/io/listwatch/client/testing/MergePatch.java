@@ -3,15 +3,12 @@ package io.listwatch.client.testing;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.JsonMergePatch;
 import io.listwatch.api.StatusException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 /**
- * JSON merge patch (RFC 7386), as kube applies {@code application/merge-patch+json}:
- * objects merge recursively, {@code null} removes a member, anything else (arrays included)
- * replaces. Stateless; thread-safe.
+ * Parses a JSON merge patch body as kube does and applies it with {@link JsonMergePatch}.
+ * Stateless; thread-safe.
  */
 final class MergePatch {
 
@@ -41,26 +38,6 @@ final class MergePatch {
 
   /** {@code target} with {@code patch} applied; neither argument is modified. */
   static ObjectNode apply(ObjectNode target, ObjectNode patch) {
-    ObjectNode result = target.deepCopy();
-    merge(result, patch);
-    return result;
-  }
-
-  private static void merge(ObjectNode target, ObjectNode patch) {
-    List<Map.Entry<String, JsonNode>> members = new ArrayList<>(patch.properties());
-    for (Map.Entry<String, JsonNode> member : members) {
-      String name = member.getKey();
-      JsonNode value = member.getValue();
-      if (value.isNull()) {
-        target.remove(name);
-      } else if (value instanceof ObjectNode patchObject) {
-        JsonNode existing = target.get(name);
-        ObjectNode merged = existing instanceof ObjectNode o ? o : target.objectNode();
-        merge(merged, patchObject);
-        target.set(name, merged);
-      } else {
-        target.set(name, value.deepCopy());
-      }
-    }
+    return (ObjectNode) JsonMergePatch.apply(target, patch);
   }
 }

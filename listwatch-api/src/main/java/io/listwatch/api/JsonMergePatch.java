@@ -1,4 +1,4 @@
-package io.listwatch.server.patch;
+package io.listwatch.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
