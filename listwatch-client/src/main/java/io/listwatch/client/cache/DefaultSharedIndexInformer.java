@@ -337,9 +337,11 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
     synced.completeExceptionally(new CancellationException(logName + " closed"));
     long deadline = System.nanoTime() + CLOSE_TIMEOUT.toNanos();
     try {
-      boolean ended = processor.stop(CLOSE_TIMEOUT);
-      ended &= join(reflectorThread, deadline);
+      // The reflector and the delta loop end promptly once closed; the handlers get the rest
+      // of the one shared deadline.
+      boolean ended = join(reflectorThread, deadline);
       ended &= join(deltaLoopThread, deadline);
+      ended &= processor.stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
       if (!ended) {
         log.warn("{}: closed, but some of its threads did not end within {}", logName,
             CLOSE_TIMEOUT);

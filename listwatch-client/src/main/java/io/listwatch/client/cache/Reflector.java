@@ -81,9 +81,10 @@ import org.slf4j.LoggerFactory;
  * error handler are called on it. {@link #lastSyncResourceVersion()} and {@link #metrics()}
  * may be read from any thread. {@link #close()} may be called from any thread: it closes
  * the open watch and interrupts the run thread (waking it from a backoff or a blocking
- * list call), clearing that interrupt again before {@code run()} returns. Resyncs run on the
- * clock's thread, so a store used with a resync period must be thread-safe (DeltaFIFO is).
- * The staleness check also runs on the clock's thread and only closes the stream.
+ * list call), clearing that interrupt again before {@code run()} returns. Resyncs run on a
+ * virtual thread of their own (the clock's thread only decides when), so a store used with a
+ * resync period must be thread-safe (DeltaFIFO is). The staleness check runs on the clock's
+ * thread and only closes the stream.
  *
  * @param <T> the object type
  */

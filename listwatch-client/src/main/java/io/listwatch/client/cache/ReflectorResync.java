@@ -11,7 +11,11 @@ import org.slf4j.LoggerFactory;
  * {@link Store#resync()} if {@code shouldResync} says so (client-go's {@code resyncChan}
  * loop). One task is on the clock at a time; each run schedules the next.
  *
- * <p>Thread-safe. The resync runs on the clock's thread, so the store must be thread-safe.
+ * <p>Thread-safe. The clock's task only asks {@code shouldResync} (cheap) and schedules the
+ * next check; {@link Store#resync()}, which walks the whole cache, runs on a virtual thread
+ * of its own ({@code informer-<name>-resync}), never on the clock's shared thread. A resync
+ * still running when the next comes due is not doubled: that check is skipped. The store
+ * must be thread-safe.
  */
 final class ReflectorResync {
 
@@ -27,6 +31,9 @@ final class ReflectorResync {
   private boolean running;
   /** The pending resync. Guarded by {@link #lock}. */
   private Clock.Cancellable task;
+  /** Whether a resync thread is running. */
+  private final java.util.concurrent.atomic.AtomicBoolean resyncing =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   ReflectorResync(String name, Clock clock, Duration period, BooleanSupplier shouldResync,
       Store<?> store) {
@@ -69,13 +76,23 @@ final class ReflectorResync {
 
   private void resync() {
     try {
-      if (shouldResync.getAsBoolean()) {
-        log.trace("{}: resync", name);
-        store.resync();
+      if (shouldResync.getAsBoolean() && resyncing.compareAndSet(false, true)) {
+        Thread.ofVirtual().name(name + "-resync").start(this::runResync);
       }
     } catch (RuntimeException e) {
-      log.warn("{}: resync failed", name, e);
+      log.warn("{}: resync check failed", name, e);
     }
     schedule();
+  }
+
+  private void runResync() {
+    try {
+      log.trace("{}: resync", name);
+      store.resync();
+    } catch (RuntimeException e) {
+      log.warn("{}: resync failed", name, e);
+    } finally {
+      resyncing.set(false);
+    }
   }
 }

@@ -72,10 +72,10 @@ import java.util.function.UnaryOperator;
  * {@link #start()} starts, per informer: the reflector thread ({@code informer-<name>-reflector},
  * lists and watches, writes the delta queue; runs the transform), the delta loop
  * ({@code informer-<name>-delta-loop}, pops deltas, updates the indexer, runs index
- * functions, queues notifications) and one thread per handler. Resync checks run on the
- * clock's thread. All are virtual threads. {@link #close()} stops and joins them (bounded:
- * a handler that ignores interrupts can delay it at most a few seconds). Every public method
- * is thread-safe.
+ * functions, queues notifications), one thread per handler, and, with a resync period, a
+ * short-lived resync thread per due resync (the clock's thread only decides when). All are
+ * virtual threads. {@link #close()} stops and joins them, within 10 seconds in all (a handler
+ * that ignores interrupts can use that whole bound). Every public method is thread-safe.
  *
  * @param <T> the object type
  */
@@ -201,7 +201,6 @@ public interface SharedIndexInformer<T> extends SharedInformer<T> {
       return this;
     }
 
-    /** Told of every list and watch the reflector starts. */
     /**
      * The server's bookmark interval (kube: 1 minute). A watch that brings nothing, not even
      * a bookmark, for twice this long is taken for dead and replaced. Zero turns that off.
@@ -221,6 +220,7 @@ public interface SharedIndexInformer<T> extends SharedInformer<T> {
       return this;
     }
 
+    /** Told of every list and watch the reflector starts, and why. */
     public Builder<T> reflectorListener(ReflectorListener listener) {
       this.reflectorListener = Objects.requireNonNull(listener, "listener");
       return this;
