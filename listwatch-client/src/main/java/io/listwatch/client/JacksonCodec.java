@@ -33,6 +33,8 @@ public final class JacksonCodec<T> implements ObjectCodec<T> {
   private final Class<T> type;
   private final ObjectMapper mapper;
   private final JavaType javaType;
+  /** The mapper's root deserializer for {@code T}, looked up on first use. */
+  private volatile JsonDeserializer<Object> rootDeserializer;
   private final ObjectWriter writer;
   private final MetaAccessor<T> meta;
 
@@ -75,7 +77,11 @@ public final class JacksonCodec<T> implements ObjectCodec<T> {
     DeserializationConfig config = mapper.getDeserializationConfig();
     DefaultDeserializationContext context = ((DefaultDeserializationContext) mapper.getDeserializationContext())
         .createInstance(config, parser, mapper.getInjectableValues());
-    JsonDeserializer<Object> deserializer = context.findRootValueDeserializer(javaType);
+    JsonDeserializer<Object> deserializer = rootDeserializer;
+    if (deserializer == null) { // resolved once; a race only resolves it twice
+      deserializer = context.findRootValueDeserializer(javaType);
+      rootDeserializer = deserializer;
+    }
     Object value = deserializer.deserialize(parser, context);
     context.checkUnresolvedObjectId();
     return type.cast(value);

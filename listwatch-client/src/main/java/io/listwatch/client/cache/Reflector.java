@@ -283,13 +283,17 @@ public final class Reflector<T> implements AutoCloseable {
    * returns the store's exception if it threw, null otherwise.
    */
   private RuntimeException replaceStore(List<T> items, String listRv) {
+    // Set first, so whoever sees the store synced (an informer's hasSynced) also sees this
+    // resourceVersion; restored if the store refuses the list.
+    String previous = lastSyncResourceVersion;
+    lastSyncResourceVersion = listRv;
     try {
       store.replace(items, listRv);
     } catch (RuntimeException e) {
+      lastSyncResourceVersion = previous;
       return e;
     }
     lastSyncResourceVersionUnavailable = false;
-    lastSyncResourceVersion = listRv;
     metrics.listed(items.size());
     log.debug("{}: listed {} objects at resourceVersion {}", name, items.size(), listRv);
     notifyListener(() -> listener.onListed(listRv, items.size()));

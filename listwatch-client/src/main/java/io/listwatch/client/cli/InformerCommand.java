@@ -16,11 +16,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./listwatch informer}: runs a {@link SharedIndexInformer} of {@link DynamicObject}s
@@ -89,6 +90,9 @@ public final class InformerCommand implements Callable<Integer> {
   @Option(names = "--resync", description = "The handler's resync period in seconds (default: 0, none).")
   long resyncSeconds;
 
+  @Spec
+  CommandSpec spec;
+
   private final PrintStream out;
   private final CountDownLatch stop;
 
@@ -116,7 +120,7 @@ public final class InformerCommand implements Callable<Integer> {
           : target.kubeconfig != null ? Config.fromKubeconfig(target.kubeconfig, context)
           : Config.load();
     } catch (IllegalArgumentException | StatusException e) {
-      System.err.println("listwatch informer: " + e.getMessage());
+      spec.commandLine().getErr().println("listwatch informer: " + e.getMessage());
       return 2;
     }
 
@@ -136,18 +140,13 @@ public final class InformerCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         factory.start();
         Thread.ofVirtual().name("informer-synced").start(() -> {
-          while (!informer.hasSynced() && stop.getCount() > 0) {
-            try {
-              if (stop.await(20, TimeUnit.MILLISECONDS)) {
-                return;
-              }
-            } catch (InterruptedException e) {
-              return;
+          try {
+            if (factory.waitForCacheSync(Duration.ofDays(365))) { // false once the factory closes
+              print("SYNCED rv=" + informer.lastSyncResourceVersion()
+                  + " objects=" + informer.getStore().listKeys().size());
             }
-          }
-          if (informer.hasSynced()) {
-            print("SYNCED rv=" + informer.lastSyncResourceVersion()
-                + " objects=" + informer.getStore().listKeys().size());
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
           }
         });
         stop.await();

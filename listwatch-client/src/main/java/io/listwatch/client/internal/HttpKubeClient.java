@@ -44,8 +44,8 @@ import java.util.concurrent.TimeoutException;
  * when a request's response headers do not arrive within the request timeout this client
  * replaces its HttpClient: later requests open a fresh connection, and the old client is
  * shut down gracefully (its streams end as their readers close them, e.g. when a reflector
- * finds its watch silent). After such a replacement, requests that start together may open
- * one connection each (the gate above covers only the first).
+ * finds its watch silent). The new HttpClient's first exchange goes alone again, through the
+ * same gate.
  *
  * <p>Thread-safe. {@link #close()} ends open watches and shuts the HttpClient down.
  */
@@ -154,7 +154,9 @@ public final class HttpKubeClient implements KubeClient {
     } finally {
       if (mine != null) {
         synchronized (gateLock) {
-          connected = ok;
+          if (client == http) { // not if the connection was replaced meanwhile
+            connected = ok;
+          }
           firstExchange = null;
         }
         mine.complete(null);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
+import io.listwatch.client.DynamicObject;
 import io.listwatch.client.ObjectCodec;
 import io.listwatch.client.ObjectList;
 import io.listwatch.client.ResourceClient;
@@ -69,7 +70,7 @@ final class HttpResourceClient<T> implements ResourceClient<T> {
     }
     String path = collectionPath(namespace, true) + query(options);
     HttpResponse<InputStream> r = expectSuccess(client.send(client.request(path).GET()));
-    try (InputStream body = r.body(); JsonParser p = Json.FACTORY.createParser(new RecordingInputStream(body))) {
+    try (InputStream body = r.body(); JsonParser p = Json.FACTORY.createParser(recordIfNeeded(body, codec))) {
       return ListDecoder.read(p, codec);
     } catch (IOException e) {
       throw new UncheckedIOException("LIST " + path + ": " + e.getMessage(), e);
@@ -181,7 +182,7 @@ final class HttpResourceClient<T> implements ResourceClient<T> {
   }
 
   private T readObject(HttpResponse<InputStream> r) {
-    try (InputStream body = r.body(); JsonParser p = Json.FACTORY.createParser(new RecordingInputStream(body))) {
+    try (InputStream body = r.body(); JsonParser p = Json.FACTORY.createParser(recordIfNeeded(body, codec))) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new IOException("response is not a JSON object");
       }
@@ -207,5 +208,13 @@ final class HttpResourceClient<T> implements ResourceClient<T> {
     } catch (IOException e) {
       // the answer is known; the rest of the body does not matter
     }
+  }
+
+  /**
+   * The body, wrapped so the decoder can take each object's bytes as received when the codec
+   * keeps them ({@link DynamicObject}); other codecs read the body directly, with no copy.
+   */
+  static InputStream recordIfNeeded(InputStream body, ObjectCodec<?> codec) {
+    return codec == DynamicObject.CODEC ? new RecordingInputStream(body) : body;
   }
 }

@@ -46,7 +46,7 @@ final class HttpWatchStream<T> implements WatchStream<T> {
     }
     try {
       if (decoder == null) {
-        parser = Json.FACTORY.createParser(new RecordingInputStream(body));
+        parser = Json.FACTORY.createParser(HttpResourceClient.recordIfNeeded(body, codec));
         decoder = new WatchEventDecoder<>(parser, codec);
       }
       Optional<WatchEvent<T>> event = decoder.next();

@@ -23,8 +23,8 @@ public final class Json {
   private Json() {
   }
 
-  /** A fresh mapper configured as {@link #MAPPER}, for callers that want to add modules. */
-  public static ObjectMapper newMapper() {
+  /** The mapper: unknown properties ignored, nulls left out. */
+  private static ObjectMapper newMapper() {
     return new ObjectMapper()
         .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
         .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false)

@@ -17,9 +17,16 @@ import java.util.Arrays;
 public final class RecordingInputStream extends FilterInputStream {
 
   private static final int SHRINK_ABOVE = 1 << 20;
+  private static final int INITIAL = 16 * 1024;
 
-  /** Bytes from absolute offset {@code windowStart}, {@code length} of them. */
-  private byte[] window = new byte[16 * 1024];
+  /**
+   * The kept bytes are {@code window[head, head + length)}, starting at absolute offset
+   * {@code windowStart}. Discarding only moves {@code head}; bytes are moved down when the
+   * end of the array is reached, so each byte is copied into the window once and moved at
+   * most a few times, however many objects are discarded one by one.
+   */
+  private byte[] window = new byte[INITIAL];
+  private int head;
   private long windowStart;
   private int length;
 
@@ -32,7 +39,7 @@ public final class RecordingInputStream extends FilterInputStream {
     int b = in.read();
     if (b >= 0) {
       ensure(1);
-      window[length++] = (byte) b;
+      window[head + length++] = (byte) b;
     }
     return b;
   }
@@ -42,7 +49,7 @@ public final class RecordingInputStream extends FilterInputStream {
     int n = in.read(b, off, len);
     if (n > 0) {
       ensure(n);
-      System.arraycopy(b, off, window, length, n);
+      System.arraycopy(b, off, window, head + length, n);
       length += n;
     }
     return n;
@@ -66,14 +73,8 @@ public final class RecordingInputStream extends FilterInputStream {
     if (drop <= 0) {
       return;
     }
+    head += drop;
     length -= drop;
-    if (window.length > SHRINK_ABOVE && length < window.length / 4) {
-      byte[] smaller = new byte[Math.max(16 * 1024, length * 2)];
-      System.arraycopy(window, drop, smaller, 0, length);
-      window = smaller;
-    } else {
-      System.arraycopy(window, drop, window, 0, length);
-    }
     windowStart += drop;
   }
 
@@ -85,12 +86,26 @@ public final class RecordingInputStream extends FilterInputStream {
     if (from < windowStart || to > windowStart + length || from > to) {
       return null;
     }
-    return Arrays.copyOfRange(window, (int) (from - windowStart), (int) (to - windowStart));
+    int at = head + (int) (from - windowStart);
+    return Arrays.copyOfRange(window, at, at + (int) (to - from));
   }
 
+  /** Makes room for {@code more} bytes after the kept ones: compacts, grows or shrinks. */
   private void ensure(int more) {
-    if (length + more > window.length) {
-      window = Arrays.copyOf(window, Math.max(length + more, window.length * 2));
+    if (head + length + more <= window.length) {
+      return;
     }
+    int needed = length + more;
+    byte[] target;
+    if (needed > window.length / 2) {
+      target = new byte[Math.max(needed, window.length * 2)];
+    } else if (window.length > SHRINK_ABOVE && needed < window.length / 4) {
+      target = new byte[Math.max(INITIAL, needed * 2)];
+    } else {
+      target = window;
+    }
+    System.arraycopy(window, head, target, 0, length);
+    window = target;
+    head = 0;
   }
 }

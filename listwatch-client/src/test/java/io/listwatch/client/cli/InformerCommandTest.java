@@ -11,6 +11,8 @@ import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -62,12 +64,15 @@ class InformerCommandTest {
       CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() ->
           new CommandLine(new InformerCommand(out, stop)).execute("--server", server.url(),
               "--resource", "configmaps", "-n", "default", "-l", "app=web"));
-      awaitLine(l -> l.startsWith("SYNCED "));
-      configMaps.create(configMap("two"));
-      configMaps.mergePatch("default", "two", "{\"data\":{\"k\":\"v\"}}");
-      configMaps.delete("default", "two");
-      awaitLine(l -> l.startsWith("DELETE default/two "));
-      stop.countDown();
+      try {
+        awaitLine(l -> l.startsWith("SYNCED "));
+        configMaps.create(configMap("two"));
+        configMaps.mergePatch("default", "two", "{\"data\":{\"k\":\"v\"}}");
+        configMaps.delete("default", "two");
+        awaitLine(l -> l.startsWith("DELETE default/two "));
+      } finally {
+        stop.countDown(); // the command ends even when an assertion above failed
+      }
       assertThat(exit.get(30, TimeUnit.SECONDS)).isZero();
 
       List<String> lines = lines();
@@ -83,19 +88,14 @@ class InformerCommandTest {
 
   @Test
   void unknownResource_exitsWithAClearError(ApiServer server) {
-    PrintStream err = System.err;
-    ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
-    System.setErr(new PrintStream(errBytes, true, StandardCharsets.UTF_8));
-    int code;
-    try {
-      code = new CommandLine(new InformerCommand(out, stop))
-          .execute("--server", server.url(), "--resource", "widgets");
-    } finally {
-      System.setErr(err);
-    }
+    StringWriter err = new StringWriter();
+    CommandLine command = new CommandLine(new InformerCommand(out, stop));
+    command.setErr(new PrintWriter(err, true));
+
+    int code = command.execute("--server", server.url(), "--resource", "widgets");
+
     assertThat(code).isEqualTo(2);
-    assertThat(errBytes.toString(StandardCharsets.UTF_8))
-        .contains("unknown resource 'widgets'").contains("--api-version");
+    assertThat(err.toString()).contains("unknown resource 'widgets'").contains("--api-version");
   }
 
   @Test
