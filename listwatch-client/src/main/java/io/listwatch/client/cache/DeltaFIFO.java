@@ -343,7 +343,8 @@ public final class DeltaFIFO<T> implements Store<T> {
     }
   }
 
-  public boolean isClosed() {
+  /** Whether {@link #close()} was called; for tests. */
+  boolean isClosed() {
     lock.lock();
     try {
       return closed;

@@ -25,16 +25,4 @@ public interface KeyFunc<T> {
       return ns.isEmpty() ? name : ns + "/" + name;
     };
   }
-
-  /** The namespace part of a {@link #metaNamespace} key, {@code ""} if it has none. */
-  static String namespaceOf(String key) {
-    int slash = key.indexOf('/');
-    return slash < 0 ? "" : key.substring(0, slash);
-  }
-
-  /** The name part of a {@link #metaNamespace} key. */
-  static String nameOf(String key) {
-    int slash = key.indexOf('/');
-    return slash < 0 ? key : key.substring(slash + 1);
-  }
 }

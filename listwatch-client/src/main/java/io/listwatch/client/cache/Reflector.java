@@ -107,7 +107,7 @@ public final class Reflector<T> implements AutoCloseable {
   private final WatchErrorHandler watchErrorHandler;
   private final ReflectorListener listener;
   private final RandomGenerator random;
-  private final ReflectorMetrics metrics = new ReflectorMetrics();
+  private final ReflectorMetrics metrics;
   private final ReflectorResync resync;
 
   /** Confined to the run thread. */
@@ -137,6 +137,7 @@ public final class Reflector<T> implements AutoCloseable {
     this.store = config.store;
     this.accessor = config.accessor;
     this.clock = config.clock;
+    this.metrics = new ReflectorMetrics(clock);
     this.pageSize = config.pageSize;
     this.resync = new ReflectorResync(name, clock, config.resyncPeriod, config.shouldResync,
         store);
@@ -393,8 +394,7 @@ public final class Reflector<T> implements AutoCloseable {
           break;
         }
         WatchEvent<T> event = next.get();
-        watch.noteEvent();
-        metrics.event(clock.now());
+        metrics.event(watch.noteEvent());
         if (event.type() == WatchEvent.Type.ERROR) {
           failure = new StatusException(event.status());
           break;

@@ -18,18 +18,20 @@ import java.util.Map;
 final class ReflectorInitialEvents<T> {
 
   private final MetaAccessor<T> accessor;
+  private final KeyFunc<T> keyFunc;
   private final Map<String, T> objects = new LinkedHashMap<>();
 
   ReflectorInitialEvents(MetaAccessor<T> accessor) {
     this.accessor = accessor;
+    this.keyFunc = KeyFunc.metaNamespace(accessor);
   }
 
   /** Takes one event; returns true for the bookmark that ends the initial events. */
   boolean add(WatchEvent<T> event) {
     T object = event.object();
     switch (event.type()) {
-      case ADDED, MODIFIED -> objects.put(key(object), object);
-      case DELETED -> objects.remove(key(object));
+      case ADDED, MODIFIED -> objects.put(keyFunc.key(object), object);
+      case DELETED -> objects.remove(keyFunc.key(object));
       case BOOKMARK -> {
         return "true".equals(
             accessor.annotations(object).get(WatchEvent.INITIAL_EVENTS_END_ANNOTATION));
@@ -44,8 +46,4 @@ final class ReflectorInitialEvents<T> {
     return new ArrayList<>(objects.values());
   }
 
-  private String key(T object) {
-    String namespace = accessor.namespace(object);
-    return namespace.isEmpty() ? accessor.name(object) : namespace + "/" + accessor.name(object);
-  }
 }

@@ -1,9 +1,9 @@
 package io.listwatch.client.cache;
 
+import io.listwatch.client.clock.Clock;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Counters of one {@link Reflector}: how often it listed, relisted, watched and failed, and
@@ -20,11 +20,14 @@ public final class ReflectorMetrics {
   private final AtomicLong watches = new AtomicLong();
   private final AtomicLong events = new AtomicLong();
   private final AtomicLong errors = new AtomicLong();
-  private final AtomicReference<Instant> lastEventTime = new AtomicReference<>();
+  private final Clock clock;
+  /** The clock's nanoTime of the last event, or {@link Long#MIN_VALUE} before the first. */
+  private volatile long lastEventNanos = Long.MIN_VALUE;
   /** Whether a list (or watch-list) has filled the store at least once. */
   private volatile boolean synced;
 
-  ReflectorMetrics() {
+  ReflectorMetrics(Clock clock) {
+    this.clock = clock;
   }
 
   /** Lists started, counting watch-lists and every retry. */
@@ -59,7 +62,11 @@ public final class ReflectorMetrics {
 
   /** The reflector clock's time of the last watch event, empty before the first. */
   public Optional<Instant> lastEventTime() {
-    return Optional.ofNullable(lastEventTime.get());
+    long at = lastEventNanos;
+    if (at == Long.MIN_VALUE) {
+      return Optional.empty();
+    }
+    return Optional.of(clock.now().minusNanos(clock.nanoTime() - at));
   }
 
   void listStarted() {
@@ -78,9 +85,10 @@ public final class ReflectorMetrics {
     watches.incrementAndGet();
   }
 
-  void event(Instant at) {
+  /** An event arrived at the clock's {@code nanoTime} {@code atNanos}. */
+  void event(long atNanos) {
     events.incrementAndGet();
-    lastEventTime.set(at);
+    lastEventNanos = atNanos;
   }
 
   void error() {
@@ -91,6 +99,6 @@ public final class ReflectorMetrics {
   public String toString() {
     return "ReflectorMetrics{lists=" + lists() + ", relists=" + relists() + ", listedItems="
         + listedItems() + ", watches=" + watches() + ", events=" + events() + ", errors="
-        + errors() + ", lastEventTime=" + lastEventTime.get() + "}";
+        + errors() + ", lastEventTime=" + lastEventTime().orElse(null) + "}";
   }
 }

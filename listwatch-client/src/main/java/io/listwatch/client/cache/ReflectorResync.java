@@ -2,6 +2,8 @@ package io.listwatch.client.cache;
 
 import io.listwatch.client.clock.Clock;
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,9 +15,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe. The clock's task only asks {@code shouldResync} (cheap) and schedules the
  * next check; {@link Store#resync()}, which walks the whole cache, runs on a virtual thread
- * of its own ({@code informer-<name>-resync}), never on the clock's shared thread. A resync
- * still running when the next comes due is not doubled: that check is skipped. The store
- * must be thread-safe.
+ * of its own ({@code <name>-resync}, one at a time, in order), never on the clock's shared
+ * thread. The store must be thread-safe.
  */
 final class ReflectorResync {
 
@@ -31,9 +32,8 @@ final class ReflectorResync {
   private boolean running;
   /** The pending resync. Guarded by {@link #lock}. */
   private Clock.Cancellable task;
-  /** Whether a resync thread is running. */
-  private final java.util.concurrent.atomic.AtomicBoolean resyncing =
-      new java.util.concurrent.atomic.AtomicBoolean();
+  /** Runs the resyncs, one at a time; created by start(). Guarded by {@link #lock}. */
+  private ExecutorService worker;
 
   ReflectorResync(String name, Clock clock, Duration period, BooleanSupplier shouldResync,
       Store<?> store) {
@@ -48,6 +48,9 @@ final class ReflectorResync {
   void start() {
     synchronized (lock) {
       running = true;
+      if (period.isPositive()) {
+        worker = Executors.newSingleThreadExecutor(Thread.ofVirtual().name(name + "-resync").factory());
+      }
     }
     schedule();
   }
@@ -59,6 +62,10 @@ final class ReflectorResync {
       if (task != null) {
         task.cancel();
         task = null;
+      }
+      if (worker != null) {
+        worker.shutdownNow(); // a resync under way finishes; none is started after this
+        worker = null;
       }
     }
   }
@@ -76,8 +83,12 @@ final class ReflectorResync {
 
   private void resync() {
     try {
-      if (shouldResync.getAsBoolean() && resyncing.compareAndSet(false, true)) {
-        Thread.ofVirtual().name(name + "-resync").start(this::runResync);
+      if (shouldResync.getAsBoolean()) {
+        synchronized (lock) {
+          if (running) {
+            worker.execute(this::runResync);
+          }
+        }
       }
     } catch (RuntimeException e) {
       log.warn("{}: resync check failed", name, e);
@@ -91,8 +102,6 @@ final class ReflectorResync {
       store.resync();
     } catch (RuntimeException e) {
       log.warn("{}: resync failed", name, e);
-    } finally {
-      resyncing.set(false);
     }
   }
 }

@@ -13,7 +13,7 @@ import java.time.Duration;
  * <p>The check is one task on the clock at a time: when it comes due it compares the time
  * of the last event with the limit and either closes the stream or schedules itself for
  * the moment the limit would be reached, which is the same as rescheduling on every event
- * without a clock call per event.
+ * without scheduling per event (an event costs one clock reading).
  *
  * <p>Thread-safety: {@link #noteEvent()}, {@link #events()} and {@link #age()} are confined to
  * the reflector's thread; the check runs on the clock's thread; {@link #close()} and
@@ -45,9 +45,6 @@ final class ReflectorWatch<T> implements AutoCloseable {
     this.lastEventNanos = openedNanos;
   }
 
-  WatchStream<T> stream() {
-    return stream;
-  }
 
   /** Starts the staleness check (if there is a limit). */
   void start() {
@@ -56,10 +53,12 @@ final class ReflectorWatch<T> implements AutoCloseable {
     }
   }
 
-  /** Records that an event arrived now. */
-  void noteEvent() {
+  /** Records that an event arrived now; returns the clock's nanoTime it read. */
+  long noteEvent() {
     events++;
-    lastEventNanos = clock.nanoTime();
+    long now = clock.nanoTime();
+    lastEventNanos = now;
+    return now;
   }
 
   /** Events received so far. */

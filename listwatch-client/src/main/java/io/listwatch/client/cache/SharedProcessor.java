@@ -232,14 +232,4 @@ final class SharedProcessor<T> {
     }
     return allEnded;
   }
-
-  /** The listeners now, in the order added. */
-  List<ProcessorListener<T>> listeners() {
-    lock.lock();
-    try {
-      return List.copyOf(listeners.keySet());
-    } finally {
-      lock.unlock();
-    }
-  }
 }

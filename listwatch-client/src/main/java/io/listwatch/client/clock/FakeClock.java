@@ -139,11 +139,6 @@ public final class FakeClock implements Clock {
     }
   }
 
-  /** Runs every task that is due now without moving time. */
-  public void runDue() {
-    advance(Duration.ZERO);
-  }
-
   /** How many tasks are scheduled and not yet run or cancelled. */
   public int pendingTasks() {
     lock.lock();

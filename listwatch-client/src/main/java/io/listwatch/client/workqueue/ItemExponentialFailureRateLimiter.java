@@ -1,23 +1,19 @@
 package io.listwatch.client.workqueue;
 
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Objects;
 
 /**
  * Per-item exponential backoff (client-go's {@code ItemExponentialFailureRateLimiter}): the
  * n-th failure of an item in a row waits {@code base · 2^(n-1)}, capped at {@code max}. The
  * arithmetic cannot overflow: past the cap (or past 2^62) it answers {@code max}.
  *
- * <p>Thread-safe: {@link #failures} is guarded by {@code this}.
+ * <p>Thread-safe: its only state is a {@link FailureCounts}.
  */
 final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
 
   private final long baseNanos;
   private final long maxNanos;
-  /** Failures in a row per item, since it was last forgotten. Guarded by this. */
-  private final Map<T, Integer> failures = new HashMap<>();
+  private final FailureCounts<T> failures = new FailureCounts<>();
 
   ItemExponentialFailureRateLimiter(Duration baseDelay, Duration maxDelay) {
     this.baseNanos = Nanos.requireNonNegative(baseDelay, "baseDelay");
@@ -30,13 +26,7 @@ final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
 
   @Override
   public Duration when(T item) {
-    Objects.requireNonNull(item, "item");
-    int exponent;
-    synchronized (this) {
-      exponent = failures.getOrDefault(item, 0);
-      failures.put(item, exponent == Integer.MAX_VALUE ? exponent : exponent + 1);
-    }
-    return Duration.ofNanos(backoff(exponent));
+    return Duration.ofNanos(backoff(failures.increment(item) - 1));
   }
 
   /** {@code min(base · 2^exponent, max)} without overflow. */
@@ -52,12 +42,12 @@ final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
   }
 
   @Override
-  public synchronized void forget(T item) {
-    failures.remove(item);
+  public void forget(T item) {
+    failures.forget(item);
   }
 
   @Override
-  public synchronized int numRequeues(T item) {
-    return failures.getOrDefault(item, 0);
+  public int numRequeues(T item) {
+    return failures.get(item);
   }
 }

@@ -459,7 +459,8 @@ class DeltaFIFOTest {
       fifo.add(obj("ns", "b", "1"));
       fifo.resync();
       assertThat(fifo.listKeys()).contains("ns/b");
-      assertThat(popDone).isNotDone();
+      assertThat(popDone).as("the processor is still running: the calls above did not wait for it")
+          .isNotDone();
     } finally {
       release.countDown();
     }

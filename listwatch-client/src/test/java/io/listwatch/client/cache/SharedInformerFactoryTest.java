@@ -98,6 +98,7 @@ class SharedInformerFactoryTest {
     // The only thing waiting on the clock is the timeout: the reflector is stuck in list().
     assertThat(clock.awaitWaiters(1, Duration.ofSeconds(10))).isTrue();
     clock.advance(Duration.ofSeconds(29));
+    assertThat(clock.nextDue()).as("the timeout is still pending, due in 1 s").isEqualTo(Duration.ofSeconds(1));
     assertThat(synced).isNotDone();
     clock.advance(Duration.ofSeconds(1));
     assertThat(synced.get(10, TimeUnit.SECONDS)).isFalse();
