@@ -90,7 +90,8 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
 
   @Option(names = "--client-jvm-option", paramLabel = "OPTION",
       description = "An extra JVM option for every client JVM (not the server's), after the defaults; repeat for "
-          + "more, e.g. --client-jvm-option=-XX:StartFlightRecording=filename=/tmp/sync.jfr (default: none).")
+          + "more, e.g. --client-jvm-option=-XX:StartFlightRecording=filename=/tmp/sync-%%p.jfr (a recording is "
+          + "written after the run reports, as other CPU: add --busy-retries 0) (default: none).")
   private List<String> clientJvmOptions = new ArrayList<>();
 
   @Option(names = "--server-heap", defaultValue = "4g", paramLabel = "SIZE",
