@@ -6,7 +6,7 @@ import java.nio.file.Path;
 
 /**
  * How much CPU this process and every other process used over a stretch of a benchmark, from
- * Linux's {@code /proc/stat} and {@code /proc/self/stat}, so that a result taken while
+ * Linux's {@code /proc/stat} and {@code /proc/<pid>/stat}, so that a result taken while
  * something else was busy (a build, a test run) says so. On other systems every figure is
  * unknown.
  *
@@ -32,14 +32,45 @@ public record CpuMonitor(long machineBusyTicks, long machineTotalTicks, long sel
           busy += v;
         }
       }
-      String self = Files.readString(Path.of("/proc/self/stat"));
-      // Fields after the command name "(...)": state is field 3, utime 14, stime 15.
-      String[] s = self.substring(self.lastIndexOf(')') + 2).split(" ");
-      long selfTicks = Long.parseLong(s[11]) + Long.parseLong(s[12]);
-      return new CpuMonitor(busy, total, selfTicks, nanos);
+      long selfTicks = processTicks(ProcessHandle.current().pid());
+      return selfTicks < 0 ? new CpuMonitor(0, 0, 0, nanos) : new CpuMonitor(busy, total, selfTicks, nanos);
     } catch (IOException | RuntimeException e) {
       return new CpuMonitor(0, 0, 0, nanos);
     }
+  }
+
+  /**
+   * The CPU process {@code pid} has used so far, in clock ticks (utime + stime from
+   * {@code /proc/<pid>/stat}), or -1 if unknown (no such process, not Linux).
+   */
+  public static long processTicks(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      // Fields after the command name "(...)": state is field 3, utime 14, stime 15.
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * {@code ticks} of CPU (e.g. a difference of {@link #processTicks}) used between
+   * {@code start} and this snapshot, in percent of one core; -1 if unknown.
+   */
+  public double percentOfCoreSince(CpuMonitor start, long ticks) {
+    long total = machineTotalTicks - start.machineTotalTicks;
+    return total <= 0 ? -1 : 100.0 * ticks / total * PROCESSORS;
+  }
+
+  /** Every process's CPU since {@code start}, in percent of one core; -1 if unknown. */
+  public double machineBusyPercentSince(CpuMonitor start) {
+    return percentOfCoreSince(start, machineBusyTicks - start.machineBusyTicks);
+  }
+
+  /** This process's CPU since {@code start}, in percent of one core; -1 if unknown. */
+  public double selfPercentSince(CpuMonitor start) {
+    return percentOfCoreSince(start, selfTicks - start.selfTicks);
   }
 
   /** Seconds from {@code start} to this snapshot. */
@@ -49,12 +80,8 @@ public record CpuMonitor(long machineBusyTicks, long machineTotalTicks, long sel
 
   /** This process's CPU since {@code start}, in percent of one core ("150%": 1.5 cores). */
   public String selfSince(CpuMonitor start) {
-    long total = machineTotalTicks - start.machineTotalTicks;
-    if (total <= 0) {
-      return "unknown";
-    }
-    double cores = (selfTicks - start.selfTicks) / (double) total * PROCESSORS;
-    return String.format("%.0f%%", cores * 100);
+    double pct = selfPercentSince(start);
+    return pct < 0 ? "unknown" : String.format("%.0f%%", pct);
   }
 
   /**
@@ -62,12 +89,8 @@ public record CpuMonitor(long machineBusyTicks, long machineTotalTicks, long sel
    * percent is the system's own noise; tens of percent mean the figures are suspect.
    */
   public String othersSince(CpuMonitor start) {
-    long total = machineTotalTicks - start.machineTotalTicks;
-    if (total <= 0) {
-      return "unknown";
-    }
     long others = (machineBusyTicks - start.machineBusyTicks) - (selfTicks - start.selfTicks);
-    double cores = Math.max(0, others) / (double) total * PROCESSORS;
-    return String.format("%.0f%%", cores * 100);
+    double pct = percentOfCoreSince(start, Math.max(0, others));
+    return pct < 0 ? "unknown" : String.format("%.0f%%", pct);
   }
 }

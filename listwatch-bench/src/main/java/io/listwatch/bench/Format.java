@@ -18,6 +18,11 @@ public final class Format {
     return String.format("%,.0f", n);
   }
 
+  /** A parameter as given: {@code 3} for a whole number (with separators), else {@code 0.3333}. */
+  public static String number(double d) {
+    return d == Math.rint(d) ? String.format("%,.0f", d) : Double.toString(d);
+  }
+
   /** Nanoseconds as milliseconds with two decimals: {@code 3.14}. */
   public static String ms(long nanos) {
     return String.format("%.2f", nanos / 1e6);

@@ -9,8 +9,7 @@ import java.util.List;
 final class InformerClients {
 
   /** Every name, in the order the results list them. */
-  static final List<String> NAMES = List.of("listwatch", "listwatch-fabric8-model", "listwatch-unpaged", "fabric8",
-      "official");
+  static final List<String> NAMES = List.of("listwatch", "listwatch-fabric8-model", "fabric8", "official");
 
   private InformerClients() {
   }
@@ -21,7 +20,6 @@ final class InformerClients {
       case "official" -> new OfficialPodInformer();
       case "listwatch" -> ListwatchPodInformer.dynamic();
       case "listwatch-fabric8-model" -> ListwatchPodInformer.fabric8Model();
-      case "listwatch-unpaged" -> ListwatchPodInformer.unpaged();
       default -> throw new IllegalArgumentException("unknown client '" + name + "': one of " + NAMES);
     };
   }

@@ -9,13 +9,11 @@ import io.listwatch.bench.Report;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.bench.server.Pods;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,8 +23,6 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToDoubleFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -58,7 +54,6 @@ import picocli.CommandLine.Spec;
 public final class InformerSyncBenchmark implements Callable<Integer> {
 
   private static final String NAMESPACE = "default";
-  private static final Pattern CONTINUE = Pattern.compile("\"continue\":\"([^\"]+)\"");
 
   @Spec
   private CommandSpec spec;
@@ -68,7 +63,7 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
   private List<Integer> podCounts;
 
   @Option(names = "--clients", split = ",", defaultValue = "listwatch,fabric8,official", paramLabel = "NAME",
-      description = "Clients measured, of listwatch, listwatch-fabric8-model, listwatch-unpaged, fabric8, official "
+      description = "Clients measured, of listwatch, listwatch-fabric8-model, fabric8, official "
           + "(default: ${DEFAULT-VALUE}).")
   private List<String> clients;
 
@@ -92,6 +87,12 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
   @Option(names = "--client-heap", defaultValue = "4g", paramLabel = "SIZE",
       description = "-Xmx of every informer JVM, the same for all clients (default: ${DEFAULT-VALUE}).")
   private String clientHeap;
+
+  @Option(names = "--client-jvm-option", paramLabel = "OPTION",
+      description = "An extra JVM option for every client JVM (not the server's), after the defaults; repeat for "
+          + "more, e.g. --client-jvm-option=-XX:StartFlightRecording=filename=/tmp/sync-%%p.jfr (a recording is "
+          + "written after the run reports, as other CPU: add --busy-retries 0) (default: none).")
+  private List<String> clientJvmOptions = new ArrayList<>();
 
   @Option(names = "--server-heap", defaultValue = "4g", paramLabel = "SIZE",
       description = "-Xmx of the API server's JVM (default: ${DEFAULT-VALUE}).")
@@ -128,7 +129,8 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
     Path dir = Files.createTempDirectory("listwatch-bench-informer-");
     Path data = Files.createDirectory(dir.resolve("data"));
     MachineInfo machine = MachineInfo.describe(dir);
-    List<String> clientJvm = jvmOptions(clientHeap);
+    List<String> clientJvm = new ArrayList<>(jvmOptions(clientHeap));
+    clientJvm.addAll(clientJvmOptions);
     long started = System.nanoTime();
 
     ResultTable loads = report.table(new ResultTable(String.format(
@@ -218,11 +220,11 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
     failures.forEach(f -> report.note("FAILED run: " + f));
     report.progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
     report.parameters.put("server", "ApiServer (./listwatch server, builder defaults) in a child JVM "
-        + String.join(" ", jvmOptions(serverHeap)) + ", embedded RocksDB store in a new temp dir, plain HTTP/1.1 "
-        + "on 127.0.0.1");
+        + String.join(" ", jvmOptions(serverHeap)) + ", embedded RocksDB store in a new temp dir, plain HTTP "
+        + "(HTTP/1.1 and h2c) on 127.0.0.1");
     report.parameters.put("pods", String.format("up to %s in namespace %s, ~%,d bytes of JSON each, created through "
-        + "HTTP (%d in flight); before the first client at each count, 2 untimed full lists and 2 walks in pages of 500 (HTTP/1.1)", podCounts, NAMESPACE,
-        objectBytes, loadConnections));
+        + "HTTP (%d in flight); before the first client at each count, 2 untimed full lists over HTTP/1.1 and 2 "
+        + "untimed lists ?resourceVersion=0&limit=500 over h2c", podCounts, NAMESPACE, objectBytes, loadConnections));
     report.parameters.put("clients", clients + ", each run in a fresh JVM " + String.join(" ", clientJvm)
         + ", round-robin, " + runs + " runs" + (runsAt.isEmpty() ? "" : " (" + runsAt + ")")
         + String.format("; a run with other processes above %.0f%% of a core is repeated (at most %d times)",
@@ -253,42 +255,29 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
         report.progress("FAILED: %s; log tail:%n%s", why, child.logTail(15));
         return Optional.empty();
       }
-      long totalTicks = after.machineTotalTicks() - before.machineTotalTicks();
-      int processors = Runtime.getRuntime().availableProcessors();
-      double serverPct = totalTicks <= 0 || serverBefore < 0 ? -1
-          : 100.0 * (serverAfter - serverBefore) / totalTicks * processors;
+      double serverPct = serverBefore < 0 || serverAfter < 0 ? -1
+          : after.percentOfCoreSince(before, serverAfter - serverBefore);
       SyncResult result = SyncResult.parse(client, size, line.get());
-      double busyPct = totalTicks <= 0 ? 0
-          : 100.0 * (after.machineBusyTicks() - before.machineBusyTicks()) / totalTicks * processors;
-      double selfPct = totalTicks <= 0 ? 0 : 100.0 * (after.selfTicks() - before.selfTicks()) / totalTicks * processors;
+      double busyPct = after.machineBusyPercentSince(before);
       double childPct = 100.0 * result.cpuTotalNanos() / (after.nanos() - before.nanos());
-      double others = Math.max(0, busyPct - selfPct - Math.max(0, serverPct) - childPct);
+      double others = busyPct < 0 ? 0
+          : Math.max(0, busyPct - after.selfPercentSince(before) - Math.max(0, serverPct) - childPct);
       return Optional.of(result.withConditions(serverPct, others));
     }
   }
 
   /**
-   * Two full lists and two walks in pages of 500, untimed, so that the server's list paths
-   * (both the peers' unpaged list and our informer's paged one) are compiled before the first
-   * client runs.
+   * Untimed lists, so that the server's list paths are compiled before the first client runs:
+   * two full lists over HTTP/1.1 (the peers' path) and two {@code resourceVersion=0&limit=500}
+   * lists over h2c (our informer's first list; the server serves it whole).
    */
   private void warmServer(String url, int size) throws Exception {
-    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    try {
+    try (HttpClient http1 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient h2c = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build()) {
       for (int i = 0; i < 2; i++) {
-        get(http, url + "/api/v1/pods", size, HttpResponse.BodyHandlers.discarding());
-        String token = "";
-        do {
-          String page = get(http, url + "/api/v1/pods?limit=500"
-              + (token.isEmpty() ? "" : "&continue=" + URLEncoder.encode(token, StandardCharsets.UTF_8)), size,
-              HttpResponse.BodyHandlers.ofString());
-          int items = page.indexOf("\"items\":");
-          Matcher m = CONTINUE.matcher(items < 0 ? page : page.substring(0, items));
-          token = m.find() ? m.group(1) : "";
-        } while (!token.isEmpty());
+        get(http1, url + "/api/v1/pods", size, HttpResponse.BodyHandlers.discarding());
+        get(h2c, url + "/api/v1/pods?resourceVersion=0&limit=500", size, HttpResponse.BodyHandlers.discarding());
       }
-    } finally {
-      http.close();
     }
   }
 
@@ -343,8 +332,8 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
         double fraction = median(ours, SyncResult::heapBytes) / median(theirs, SyncResult::heapBytes);
         compare.row(count(size), peer, String.format("%.2fx", speedup), String.format("%.2f", fraction));
         report.verdict(String.format("target at %s pods vs %s: sync >= %sx faster: %s (%.2fx); heap <= %.2f of "
-                + "theirs: %s (%.2f)", count(size), peer, fmt(targetSpeedup), speedup >= targetSpeedup ? "MET" : "MISSED",
-            speedup, targetHeapFraction, fraction <= targetHeapFraction ? "MET" : "MISSED", fraction));
+                + "theirs: %s (%.2f)", count(size), peer, Format.number(targetSpeedup),
+            speedup >= targetSpeedup ? "MET" : "MISSED", speedup, targetHeapFraction, fraction <= targetHeapFraction ? "MET" : "MISSED", fraction));
       }
     }
   }
@@ -398,9 +387,5 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
     if (!problems.isEmpty()) {
       throw new ParameterException(spec.commandLine(), String.join("; ", problems));
     }
-  }
-
-  private static String fmt(double d) {
-    return d == Math.rint(d) ? String.format("%,.0f", d) : Double.toString(d);
   }
 }

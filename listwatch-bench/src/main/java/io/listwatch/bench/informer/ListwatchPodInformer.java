@@ -6,23 +6,20 @@ import io.listwatch.client.DynamicObject;
 import io.listwatch.client.JacksonCodec;
 import io.listwatch.client.KubeClient;
 import io.listwatch.client.ResourceType;
-import io.listwatch.client.cache.ListWatch;
 import io.listwatch.client.cache.SharedIndexInformer;
 import io.listwatch.client.cache.SharedInformerFactory;
 import java.time.Duration;
 
 /**
- * Our pod informer (listwatch-client) over every namespace. Three variants:
+ * Our pod informer (listwatch-client) over every namespace. Two variants:
  * <ul>
  *   <li>{@code listwatch}: the way a user builds it,
  *       {@code SharedInformerFactory.builder(KubeClient.create(config)).build()},
  *       {@code informerFor(ResourceType.PODS, DynamicObject.CODEC)}, {@code start()}, with the
- *       factory's defaults (no resync, lists in pages of 500);
+ *       factory's defaults (no resync; the first list asks for {@code resourceVersion=0&limit=500},
+ *       which this server, like kube's watch cache, serves whole in one response);
  *   <li>{@code listwatch-fabric8-model}: the same with fabric8's {@code Pod} model read through
- *       {@link JacksonCodec} (the model fabric8's informer holds);
- *   <li>{@code listwatch-unpaged}: {@code SharedIndexInformer.builder(ListWatch.of(...),
- *       DynamicObject.CODEC).pageSize(0)}, one unpaged list as the peers do, to show what
- *       paging costs.
+ *       {@link JacksonCodec} (the model fabric8's informer holds).
  * </ul>
  * The request timeout is raised to 5 minutes like fabric8's, so no list is cut off.
  *
@@ -30,7 +27,10 @@ import java.time.Duration;
  */
 final class ListwatchPodInformer implements PodInformerUnderTest {
 
-  private enum Variant { FACTORY_DYNAMIC, FACTORY_FABRIC8_MODEL, UNPAGED_DYNAMIC }
+  private static final String FACTORY_DEFAULTS =
+      "SharedInformerFactory defaults (first list rv=0, limit=500, served whole by this server)";
+
+  private enum Variant { FACTORY_DYNAMIC, FACTORY_FABRIC8_MODEL }
 
   private final Variant variant;
   private KubeClient client;
@@ -51,11 +51,6 @@ final class ListwatchPodInformer implements PodInformerUnderTest {
     return new ListwatchPodInformer(Variant.FACTORY_FABRIC8_MODEL);
   }
 
-  /** {@code DynamicObject}s, one unpaged list. */
-  static ListwatchPodInformer unpaged() {
-    return new ListwatchPodInformer(Variant.UNPAGED_DYNAMIC);
-  }
-
   @Override
   public void connect(String url) {
     client = KubeClient.create(Config.builder(url).requestTimeout(Duration.ofMinutes(5)).build());
@@ -74,11 +69,6 @@ final class ListwatchPodInformer implements PodInformerUnderTest {
         informer = factory.informerFor(ResourceType.PODS, JacksonCodec.of(Pod.class));
         factory.start();
       }
-      case UNPAGED_DYNAMIC -> {
-        informer = SharedIndexInformer.builder(ListWatch.of(client.dynamic(ResourceType.PODS), ""),
-            DynamicObject.CODEC).name("pods").pageSize(0).build();
-        informer.start();
-      }
     }
   }
 
@@ -95,20 +85,15 @@ final class ListwatchPodInformer implements PodInformerUnderTest {
   @Override
   public String describe() {
     return "listwatch-client 0.1.0-SNAPSHOT (java.net.http; " + switch (variant) {
-      case FACTORY_DYNAMIC -> "DynamicObject; SharedInformerFactory defaults (pages of 500), informerFor(PODS), start()";
-      case FACTORY_FABRIC8_MODEL -> "fabric8 Pod model via JacksonCodec; SharedInformerFactory defaults (pages of 500), "
-          + "informerFor(PODS), start()";
-      case UNPAGED_DYNAMIC -> "DynamicObject; SharedIndexInformer.builder(ListWatch.of(dynamic(PODS), \"\")).pageSize(0), "
-          + "start()";
-    } + "; requestTimeout=300 s)";
+      case FACTORY_DYNAMIC -> "DynamicObject";
+      case FACTORY_FABRIC8_MODEL -> "fabric8 Pod model via JacksonCodec";
+    } + "; " + FACTORY_DEFAULTS + ", informerFor(PODS), start(); requestTimeout=300 s)";
   }
 
   @Override
   public void close() {
     if (factory != null) {
       factory.close();
-    } else if (informer != null) {
-      informer.close();
     }
     if (client != null) {
       client.close();

@@ -1,9 +1,9 @@
 package io.listwatch.bench.informer;
 
+import io.listwatch.bench.CpuMonitor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -62,13 +62,7 @@ final class ServerJvm implements AutoCloseable {
 
   /** The server's CPU so far in clock ticks (utime + stime from /proc), or -1 if unknown. */
   long cpuTicks() {
-    try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(jvm.pid()), "stat"));
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      return Long.parseLong(f[11]) + Long.parseLong(f[12]);
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
+    return CpuMonitor.processTicks(jvm.pid());
   }
 
   @Override

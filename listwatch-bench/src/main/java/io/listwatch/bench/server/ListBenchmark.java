@@ -217,12 +217,12 @@ public final class ListBenchmark implements Callable<Integer> {
       }
     }
     if (fullMs100k[0] >= 0) {
-      report.verdict(String.format("target: full list of 100,000 pods in <= %s ms: %s (median %.1f ms)", fmt(targetMs),
-          fullMs100k[0] <= targetMs ? "MET" : "MISSED", fullMs100k[0]));
+      report.verdict(String.format("target: full list of 100,000 pods in <= %s ms: %s (median %.1f ms)",
+          Format.number(targetMs), fullMs100k[0] <= targetMs ? "MET" : "MISSED", fullMs100k[0]));
     }
     if (ratio100k[0] >= 0) {
       report.verdict(String.format("target: heap per cached object <= %sx its JSON at 100,000 pods: %s (%.2fx)",
-          fmt(targetHeapRatio), ratio100k[0] <= targetHeapRatio ? "MET" : "MISSED", ratio100k[0]));
+          Format.number(targetHeapRatio), ratio100k[0] <= targetHeapRatio ? "MET" : "MISSED", ratio100k[0]));
     }
     report.progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
     report.parameters.put("server", "ApiServer in this JVM (builder defaults, CacherConfig.DEFAULTS), embedded "
@@ -356,10 +356,6 @@ public final class ListBenchmark implements Callable<Integer> {
     if (!problems.isEmpty()) {
       throw new ParameterException(spec.commandLine(), String.join("; ", problems));
     }
-  }
-
-  private static String fmt(double d) {
-    return d == Math.rint(d) ? String.format("%,.0f", d) : Double.toString(d);
   }
 
   private static void check(boolean condition, String message) {
