@@ -186,7 +186,10 @@ public final class ApiServer implements AutoCloseable {
     }
     // Close every connection before the event loops stop: a request that arrived meanwhile
     // must fail at the client (connection closed), not wait on a socket nobody reads.
-    connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+    long closeWaitMs = HttpServerInitializer.GRACEFUL_SHUTDOWN_MILLIS + 1_000;
+    if (!connections.close().awaitUninterruptibly(closeWaitMs, TimeUnit.MILLISECONDS)) {
+      LOG.warn("some connections did not close within {} ms; stopping the event loops anyway", closeWaitMs);
+    }
     cachers.values().forEach(Cacher::close);
     if (workers != null) {
       workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

@@ -17,8 +17,13 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The metadata the server owns, as kube's {@code rest.BeforeCreate} / {@code BeforeUpdate}
- * and listwatch's server set it: type meta, uid, creationTimestamp, generation, generated
- * names, the status subresource split, and finalizers. Stateless; thread-safe.
+ * set it: type meta, uid, creationTimestamp, generation, generated names, the status
+ * subresource split, and finalizers. Stateless; thread-safe.
+ *
+ * <p>This mirrors listwatch-server's {@code ObjectMetaDefaults} and {@code NameGenerator}
+ * (the client cannot depend on the server), with one known difference: every resource gets a
+ * {@code generation} here, while the server sets it only for resources that track one
+ * (not for ConfigMaps, Secrets, Events, Leases).
  *
  * <p>Every resource is treated as having a status subresource (an update keeps the stored
  * {@code .status}; a status update changes nothing else): for built-in resources without a

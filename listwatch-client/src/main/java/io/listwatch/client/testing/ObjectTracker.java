@@ -109,14 +109,13 @@ public final class ObjectTracker {
    */
   public ObjectNode add(ResourceType type, ObjectNode object) {
     ObjectNode tree = object.deepCopy();
-    ObjectNode given = tree.deepCopy();
     lock.lock();
     try {
       ObjectMetaRules.prepareForCreate(type, tree, clock.now());
       ObjectNode meta = Trees.metadata(tree);
       for (String kept : List.of("uid", "creationTimestamp", "generation")) {
-        if (given.path("metadata").hasNonNull(kept)) {
-          meta.set(kept, given.path("metadata").get(kept));
+        if (object.path("metadata").hasNonNull(kept)) {
+          meta.set(kept, object.path("metadata").get(kept).deepCopy());
         }
       }
       return insert(type, tree).deepCopy();

@@ -60,7 +60,7 @@ class InformerAtScaleTest {
             pods.mergePatch("scale", "pod-" + i, "{\"metadata\":{\"labels\":{\"gen\":\"" + round + "\"}}}");
             if (round == 2) {
               pods.delete("scale", "pod-" + (100 + i));
-              pods.create(Pods.pod("scale", "new-" + i, "web", 0));
+              pods.create(Pods.pod("scale", "new-" + i));
             }
           }
         }

@@ -86,7 +86,7 @@ class InformerRecoveryTest {
           ResourceClient<DynamicObject> pods = client.dynamic(ResourceType.PODS);
           pods.delete("r", "p-0");
           pods.delete("r", "p-1");
-          pods.create(Pods.pod("r", "after-restart", "web", 0));
+          pods.create(Pods.pod("r", "after-restart"));
           pods.mergePatch("r", "p-2", "{\"metadata\":{\"labels\":{\"gen\":\"9\"}}}");
 
           assertThat(converges(informer, serverKeys(pods, "r"))).isTrue();
@@ -167,13 +167,13 @@ class InformerRecoveryTest {
         factory.start();
         assertThat(factory.waitForCacheSync(WAIT)).isTrue();
         // Make sure the watch is established (its response has begun) before the drop.
-        direct.dynamic(ResourceType.PODS).create(Pods.pod("d", "before-drop", "web", 0));
+        direct.dynamic(ResourceType.PODS).create(Pods.pod("d", "before-drop"));
         assertThat(recorder.await(events -> events.stream().anyMatch(
             e -> e.key().equals("d/before-drop")), WAIT)).isTrue();
         int connectionsBefore = proxy.accepted();
 
         proxy.blackholeExisting();
-        direct.dynamic(ResourceType.PODS).create(Pods.pod("d", "after-drop", "web", 0));
+        direct.dynamic(ResourceType.PODS).create(Pods.pod("d", "after-drop"));
 
         assertThat(recorder.await(events -> events.stream().anyMatch(
             e -> e.key().equals("d/after-drop") && e.type().equals("ADD")), WAIT))

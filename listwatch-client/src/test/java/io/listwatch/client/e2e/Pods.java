@@ -21,19 +21,19 @@ final class Pods {
         + name + "\"}}");
   }
 
-  /** A pod of about 1 KB, labelled {@code app=<app>} and {@code gen=<gen>}. */
-  static DynamicObject pod(String namespace, String name, String app, int gen) {
+  /** A pod of about 1 KB, labelled {@code app=web} and {@code gen=0}. */
+  static DynamicObject pod(String namespace, String name) {
     return DynamicObject.parse("""
         {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"%s",
-         "labels":{"app":"%s","gen":"%d","tier":"backend"},
+         "labels":{"app":"web","gen":"0","tier":"backend"},
          "annotations":{"example.com/owner":"team-a","example.com/purpose":"end-to-end test of the informer machinery"}},
          "spec":{"nodeName":"node-%d","restartPolicy":"Always","containers":[{"name":"main",
-           "image":"registry.example.com/app/%s:1.2.3","args":["--port=8080","--verbose"],
+           "image":"registry.example.com/app/web:1.2.3","args":["--port=8080","--verbose"],
            "ports":[{"containerPort":8080,"protocol":"TCP"}],
            "resources":{"requests":{"cpu":"100m","memory":"128Mi"},"limits":{"cpu":"500m","memory":"256Mi"}},
            "env":[{"name":"MODE","value":"production"},{"name":"REGION","value":"eu-west-1"}]}]},
          "status":{"phase":"Running","podIP":"10.0.0.1","hostIP":"192.168.0.1"}}
-        """.formatted(name, namespace, app, gen, Math.floorMod(name.hashCode(), 16), app));
+        """.formatted(name, namespace, Math.floorMod(name.hashCode(), 16)));
   }
 
   /** Creates {@code count} pods {@code prefix-0 ..} in {@code namespace}, 32 requests at a time. */
@@ -48,7 +48,7 @@ final class Pods {
         inFlight.acquire();
         done.add(pool.submit(() -> {
           try {
-            pods.create(pod(namespace, name, "web", 0));
+            pods.create(pod(namespace, name));
           } finally {
             inFlight.release();
           }

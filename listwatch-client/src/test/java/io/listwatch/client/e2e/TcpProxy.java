@@ -23,6 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class TcpProxy implements AutoCloseable {
 
+  private static final InetAddress LOCALHOST = localhost();
+
   private final ServerSocket server;
   private final int targetPort;
   private final List<Link> links = new CopyOnWriteArrayList<>();
@@ -32,8 +34,16 @@ final class TcpProxy implements AutoCloseable {
 
   TcpProxy(int targetPort) throws IOException {
     this.targetPort = targetPort;
-    this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    this.server = new ServerSocket(0, 50, LOCALHOST);
     Thread.ofVirtual().name("tcp-proxy-accept").start(this::acceptLoop);
+  }
+
+  private static InetAddress localhost() {
+    try {
+      return InetAddress.getByName("127.0.0.1"); // the server's address, whatever the JVM prefers
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   int port() {
@@ -81,7 +91,13 @@ final class TcpProxy implements AutoCloseable {
         }
         accepted.incrementAndGet();
         Socket upstream = new Socket();
-        upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort));
+        try {
+          upstream.connect(new InetSocketAddress(LOCALHOST, targetPort));
+        } catch (IOException e) {
+          client.close();
+          upstream.close();
+          continue;
+        }
         Link link = new Link(client, upstream);
         links.add(link);
         Thread.ofVirtual().name("tcp-proxy-up").start(() -> pump(link, client, upstream));
@@ -110,6 +126,7 @@ final class TcpProxy implements AutoCloseable {
     } finally {
       if (!link.blackholed) {
         link.close();
+        links.remove(link);
       }
     }
   }

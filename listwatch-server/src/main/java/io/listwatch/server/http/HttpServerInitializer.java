@@ -43,7 +43,7 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   /** Concurrent streams per HTTP/2 connection (kube's default). */
   static final int MAX_CONCURRENT_STREAMS = 1000;
   /** How long closing an HTTP/2 connection waits for streams in flight. */
-  static final long GRACEFUL_SHUTDOWN_MILLIS = 1000;
+  public static final long GRACEFUL_SHUTDOWN_MILLIS = 1000;
   private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
 
   private final ApiRoutes routes;
