@@ -73,9 +73,10 @@ import java.util.function.UnaryOperator;
  * lists and watches, writes the delta queue; runs the transform), the delta loop
  * ({@code informer-<name>-delta-loop}, pops deltas, updates the indexer, runs index
  * functions, queues notifications), one thread per handler, and, with a resync period, a
- * short-lived resync thread per due resync (the clock's thread only decides when). All are
- * virtual threads. {@link #close()} stops and joins them, within 10 seconds in all (a handler
- * that ignores interrupts can use that whole bound). Every public method is thread-safe.
+ * resync thread that walks the cache when a resync is due (the clock's thread only decides
+ * when). All are virtual threads. {@link #close()} stops them and joins all but the resync
+ * thread (a resync under way just finishes), within 10 seconds in all (a handler that
+ * ignores interrupts can use that whole bound). Every public method is thread-safe.
  *
  * @param <T> the object type
  */
