@@ -120,6 +120,17 @@ public final class StatusException extends RuntimeException {
         new Status.Details(null, null, null, null, List.of(new Status.Cause(null, message, null)), null)));
   }
 
+  /** 401 Unauthorized: missing or invalid credentials (kubectl: "You must be logged in to the server"). */
+  public static StatusException unauthorized() {
+    return new StatusException(Status.failure(401, Reasons.UNAUTHORIZED, "Unauthorized", null));
+  }
+
+  /** 429 TooManyRequests with {@code Retry-After}, as kube's max-in-flight filter answers. */
+  public static StatusException tooManyRequests(String message, int retryAfterSeconds) {
+    return new StatusException(Status.failure(429, Reasons.TOO_MANY_REQUESTS, message,
+        new Status.Details(null, null, null, null, null, retryAfterSeconds)));
+  }
+
   /** 503 ServiceUnavailable. */
   public static StatusException unavailable(String message) {
     return new StatusException(Status.failure(503, Reasons.SERVICE_UNAVAILABLE, message, null));

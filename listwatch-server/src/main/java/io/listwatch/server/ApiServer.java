@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.server.filters.HandlerChain;
 import io.listwatch.server.http.HttpServerInitializer;
+import io.listwatch.server.request.ConnectionInfo;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.registry.ResourceRegistry;
 import io.listwatch.server.rest.ApiRoutes;
@@ -93,6 +95,9 @@ public final class ApiServer implements AutoCloseable {
       timer = Executors.newSingleThreadScheduledExecutor(
           r -> Thread.ofPlatform().name("listwatch-cacher-timer").daemon(true).unstarted(r));
       for (ResourceDefinition def : registry.all()) {
+        if (!def.stored()) {
+          continue;
+        }
         Cacher cacher = new Cacher(def, storage, config.cacherConfig, timer);
         cacher.start();
         cachers.put(def, cacher);
@@ -106,7 +111,8 @@ public final class ApiServer implements AutoCloseable {
           .channel(NioServerSocketChannel.class)
           .option(ChannelOption.SO_BACKLOG, 1024)
           .childOption(ChannelOption.TCP_NODELAY, true)
-          .childHandler(trackingConnections(new HttpServerInitializer(routes)))
+          .childHandler(trackingConnections(new HttpServerInitializer(routes, HandlerChain.builder().build(),
+              ConnectionInfo.Listener.INSECURE)))
           .bind(new InetSocketAddress(config.bindAddress, config.port))
           .syncUninterruptibly()
           .channel();

@@ -2,7 +2,10 @@ package io.listwatch.server.http;
 
 import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.CacheWatcher;
-import io.listwatch.server.rest.ApiRequest;
+import io.listwatch.server.filters.HandlerChain;
+import io.listwatch.server.request.ApiRequest;
+import io.listwatch.server.request.ConnectionInfo;
+import io.listwatch.server.request.RequestInfo;
 import io.listwatch.server.rest.ApiRoutes;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -21,7 +24,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers one connection's requests: hands each to {@link ApiRoutes} and writes the result,
+ * Answers one connection's requests: runs the {@link HandlerChain}'s filters (authentication,
+ * authorization, ...), hands each admitted request to {@link ApiRoutes} and writes the result,
  * or, for a watch, writes the response head at once and then lets a {@link CacheWatcher}
  * stream into a {@link ChunkedWatchSink}. Every failure becomes a kube Status; an unexpected
  * one is logged and answered 500.
@@ -35,21 +39,30 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
 
   private final ApiRoutes routes;
+  private final HandlerChain chain;
+  private final ConnectionInfo.Listener listener;
   private CacheWatcher activeWatch; // event loop only
 
-  ApiHandler(ApiRoutes routes) {
+  ApiHandler(ApiRoutes routes, HandlerChain chain, ConnectionInfo.Listener listener) {
     this.routes = routes;
+    this.chain = chain;
+    this.listener = listener;
   }
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
     ApiRequest request;
+    RequestInfo info;
+    HandlerChain.Admission admission;
     try {
-      request = ApiRequest.from(req);
+      request = ApiRequest.from(req, Connections.info(ctx.channel(), listener));
+      info = routes.requestInfo(request);
+      admission = chain.admit(request, info);
     } catch (StatusException e) {
       ctx.writeAndFlush(Responses.status(e));
       return;
     }
+    request = admission.request();
     if (request.isWatch() && request.websocketUpgrade()) {
       // WebSocket watches are not served yet. A complete 503 makes fabric8 (which opens
       // watches as WebSockets) fall back to a plain HTTP watch at once (COMPAT.md section 6).
@@ -58,22 +71,27 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       return;
     }
     if (request.isWatch()) {
-      startWatch(ctx, request);
+      admission.release(); // watches are long-running: not counted in flight
+      startWatch(ctx, info, request);
       return;
     }
-    CompletableFuture<FullHttpResponse> response;
+    CompletableFuture<io.listwatch.server.rest.ApiResponse> response;
     try {
-      response = routes.handle(request);
+      response = routes.handle(info, request);
     } catch (RuntimeException e) {
       response = CompletableFuture.failedFuture(e);
     }
-    response.whenComplete((r, e) -> ctx.writeAndFlush(e == null ? r : errorResponse(e, request)));
+    ApiRequest admitted = request;
+    response.whenComplete((r, e) -> {
+      admission.release();
+      ctx.writeAndFlush(e == null ? Responses.encode(r) : errorResponse(e, admitted));
+    });
   }
 
-  private void startWatch(ChannelHandlerContext ctx, ApiRequest request) {
+  private void startWatch(ChannelHandlerContext ctx, RequestInfo info, ApiRequest request) {
     ApiRoutes.WatchStart start;
     try {
-      start = routes.prepareWatch(request);
+      start = routes.prepareWatch(info, request);
     } catch (RuntimeException e) {
       ctx.writeAndFlush(errorResponse(e, request));
       return;

@@ -1,6 +1,8 @@
 package io.listwatch.server.http;
 
 import io.listwatch.api.StatusException;
+import io.listwatch.server.filters.HandlerChain;
+import io.listwatch.server.request.ConnectionInfo;
 import io.listwatch.server.rest.ApiRoutes;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -33,8 +35,8 @@ import io.netty.util.ReferenceCountUtil;
  * knowledge or by {@code Upgrade: h2c}; each HTTP/2 stream gets the same handlers as an
  * HTTP/1.1 connection through Netty's stream-to-HTTP codec, so there is one request path
  * and one watch fan-out path for both. Per request: the body aggregator (bodies over the
- * limit get a 413 Status), then the {@link ApiHandler}. Authentication and authorization
- * handlers go between the aggregator and the ApiHandler.
+ * limit get a 413 Status), then the {@link ApiHandler}, which runs the filters (authentication,
+ * authorization) before its handlers.
  */
 public final class HttpServerInitializer extends ChannelInitializer<SocketChannel> {
 
@@ -47,9 +49,13 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
 
   private final ApiRoutes routes;
+  private final HandlerChain chain;
+  private final ConnectionInfo.Listener listener;
 
-  public HttpServerInitializer(ApiRoutes routes) {
+  public HttpServerInitializer(ApiRoutes routes, HandlerChain chain, ConnectionInfo.Listener listener) {
     this.routes = routes;
+    this.chain = chain;
+    this.listener = listener;
   }
 
   @Override
@@ -85,7 +91,7 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
       protected void initChannel(Channel stream) {
         stream.config().setWriteBufferWaterMark(WATER_MARK);
         stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true),
-            new StatusAggregator(MAX_BODY_BYTES), new ApiHandler(routes));
+            new StatusAggregator(MAX_BODY_BYTES), new ApiHandler(routes, chain, listener));
       }
     };
   }
@@ -104,7 +110,7 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
       ChannelPipeline p = ctx.pipeline();
       p.addAfter(ctx.name(), "keep-alive", new HttpServerKeepAliveHandler());
       p.addAfter("keep-alive", "aggregator", new StatusAggregator(MAX_BODY_BYTES));
-      p.addAfter("aggregator", "api", new ApiHandler(routes));
+      p.addAfter("aggregator", "api", new ApiHandler(routes, chain, listener));
       p.remove(this);
       ctx.fireChannelRead(msg);
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.CachedObject;
+import io.listwatch.server.rest.ApiResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -17,12 +18,27 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Builds HTTP responses: JSON objects, kube Status errors, and lists. Stateless. */
+/**
+ * Encodes what the REST layer answers ({@link ApiResponse}) and kube Status errors as HTTP
+ * responses. Stateless.
+ */
 public final class Responses {
 
   public static final ObjectMapper MAPPER = new ObjectMapper();
 
   private Responses() {
+  }
+
+  /** The HTTP response for a REST answer. */
+  public static FullHttpResponse encode(ApiResponse response) {
+    HttpResponseStatus status = HttpResponseStatus.valueOf(response.code());
+    return switch (response.body()) {
+      case ApiResponse.JsonBytes b -> json(status, b.json());
+      case ApiResponse.Value v -> json(status, bytes(v.value()));
+      case ApiResponse.ListBody l -> json(status,
+          list(l.kind(), l.apiVersion(), l.resourceVersion(), l.continueToken(), l.remainingItemCount(), l.items()));
+      case ApiResponse.Text t -> text(status, t.text());
+    };
   }
 
   /** A JSON response. */
@@ -36,10 +52,6 @@ public final class Responses {
 
   public static FullHttpResponse json(HttpResponseStatus status, byte[] body) {
     return json(status, Unpooled.wrappedBuffer(body));
-  }
-
-  public static FullHttpResponse json(HttpResponseStatus status, Object value) {
-    return json(status, bytes(value));
   }
 
   /** The kube Status of an error, with its HTTP code (and Retry-After when it carries one). */

@@ -5,11 +5,11 @@
  *
  * <ul>
  *   <li>{@link io.listwatch.server.http.HttpServerInitializer}: the pipeline: codec, body
- *       size limit (413 as a kube Status), the {@link io.listwatch.server.http.ApiHandler}.
- *       Authentication and authorization slot in as handlers before it.</li>
- *   <li>{@link io.listwatch.server.http.RequestInfo}: what a request path means (group,
- *       version, namespace, resource, name, subresource) - kube's RequestInfoFactory.</li>
- *   <li>{@link io.listwatch.server.http.Responses}: JSON, Status and list bodies.</li>
+ *       size limit (413 as a kube Status), the {@link io.listwatch.server.http.ApiHandler},
+ *       which runs the {@link io.listwatch.server.filters.HandlerChain} before the routes.</li>
+ *   <li>{@link io.listwatch.server.http.Responses}: encodes the REST layer's
+ *       {@link io.listwatch.server.rest.ApiResponse}s and Status errors; this package owns all
+ *       encoding, {@code rest} returns plain results.</li>
  *   <li>{@link io.listwatch.server.http.ChunkedWatchSink}: a watch response as a
  *       {@link io.listwatch.server.cacher.WatchSink}.</li>
  * </ul>

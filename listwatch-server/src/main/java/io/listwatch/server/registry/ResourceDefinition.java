@@ -61,6 +61,23 @@ public final class ResourceDefinition {
   /** All selectable field names: metadata ones first, then {@link #selectableFields}. */
   private final Set<String> selectableFieldNames;
   private final String storagePrefix;
+  private final boolean stored;
+  /** Subresources other than status, by name: the kind and verbs discovery lists. */
+  private final Map<String, Subresource> subresources;
+
+  /**
+   * A subresource other than {@code status} (served by a handler registered with
+   * {@code ApiRoutes.register}), as discovery lists it: e.g. {@code serviceaccounts/token},
+   * kind {@code TokenRequest}, group {@code authentication.k8s.io}, verbs {@code create}.
+   *
+   * @param group the group of {@code kind}; "" when it is the resource's own group
+   * @param version the version of {@code kind}; "" when it is the resource's own version
+   */
+  public record Subresource(String name, String group, String version, String kind, List<String> verbs) {
+    public Subresource {
+      verbs = List.copyOf(verbs);
+    }
+  }
 
   private ResourceDefinition(Builder b) {
     this.group = b.group;
@@ -86,6 +103,21 @@ public final class ResourceDefinition {
     names.addAll(selectableFields.keySet());
     this.selectableFieldNames = Collections.unmodifiableSet(names);
     this.storagePrefix = "/registry/" + (group.isEmpty() ? "core" : group) + "/" + plural + "/";
+    this.stored = b.stored;
+    this.subresources = Collections.unmodifiableMap(new LinkedHashMap<>(b.subresources));
+  }
+
+  /**
+   * False for a virtual resource such as kube's access and token reviews: nothing is stored and
+   * there is no watch cache; a handler registered with {@code ApiRoutes.register} serves it.
+   */
+  public boolean stored() {
+    return stored;
+  }
+
+  /** Subresources other than {@code status}, in declaration order. */
+  public Map<String, Subresource> subresources() {
+    return subresources;
   }
 
   /**
@@ -321,6 +353,8 @@ public final class ResourceDefinition {
     private List<String> verbs = ALL_VERBS;
     private NameValidation nameValidation = NameValidation.DNS1123_SUBDOMAIN;
     private final Map<String, FieldExtractor> selectableFields = new LinkedHashMap<>();
+    private boolean stored = true;
+    private final Map<String, Subresource> subresources = new LinkedHashMap<>();
 
     private Builder(String group, String version, String kind, String plural) {
       this.group = Objects.requireNonNull(group, "group");
@@ -408,6 +442,25 @@ public final class ResourceDefinition {
           name + " is implicit for every resource");
       requireArgument(!selectableFields.containsKey(name), "duplicate selectable field " + name);
       selectableFields.put(name, extractor);
+      return this;
+    }
+
+    /**
+     * Makes this a virtual resource (see {@link ResourceDefinition#stored()}) whose only verb is
+     * {@code create}, like kube's SelfSubjectAccessReview or TokenReview.
+     */
+    public Builder notStored() {
+      this.stored = false;
+      this.verbs = List.of("create");
+      return this;
+    }
+
+    /** Adds a subresource other than status, served by a registered handler; see {@link Subresource}. */
+    public Builder subresource(String name, String group, String version, String kind, String... verbs) {
+      requireNonEmpty(name, "subresource name");
+      requireArgument(!name.equals("status") && !subresources.containsKey(name), "duplicate subresource " + name);
+      subresources.put(name, new Subresource(name, group, version, requireNonEmpty(kind, "kind"),
+          nonEmptyList(verbs, "verbs")));
       return this;
     }
 

@@ -5,15 +5,13 @@ import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.CacheWatcher;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.WatchSink;
-import io.listwatch.server.http.RequestInfo;
-import io.listwatch.server.http.Responses;
 import io.listwatch.server.registry.ResourceDefinition;
+import io.listwatch.server.request.ApiRequest;
+import io.listwatch.server.request.RequestInfo;
 import io.listwatch.server.registry.ResourceRegistry;
 import io.listwatch.server.validation.NameGenerator;
 import io.listwatch.storage.Storage;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -33,6 +31,8 @@ public final class ApiRoutes {
   private final Discovery discovery;
   private final Map<ResourceDefinition, ResourceHandler> handlers = new HashMap<>();
   private final Map<ResourceDefinition, ResourceStore> stores = new HashMap<>();
+  /** Handlers of virtual resources and extra subresources, by "group/plural/subresource". */
+  private final Map<String, RestHandler> custom = new java.util.concurrent.ConcurrentHashMap<>();
   /** "group/plural" of every namespaced resource: decides path shapes without a registry scan. */
   private final java.util.Set<String> namespacedResources = new java.util.HashSet<>();
   private static final ListOptions ANY_VERSION = ListOptions.parse(Map.of("resourceVersion", java.util.List.of("0")));
@@ -55,6 +55,9 @@ public final class ApiRoutes {
       if (def.namespaced()) {
         namespacedResources.add(def.group() + "/" + def.plural());
       }
+      if (!def.stored()) {
+        continue;
+      }
       ResourceStore store = new ResourceStore(def, storage, cachers.get(def), defaults, namespaces);
       stores.put(def, store);
       handlers.put(def, new ResourceHandler(store));
@@ -62,47 +65,92 @@ public final class ApiRoutes {
     nsStore[0] = stores.get(nsDef);
   }
 
+  /**
+   * Serves a virtual resource ({@code subresource} "") or a subresource other than status with
+   * {@code handler}. Call before the server accepts requests.
+   */
+  public void register(ResourceDefinition def, String subresource, RestHandler handler) {
+    if (subresource.isEmpty() ? def.stored() : !def.subresources().containsKey(subresource)) {
+      throw new IllegalArgumentException(subresource.isEmpty()
+          ? def + " is stored; its verbs are served by its ResourceHandler"
+          : def + " declares no subresource " + subresource);
+    }
+    custom.put(def.group() + "/" + def.plural() + "/" + subresource, handler);
+  }
+
   /** The store of a resource, for in-process callers (startup, tests). */
   public ResourceStore store(ResourceDefinition def) {
     return stores.get(def);
   }
 
+  /**
+   * What a request means (kube's RequestInfoFactory, with this server's namespaced resources):
+   * the filters authorize it, then {@link #handle} and {@link #prepareWatch} serve it.
+   */
+  public RequestInfo requestInfo(ApiRequest request) {
+    return RequestInfo.parse(request.method().name(), request.path(), request.query(),
+        (group, resource) -> namespacedResources.contains(group + "/" + resource));
+  }
+
   /** Answers a non-watch request. Failures are StatusExceptions (thrown or in the future). */
-  public CompletableFuture<FullHttpResponse> handle(ApiRequest request) {
+  public CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {
     String path = request.path();
+    if (!info.resourceRequest()) {
+      return done(nonResource(path, request));
+    }
+    if (info.resource().isEmpty()) {
+      throw StatusException.pathNotFound();
+    }
+    RestHandler handler = custom.get(info.group() + "/" + info.resource() + "/" + info.subresource());
+    if (handler != null) {
+      return handler.handle(info, request);
+    }
+    return handlerFor(info).handle(info, request);
+  }
+
+  private ApiResponse nonResource(String path, ApiRequest request) {
     switch (path) {
       case "/healthz", "/livez", "/readyz" -> {
-        return done(Responses.text(HttpResponseStatus.OK, request.query().containsKey("verbose")
-            ? "[+]ping ok\n[+]storage ok\n" + path.substring(1) + " check passed\n" : "ok"));
+        return ApiResponse.okText(request.query().containsKey("verbose")
+            ? "[+]ping ok\n[+]storage ok\n" + path.substring(1) + " check passed\n" : "ok");
       }
       case "/version" -> {
-        return done(Responses.json(HttpResponseStatus.OK, VERSION));
+        return ApiResponse.ok(VERSION);
       }
       case "/api" -> {
-        return done(Responses.json(HttpResponseStatus.OK, discovery.apiVersions(request.host())));
+        return ApiResponse.ok(discovery.apiVersions(request.host()));
       }
       case "/apis" -> {
-        return done(Responses.json(HttpResponseStatus.OK, discovery.apiGroupList()));
+        return ApiResponse.ok(discovery.apiGroupList());
       }
       default -> {
-        // fall through to API paths
+        // fall through
       }
     }
     if (path.startsWith("/livez/") || path.startsWith("/readyz/") || path.startsWith("/healthz/")) {
-      return done(Responses.text(HttpResponseStatus.OK, "ok"));
+      return ApiResponse.okText("ok");
     }
-    RequestInfo info = parse(path);
-    if (info.resource().isEmpty()) {
-      if (!HttpMethod.GET.equals(request.method())) {
-        throw StatusException.methodNotAllowed();
-      }
-      Map<String, Object> list = discovery.apiResourceList(info.group(), info.version());
-      if (list == null) {
-        throw StatusException.pathNotFound();
-      }
-      return done(Responses.json(HttpResponseStatus.OK, list));
+    // a group-version root: /api/v1 or /apis/{group}/{version}
+    String[] s = java.util.Arrays.stream(path.split("/")).filter(x -> !x.isEmpty()).toArray(String[]::new);
+    String group;
+    String version;
+    if (s.length == 2 && s[0].equals("api")) {
+      group = "";
+      version = s[1];
+    } else if (s.length == 3 && s[0].equals("apis")) {
+      group = s[1];
+      version = s[2];
+    } else {
+      throw StatusException.pathNotFound();
     }
-    return handlerFor(info).handle(info, request);
+    if (!io.netty.handler.codec.http.HttpMethod.GET.equals(request.method())) {
+      throw StatusException.methodNotAllowed();
+    }
+    Map<String, Object> list = discovery.apiResourceList(group, version);
+    if (list == null) {
+      throw StatusException.pathNotFound();
+    }
+    return ApiResponse.ok(list);
   }
 
   /** A watch about to start: the response head is written, then {@link #start} is called. */
@@ -115,8 +163,10 @@ public final class ApiRoutes {
    * Checks a watch request (unknown resource, bad options: thrown as StatusException before
    * any response is written) and returns how to start it.
    */
-  public WatchStart prepareWatch(ApiRequest request) {
-    RequestInfo info = parse(request.path());
+  public WatchStart prepareWatch(RequestInfo info, ApiRequest request) {
+    if (!info.resourceRequest() || info.resource().isEmpty()) {
+      throw StatusException.pathNotFound();
+    }
     ResourceHandler handler = handlerFor(info);
     if (!info.name().isEmpty() || !info.subresource().isEmpty()) {
       throw StatusException.methodNotAllowed();
@@ -125,22 +175,17 @@ public final class ApiRoutes {
     return sink -> handler.watch(info, options, sink);
   }
 
-  private RequestInfo parse(String path) {
-    RequestInfo info = RequestInfo.parse(path,
-        (group, resource) -> namespacedResources.contains(group + "/" + resource));
-    if (info == null) {
-      throw StatusException.pathNotFound();
-    }
-    return info;
-  }
-
   private ResourceHandler handlerFor(RequestInfo info) {
     ResourceDefinition def = registry.find(info.group(), info.version(), info.resource())
         .orElseThrow(StatusException::pathNotFound);
-    return handlers.get(def);
+    ResourceHandler handler = handlers.get(def);
+    if (handler == null) { // a virtual resource without a registered handler
+      throw StatusException.pathNotFound();
+    }
+    return handler;
   }
 
-  private static CompletableFuture<FullHttpResponse> done(FullHttpResponse r) {
+  private static CompletableFuture<ApiResponse> done(ApiResponse r) {
     return CompletableFuture.completedFuture(r);
   }
 

@@ -91,6 +91,21 @@ final class Discovery {
         s.put("verbs", STATUS_VERBS);
         resources.add(s);
       }
+      for (ResourceDefinition.Subresource sub : d.subresources().values()) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("name", d.plural() + "/" + sub.name());
+        s.put("singularName", "");
+        s.put("namespaced", d.namespaced());
+        if (!sub.group().isEmpty()) {
+          s.put("group", sub.group());
+        }
+        if (!sub.version().isEmpty()) {
+          s.put("version", sub.version());
+        }
+        s.put("kind", sub.kind());
+        s.put("verbs", sub.verbs());
+        resources.add(s);
+      }
     }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("kind", "APIResourceList");

@@ -11,12 +11,10 @@ import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.CacheWatcher;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.WatchSink;
-import io.listwatch.server.http.RequestInfo;
-import io.listwatch.server.http.Responses;
+import io.listwatch.server.request.ApiRequest;
+import io.listwatch.server.request.RequestInfo;
 import io.listwatch.server.registry.ResourceDefinition;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -39,7 +37,7 @@ public final class ResourceHandler {
     this.store = store;
   }
 
-  CompletableFuture<FullHttpResponse> handle(RequestInfo info, ApiRequest request) {
+  CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {
     if (def.namespaced() && info.namespace().isEmpty() && !info.name().isEmpty()) {
       throw StatusException.pathNotFound();
     }
@@ -57,7 +55,7 @@ public final class ResourceHandler {
           throw StatusException.pathNotFound();
         }
         return store.create(info.namespace(), body(request), request.isDryRun())
-            .thenApply(obj -> Responses.json(HttpResponseStatus.CREATED, obj));
+            .thenApply(ApiResponse::created);
       }
       throw StatusException.methodNotAllowed();
     }
@@ -76,18 +74,18 @@ public final class ResourceHandler {
     throw StatusException.methodNotAllowed();
   }
 
-  private CompletableFuture<FullHttpResponse> get(RequestInfo info, ApiRequest request) {
+  private CompletableFuture<ApiResponse> get(RequestInfo info, ApiRequest request) {
     ListOptions options = ListOptions.parse(request.query());
     return store.cacher().get(info.namespace(), info.name(), options).thenApply(found -> {
       var obj = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), info.name()));
-      return Responses.json(HttpResponseStatus.OK, obj.json());
+      return ApiResponse.okJson(obj.json());
     });
   }
 
-  private CompletableFuture<FullHttpResponse> list(RequestInfo info, ApiRequest request) {
+  private CompletableFuture<ApiResponse> list(RequestInfo info, ApiRequest request) {
     ListOptions options = listOptions(request);
-    return store.cacher().list(info.namespace(), options).thenApply(r -> Responses.json(HttpResponseStatus.OK,
-        Responses.list(def.listKind(), def.apiVersion(), r.resourceVersion(), r.continueToken(),
+    return store.cacher().list(info.namespace(), options).thenApply(r -> new ApiResponse(200,
+        new ApiResponse.ListBody(def.listKind(), def.apiVersion(), r.resourceVersion(), r.continueToken(),
             r.remainingItemCount(), r.items())));
   }
 
@@ -112,16 +110,16 @@ public final class ResourceHandler {
     return store.cacher().watch(info.namespace(), options, sink, deadline);
   }
 
-  private CompletableFuture<FullHttpResponse> update(RequestInfo info, ApiRequest request, boolean status) {
+  private CompletableFuture<ApiResponse> update(RequestInfo info, ApiRequest request, boolean status) {
     ObjectNode body = body(request);
     String rv = ObjectMetaDefaults.metadata(body).path("resourceVersion").asText("");
     return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
       checkResourceVersion(rv, current, info.name());
       return body.deepCopy();
-    }).thenApply(obj -> Responses.json(HttpResponseStatus.OK, obj));
+    }).thenApply(ApiResponse::ok);
   }
 
-  private CompletableFuture<FullHttpResponse> patch(RequestInfo info, ApiRequest request, boolean status) {
+  private CompletableFuture<ApiResponse> patch(RequestInfo info, ApiRequest request, boolean status) {
     if (!request.mediaType().equals(MERGE_PATCH)) {
       throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
           + "media types include: " + MERGE_PATCH);
@@ -138,10 +136,10 @@ public final class ResourceHandler {
         throw StatusException.badRequest("the patch does not produce an object");
       }
       return o;
-    }).thenApply(obj -> Responses.json(HttpResponseStatus.OK, obj));
+    }).thenApply(ApiResponse::ok);
   }
 
-  private CompletableFuture<FullHttpResponse> delete(RequestInfo info, ApiRequest request) {
+  private CompletableFuture<ApiResponse> delete(RequestInfo info, ApiRequest request) {
     JsonNode options = request.body().length == 0 ? ResourceStore.MAPPER.createObjectNode() : parse(request.body());
     JsonNode pre = options.path("preconditions");
     String uid = pre.path("uid").asText("");
@@ -167,11 +165,11 @@ public final class ResourceHandler {
     }).thenApply(result -> {
       ObjectNode deleted = result.object();
       if (!result.gone() || def.returnsDeletedObject()) { // deferred by finalizers: the marked object
-        return Responses.json(HttpResponseStatus.OK, deleted);
+        return ApiResponse.ok(deleted);
       }
       Status.Details details = Status.Details.of(info.name(), def.group().isEmpty() ? null : def.group(),
           def.plural()).withUid(ObjectMetaDefaults.metadata(deleted).path("uid").asText());
-      return Responses.json(HttpResponseStatus.OK, Status.success(details));
+      return ApiResponse.ok(Status.success(details));
     });
   }
 

@@ -1,5 +1,7 @@
 /**
- * kube's REST semantics over the registry, storage and watch cache.
+ * kube's REST semantics over the registry, storage and watch cache. Handlers return plain
+ * {@link io.listwatch.server.rest.ApiResponse}s (or throw StatusExceptions); the transport in
+ * {@code io.listwatch.server.http} encodes them.
  *
  * <ul>
  *   <li>{@link io.listwatch.server.rest.ApiRoutes}: which handler answers a path: health,

@@ -1,0 +1,71 @@
+package io.listwatch.server.authz;
+
+import io.listwatch.server.authn.UserInfo;
+import io.listwatch.server.request.RequestInfo;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What is asked of the authorizer (kube's {@code authorizer.Attributes}): who, which verb, and
+ * either a resource (group, resource, subresource, namespace, name) or a non-resource path.
+ * Immutable.
+ *
+ * @param namespace for the {@code namespaces} resource itself this is the namespace's own name,
+ *     as kube sets it, so a RoleBinding in a namespace can grant access to that namespace object
+ */
+public record Attributes(UserInfo user, String verb, boolean resourceRequest, String path, String apiGroup,
+    String apiVersion, String resource, String subresource, String namespace, String name) {
+
+  public Attributes {
+    Objects.requireNonNull(user);
+    Objects.requireNonNull(verb);
+  }
+
+  /**
+   * The attributes of a request as kube's filters build them. A list or watch whose field
+   * selector pins {@code metadata.name} carries that name, so RBAC's resourceNames can allow it.
+   */
+  public static Attributes of(UserInfo user, RequestInfo info, Map<String, List<String>> query) {
+    String namespace = info.namespace();
+    String name = info.name();
+    if (name.isEmpty() && (info.verb().equals("list") || info.verb().equals("watch"))) {
+      name = nameFromFieldSelector(query.get("fieldSelector"));
+    }
+    if (info.resourceRequest() && info.group().isEmpty() && info.resource().equals("namespaces")
+        && namespace.isEmpty()) {
+      namespace = name;
+    }
+    return new Attributes(user, info.verb(), info.resourceRequest(), info.path(), info.group(), info.version(),
+        info.resource(), info.subresource(), namespace, name);
+  }
+
+  /** {@code metadata.name=x} or {@code metadata.name==x} among the selector's terms, or "". */
+  private static String nameFromFieldSelector(List<String> selectors) {
+    if (selectors == null || selectors.isEmpty()) {
+      return "";
+    }
+    for (String term : selectors.getFirst().split(",")) {
+      String t = term.trim();
+      for (String op : new String[] {"==", "="}) {
+        String prefix = "metadata.name" + op;
+        if (t.startsWith(prefix)) {
+          String value = t.substring(prefix.length());
+          return value.isEmpty() || value.contains("/") || value.equals(".") || value.equals("..") ? "" : value;
+        }
+      }
+    }
+    return "";
+  }
+
+  /** A resource request, e.g. for access reviews. */
+  public static Attributes resource(UserInfo user, String verb, String group, String resource, String subresource,
+      String namespace, String name) {
+    return new Attributes(user, verb, true, "", group, "*", resource, subresource, namespace, name);
+  }
+
+  /** A non-resource request. */
+  public static Attributes nonResource(UserInfo user, String verb, String path) {
+    return new Attributes(user, verb, false, path, "", "", "", "", "", "");
+  }
+}

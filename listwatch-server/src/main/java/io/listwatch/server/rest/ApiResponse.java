@@ -1,0 +1,60 @@
+package io.listwatch.server.rest;
+
+import io.listwatch.server.cacher.CachedObject;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a REST handler answers, before any encoding: an HTTP status code and a body. The
+ * transport ({@code io.listwatch.server.http}) turns it into bytes on the wire; errors are
+ * thrown as {@link io.listwatch.api.StatusException}s instead. Immutable.
+ */
+public record ApiResponse(int code, Body body) {
+
+  public ApiResponse {
+    Objects.requireNonNull(body);
+  }
+
+  /** A response body. */
+  public sealed interface Body permits JsonBytes, Value, ListBody, Text {
+  }
+
+  /** An object that is already JSON (a cached object's bytes). Shared; do not mutate. */
+  public record JsonBytes(byte[] json) implements Body {
+  }
+
+  /** A value to serialize as JSON (an ObjectNode, a Map, a {@link io.listwatch.api.Status}, a record). */
+  public record Value(Object value) implements Body {
+  }
+
+  /**
+   * A list, {@code {"kind":..,"apiVersion":..,"metadata":{..},"items":[..]}}, to be assembled
+   * around the cached bytes of its items without copying or re-serializing them.
+   *
+   * @param continueToken null when this is the last page
+   * @param remainingItemCount null when unknown
+   */
+  public record ListBody(String kind, String apiVersion, long resourceVersion, String continueToken,
+      Long remainingItemCount, List<CachedObject> items) implements Body {
+  }
+
+  /** Plain text (health checks). */
+  public record Text(String text) implements Body {
+  }
+
+  public static ApiResponse ok(Object value) {
+    return new ApiResponse(200, new Value(value));
+  }
+
+  public static ApiResponse created(Object value) {
+    return new ApiResponse(201, new Value(value));
+  }
+
+  public static ApiResponse okJson(byte[] json) {
+    return new ApiResponse(200, new JsonBytes(json));
+  }
+
+  public static ApiResponse okText(String text) {
+    return new ApiResponse(200, new Text(text));
+  }
+}
