@@ -76,6 +76,14 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
     p.addLast("http1", new Http1Fallback());
   }
 
+  /**
+   * The request path and query of the watch {@code connection} serves over WebSocket, if it
+   * has switched to WebSocket for one (for tests and diagnostics).
+   */
+  public static java.util.Optional<String> webSocketWatch(Channel connection) {
+    return WebSocketUpgrade.watchPath(connection);
+  }
+
   private static io.netty.handler.codec.http2.Http2FrameCodec http2FrameCodec() {
     return Http2FrameCodecBuilder.forServer()
         .initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(MAX_CONCURRENT_STREAMS))
