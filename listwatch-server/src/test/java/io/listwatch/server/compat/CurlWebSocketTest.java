@@ -163,9 +163,13 @@ class CurlWebSocketTest {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
       process.destroyForcibly();
-      process.waitFor(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      try {
+        process.waitFor(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }
