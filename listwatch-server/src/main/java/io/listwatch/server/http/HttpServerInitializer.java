@@ -36,7 +36,9 @@ import io.netty.util.ReferenceCountUtil;
  * HTTP/1.1 connection through Netty's stream-to-HTTP codec, so there is one request path
  * and one watch fan-out path for both. Per request: the body aggregator (bodies over the
  * limit get a 413 Status), then the {@link ApiHandler}, which runs the filters (authentication,
- * authorization) before its handlers.
+ * authorization) before its handlers. An admitted watch that asks for a WebSocket switches
+ * its HTTP/1.1 connection to WebSocket: the HTTP handlers leave the pipeline and Netty's frame
+ * codec takes their place ({@link WebSocketUpgrade}).
  */
 public final class HttpServerInitializer extends ChannelInitializer<SocketChannel> {
 
