@@ -102,15 +102,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     WatchSink sink;
     Runnable onDone = () -> activeWatch = null;
     if (request.websocketUpgrade() && WebSocketUpgrade.possible(ctx.pipeline())) {
-      String path = req.uri();
-      WebSocketWatchSink[] ws = new WebSocketWatchSink[1];
-      Optional<FullHttpResponse> refused = WebSocketUpgrade.upgrade(ctx, req,
-          handshaker -> ws[0] = new WebSocketWatchSink(ctx, handshaker, path, onDone));
+      Optional<FullHttpResponse> refused = WebSocketUpgrade.refusal(ctx, req);
       if (refused.isPresent()) {
         ctx.writeAndFlush(refused.get()).addListener(ChannelFutureListener.CLOSE);
         return;
       }
-      sink = ws[0];
+      sink = WebSocketUpgrade.upgrade(ctx, req, onDone);
     } else {
       HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
       head.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);

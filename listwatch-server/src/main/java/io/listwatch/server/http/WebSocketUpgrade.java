@@ -20,10 +20,13 @@ import io.netty.handler.codec.http.websocketx.WebSocketHandshakeException;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshakerFactory;
 import io.netty.handler.codec.http.websocketx.WebSocketVersion;
+import io.netty.handler.ssl.SslHandler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Switches an HTTP/1.1 connection that asked for a WebSocket watch to the WebSocket
@@ -45,6 +48,8 @@ import java.util.Optional;
  * <p>Stateless.
  */
 final class WebSocketUpgrade {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WebSocketUpgrade.class);
 
   /** The subprotocols a watch accepts, in no order of preference: the client's order decides. */
   static final List<String> SUBPROTOCOLS = List.of("v5.channel.k8s.io", "v4.channel.k8s.io",
@@ -71,19 +76,11 @@ final class WebSocketUpgrade {
   }
 
   /**
-   * Answers the handshake (101) and installs the WebSocket frame codec and {@code sink} on the
-   * connection. Returns a Status to answer instead when the handshake request is not valid
-   * (unsupported WebSocket version, missing key); the connection is then closed after it.
-   *
-   * @param api the context of the {@link ApiHandler} that admitted the request
+   * A Status to answer instead of switching, when the handshake request is not valid
+   * (unsupported WebSocket version, no key); the connection is closed after it.
    */
-  static Optional<FullHttpResponse> upgrade(ChannelHandlerContext api, FullHttpRequest req,
-      java.util.function.Function<WebSocketServerHandshaker, WebSocketWatchSink> sink) {
-    String scheme = api.pipeline().get(io.netty.handler.ssl.SslHandler.class) != null ? "wss://" : "ws://";
-    WebSocketServerHandshaker handshaker = new WebSocketServerHandshakerFactory(
-        scheme + req.headers().get(HttpHeaderNames.HOST, "localhost") + req.uri(),
-        String.join(",", SUBPROTOCOLS), DECODER).newHandshaker(req);
-    if (handshaker == null) {
+  static Optional<FullHttpResponse> refusal(ChannelHandlerContext api, FullHttpRequest req) {
+    if (handshakers(api, req).newHandshaker(req) == null) {
       FullHttpResponse refused = refusal("unsupported WebSocket version "
           + req.headers().get(HttpHeaderNames.SEC_WEBSOCKET_VERSION) + "; this server speaks version "
           + WebSocketVersion.V13.toHttpHeaderValue());
@@ -93,6 +90,19 @@ final class WebSocketUpgrade {
     if (!req.headers().contains(HttpHeaderNames.SEC_WEBSOCKET_KEY)) {
       return Optional.of(refusal("a WebSocket upgrade needs a Sec-WebSocket-Key header"));
     }
+    return Optional.empty();
+  }
+
+  /**
+   * Answers the handshake (101) of a request {@link #refusal} accepted, and installs the
+   * WebSocket frame codec and the returned sink on the connection. Should the handshake still
+   * fail, the connection is closed, which ends the watch.
+   *
+   * @param api the context of the {@link ApiHandler} that admitted the request
+   * @param onDone see {@link WebSocketWatchSink}
+   */
+  static WebSocketWatchSink upgrade(ChannelHandlerContext api, FullHttpRequest req, Runnable onDone) {
+    WebSocketServerHandshaker handshaker = handshakers(api, req).newHandshaker(req);
     // the connection stops being HTTP: nothing may aggregate or keep-alive-track what follows
     ChannelPipeline p = api.pipeline();
     List<ChannelHandler> http = new ArrayList<>();
@@ -104,18 +114,25 @@ final class WebSocketUpgrade {
       }
     }
     http.forEach(p::remove);
-    WebSocketWatchSink watchSink = sink.apply(handshaker);
-    p.addAfter(api.name(), "websocket-watch", watchSink);
+    WebSocketWatchSink sink = new WebSocketWatchSink(api, handshaker, req.uri(), onDone);
+    p.addAfter(api.name(), "websocket-watch", sink);
     try {
       handshaker.handshake(api.channel(), req).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
     } catch (WebSocketHandshakeException e) {
-      p.remove(watchSink);
-      return Optional.of(refusal(e.getMessage()));
+      LOG.debug("WebSocket handshake failed; closing", e);
+      api.close();
     }
-    return Optional.empty();
+    return sink;
   }
 
-  /** A 400 Status that closes the connection (its pipeline may no longer be fit for HTTP). */
+  private static WebSocketServerHandshakerFactory handshakers(ChannelHandlerContext api, FullHttpRequest req) {
+    String scheme = api.pipeline().get(SslHandler.class) != null ? "wss://" : "ws://";
+    return new WebSocketServerHandshakerFactory(
+        scheme + req.headers().get(HttpHeaderNames.HOST, "localhost") + req.uri(),
+        String.join(",", SUBPROTOCOLS), DECODER);
+  }
+
+  /** A 400 Status after which the connection closes. */
   private static FullHttpResponse refusal(String message) {
     FullHttpResponse r = Responses.status(StatusException.badRequest(message));
     HttpUtil.setKeepAlive(r, false);
