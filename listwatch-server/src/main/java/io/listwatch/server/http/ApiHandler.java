@@ -3,6 +3,7 @@ package io.listwatch.server.http;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.CacheWatcher;
 import io.listwatch.server.filters.HandlerChain;
+import io.listwatch.server.metrics.RequestMetrics;
 import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.request.ConnectionInfo;
 import io.listwatch.server.request.RequestInfo;
@@ -28,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * authorization, ...), hands each admitted request to {@link ApiRoutes} and writes the result,
  * or, for a watch, writes the response head at once and then lets a {@link CacheWatcher}
  * stream into a {@link ChunkedWatchSink}. Every failure becomes a kube Status; an unexpected
- * one is logged and answered 500.
+ * one is logged and answered 500. Every answer is counted in the {@link RequestMetrics}; a
+ * request's hold on the limits ({@link HandlerChain.Admission#release()}) ends when its response
+ * is handed to the connection, a watch's when the watch ends.
  *
  * <p>One instance per connection; confined to the connection's event loop, except that
  * completions of asynchronous work write through the channel (which Netty hands over to the
@@ -41,38 +44,53 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private final ApiRoutes routes;
   private final HandlerChain chain;
   private final ConnectionInfo.Listener listener;
+  private final RequestMetrics metrics;
   private CacheWatcher activeWatch; // event loop only
+  /** The running watch's hold on the limits and on the connection's idle clock; event loop only. */
+  private HandlerChain.Admission watchAdmission;
+  private IdleConnections watchIdle;
 
-  ApiHandler(ApiRoutes routes, HandlerChain chain, ConnectionInfo.Listener listener) {
+  ApiHandler(ApiRoutes routes, HandlerChain chain, ConnectionInfo.Listener listener, RequestMetrics metrics) {
     this.routes = routes;
     this.chain = chain;
     this.listener = listener;
+    this.metrics = metrics;
   }
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+    long startNanos = System.nanoTime();
+    IdleConnections idle = IdleConnections.of(ctx.channel());
+    idle.requestStarted();
     ApiRequest request;
-    RequestInfo info;
+    RequestInfo info = null;
     HandlerChain.Admission admission;
     try {
       request = ApiRequest.from(req, Connections.info(ctx.channel(), listener));
       info = routes.requestInfo(request);
       admission = chain.admit(request, info);
     } catch (StatusException e) {
+      if (info != null) {
+        record(info, req.headers().get(HttpHeaderNames.CONTENT_TYPE), e.code(), startNanos);
+      }
       ctx.writeAndFlush(Responses.status(e));
+      idle.requestEnded();
       return;
     }
     request = admission.request();
     if (request.isWatch() && request.websocketUpgrade()) {
       // WebSocket watches are not served yet. A complete 503 makes fabric8 (which opens
       // watches as WebSockets) fall back to a plain HTTP watch at once (COMPAT.md section 6).
+      admission.release();
+      metrics.watchStarted(info, 503);
       ctx.writeAndFlush(Responses.status(StatusException.unavailable(
           "WebSocket watches are not served; use a plain HTTP watch (GET with watch=true)")));
+      idle.requestEnded();
       return;
     }
     if (request.isWatch()) {
-      admission.release(); // watches are long-running: not counted in flight
-      startWatch(ctx, info, request);
+      // watches are long-running: not counted in flight, but held against the user's watch limit
+      startWatch(ctx, info, request, admission, idle);
       return;
     }
     CompletableFuture<io.listwatch.server.rest.ApiResponse> response;
@@ -82,26 +100,54 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       response = CompletableFuture.failedFuture(e);
     }
     ApiRequest admitted = request;
-    response.whenComplete((r, e) -> {
+    RequestInfo served = info;
+    response.whenComplete((r, e) -> onEventLoop(ctx, () -> {
       admission.release();
-      ctx.writeAndFlush(e == null ? Responses.encode(r) : errorResponse(e, admitted));
-    });
+      FullHttpResponse out = e == null ? Responses.encode(r) : errorResponse(e, admitted);
+      record(served, admitted.contentType(), out.status().code(), startNanos);
+      ctx.writeAndFlush(out);
+      idle.requestEnded();
+    }));
   }
 
-  private void startWatch(ChannelHandlerContext ctx, RequestInfo info, ApiRequest request) {
+  private void record(RequestInfo info, String contentType, int code, long startNanos) {
+    if (info.verb().equals("watch")) {
+      metrics.watchStarted(info, code);
+    } else {
+      metrics.completed(info, contentType, code, startNanos);
+    }
+  }
+
+  private static void onEventLoop(ChannelHandlerContext ctx, Runnable task) {
+    if (ctx.executor().inEventLoop()) {
+      task.run();
+    } else {
+      ctx.executor().execute(task);
+    }
+  }
+
+  private void startWatch(ChannelHandlerContext ctx, RequestInfo info, ApiRequest request,
+      HandlerChain.Admission admission, IdleConnections idle) {
     ApiRoutes.WatchStart start;
     try {
       start = routes.prepareWatch(info, request);
     } catch (RuntimeException e) {
-      ctx.writeAndFlush(errorResponse(e, request));
+      admission.release();
+      FullHttpResponse refused = errorResponse(e, request);
+      metrics.watchStarted(info, refused.status().code());
+      ctx.writeAndFlush(refused);
+      idle.requestEnded();
       return;
     }
     HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
     head.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
     head.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
     HttpUtil.setTransferEncodingChunked(head, true);
+    metrics.watchStarted(info, HttpResponseStatus.OK.code());
     ctx.writeAndFlush(head);
-    ChunkedWatchSink sink = new ChunkedWatchSink(ctx, () -> activeWatch = null);
+    watchAdmission = admission;
+    watchIdle = idle;
+    ChunkedWatchSink sink = new ChunkedWatchSink(ctx, this::watchOver);
     start.start(sink).whenComplete((watcher, e) -> ctx.executor().execute(() -> {
       if (e != null) {
         Throwable cause = unwrap(e);
@@ -120,6 +166,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         watcher.drain();
       }
     }));
+  }
+
+  /** The watch on this channel is over (ended, aborted, or its client gone): release its limits. Event loop. */
+  private void watchOver() {
+    activeWatch = null;
+    if (watchAdmission != null) {
+      watchAdmission.release();
+      watchAdmission = null;
+      watchIdle.requestEnded();
+      watchIdle = null;
+    }
   }
 
   private FullHttpResponse errorResponse(Throwable e, ApiRequest request) {
@@ -150,8 +207,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     if (activeWatch != null) {
       activeWatch.onSinkClosed();
-      activeWatch = null;
     }
+    watchOver();
     super.channelInactive(ctx);
   }
 

@@ -27,6 +27,7 @@ import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.flow.FlowControlHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 
@@ -37,6 +38,9 @@ import io.netty.util.ReferenceCountUtil;
  * and one watch fan-out path for both. Per request: the body aggregator (bodies over the
  * limit get a 413 Status), then the {@link ApiHandler}, which runs the filters (authentication,
  * authorization) before its handlers.
+ *
+ * <p>Every connection is guarded: {@link IdleConnections} closes one with nothing to do,
+ * {@link WriteBackpressure} stops reading from one whose client does not read its responses.
  */
 public final class HttpServerInitializer extends ChannelInitializer<SocketChannel> {
 
@@ -51,16 +55,21 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   private final ApiRoutes routes;
   private final HandlerChain chain;
   private final ConnectionInfo.Listener listener;
+  private final ConnectionOptions options;
 
-  public HttpServerInitializer(ApiRoutes routes, HandlerChain chain, ConnectionInfo.Listener listener) {
+  public HttpServerInitializer(ApiRoutes routes, HandlerChain chain, ConnectionInfo.Listener listener,
+      ConnectionOptions options) {
     this.routes = routes;
     this.chain = chain;
     this.listener = listener;
+    this.options = options;
   }
 
   @Override
   protected void initChannel(SocketChannel ch) {
     ch.config().setWriteBufferWaterMark(WATER_MARK);
+    ch.pipeline().addLast("idle", new IdleConnections(options.idleTimeout().toNanos()));
+    ch.pipeline().addLast("backpressure", new WriteBackpressure(options.readingPausedCounter()));
     HttpServerCodec http1 = new HttpServerCodec(8192, 64 * 1024, 8192);
     HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1, protocol ->
         AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
@@ -91,7 +100,7 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
       protected void initChannel(Channel stream) {
         stream.config().setWriteBufferWaterMark(WATER_MARK);
         stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true),
-            new StatusAggregator(MAX_BODY_BYTES), new ApiHandler(routes, chain, listener));
+            new StatusAggregator(MAX_BODY_BYTES), new ApiHandler(routes, chain, listener, options.metrics()));
       }
     };
   }
@@ -108,9 +117,11 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, HttpMessage msg) {
       ChannelPipeline p = ctx.pipeline();
-      p.addAfter(ctx.name(), "keep-alive", new HttpServerKeepAliveHandler());
+      // with reading paused (WriteBackpressure), requests already read wait here undecoded
+      p.addAfter(ctx.name(), "flow-control", new FlowControlHandler());
+      p.addAfter("flow-control", "keep-alive", new HttpServerKeepAliveHandler());
       p.addAfter("keep-alive", "aggregator", new StatusAggregator(MAX_BODY_BYTES));
-      p.addAfter("aggregator", "api", new ApiHandler(routes, chain, listener));
+      p.addAfter("aggregator", "api", new ApiHandler(routes, chain, listener, options.metrics()));
       p.remove(this);
       ctx.fireChannelRead(msg);
     }

@@ -62,6 +62,17 @@ public final class ServerMetrics {
         .register(registry);
   }
 
+  /**
+   * {@code listwatch_connections_reading_paused}: connections whose reading is paused because
+   * their client does not read its responses.
+   */
+  public void registerConnections(java.util.function.IntSupplier readingPaused) {
+    GaugeWithCallback.builder().name("listwatch_connections_reading_paused")
+        .help("Connections not read from because their client does not read its responses.")
+        .callback(cb -> cb.call(readingPaused.getAsInt()))
+        .register(registry);
+  }
+
   /** Every metric, in the Prometheus text format. */
   public String exposition() {
     ByteArrayOutputStream out = new ByteArrayOutputStream(16 * 1024);
