@@ -109,6 +109,11 @@ public final class CacheWatcher {
     return filter;
   }
 
+  /** Where this watch writes (its {@code toString} names the client, for log lines). */
+  WatchSink sink() {
+    return sink;
+  }
+
   // ---- dispatch thread ---------------------------------------------------------------
 
   /**

@@ -197,7 +197,7 @@ public final class Cacher implements AutoCloseable {
         watchers.remove(i);
         if (!w.isClosed()) {
           terminatedWatchers.incrementAndGet();
-          LOG.info("{}: forcing watcher close due to unresponsiveness ({} queued)", logName, w.queued());
+          LOG.info("{}: forcing watcher close due to unresponsiveness ({} queued): {}", logName, w.queued(), w.sink());
           w.terminate();
         }
       }
