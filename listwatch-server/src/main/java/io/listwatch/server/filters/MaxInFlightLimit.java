@@ -49,7 +49,7 @@ public final class MaxInFlightLimit {
     this.maxMutating = maxMutating;
   }
 
-  /** A held place in the limit; {@link #release()} gives it back (idempotent callers only: call once). */
+  /** A held place in a limit; {@link #release()} gives it back and must be called exactly once. */
   @FunctionalInterface
   public interface Slot {
     Slot NONE = () -> { };

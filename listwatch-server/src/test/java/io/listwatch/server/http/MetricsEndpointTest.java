@@ -40,6 +40,9 @@ class MetricsEndpointTest {
     assertThat(m.type("etcd_request_duration_seconds")).isEqualTo("histogram");
     assertThat(m.type("apiserver_registered_watchers")).isEqualTo("gauge");
     assertThat(m.type("apiserver_current_inflight_requests")).isEqualTo("gauge");
+    assertThat(m.sum("apiserver_current_inflight_requests", Map.of("request_kind", "readOnly")))
+        .as("the scrape itself is a read-only request in flight").isEqualTo(1);
+    assertThat(m.sum("apiserver_current_inflight_requests", Map.of("request_kind", "mutating"))).isEqualTo(0);
   }
 
   @Test
