@@ -2,6 +2,8 @@ package io.listwatch.server.cli;
 
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.server.filters.MaxInFlightLimit;
+import io.listwatch.server.filters.WatchLimit;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -39,12 +41,25 @@ public final class ServerCommand implements Callable<Integer> {
       description = "Events queued per watcher before a slow watcher is closed (default: ${DEFAULT-VALUE}).")
   int watcherQueue = CacherConfig.DEFAULTS.watcherQueueCapacity();
 
+  @Option(names = "--max-requests-inflight",
+      description = "Read-only requests served at once before 429; 0 = unlimited (default: ${DEFAULT-VALUE}).")
+  int maxRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_REQUESTS_INFLIGHT;
+
+  @Option(names = "--max-mutating-requests-inflight",
+      description = "Mutating requests served at once before 429; 0 = unlimited (default: ${DEFAULT-VALUE}).")
+  int maxMutatingRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT;
+
+  @Option(names = "--max-watches-per-user",
+      description = "Watches one user may hold open before 429; 0 = unlimited (default: ${DEFAULT-VALUE}).")
+  int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
+
   @Override
   public Integer call() throws InterruptedException {
     CacherConfig cacher = new CacherConfig(watchCacheSize, parseDuration(watchCacheHistory), watcherQueue,
         CacherConfig.DEFAULTS.bookmarkInterval(), CacherConfig.DEFAULTS.freshnessTimeout());
     ApiServer server = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(httpPort)
-        .cacherConfig(cacher).build().start();
+        .cacherConfig(cacher).maxInFlight(maxRequestsInflight, maxMutatingRequestsInflight)
+        .maxWatchesPerUser(maxWatchesPerUser).build().start();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("listwatch-shutdown").unstarted(() -> {
       System.out.println("listwatch: shutting down");

@@ -41,10 +41,10 @@ public final class SecureServerInitializer extends ChannelInitializer<SocketChan
   private final Map<String, LongAdder> negotiated = new ConcurrentHashMap<>();
 
   public SecureServerInitializer(SslContext sslContext, Duration handshakeTimeout, ApiRoutes routes,
-      HandlerChain chain) {
+      HandlerChain chain, ConnectionOptions options) {
     this.sslContext = sslContext;
     this.handshakeTimeoutMillis = handshakeTimeout.toMillis();
-    this.http = new HttpServerInitializer(routes, chain, ConnectionInfo.Listener.SECURE);
+    this.http = new HttpServerInitializer(routes, chain, ConnectionInfo.Listener.SECURE, options);
   }
 
   @Override
@@ -53,6 +53,7 @@ public final class SecureServerInitializer extends ChannelInitializer<SocketChan
     SslHandler tls = sslContext.newHandler(ch.alloc());
     tls.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
     ChannelPipeline p = ch.pipeline();
+    http.addConnectionGuards(p);
     p.addLast("tls", tls);
     p.addLast("alpn", new Negotiation());
   }
