@@ -76,6 +76,7 @@ import org.slf4j.LoggerFactory;
 public final class ApiServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
+  private static final String KUBECONFIG = "kubeconfig.yaml";
   private static final List<String> INITIAL_NAMESPACES = List.of("default", "kube-system", "kube-public");
 
   private final Builder config;
@@ -141,8 +142,10 @@ public final class ApiServer implements AutoCloseable {
           insecureListener = bind("127.0.0.1", config.insecurePort, plain);
           LOG.warn("plain HTTP on {}: every request there acts as the cluster admin (system:masters)", insecureUrl().get());
         }
-        tls.admin().ifPresent(admin ->
-            Kubeconfig.write(kubeconfig(), url(), tls.servingCa(), TlsMaterial.ADMIN_USER, admin));
+        if (tls.admin().isPresent()) {
+          Kubeconfig.write(dataDir.resolve(KUBECONFIG), url(), tls.servingCa(), TlsMaterial.ADMIN_USER,
+              tls.admin().get());
+        }
       }
       LOG.info("listwatch API server listening on {} (data in {})", url(), dataDir);
       return this;
@@ -206,10 +209,16 @@ public final class ApiServer implements AutoCloseable {
     return scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
   }
 
-  /** TLS mode: {@code <data-dir>/kubeconfig.yaml}, the admin's kubeconfig (written at start when the server owns the client CA). */
+  /**
+   * TLS mode: {@code <data-dir>/kubeconfig.yaml}, the admin's kubeconfig, written at every
+   * start. Not there when client certificates come from the operator's CA.
+   */
   public Path kubeconfig() {
     requireTls();
-    return dataDir.resolve("kubeconfig.yaml");
+    if (tls.admin().isEmpty()) {
+      throw new IllegalStateException("no kubeconfig: client certificates are signed by the operator's CA");
+    }
+    return dataDir.resolve(KUBECONFIG);
   }
 
   /** TLS mode: the certificate clients trust to verify this server (the generated CA unless the operator brought one). */
