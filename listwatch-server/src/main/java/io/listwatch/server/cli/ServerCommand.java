@@ -89,7 +89,7 @@ public final class ServerCommand implements Callable<Integer> {
     }));
     System.out.println("listwatch API server listening on " + server.url() + " (data in " + dataDir.toAbsolutePath() + ")");
     server.insecureUrl().ifPresent(u ->
-        System.out.println("plain HTTP on " + u + ": every request there acts as the cluster admin"));
+        System.out.println("plain HTTP listening on " + u + " (every request there acts as the cluster admin)"));
     if (clientCaFile == null) {
       System.out.println("Try:");
       System.out.println("  export KUBECONFIG=" + server.kubeconfig().toAbsolutePath());

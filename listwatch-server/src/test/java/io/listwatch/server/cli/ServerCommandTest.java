@@ -103,7 +103,7 @@ class ServerCommandTest {
     try {
       List<String> printed = new ArrayList<>();
       awaitUrl(server, printed);
-      assertThat(printed).anyMatch(l -> l.startsWith("plain HTTP on http://127.0.0.1:" + port));
+      assertThat(printed).anyMatch(l -> l.startsWith("plain HTTP listening on http://127.0.0.1:" + port + " "));
       http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
       assertThat(post("http://127.0.0.1:" + port,
           "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"plain\"}}")).isEqualTo(201);
