@@ -140,7 +140,8 @@ public final class ApiServer implements AutoCloseable {
         LOG.info("TLS by {}; certificates in {}", ServerSslContexts.describe(config.tls.provider()), tls.directory());
         if (config.insecurePort >= 0) {
           insecureListener = bind("127.0.0.1", config.insecurePort, plain);
-          LOG.warn("plain HTTP on {}: every request there acts as the cluster admin (system:masters)", insecureUrl().get());
+          LOG.warn("plain HTTP on {}: every request there acts as the cluster admin (system:masters)",
+              insecureUrl().get());
         }
         if (tls.admin().isPresent()) {
           Kubeconfig.write(dataDir.resolve(KUBECONFIG), url(), tls.servingCa(), TlsMaterial.ADMIN_USER,
@@ -221,7 +222,7 @@ public final class ApiServer implements AutoCloseable {
     return dataDir.resolve(KUBECONFIG);
   }
 
-  /** TLS mode: the certificate clients trust to verify this server (the generated CA unless the operator brought one). */
+  /** TLS mode: the certificate clients trust to verify this server (the generated CA, or the operator's). */
   public X509Certificate caCertificate() {
     requireTls();
     return tls.servingCa();
@@ -238,7 +239,7 @@ public final class ApiServer implements AutoCloseable {
         .issueClient(user, List.of(groups));
   }
 
-  /** TLS mode: a client {@link javax.net.ssl.SSLContext} acting as {@code user} in {@code groups} and trusting this server. */
+  /** TLS mode: a client {@link javax.net.ssl.SSLContext} acting as {@code user} in {@code groups}, trusting this server. */
   public javax.net.ssl.SSLContext clientSslContext(String user, String... groups) {
     return issueClientCertificate(user, groups).clientSslContext(caCertificate());
   }

@@ -28,7 +28,8 @@ public final class ServerCommand implements Callable<Integer> {
   Path dataDir = Path.of("data");
 
   @Option(names = "--bind-address",
-      description = "Address the secure port listens on (default: ${DEFAULT-VALUE}, this machine only; 0.0.0.0 for all).")
+      description = "Address the secure port listens on (default: ${DEFAULT-VALUE}, this machine only; "
+          + "0.0.0.0 for all).")
   String bindAddress = "127.0.0.1";
 
   @Option(names = "--secure-port", description = "HTTPS port (default: ${DEFAULT-VALUE}).")
@@ -40,7 +41,8 @@ public final class ServerCommand implements Callable<Integer> {
   int httpPort = 0;
 
   @Option(names = "--tls-cert-file",
-      description = "Serving certificate (PEM, chain leaf first) instead of the generated one; needs --tls-private-key-file.")
+      description = "Serving certificate (PEM, chain leaf first) instead of the generated one; "
+          + "needs --tls-private-key-file.")
   Path tlsCertFile;
 
   @Option(names = "--tls-private-key-file", description = "Private key (PEM) of --tls-cert-file.")

@@ -81,7 +81,8 @@ class ServerCommandTest {
     Process again = start("--secure-port", "0");
     try {
       String url2 = awaitUrl(again, new ArrayList<>());
-      assertThat(Files.readAllBytes(dataDir.resolve("tls/ca.crt"))).as("the CA of the first start").isEqualTo(caFirstStart);
+      assertThat(Files.readAllBytes(dataDir.resolve("tls/ca.crt"))).as("the CA of the first start")
+          .isEqualTo(caFirstStart);
       http = adminClient(); // the admin certificate of the first start still works
       HttpResponse<String> get = http.send(HttpRequest.newBuilder(
           URI.create(url2 + "/api/v1/namespaces/default/configmaps/kept")).build(), HttpResponse.BodyHandlers.ofString());
