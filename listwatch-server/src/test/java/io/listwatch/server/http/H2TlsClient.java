@@ -14,11 +14,13 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.netty.handler.codec.http2.DefaultHttp2PingFrame;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2GoAwayFrame;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2PingFrame;
 import io.netty.handler.codec.http2.Http2ResetFrame;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamChannel;
@@ -54,6 +56,8 @@ final class H2TlsClient implements AutoCloseable {
   private final String authority;
   /** Counted down when the server's GOAWAY arrives. */
   final CountDownLatch goAway = new CountDownLatch(1);
+  /** Completes with the payload of the first PING acknowledgement from the server. */
+  final CompletableFuture<Long> pingAck = new CompletableFuture<>();
 
   /**
    * Connects to {@code baseUrl} presenting {@code client}, trusting {@code ca}, advertising
@@ -92,6 +96,8 @@ final class H2TlsClient implements AutoCloseable {
                   public void channelRead(ChannelHandlerContext ctx, Object msg) {
                     if (msg instanceof Http2GoAwayFrame) {
                       goAway.countDown();
+                    } else if (msg instanceof Http2PingFrame ping && ping.ack()) {
+                      pingAck.complete(ping.content());
                     }
                     ReferenceCountUtil.release(msg);
                   }
@@ -114,6 +120,11 @@ final class H2TlsClient implements AutoCloseable {
     headers.method("GET").scheme("https").authority(authority).path(path).add("accept", "application/json");
     channel.writeAndFlush(new DefaultHttp2HeadersFrame(headers, true)).sync();
     return s;
+  }
+
+  /** Sends a PING with {@code payload} on the connection. */
+  void ping(long payload) throws InterruptedException {
+    connection.writeAndFlush(new DefaultHttp2PingFrame(payload)).sync();
   }
 
   /** Whether every stream still runs on the one connection this client opened. */

@@ -68,7 +68,7 @@ class Http2TlsMultiplexTest {
   }
 
   @Test
-  void serverShutdown_sendsGoAway_andEndsEveryWatchStreamCleanly() throws Exception {
+  void pingsAreAnswered_andServerShutdown_sendsGoAway_andEndsEveryWatchStreamCleanly() throws Exception {
     ApiServer server = ApiServer.builder().dataDir(dataDir).tls().build().start();
     CertifiedKey admin = server.issueClientCertificate("admin", "system:masters");
     try (H2TlsClient h2 = new H2TlsClient(server.url(), admin, server.caCertificate(), 1024 * 1024)) {
@@ -79,6 +79,9 @@ class Http2TlsMultiplexTest {
       for (H2TlsClient.Stream s : streams) {
         assertThat(s.status.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo("200");
       }
+      // client-go pings a connection whose watches are quiet; the server must answer
+      h2.ping(0x5eed);
+      assertThat(h2.pingAck.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(0x5eedL);
 
       server.close();
 
