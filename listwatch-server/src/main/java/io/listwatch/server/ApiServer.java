@@ -84,6 +84,7 @@ import org.slf4j.LoggerFactory;
 public final class ApiServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
+  private static final String KUBECONFIG = "kubeconfig.yaml";
   private static final List<String> INITIAL_NAMESPACES = List.of("default", "kube-system", "kube-public");
 
   private final Builder config;
@@ -163,10 +164,13 @@ public final class ApiServer implements AutoCloseable {
         LOG.info("TLS by {}; certificates in {}", ServerSslContexts.describe(config.tls.provider()), tls.directory());
         if (config.insecurePort >= 0) {
           insecureListener = bind("127.0.0.1", config.insecurePort, plain);
-          LOG.warn("plain HTTP on {}: every request there acts as the cluster admin (system:masters)", insecureUrl().get());
+          LOG.warn("plain HTTP on {}: every request there acts as the cluster admin (system:masters)",
+              insecureUrl().get());
         }
-        tls.admin().ifPresent(admin ->
-            Kubeconfig.write(kubeconfig(), url(), tls.servingCa(), TlsMaterial.ADMIN_USER, admin));
+        if (tls.admin().isPresent()) {
+          Kubeconfig.write(dataDir.resolve(KUBECONFIG), url(), tls.servingCa(), TlsMaterial.ADMIN_USER,
+              tls.admin().get());
+        }
       }
       LOG.info("listwatch API server listening on {} (data in {})", url(), dataDir);
       return this;
@@ -234,13 +238,19 @@ public final class ApiServer implements AutoCloseable {
     return scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
   }
 
-  /** TLS mode: {@code <data-dir>/kubeconfig.yaml}, the admin's kubeconfig (written at start when the server owns the client CA). */
+  /**
+   * TLS mode: {@code <data-dir>/kubeconfig.yaml}, the admin's kubeconfig, written at every
+   * start. Not there when client certificates come from the operator's CA.
+   */
   public Path kubeconfig() {
     requireTls();
-    return dataDir.resolve("kubeconfig.yaml");
+    if (tls.admin().isEmpty()) {
+      throw new IllegalStateException("no kubeconfig: client certificates are signed by the operator's CA");
+    }
+    return dataDir.resolve(KUBECONFIG);
   }
 
-  /** TLS mode: the certificate clients trust to verify this server (the generated CA unless the operator brought one). */
+  /** TLS mode: the certificate clients trust to verify this server (the generated CA, or the operator's). */
   public X509Certificate caCertificate() {
     requireTls();
     return tls.servingCa();
@@ -257,7 +267,7 @@ public final class ApiServer implements AutoCloseable {
         .issueClient(user, List.of(groups));
   }
 
-  /** TLS mode: a client {@link javax.net.ssl.SSLContext} acting as {@code user} in {@code groups} and trusting this server. */
+  /** TLS mode: a client {@link javax.net.ssl.SSLContext} acting as {@code user} in {@code groups}, trusting this server. */
   public javax.net.ssl.SSLContext clientSslContext(String user, String... groups) {
     return issueClientCertificate(user, groups).clientSslContext(caCertificate());
   }

@@ -34,7 +34,8 @@ final class ServerJvm implements AutoCloseable {
   /** Starts the server and waits until it listens; its standard error goes to {@code log}. */
   static ServerJvm start(Path dataDir, List<String> jvmOptions, Path log) throws IOException, InterruptedException {
     ChildJvm jvm = ChildJvm.start("api-server", jvmOptions, "io.listwatch.server.cli.ServerCommand",
-        List.of("--data-dir", dataDir.toString(), "--bind-address", "127.0.0.1", "--http-port", "0"), log);
+        List.of("--data-dir", dataDir.toString(), "--bind-address", "127.0.0.1", "--secure-port", "0",
+            "--http-port", String.valueOf(freeLoopbackPort())), log);
     try {
       Optional<String> line = jvm.awaitLine(l -> LISTENING.matcher(l).find(), START_TIMEOUT_SECONDS);
       if (line.isEmpty()) {
@@ -47,6 +48,13 @@ final class ServerJvm implements AutoCloseable {
     } catch (RuntimeException | InterruptedException e) {
       jvm.close();
       throw e;
+    }
+  }
+
+  /** A port free on 127.0.0.1 now (the plain-HTTP listener has no "any free port" setting: 0 turns it off). */
+  private static int freeLoopbackPort() throws IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
     }
   }
 
