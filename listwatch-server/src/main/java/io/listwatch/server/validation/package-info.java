@@ -7,9 +7,11 @@
  *   <li>{@link io.listwatch.server.validation.ObjectMetaValidator}: validates
  *       {@code metadata} on create as kube does, producing the causes of a 422 Invalid;
  *       {@code check} throws the {@link io.listwatch.api.StatusException}.</li>
- *   <li>{@link io.listwatch.server.validation.NameRules}: DNS-1123 subdomain and label,
- *       DNS-1035 label, qualified name, label value and path-segment rules, with kube's
- *       messages.</li>
+ *   <li>{@link io.listwatch.server.validation.NameRules}: a resource's name rule
+ *       ({@link io.listwatch.server.registry.NameValidation}) applied to a name or a
+ *       {@code generateName}; the string syntaxes themselves (DNS-1123, DNS-1035, qualified
+ *       name, label value, path segment) are {@link io.listwatch.api.validation.NameSyntax},
+ *       shared with the client.</li>
  *   <li>{@link io.listwatch.server.validation.NameGenerator}: {@code generateName} plus five
  *       random characters from kube's alphabet.</li>
  *   <li>{@code FieldErrors} (package-private): kube's {@code field.Error} constructors and Go's
