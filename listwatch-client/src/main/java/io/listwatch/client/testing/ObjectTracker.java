@@ -6,6 +6,7 @@ import io.listwatch.api.ListOptions;
 import io.listwatch.api.Reasons;
 import io.listwatch.api.ResourceVersionMatch;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.client.ObjectCodec;
 import io.listwatch.client.ResourceType;
 import io.listwatch.client.WatchEvent;
@@ -44,11 +45,14 @@ import java.util.concurrent.locks.ReentrantLock;
  *       exact list, a continued list) is rebuilt by undoing the changes after N. Both need
  *       N at or above the oldest kept revision ({@link #compact()} moves it to now): older
  *       gets 410 Expired, in the stream for a watch, as kube answers.
- *   <li><b>Writes</b> follow the server: uid, creationTimestamp and generation 1 on create,
+ *   <li><b>Writes</b> follow the server, with the server's own metadata rules
+ *       ({@link io.listwatch.api.meta.ObjectMetaRules}): uid and creationTimestamp on create,
+ *       generation 1 for the types that track one ({@link ResourceType#tracksGeneration()}),
  *       generateName, 409 AlreadyExists, 404 NotFound, 409 Conflict for a stale non-empty
  *       resourceVersion (an empty one updates unconditionally), generation bumped when
- *       {@code spec} changes, an update keeps the stored {@code status} and a status update
- *       changes only {@code status}, an update that changes nothing is not a write, and an
+ *       {@code spec} changes, an update keeps the stored {@code status} (for types with a
+ *       status subresource) and a status update changes only {@code status}, an update
+ *       that changes nothing is not a write, and an
  *       object with finalizers is only marked on delete (deletionTimestamp) until an update
  *       removes its last finalizer.
  *   <li><b>Watchers</b> each get a buffer of {@link Builder#watchBufferSize} live events; one
@@ -111,7 +115,7 @@ public final class ObjectTracker {
     ObjectNode tree = object.deepCopy();
     lock.lock();
     try {
-      ObjectMetaRules.prepareForCreate(type, tree, clock.now());
+      FakeObjectMeta.prepareForCreate(type, tree, clock.now());
       ObjectNode meta = Trees.metadata(tree);
       for (String kept : List.of("uid", "creationTimestamp", "generation")) {
         if (object.path("metadata").hasNonNull(kept)) {
@@ -174,7 +178,7 @@ public final class ObjectTracker {
     ObjectNode tree = object.deepCopy();
     lock.lock();
     try {
-      ObjectMetaRules.prepareForCreate(type, tree, clock.now());
+      FakeObjectMeta.prepareForCreate(type, tree, clock.now());
       return insert(type, tree).deepCopy();
     } finally {
       lock.unlock();
@@ -490,7 +494,7 @@ public final class ObjectTracker {
     if (!expected.isEmpty() && !expected.equals(Trees.meta(current, "resourceVersion"))) {
       throw StatusException.conflictModified(type.group(), type.plural(), name);
     }
-    ObjectNode result = ObjectMetaRules.prepareForUpdate(type, updated, current, statusOnly);
+    ObjectNode result = FakeObjectMeta.prepareForUpdate(type, updated, current, statusOnly);
     if (ObjectMetaRules.isMarkedForDeletion(result) && ObjectMetaRules.finalizers(result).isEmpty()) {
       return remove(type, key, result); // the last finalizer is gone: the deletion completes
     }

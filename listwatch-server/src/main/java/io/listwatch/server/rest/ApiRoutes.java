@@ -9,7 +9,7 @@ import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.request.RequestInfo;
 import io.listwatch.server.registry.ResourceRegistry;
-import io.listwatch.server.validation.NameGenerator;
+import io.listwatch.api.meta.NameGenerator;
 import io.listwatch.storage.Storage;
 import io.netty.handler.codec.http.HttpMethod;
 import java.time.Clock;

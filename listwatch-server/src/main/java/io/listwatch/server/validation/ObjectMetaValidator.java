@@ -24,7 +24,7 @@ import java.util.Objects;
  *       fine).</li>
  *   <li>{@code metadata.name}: present ({@code Required value: name or generateName is
  *       required}) and valid under {@link ResourceDefinition#nameValidation()}. The caller
- *       fills in a generated name first (see {@link NameGenerator}), as kube does.</li>
+ *       fills in a generated name first (see {@link io.listwatch.api.meta.NameGenerator}), as kube does.</li>
  *   <li>{@code metadata.namespace}: for namespaced resources present and a DNS-1123 label; for
  *       cluster-scoped ones absent ({@code Forbidden: not allowed on this type}). kube clears
  *       the namespace of a cluster-scoped object before validating; callers should too.</li>

@@ -1,6 +1,7 @@
 /**
- * kube's object validation that does not depend on a type's spec: metadata rules, the string
- * syntaxes behind them, and name generation.
+ * kube's object validation that does not depend on a type's spec: metadata rules and how a
+ * resource's name rule applies. Name generation and the metadata the server sets are in
+ * {@link io.listwatch.api.meta}, shared with the client's fake.
  *
  * <p>Map of the package:
  * <ul>
@@ -12,8 +13,6 @@
  *       {@code generateName}; the string syntaxes themselves (DNS-1123, DNS-1035, qualified
  *       name, label value, path segment) are {@link io.listwatch.api.validation.NameSyntax},
  *       shared with the client.</li>
- *   <li>{@link io.listwatch.server.validation.NameGenerator}: {@code generateName} plus five
- *       random characters from kube's alphabet.</li>
  *   <li>{@code FieldErrors} (package-private): kube's {@code field.Error} constructors and Go's
  *       formatting of bad values.</li>
  * </ul>

@@ -1,4 +1,4 @@
-package io.listwatch.server.validation;
+package io.listwatch.api.meta;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
