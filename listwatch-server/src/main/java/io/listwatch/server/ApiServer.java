@@ -28,7 +28,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
+import io.listwatch.api.clock.Clock;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,11 +98,11 @@ public final class ApiServer implements AutoCloseable {
         if (!def.stored()) {
           continue;
         }
-        Cacher cacher = new Cacher(def, storage, config.cacherConfig, timer);
+        Cacher cacher = new Cacher(def, storage, config.cacherConfig, timer, config.clock);
         cacher.start();
         cachers.put(def, cacher);
       }
-      routes = new ApiRoutes(registry, storage, cachers, Clock.systemUTC());
+      routes = new ApiRoutes(registry, storage, cachers, config.clock);
       createInitialNamespaces();
       boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
       workers = new MultiThreadIoEventLoopGroup(config.ioThreads, NioIoHandler.newFactory());
@@ -231,6 +231,7 @@ public final class ApiServer implements AutoCloseable {
     private int port;
     private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private CacherConfig cacherConfig = CacherConfig.DEFAULTS;
+    private Clock clock = Clock.system();
 
     private Builder() {
     }
@@ -266,6 +267,15 @@ public final class ApiServer implements AutoCloseable {
 
     public Builder cacherConfig(CacherConfig config) {
       this.cacherConfig = Objects.requireNonNull(config);
+      return this;
+    }
+
+    /**
+     * The clock the server reads time from: metadata timestamps, watch deadlines and the
+     * watch cache's timing (default: the system clock). Tests pass a {@code FakeClock}.
+     */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock);
       return this;
     }
 

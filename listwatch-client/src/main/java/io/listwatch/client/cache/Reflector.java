@@ -6,7 +6,7 @@ import io.listwatch.api.StatusException;
 import io.listwatch.client.MetaAccessor;
 import io.listwatch.client.WatchEvent;
 import io.listwatch.client.WatchStream;
-import io.listwatch.client.clock.Clock;
+import io.listwatch.api.clock.Clock;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.listwatch.client.cache;
 
 import io.listwatch.client.WatchStream;
-import io.listwatch.client.clock.Clock;
+import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 
 /**

@@ -10,7 +10,7 @@ import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.client.ObjectCodec;
 import io.listwatch.client.ResourceType;
 import io.listwatch.client.WatchEvent;
-import io.listwatch.client.clock.Clock;
+import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -17,7 +17,7 @@ import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.listwatch.api.StatusException;
 import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
-import io.listwatch.client.clock.FakeClock;
+import io.listwatch.api.clock.FakeClock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -12,7 +12,7 @@ import io.listwatch.server.registry.ResourceRegistry;
 import io.listwatch.api.meta.NameGenerator;
 import io.listwatch.storage.Storage;
 import io.netty.handler.codec.http.HttpMethod;
-import java.time.Clock;
+import io.listwatch.api.clock.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package io.listwatch.server.rest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.clock.Clock;
 import io.listwatch.api.meta.NameGenerator;
 import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.server.registry.ResourceDefinition;
-import java.time.Clock;
 
 /**
  * The server's use of {@link ObjectMetaRules} (the metadata the server owns: uid,
@@ -21,13 +21,18 @@ final class ObjectMetaDefaults {
     this.names = names;
   }
 
+  /** The server's clock, for everything in rest that reads time. */
+  Clock clock() {
+    return clock;
+  }
+
   static ObjectNode metadata(ObjectNode obj) {
     return ObjectMetaRules.metadata(obj);
   }
 
   /** Prepares a new object for storage: the server's fields set, the client's discarded. */
   void prepareForCreate(ResourceDefinition def, ObjectNode obj, String urlNamespace) {
-    ObjectMetaRules.prepareForCreate(def, obj, urlNamespace, clock.instant(), names);
+    ObjectMetaRules.prepareForCreate(def, obj, urlNamespace, clock.now(), names);
   }
 
   /** See {@link ObjectMetaRules#prepareForUpdate}. */
@@ -38,6 +43,6 @@ final class ObjectMetaDefaults {
 
   /** A copy of {@code current} marked for deletion now (see {@link ObjectMetaRules#markForDeletion}). */
   ObjectNode markForDeletion(ObjectNode current) {
-    return ObjectMetaRules.markForDeletion(current, clock.instant());
+    return ObjectMetaRules.markForDeletion(current, clock.now());
   }
 }

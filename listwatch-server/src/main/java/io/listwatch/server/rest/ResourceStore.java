@@ -3,6 +3,7 @@ package io.listwatch.server.rest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.clock.Clock;
 import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.registry.ResourceDefinition;
@@ -53,6 +54,11 @@ public final class ResourceStore {
 
   public ResourceDefinition resource() {
     return def;
+  }
+
+  /** The server's clock. */
+  Clock clock() {
+    return defaults.clock();
   }
 
   public Cacher cacher() {
