@@ -14,6 +14,9 @@
  * watch, bounded buffer), {@code EventHistory} and {@code StoredEvent} (the change ring),
  * {@code FakeObjectMeta} (the server-owned metadata, by the server's own rules in
  * {@link io.listwatch.api.meta.ObjectMetaRules}), {@code MergePatch} (RFC 7386),
- * {@code Filter} (namespace and selectors), {@code Trees} (codec and tree helpers).
+ * {@code Filter} (namespace and selectors), {@code Trees} (codec and tree helpers),
+ * {@code TrackerReads} (kube's resourceVersion rules for lists and watches) and
+ * {@code TrackerArgs} (argument checks). {@link io.listwatch.client.testing.ObjectTrackerBuilder}
+ * configures a tracker.
  */
 package io.listwatch.client.testing;
