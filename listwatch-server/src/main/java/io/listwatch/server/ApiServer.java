@@ -3,6 +3,7 @@ package io.listwatch.server;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.clock.Clock;
 import io.listwatch.server.authn.X509Authenticator;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.CacherConfig;
@@ -45,7 +46,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
-import java.time.Clock;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -133,12 +133,12 @@ public final class ApiServer implements AutoCloseable {
         if (!def.stored()) {
           continue;
         }
-        Cacher cacher = new Cacher(def, storage, config.cacherConfig, timer);
+        Cacher cacher = new Cacher(def, storage, config.cacherConfig, timer, config.clock);
         cacher.start();
         cachers.put(def, cacher);
       }
       metrics.registerWatchCaches(cachers.values());
-      routes = new ApiRoutes(registry, metrics.instrument(storage), cachers, Clock.systemUTC());
+      routes = new ApiRoutes(registry, metrics.instrument(storage), cachers, config.clock);
       routes.registerNonResource("/metrics",
           () -> new ApiResponse(200, new ApiResponse.Text(metrics.exposition(), ServerMetrics.CONTENT_TYPE)));
       createInitialNamespaces();
@@ -387,6 +387,7 @@ public final class ApiServer implements AutoCloseable {
     private int maxMutatingRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT;
     private int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
     private Duration idleConnectionTimeout = ConnectionOptions.DEFAULT_IDLE_TIMEOUT;
+    private Clock clock = Clock.system();
 
     private Builder() {
     }
@@ -476,6 +477,15 @@ public final class ApiServer implements AutoCloseable {
 
     public Builder cacherConfig(CacherConfig config) {
       this.cacherConfig = Objects.requireNonNull(config);
+      return this;
+    }
+
+    /**
+     * The clock the server reads time from: metadata timestamps, watch deadlines and the
+     * watch cache's timing (default: the system clock). Tests pass a {@code FakeClock}.
+     */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock);
       return this;
     }
 

@@ -4,6 +4,7 @@ import io.listwatch.api.ContinueToken;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.ResourceVersionMatch;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.clock.Clock;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.storage.KeyValue;
 import io.listwatch.storage.RangeRequest;
@@ -58,6 +59,7 @@ public final class Cacher implements AutoCloseable {
   private final Storage storage;
   private final CacherConfig config;
   private final ScheduledExecutorService timer;
+  private final Clock clock;
   private final ObjectDecoder decoder;
   private final WatchCache cache;
   private final String logName;
@@ -72,8 +74,15 @@ public final class Cacher implements AutoCloseable {
   private volatile boolean closed;
   private ScheduledFuture<?> ticker;
 
-  public Cacher(ResourceDefinition def, Storage storage, CacherConfig config, ScheduledExecutorService timer) {
+  /**
+   * @param timer runs the once-a-second tick (bookmarks, watch deadlines, history pruning)
+   * @param clock the time the tick, history ages and watch deadlines are measured in; the
+   *     same clock the caller computes deadlines with
+   */
+  public Cacher(ResourceDefinition def, Storage storage, CacherConfig config, ScheduledExecutorService timer,
+      Clock clock) {
     this.def = def;
+    this.clock = clock;
     this.storage = storage;
     this.config = config;
     this.timer = timer;
@@ -117,7 +126,7 @@ public final class Cacher implements AutoCloseable {
     @Override
     public void onEvents(List<WatchEvent> events) {
       List<CompletableFuture<Long>> ready = new ArrayList<>();
-      long now = System.nanoTime();
+      long now = clock.nanoTime();
       long delivered = 0;
       dispatchLock.lock();
       try {
@@ -140,7 +149,7 @@ public final class Cacher implements AutoCloseable {
       List<CompletableFuture<Long>> ready;
       dispatchLock.lock();
       try {
-        ready = cache.advanceTo(revision, System.nanoTime());
+        ready = cache.advanceTo(revision, clock.nanoTime());
       } finally {
         dispatchLock.unlock();
       }
@@ -206,7 +215,7 @@ public final class Cacher implements AutoCloseable {
   }
 
   private void tick() {
-    long now = System.nanoTime();
+    long now = clock.nanoTime();
     dispatchLock.lock();
     try {
       long rv = cache.resourceVersion();
@@ -358,7 +367,7 @@ public final class Cacher implements AutoCloseable {
   private CacheWatcher register(WatchFilter filter, ListOptions options, OptionalLong rv, boolean initialEvents,
       WatchSink sink, long deadlineNanos) {
     String prefix = def.storagePrefix() + (filter.namespace().isEmpty() ? "" : filter.namespace() + "/");
-    long now = System.nanoTime();
+    long now = clock.nanoTime();
     BookmarkTimer timer = new BookmarkTimer(options.allowWatchBookmarks(), now,
         config.bookmarkInterval().toNanos(), deadlineNanos);
     dispatchLock.lock();

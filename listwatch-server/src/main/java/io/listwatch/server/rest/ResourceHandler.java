@@ -106,7 +106,7 @@ public final class ResourceHandler {
     long timeoutSeconds = options.timeoutSeconds() != null && options.timeoutSeconds() > 0
         ? options.timeoutSeconds()
         : ThreadLocalRandom.current().nextLong(1800, 3600); // kube: min-request-timeout 1800 s, x [1, 2)
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+    long deadline = store.clock().nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
     return store.cacher().watch(info.namespace(), options, sink, deadline);
   }
 

@@ -1,7 +1,8 @@
-package io.listwatch.server.validation;
+package io.listwatch.api.meta;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.api.validation.NameSyntax;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -55,8 +56,8 @@ class NameGeneratorTest {
   void generate_withValidPrefix_yieldsValidDns1123Label() {
     NameGenerator generator = new NameGenerator();
     for (int i = 0; i < 1000; i++) {
-      assertThat(NameRules.isDns1123Label(generator.generate("x".repeat(70) + "-"))).isEmpty();
-      assertThat(NameRules.isDns1123Subdomain(generator.generate("web-"))).isEmpty();
+      assertThat(NameSyntax.isDns1123Label(generator.generate("x".repeat(70) + "-"))).isEmpty();
+      assertThat(NameSyntax.isDns1123Subdomain(generator.generate("web-"))).isEmpty();
     }
   }
 

@@ -1,4 +1,4 @@
-package io.listwatch.server.validation;
+package io.listwatch.api.meta;
 
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;

@@ -1,4 +1,4 @@
-package io.listwatch.client.clock;
+package io.listwatch.api.clock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.listwatch.client.clock;
+package io.listwatch.api.clock;
 
 import java.time.Duration;
 import java.time.Instant;
