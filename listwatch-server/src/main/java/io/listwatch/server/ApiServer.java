@@ -3,6 +3,9 @@ package io.listwatch.server;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
+import io.listwatch.server.authn.AuthenticationConfig;
+import io.listwatch.server.authn.Impersonation;
+import io.listwatch.server.authz.Authorizer;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.CacherConfig;
 import io.listwatch.server.filters.HandlerChain;
@@ -103,6 +106,12 @@ public final class ApiServer implements AutoCloseable {
         cachers.put(def, cacher);
       }
       routes = new ApiRoutes(registry, storage, cachers, Clock.systemUTC());
+      HandlerChain chain = HandlerChain.builder()
+          .authenticators(config.authentication.install(dataDir, registry, routes, cacher("", "serviceaccounts")))
+          .anonymousAuth(config.authentication.anonymousAuth())
+          .impersonation(new Impersonation(config.authorizer))
+          .authorizer(config.authorizer)
+          .build();
       createInitialNamespaces();
       boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
       workers = new MultiThreadIoEventLoopGroup(config.ioThreads, NioIoHandler.newFactory());
@@ -111,7 +120,7 @@ public final class ApiServer implements AutoCloseable {
           .channel(NioServerSocketChannel.class)
           .option(ChannelOption.SO_BACKLOG, 1024)
           .childOption(ChannelOption.TCP_NODELAY, true)
-          .childHandler(trackingConnections(new HttpServerInitializer(routes, HandlerChain.builder().build(),
+          .childHandler(trackingConnections(new HttpServerInitializer(routes, chain,
               ConnectionInfo.Listener.INSECURE)))
           .bind(new InetSocketAddress(config.bindAddress, config.port))
           .syncUninterruptibly()
@@ -231,8 +240,22 @@ public final class ApiServer implements AutoCloseable {
     private int port;
     private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private CacherConfig cacherConfig = CacherConfig.DEFAULTS;
+    private AuthenticationConfig authentication = AuthenticationConfig.defaults();
+    private Authorizer authorizer = Authorizer.ALWAYS_ALLOW;
 
     private Builder() {
+    }
+
+    /** Token files, service-account keys and issuer, anonymous access (default: {@link AuthenticationConfig#defaults()}). */
+    public Builder authentication(AuthenticationConfig authentication) {
+      this.authentication = Objects.requireNonNull(authentication);
+      return this;
+    }
+
+    /** Decides what authenticated users may do, impersonation included (default: AlwaysAllow). */
+    public Builder authorizer(Authorizer authorizer) {
+      this.authorizer = Objects.requireNonNull(authorizer);
+      return this;
     }
 
     /** Where the embedded store keeps its data; default: a temporary directory deleted on close. */
