@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
+import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.MessageDigest;
 import java.security.PrivateKey;
@@ -27,6 +28,7 @@ import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.interfaces.RSAPublicKey;
+import java.security.spec.ECGenParameterSpec;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.RSAPublicKeySpec;
 import java.security.spec.X509EncodedKeySpec;
@@ -38,11 +40,13 @@ import java.util.regex.Pattern;
 
 /**
  * The keys that sign and verify service-account tokens. One private key signs
- * ({@code --service-account-signing-key-file}, or a 2048-bit RSA key generated into the data
- * directory on first start and reused afterwards); its public key and those of
- * {@code --service-account-key-file} verify. Files are PEM: PKCS#8 private keys
+ * ({@code --service-account-signing-key-file}, or an ECDSA P-256 key generated into the data
+ * directory on first start and reused afterwards: kube-apiserver accepts EC signing keys, and
+ * generating one takes a millisecond where an RSA key can take seconds); its public key and
+ * those of {@code --service-account-key-file} verify. Files are PEM: PKCS#8 private keys
  * ({@code BEGIN PRIVATE KEY}), public keys ({@code BEGIN PUBLIC KEY}) and certificates. RSA keys
- * sign with RS256; EC keys on P-256, P-384 and P-521 with ES256, ES384 and ES512.
+ * sign with RS256; EC keys on P-256, P-384 and P-521 with ES256, ES384 and ES512. An EC private
+ * key's public key must be in the same file or a key file (the generated file holds both).
  *
  * <p>Each key's id ({@code kid} in a token's header) is the unpadded base64url SHA-256 of its
  * DER public key, as kube computes it. Immutable and thread-safe.
@@ -91,13 +95,16 @@ public final class ServiceAccountKeys {
     if (signingKeyFile == null && !Files.exists(file)) {
       generate(file);
     }
-    PrivateKey signing = privateKeys(read(file), file).stream().findFirst()
+    String pem = read(file);
+    PrivateKey signing = privateKeys(pem, file).stream().findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no PEM private key (BEGIN PRIVATE KEY) in " + file));
     List<PublicKey> others = new ArrayList<>();
     for (Path f : keyFiles) {
-      others.addAll(publicKeys(read(f), f));
+      others.addAll(publicKeys(read(f), f, true));
     }
-    return new ServiceAccountKeys(signing, publicKeyOf(signing, others, file), others);
+    List<PublicKey> known = new ArrayList<>(others);
+    known.addAll(publicKeys(pem, file, false));
+    return new ServiceAccountKeys(signing, publicKeyOf(signing, known, file), others);
   }
 
   /** Keys from memory, for tests: {@code signing} signs, its public key and {@code others} verify. */
@@ -167,12 +174,10 @@ public final class ServiceAccountKeys {
 
   private static void generate(Path file) {
     try {
-      KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
-      g.initialize(2048);
-      byte[] der = g.generateKeyPair().getPrivate().getEncoded();
-      String pem = "-----BEGIN PRIVATE KEY-----\n"
-          + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
-          + "\n-----END PRIVATE KEY-----\n";
+      KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
+      g.initialize(new ECGenParameterSpec("secp256r1"));
+      KeyPair pair = g.generateKeyPair();
+      String pem = pem("PRIVATE KEY", pair.getPrivate().getEncoded()) + pem("PUBLIC KEY", pair.getPublic().getEncoded());
       Files.createDirectories(file.toAbsolutePath().getParent());
       Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
       Files.deleteIfExists(tmp);
@@ -186,8 +191,14 @@ public final class ServiceAccountKeys {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the service account signing key " + file, e);
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot generate an RSA key", e);
+      throw new IllegalStateException("cannot generate an EC key", e);
     }
+  }
+
+  private static String pem(String type, byte[] der) {
+    return "-----BEGIN " + type + "-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+        + "\n-----END " + type + "-----\n";
   }
 
   private static String read(Path file) {
@@ -233,7 +244,11 @@ public final class ServiceAccountKeys {
     return keys;
   }
 
-  private static List<PublicKey> publicKeys(String pem, Path file) {
+  /**
+   * The public keys of a PEM file: its public keys and certificates, and with
+   * {@code withPrivate} the public halves of its private keys.
+   */
+  private static List<PublicKey> publicKeys(String pem, Path file, boolean withPrivate) {
     List<PublicKey> keys = new ArrayList<>();
     List<PrivateKey> privates = new ArrayList<>();
     for (Block b : blocks(pem, file)) {
@@ -243,6 +258,7 @@ public final class ServiceAccountKeys {
           case "CERTIFICATE" -> keys.add(((X509Certificate) CertificateFactory.getInstance("X.509")
               .generateCertificate(new ByteArrayInputStream(b.der()))).getPublicKey());
           case "PRIVATE KEY" -> privates.add(privateKey(b.der(), file));
+          case "RSA PRIVATE KEY", "EC PRIVATE KEY", "ENCRYPTED PRIVATE KEY" -> privateKeys(pem, file); // explains
           default -> throw new IllegalArgumentException("unsupported PEM block " + b.type() + " in " + file
               + " (use PUBLIC KEY, CERTIFICATE or an unencrypted PKCS#8 PRIVATE KEY)");
         }
@@ -250,8 +266,10 @@ public final class ServiceAccountKeys {
         throw new IllegalArgumentException("cannot read a certificate in " + file + ": " + e.getMessage(), e);
       }
     }
-    for (PrivateKey p : privates) {
-      keys.add(publicKeyOf(p, keys, file));
+    if (withPrivate) {
+      for (PrivateKey p : privates) {
+        keys.add(publicKeyOf(p, keys, file));
+      }
     }
     return keys;
   }

@@ -39,7 +39,8 @@ class ServiceAccountKeysTest {
     assertThat(content).startsWith("-----BEGIN PRIVATE KEY-----");
     assertThat(second.signingKeyId()).isEqualTo(first.signingKeyId());
     assertThat(Files.readString(file)).isEqualTo(content);
-    assertThat(first.algorithm()).isEqualTo(JWSAlgorithm.RS256);
+    assertThat(first.algorithm()).isEqualTo(JWSAlgorithm.ES256);
+    assertThat(content).contains("-----BEGIN PUBLIC KEY-----");
     assertThat(Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(
         java.nio.file.attribute.PosixFilePermission.OWNER_READ, java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
   }
@@ -72,6 +73,20 @@ class ServiceAccountKeysTest {
     assertThat(Files.exists(dir.resolve(ServiceAccountKeys.GENERATED_KEY_FILE))).isFalse();
     assertThatThrownBy(() -> ServiceAccountKeys.load(signing, List.of(), dir))
         .hasMessageContaining("needs its public key in --service-account-key-file");
+  }
+
+  @Test
+  void operatorRsaKey_signsWithRs256_andDerivesItsPublicKey() throws Exception {
+    KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+    g.initialize(2048);
+    KeyPair pair = g.generateKeyPair();
+    Path signing = Files.writeString(dir.resolve("sa.key"), pem("PRIVATE KEY", pair.getPrivate().getEncoded()));
+
+    ServiceAccountKeys keys = ServiceAccountKeys.load(signing, List.of(), dir);
+
+    assertThat(keys.algorithm()).isEqualTo(JWSAlgorithm.RS256);
+    assertThat(keys.verificationKeys()).singleElement()
+        .satisfies(k -> assertThat(k.key()).isEqualTo(pair.getPublic()));
   }
 
   @Test
