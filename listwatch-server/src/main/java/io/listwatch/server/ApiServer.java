@@ -187,17 +187,27 @@ public final class ApiServer implements AutoCloseable {
     };
   }
 
+  /**
+   * Creates the namespaces kube always has, each with its {@code default} service account (which
+   * kube's service-account controller creates), unless they exist.
+   */
   private void createInitialNamespaces() {
     ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
+    ResourceDefinition saDef = registry.find("", "v1", "serviceaccounts").orElseThrow();
     for (String ns : INITIAL_NAMESPACES) {
-      ObjectNode obj = JsonNodeFactory.instance.objectNode();
-      obj.put("apiVersion", "v1").put("kind", "Namespace").putObject("metadata").put("name", ns);
-      try {
-        routes.store(nsDef).createInternal(obj).join();
-      } catch (CompletionException e) {
-        if (!(e.getCause() instanceof StatusException se && se.code() == 409)) {
-          throw e;
-        }
+      createIfAbsent(nsDef, "", "Namespace", ns);
+      createIfAbsent(saDef, ns, "ServiceAccount", "default");
+    }
+  }
+
+  private void createIfAbsent(ResourceDefinition def, String namespace, String kind, String name) {
+    ObjectNode obj = JsonNodeFactory.instance.objectNode();
+    obj.put("apiVersion", "v1").put("kind", kind).putObject("metadata").put("name", name);
+    try {
+      routes.store(def).createInternal(namespace, obj).join();
+    } catch (CompletionException e) {
+      if (!(e.getCause() instanceof StatusException se && se.code() == 409)) {
+        throw e;
       }
     }
   }

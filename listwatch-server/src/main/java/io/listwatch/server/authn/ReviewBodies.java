@@ -25,14 +25,16 @@ final class ReviewBodies {
   }
 
   /**
-   * The request's JSON object, or an empty object for an empty body when {@code emptyAllowed}.
-   * A body of another kind or API version is refused with 400, as kube's decoder does.
+   * The request's JSON object (a protobuf body is read into the same shape), or an empty object
+   * for an empty body when {@code emptyAllowed}. A body of another kind or API version is
+   * refused with 400, as kube's decoder does.
    */
   static ObjectNode read(ApiRequest request, String kind, boolean emptyAllowed) {
     String type = request.mediaType();
-    if (!type.isEmpty() && !type.equals("application/json") && !type.equals("*/*")) {
+    boolean protobuf = type.equals(ProtobufBodies.MEDIA_TYPE);
+    if (!type.isEmpty() && !type.equals("application/json") && !type.equals("*/*") && !protobuf) {
       throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
-          + "media types include: application/json");
+          + "media types include: application/json, " + ProtobufBodies.MEDIA_TYPE);
     }
     if (request.body().length == 0) {
       if (emptyAllowed) {
@@ -42,7 +44,7 @@ final class ReviewBodies {
     }
     JsonNode node;
     try {
-      node = JSON.readTree(request.body());
+      node = protobuf ? ProtobufBodies.read(request.body(), kind) : JSON.readTree(request.body());
     } catch (JsonProcessingException e) {
       throw StatusException.badRequest("the body of the request is not valid JSON: " + e.getOriginalMessage());
     } catch (IOException e) {

@@ -39,9 +39,27 @@ class KubectlAuthTest {
     }
   }
 
+  /** Creates a service account with {@code kubectl create -f} (JSON on the wire). */
+  private static void createServiceAccount(String name) {
+    kubectl.ok("create", "-n", "default", "--validate=false", "-f", kubectl.file(name + ".yaml", """
+        apiVersion: v1
+        kind: ServiceAccount
+        metadata:
+          name: %s
+        """.formatted(name)).toString());
+  }
+
+  @Test
+  void createToken_forTheDefaultServiceAccount_works() throws Exception {
+    Kubectl.Result r = kubectl.ok("create", "token", "default", "-n", "default");
+
+    assertThat(SignedJWT.parse(r.stdout().strip()).getJWTClaimsSet().getSubject())
+        .isEqualTo("system:serviceaccount:default:default");
+  }
+
   @Test
   void createToken_printsAServiceAccountTokenWithTheAskedDuration() throws Exception {
-    kubectl.ok("create", "serviceaccount", "deployer", "-n", "default");
+    createServiceAccount("deployer");
 
     Kubectl.Result r = kubectl.ok("create", "token", "deployer", "-n", "default", "--duration", "20m",
         "--audience", "vault");
@@ -63,7 +81,7 @@ class KubectlAuthTest {
 
   @Test
   void createToken_tooShort_failsWithKubesMessage() {
-    kubectl.ok("create", "serviceaccount", "brief", "-n", "default");
+    createServiceAccount("brief");
 
     Kubectl.Result r = kubectl.run("create", "token", "brief", "-n", "default", "--duration", "5m");
 
@@ -73,7 +91,7 @@ class KubectlAuthTest {
 
   @Test
   void createToken_outputJson_isTheTokenRequest() throws Exception {
-    kubectl.ok("create", "serviceaccount", "jsonout", "-n", "default");
+    createServiceAccount("jsonout");
 
     JsonNode tr = new ObjectMapper().readTree(kubectl.ok("create", "token", "jsonout", "-n", "default",
         "-o", "json").stdout());
