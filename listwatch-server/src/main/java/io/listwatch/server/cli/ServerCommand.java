@@ -39,6 +39,9 @@ public final class ServerCommand implements Callable<Integer> {
       description = "Events queued per watcher before a slow watcher is closed (default: ${DEFAULT-VALUE}).")
   int watcherQueue = CacherConfig.DEFAULTS.watcherQueueCapacity();
 
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
   @CommandLine.Mixin
   AuthenticationOptions authentication = new AuthenticationOptions();
 
@@ -46,8 +49,15 @@ public final class ServerCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     CacherConfig cacher = new CacherConfig(watchCacheSize, parseDuration(watchCacheHistory), watcherQueue,
         CacherConfig.DEFAULTS.bookmarkInterval(), CacherConfig.DEFAULTS.freshnessTimeout());
-    ApiServer server = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(httpPort)
-        .cacherConfig(cacher).authentication(authentication.config()).build().start();
+    ApiServer server;
+    try {
+      server = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(httpPort)
+          .cacherConfig(cacher).authentication(authentication.config()).build().start();
+    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+      // a bad flag value or file (e.g. a malformed token file): say which, without a stack trace
+      spec.commandLine().getErr().println("listwatch server: cannot start: " + e.getMessage());
+      return 1;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("listwatch-shutdown").unstarted(() -> {
       System.out.println("listwatch: shutting down");
