@@ -38,10 +38,10 @@ public final class BearerTokenAuthenticator implements Authenticator, TokenAuthe
    */
   public BearerTokenAuthenticator(List<TokenAuthenticator> tokenAuthenticators, List<String> apiAudiences) {
     this.tokenAuthenticators = List.copyOf(tokenAuthenticators);
-    this.apiAudiences = Set.copyOf(new LinkedHashSet<>(apiAudiences));
+    this.apiAudiences = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(apiAudiences));
   }
 
-  /** The audiences the API answers to; a request's token must be valid for one of them. */
+  /** The audiences the API answers to, in flag order; a request's token must be valid for one of them. */
   public Set<String> apiAudiences() {
     return apiAudiences;
   }
