@@ -13,7 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Authenticates {@code Authorization: Bearer <token>} with the server's
+ * Authenticates {@code Authorization: Bearer <token>} (or, on a WebSocket upgrade, the
+ * {@code Sec-WebSocket-Protocol} entry {@code base64url.bearer.authorization.k8s.io.<token in
+ * unpadded base64url>}, which browsers and some clients use because they cannot set headers on
+ * a WebSocket) with the server's
  * {@link TokenAuthenticator}s, asked in order (kube's bearer-token authenticator over the union
  * of its token authenticators). A request without a bearer token is not this authenticator's
  * business (empty); a bearer token that no token authenticator accepts is refused with 401 and
@@ -28,6 +31,8 @@ import org.slf4j.LoggerFactory;
 public final class BearerTokenAuthenticator implements Authenticator, TokenAuthenticator {
 
   private static final Logger LOG = LoggerFactory.getLogger(BearerTokenAuthenticator.class);
+  /** kube's WebSocket subprotocol prefix that carries a bearer token. */
+  public static final String WEBSOCKET_PROTOCOL_PREFIX = "base64url.bearer.authorization.k8s.io.";
 
   private final List<TokenAuthenticator> tokenAuthenticators;
   private final Set<String> apiAudiences;
@@ -48,11 +53,15 @@ public final class BearerTokenAuthenticator implements Authenticator, TokenAuthe
 
   @Override
   public Optional<UserInfo> authenticate(ApiRequest request) {
-    Optional<String> token = bearerToken(request.header(HttpHeaderNames.AUTHORIZATION));
-    if (token.isEmpty()) {
-      return Optional.empty();
-    }
+    Optional<String> token;
     try {
+      token = bearerToken(request.header(HttpHeaderNames.AUTHORIZATION));
+      if (token.isEmpty() && request.websocketUpgrade()) {
+        token = websocketProtocolToken(request.headers().getAll(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL));
+      }
+      if (token.isEmpty()) {
+        return Optional.empty();
+      }
       Optional<Response> response = authenticateToken(token.get(), apiAudiences);
       if (response.isPresent()) {
         return Optional.of(response.get().user());
@@ -96,6 +105,36 @@ public final class BearerTokenAuthenticator implements Authenticator, TokenAuthe
       throw new AuthenticationException(errors.size() == 1 ? errors.getFirst() : errors.toString());
     }
     return Optional.empty();
+  }
+
+  /**
+   * The token in a WebSocket upgrade's subprotocols, as kube's protocol authenticator reads it:
+   * empty when none carries one; refused when several do or it is not base64url of UTF-8 text.
+   */
+  static Optional<String> websocketProtocolToken(List<String> headerValues) {
+    String token = null;
+    for (String value : headerValues) {
+      for (String protocol : value.split(",")) {
+        String p = protocol.strip();
+        if (!p.startsWith(WEBSOCKET_PROTOCOL_PREFIX)) {
+          continue;
+        }
+        if (token != null) {
+          throw new AuthenticationException("multiple base64.bearer.authorization tokens specified");
+        }
+        try {
+          byte[] raw = java.util.Base64.getUrlDecoder().decode(p.substring(WEBSOCKET_PROTOCOL_PREFIX.length()));
+          token = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+              .decode(java.nio.ByteBuffer.wrap(raw)).toString();
+        } catch (IllegalArgumentException | java.nio.charset.CharacterCodingException e) {
+          throw new AuthenticationException("invalid base64.bearer.authorization token encoding");
+        }
+        if (token.isEmpty()) {
+          throw new AuthenticationException("invalid characters in base64.bearer.authorization token");
+        }
+      }
+    }
+    return Optional.ofNullable(token);
   }
 
   /**

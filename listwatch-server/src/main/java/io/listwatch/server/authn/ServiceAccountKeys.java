@@ -233,9 +233,7 @@ public final class ServiceAccountKeys {
     for (Block b : blocks(pem, file)) {
       switch (b.type()) {
         case "PRIVATE KEY" -> keys.add(privateKey(b.der(), file));
-        case "RSA PRIVATE KEY", "EC PRIVATE KEY", "ENCRYPTED PRIVATE KEY" -> throw new IllegalArgumentException(
-            file + " holds a " + b.type() + "; convert it to an unencrypted PKCS#8 key with "
-                + "`openssl pkcs8 -topk8 -nocrypt -in " + file.getFileName() + "`");
+        case "RSA PRIVATE KEY", "EC PRIVATE KEY", "ENCRYPTED PRIVATE KEY" -> throw notPkcs8(b.type(), file);
         default -> {
           // certificates or public keys beside the private key: not signing keys
         }
@@ -258,7 +256,7 @@ public final class ServiceAccountKeys {
           case "CERTIFICATE" -> keys.add(((X509Certificate) CertificateFactory.getInstance("X.509")
               .generateCertificate(new ByteArrayInputStream(b.der()))).getPublicKey());
           case "PRIVATE KEY" -> privates.add(privateKey(b.der(), file));
-          case "RSA PRIVATE KEY", "EC PRIVATE KEY", "ENCRYPTED PRIVATE KEY" -> privateKeys(pem, file); // explains
+          case "RSA PRIVATE KEY", "EC PRIVATE KEY", "ENCRYPTED PRIVATE KEY" -> throw notPkcs8(b.type(), file);
           default -> throw new IllegalArgumentException("unsupported PEM block " + b.type() + " in " + file
               + " (use PUBLIC KEY, CERTIFICATE or an unencrypted PKCS#8 PRIVATE KEY)");
         }
@@ -272,6 +270,11 @@ public final class ServiceAccountKeys {
       }
     }
     return keys;
+  }
+
+  private static IllegalArgumentException notPkcs8(String type, Path file) {
+    return new IllegalArgumentException(file + " holds a " + type + "; convert it to an unencrypted PKCS#8 key with "
+        + "`openssl pkcs8 -topk8 -nocrypt -in " + file.getFileName() + "`");
   }
 
   private static PrivateKey privateKey(byte[] der, Path file) {

@@ -72,6 +72,24 @@ class BearerTokenAuthenticatorTest {
   }
 
   @Test
+  void websocketUpgrade_mayCarryTheTokenInItsSubprotocols() {
+    String encoded = java.util.Base64.getUrlEncoder().withoutPadding()
+        .encodeToString("s3cret".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    String protocols = "v4.channel.k8s.io, base64url.bearer.authorization.k8s.io." + encoded;
+
+    assertThat(admit("Connection", "Upgrade", "Upgrade", "websocket", "Sec-WebSocket-Protocol", protocols).user().name())
+        .isEqualTo("alice");
+    // only on a WebSocket upgrade
+    assertThat(admit("Sec-WebSocket-Protocol", protocols).user()).isEqualTo(UserInfo.ANONYMOUS);
+    for (String bad : List.of("base64url.bearer.authorization.k8s.io.d3Jvbmc", // "wrong"
+        "base64url.bearer.authorization.k8s.io.!!", "base64url.bearer.authorization.k8s.io.",
+        "base64url.bearer.authorization.k8s.io." + encoded + ",base64url.bearer.authorization.k8s.io." + encoded)) {
+      assertThatThrownBy(() -> admit("Upgrade", "websocket", "Sec-WebSocket-Protocol", bad))
+          .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(401));
+    }
+  }
+
+  @Test
   void staticToken_isValidForTheApiAudiencesOnly() {
     assertThat(bearer.authenticateToken("s3cret", Set.of("api", "vault")).orElseThrow().audiences())
         .containsExactly("api");
