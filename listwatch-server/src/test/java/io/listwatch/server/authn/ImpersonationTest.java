@@ -1,7 +1,6 @@
 package io.listwatch.server.authn;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.listwatch.api.StatusException;
 import io.listwatch.server.authz.Attributes;
