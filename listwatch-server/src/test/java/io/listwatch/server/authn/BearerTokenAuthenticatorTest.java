@@ -84,7 +84,7 @@ class BearerTokenAuthenticatorTest {
     for (String bad : List.of("base64url.bearer.authorization.k8s.io.d3Jvbmc", // "wrong"
         "base64url.bearer.authorization.k8s.io.!!", "base64url.bearer.authorization.k8s.io.",
         "base64url.bearer.authorization.k8s.io." + encoded + ",base64url.bearer.authorization.k8s.io." + encoded)) {
-      assertThatThrownBy(() -> admit("Upgrade", "websocket", "Sec-WebSocket-Protocol", bad))
+      assertThatThrownBy(() -> admit("Connection", "Upgrade", "Upgrade", "websocket", "Sec-WebSocket-Protocol", bad))
           .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(401));
     }
   }
