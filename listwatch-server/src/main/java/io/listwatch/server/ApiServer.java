@@ -4,7 +4,11 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
+import io.listwatch.server.authn.AuthenticationConfig;
+import io.listwatch.server.authn.Authenticator;
+import io.listwatch.server.authn.Impersonation;
 import io.listwatch.server.authn.X509Authenticator;
+import io.listwatch.server.authz.Authorizer;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.CacherConfig;
 import io.listwatch.server.filters.HandlerChain;
@@ -141,9 +145,15 @@ public final class ApiServer implements AutoCloseable {
       routes = new ApiRoutes(registry, metrics.instrument(storage), cachers, config.clock);
       routes.registerNonResource("/metrics",
           () -> new ApiResponse(200, new ApiResponse.Text(metrics.exposition(), ServerMetrics.CONTENT_TYPE)));
+      // kube's order: client certificates, then bearer tokens (static, then service accounts)
+      List<Authenticator> authenticators = new java.util.ArrayList<>(List.of(new X509Authenticator()));
+      authenticators.addAll(config.authentication.install(dataDir, registry, routes, cacher("", "serviceaccounts")));
       createInitialNamespaces();
       HandlerChain chain = HandlerChain.builder()
-          .authenticators(List.of(new X509Authenticator()))
+          .authenticators(authenticators)
+          .anonymousAuth(config.authentication.anonymousAuth())
+          .impersonation(new Impersonation(config.authorizer))
+          .authorizer(config.authorizer)
           .maxInFlight(new MaxInFlightLimit(config.maxRequestsInflight, config.maxMutatingRequestsInflight))
           .watchLimit(new WatchLimit(config.maxWatchesPerUser))
           .build();
@@ -207,17 +217,27 @@ public final class ApiServer implements AutoCloseable {
     };
   }
 
+  /**
+   * Creates the namespaces kube always has, each with its {@code default} service account (which
+   * kube's service-account controller creates), unless they exist.
+   */
   private void createInitialNamespaces() {
     ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
+    ResourceDefinition saDef = registry.find("", "v1", "serviceaccounts").orElseThrow();
     for (String ns : INITIAL_NAMESPACES) {
-      ObjectNode obj = JsonNodeFactory.instance.objectNode();
-      obj.put("apiVersion", "v1").put("kind", "Namespace").putObject("metadata").put("name", ns);
-      try {
-        routes.store(nsDef).createInternal(obj).join();
-      } catch (CompletionException e) {
-        if (!(e.getCause() instanceof StatusException se && se.code() == 409)) {
-          throw e;
-        }
+      createIfAbsent(nsDef, "", "Namespace", ns);
+      createIfAbsent(saDef, ns, "ServiceAccount", "default");
+    }
+  }
+
+  private void createIfAbsent(ResourceDefinition def, String namespace, String kind, String name) {
+    ObjectNode obj = JsonNodeFactory.instance.objectNode();
+    obj.put("apiVersion", "v1").put("kind", kind).putObject("metadata").put("name", name);
+    try {
+      routes.store(def).createInternal(namespace, obj).join();
+    } catch (CompletionException e) {
+      if (!(e.getCause() instanceof StatusException se && se.code() == 409)) {
+        throw e;
       }
     }
   }
@@ -381,6 +401,8 @@ public final class ApiServer implements AutoCloseable {
     private int port;
     private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private CacherConfig cacherConfig = CacherConfig.DEFAULTS;
+    private AuthenticationConfig authentication = AuthenticationConfig.defaults();
+    private Authorizer authorizer = Authorizer.ALWAYS_ALLOW;
     private TlsConfig tls;
     private int insecurePort = -1;
     private int maxRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_REQUESTS_INFLIGHT;
@@ -390,6 +412,18 @@ public final class ApiServer implements AutoCloseable {
     private Clock clock = Clock.system();
 
     private Builder() {
+    }
+
+    /** Token files, service-account keys and issuer, anonymous access (default: {@link AuthenticationConfig#defaults()}). */
+    public Builder authentication(AuthenticationConfig authentication) {
+      this.authentication = Objects.requireNonNull(authentication);
+      return this;
+    }
+
+    /** Decides what authenticated users may do, impersonation included (default: AlwaysAllow). */
+    public Builder authorizer(Authorizer authorizer) {
+      this.authorizer = Objects.requireNonNull(authorizer);
+      return this;
     }
 
     /** Serve HTTPS on the main listener with generated certificates (see {@link TlsConfig#DEFAULTS}). */

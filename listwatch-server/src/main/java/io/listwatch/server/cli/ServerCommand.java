@@ -87,17 +87,30 @@ public final class ServerCommand implements Callable<Integer> {
       description = "Watches one user may hold open before 429; 0 = unlimited (default: ${DEFAULT-VALUE}).")
   int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
 
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin
+  AuthenticationOptions authentication = new AuthenticationOptions();
+
   @Override
   public Integer call() throws InterruptedException {
     CacherConfig cacher = new CacherConfig(watchCacheSize, parseDuration(watchCacheHistory), watcherQueue,
         CacherConfig.DEFAULTS.bookmarkInterval(), CacherConfig.DEFAULTS.freshnessTimeout());
     ApiServer.Builder builder = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(securePort)
         .tls(tlsConfig()).cacherConfig(cacher).maxInFlight(maxRequestsInflight, maxMutatingRequestsInflight)
-        .maxWatchesPerUser(maxWatchesPerUser);
+        .maxWatchesPerUser(maxWatchesPerUser).authentication(authentication.config());
     if (httpPort > 0) {
       builder.insecurePort(httpPort);
     }
-    ApiServer server = builder.build().start();
+    ApiServer server;
+    try {
+      server = builder.build().start();
+    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+      // a bad flag value or file (e.g. a malformed token file): say which, without a stack trace
+      spec.commandLine().getErr().println("listwatch server: cannot start: " + e.getMessage());
+      return 1;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("listwatch-shutdown").unstarted(() -> {
       System.out.println("listwatch: shutting down");

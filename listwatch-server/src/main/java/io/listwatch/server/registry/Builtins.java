@@ -21,12 +21,13 @@ final class Builtins {
 
   /**
    * Every built-in: core first (alphabetically, as {@code /api/v1} lists them), then apps, then
-   * coordination.
+   * coordination, then the authentication API's virtual resources.
    */
   static List<ResourceDefinition> definitions() {
     return List.of(
         configMaps(), events(), namespaces(), nodes(), pods(), secrets(), serviceAccounts(),
-        services(), deployments(), replicaSets(), leases());
+        services(), deployments(), replicaSets(), leases(),
+        tokenReviews(), selfSubjectReviews());
   }
 
   static ResourceDefinition configMaps() {
@@ -126,6 +127,7 @@ final class Builtins {
     return ResourceDefinition.builder(CORE, "v1", "ServiceAccount", "serviceaccounts")
         .shortNames("sa")
         .returnsDeletedObject()
+        .subresource("token", "authentication.k8s.io", "v1", "TokenRequest", "create")
         .build();
   }
 
@@ -161,6 +163,22 @@ final class Builtins {
         .hasStatus()
         .tracksGeneration()
         .selectableField("status.replicas", FieldExtractor.integer("status.replicas"))
+        .build();
+  }
+
+  /** TokenReview: who a bearer token names; create only, nothing stored. */
+  static ResourceDefinition tokenReviews() {
+    return ResourceDefinition.builder("authentication.k8s.io", "v1", "TokenReview", "tokenreviews")
+        .clusterScoped()
+        .notStored()
+        .build();
+  }
+
+  /** SelfSubjectReview ({@code kubectl auth whoami}): who the caller is; create only, nothing stored. */
+  static ResourceDefinition selfSubjectReviews() {
+    return ResourceDefinition.builder("authentication.k8s.io", "v1", "SelfSubjectReview", "selfsubjectreviews")
+        .clusterScoped()
+        .notStored()
         .build();
   }
 

@@ -221,6 +221,11 @@ public final class ResourceStore {
     return create("", obj, false);
   }
 
+  /** Creates an object in {@code namespace} ("" for cluster-scoped) on behalf of the server itself (startup). */
+  public CompletableFuture<ObjectNode> createInternal(String namespace, ObjectNode obj) {
+    return create(namespace, obj, false);
+  }
+
   /** The object straight from storage (for admission checks that cannot wait for the cache). */
   CompletableFuture<Optional<KeyValue>> getFromStorage(String namespace, String name) {
     return storage.get(def.storageKey(namespace, name));

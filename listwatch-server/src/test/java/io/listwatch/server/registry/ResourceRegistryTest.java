@@ -34,7 +34,8 @@ class ResourceRegistryTest {
         "v1/configmaps", "v1/events", "v1/namespaces", "v1/nodes", "v1/pods", "v1/secrets",
         "v1/serviceaccounts", "v1/services",
         "apps/v1/deployments", "apps/v1/replicasets",
-        "coordination.k8s.io/v1/leases");
+        "coordination.k8s.io/v1/leases",
+        "authentication.k8s.io/v1/tokenreviews", "authentication.k8s.io/v1/selfsubjectreviews");
   }
 
   @Test
@@ -46,7 +47,7 @@ class ResourceRegistryTest {
   void builtins_kindsAndSingulars_matchKube() {
     assertThat(REGISTRY.all()).extracting(ResourceDefinition::kind).containsExactly(
         "ConfigMap", "Event", "Namespace", "Node", "Pod", "Secret", "ServiceAccount", "Service",
-        "Deployment", "ReplicaSet", "Lease");
+        "Deployment", "ReplicaSet", "Lease", "TokenReview", "SelfSubjectReview");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
       assertThat(d.listKind()).isEqualTo(d.kind() + "List");
       assertThat(d.singular()).isEqualTo(d.kind().toLowerCase());
@@ -61,7 +62,8 @@ class ResourceRegistryTest {
         Map.entry("pods", List.of("po")), Map.entry("secrets", List.of()),
         Map.entry("serviceaccounts", List.of("sa")), Map.entry("services", List.of("svc")),
         Map.entry("deployments", List.of("deploy")), Map.entry("replicasets", List.of("rs")),
-        Map.entry("leases", List.of()));
+        Map.entry("leases", List.of()), Map.entry("tokenreviews", List.of()),
+        Map.entry("selfsubjectreviews", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
@@ -76,7 +78,8 @@ class ResourceRegistryTest {
   @Test
   void builtins_scope_nodesAndNamespacesAreClusterScoped() {
     assertThat(REGISTRY.all()).filteredOn(d -> !d.namespaced())
-        .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("namespaces", "nodes");
+        .extracting(ResourceDefinition::plural)
+        .containsExactlyInAnyOrder("namespaces", "nodes", "tokenreviews", "selfsubjectreviews");
   }
 
   @Test
@@ -103,8 +106,10 @@ class ResourceRegistryTest {
   void builtins_verbs_allButDeleteCollectionOnNamespaces() {
     assertThat(get("", "namespaces").verbs())
         .containsExactly("create", "delete", "get", "list", "patch", "update", "watch");
-    assertThat(REGISTRY.all()).filteredOn(d -> !d.plural().equals("namespaces"))
+    assertThat(REGISTRY.all()).filteredOn(d -> !d.plural().equals("namespaces") && d.stored())
         .allSatisfy(d -> assertThat(d.verbs()).isEqualTo(ResourceDefinition.ALL_VERBS));
+    assertThat(REGISTRY.all()).filteredOn(d -> !d.stored())
+        .allSatisfy(d -> assertThat(d.verbs()).containsExactly("create"));
   }
 
   @Test
@@ -234,7 +239,7 @@ class ResourceRegistryTest {
 
   @Test
   void groups_listNonCoreGroupsOnce_inFirstAppearanceOrder() {
-    assertThat(REGISTRY.groups()).containsExactly("apps", "coordination.k8s.io");
+    assertThat(REGISTRY.groups()).containsExactly("apps", "coordination.k8s.io", "authentication.k8s.io");
   }
 
   @Test
@@ -273,7 +278,7 @@ class ResourceRegistryTest {
     ResourceRegistry next = REGISTRY.with(widgets);
     assertThat(next.find("example.com", "v1", "widgets")).containsSame(widgets);
     assertThat(next.all()).hasSize(REGISTRY.all().size() + 1).endsWith(widgets);
-    assertThat(next.groups()).containsExactly("apps", "coordination.k8s.io", "example.com");
+    assertThat(next.groups()).containsExactly("apps", "coordination.k8s.io", "authentication.k8s.io", "example.com");
     assertThat(REGISTRY.find("example.com", "v1", "widgets")).isEmpty();
     assertThat(REGISTRY.groups()).doesNotContain("example.com");
   }
