@@ -3,10 +3,12 @@ package io.listwatch.server;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
+import io.listwatch.server.authz.AuthorizationMode;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.CacherConfig;
 import io.listwatch.server.filters.HandlerChain;
 import io.listwatch.server.http.HttpServerInitializer;
+import io.listwatch.server.rbac.Rbac;
 import io.listwatch.server.request.ConnectionInfo;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.registry.ResourceRegistry;
@@ -52,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Lifecycle: {@link #start()} opens the store, fills every resource's watch cache,
- * creates the namespaces kube always has, and binds the listener. {@link #close()} ends
+ * creates the namespaces kube always has and the default RBAC roles, and binds the listener. {@link #close()} ends
  * every watch normally, stops the listener and closes the store (acknowledged writes are
  * durable). Thread-safe; start and close are called once each.
  */
@@ -74,6 +76,9 @@ public final class ApiServer implements AutoCloseable {
   private final ChannelGroup connections = new DefaultChannelGroup("api-connections", GlobalEventExecutor.INSTANCE);
   private Channel listener;
   private ApiRoutes routes;
+  private Rbac rbac;
+  /** The request filters every listener shares (authentication, authorization). */
+  private HandlerChain chain;
 
   private ApiServer(Builder config) {
     this.config = config;
@@ -103,7 +108,10 @@ public final class ApiServer implements AutoCloseable {
         cachers.put(def, cacher);
       }
       routes = new ApiRoutes(registry, storage, cachers, Clock.systemUTC());
+      rbac = Rbac.install(config.authorizationMode, registry, routes, cachers);
+      chain = HandlerChain.builder().authorizer(rbac.authorizer()).build();
       createInitialNamespaces();
+      rbac.start();
       boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
       workers = new MultiThreadIoEventLoopGroup(config.ioThreads, NioIoHandler.newFactory());
       listener = new ServerBootstrap()
@@ -111,7 +119,7 @@ public final class ApiServer implements AutoCloseable {
           .channel(NioServerSocketChannel.class)
           .option(ChannelOption.SO_BACKLOG, 1024)
           .childOption(ChannelOption.TCP_NODELAY, true)
-          .childHandler(trackingConnections(new HttpServerInitializer(routes, HandlerChain.builder().build(),
+          .childHandler(trackingConnections(new HttpServerInitializer(routes, chain,
               ConnectionInfo.Listener.INSECURE)))
           .bind(new InetSocketAddress(config.bindAddress, config.port))
           .syncUninterruptibly()
@@ -196,6 +204,9 @@ public final class ApiServer implements AutoCloseable {
     if (!connections.close().awaitUninterruptibly(closeWaitMs, TimeUnit.MILLISECONDS)) {
       LOG.warn("some connections did not close within {} ms; stopping the event loops anyway", closeWaitMs);
     }
+    if (rbac != null) {
+      rbac.close();
+    }
     cachers.values().forEach(Cacher::close);
     if (workers != null) {
       workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
@@ -231,8 +242,15 @@ public final class ApiServer implements AutoCloseable {
     private int port;
     private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private CacherConfig cacherConfig = CacherConfig.DEFAULTS;
+    private AuthorizationMode authorizationMode = AuthorizationMode.RBAC;
 
     private Builder() {
+    }
+
+    /** {@code --authorization-mode}: RBAC (default) or AlwaysAllow. */
+    public Builder authorizationMode(AuthorizationMode mode) {
+      this.authorizationMode = Objects.requireNonNull(mode);
+      return this;
     }
 
     /** Where the embedded store keeps its data; default: a temporary directory deleted on close. */

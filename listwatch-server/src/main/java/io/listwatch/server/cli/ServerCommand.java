@@ -1,6 +1,7 @@
 package io.listwatch.server.cli;
 
 import io.listwatch.server.ApiServer;
+import io.listwatch.server.authz.AuthorizationMode;
 import io.listwatch.server.cacher.CacherConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,12 +40,16 @@ public final class ServerCommand implements Callable<Integer> {
       description = "Events queued per watcher before a slow watcher is closed (default: ${DEFAULT-VALUE}).")
   int watcherQueue = CacherConfig.DEFAULTS.watcherQueueCapacity();
 
+  @Option(names = "--authorization-mode",
+      description = "How requests are authorized: RBAC or AlwaysAllow (default: ${DEFAULT-VALUE}).")
+  String authorizationMode = "RBAC";
+
   @Override
   public Integer call() throws InterruptedException {
     CacherConfig cacher = new CacherConfig(watchCacheSize, parseDuration(watchCacheHistory), watcherQueue,
         CacherConfig.DEFAULTS.bookmarkInterval(), CacherConfig.DEFAULTS.freshnessTimeout());
     ApiServer server = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(httpPort)
-        .cacherConfig(cacher).build().start();
+        .cacherConfig(cacher).authorizationMode(parseAuthorizationMode(authorizationMode)).build().start();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("listwatch-shutdown").unstarted(() -> {
       System.out.println("listwatch: shutting down");
@@ -55,6 +60,14 @@ public final class ServerCommand implements Callable<Integer> {
     System.out.println("Try: kubectl --server=" + server.url() + " get namespaces");
     stopped.await();
     return 0;
+  }
+
+  static AuthorizationMode parseAuthorizationMode(String s) {
+    try {
+      return AuthorizationMode.parse(s);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.TypeConversionException(e.getMessage());
+    }
   }
 
   static Duration parseDuration(String s) {

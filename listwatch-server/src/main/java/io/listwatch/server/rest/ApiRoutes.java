@@ -78,6 +78,18 @@ public final class ApiRoutes {
     custom.put(def.group() + "/" + def.plural() + "/" + subresource, handler);
   }
 
+  /**
+   * Adds a check of a stored resource's writes (see {@link WriteAdmission}); checks run in the
+   * order added. Call before the server accepts requests.
+   */
+  public void admission(ResourceDefinition def, WriteAdmission admission) {
+    ResourceHandler handler = handlers.get(def);
+    if (handler == null) {
+      throw new IllegalArgumentException(def + " is not stored");
+    }
+    handler.addAdmission(admission);
+  }
+
   /** The store of a resource, for in-process callers (startup, tests). */
   public ResourceStore store(ResourceDefinition def) {
     return stores.get(def);

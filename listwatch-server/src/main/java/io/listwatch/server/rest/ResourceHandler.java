@@ -31,10 +31,24 @@ public final class ResourceHandler {
 
   private final ResourceDefinition def;
   private final ResourceStore store;
+  /** Checks registered with {@link ApiRoutes#admission}; set before the server accepts requests. */
+  private volatile java.util.List<WriteAdmission> admissions = java.util.List.of();
 
   ResourceHandler(ResourceStore store) {
     this.def = store.resource();
     this.store = store;
+  }
+
+  void addAdmission(WriteAdmission admission) {
+    java.util.List<WriteAdmission> next = new java.util.ArrayList<>(admissions);
+    next.add(admission);
+    admissions = java.util.List.copyOf(next);
+  }
+
+  private void admit(ApiRequest request, String namespace, ObjectNode object, ObjectNode old) {
+    for (WriteAdmission a : admissions) {
+      a.admit(request.user(), namespace, object, old);
+    }
   }
 
   CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {
@@ -54,7 +68,9 @@ public final class ResourceHandler {
         if (def.namespaced() && info.namespace().isEmpty()) {
           throw StatusException.pathNotFound();
         }
-        return store.create(info.namespace(), body(request), request.isDryRun())
+        ObjectNode created = body(request);
+        admit(request, info.namespace(), created, null);
+        return store.create(info.namespace(), created, request.isDryRun())
             .thenApply(ApiResponse::created);
       }
       throw StatusException.methodNotAllowed();
@@ -115,7 +131,9 @@ public final class ResourceHandler {
     String rv = ObjectMetaDefaults.metadata(body).path("resourceVersion").asText("");
     return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
       checkResourceVersion(rv, current, info.name());
-      return body.deepCopy();
+      ObjectNode updated = body.deepCopy();
+      admit(request, info.namespace(), updated, current);
+      return updated;
     }).thenApply(ApiResponse::ok);
   }
 
@@ -135,6 +153,7 @@ public final class ResourceHandler {
       if (!(patched instanceof ObjectNode o)) {
         throw StatusException.badRequest("the patch does not produce an object");
       }
+      admit(request, info.namespace(), o, current);
       return o;
     }).thenApply(ApiResponse::ok);
   }
