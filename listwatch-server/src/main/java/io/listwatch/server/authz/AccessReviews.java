@@ -201,12 +201,18 @@ public final class AccessReviews {
   }
 
   private static ObjectNode body(ApiRequest request, String kind) {
+    String type = request.mediaType();
+    boolean protobuf = type.equals(ReviewProtobuf.MEDIA_TYPE);
+    if (!type.isEmpty() && !type.equals("application/json") && !type.equals("*/*") && !protobuf) {
+      throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
+          + "media types include: application/json, " + ReviewProtobuf.MEDIA_TYPE);
+    }
     if (request.body().length == 0) {
       throw StatusException.badRequest("the request has no body");
     }
     JsonNode node;
     try {
-      node = MAPPER.readTree(request.body());
+      node = protobuf ? ReviewProtobuf.decode(request.body()) : MAPPER.readTree(request.body());
     } catch (IOException e) {
       throw StatusException.badRequest("the body of the request is not valid JSON: " + e.getMessage());
     }
