@@ -40,16 +40,16 @@ public final class ServerCommand implements Callable<Integer> {
       description = "Events queued per watcher before a slow watcher is closed (default: ${DEFAULT-VALUE}).")
   int watcherQueue = CacherConfig.DEFAULTS.watcherQueueCapacity();
 
-  @Option(names = "--authorization-mode",
+  @Option(names = "--authorization-mode", converter = AuthorizationModeConverter.class,
       description = "How requests are authorized: RBAC or AlwaysAllow (default: ${DEFAULT-VALUE}).")
-  String authorizationMode = "RBAC";
+  AuthorizationMode authorizationMode = AuthorizationMode.RBAC;
 
   @Override
   public Integer call() throws InterruptedException {
     CacherConfig cacher = new CacherConfig(watchCacheSize, parseDuration(watchCacheHistory), watcherQueue,
         CacherConfig.DEFAULTS.bookmarkInterval(), CacherConfig.DEFAULTS.freshnessTimeout());
     ApiServer server = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(httpPort)
-        .cacherConfig(cacher).authorizationMode(parseAuthorizationMode(authorizationMode)).build().start();
+        .cacherConfig(cacher).authorizationMode(authorizationMode).build().start();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("listwatch-shutdown").unstarted(() -> {
       System.out.println("listwatch: shutting down");
@@ -62,11 +62,15 @@ public final class ServerCommand implements Callable<Integer> {
     return 0;
   }
 
-  static AuthorizationMode parseAuthorizationMode(String s) {
-    try {
-      return AuthorizationMode.parse(s);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.TypeConversionException(e.getMessage());
+  /** Reads {@code --authorization-mode} as kube spells it. */
+  static final class AuthorizationModeConverter implements CommandLine.ITypeConverter<AuthorizationMode> {
+    @Override
+    public AuthorizationMode convert(String value) {
+      try {
+        return AuthorizationMode.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
     }
   }
 
