@@ -69,22 +69,23 @@ public final class PolicyCache {
 
   /** Feeds Roles. */
   public CacheListener rolesListener() {
-    return new Feed<>("roles", Role::fromJson, namespaced(roles), r -> { });
+    return new Feed<>("roles", Role::fromJson, namespaced(roles), () -> { });
   }
 
   /** Feeds ClusterRoles. */
   public CacheListener clusterRolesListener() {
-    return new Feed<>("clusterroles", Role::fromJson, Store.of(clusterRoles), r -> clusterRoleObservers.forEach(Runnable::run));
+    return new Feed<>("clusterroles", Role::fromJson, Store.of(clusterRoles),
+        () -> clusterRoleObservers.forEach(Runnable::run));
   }
 
   /** Feeds RoleBindings. */
   public CacheListener roleBindingsListener() {
-    return new Feed<>("rolebindings", Binding::fromJson, namespaced(roleBindings), r -> { });
+    return new Feed<>("rolebindings", Binding::fromJson, namespaced(roleBindings), () -> { });
   }
 
   /** Feeds ClusterRoleBindings. */
   public CacheListener clusterRoleBindingsListener() {
-    return new Feed<>("clusterrolebindings", Binding::fromJson, Store.of(clusterRoleBindings), r -> { });
+    return new Feed<>("clusterrolebindings", Binding::fromJson, Store.of(clusterRoleBindings), () -> { });
   }
 
   /** Where one resource's parsed objects go, keyed by namespace ("" if cluster-scoped) and name. */
@@ -142,9 +143,10 @@ public final class PolicyCache {
     private final String resource;
     private final Function<JsonNode, T> parser;
     private final Store<T> store;
-    private final java.util.function.Consumer<Void> changed;
+    /** Told after each change. */
+    private final Runnable changed;
 
-    Feed(String resource, Function<JsonNode, T> parser, Store<T> store, java.util.function.Consumer<Void> changed) {
+    Feed(String resource, Function<JsonNode, T> parser, Store<T> store, Runnable changed) {
       this.resource = resource;
       this.parser = parser;
       this.store = store;
@@ -155,7 +157,7 @@ public final class PolicyCache {
     public void onReplace(List<CachedObject> objects, long resourceVersion) {
       store.clear();
       objects.forEach(this::put);
-      changed.accept(null);
+      changed.run();
     }
 
     @Override
@@ -166,7 +168,7 @@ public final class PolicyCache {
       } else {
         put(o);
       }
-      changed.accept(null);
+      changed.run();
     }
 
     private void put(CachedObject o) {
