@@ -141,6 +141,22 @@ class RbacAuthorizerTest {
   }
 
   @Test
+  void metrics_needGetOnTheMetricsPath_whichClusterAdminHas() {
+    TestPolicy p = new TestPolicy().bootstrap()
+        .clusterRole("metrics-reader", PolicyRule.nonResource(List.of("get"), List.of("/metrics")))
+        .clusterRoleBinding("prometheus", "metrics-reader", "User:prometheus")
+        .clusterRoleBinding("ops-admin", "cluster-admin", "Group:ops");
+    RbacAuthorizer authz = new RbacAuthorizer(p.cache);
+
+    assertThat(authz.authorize(Attributes.nonResource(UserInfo.of("prometheus", List.of()), "get", "/metrics"))
+        .allowed()).isTrue();
+    assertThat(authz.authorize(Attributes.nonResource(UserInfo.of("op", List.of("ops")), "get", "/metrics"))
+        .reason()).isEqualTo("RBAC: allowed by ClusterRoleBinding \"ops-admin\" of ClusterRole \"cluster-admin\" to "
+        + "Group \"ops\"");
+    assertThat(authz.authorize(Attributes.nonResource(ALICE, "get", "/metrics")).allowed()).isFalse();
+  }
+
+  @Test
   void deletedBinding_grantsNoMore() {
     TestPolicy p = new TestPolicy().role("ns1", "reader", READ_PODS)
         .roleBinding("ns1", "b", "Role", "reader", "User:alice");
