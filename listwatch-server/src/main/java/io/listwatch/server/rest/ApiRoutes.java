@@ -1,5 +1,6 @@
 package io.listwatch.server.rest;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.CacheWatcher;
@@ -88,6 +89,19 @@ public final class ApiRoutes {
       throw new IllegalArgumentException(def + " is not stored");
     }
     handler.addAdmission(admission);
+  }
+
+  /**
+   * Lets a stored resource accept create and update bodies in kube's protobuf form
+   * ({@link KubeProtobuf}), which {@code decoder} turns into the object's JSON. Call before the
+   * server accepts requests.
+   */
+  public void protobufDecoder(ResourceDefinition def, java.util.function.Function<byte[], ObjectNode> decoder) {
+    ResourceHandler handler = handlers.get(def);
+    if (handler == null) {
+      throw new IllegalArgumentException(def + " is not stored");
+    }
+    handler.protobufDecoder(decoder);
   }
 
   /** The store of a resource, for in-process callers (startup, tests). */

@@ -39,6 +39,13 @@ public final class ResourceHandler {
     this.store = store;
   }
 
+  /** Reads protobuf bodies of this resource, or null; set before the server accepts requests. */
+  private volatile java.util.function.Function<byte[], ObjectNode> protobuf;
+
+  void protobufDecoder(java.util.function.Function<byte[], ObjectNode> decoder) {
+    this.protobuf = decoder;
+  }
+
   void addAdmission(WriteAdmission admission) {
     java.util.List<WriteAdmission> next = new java.util.ArrayList<>(admissions);
     next.add(admission);
@@ -201,6 +208,10 @@ public final class ResourceHandler {
 
   private ObjectNode body(ApiRequest request) {
     String type = request.mediaType();
+    java.util.function.Function<byte[], ObjectNode> decoder = protobuf;
+    if (decoder != null && type.equals(KubeProtobuf.MEDIA_TYPE)) {
+      return decoder.apply(request.body());
+    }
     if (!type.isEmpty() && !type.equals("application/json") && !type.equals("*/*")) {
       throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
           + "media types include: application/json");

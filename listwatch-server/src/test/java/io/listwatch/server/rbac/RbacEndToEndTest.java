@@ -165,6 +165,36 @@ abstract class RbacEndToEndTest {
   }
 
   @Test
+  void kubectlCreateRoleAndBindings_work_andGrantView() {
+    KubectlRunner root = kubectl(ADMIN);
+    KubectlRunner.Result created = root.run("create", "rolebinding", "nobody-view", "--clusterrole=view",
+        "--user=nobody", "-n", "ns2");
+    assertThat(created.exitCode()).as(created.stderr()).isZero();
+    try {
+      admin.get(RBAC + "/namespaces/ns2/rolebindings").expect(200); // the authorizer has it once this returns
+      KubectlRunner.Result canI = kubectl(NOBODY).run("auth", "can-i", "list", "pods", "-n", "ns2");
+      assertThat(canI.stdout().strip()).as(canI.stderr()).isEqualTo("yes");
+      KubectlRunner.Result role = root.run("create", "role", "pod-reader", "--verb=get,list", "--resource=pods",
+          "-n", "ns2");
+      assertThat(role.exitCode()).as(role.stderr()).isZero();
+      assertThat(admin.get(RBAC + "/namespaces/ns2/roles/pod-reader").expect(200).path("rules").toString())
+          .isEqualTo("[{\"verbs\":[\"get\",\"list\"],\"apiGroups\":[\"\"],\"resources\":[\"pods\"]}]");
+      KubectlRunner.Result crb = root.run("create", "clusterrolebinding", "viewers", "--clusterrole=view",
+          "--group=viewers", "--serviceaccount=ns2:robot");
+      assertThat(crb.exitCode()).as(crb.stderr()).isZero();
+      JsonNode viewers = admin.get(RBAC + "/clusterrolebindings/viewers").expect(200);
+      assertThat(viewers.path("roleRef").toString()).isEqualTo(
+          "{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"ClusterRole\",\"name\":\"view\"}");
+      assertThat(viewers.path("subjects").toString()).contains(
+          "{\"kind\":\"Group\",\"apiGroup\":\"rbac.authorization.k8s.io\",\"name\":\"viewers\"}",
+          "{\"kind\":\"ServiceAccount\",\"name\":\"robot\",\"namespace\":\"ns2\"}");
+    } finally {
+      root.run("delete", "rolebinding", "nobody-view", "-n", "ns2");
+      root.run("delete", "clusterrolebinding", "viewers");
+    }
+  }
+
+  @Test
   void userWithoutBindings_getsDiscoveryOnly() {
     KubectlRunner kubectl = kubectl(NOBODY);
 
