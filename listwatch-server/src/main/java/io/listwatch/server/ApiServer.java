@@ -7,6 +7,7 @@ import io.listwatch.api.clock.Clock;
 import io.listwatch.server.authn.AuthenticationConfig;
 import io.listwatch.server.authn.Authenticator;
 import io.listwatch.server.authn.Impersonation;
+import io.listwatch.server.authz.AuthorizationMode;
 import io.listwatch.server.authn.X509Authenticator;
 import io.listwatch.server.authz.Authorizer;
 import io.listwatch.server.cacher.Cacher;
@@ -16,6 +17,7 @@ import io.listwatch.server.filters.MaxInFlightLimit;
 import io.listwatch.server.filters.WatchLimit;
 import io.listwatch.server.http.ConnectionOptions;
 import io.listwatch.server.http.HttpServerInitializer;
+import io.listwatch.server.rbac.Rbac;
 import io.listwatch.server.http.SecureServerInitializer;
 import io.listwatch.server.metrics.ServerMetrics;
 import io.listwatch.server.rest.ApiResponse;
@@ -81,8 +83,8 @@ import org.slf4j.LoggerFactory;
  * {@link #clientSslContext(String, String...)}.
  *
  * <p>Lifecycle: {@link #start()} opens the store, fills every resource's watch cache,
- * creates the namespaces kube always has, and binds the listener. {@link #close()} ends
- * every watch normally, stops the listener and closes the store (acknowledged writes are
+ * creates the namespaces kube always has and the default RBAC roles, and binds the listener.
+ * {@link #close()} ends every watch normally, stops the listener and closes the store (acknowledged writes are
  * durable). Thread-safe; start and close are called once each.
  */
 public final class ApiServer implements AutoCloseable {
@@ -112,6 +114,9 @@ public final class ApiServer implements AutoCloseable {
   private ConnectionOptions connectionOptions;
   /** TCP keepalive idle time and probe interval on accepted connections (kube's period). */
   private static final int KEEPALIVE_SECONDS = 180;
+  private Rbac rbac;
+  /** The request filters every listener shares (authentication, limits, authorization). */
+  private HandlerChain chain;
 
   private ApiServer(Builder config) {
     this.config = config;
@@ -148,12 +153,15 @@ public final class ApiServer implements AutoCloseable {
       // kube's order: client certificates, then bearer tokens (static, then service accounts)
       List<Authenticator> authenticators = new java.util.ArrayList<>(List.of(new X509Authenticator()));
       authenticators.addAll(config.authentication.install(dataDir, registry, routes, cacher("", "serviceaccounts")));
+      rbac = Rbac.install(config.authorizationMode, registry, routes, cachers);
       createInitialNamespaces();
-      HandlerChain chain = HandlerChain.builder()
+      rbac.start();
+      Authorizer authorizer = config.authorizer != null ? config.authorizer : rbac.authorizer();
+      chain = HandlerChain.builder()
           .authenticators(authenticators)
           .anonymousAuth(config.authentication.anonymousAuth())
-          .impersonation(new Impersonation(config.authorizer))
-          .authorizer(config.authorizer)
+          .impersonation(new Impersonation(authorizer))
+          .authorizer(authorizer)
           .maxInFlight(new MaxInFlightLimit(config.maxRequestsInflight, config.maxMutatingRequestsInflight))
           .watchLimit(new WatchLimit(config.maxWatchesPerUser))
           .build();
@@ -366,6 +374,9 @@ public final class ApiServer implements AutoCloseable {
     if (!connections.close().awaitUninterruptibly(closeWaitMs, TimeUnit.MILLISECONDS)) {
       LOG.warn("some connections did not close within {} ms; stopping the event loops anyway", closeWaitMs);
     }
+    if (rbac != null) {
+      rbac.close();
+    }
     cachers.values().forEach(Cacher::close);
     if (workers != null) {
       workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
@@ -402,7 +413,9 @@ public final class ApiServer implements AutoCloseable {
     private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private CacherConfig cacherConfig = CacherConfig.DEFAULTS;
     private AuthenticationConfig authentication = AuthenticationConfig.defaults();
-    private Authorizer authorizer = Authorizer.ALWAYS_ALLOW;
+    /** Overrides the authorizer {@link #authorizationMode} chooses; null: none given. */
+    private Authorizer authorizer;
+    private AuthorizationMode authorizationMode = AuthorizationMode.RBAC;
     private TlsConfig tls;
     private int insecurePort = -1;
     private int maxRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_REQUESTS_INFLIGHT;
@@ -420,9 +433,15 @@ public final class ApiServer implements AutoCloseable {
       return this;
     }
 
-    /** Decides what authenticated users may do, impersonation included (default: AlwaysAllow). */
+    /** Decides what authenticated users may do, impersonation included (default: the one {@link #authorizationMode} chooses); for tests. */
     public Builder authorizer(Authorizer authorizer) {
       this.authorizer = Objects.requireNonNull(authorizer);
+      return this;
+    }
+
+    /** {@code --authorization-mode}: RBAC (default) or AlwaysAllow. */
+    public Builder authorizationMode(AuthorizationMode mode) {
+      this.authorizationMode = Objects.requireNonNull(mode);
       return this;
     }
 

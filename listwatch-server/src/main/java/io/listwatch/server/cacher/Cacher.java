@@ -65,6 +65,7 @@ public final class Cacher implements AutoCloseable {
   private final String logName;
   private final ReentrantLock dispatchLock = new ReentrantLock();
   private final List<CacheWatcher> watchers = new ArrayList<>(); // guarded by dispatchLock
+  private final List<CacheListener> listeners = new ArrayList<>(); // guarded by dispatchLock
   private final AtomicLong terminatedWatchers = new AtomicLong();
   /** Events received from storage; added once per delivered batch. */
   private final LongAdder eventsReceived = new LongAdder();
@@ -134,6 +135,7 @@ public final class Cacher implements AutoCloseable {
           WatchCacheEvent ce = toCacheEvent(e, now);
           ready.addAll(cache.apply(ce, now));
           delivered += dispatch(ce);
+          notifyListeners(ce);
         }
       } finally {
         dispatchLock.unlock();
@@ -167,6 +169,7 @@ public final class Cacher implements AutoCloseable {
         try {
           List.copyOf(watchers).forEach(CacheWatcher::end);
           fill();
+          listeners.forEach(Cacher.this::replay);
         } finally {
           dispatchLock.unlock();
         }
@@ -212,6 +215,40 @@ public final class Cacher implements AutoCloseable {
       }
     }
     return delivered;
+  }
+
+  /**
+   * Adds an in-process listener: it gets the current content at once, then every change (see
+   * {@link CacheListener} for the calling contract).
+   */
+  public void addListener(CacheListener listener) {
+    dispatchLock.lock();
+    try {
+      replay(listener);
+      listeners.add(listener);
+    } finally {
+      dispatchLock.unlock();
+    }
+  }
+
+  private void replay(CacheListener listener) {
+    String prefix = def.storagePrefix();
+    WatchCache.Snapshot snap = cache.snapshot(prefix, prefixEnd(prefix), o -> true);
+    try {
+      listener.onReplace(snap.objects(), snap.resourceVersion());
+    } catch (RuntimeException e) {
+      LOG.warn("{}: listener {} failed on replace", logName, listener, e);
+    }
+  }
+
+  private void notifyListeners(WatchCacheEvent event) {
+    for (CacheListener l : listeners) {
+      try {
+        l.onEvent(event);
+      } catch (RuntimeException e) {
+        LOG.warn("{}: listener {} failed on an event", logName, l, e);
+      }
+    }
   }
 
   private void tick() {

@@ -1,6 +1,7 @@
 package io.listwatch.server.cli;
 
 import io.listwatch.server.ApiServer;
+import io.listwatch.server.authz.AuthorizationMode;
 import io.listwatch.server.cacher.CacherConfig;
 import io.listwatch.server.filters.MaxInFlightLimit;
 import io.listwatch.server.filters.WatchLimit;
@@ -93,13 +94,18 @@ public final class ServerCommand implements Callable<Integer> {
   @CommandLine.Mixin
   AuthenticationOptions authentication = new AuthenticationOptions();
 
+  @Option(names = "--authorization-mode", converter = AuthorizationModeConverter.class,
+      description = "How requests are authorized: RBAC or AlwaysAllow (default: ${DEFAULT-VALUE}).")
+  AuthorizationMode authorizationMode = AuthorizationMode.RBAC;
+
   @Override
   public Integer call() throws InterruptedException {
     CacherConfig cacher = new CacherConfig(watchCacheSize, parseDuration(watchCacheHistory), watcherQueue,
         CacherConfig.DEFAULTS.bookmarkInterval(), CacherConfig.DEFAULTS.freshnessTimeout());
     ApiServer.Builder builder = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(securePort)
         .tls(tlsConfig()).cacherConfig(cacher).maxInFlight(maxRequestsInflight, maxMutatingRequestsInflight)
-        .maxWatchesPerUser(maxWatchesPerUser).authentication(authentication.config());
+        .maxWatchesPerUser(maxWatchesPerUser).authentication(authentication.config())
+        .authorizationMode(authorizationMode);
     if (httpPort > 0) {
       builder.insecurePort(httpPort);
     }
@@ -152,6 +158,18 @@ public final class ServerCommand implements Callable<Integer> {
       });
     }
     return tls;
+  }
+
+  /** Reads {@code --authorization-mode} as kube spells it. */
+  static final class AuthorizationModeConverter implements CommandLine.ITypeConverter<AuthorizationMode> {
+    @Override
+    public AuthorizationMode convert(String value) {
+      try {
+        return AuthorizationMode.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
   }
 
   static Duration parseDuration(String s) {

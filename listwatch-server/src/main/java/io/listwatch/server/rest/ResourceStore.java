@@ -226,6 +226,14 @@ public final class ResourceStore {
     return create(namespace, obj, false);
   }
 
+  /**
+   * Updates an object on behalf of the server itself (controllers, startup reconciliation):
+   * kube's guaranteed update, without the request checks of {@link WriteAdmission}s.
+   */
+  public CompletableFuture<ObjectNode> updateInternal(String namespace, String name, UnaryOperator<ObjectNode> change) {
+    return guaranteedUpdate(namespace, name, false, false, change);
+  }
+
   /** The object straight from storage (for admission checks that cannot wait for the cache). */
   CompletableFuture<Optional<KeyValue>> getFromStorage(String namespace, String name) {
     return storage.get(def.storageKey(namespace, name));
