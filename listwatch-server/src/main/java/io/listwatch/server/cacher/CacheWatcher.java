@@ -1,7 +1,7 @@
 package io.listwatch.server.cacher;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.List;
@@ -52,8 +52,6 @@ public final class CacheWatcher {
   /** Events to write before the queue: initial ADDED events or replayed history. */
   private Iterator<byte[][]> backlog; // event loop, after registration
   private byte[] afterBacklog; // event loop, after registration
-  /** The frames one drain step takes from the queue; event loop only, emptied after each use. */
-  private final byte[][][] taken = new byte[BATCH][][];
 
   /**
    * @param startResourceVersion live events at or below it are skipped (the watch starts there)
@@ -255,49 +253,23 @@ public final class CacheWatcher {
     if (parts.isEmpty()) {
       return nextQueuedBatch();
     }
-    int size = 0;
-    for (byte[] part : parts) {
-      size += part.length;
-    }
-    ByteBuf batch = ByteBufAllocator.DEFAULT.ioBuffer(size);
-    for (byte[] part : parts) {
-      batch.writeBytes(part);
-    }
-    return batch;
+    return Unpooled.wrappedBuffer(parts.size(), parts.toArray(new byte[0][]));
   }
 
-  /**
-   * Up to {@link #BATCH} queued event lines copied into one buffer from the I/O allocator
-   * (pooled, direct where the platform allows): the socket (or TLS engine) reads it as is.
-   * A composite over the shared heap parts would be copied twice on its way to the socket
-   * (merged into a temporary heap buffer, then into a direct one) and allocate a wrapper per
-   * part; this copies once and allocates nothing per event.
-   */
   private ByteBuf nextQueuedBatch() {
-    byte[][][] frames = taken;
-    int n = 0;
+    List<byte[]> parts;
     synchronized (lock) {
-      while (n < BATCH && !queue.isEmpty()) {
-        frames[n++] = queue.poll();
+      parts = new java.util.ArrayList<>(Math.min(BATCH, queue.size()) * 3);
+      for (int i = 0; i < BATCH && !queue.isEmpty(); i++) {
+        for (byte[] part : queue.poll()) {
+          parts.add(part);
+        }
       }
     }
-    if (n == 0) {
+    if (parts.isEmpty()) {
       return null;
     }
-    int size = 0;
-    for (int i = 0; i < n; i++) {
-      for (byte[] part : frames[i]) {
-        size += part.length;
-      }
-    }
-    ByteBuf batch = ByteBufAllocator.DEFAULT.ioBuffer(size);
-    for (int i = 0; i < n; i++) {
-      for (byte[] part : frames[i]) {
-        batch.writeBytes(part);
-      }
-      frames[i] = null;
-    }
-    return batch;
+    return Unpooled.wrappedBuffer(parts.size(), parts.toArray(new byte[0][]));
   }
 
   /** The connection closed (the client went away). Idempotent. */
