@@ -3,18 +3,26 @@ package io.listwatch.server;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
+import io.listwatch.server.authn.X509Authenticator;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.CacherConfig;
 import io.listwatch.server.filters.HandlerChain;
 import io.listwatch.server.http.HttpServerInitializer;
+import io.listwatch.server.http.SecureServerInitializer;
 import io.listwatch.server.request.ConnectionInfo;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.registry.ResourceRegistry;
 import io.listwatch.server.rest.ApiRoutes;
+import io.listwatch.server.tls.CertifiedKey;
+import io.listwatch.server.tls.Kubeconfig;
+import io.listwatch.server.tls.ServerSslContexts;
+import io.listwatch.server.tls.TlsConfig;
+import io.listwatch.server.tls.TlsMaterial;
 import io.listwatch.storage.Storage;
 import io.listwatch.storage.rocksdb.RocksDbStorage;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -28,12 +36,14 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
@@ -50,6 +60,13 @@ import org.slf4j.LoggerFactory;
  *   String url = server.url();   // http://127.0.0.1:<free port>
  * }
  * }</pre>
+ *
+ * <p>With {@link Builder#tls()} the main listener serves HTTPS (HTTP/2 and HTTP/1.1 by ALPN,
+ * client certificates as credentials) with certificates kept in the data directory, and
+ * writes {@code <data-dir>/kubeconfig.yaml} for the admin; a plain-HTTP listener on 127.0.0.1,
+ * where every request acts as the cluster admin, is added only on request
+ * ({@link Builder#insecurePort(int)}). Tests act as any user with
+ * {@link #clientSslContext(String, String...)}.
  *
  * <p>Lifecycle: {@link #start()} opens the store, fills every resource's watch cache,
  * creates the namespaces kube always has, and binds the listener. {@link #close()} ends
@@ -73,6 +90,10 @@ public final class ApiServer implements AutoCloseable {
   /** Accepted connections, closed by {@link #close()}; channels leave the group when they close. */
   private final ChannelGroup connections = new DefaultChannelGroup("api-connections", GlobalEventExecutor.INSTANCE);
   private Channel listener;
+  /** The plain-HTTP listener beside the TLS one, when asked for. */
+  private Channel insecureListener;
+  private TlsMaterial tls;
+  private SecureServerInitializer secure;
   private ApiRoutes routes;
 
   private ApiServer(Builder config) {
@@ -106,16 +127,23 @@ public final class ApiServer implements AutoCloseable {
       createInitialNamespaces();
       boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
       workers = new MultiThreadIoEventLoopGroup(config.ioThreads, NioIoHandler.newFactory());
-      listener = new ServerBootstrap()
-          .group(boss, workers)
-          .channel(NioServerSocketChannel.class)
-          .option(ChannelOption.SO_BACKLOG, 1024)
-          .childOption(ChannelOption.TCP_NODELAY, true)
-          .childHandler(trackingConnections(new HttpServerInitializer(routes, HandlerChain.builder().build(),
-              ConnectionInfo.Listener.INSECURE)))
-          .bind(new InetSocketAddress(config.bindAddress, config.port))
-          .syncUninterruptibly()
-          .channel();
+      HandlerChain chain = HandlerChain.builder().authenticators(List.of(new X509Authenticator())).build();
+      HttpServerInitializer plain = new HttpServerInitializer(routes, chain, ConnectionInfo.Listener.INSECURE);
+      if (config.tls == null) {
+        listener = bind(config.bindAddress, config.port, plain);
+      } else {
+        tls = TlsMaterial.load(dataDir, config.tls, List.of(config.bindAddress));
+        secure = new SecureServerInitializer(ServerSslContexts.build(tls, config.tls.provider()),
+            config.tls.handshakeTimeout(), routes, chain);
+        listener = bind(config.bindAddress, config.port, secure);
+        LOG.info("TLS by {}; certificates in {}", ServerSslContexts.describe(config.tls.provider()), tls.directory());
+        if (config.insecurePort >= 0) {
+          insecureListener = bind("127.0.0.1", config.insecurePort, plain);
+          LOG.warn("plain HTTP on {}: every request there acts as the cluster admin (system:masters)", insecureUrl().get());
+        }
+        tls.admin().ifPresent(admin ->
+            Kubeconfig.write(kubeconfig(), url(), tls.servingCa(), TlsMaterial.ADMIN_USER, admin));
+      }
       LOG.info("listwatch API server listening on {} (data in {})", url(), dataDir);
       return this;
     } catch (java.io.IOException | RuntimeException e) {
@@ -124,8 +152,20 @@ public final class ApiServer implements AutoCloseable {
     }
   }
 
+  private Channel bind(String address, int port, ChannelHandler pipeline) {
+    return new ServerBootstrap()
+        .group(boss, workers)
+        .channel(NioServerSocketChannel.class)
+        .option(ChannelOption.SO_BACKLOG, 1024)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childHandler(trackingConnections(pipeline))
+        .bind(new InetSocketAddress(address, port))
+        .syncUninterruptibly()
+        .channel();
+  }
+
   /** Adds every accepted connection to {@link #connections}, then runs {@code pipeline}. */
-  private ChannelInitializer<SocketChannel> trackingConnections(HttpServerInitializer pipeline) {
+  private ChannelInitializer<SocketChannel> trackingConnections(ChannelHandler pipeline) {
     return new ChannelInitializer<>() {
       @Override
       protected void initChannel(SocketChannel ch) {
@@ -150,11 +190,60 @@ public final class ApiServer implements AutoCloseable {
     }
   }
 
-  /** The base URL, e.g. {@code http://127.0.0.1:8080}. */
+  /** The main listener's base URL, e.g. {@code http://127.0.0.1:8080} or, with TLS, {@code https://127.0.0.1:6443}. */
   public String url() {
+    return url(tls != null ? "https" : "http", listener);
+  }
+
+  /** The plain-HTTP listener beside the TLS one, when the builder asked for it. */
+  public Optional<String> insecureUrl() {
+    return Optional.ofNullable(insecureListener).map(l -> url("http", l));
+  }
+
+  private static String url(String scheme, Channel listener) {
     InetSocketAddress a = (InetSocketAddress) listener.localAddress();
     String host = a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getHostString();
-    return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
+    return scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
+  }
+
+  /** TLS mode: {@code <data-dir>/kubeconfig.yaml}, the admin's kubeconfig (written at start when the server owns the client CA). */
+  public Path kubeconfig() {
+    requireTls();
+    return dataDir.resolve("kubeconfig.yaml");
+  }
+
+  /** TLS mode: the certificate clients trust to verify this server (the generated CA unless the operator brought one). */
+  public X509Certificate caCertificate() {
+    requireTls();
+    return tls.servingCa();
+  }
+
+  /**
+   * TLS mode: a new client certificate for {@code user} in {@code groups}, signed by the
+   * server's client CA, so a test or tool can act as any user. Not available with
+   * an operator's {@code --client-ca-file} (the server does not hold that CA's key).
+   */
+  public CertifiedKey issueClientCertificate(String user, String... groups) {
+    requireTls();
+    return tls.clientCa().orElseThrow(() -> new IllegalStateException("the client CA is the operator's"))
+        .issueClient(user, List.of(groups));
+  }
+
+  /** TLS mode: a client {@link javax.net.ssl.SSLContext} acting as {@code user} in {@code groups} and trusting this server. */
+  public javax.net.ssl.SSLContext clientSslContext(String user, String... groups) {
+    return issueClientCertificate(user, groups).clientSslContext(caCertificate());
+  }
+
+  /** TLS mode: how many connections negotiated each protocol by ALPN ({@code h2}, {@code http/1.1}), for tests. */
+  public Map<String, Long> negotiatedProtocols() {
+    requireTls();
+    return secure.negotiatedProtocols();
+  }
+
+  private void requireTls() {
+    if (tls == null) {
+      throw new IllegalStateException("the server was not started with TLS (ApiServer.builder().tls())");
+    }
   }
 
   public int port() {
@@ -179,6 +268,10 @@ public final class ApiServer implements AutoCloseable {
     if (listener != null) {
       listener.close().syncUninterruptibly();
       listener = null;
+    }
+    if (insecureListener != null) {
+      insecureListener.close().syncUninterruptibly();
+      insecureListener = null;
     }
     // end every watch and let its last chunk reach the socket before the event loops stop
     // (a stopping event loop closes its connections before running queued writes)
@@ -231,8 +324,33 @@ public final class ApiServer implements AutoCloseable {
     private int port;
     private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private CacherConfig cacherConfig = CacherConfig.DEFAULTS;
+    private TlsConfig tls;
+    private int insecurePort = -1;
 
     private Builder() {
+    }
+
+    /** Serve HTTPS on the main listener with generated certificates (see {@link TlsConfig#DEFAULTS}). */
+    public Builder tls() {
+      return tls(TlsConfig.DEFAULTS);
+    }
+
+    /** Serve HTTPS on the main listener as {@code tls} says. */
+    public Builder tls(TlsConfig tls) {
+      this.tls = Objects.requireNonNull(tls);
+      return this;
+    }
+
+    /**
+     * With TLS: also serve plain HTTP on 127.0.0.1 at this port (0: a free port), where every
+     * request acts as the cluster admin. Default: no plain listener.
+     */
+    public Builder insecurePort(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port out of range: " + port);
+      }
+      this.insecurePort = port;
+      return this;
     }
 
     /** Where the embedded store keeps its data; default: a temporary directory deleted on close. */

@@ -46,7 +46,7 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   static final int MAX_CONCURRENT_STREAMS = 1000;
   /** How long closing an HTTP/2 connection waits for streams in flight. */
   public static final long GRACEFUL_SHUTDOWN_MILLIS = 1000;
-  private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
+  static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
 
   private final ApiRoutes routes;
   private final HandlerChain chain;
@@ -61,7 +61,7 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   @Override
   protected void initChannel(SocketChannel ch) {
     ch.config().setWriteBufferWaterMark(WATER_MARK);
-    HttpServerCodec http1 = new HttpServerCodec(8192, 64 * 1024, 8192);
+    HttpServerCodec http1 = http1Codec();
     HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1, protocol ->
         AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
             ? new Http2ServerUpgradeCodec(http2FrameCodec(), new Http2MultiplexHandler(streamInitializer()))
@@ -70,10 +70,30 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
     p.addLast("h2c", new CleartextHttp2ServerUpgradeHandler(http1, upgrade, new ChannelInitializer<Channel>() {
       @Override
       protected void initChannel(Channel c) {
-        c.pipeline().addLast(http2FrameCodec(), new Http2MultiplexHandler(streamInitializer()));
+        addHttp2Handlers(c.pipeline());
       }
     }));
     p.addLast("http1", new Http1Fallback());
+  }
+
+  /**
+   * Adds HTTP/2 to a connection: the frame codec and the stream multiplexer whose streams get
+   * the request handlers. Used for h2c and for h2 negotiated by ALPN.
+   */
+  void addHttp2Handlers(ChannelPipeline p) {
+    p.addLast(http2FrameCodec(), new Http2MultiplexHandler(streamInitializer()));
+  }
+
+  /** Adds the request handlers of an HTTP/1.1 connection, after its codec at the end of {@code p}. */
+  void addHttp1Handlers(ChannelPipeline p) {
+    p.addLast("keep-alive", new HttpServerKeepAliveHandler());
+    p.addLast("aggregator", new StatusAggregator(MAX_BODY_BYTES));
+    p.addLast("api", new ApiHandler(routes, chain, listener));
+  }
+
+  /** The HTTP/1.1 codec with this server's limits on the request line and headers. */
+  static HttpServerCodec http1Codec() {
+    return new HttpServerCodec(8192, 64 * 1024, 8192);
   }
 
   private static io.netty.handler.codec.http2.Http2FrameCodec http2FrameCodec() {
@@ -108,9 +128,7 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, HttpMessage msg) {
       ChannelPipeline p = ctx.pipeline();
-      p.addAfter(ctx.name(), "keep-alive", new HttpServerKeepAliveHandler());
-      p.addAfter("keep-alive", "aggregator", new StatusAggregator(MAX_BODY_BYTES));
-      p.addAfter("aggregator", "api", new ApiHandler(routes, chain, listener));
+      addHttp1Handlers(p); // this handler is last: they go right after it
       p.remove(this);
       ctx.fireChannelRead(msg);
     }

@@ -1,6 +1,10 @@
 package io.listwatch.server.testing;
 
 import io.listwatch.server.ApiServer;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -21,14 +25,28 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *   }
  * }
  * }</pre>
+ *
+ * <p>Annotate the test class with {@link Tls @ApiServerExtension.Tls} for a server in TLS mode:
+ * {@code server.url()} is then {@code https://...}, {@code server.kubeconfig()} the admin's
+ * kubeconfig, and {@code server.clientSslContext(user, groups...)} acts as any user.
  */
 public final class ApiServerExtension implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
+
+  /** Starts the test class's server in TLS mode ({@link ApiServer.Builder#tls()}). */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Target(ElementType.TYPE)
+  public @interface Tls {
+  }
 
   private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(ApiServerExtension.class);
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    context.getStore(NS).put("server", ApiServer.builder().build().start());
+    ApiServer.Builder builder = ApiServer.builder();
+    if (context.getRequiredTestClass().isAnnotationPresent(Tls.class)) {
+      builder.tls();
+    }
+    context.getStore(NS).put("server", builder.build().start());
   }
 
   @Override

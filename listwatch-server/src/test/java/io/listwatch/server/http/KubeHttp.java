@@ -52,11 +52,19 @@ final class KubeHttp implements AutoCloseable {
   }
 
   KubeHttp(String baseUrl) {
+    this(baseUrl, null);
+  }
+
+  /** Over TLS with {@code ssl} (e.g. {@code server.clientSslContext(user, groups...)}); null for plain HTTP. */
+  KubeHttp(String baseUrl, javax.net.ssl.SSLContext ssl) {
     this.base = baseUrl;
-    this.client = HttpClient.newBuilder()
+    HttpClient.Builder b = HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(WAIT)
-        .build();
+        .connectTimeout(WAIT);
+    if (ssl != null) {
+      b.sslContext(ssl);
+    }
+    this.client = b.build();
   }
 
   // ---- plain requests ------------------------------------------------------------------

@@ -1,0 +1,190 @@
+package io.listwatch.server.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.listwatch.server.ApiServer;
+import io.listwatch.server.tls.CertificateAuthority;
+import io.listwatch.server.tls.CertifiedKey;
+import io.listwatch.server.tls.TlsConfig;
+import io.listwatch.server.testing.ApiServerExtension;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The TLS listener as kube users check it: curl with the admin certificate streams watch
+ * events over HTTP/1.1 and, negotiated by ALPN, HTTP/2; a client without a certificate is
+ * anonymous; an untrusted certificate, plain HTTP and a stalled handshake are disconnected.
+ */
+@ExtendWith(ApiServerExtension.class)
+@ApiServerExtension.Tls
+class TlsTransportTest {
+
+  private static final Duration WAIT = KubeHttp.WAIT;
+
+  private static KubeHttp admin;
+
+  @BeforeAll
+  static void adminClient(ApiServer server) {
+    admin = new KubeHttp(server.url(), server.clientSslContext("admin", "system:masters"));
+  }
+
+  @AfterAll
+  static void closeClient() {
+    admin.close();
+  }
+
+  private static Path tlsDir(ApiServer server) {
+    return server.dataDir().resolve("tls");
+  }
+
+  @Test
+  void curlHttp11_withAdminCertificate_streamsChunkedWatchEvents(ApiServer server) {
+    String ns = admin.createNamespace("curl-h1");
+    try (Curl curl = Curl.start(tlsDir(server), "-sk", "-v", "-N", "--http1.1", "--cert", "admin.crt",
+        "--key", "admin.key", server.url() + "/api/v1/namespaces/" + ns + "/pods?watch=true")) {
+      curl.awaitStderr(l -> l.startsWith("< HTTP/1.1 200"), "with the 200 status line", WAIT);
+      curl.awaitStderr(l -> l.equalsIgnoreCase("< transfer-encoding: chunked"), "with chunked encoding", WAIT);
+      admin.create("/api/v1/namespaces/" + ns + "/pods", KubeHttp.pod("p1", Map.of(), null));
+      String event = curl.awaitStdout(l -> !l.isBlank(), "with an event", WAIT);
+      assertThat(event).startsWith("{\"type\":\"ADDED\"").contains("\"name\":\"p1\"");
+    }
+  }
+
+  @Test
+  void curlHttp2_negotiatesH2ByAlpn_andStreamsWatchEvents(ApiServer server) {
+    String ns = admin.createNamespace("curl-h2");
+    try (Curl curl = Curl.start(tlsDir(server), "-sk", "-v", "-N", "--http2", "--cert", "admin.crt",
+        "--key", "admin.key", server.url() + "/api/v1/namespaces/" + ns + "/pods?watch=true")) {
+      curl.awaitStderr(l -> l.contains("ALPN") && l.contains("h2"), "saying the server accepted h2 by ALPN", WAIT);
+      curl.awaitStderr(l -> l.startsWith("< HTTP/2 200"), "with an HTTP/2 200 status", WAIT);
+      admin.create("/api/v1/namespaces/" + ns + "/pods", KubeHttp.pod("p2", Map.of(), null));
+      String event = curl.awaitStdout(l -> !l.isBlank(), "with an event", WAIT);
+      assertThat(event).startsWith("{\"type\":\"ADDED\"").contains("\"name\":\"p2\"");
+    }
+    assertThat(server.negotiatedProtocols()).containsKey("h2");
+  }
+
+  @Test
+  void clientWithoutCertificate_isAnonymous(ApiServer server) throws Exception {
+    // trusts the server, presents no certificate
+    SSLContext anonymous = SSLContext.getInstance("TLS");
+    anonymous.init(null, trustManagers(server), null);
+    HttpClient client = HttpClient.newBuilder().sslContext(anonymous).connectTimeout(WAIT).build();
+    try (client) {
+      HttpResponse<String> version = client.send(HttpRequest.newBuilder(URI.create(server.url() + "/version"))
+          .timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(version.statusCode()).isEqualTo(200);
+      // the default authorizer (AlwaysAllow) lets system:anonymous list
+      HttpResponse<String> pods = client.send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/pods"))
+          .timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(pods.statusCode()).isEqualTo(200);
+    }
+  }
+
+  private static javax.net.ssl.TrustManager[] trustManagers(ApiServer server) throws Exception {
+    java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+    trust.load(null, null);
+    trust.setCertificateEntry("ca", server.caCertificate());
+    javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+        javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(trust);
+    return tmf.getTrustManagers();
+  }
+
+  @Test
+  void clientCertificateFromAnotherCa_isRefusedInTheHandshake(ApiServer server, @TempDir Path dir) {
+    // curl presents its certificate whatever CAs the server names (the JDK's client would
+    // choose to send none, and be anonymous)
+    CertifiedKey stranger = CertificateAuthority.create("another-ca").issueClient("admin", List.of("system:masters"));
+    stranger.write(dir.resolve("stranger.crt"), dir.resolve("stranger.key"));
+    try (Curl curl = Curl.start(dir, "-sk", "--cert", "stranger.crt", "--key", "stranger.key",
+        "-o", "body.json", "-w", "%{http_code}", server.url() + "/api/v1/pods")) {
+      int exit = curl.awaitExit(WAIT);
+      assertThat(exit).as("curl's exit code (35: TLS handshake failed, 56: failure receiving data)").isIn(35, 56);
+      assertThat(dir.resolve("body.json")).doesNotExist();
+    }
+    // the same request with a certificate of the server's CA is answered
+    try (Curl curl = Curl.start(tlsDir(server), "-sk", "--cert", "admin.crt", "--key", "admin.key",
+        "-o", "/dev/null", "-w", "%{http_code}\n", server.url() + "/api/v1/pods")) {
+      assertThat(curl.awaitStdout(l -> !l.isBlank(), "with the status code", WAIT)).isEqualTo("200");
+    }
+  }
+
+  @Test
+  void plainHttpToTheTlsPort_isDisconnected(ApiServer server) throws Exception {
+    try (Socket s = new Socket("127.0.0.1", server.port())) {
+      s.setSoTimeout((int) WAIT.toMillis());
+      OutputStream out = s.getOutputStream();
+      out.write("GET /api/v1/pods HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      assertThat(readToEnd(s.getInputStream())).doesNotContain("\"kind\":\"PodList\"");
+    }
+  }
+
+  @Test
+  void clientOfferingOnlyAnUnknownAlpnProtocol_failsTheHandshake(ApiServer server) throws Exception {
+    SSLContext ctx = server.clientSslContext("admin", "system:masters");
+    try (SSLSocket s = (SSLSocket) ctx.getSocketFactory().createSocket("127.0.0.1", server.port())) {
+      s.setSoTimeout((int) WAIT.toMillis());
+      SSLParameters params = s.getSSLParameters();
+      params.setApplicationProtocols(new String[] {"spdy/3"});
+      s.setSSLParameters(params);
+      assertThatThrownBy(s::startHandshake).isInstanceOf(IOException.class)
+          .hasMessageContaining("no_application_protocol");
+    }
+  }
+
+  @Test
+  void clientWithoutAlpn_speaksHttp11(ApiServer server) throws Exception {
+    SSLContext ctx = server.clientSslContext("admin", "system:masters");
+    try (SSLSocket s = (SSLSocket) ctx.getSocketFactory().createSocket("127.0.0.1", server.port())) {
+      s.setSoTimeout((int) WAIT.toMillis());
+      s.startHandshake();
+      s.getOutputStream().write("GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+          .getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().flush();
+      assertThat(readToEnd(s.getInputStream())).startsWith("HTTP/1.1 200").contains("gitVersion");
+    }
+  }
+
+  @Test
+  void clientThatNeverCompletesTheHandshake_isDisconnected(@TempDir Path dir) throws Exception {
+    try (ApiServer server = ApiServer.builder().dataDir(dir)
+        .tls(TlsConfig.DEFAULTS.withHandshakeTimeout(Duration.ofMillis(300))).build().start();
+        Socket s = new Socket("127.0.0.1", server.port())) {
+      s.setSoTimeout((int) WAIT.toMillis());
+      // connected, says nothing: the server closes once the handshake timeout passes
+      assertThat(s.getInputStream().read()).isEqualTo(-1);
+    }
+  }
+
+  /** Everything until the server closes, failing if it does not within the socket timeout. */
+  private static String readToEnd(InputStream in) throws IOException {
+    try {
+      return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+    } catch (SocketTimeoutException e) {
+      throw new AssertionError("the server kept the connection open", e);
+    }
+  }
+}
