@@ -35,7 +35,27 @@ final class ChunkedWatchSink implements WatchSink {
 
   @Override
   public void write(ByteBuf data) {
-    ctx.write(new DefaultHttpContent(data), ctx.voidPromise());
+    ctx.write(new DefaultHttpContent(ioBuffer(data)), ctx.voidPromise());
+  }
+
+  /**
+   * The batch in one buffer from the connection's I/O allocator (pooled, direct where the
+   * platform allows), which the socket or the TLS engine reads as it is. Written as given, a
+   * composite over the shared heap parts of the events would be merged into a temporary heap
+   * buffer and then copied again into a direct one on its way to the socket, per watcher;
+   * this copies once and leaves no garbage. Takes ownership of {@code data}.
+   */
+  private ByteBuf ioBuffer(ByteBuf data) {
+    if (data.isDirect() && data.nioBufferCount() == 1) {
+      return data;
+    }
+    try {
+      ByteBuf out = ctx.alloc().ioBuffer(data.readableBytes());
+      out.writeBytes(data, data.readerIndex(), data.readableBytes());
+      return out;
+    } finally {
+      data.release();
+    }
   }
 
   @Override
