@@ -14,8 +14,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Our API server ({@code ./listwatch server}'s {@code ServerCommand}) in a child JVM of its
- * own, bound to 127.0.0.1, with the data directory it is given, so that what runs in the
+ * Our API server ({@code ./listwatch server}'s {@code ServerCommand}, or a benchmark's own main
+ * around {@code ApiServer}) in a child JVM of its own, bound to 127.0.0.1, so that what runs in the
  * benchmark's JVM (informers, load generators) neither shares its heap nor its garbage
  * collector, and the server's CPU can be read from its process alone. {@link #close()}
  * stops it with SIGTERM (the server's shutdown hook closes it cleanly), idempotent.
@@ -44,22 +44,23 @@ public final class ServerJvm implements AutoCloseable {
   /** Starts the server with a plain-HTTP listener on a free port and waits until it listens. */
   public static ServerJvm start(Path dataDir, List<String> jvmOptions, Path log)
       throws IOException, InterruptedException {
-    return start(dataDir, jvmOptions, List.of("--http-port", "0"), Set.of("http"), log);
+    return start("io.listwatch.server.cli.ServerCommand",
+        List.of("--data-dir", dataDir.toString(), "--bind-address", "127.0.0.1", "--http-port", "0"), jvmOptions,
+        Set.of("http"), log);
   }
 
   /**
-   * Starts {@code ServerCommand --data-dir dataDir --bind-address 127.0.0.1 serverArgs...}
-   * and waits until it has printed a listener URL of every scheme in {@code schemes}
-   * ({@code http}, {@code https}); its standard error goes to {@code log}.
+   * Starts {@code mainClass args...} (a main that runs the server: {@code ServerCommand}, or
+   * a benchmark's own main around {@code ApiServer}) and waits until it has printed a
+   * listener URL of every scheme in {@code schemes} ({@code http}, {@code https}) on its
+   * standard output; its standard error goes to {@code log}.
    */
-  public static ServerJvm start(Path dataDir, List<String> jvmOptions, List<String> serverArgs, Set<String> schemes,
+  public static ServerJvm start(String mainClass, List<String> args, List<String> jvmOptions, Set<String> schemes,
       Path log) throws IOException, InterruptedException {
     List<String> options = new ArrayList<>();
     options.add(NO_LEAK_DETECTION);
     options.addAll(jvmOptions);
-    List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--bind-address", "127.0.0.1"));
-    args.addAll(serverArgs);
-    ChildJvm jvm = ChildJvm.start("api-server", options, "io.listwatch.server.cli.ServerCommand", args, log);
+    ChildJvm jvm = ChildJvm.start("api-server", options, mainClass, args, log);
     try {
       Map<String, String> urls = new LinkedHashMap<>();
       long deadline = System.nanoTime() + START_TIMEOUT_SECONDS * 1_000_000_000L;

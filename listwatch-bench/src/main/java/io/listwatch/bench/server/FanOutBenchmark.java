@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
  * over several transports in one run.
  *
  * <p>For each transport (and each TLS provider of the server, for the TLS transports) a fresh
- * server ({@link ServerJvm}: {@code ServerCommand} in a child JVM with a new data directory,
+ * server ({@link ServerJvm} running {@link FanOutServer}: an {@code ApiServer} in a child JVM
+ * with a new data directory,
  * Netty's leak detector off, its pauses logged to a file read by {@link GcLog}) is started;
  * {@code --pods} pods of about 1 KB are created in namespace {@code default} through the
  * plain-HTTP listener; an unrecorded JIT warm-up point runs; then each point
@@ -63,8 +64,9 @@ public final class FanOutBenchmark implements Callable<Integer> {
   private List<String> transportNames;
 
   @Option(names = "--tls-providers", split = ",", paramLabel = "P",
-      description = "The server's TLS provider (--tls-provider of ./listwatch server), jdk or openssl: each TLS "
-          + "transport runs once per provider (default: the server's default, the option not passed).")
+      description = "The server's TLS provider, jdk or openssl (OpenSSL needs netty-tcnative on the class path): "
+          + "each TLS transport runs once per provider (default: the server's default, OpenSSL when available, "
+          + "else the JDK's).")
   private List<String> tlsProviders = new ArrayList<>();
 
   @Option(names = "--client-tls-provider", defaultValue = "auto", paramLabel = "P",
@@ -131,10 +133,6 @@ public final class FanOutBenchmark implements Callable<Integer> {
       description = "An extra JVM option for the server, after the defaults; repeat for more, e.g. "
           + "--server-jvm-option=-XX:+UseZGC (default: none).")
   private List<String> serverJvmOptions = new ArrayList<>();
-
-  @Option(names = "--server-arg", paramLabel = "ARG",
-      description = "An extra argument for ./listwatch server; repeat for more (default: none).")
-  private List<String> serverArgs = new ArrayList<>();
 
   @Option(names = "--data-dir", paramLabel = "DIR",
       description = "Where each server's data directory and logs go (absent or empty); kept afterwards. "
@@ -238,19 +236,19 @@ public final class FanOutBenchmark implements Callable<Integer> {
     List<String> jvm = new ArrayList<>(List.of("-Xms" + serverHeap, "-Xmx" + serverHeap));
     jvm.addAll(gcLog.jvmOptions());
     jvm.addAll(serverJvmOptions);
-    List<String> args = new ArrayList<>(List.of("--http-port", "0"));
+    List<String> args = new ArrayList<>(List.of(data.toString()));
     Set<String> schemes = new LinkedHashSet<>(List.of("http"));
     if (run.transport().tls) {
-      args.addAll(List.of("--secure-port", "0"));
+      args.add("tls");
       schemes.add("https");
       if (run.provider() != null) {
-        args.addAll(List.of("--tls-provider", run.provider()));
+        args.add(run.provider());
       }
     }
-    args.addAll(serverArgs);
     report.progress("%s: starting the server (%s)", run.label(), dir);
     CpuMonitor cpu = CpuMonitor.now();
-    try (ServerJvm server = ServerJvm.start(data, jvm, args, schemes, dir.resolve("server.log"))) {
+    try (ServerJvm server = ServerJvm.start(FanOutServer.class.getName(), args, jvm, schemes,
+        dir.resolve("server.log"))) {
       running.set(server);
       long ticks0 = server.cpuTicks();
       InetSocketAddress plain = server.address("http");
@@ -407,11 +405,11 @@ public final class FanOutBenchmark implements Callable<Integer> {
   }
 
   private void parameters() {
-    report.parameters.put("server", "./listwatch server (ServerCommand) in its own JVM per transport, fresh data dir, "
+    report.parameters.put("server", "ApiServer (builder defaults: 2 I/O threads, CacherConfig.DEFAULTS; for the TLS "
+        + "transports .tls() with generated certificates" + (tlsProviders.isEmpty() ? "" : " and the provider named")
+        + ", plus a plain listener for set-up) in its own JVM (FanOutServer), one per transport, fresh data dir, "
         + "127.0.0.1; JVM -Xms" + serverHeap + " -Xmx" + serverHeap + " " + ServerJvm.NO_LEAK_DETECTION
-        + (serverJvmOptions.isEmpty() ? "" : " " + String.join(" ", serverJvmOptions))
-        + "; args --http-port 0 [--secure-port 0] " + (tlsProviders.isEmpty() ? "" : "[--tls-provider P] ")
-        + String.join(" ", serverArgs));
+        + (serverJvmOptions.isEmpty() ? "" : " " + String.join(" ", serverJvmOptions)) + " -Xlog:gc,safepoint");
     report.parameters.put("pods", String.format("%,d in namespace default, ~%,d bytes of JSON each", pods,
         objectBytes));
     report.parameters.put("writes", "merge-PATCH of one annotation (the send time, System.nanoTime() of this JVM, "
