@@ -204,8 +204,17 @@ public final class FanOutBenchmark implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(cleanup);
     try {
       for (int i = 0; i < runs.size(); i++) {
-        runServer(runs.get(i), base.resolve(String.format("%02d-%s%s", i + 1, runs.get(i).transport(),
-            runs.get(i).provider() == null ? "" : "-" + runs.get(i).provider())), running);
+        ServerRun run = runs.get(i);
+        Path dir = base.resolve(String.format("%02d-%s%s", i + 1, run.transport(),
+            run.provider() == null ? "" : "-" + run.provider()));
+        try {
+          runServer(run, dir, running);
+        } catch (Exception e) {
+          // one transport failing (e.g. a server without it) does not lose the others' figures
+          report.progress("%s FAILED: %s", run.label(), e);
+          report.note(run.label() + " FAILED: " + e.getMessage() + " (server log: " + dir.resolve("server.log")
+              + (tempDir ? ", deleted at the end; keep it with --data-dir" : "") + ")");
+        }
       }
     } finally {
       ServerJvm s = running.getAndSet(null);
