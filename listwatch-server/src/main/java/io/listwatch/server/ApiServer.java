@@ -258,6 +258,15 @@ public final class ApiServer implements AutoCloseable {
         .orElseThrow(() -> new IllegalArgumentException("no resource " + plural + "." + group));
   }
 
+  /**
+   * The request paths (with query) of the watches this server serves over WebSocket right
+   * now, one per connection; for tests and diagnostics.
+   */
+  public List<String> webSocketWatches() {
+    return connections.stream().map(HttpServerInitializer::webSocketWatch).flatMap(java.util.Optional::stream)
+        .toList();
+  }
+
   public Path dataDir() {
     return dataDir;
   }

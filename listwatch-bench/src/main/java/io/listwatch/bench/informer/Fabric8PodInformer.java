@@ -12,9 +12,9 @@ import java.util.Properties;
 
 /**
  * fabric8's pod informer: {@code client.pods().inAnyNamespace().runnableInformer(0).start()}
- * with the default HTTP client (Vert.x). Watches are plain HTTP ({@code onlyHttpWatches}): the
- * server answers a WebSocket upgrade with 503 and fabric8 would fall back to HTTP anyway,
- * after one wasted round trip. The request timeout is raised to 5 minutes so that a list of
+ * with the default HTTP client (Vert.x). Watches are plain HTTP ({@code onlyHttpWatches}), the
+ * transport the other informers under test use, so that the comparison is between informers
+ * rather than transports. The request timeout is raised to 5 minutes so that a list of
  * 100,000 pods is not cut off. No kubeconfig or environment is read.
  *
  * <p>Confined to the child's main thread.

@@ -234,6 +234,9 @@ public final class CacheWatcher {
     return ended;
   }
 
+  // Both batch builders keep the WatchSink.write contract: one component per part of an event
+  // (prefix, object, suffix) or per whole single-event frame, never one spanning two events.
+
   private ByteBuf nextBacklogBatch() {
     List<byte[]> parts = new java.util.ArrayList<>(BATCH * 3 + 1);
     int events = 0;

@@ -18,7 +18,19 @@ public interface WatchSink {
   /** False while the connection's outbound buffer is over its high-water mark. */
   boolean isWritable();
 
-  /** Writes event lines (one buffer may hold many); takes ownership of {@code data}. */
+  /**
+   * Writes whole event lines (one buffer may hold many); takes ownership of {@code data}.
+   *
+   * <p>Event boundaries: each event is one line, {@code {"type":..,"object":..}} ending with
+   * {@code '\n'}, and a newline occurs nowhere else (the JSON is compact and escapes newlines
+   * in strings). When {@code data} is a {@link io.netty.buffer.CompositeByteBuf}, each of its
+   * components lies within one event, so an event ends exactly where a component ends with
+   * {@code '\n'}: a transport that sends one message per event (WebSocket) finds the
+   * boundaries by looking at one byte per component, and slices the shared bytes instead of
+   * copying or re-encoding them. A transport that streams bytes (a chunked body, an HTTP/2
+   * stream) writes {@code data} as it is. Any other buffer is small (a bookmark or an error
+   * event) and may be scanned for newlines.
+   */
   void write(ByteBuf data);
 
   /** Flushes what was written. */

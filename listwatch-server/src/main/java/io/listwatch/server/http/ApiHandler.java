@@ -2,11 +2,13 @@ package io.listwatch.server.http;
 
 import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.CacheWatcher;
+import io.listwatch.server.cacher.WatchSink;
 import io.listwatch.server.filters.HandlerChain;
 import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.request.ConnectionInfo;
 import io.listwatch.server.request.RequestInfo;
 import io.listwatch.server.rest.ApiRoutes;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultHttpResponse;
@@ -18,6 +20,7 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
@@ -27,8 +30,10 @@ import org.slf4j.LoggerFactory;
  * Answers one connection's requests: runs the {@link HandlerChain}'s filters (authentication,
  * authorization, ...), hands each admitted request to {@link ApiRoutes} and writes the result,
  * or, for a watch, writes the response head at once and then lets a {@link CacheWatcher}
- * stream into a {@link ChunkedWatchSink}. Every failure becomes a kube Status; an unexpected
- * one is logged and answered 500.
+ * stream into a {@link ChunkedWatchSink}, or, when the client asked for a WebSocket, switches
+ * the connection to WebSocket ({@link WebSocketUpgrade}) and streams into a
+ * {@link WebSocketWatchSink}. Every failure becomes a kube Status; an unexpected one is
+ * logged and answered 500.
  *
  * <p>One instance per connection; confined to the connection's event loop, except that
  * completions of asynchronous work write through the channel (which Netty hands over to the
@@ -63,16 +68,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       return;
     }
     request = admission.request();
-    if (request.isWatch() && request.websocketUpgrade()) {
-      // WebSocket watches are not served yet. A complete 503 makes fabric8 (which opens
-      // watches as WebSockets) fall back to a plain HTTP watch at once (COMPAT.md section 6).
-      ctx.writeAndFlush(Responses.status(StatusException.unavailable(
-          "WebSocket watches are not served; use a plain HTTP watch (GET with watch=true)")));
-      return;
-    }
     if (request.isWatch()) {
       admission.release(); // watches are long-running: not counted in flight
-      startWatch(ctx, info, request);
+      startWatch(ctx, info, request, req);
       return;
     }
     CompletableFuture<io.listwatch.server.rest.ApiResponse> response;
@@ -88,7 +86,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     });
   }
 
-  private void startWatch(ChannelHandlerContext ctx, RequestInfo info, ApiRequest request) {
+  /**
+   * Starts a watch the filters admitted: its options are checked first (a refusal is a normal
+   * HTTP Status), then the response starts, as a WebSocket when the client asked for one on an
+   * HTTP/1.1 connection, else as a streamed (chunked) body.
+   */
+  private void startWatch(ChannelHandlerContext ctx, RequestInfo info, ApiRequest request, FullHttpRequest req) {
     ApiRoutes.WatchStart start;
     try {
       start = routes.prepareWatch(info, request);
@@ -96,12 +99,23 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       ctx.writeAndFlush(errorResponse(e, request));
       return;
     }
-    HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-    head.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
-    head.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
-    HttpUtil.setTransferEncodingChunked(head, true);
-    ctx.writeAndFlush(head);
-    ChunkedWatchSink sink = new ChunkedWatchSink(ctx, () -> activeWatch = null);
+    WatchSink sink;
+    Runnable onDone = () -> activeWatch = null;
+    if (request.websocketUpgrade() && WebSocketUpgrade.possible(ctx.pipeline())) {
+      Optional<FullHttpResponse> refused = WebSocketUpgrade.refusal(ctx, req);
+      if (refused.isPresent()) {
+        ctx.writeAndFlush(refused.get()).addListener(ChannelFutureListener.CLOSE);
+        return;
+      }
+      sink = WebSocketUpgrade.upgrade(ctx, req, onDone);
+    } else {
+      HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+      head.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+      head.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
+      HttpUtil.setTransferEncodingChunked(head, true);
+      ctx.writeAndFlush(head);
+      sink = new ChunkedWatchSink(ctx, onDone);
+    }
     start.start(sink).whenComplete((watcher, e) -> ctx.executor().execute(() -> {
       if (e != null) {
         Throwable cause = unwrap(e);

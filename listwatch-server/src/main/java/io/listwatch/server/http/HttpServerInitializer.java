@@ -36,7 +36,9 @@ import io.netty.util.ReferenceCountUtil;
  * HTTP/1.1 connection through Netty's stream-to-HTTP codec, so there is one request path
  * and one watch fan-out path for both. Per request: the body aggregator (bodies over the
  * limit get a 413 Status), then the {@link ApiHandler}, which runs the filters (authentication,
- * authorization) before its handlers.
+ * authorization) before its handlers. An admitted watch that asks for a WebSocket switches
+ * its HTTP/1.1 connection to WebSocket: the HTTP handlers leave the pipeline and Netty's frame
+ * codec takes their place ({@link WebSocketUpgrade}).
  */
 public final class HttpServerInitializer extends ChannelInitializer<SocketChannel> {
 
@@ -94,6 +96,14 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   /** The HTTP/1.1 codec with this server's limits on the request line and headers. */
   static HttpServerCodec http1Codec() {
     return new HttpServerCodec(8192, 64 * 1024, 8192);
+  }
+
+  /**
+   * The request path and query of the watch {@code connection} serves over WebSocket, if it
+   * has switched to WebSocket for one (for tests and diagnostics).
+   */
+  public static java.util.Optional<String> webSocketWatch(Channel connection) {
+    return WebSocketUpgrade.watchPath(connection);
   }
 
   private static io.netty.handler.codec.http2.Http2FrameCodec http2FrameCodec() {

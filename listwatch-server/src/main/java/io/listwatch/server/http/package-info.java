@@ -1,7 +1,7 @@
 /**
- * The HTTP transport: Netty pipeline, request parsing, response writing, and the watch sink
- * for HTTP/1.1 chunked bodies (also used for HTTP/2 streams through Netty's stream-to-HTTP
- * codec).
+ * The HTTP transport: Netty pipeline, request parsing, response writing, and the watch sinks:
+ * HTTP/1.1 chunked bodies (also used for HTTP/2 streams through Netty's stream-to-HTTP codec)
+ * and WebSocket watches on HTTP/1.1 connections.
  *
  * <ul>
  *   <li>{@link io.listwatch.server.http.HttpServerInitializer}: the pipeline: codec, body
@@ -12,6 +12,11 @@
  *       encoding, {@code rest} returns plain results.</li>
  *   <li>{@link io.listwatch.server.http.ChunkedWatchSink}: a watch response as a
  *       {@link io.listwatch.server.cacher.WatchSink}.</li>
+ *   <li>{@link io.listwatch.server.http.WebSocketUpgrade}: switches an admitted watch request
+ *       that asks for a WebSocket to the WebSocket protocol (Netty's handshaker and frame
+ *       codec), after the filters and the watch's option checks;
+ *       {@link io.listwatch.server.http.WebSocketWatchSink} then sends one text message per
+ *       event and answers Ping and Close.</li>
  * </ul>
  */
 package io.listwatch.server.http;

@@ -63,9 +63,13 @@ public record ApiRequest(HttpMethod method, String path, Map<String, List<String
     return header(HttpHeaderNames.HOST);
   }
 
-  /** True when the client asks to upgrade this request to a WebSocket. */
+  /**
+   * True when the client asks to upgrade this request to a WebSocket: {@code Connection} has
+   * the token {@code Upgrade} and {@code Upgrade} is {@code websocket} (kube's test).
+   */
   public boolean websocketUpgrade() {
-    return headers.containsValue(HttpHeaderNames.UPGRADE, "websocket", true);
+    return headers.containsValue(HttpHeaderNames.CONNECTION, "upgrade", true)
+        && headers.containsValue(HttpHeaderNames.UPGRADE, "websocket", true);
   }
 
   /** A GET with {@code watch} set to anything but "0" or "false" (kube's rule for booleans). */

@@ -40,9 +40,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The fabric8 Kubernetes client (7.x, Vert.x HTTP backend) against the server: typed CRUD,
- * watches (fabric8 asks for a WebSocket first and falls back to a plain HTTP watch when the
- * upgrade is answered with 200), informers, and the 410 of a watch from a compacted
- * resourceVersion. Each test works in a namespace of its own on the class's shared server.
+ * watches (fabric8 opens them as WebSockets; the tests check on the server that they really
+ * run over WebSocket, as fabric8 would silently fall back to a plain HTTP watch on a 200 or
+ * 503 answer), informers, and the 410 of a watch from a compacted resourceVersion. Each test
+ * works in a namespace of its own on the class's shared server.
  */
 @ExtendWith(ApiServerExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS) // a backstop: every wait below is bounded more tightly
@@ -51,11 +52,13 @@ class Fabric8Test {
   /** How long to wait for an event, a watch start or an informer sync that the server should deliver at once. */
   private static final long WAIT_SECONDS = 10;
 
+  private static ApiServer server;
   private static KubernetesClient client;
 
   @BeforeAll
-  static void setUp(ApiServer server) {
-    client = newClient(server.url());
+  static void setUp(ApiServer s) {
+    server = s;
+    client = newClient(s.url());
   }
 
   @AfterAll
@@ -100,8 +103,8 @@ class Fabric8Test {
 
   /**
    * Starts a watch, waiting at most {@link #WAIT_SECONDS}: fabric8's {@code watch()} itself
-   * waits without a bound for the watch to start (WebSocket handshake, then the HTTP fallback).
-   * A watch that starts after the timeout is closed.
+   * waits without a bound for the watch to start (its WebSocket handshake). A watch that
+   * starts after the timeout is closed.
    */
   private static Watch startWatch(Supplier<Watch> watch) {
     CompletableFuture<Watch> started = CompletableFuture.supplyAsync(watch);
@@ -110,7 +113,7 @@ class Fabric8Test {
     } catch (TimeoutException e) {
       started.thenAccept(Watch::close);
       throw new AssertionError("fabric8 watch() did not return within " + WAIT_SECONDS + " s: its WebSocket "
-          + "attempt got no usable answer (101, or a complete 200/503 response to fall back to HTTP)", e);
+          + "handshake got no usable answer", e);
     } catch (ExecutionException e) {
       throw new AssertionError("fabric8 watch() failed", e.getCause());
     } catch (InterruptedException e) {
@@ -130,6 +133,15 @@ class Fabric8Test {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted", e);
     }
+  }
+
+  /**
+   * The server serves a watch on {@code path} over WebSocket right now. fabric8 returns from
+   * {@code watch()} (and an informer from {@code start()}) once its WebSocket is open.
+   */
+  private static void assertServedOverWebSocket(String path) {
+    assertThat(server.webSocketWatches()).as("watches served over WebSocket")
+        .anySatisfy(p -> assertThat(p).startsWith(path + "?"));
   }
 
   @Test
@@ -241,13 +253,14 @@ class Fabric8Test {
   }
 
   @Test
-  void watch_fallsBackToHttp_andDeliversAddedModifiedDeleted() {
+  void watch_runsOverWebSocket_andDeliversAddedModifiedDeleted() {
     createNamespace(client, "f8-watch");
     String listRv = client.pods().inNamespace("f8-watch").list().getMetadata().getResourceVersion();
     QueueingWatcher watcher = new QueueingWatcher();
 
     try (Watch ignored = startWatch(() ->
         client.pods().inNamespace("f8-watch").withResourceVersion(listRv).watch(watcher))) {
+      assertServedOverWebSocket("/api/v1/namespaces/f8-watch/pods");
       Pod created = client.pods().inNamespace("f8-watch").resource(pod("web", Map.of("app", "web"))).create();
       addLabel(client, "f8-watch", "web", "tier", "frontend");
       client.pods().inNamespace("f8-watch").withName("web").delete();
@@ -319,6 +332,7 @@ class Fabric8Test {
       }
 
       assertThat(informer.hasSynced()).isTrue();
+      assertServedOverWebSocket("/api/v1/namespaces/f8-informer/pods");
       assertThat(informer.getStore().list()).extracting(p -> p.getMetadata().getName()).containsExactly("existing");
       assertThat(poll(seen, "add from the initial list")).isEqualTo("add existing");
 

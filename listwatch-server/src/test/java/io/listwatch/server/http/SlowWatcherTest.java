@@ -9,6 +9,7 @@ import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.CacherConfig;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -54,8 +55,24 @@ class SlowWatcherTest {
   private static final int MAX_EVENTS = 12_000;
   private static final String PADDING = "p".repeat(1_000);
 
+  /** How the slow watcher asks for its watch: a request head written on its socket. */
+  @FunctionalInterface
+  private interface WatchRequest {
+    void write(OutputStream out, String pathAndQuery) throws IOException;
+  }
+
   @Test
   void slowWatcher_isClosedByTheServer_whileAHundredOthersReceiveEveryEvent() throws Exception {
+    slowWatcherIsClosed_whileOthersReceiveEveryEvent(RawHttp::writeGet);
+  }
+
+  /** The same over WebSocket: the slow client upgrades and then never reads a frame. */
+  @Test
+  void slowWebSocketWatcher_isClosedByTheServer_whileAHundredOthersReceiveEveryEvent() throws Exception {
+    slowWatcherIsClosed_whileOthersReceiveEveryEvent((out, path) -> RawWebSocket.writeUpgrade(out, path));
+  }
+
+  private void slowWatcherIsClosed_whileOthersReceiveEveryEvent(WatchRequest slowRequest) throws Exception {
     CacherConfig config = new CacherConfig(100_000, Duration.ofMinutes(5), QUEUE_CAPACITY, Duration.ofMinutes(1),
         Duration.ofSeconds(3));
     ExecutorService writers = Executors.newFixedThreadPool(8,
@@ -75,7 +92,7 @@ class SlowWatcherTest {
       // the slow watcher's initial list is larger than its socket and channel buffers hold
       slow.setReceiveBufferSize(4 * 1024);
       slow.connect(new InetSocketAddress("127.0.0.1", server.port()), (int) KubeHttp.WAIT.toMillis());
-      RawHttp.writeGet(slow.getOutputStream(), pods + "?watch=true&resourceVersion=0");
+      slowRequest.write(slow.getOutputStream(), pods + "?watch=true&resourceVersion=0");
       for (int i = 0; i < FAST_WATCHERS; i++) {
         fast.add(new FastWatcher(http.watch(pods + "?resourceVersion=" + start, false), i));
       }
