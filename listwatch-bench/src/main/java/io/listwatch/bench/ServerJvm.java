@@ -41,12 +41,22 @@ public final class ServerJvm implements AutoCloseable {
     this.urls = urls;
   }
 
-  /** Starts the server with a plain-HTTP listener on a free port and waits until it listens. */
+  /**
+   * Starts {@code ./listwatch server} with its HTTPS listener on a free port and the opt-in
+   * plain-HTTP listener on another, and waits until the plain one listens.
+   */
   public static ServerJvm start(Path dataDir, List<String> jvmOptions, Path log)
       throws IOException, InterruptedException {
     return start("io.listwatch.server.cli.ServerCommand",
-        List.of("--data-dir", dataDir.toString(), "--bind-address", "127.0.0.1", "--http-port", "0"), jvmOptions,
-        Set.of("http"), log);
+        List.of("--data-dir", dataDir.toString(), "--bind-address", "127.0.0.1", "--secure-port", "0",
+            "--http-port", String.valueOf(freeLoopbackPort())), jvmOptions, Set.of("http"), log);
+  }
+
+  /** A port free on 127.0.0.1 now (the plain-HTTP listener has no "any free port" setting: 0 turns it off). */
+  private static int freeLoopbackPort() throws IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
   }
 
   /**
