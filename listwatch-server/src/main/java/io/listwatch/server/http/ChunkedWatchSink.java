@@ -4,8 +4,10 @@ import io.listwatch.server.cacher.WatchSink;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.EventExecutor;
 
 /**
@@ -17,11 +19,18 @@ final class ChunkedWatchSink implements WatchSink {
 
   private final ChannelHandlerContext ctx;
   private final Runnable onDone;
+  /**
+   * Whether batches are copied into an I/O buffer before the write: on a plain TCP connection,
+   * where the socket write would otherwise copy them twice. A TLS engine copies what it
+   * encrypts anyway, and an HTTP/2 stream's data waits for flow control as it is.
+   */
+  private final boolean copyToIoBuffer;
 
   /** @param onDone called on the event loop when the response is over (ended or aborted) */
   ChunkedWatchSink(ChannelHandlerContext ctx, Runnable onDone) {
     this.ctx = ctx;
     this.onDone = onDone;
+    this.copyToIoBuffer = ctx.channel() instanceof SocketChannel && ctx.pipeline().get(SslHandler.class) == null;
   }
 
   @Override
@@ -36,7 +45,7 @@ final class ChunkedWatchSink implements WatchSink {
 
   @Override
   public void write(ByteBuf data) {
-    ctx.write(new DefaultHttpContent(ioBuffer(data)), ctx.voidPromise());
+    ctx.write(new DefaultHttpContent(copyToIoBuffer ? ioBuffer(data) : data), ctx.voidPromise());
   }
 
   /**
