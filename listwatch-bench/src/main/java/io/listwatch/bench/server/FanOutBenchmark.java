@@ -323,7 +323,8 @@ public final class FanOutBenchmark implements Callable<Integer> {
         String.format("%.2f", r.serverCpuNanosPerDelivery() / 1e3), String.format("%.0f%%", r.clientCpuPercent()),
         r.othersCpuPercent() < 0 ? "unknown" : String.format("%.0f%%", r.othersCpuPercent()), p.gcCell(),
         String.format("%.1f", p.safepointNanos() / 1e6), p.heapAfterGcMiB() < 0 ? "-" : p.heapAfterGcMiB(),
-        delivered, r.lost() == 0 ? "0" : r.lost() + " (first: " + r.firstLoss() + ")");
+        delivered, r.lost() == 0 ? "0" : r.lost() + (r.firstLoss() == null ? " (ended by the server)"
+            : " (first failure: " + r.firstLoss() + ")"));
     if (r.unparsed() > 0) {
       report.note(run.label() + ", " + r.watchers() + " watchers: " + count(r.unparsed())
           + " events without a readable send time");

@@ -305,7 +305,7 @@ final class NettyWatchFleet implements WatchFleet {
             end(ctx, null);
           }
         } else if (msg instanceof Http2ResetFrame r) {
-          end(ctx, streaming ? null : "stream reset: " + r.errorCode());
+          end(ctx, "stream reset by the server, error code " + r.errorCode()); // a watch ends with END_STREAM
         }
       } finally {
         ReferenceCountUtil.release(msg);
