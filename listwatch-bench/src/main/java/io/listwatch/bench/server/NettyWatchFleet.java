@@ -42,7 +42,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -79,7 +78,6 @@ final class NettyWatchFleet implements WatchFleet {
   private final WatchTally tally;
   private final EventLoopGroup group;
   private final Thread reader;
-  private final List<Channel> channels = new ArrayList<>(); // caller's thread
 
   /**
    * @param ssl null for plain TCP; its ALPN offer must fit the protocol ({@link TlsClient})
@@ -193,7 +191,6 @@ final class NettyWatchFleet implements WatchFleet {
     if (!f.isSuccess()) {
       throw new IOException("cannot connect to " + address, f.cause());
     }
-    channels.add(f.channel());
     return f.channel();
   }
 
