@@ -7,8 +7,16 @@ import io.listwatch.server.authn.X509Authenticator;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.CacherConfig;
 import io.listwatch.server.filters.HandlerChain;
+import io.listwatch.server.filters.MaxInFlightLimit;
+import io.listwatch.server.filters.WatchLimit;
+import io.listwatch.server.http.ConnectionOptions;
 import io.listwatch.server.http.HttpServerInitializer;
 import io.listwatch.server.http.SecureServerInitializer;
+import io.listwatch.server.metrics.ServerMetrics;
+import io.listwatch.server.rest.ApiResponse;
+import io.netty.channel.socket.nio.NioChannelOption;
+import java.time.Duration;
+import jdk.net.ExtendedSocketOptions;
 import io.listwatch.server.request.ConnectionInfo;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.registry.ResourceRegistry;
@@ -76,6 +84,7 @@ import org.slf4j.LoggerFactory;
 public final class ApiServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
+  private static final String KUBECONFIG = "kubeconfig.yaml";
   private static final List<String> INITIAL_NAMESPACES = List.of("default", "kube-system", "kube-public");
 
   private final Builder config;
@@ -94,7 +103,11 @@ public final class ApiServer implements AutoCloseable {
   private Channel insecureListener;
   private TlsMaterial tls;
   private SecureServerInitializer secure;
-  private ApiRoutes routes;
+  private volatile ApiRoutes routes;
+  private ServerMetrics metrics;
+  private ConnectionOptions connectionOptions;
+  /** TCP keepalive idle time and probe interval on accepted connections (kube's period). */
+  private static final int KEEPALIVE_SECONDS = 180;
 
   private ApiServer(Builder config) {
     this.config = config;
@@ -113,6 +126,7 @@ public final class ApiServer implements AutoCloseable {
         deleteDataDir = true;
       }
       storage = RocksDbStorage.builder(dataDir).open();
+      metrics = new ServerMetrics(info -> routes != null && routes.serves(info));
       timer = Executors.newSingleThreadScheduledExecutor(
           r -> Thread.ofPlatform().name("listwatch-cacher-timer").daemon(true).unstarted(r));
       for (ResourceDefinition def : registry.all()) {
@@ -123,26 +137,40 @@ public final class ApiServer implements AutoCloseable {
         cacher.start();
         cachers.put(def, cacher);
       }
-      routes = new ApiRoutes(registry, storage, cachers, Clock.systemUTC());
+      metrics.registerWatchCaches(cachers.values());
+      routes = new ApiRoutes(registry, metrics.instrument(storage), cachers, Clock.systemUTC());
+      routes.registerNonResource("/metrics",
+          () -> new ApiResponse(200, new ApiResponse.Text(metrics.exposition(), ServerMetrics.CONTENT_TYPE)));
       createInitialNamespaces();
+      HandlerChain chain = HandlerChain.builder()
+          .authenticators(List.of(new X509Authenticator()))
+          .maxInFlight(new MaxInFlightLimit(config.maxRequestsInflight, config.maxMutatingRequestsInflight))
+          .watchLimit(new WatchLimit(config.maxWatchesPerUser))
+          .build();
+      metrics.registerInFlight(chain.inFlightLimit());
+      connectionOptions = new ConnectionOptions(config.idleConnectionTimeout, metrics.requests());
+      metrics.registerConnections(connectionOptions::readingPaused);
       boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
       workers = new MultiThreadIoEventLoopGroup(config.ioThreads, NioIoHandler.newFactory());
-      HandlerChain chain = HandlerChain.builder().authenticators(List.of(new X509Authenticator())).build();
-      HttpServerInitializer plain = new HttpServerInitializer(routes, chain, ConnectionInfo.Listener.INSECURE);
+      HttpServerInitializer plain = new HttpServerInitializer(routes, chain, ConnectionInfo.Listener.INSECURE,
+          connectionOptions);
       if (config.tls == null) {
         listener = bind(config.bindAddress, config.port, plain);
       } else {
         tls = TlsMaterial.load(dataDir, config.tls, List.of(config.bindAddress));
         secure = new SecureServerInitializer(ServerSslContexts.build(tls, config.tls.provider()),
-            config.tls.handshakeTimeout(), routes, chain);
+            config.tls.handshakeTimeout(), routes, chain, connectionOptions);
         listener = bind(config.bindAddress, config.port, secure);
         LOG.info("TLS by {}; certificates in {}", ServerSslContexts.describe(config.tls.provider()), tls.directory());
         if (config.insecurePort >= 0) {
           insecureListener = bind("127.0.0.1", config.insecurePort, plain);
-          LOG.warn("plain HTTP on {}: every request there acts as the cluster admin (system:masters)", insecureUrl().get());
+          LOG.warn("plain HTTP on {}: every request there acts as the cluster admin (system:masters)",
+              insecureUrl().get());
         }
-        tls.admin().ifPresent(admin ->
-            Kubeconfig.write(kubeconfig(), url(), tls.servingCa(), TlsMaterial.ADMIN_USER, admin));
+        if (tls.admin().isPresent()) {
+          Kubeconfig.write(dataDir.resolve(KUBECONFIG), url(), tls.servingCa(), TlsMaterial.ADMIN_USER,
+              tls.admin().get());
+        }
       }
       LOG.info("listwatch API server listening on {} (data in {})", url(), dataDir);
       return this;
@@ -158,6 +186,10 @@ public final class ApiServer implements AutoCloseable {
         .channel(NioServerSocketChannel.class)
         .option(ChannelOption.SO_BACKLOG, 1024)
         .childOption(ChannelOption.TCP_NODELAY, true)
+        // half-open connections (a peer gone without a FIN) are found by TCP keepalive, as kube's 3 min
+        .childOption(ChannelOption.SO_KEEPALIVE, true)
+        .childOption(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE), KEEPALIVE_SECONDS)
+        .childOption(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPINTERVAL), KEEPALIVE_SECONDS)
         .childHandler(trackingConnections(pipeline))
         .bind(new InetSocketAddress(address, port))
         .syncUninterruptibly()
@@ -206,13 +238,19 @@ public final class ApiServer implements AutoCloseable {
     return scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
   }
 
-  /** TLS mode: {@code <data-dir>/kubeconfig.yaml}, the admin's kubeconfig (written at start when the server owns the client CA). */
+  /**
+   * TLS mode: {@code <data-dir>/kubeconfig.yaml}, the admin's kubeconfig, written at every
+   * start. Not there when client certificates come from the operator's CA.
+   */
   public Path kubeconfig() {
     requireTls();
-    return dataDir.resolve("kubeconfig.yaml");
+    if (tls.admin().isEmpty()) {
+      throw new IllegalStateException("no kubeconfig: client certificates are signed by the operator's CA");
+    }
+    return dataDir.resolve(KUBECONFIG);
   }
 
-  /** TLS mode: the certificate clients trust to verify this server (the generated CA unless the operator brought one). */
+  /** TLS mode: the certificate clients trust to verify this server (the generated CA, or the operator's). */
   public X509Certificate caCertificate() {
     requireTls();
     return tls.servingCa();
@@ -229,7 +267,7 @@ public final class ApiServer implements AutoCloseable {
         .issueClient(user, List.of(groups));
   }
 
-  /** TLS mode: a client {@link javax.net.ssl.SSLContext} acting as {@code user} in {@code groups} and trusting this server. */
+  /** TLS mode: a client {@link javax.net.ssl.SSLContext} acting as {@code user} in {@code groups}, trusting this server. */
   public javax.net.ssl.SSLContext clientSslContext(String user, String... groups) {
     return issueClientCertificate(user, groups).clientSslContext(caCertificate());
   }
@@ -269,6 +307,16 @@ public final class ApiServer implements AutoCloseable {
 
   public Path dataDir() {
     return dataDir;
+  }
+
+  /** The routes, for in-process callers (registering handlers, tests serving them on another listener). */
+  public ApiRoutes routes() {
+    return routes;
+  }
+
+  /** What every connection of the listener shares (idle timeout, request metrics). */
+  public ConnectionOptions connectionOptions() {
+    return connectionOptions;
   }
 
   /** Ends watches, stops listening, closes the store. Idempotent. */
@@ -335,6 +383,10 @@ public final class ApiServer implements AutoCloseable {
     private CacherConfig cacherConfig = CacherConfig.DEFAULTS;
     private TlsConfig tls;
     private int insecurePort = -1;
+    private int maxRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_REQUESTS_INFLIGHT;
+    private int maxMutatingRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT;
+    private int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
+    private Duration idleConnectionTimeout = ConnectionOptions.DEFAULT_IDLE_TIMEOUT;
 
     private Builder() {
     }
@@ -359,6 +411,37 @@ public final class ApiServer implements AutoCloseable {
         throw new IllegalArgumentException("port out of range: " + port);
       }
       this.insecurePort = port;
+      return this;
+    }
+
+    /**
+     * {@code --max-requests-inflight} and {@code --max-mutating-requests-inflight} (kube's
+     * defaults 400 and 200; 0 = unlimited). See {@link MaxInFlightLimit}.
+     */
+    public Builder maxInFlight(int readOnly, int mutating) {
+      if (readOnly < 0 || mutating < 0) {
+        throw new IllegalArgumentException("in-flight limits must be >= 0 (0 = unlimited)");
+      }
+      this.maxRequestsInflight = readOnly;
+      this.maxMutatingRequestsInflight = mutating;
+      return this;
+    }
+
+    /** {@code --max-watches-per-user} (default 1000; 0 = unlimited). See {@link WatchLimit}. */
+    public Builder maxWatchesPerUser(int max) {
+      if (max < 0) {
+        throw new IllegalArgumentException("maxWatchesPerUser must be >= 0 (0 = unlimited)");
+      }
+      this.maxWatchesPerUser = max;
+      return this;
+    }
+
+    /** How long a connection may sit with nothing to do before it is closed (default 60 s). */
+    public Builder idleConnectionTimeout(Duration timeout) {
+      if (timeout.isZero() || timeout.isNegative()) {
+        throw new IllegalArgumentException("the idle connection timeout must be positive");
+      }
+      this.idleConnectionTimeout = timeout;
       return this;
     }
 

@@ -109,6 +109,11 @@ public final class CacheWatcher {
     return filter;
   }
 
+  /** Where this watch writes (its {@code toString} names the client, for log lines). */
+  WatchSink sink() {
+    return sink;
+  }
+
   // ---- dispatch thread ---------------------------------------------------------------
 
   /**
@@ -116,8 +121,26 @@ public final class CacheWatcher {
    * watcher is over or cannot keep up (the caller then terminates it).
    */
   boolean offer(WatchCacheEvent event) {
+    return deliver(event) != Delivery.REFUSED;
+  }
+
+  /** What {@link #deliver} did with an event. */
+  enum Delivery {
+    /** Queued for the client. */
+    QUEUED,
+    /** Not for this watcher (filtered out, or at or before its starting point). */
+    SKIPPED,
+    /** The watcher is over or cannot keep up: the caller terminates it. */
+    REFUSED
+  }
+
+  /** Like {@link #offer}, telling whether the event was queued (the cacher counts deliveries). */
+  Delivery deliver(WatchCacheEvent event) {
     byte[][] frame = frameFor(event);
-    return frame == null || offerParts(frame);
+    if (frame == null) {
+      return Delivery.SKIPPED;
+    }
+    return offerParts(frame) ? Delivery.QUEUED : Delivery.REFUSED;
   }
 
   /** The frame of the form this watcher should see {@code event} in, or null for none. */

@@ -24,6 +24,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +64,10 @@ public final class Cacher implements AutoCloseable {
   private final ReentrantLock dispatchLock = new ReentrantLock();
   private final List<CacheWatcher> watchers = new ArrayList<>(); // guarded by dispatchLock
   private final AtomicLong terminatedWatchers = new AtomicLong();
+  /** Events received from storage; added once per delivered batch. */
+  private final LongAdder eventsReceived = new LongAdder();
+  /** Events queued to watchers (one per watcher per event); added once per batch. */
+  private final LongAdder eventsDispatched = new LongAdder();
   private volatile Watch storageWatch;
   private volatile boolean closed;
   private ScheduledFuture<?> ticker;
@@ -113,15 +118,18 @@ public final class Cacher implements AutoCloseable {
     public void onEvents(List<WatchEvent> events) {
       List<CompletableFuture<Long>> ready = new ArrayList<>();
       long now = System.nanoTime();
+      long delivered = 0;
       dispatchLock.lock();
       try {
         for (WatchEvent e : events) {
           WatchCacheEvent ce = toCacheEvent(e, now);
           ready.addAll(cache.apply(ce, now));
-          dispatch(ce);
+          delivered += dispatch(ce);
         }
       } finally {
         dispatchLock.unlock();
+        eventsReceived.add(events.size());
+        eventsDispatched.add(delivered);
       }
       long rv = events.getLast().revision();
       ready.forEach(f -> f.complete(rv));
@@ -177,18 +185,24 @@ public final class Cacher implements AutoCloseable {
         () -> decoder.restamp(before, e.revision()).json());
   }
 
-  private void dispatch(WatchCacheEvent event) {
+  /** Hands {@code event} to every watcher; returns how many queued it. */
+  private int dispatch(WatchCacheEvent event) {
+    int delivered = 0;
     for (int i = watchers.size() - 1; i >= 0; i--) {
       CacheWatcher w = watchers.get(i);
-      if (!w.offer(event)) {
+      CacheWatcher.Delivery d = w.deliver(event);
+      if (d == CacheWatcher.Delivery.QUEUED) {
+        delivered++;
+      } else if (d == CacheWatcher.Delivery.REFUSED) {
         watchers.remove(i);
         if (!w.isClosed()) {
           terminatedWatchers.incrementAndGet();
-          LOG.info("{}: forcing watcher close due to unresponsiveness ({} queued)", logName, w.queued());
+          LOG.info("{}: forcing watcher close due to unresponsiveness ({} queued): {}", logName, w.queued(), w.sink());
           w.terminate();
         }
       }
     }
+    return delivered;
   }
 
   private void tick() {
@@ -410,6 +424,14 @@ public final class Cacher implements AutoCloseable {
 
   public long resourceVersion() {
     return cache.resourceVersion();
+  }
+
+  /** Counters and sizes for metrics; each value is read on its own (not one snapshot). */
+  public CacherStats stats() {
+    WatchCache.Window w = cache.window();
+    return new CacherStats(watcherCount(), w.objects(), w.historyEvents(), config.historyCapacity(),
+        w.oldestResumable(), w.resourceVersion(), eventsReceived.sum(), eventsDispatched.sum(),
+        terminatedWatchers.get());
   }
 
   /**

@@ -217,6 +217,19 @@ final class WatchCache {
     }
   }
 
+  /** Sizes and the resumable range, for metrics. */
+  record Window(int objects, int historyEvents, long oldestResumable, long resourceVersion) {
+  }
+
+  Window window() {
+    lock.readLock().lock();
+    try {
+      return new Window(store.size(), history.size(), history.oldestResumable(), resourceVersion);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   int size() {
     lock.readLock().lock();
     try {

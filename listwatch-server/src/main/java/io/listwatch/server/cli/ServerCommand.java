@@ -2,8 +2,13 @@ package io.listwatch.server.cli;
 
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.server.filters.MaxInFlightLimit;
+import io.listwatch.server.filters.WatchLimit;
+import io.listwatch.server.tls.TlsConfig;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -12,7 +17,10 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code ./listwatch server}: runs the API server on the embedded store until SIGTERM or
- * Ctrl-C, then shuts down cleanly (watches end normally, the store is closed).
+ * Ctrl-C, then shuts down cleanly (watches end normally, the store is closed). It serves
+ * HTTPS on {@code --secure-port} with certificates it creates in the data directory (or the
+ * operator's), writes {@code <data-dir>/kubeconfig.yaml} for the admin, and serves plain HTTP
+ * only when {@code --http-port} asks for it.
  */
 @Command(name = "server", mixinStandardHelpOptions = true,
     description = "Runs the Kubernetes-compatible API server on the embedded store.")
@@ -21,11 +29,39 @@ public final class ServerCommand implements Callable<Integer> {
   @Option(names = "--data-dir", description = "Where the embedded store keeps its data (default: ${DEFAULT-VALUE}).")
   Path dataDir = Path.of("data");
 
-  @Option(names = "--bind-address", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--bind-address",
+      description = "Address the secure port listens on (default: ${DEFAULT-VALUE}, this machine only; "
+          + "0.0.0.0 for all).")
   String bindAddress = "127.0.0.1";
 
-  @Option(names = "--http-port", description = "Plain HTTP port (default: ${DEFAULT-VALUE}).")
-  int httpPort = 8080;
+  @Option(names = "--secure-port", description = "HTTPS port (default: ${DEFAULT-VALUE}).")
+  int securePort = 6443;
+
+  @Option(names = "--http-port",
+      description = "Plain HTTP port on 127.0.0.1 where every request acts as the cluster admin; 0 turns it off "
+          + "(default: ${DEFAULT-VALUE}).")
+  int httpPort = 0;
+
+  @Option(names = "--tls-cert-file",
+      description = "Serving certificate (PEM, chain leaf first) instead of the generated one; "
+          + "needs --tls-private-key-file.")
+  Path tlsCertFile;
+
+  @Option(names = "--tls-private-key-file", description = "Private key (PEM) of --tls-cert-file.")
+  Path tlsPrivateKeyFile;
+
+  @Option(names = "--client-ca-file",
+      description = "CA certificates (PEM) that sign client certificates, instead of the generated CA; "
+          + "no admin certificate or kubeconfig is generated then.")
+  Path clientCaFile;
+
+  @Option(names = "--tls-san",
+      description = "Extra DNS name or IP address for the generated serving certificate (repeatable).")
+  List<String> tlsSans = new ArrayList<>();
+
+  @Option(names = "--tls-provider",
+      description = "TLS implementation: jdk or openssl (default: openssl when netty-tcnative loads, else jdk).")
+  String tlsProvider;
 
   @Option(names = "--watch-cache-size",
       description = "Events of history kept per resource for resuming watches (default: ${DEFAULT-VALUE}).")
@@ -39,12 +75,29 @@ public final class ServerCommand implements Callable<Integer> {
       description = "Events queued per watcher before a slow watcher is closed (default: ${DEFAULT-VALUE}).")
   int watcherQueue = CacherConfig.DEFAULTS.watcherQueueCapacity();
 
+  @Option(names = "--max-requests-inflight",
+      description = "Read-only requests served at once before 429; 0 = unlimited (default: ${DEFAULT-VALUE}).")
+  int maxRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_REQUESTS_INFLIGHT;
+
+  @Option(names = "--max-mutating-requests-inflight",
+      description = "Mutating requests served at once before 429; 0 = unlimited (default: ${DEFAULT-VALUE}).")
+  int maxMutatingRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT;
+
+  @Option(names = "--max-watches-per-user",
+      description = "Watches one user may hold open before 429; 0 = unlimited (default: ${DEFAULT-VALUE}).")
+  int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
+
   @Override
   public Integer call() throws InterruptedException {
     CacherConfig cacher = new CacherConfig(watchCacheSize, parseDuration(watchCacheHistory), watcherQueue,
         CacherConfig.DEFAULTS.bookmarkInterval(), CacherConfig.DEFAULTS.freshnessTimeout());
-    ApiServer server = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(httpPort)
-        .cacherConfig(cacher).build().start();
+    ApiServer.Builder builder = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(securePort)
+        .tls(tlsConfig()).cacherConfig(cacher).maxInFlight(maxRequestsInflight, maxMutatingRequestsInflight)
+        .maxWatchesPerUser(maxWatchesPerUser);
+    if (httpPort > 0) {
+      builder.insecurePort(httpPort);
+    }
+    ApiServer server = builder.build().start();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("listwatch-shutdown").unstarted(() -> {
       System.out.println("listwatch: shutting down");
@@ -52,9 +105,40 @@ public final class ServerCommand implements Callable<Integer> {
       stopped.countDown();
     }));
     System.out.println("listwatch API server listening on " + server.url() + " (data in " + dataDir.toAbsolutePath() + ")");
-    System.out.println("Try: kubectl --server=" + server.url() + " get namespaces");
+    server.insecureUrl().ifPresent(u ->
+        System.out.println("plain HTTP listening on " + u + " (every request there acts as the cluster admin)"));
+    if (clientCaFile == null) {
+      System.out.println("Try:");
+      System.out.println("  export KUBECONFIG=" + server.kubeconfig().toAbsolutePath());
+      System.out.println("  kubectl get namespaces");
+    } else {
+      System.out.println("Client certificates are signed by " + clientCaFile + "; give kubectl one of those.");
+    }
     stopped.await();
     return 0;
+  }
+
+  private TlsConfig tlsConfig() {
+    if ((tlsCertFile == null) != (tlsPrivateKeyFile == null)) {
+      throw new CommandLine.ParameterException(new CommandLine(this),
+          "--tls-cert-file and --tls-private-key-file go together");
+    }
+    TlsConfig tls = TlsConfig.DEFAULTS.withSubjectAltNames(tlsSans);
+    if (tlsCertFile != null) {
+      tls = tls.withServingCertificate(tlsCertFile, tlsPrivateKeyFile);
+    }
+    if (clientCaFile != null) {
+      tls = tls.withClientCa(clientCaFile);
+    }
+    if (tlsProvider != null) {
+      tls = tls.withProvider(switch (tlsProvider.toLowerCase(java.util.Locale.ROOT)) {
+        case "jdk" -> TlsConfig.Provider.JDK;
+        case "openssl" -> TlsConfig.Provider.OPENSSL;
+        default -> throw new CommandLine.ParameterException(new CommandLine(this),
+            "--tls-provider must be jdk or openssl, not " + tlsProvider);
+      });
+    }
+    return tls;
   }
 
   static Duration parseDuration(String s) {

@@ -29,12 +29,16 @@ public final class HandlerChain {
   private final boolean anonymousAuth;
   private final UnaryOperator<ApiRequest> impersonation;
   private final Authorizer authorizer;
+  private final MaxInFlightLimit inFlight;
+  private final WatchLimit watchLimit;
 
   private HandlerChain(Builder b) {
     this.authenticators = List.copyOf(b.authenticators);
     this.anonymousAuth = b.anonymousAuth;
     this.impersonation = b.impersonation;
     this.authorizer = b.authorizer;
+    this.inFlight = b.inFlight;
+    this.watchLimit = b.watchLimit;
   }
 
   public static Builder builder() {
@@ -46,20 +50,36 @@ public final class HandlerChain {
     /** The request as the handler sees it: the user set, impersonation applied. */
     ApiRequest request();
 
-    /** Ends the request's hold on the in-flight limit; called once, when the response is complete. */
+    /**
+     * Ends the request's hold on the limits: call when a non-watch response is complete, and
+     * when a watch ends (for any reason). Idempotent.
+     */
     void release();
   }
 
   /**
    * Runs the filters. Returns the admitted request, or throws the Status to answer with: 401
    * for missing or invalid credentials, 403 when the user may not do this, 429 when the server
-   * is at its in-flight limit.
+   * is at its in-flight limit or the user at the watch limit.
    */
   public Admission admit(ApiRequest request, RequestInfo info) {
     ApiRequest authenticated = request.withUser(authenticate(request, info));
     ApiRequest effective = impersonation.apply(authenticated);
-    authorize(effective, info);
-    return new Admitted(effective);
+    MaxInFlightLimit.Slot slot = inFlight.acquire(effective.user(), info);
+    try {
+      authorize(effective, info);
+      MaxInFlightLimit.Slot watch = info.verb().equals("watch")
+          ? watchLimit.acquire(effective.user()) : MaxInFlightLimit.Slot.NONE;
+      return new Admitted(effective, slot, watch);
+    } catch (RuntimeException e) {
+      slot.release();
+      throw e;
+    }
+  }
+
+  /** The in-flight limit (for its metrics). */
+  public MaxInFlightLimit inFlightLimit() {
+    return inFlight;
   }
 
   private UserInfo authenticate(ApiRequest request, RequestInfo info) {
@@ -95,18 +115,45 @@ public final class HandlerChain {
     throw Forbidden.of(attributes, d.reason());
   }
 
-  private record Admitted(ApiRequest request) implements Admission {
+  /** Thread-safe: release runs at most once. */
+  private static final class Admitted implements Admission {
+    private final java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+    private final ApiRequest request;
+    private final MaxInFlightLimit.Slot inFlight;
+    private final MaxInFlightLimit.Slot watch;
+
+    Admitted(ApiRequest request, MaxInFlightLimit.Slot inFlight, MaxInFlightLimit.Slot watch) {
+      this.request = request;
+      this.inFlight = inFlight;
+      this.watch = watch;
+    }
+
+    @Override
+    public ApiRequest request() {
+      return request;
+    }
+
     @Override
     public void release() {
+      if (released.compareAndSet(false, true)) {
+        inFlight.release();
+        watch.release();
+      }
     }
   }
 
-  /** Configures a {@link HandlerChain}. Defaults: no authenticators, anonymous on, no impersonation, AlwaysAllow. */
+  /**
+   * Configures a {@link HandlerChain}. Defaults: no authenticators, anonymous on, no
+   * impersonation, AlwaysAllow, kube's in-flight limits, {@link WatchLimit#DEFAULT_MAX_WATCHES_PER_USER}.
+   */
   public static final class Builder {
     private List<Authenticator> authenticators = List.of();
     private boolean anonymousAuth = true;
     private UnaryOperator<ApiRequest> impersonation = UnaryOperator.identity();
     private Authorizer authorizer = Authorizer.ALWAYS_ALLOW;
+    private MaxInFlightLimit inFlight = new MaxInFlightLimit(MaxInFlightLimit.DEFAULT_MAX_REQUESTS_INFLIGHT,
+        MaxInFlightLimit.DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT);
+    private WatchLimit watchLimit = new WatchLimit(WatchLimit.DEFAULT_MAX_WATCHES_PER_USER);
 
     private Builder() {
     }
@@ -131,6 +178,18 @@ public final class HandlerChain {
 
     public Builder authorizer(Authorizer authorizer) {
       this.authorizer = Objects.requireNonNull(authorizer);
+      return this;
+    }
+
+    /** {@code --max-requests-inflight} and {@code --max-mutating-requests-inflight}. */
+    public Builder maxInFlight(MaxInFlightLimit limit) {
+      this.inFlight = Objects.requireNonNull(limit);
+      return this;
+    }
+
+    /** {@code --max-watches-per-user}. */
+    public Builder watchLimit(WatchLimit limit) {
+      this.watchLimit = Objects.requireNonNull(limit);
       return this;
     }
 

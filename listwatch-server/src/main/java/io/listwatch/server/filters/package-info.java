@@ -1,6 +1,7 @@
 /**
  * The request pipeline before the handlers, in kube's order: authentication, impersonation,
- * in-flight limits, authorization ({@link io.listwatch.server.filters.HandlerChain}). Every
+ * in-flight limits ({@link io.listwatch.server.filters.MaxInFlightLimit}, {@link
+ * io.listwatch.server.filters.WatchLimit}), authorization ({@link io.listwatch.server.filters.HandlerChain}). Every
  * transport runs it the same way.
  */
 package io.listwatch.server.filters;

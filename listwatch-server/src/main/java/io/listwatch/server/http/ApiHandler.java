@@ -4,6 +4,7 @@ import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.CacheWatcher;
 import io.listwatch.server.cacher.WatchSink;
 import io.listwatch.server.filters.HandlerChain;
+import io.listwatch.server.metrics.RequestMetrics;
 import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.request.ConnectionInfo;
 import io.listwatch.server.request.RequestInfo;
@@ -33,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * stream into a {@link ChunkedWatchSink}, or, when the client asked for a WebSocket, switches
  * the connection to WebSocket ({@link WebSocketUpgrade}) and streams into a
  * {@link WebSocketWatchSink}. Every failure becomes a kube Status; an unexpected one is
- * logged and answered 500.
+ * logged and answered 500. Every answer is counted in the {@link RequestMetrics}; a
+ * request's hold on the limits ({@link HandlerChain.Admission#release()}) ends when its response
+ * is handed to the connection, a watch's when the watch ends.
  *
  * <p>One instance per connection; confined to the connection's event loop, except that
  * completions of asynchronous work write through the channel (which Netty hands over to the
@@ -46,31 +49,43 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private final ApiRoutes routes;
   private final HandlerChain chain;
   private final ConnectionInfo.Listener listener;
+  private final RequestMetrics metrics;
   private CacheWatcher activeWatch; // event loop only
+  /** The running watch's hold on the limits and on the connection's idle clock; event loop only. */
+  private HandlerChain.Admission watchAdmission;
+  private IdleConnections watchIdle;
 
-  ApiHandler(ApiRoutes routes, HandlerChain chain, ConnectionInfo.Listener listener) {
+  ApiHandler(ApiRoutes routes, HandlerChain chain, ConnectionInfo.Listener listener, RequestMetrics metrics) {
     this.routes = routes;
     this.chain = chain;
     this.listener = listener;
+    this.metrics = metrics;
   }
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+    long startNanos = System.nanoTime();
+    IdleConnections idle = IdleConnections.of(ctx.channel());
+    idle.requestStarted();
     ApiRequest request;
-    RequestInfo info;
+    RequestInfo info = null;
     HandlerChain.Admission admission;
     try {
       request = ApiRequest.from(req, Connections.info(ctx.channel(), listener));
       info = routes.requestInfo(request);
       admission = chain.admit(request, info);
     } catch (StatusException e) {
+      if (info != null) {
+        record(info, req.headers().get(HttpHeaderNames.CONTENT_TYPE), e.code(), startNanos);
+      }
       ctx.writeAndFlush(Responses.status(e));
+      idle.requestEnded();
       return;
     }
     request = admission.request();
     if (request.isWatch()) {
-      admission.release(); // watches are long-running: not counted in flight
-      startWatch(ctx, info, request, req);
+      // watches are long-running: not counted in flight, but held against the user's watch limit
+      startWatch(ctx, info, request, req, admission, idle);
       return;
     }
     CompletableFuture<io.listwatch.server.rest.ApiResponse> response;
@@ -80,10 +95,30 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       response = CompletableFuture.failedFuture(e);
     }
     ApiRequest admitted = request;
-    response.whenComplete((r, e) -> {
+    RequestInfo served = info;
+    response.whenComplete((r, e) -> onEventLoop(ctx, () -> {
       admission.release();
-      ctx.writeAndFlush(e == null ? Responses.encode(r) : errorResponse(e, admitted));
-    });
+      FullHttpResponse out = e == null ? Responses.encode(r) : errorResponse(e, admitted);
+      record(served, admitted.contentType(), out.status().code(), startNanos);
+      ctx.writeAndFlush(out);
+      idle.requestEnded();
+    }));
+  }
+
+  private void record(RequestInfo info, String contentType, int code, long startNanos) {
+    if (info.verb().equals("watch")) {
+      metrics.watchStarted(info, code);
+    } else {
+      metrics.completed(info, contentType, code, startNanos);
+    }
+  }
+
+  private static void onEventLoop(ChannelHandlerContext ctx, Runnable task) {
+    if (ctx.executor().inEventLoop()) {
+      task.run();
+    } else {
+      ctx.executor().execute(task);
+    }
   }
 
   /**
@@ -91,30 +126,43 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
    * HTTP Status), then the response starts, as a WebSocket when the client asked for one on an
    * HTTP/1.1 connection, else as a streamed (chunked) body.
    */
-  private void startWatch(ChannelHandlerContext ctx, RequestInfo info, ApiRequest request, FullHttpRequest req) {
+  private void startWatch(ChannelHandlerContext ctx, RequestInfo info, ApiRequest request, FullHttpRequest req,
+      HandlerChain.Admission admission, IdleConnections idle) {
     ApiRoutes.WatchStart start;
     try {
       start = routes.prepareWatch(info, request);
     } catch (RuntimeException e) {
-      ctx.writeAndFlush(errorResponse(e, request));
+      admission.release();
+      FullHttpResponse refused = errorResponse(e, request);
+      metrics.watchStarted(info, refused.status().code());
+      ctx.writeAndFlush(refused);
+      idle.requestEnded();
       return;
     }
     WatchSink sink;
-    Runnable onDone = () -> activeWatch = null;
     if (request.websocketUpgrade() && WebSocketUpgrade.possible(ctx.pipeline())) {
       Optional<FullHttpResponse> refused = WebSocketUpgrade.refusal(ctx, req);
       if (refused.isPresent()) {
+        admission.release();
+        metrics.watchStarted(info, refused.get().status().code());
         ctx.writeAndFlush(refused.get()).addListener(ChannelFutureListener.CLOSE);
+        idle.requestEnded();
         return;
       }
-      sink = WebSocketUpgrade.upgrade(ctx, req, onDone);
+      metrics.watchStarted(info, HttpResponseStatus.SWITCHING_PROTOCOLS.code());
+      watchAdmission = admission;
+      watchIdle = idle;
+      sink = WebSocketUpgrade.upgrade(ctx, req, this::watchOver);
     } else {
       HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
       head.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
       head.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
       HttpUtil.setTransferEncodingChunked(head, true);
+      metrics.watchStarted(info, HttpResponseStatus.OK.code());
       ctx.writeAndFlush(head);
-      sink = new ChunkedWatchSink(ctx, onDone);
+      watchAdmission = admission;
+      watchIdle = idle;
+      sink = new ChunkedWatchSink(ctx, this::watchOver);
     }
     start.start(sink).whenComplete((watcher, e) -> ctx.executor().execute(() -> {
       if (e != null) {
@@ -134,6 +182,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         watcher.drain();
       }
     }));
+  }
+
+  /** The watch on this channel is over (ended, aborted, or its client gone): release its limits. Event loop. */
+  private void watchOver() {
+    activeWatch = null;
+    if (watchAdmission != null) {
+      watchAdmission.release();
+      watchAdmission = null;
+      watchIdle.requestEnded();
+      watchIdle = null;
+    }
   }
 
   private FullHttpResponse errorResponse(Throwable e, ApiRequest request) {
@@ -164,8 +223,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     if (activeWatch != null) {
       activeWatch.onSinkClosed();
-      activeWatch = null;
     }
+    watchOver();
     super.channelInactive(ctx);
   }
 

@@ -3,8 +3,10 @@ package io.listwatch.server.http;
 import io.listwatch.server.cacher.WatchSink;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.ssl.SslHandler;
@@ -93,6 +95,13 @@ final class ChunkedWatchSink implements WatchSink {
   public void end() {
     ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
     onDone.run();
+  }
+
+  /** Names the client, for the log line of a watch closed for being slow. */
+  @Override
+  public String toString() {
+    Channel connection = ctx.channel() instanceof Http2StreamChannel s ? s.parent() : ctx.channel();
+    return "watch connection from " + connection.remoteAddress();
   }
 
   @Override

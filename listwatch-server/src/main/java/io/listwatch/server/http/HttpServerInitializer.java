@@ -27,6 +27,7 @@ import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.flow.FlowControlHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 
@@ -39,6 +40,9 @@ import io.netty.util.ReferenceCountUtil;
  * authorization) before its handlers. An admitted watch that asks for a WebSocket switches
  * its HTTP/1.1 connection to WebSocket: the HTTP handlers leave the pipeline and Netty's frame
  * codec takes their place ({@link WebSocketUpgrade}).
+ *
+ * <p>Every connection is guarded: {@link IdleConnections} closes one with nothing to do,
+ * {@link WriteBackpressure} stops reading from one whose client does not read its responses.
  */
 public final class HttpServerInitializer extends ChannelInitializer<SocketChannel> {
 
@@ -53,16 +57,20 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   private final ApiRoutes routes;
   private final HandlerChain chain;
   private final ConnectionInfo.Listener listener;
+  private final ConnectionOptions options;
 
-  public HttpServerInitializer(ApiRoutes routes, HandlerChain chain, ConnectionInfo.Listener listener) {
+  public HttpServerInitializer(ApiRoutes routes, HandlerChain chain, ConnectionInfo.Listener listener,
+      ConnectionOptions options) {
     this.routes = routes;
     this.chain = chain;
     this.listener = listener;
+    this.options = options;
   }
 
   @Override
   protected void initChannel(SocketChannel ch) {
     ch.config().setWriteBufferWaterMark(WATER_MARK);
+    addConnectionGuards(ch.pipeline());
     HttpServerCodec http1 = http1Codec();
     HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1, protocol ->
         AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
@@ -86,11 +94,22 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
     p.addLast(http2FrameCodec(), new Http2MultiplexHandler(streamInitializer()));
   }
 
+  /**
+   * Adds what guards every connection, first in its pipeline: {@link IdleConnections} and
+   * {@link WriteBackpressure}.
+   */
+  void addConnectionGuards(ChannelPipeline p) {
+    p.addLast("idle", new IdleConnections(options.idleTimeout().toNanos()));
+    p.addLast("backpressure", new WriteBackpressure(options.readingPausedCounter()));
+  }
+
   /** Adds the request handlers of an HTTP/1.1 connection, after its codec at the end of {@code p}. */
   void addHttp1Handlers(ChannelPipeline p) {
+    // with reading paused (WriteBackpressure), requests already read wait here undecoded
+    p.addLast("flow-control", new FlowControlHandler());
     p.addLast("keep-alive", new HttpServerKeepAliveHandler());
     p.addLast("aggregator", new StatusAggregator(MAX_BODY_BYTES));
-    p.addLast("api", new ApiHandler(routes, chain, listener));
+    p.addLast("api", new ApiHandler(routes, chain, listener, options.metrics()));
   }
 
   /** The HTTP/1.1 codec with this server's limits on the request line and headers. */
@@ -121,7 +140,7 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
       protected void initChannel(Channel stream) {
         stream.config().setWriteBufferWaterMark(WATER_MARK);
         stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true),
-            new StatusAggregator(MAX_BODY_BYTES), new ApiHandler(routes, chain, listener));
+            new StatusAggregator(MAX_BODY_BYTES), new ApiHandler(routes, chain, listener, options.metrics()));
       }
     };
   }

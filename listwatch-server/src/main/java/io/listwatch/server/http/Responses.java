@@ -37,7 +37,7 @@ public final class Responses {
       case ApiResponse.Value v -> json(status, bytes(v.value()));
       case ApiResponse.ListBody l -> json(status,
           list(l.kind(), l.apiVersion(), l.resourceVersion(), l.continueToken(), l.remainingItemCount(), l.items()));
-      case ApiResponse.Text t -> text(status, t.text());
+      case ApiResponse.Text t -> text(status, t.text(), t.contentType());
     };
   }
 
@@ -65,9 +65,14 @@ public final class Responses {
   }
 
   public static FullHttpResponse text(HttpResponseStatus status, String body) {
+    return text(status, body, "text/plain; charset=utf-8");
+  }
+
+  /** A text response of the given content type (UTF-8). */
+  public static FullHttpResponse text(HttpResponseStatus status, String body, String contentType) {
     FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
         Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
-    r.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8");
+    r.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
     r.headers().set(HttpHeaderNames.CONTENT_LENGTH, r.content().readableBytes());
     return r;
   }

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * same HTTP/2 handlers as h2c (frame codec, stream multiplexer, one request pipeline per
  * stream), {@code http/1.1} (or no ALPN) the HTTP/1.1 handlers of {@link HttpServerInitializer}.
  * Every request is marked {@link ConnectionInfo.Listener#SECURE}, so the filters authenticate
- * it. A client that does not complete its handshake within the timeout, speaks plain HTTP to
- * this port or fails the handshake is disconnected.
+ * it. A client that does not complete its handshake within the timeout or fails it is
+ * disconnected; one that speaks plain HTTP to this port gets Go's 400 text first.
  *
  * <p>Thread-safe: one instance serves every connection of the listener; the negotiated
  * protocol counts are concurrent adders.
@@ -41,10 +41,10 @@ public final class SecureServerInitializer extends ChannelInitializer<SocketChan
   private final Map<String, LongAdder> negotiated = new ConcurrentHashMap<>();
 
   public SecureServerInitializer(SslContext sslContext, Duration handshakeTimeout, ApiRoutes routes,
-      HandlerChain chain) {
+      HandlerChain chain, ConnectionOptions options) {
     this.sslContext = sslContext;
     this.handshakeTimeoutMillis = handshakeTimeout.toMillis();
-    this.http = new HttpServerInitializer(routes, chain, ConnectionInfo.Listener.SECURE);
+    this.http = new HttpServerInitializer(routes, chain, ConnectionInfo.Listener.SECURE, options);
   }
 
   @Override
@@ -53,6 +53,8 @@ public final class SecureServerInitializer extends ChannelInitializer<SocketChan
     SslHandler tls = sslContext.newHandler(ch.alloc());
     tls.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
     ChannelPipeline p = ch.pipeline();
+    http.addConnectionGuards(p);
+    p.addLast("plain-http-check", new PlainHttpOnTlsPort());
     p.addLast("tls", tls);
     p.addLast("alpn", new Negotiation());
   }

@@ -1,12 +1,15 @@
 /**
- * The HTTP transport: Netty pipeline, request parsing, response writing, and the watch sinks:
- * HTTP/1.1 chunked bodies (also used for HTTP/2 streams through Netty's stream-to-HTTP codec)
- * and WebSocket watches on HTTP/1.1 connections.
+ * The HTTP transport: Netty pipelines (plain and TLS), request parsing, response writing, and
+ * the watch sinks: HTTP/1.1 chunked bodies (also used for HTTP/2 streams through Netty's
+ * stream-to-HTTP codec) and WebSocket watches on HTTP/1.1 connections.
  *
  * <ul>
  *   <li>{@link io.listwatch.server.http.HttpServerInitializer}: the pipeline: codec, body
  *       size limit (413 as a kube Status), the {@link io.listwatch.server.http.ApiHandler},
  *       which runs the {@link io.listwatch.server.filters.HandlerChain} before the routes.</li>
+ *   <li>{@link io.listwatch.server.http.SecureServerInitializer}: the TLS listener's pipeline:
+ *       TLS with optional client certificates, then HTTP/2 or HTTP/1.1 as ALPN chose, with the
+ *       same handlers as the plain pipeline.</li>
  *   <li>{@link io.listwatch.server.http.Responses}: encodes the REST layer's
  *       {@link io.listwatch.server.rest.ApiResponse}s and Status errors; this package owns all
  *       encoding, {@code rest} returns plain results.</li>

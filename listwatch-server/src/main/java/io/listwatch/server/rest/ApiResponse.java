@@ -38,8 +38,12 @@ public record ApiResponse(int code, Body body) {
       Long remainingItemCount, List<CachedObject> items) implements Body {
   }
 
-  /** Plain text (health checks). */
-  public record Text(String text) implements Body {
+  /** Text (health checks, metrics) of the given content type. */
+  public record Text(String text, String contentType) implements Body {
+    /** Plain UTF-8 text. */
+    public Text(String text) {
+      this(text, "text/plain; charset=utf-8");
+    }
   }
 
   public static ApiResponse ok(Object value) {

@@ -33,6 +33,9 @@ public final class ApiRoutes {
   private final Map<ResourceDefinition, ResourceStore> stores = new HashMap<>();
   /** Handlers of virtual resources and extra subresources, by "group/plural/subresource". */
   private final Map<String, RestHandler> custom = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Non-resource GET endpoints registered at start ({@code /metrics}), by path. */
+  private final Map<String, java.util.function.Supplier<ApiResponse>> nonResourceGets =
+      new java.util.concurrent.ConcurrentHashMap<>();
   /** "group/plural" of every namespaced resource: decides path shapes without a registry scan. */
   private final java.util.Set<String> namespacedResources = new java.util.HashSet<>();
   private static final ListOptions ANY_VERSION = ListOptions.parse(Map.of("resourceVersion", java.util.List.of("0")));
@@ -76,6 +79,30 @@ public final class ApiRoutes {
           : def + " declares no subresource " + subresource);
     }
     custom.put(def.group() + "/" + def.plural() + "/" + subresource, handler);
+  }
+
+  /**
+   * Serves GET {@code path} (a non-resource URL such as {@code /metrics}) with {@code handler}.
+   * Authorization is the filters' (kube's nonResourceURLs rules). Call before the server
+   * accepts requests.
+   */
+  public void registerNonResource(String path, java.util.function.Supplier<ApiResponse> handler) {
+    nonResourceGets.put(path, java.util.Objects.requireNonNull(handler));
+  }
+
+  /**
+   * Whether a resource request names a resource (and subresource) this server serves; false
+   * for non-resource requests.
+   */
+  public boolean serves(RequestInfo info) {
+    if (!info.resourceRequest() || info.resource().isEmpty()) {
+      return false;
+    }
+    return registry.find(info.group(), info.version(), info.resource())
+        .filter(def -> info.subresource().isEmpty()
+            || (info.subresource().equals("status") && def.hasStatus())
+            || def.subresources().containsKey(info.subresource()))
+        .isPresent();
   }
 
   /** The store of a resource, for in-process callers (startup, tests). */
@@ -124,7 +151,13 @@ public final class ApiRoutes {
         return ApiResponse.ok(discovery.apiGroupList());
       }
       default -> {
-        // fall through
+        java.util.function.Supplier<ApiResponse> registered = nonResourceGets.get(path);
+        if (registered != null) {
+          if (!HttpMethod.GET.equals(request.method())) {
+            throw StatusException.methodNotAllowed();
+          }
+          return registered.get();
+        }
       }
     }
     if (path.startsWith("/livez/") || path.startsWith("/readyz/") || path.startsWith("/healthz/")) {

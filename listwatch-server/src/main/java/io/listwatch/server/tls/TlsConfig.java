@@ -31,7 +31,7 @@ public record TlsConfig(List<String> subjectAltNames, Path certificateFile, Path
 
   /** The TLS implementation ({@code --tls-provider}). */
   public enum Provider {
-    /** OpenSSL when netty-tcnative (e.g. netty-tcnative-boringssl-static) is on the class path and loads, else the JDK's. */
+    /** OpenSSL when netty-tcnative is on the class path and loads, else the JDK's. */
     DEFAULT,
     /** The JDK's TLS. */
     JDK,
@@ -44,7 +44,7 @@ public record TlsConfig(List<String> subjectAltNames, Path certificateFile, Path
     Objects.requireNonNull(provider);
     Objects.requireNonNull(handshakeTimeout);
     if ((certificateFile == null) != (privateKeyFile == null)) {
-      throw new IllegalArgumentException("a serving certificate file needs its private key file, and the other way round");
+      throw new IllegalArgumentException("a serving certificate file and its private key file go together");
     }
     if (handshakeTimeout.isNegative() || handshakeTimeout.isZero()) {
       throw new IllegalArgumentException("the handshake timeout must be positive");

@@ -4,13 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import io.listwatch.server.tls.CertifiedKey;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -18,27 +25,36 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code ./listwatch server} as a user runs it: a separate JVM that prints where it listens,
- * and on SIGTERM ends open watches normally and keeps every acknowledged write.
+ * {@code ./listwatch server} as a user runs it: a separate JVM that serves HTTPS with the
+ * certificates it created in the data directory, prints where it listens and the KUBECONFIG
+ * to use, and on SIGTERM ends open watches normally and keeps every acknowledged write.
  */
 class ServerCommandTest {
 
   private static final Duration BOUND = Duration.ofSeconds(30);
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @TempDir
   Path dataDir;
 
+  private HttpClient http;
+
   @Test
-  void sigterm_endsWatchesNormally_andKeepsWrites() throws Exception {
+  void sigterm_endsWatchesNormally_andKeepsWrites_andReusesTheCertificates() throws Exception {
     String url;
-    Process server = start();
+    Process server = start("--secure-port", "0");
+    byte[] caFirstStart;
     try {
-      url = awaitUrl(server);
+      List<String> printed = new ArrayList<>();
+      url = awaitUrl(server, printed);
+      assertThat(url).startsWith("https://127.0.0.1:");
+      assertThat(printed).contains("  export KUBECONFIG=" + dataDir.resolve("kubeconfig.yaml").toAbsolutePath());
+      caFirstStart = Files.readAllBytes(dataDir.resolve("tls/ca.crt"));
+      http = adminClient();
       assertThat(post(url, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"kept\"}}"))
           .isEqualTo(201);
       HttpResponse<Stream<String>> watch = http.send(HttpRequest.newBuilder(
@@ -62,9 +78,12 @@ class ServerCommandTest {
       server.destroyForcibly();
     }
 
-    Process again = start();
+    Process again = start("--secure-port", "0");
     try {
-      String url2 = awaitUrl(again);
+      String url2 = awaitUrl(again, new ArrayList<>());
+      assertThat(Files.readAllBytes(dataDir.resolve("tls/ca.crt"))).as("the CA of the first start")
+          .isEqualTo(caFirstStart);
+      http = adminClient(); // the admin certificate of the first start still works
       HttpResponse<String> get = http.send(HttpRequest.newBuilder(
           URI.create(url2 + "/api/v1/namespaces/default/configmaps/kept")).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(get.statusCode()).isEqualTo(200);
@@ -75,16 +94,52 @@ class ServerCommandTest {
     }
   }
 
-  private Process start() throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx512m",
-        "-cp", System.getProperty("java.class.path"), ServerCommand.class.getName(),
-        "--data-dir", dataDir.toString(), "--http-port", "0"))
-        .redirectErrorStream(true).start();
+  @Test
+  void httpPort_servesPlainHttpOnLoopback_asTheClusterAdmin() throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = free.getLocalPort();
+    }
+    Process server = start("--secure-port", "0", "--http-port", String.valueOf(port));
+    try {
+      List<String> printed = new ArrayList<>();
+      awaitUrl(server, printed);
+      assertThat(printed).anyMatch(l -> l.startsWith("plain HTTP listening on http://127.0.0.1:" + port + " "));
+      http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+      assertThat(post("http://127.0.0.1:" + port,
+          "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"plain\"}}")).isEqualTo(201);
+    } finally {
+      server.destroy();
+      server.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS);
+      server.destroyForcibly();
+    }
   }
 
-  /** Reads the server's output until it prints where it listens. */
-  private static String awaitUrl(Process p) throws Exception {
+  /** A client with the admin certificate the server wrote, trusting the server's CA. */
+  private HttpClient adminClient() throws Exception {
+    X509Certificate ca;
+    try (var in = Files.newInputStream(dataDir.resolve("tls/ca.crt"))) {
+      ca = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+    }
+    SSLContext ssl = CertifiedKey.read(dataDir.resolve("tls/admin.crt"), dataDir.resolve("tls/admin.key"))
+        .clientSslContext(ca);
+    return HttpClient.newBuilder().sslContext(ssl).connectTimeout(Duration.ofSeconds(5)).build();
+  }
+
+  private Process start(String... args) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx512m",
+        "-cp", System.getProperty("java.class.path"), ServerCommand.class.getName(),
+        "--data-dir", dataDir.toString()));
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command).redirectErrorStream(true).start();
+  }
+
+  /**
+   * Reads the server's output until it prints the line after its address (the KUBECONFIG hint
+   * or the plain-HTTP note); collects every line into {@code printed}; returns the address.
+   */
+  private static String awaitUrl(Process p, List<String> printed) throws Exception {
     BlockingQueue<String> out = new LinkedBlockingQueue<>();
     Thread.ofVirtual().start(() -> {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -96,13 +151,22 @@ class ServerCommandTest {
       }
     });
     long deadline = System.nanoTime() + BOUND.toNanos();
+    String url = null;
     while (System.nanoTime() < deadline) {
       String line = out.poll(1, TimeUnit.SECONDS);
-      if (line != null && line.startsWith("listwatch API server listening on ")) {
-        return line.substring("listwatch API server listening on ".length()).split(" ")[0];
+      if (line == null) {
+        continue;
+      }
+      printed.add(line);
+      if (line.startsWith("listwatch API server listening on ")) {
+        url = line.substring("listwatch API server listening on ".length()).split(" ")[0];
+      }
+      if (url != null && line.startsWith("  kubectl ")) {
+        return url;
       }
     }
-    throw new AssertionError("the server did not print its address within " + BOUND);
+    throw new AssertionError("the server did not print its address and the kubectl hint within " + BOUND
+        + "; output:\n" + String.join("\n", printed));
   }
 
   private int post(String url, String json) throws Exception {

@@ -93,6 +93,15 @@ final class Kubectl {
     }
   }
 
+  /** Uses an existing kubeconfig (e.g. the one the server wrote), with a home of its own under {@code workDir}. */
+  static Kubectl withKubeconfig(Path kubeconfig, Path workDir) {
+    try {
+      return new Kubectl(Files.createDirectories(workDir.resolve("home")), kubeconfig);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Writes {@code content} to a fresh file under this helper's home, e.g. a manifest for {@code -f}. */
   Path file(String name, String content) {
     try {

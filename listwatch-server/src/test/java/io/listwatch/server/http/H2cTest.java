@@ -67,6 +67,27 @@ class H2cTest {
     rb.body().close();
   }
 
+  @Test
+  void bodyOver3MiB_onAnHttp2Stream_is413Status_andTheConnectionServesOn(ApiServer server) throws Exception {
+    http2.send(HttpRequest.newBuilder(URI.create(server.url() + "/version")).build(),
+        HttpResponse.BodyHandlers.discarding());
+    String big = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"too-big\"},"
+        + "\"data\":{\"blob\":\"" + "x".repeat(3 * 1024 * 1024 + 100) + "\"}}";
+    HttpResponse<String> refused = http2.send(HttpRequest.newBuilder(
+            URI.create(server.url() + "/api/v1/namespaces/default/configmaps"))
+        .header("Content-Type", "application/json").timeout(Duration.ofSeconds(15))
+        .POST(HttpRequest.BodyPublishers.ofString(big)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(refused.version()).isEqualTo(HttpClient.Version.HTTP_2);
+    assertThat(refused.statusCode()).isEqualTo(413);
+    assertThat(refused.body()).contains("\"kind\":\"Status\"").contains("\"reason\":\"RequestEntityTooLarge\"");
+
+    HttpResponse<String> after = http2.send(HttpRequest.newBuilder(
+            URI.create(server.url() + "/api/v1/namespaces/default/configmaps/too-big"))
+        .timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(after.statusCode()).as("nothing was stored").isEqualTo(404);
+    assertThat(after.version()).isEqualTo(HttpClient.Version.HTTP_2);
+  }
+
   private static String firstLine(HttpResponse<Stream<String>> r) throws Exception {
     return CompletableFuture.supplyAsync(() -> {
       Iterator<String> it = r.body().iterator();

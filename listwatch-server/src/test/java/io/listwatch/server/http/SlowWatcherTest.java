@@ -118,6 +118,11 @@ class SlowWatcherTest {
       }
 
       assertThat(cacher.terminatedWatchers()).as("only the slow watcher was dropped").isEqualTo(1);
+      PrometheusText metrics = PrometheusText.parse(http.get("/metrics", "text/plain").body());
+      assertThat(metrics.sum("apiserver_terminated_watchers_total", Map.of("group", "", "resource", "pods")))
+          .as("the dropped watcher in /metrics").isEqualTo(1);
+      assertThat(metrics.sum("apiserver_registered_watchers", Map.of("group", "", "resource", "pods")))
+          .isEqualTo(FAST_WATCHERS);
       assertThat(cacher.watcherCount()).isEqualTo(FAST_WATCHERS);
       List<Long> expected = written.stream().sorted().toList();
       for (FastWatcher w : fast) {

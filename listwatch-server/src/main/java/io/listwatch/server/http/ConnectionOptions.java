@@ -1,0 +1,46 @@
+package io.listwatch.server.http;
+
+import io.listwatch.server.metrics.RequestMetrics;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What every connection of a listener shares: how long it may sit idle, where requests are
+ * counted, and how many connections have reading paused (their client does not read its
+ * responses). Thread-safe.
+ */
+public final class ConnectionOptions {
+
+  /** How long a connection may go without a complete request when nothing is in flight. */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+
+  private final Duration idleTimeout;
+  private final RequestMetrics metrics;
+  private final AtomicInteger readingPaused = new AtomicInteger();
+
+  public ConnectionOptions(Duration idleTimeout, RequestMetrics metrics) {
+    if (idleTimeout.isNegative() || idleTimeout.isZero()) {
+      throw new IllegalArgumentException("the idle timeout must be positive");
+    }
+    this.idleTimeout = idleTimeout;
+    this.metrics = Objects.requireNonNull(metrics);
+  }
+
+  public Duration idleTimeout() {
+    return idleTimeout;
+  }
+
+  public RequestMetrics metrics() {
+    return metrics;
+  }
+
+  /** Connections whose reading is paused now because their responses exceed the write buffer's high-water mark. */
+  public int readingPaused() {
+    return readingPaused.get();
+  }
+
+  AtomicInteger readingPausedCounter() {
+    return readingPaused;
+  }
+}

@@ -1,0 +1,72 @@
+package io.listwatch.server.metrics;
+
+import io.listwatch.server.cacher.Cacher;
+import io.listwatch.server.cacher.CacherStats;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.Collection;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The watch cache's metrics, per resource ({@code group}, {@code resource} labels), read from
+ * each {@link Cacher#stats()} when scraped: the fan-out path itself only adds to a counter once
+ * per batch of events.
+ *
+ * <ul>
+ *   <li>{@code apiserver_registered_watchers}: watchers open now;</li>
+ *   <li>{@code apiserver_watch_events_total}: events queued to watchers (one per watcher per event);</li>
+ *   <li>{@code apiserver_terminated_watchers_total}: watchers closed because they could not keep up;</li>
+ *   <li>{@code apiserver_watch_cache_events_received_total}: events received from storage;</li>
+ *   <li>{@code apiserver_watch_cache_capacity}: the most events of history kept;</li>
+ *   <li>{@code apiserver_watch_cache_history_events}: events of history kept now;</li>
+ *   <li>{@code apiserver_storage_objects}: objects in the cache (the current state);</li>
+ *   <li>{@code apiserver_watch_cache_resource_version}: the newest resourceVersion the cache has;</li>
+ *   <li>{@code apiserver_watch_cache_oldest_resource_version}: the oldest resourceVersion a watch
+ *       can resume from (older gets 410 Expired).</li>
+ * </ul>
+ *
+ * <p>Thread-safe; holds no state of its own.
+ */
+final class WatchCacheMetrics {
+
+  private WatchCacheMetrics() {
+  }
+
+  static void register(PrometheusRegistry registry, Collection<Cacher> cachers) {
+    gauge(registry, cachers, "apiserver_registered_watchers", "Number of currently registered watchers per resource.",
+        CacherStats::watchers);
+    counter(registry, cachers, "apiserver_watch_events_total",
+        "Number of events sent in watch clients (one per watcher per event).", CacherStats::eventsDispatched);
+    counter(registry, cachers, "apiserver_terminated_watchers_total",
+        "Counter of watchers closed due to unresponsiveness.", CacherStats::terminatedWatchers);
+    counter(registry, cachers, "apiserver_watch_cache_events_received_total",
+        "Counter of events received in watch cache.", CacherStats::eventsReceived);
+    gauge(registry, cachers, "apiserver_watch_cache_capacity", "Total capacity of the watch cache's event history.",
+        CacherStats::historyCapacity);
+    gauge(registry, cachers, "apiserver_watch_cache_history_events",
+        "Events kept in the watch cache's history for resuming watches.", CacherStats::historyEvents);
+    gauge(registry, cachers, "apiserver_storage_objects", "Number of stored objects per resource.",
+        CacherStats::objects);
+    gauge(registry, cachers, "apiserver_watch_cache_resource_version", "Current resource version of the watch cache.",
+        CacherStats::resourceVersion);
+    gauge(registry, cachers, "apiserver_watch_cache_oldest_resource_version",
+        "The oldest resource version a watch can resume from without 410 Expired.", CacherStats::oldestResumable);
+  }
+
+  private static void gauge(PrometheusRegistry registry, Collection<Cacher> cachers, String name, String help,
+      ToDoubleFunction<CacherStats> value) {
+    GaugeWithCallback.builder().name(name).help(help).labelNames("group", "resource")
+        .callback(cb -> cachers.forEach(c -> cb.call(value.applyAsDouble(c.stats()),
+            c.resource().group(), c.resource().plural())))
+        .register(registry);
+  }
+
+  private static void counter(PrometheusRegistry registry, Collection<Cacher> cachers, String name, String help,
+      ToDoubleFunction<CacherStats> value) {
+    CounterWithCallback.builder().name(name).help(help).labelNames("group", "resource")
+        .callback(cb -> cachers.forEach(c -> cb.call(value.applyAsDouble(c.stats()),
+            c.resource().group(), c.resource().plural())))
+        .register(registry);
+  }
+}
