@@ -12,7 +12,7 @@ import java.util.Base64;
  * The paging state behind a list's {@code metadata.continue}, in kube's format: unpadded
  * URL-safe base64 ({@code base64.RawURLEncoding}) of
  * {@code {"v":"meta.k8s.io/v1","rv":<rv>,"start":"<startKey>"}}. Clients treat it as opaque
- * (COMPAT.md 3.4); kube-apiserver and we can read each other's tokens.
+ * (see "Paging" in docs/compatibility.md); kube-apiserver and we can read each other's tokens.
  *
  * <p>A later page is served at {@code rv}, the revision of the first page's snapshot, and
  * covers the keys from {@code startKey} on. {@code startKey} is relative to the resource's

@@ -2,6 +2,7 @@ package io.listwatch.api;
 
 import io.listwatch.api.LabelSelector.Operator;
 import io.listwatch.api.LabelSelector.Requirement;
+import io.listwatch.api.validation.NameSyntax;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -95,7 +96,7 @@ final class LabelSelectorParser {
       throw requirementError("found '" + keyItem.literal() + "', expected: identifier");
     }
     String key = keyItem.literal();
-    List<String> keyErrors = LabelSyntax.qualifiedNameErrors(key);
+    List<String> keyErrors = NameSyntax.isQualifiedName(key);
     if (!keyErrors.isEmpty()) {
       throw requirementError(invalid("key", key, String.join("; ", keyErrors)));
     }
@@ -220,7 +221,7 @@ final class LabelSelectorParser {
       }
     }
     for (int i = 0; i < values.size(); i++) {
-      List<String> valueErrors = LabelSyntax.labelValueErrors(values.get(i));
+      List<String> valueErrors = NameSyntax.isValidLabelValue(values.get(i));
       if (!valueErrors.isEmpty()) {
         errors.add(invalid("values[" + i + "][" + key + "]", values.get(i),
             String.join("; ", valueErrors)));

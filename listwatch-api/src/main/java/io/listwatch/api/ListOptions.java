@@ -9,7 +9,7 @@ import java.util.OptionalLong;
 
 /**
  * The query parameters of a LIST or WATCH: kube's {@code metav1.ListOptions}, decoded and
- * validated as kube-apiserver does (COMPAT.md 3.3, 3.4, 3.7).
+ * validated as kube-apiserver does (see "Lists" and "Watches" in docs/compatibility.md).
  *
  * <p>Every instance is valid: the constructor enforces kube's {@code ValidateListOptions}
  * rules (422 {@code Invalid}, kind {@code ListOptions}, group {@code meta.k8s.io}, one

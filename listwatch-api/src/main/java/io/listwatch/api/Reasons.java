@@ -1,6 +1,10 @@
 package io.listwatch.api;
 
-/** The {@code reason} values of {@link Status} that clients branch on (COMPAT.md section 5). */
+/**
+ * The {@code reason} values of {@link Status} that clients branch on: client-go checks the
+ * reason before the HTTP code, and some checks (AlreadyExists, Expired, Gone) need the exact
+ * reason. See "Errors" in docs/compatibility.md.
+ */
 public final class Reasons {
   public static final String BAD_REQUEST = "BadRequest";
   public static final String UNAUTHORIZED = "Unauthorized";

@@ -4,7 +4,7 @@ import java.util.Optional;
 
 /**
  * How a list's {@code resourceVersion} is to be read: kube's {@code metav1.ResourceVersionMatch}
- * (the {@code resourceVersionMatch} query parameter). See COMPAT.md 3.3.
+ * (the {@code resourceVersionMatch} query parameter). See "Lists" in docs/compatibility.md.
  */
 public enum ResourceVersionMatch {
   /** Parameter absent: the legacy rules for {@code resourceVersion} apply. */

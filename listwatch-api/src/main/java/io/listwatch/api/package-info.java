@@ -15,7 +15,7 @@
  * </ul>
  *
  * <p>Package-private helpers: {@code LabelSelectorParser} (the {@code labels.Parse} lexer and
- * parser), {@code LabelSyntax} (label key and value rules) and {@code Strconv} (Go's quoting
- * and integer-parsing messages, so that our errors read like kube's).
+ * parser) and {@code Strconv} (Go's quoting and integer-parsing messages, so that our errors
+ * read like kube's). Label key and value rules are in {@link io.listwatch.api.validation}.
  */
 package io.listwatch.api;

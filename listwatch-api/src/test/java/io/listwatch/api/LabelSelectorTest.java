@@ -223,6 +223,12 @@ class LabelSelectorTest {
   }
 
   @Test
+  void parse_countsValueLengthInUtf8Bytes_likeKube() {
+    String value = "\u00e9".repeat(32); // 32 characters, 64 bytes
+    assertThat(badRequest("app=" + value).getMessage()).contains("must be no more than 63 characters");
+  }
+
+  @Test
   void parse_acceptsPrefixOf253Chars_andRejectsLonger() {
     String label = "a".repeat(63);
     String prefix253 = String.join(".", label, label, label, "a".repeat(61));

@@ -3,7 +3,13 @@ package io.listwatch.server;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.clock.Clock;
+import io.listwatch.server.authn.AuthenticationConfig;
+import io.listwatch.server.authn.Authenticator;
+import io.listwatch.server.authn.Impersonation;
+import io.listwatch.server.authz.AuthorizationMode;
 import io.listwatch.server.authn.X509Authenticator;
+import io.listwatch.server.authz.Authorizer;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.CacherConfig;
 import io.listwatch.server.filters.HandlerChain;
@@ -11,6 +17,7 @@ import io.listwatch.server.filters.MaxInFlightLimit;
 import io.listwatch.server.filters.WatchLimit;
 import io.listwatch.server.http.ConnectionOptions;
 import io.listwatch.server.http.HttpServerInitializer;
+import io.listwatch.server.rbac.Rbac;
 import io.listwatch.server.http.SecureServerInitializer;
 import io.listwatch.server.metrics.ServerMetrics;
 import io.listwatch.server.rest.ApiResponse;
@@ -45,7 +52,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
-import java.time.Clock;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,8 +83,8 @@ import org.slf4j.LoggerFactory;
  * {@link #clientSslContext(String, String...)}.
  *
  * <p>Lifecycle: {@link #start()} opens the store, fills every resource's watch cache,
- * creates the namespaces kube always has, and binds the listener. {@link #close()} ends
- * every watch normally, stops the listener and closes the store (acknowledged writes are
+ * creates the namespaces kube always has and the default RBAC roles, and binds the listener.
+ * {@link #close()} ends every watch normally, stops the listener and closes the store (acknowledged writes are
  * durable). Thread-safe; start and close are called once each.
  */
 public final class ApiServer implements AutoCloseable {
@@ -108,6 +114,9 @@ public final class ApiServer implements AutoCloseable {
   private ConnectionOptions connectionOptions;
   /** TCP keepalive idle time and probe interval on accepted connections (kube's period). */
   private static final int KEEPALIVE_SECONDS = 180;
+  private Rbac rbac;
+  /** The request filters every listener shares (authentication, limits, authorization). */
+  private HandlerChain chain;
 
   private ApiServer(Builder config) {
     this.config = config;
@@ -133,17 +142,26 @@ public final class ApiServer implements AutoCloseable {
         if (!def.stored()) {
           continue;
         }
-        Cacher cacher = new Cacher(def, storage, config.cacherConfig, timer);
+        Cacher cacher = new Cacher(def, storage, config.cacherConfig, timer, config.clock);
         cacher.start();
         cachers.put(def, cacher);
       }
       metrics.registerWatchCaches(cachers.values());
-      routes = new ApiRoutes(registry, metrics.instrument(storage), cachers, Clock.systemUTC());
+      routes = new ApiRoutes(registry, metrics.instrument(storage), cachers, config.clock);
       routes.registerNonResource("/metrics",
           () -> new ApiResponse(200, new ApiResponse.Text(metrics.exposition(), ServerMetrics.CONTENT_TYPE)));
+      // kube's order: client certificates, then bearer tokens (static, then service accounts)
+      List<Authenticator> authenticators = new java.util.ArrayList<>(List.of(new X509Authenticator()));
+      authenticators.addAll(config.authentication.install(dataDir, registry, routes, cacher("", "serviceaccounts")));
+      rbac = Rbac.install(config.authorizationMode, registry, routes, cachers);
       createInitialNamespaces();
-      HandlerChain chain = HandlerChain.builder()
-          .authenticators(List.of(new X509Authenticator()))
+      rbac.start();
+      Authorizer authorizer = config.authorizer != null ? config.authorizer : rbac.authorizer();
+      chain = HandlerChain.builder()
+          .authenticators(authenticators)
+          .anonymousAuth(config.authentication.anonymousAuth())
+          .impersonation(new Impersonation(authorizer))
+          .authorizer(authorizer)
           .maxInFlight(new MaxInFlightLimit(config.maxRequestsInflight, config.maxMutatingRequestsInflight))
           .watchLimit(new WatchLimit(config.maxWatchesPerUser))
           .build();
@@ -207,17 +225,27 @@ public final class ApiServer implements AutoCloseable {
     };
   }
 
+  /**
+   * Creates the namespaces kube always has, each with its {@code default} service account (which
+   * kube's service-account controller creates), unless they exist.
+   */
   private void createInitialNamespaces() {
     ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
+    ResourceDefinition saDef = registry.find("", "v1", "serviceaccounts").orElseThrow();
     for (String ns : INITIAL_NAMESPACES) {
-      ObjectNode obj = JsonNodeFactory.instance.objectNode();
-      obj.put("apiVersion", "v1").put("kind", "Namespace").putObject("metadata").put("name", ns);
-      try {
-        routes.store(nsDef).createInternal(obj).join();
-      } catch (CompletionException e) {
-        if (!(e.getCause() instanceof StatusException se && se.code() == 409)) {
-          throw e;
-        }
+      createIfAbsent(nsDef, "", "Namespace", ns);
+      createIfAbsent(saDef, ns, "ServiceAccount", "default");
+    }
+  }
+
+  private void createIfAbsent(ResourceDefinition def, String namespace, String kind, String name) {
+    ObjectNode obj = JsonNodeFactory.instance.objectNode();
+    obj.put("apiVersion", "v1").put("kind", kind).putObject("metadata").put("name", name);
+    try {
+      routes.store(def).createInternal(namespace, obj).join();
+    } catch (CompletionException e) {
+      if (!(e.getCause() instanceof StatusException se && se.code() == 409)) {
+        throw e;
       }
     }
   }
@@ -346,6 +374,9 @@ public final class ApiServer implements AutoCloseable {
     if (!connections.close().awaitUninterruptibly(closeWaitMs, TimeUnit.MILLISECONDS)) {
       LOG.warn("some connections did not close within {} ms; stopping the event loops anyway", closeWaitMs);
     }
+    if (rbac != null) {
+      rbac.close();
+    }
     cachers.values().forEach(Cacher::close);
     if (workers != null) {
       workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
@@ -381,14 +412,37 @@ public final class ApiServer implements AutoCloseable {
     private int port;
     private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private CacherConfig cacherConfig = CacherConfig.DEFAULTS;
+    private AuthenticationConfig authentication = AuthenticationConfig.defaults();
+    /** Overrides the authorizer {@link #authorizationMode} chooses; null: none given. */
+    private Authorizer authorizer;
+    private AuthorizationMode authorizationMode = AuthorizationMode.RBAC;
     private TlsConfig tls;
     private int insecurePort = -1;
     private int maxRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_REQUESTS_INFLIGHT;
     private int maxMutatingRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT;
     private int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
     private Duration idleConnectionTimeout = ConnectionOptions.DEFAULT_IDLE_TIMEOUT;
+    private Clock clock = Clock.system();
 
     private Builder() {
+    }
+
+    /** Token files, service-account keys and issuer, anonymous access (default: {@link AuthenticationConfig#defaults()}). */
+    public Builder authentication(AuthenticationConfig authentication) {
+      this.authentication = Objects.requireNonNull(authentication);
+      return this;
+    }
+
+    /** Decides what authenticated users may do, impersonation included (default: the one {@link #authorizationMode} chooses); for tests. */
+    public Builder authorizer(Authorizer authorizer) {
+      this.authorizer = Objects.requireNonNull(authorizer);
+      return this;
+    }
+
+    /** {@code --authorization-mode}: RBAC (default) or AlwaysAllow. */
+    public Builder authorizationMode(AuthorizationMode mode) {
+      this.authorizationMode = Objects.requireNonNull(mode);
+      return this;
     }
 
     /** Serve HTTPS on the main listener with generated certificates (see {@link TlsConfig#DEFAULTS}). */
@@ -476,6 +530,15 @@ public final class ApiServer implements AutoCloseable {
 
     public Builder cacherConfig(CacherConfig config) {
       this.cacherConfig = Objects.requireNonNull(config);
+      return this;
+    }
+
+    /**
+     * The clock the server reads time from: metadata timestamps, watch deadlines and the
+     * watch cache's timing (default: the system clock). Tests pass a {@code FakeClock}.
+     */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock);
       return this;
     }
 

@@ -34,8 +34,8 @@ import java.util.concurrent.CompletableFuture;
  * Implementations are thread-safe. Futures may complete on an internal thread: callers must
  * not block in dependent stages attached with the non-async methods.
  *
- * <p>The contract test suite {@code StorageContractTest} (in this module's test-jar) is the
- * executable form of this contract; every implementation runs it.
+ * <p>The contract test suite ({@code StorageContract} and its topic classes, in this module's
+ * test-jar) is the executable form of this contract; every implementation runs it.
  */
 public interface Storage extends AutoCloseable {
 

@@ -5,7 +5,10 @@
  * <ul>
  *   <li>{@link io.listwatch.storage.Storage}: the one storage interface. Every implementation
  *       (the embedded {@code rocksdb} store, the etcd store of a later step) passes the same
- *       contract test suite, {@code StorageContractTest}, shipped in this module's test-jar.</li>
+ *       contract test suite ({@code StorageContract} and its topic classes
+ *       {@code StorageCrudContractTest}, {@code StorageRangeContractTest},
+ *       {@code StorageWatchContractTest}, {@code StorageCompactionContractTest},
+ *       {@code StorageRestartContractTest}), shipped in this module's test-jar.</li>
  *   <li>{@link io.listwatch.storage.KeyValue}, {@link io.listwatch.storage.WatchEvent}: what is
  *       stored and what a watch delivers.</li>
  *   <li>{@link io.listwatch.storage.RangeRequest} / {@link io.listwatch.storage.RangeResult}:

@@ -1,7 +1,7 @@
 package io.listwatch.client.cache;
 
 import io.listwatch.client.MetaAccessor;
-import io.listwatch.client.clock.Clock;
+import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -277,7 +277,7 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
       DeltaFIFO<T> f = new DeltaFIFO<>(keyFunc, indexer);
       Store<T> input = new TransformingStore<>(f,
           transform == null ? UnaryOperator.identity() : transform, this::checkSynced);
-      Reflector.Builder<T> rb = Reflector.builder(name, listerWatcher, input, accessor)
+      ReflectorBuilder<T> rb = Reflector.builder(name, listerWatcher, input, accessor)
           .clock(clock)
           .pageSize(pageSize)
           .resyncPeriod(resyncCheckPeriod, processor::shouldResync)

@@ -4,7 +4,7 @@ import io.listwatch.api.ListOptions;
 import io.listwatch.client.KubeClient;
 import io.listwatch.client.ObjectCodec;
 import io.listwatch.client.ResourceType;
-import io.listwatch.client.clock.Clock;
+import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

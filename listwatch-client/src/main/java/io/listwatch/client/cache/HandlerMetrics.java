@@ -7,7 +7,7 @@ import java.time.Duration;
  * {@link ResourceEventHandlerRegistration#metrics()}. A backlog that keeps growing names the
  * handler that is too slow; other handlers and the informer's cache are not slowed by it.
  *
- * <p>Times are measured with the informer's {@link io.listwatch.client.clock.Clock}.
+ * <p>Times are measured with the informer's {@link io.listwatch.api.clock.Clock}.
  *
  * @param backlog notifications queued for the handler now, not yet delivered
  * @param maxBacklog the largest backlog seen since the handler was added

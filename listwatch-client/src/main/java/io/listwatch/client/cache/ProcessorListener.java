@@ -1,6 +1,6 @@
 package io.listwatch.client.cache;
 
-import io.listwatch.client.clock.Clock;
+import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Objects;

@@ -1,20 +1,17 @@
 package io.listwatch.client.cache;
 
 import io.listwatch.api.ListOptions;
-import io.listwatch.api.ResourceVersionMatch;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.clock.Clock;
 import io.listwatch.client.MetaAccessor;
 import io.listwatch.client.WatchEvent;
 import io.listwatch.client.WatchStream;
-import io.listwatch.client.clock.Clock;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,10 +68,9 @@ import org.slf4j.LoggerFactory;
  * {@code initialBackoff} to {@code maxBackoff}, and starts over once two minutes pass
  * without a failure.
  *
- * <p>Every failure is logged (logger {@code io.listwatch.client.cache.Reflector}, messages
- * prefixed {@code Reflector[name]}), counted in {@link #metrics()} and passed to the
- * {@link WatchErrorHandler}; every list and watch is announced to the
- * {@link ReflectorListener} with a human reason.
+ * <p>Every failure is logged, counted in {@link #metrics()} and passed to the
+ * {@link WatchErrorHandler}; every list and watch is announced to the {@link ReflectorListener}
+ * ({@link ReflectorReporter}). Options are set with {@link ReflectorBuilder}.
  *
  * <h2>Threads</h2>
  * {@link #run()} runs on one thread the owner provides; the store, the listener and the
@@ -104,8 +100,7 @@ public final class Reflector<T> implements AutoCloseable {
   private final boolean useWatchList;
   private final long minWatchTimeoutSeconds;
   private final Duration silenceLimit;
-  private final WatchErrorHandler watchErrorHandler;
-  private final ReflectorListener listener;
+  private final ReflectorReporter reporter;
   private final RandomGenerator random;
   private final ReflectorMetrics metrics;
   private final ReflectorResync resync;
@@ -131,7 +126,7 @@ public final class Reflector<T> implements AutoCloseable {
   /** Whether close() interrupted runThread. Guarded by {@link #lock}. */
   private boolean interruptedByClose;
 
-  private Reflector(Builder<T> config) {
+  Reflector(ReflectorBuilder<T> config) {
     this.name = "Reflector[" + config.name + "]";
     this.listerWatcher = config.listerWatcher;
     this.store = config.store;
@@ -145,17 +140,16 @@ public final class Reflector<T> implements AutoCloseable {
     this.minWatchTimeoutSeconds = Math.max(1, config.minWatchTimeout.toSeconds());
     // plus, not multipliedBy(2): the same Duration without loading BigDecimal on the start path
     this.silenceLimit = config.bookmarkInterval.plus(config.bookmarkInterval);
-    this.watchErrorHandler = config.watchErrorHandler;
-    this.listener = config.listener;
+    this.reporter = new ReflectorReporter(name, metrics, config.watchErrorHandler, config.listener);
     this.random = config.random;
     this.backoff = Backoff.reflectorDefaults(config.initialBackoff, config.maxBackoff, clock,
         random);
   }
 
   /** @param name for logs and errors, e.g. {@code pods} (shown as {@code Reflector[pods]}) */
-  public static <T> Builder<T> builder(String name, ListerWatcher<T> listerWatcher, Store<T> store,
+  public static <T> ReflectorBuilder<T> builder(String name, ListerWatcher<T> listerWatcher, Store<T> store,
       MetaAccessor<T> accessor) {
-    return new Builder<>(name, listerWatcher, store, accessor);
+    return new ReflectorBuilder<>(name, listerWatcher, store, accessor);
   }
 
   /**
@@ -237,7 +231,7 @@ public final class Reflector<T> implements AutoCloseable {
         : lastSyncResourceVersion.isEmpty() ? "0" : lastSyncResourceVersion;
     metrics.listStarted();
     log.debug("{}: listing from resourceVersion \"{}\" ({})", name, rv, reason);
-    notifyListener(() -> listener.onList(rv, reason));
+    reporter.onList(rv, reason);
     ReflectorPager.Result<T> result;
     try {
       Optional<ReflectorPager.Result<T>> listed =
@@ -257,7 +251,7 @@ public final class Reflector<T> implements AutoCloseable {
         lastSyncResourceVersionUnavailable = true;
       }
       String why = ReflectorErrors.describe(e);
-      report(e, "list from resourceVersion \"" + rv + "\" failed: " + why);
+      reporter.report(e, "list from resourceVersion \"" + rv + "\" failed: " + why);
       return backoffThen(ReflectorStep.list(why), e);
     }
     RuntimeException replaceFailure = replaceStore(result.items(), result.resourceVersion());
@@ -297,7 +291,7 @@ public final class Reflector<T> implements AutoCloseable {
     lastSyncResourceVersionUnavailable = false;
     metrics.listed(items.size());
     log.debug("{}: listed {} objects at resourceVersion {}", name, items.size(), listRv);
-    notifyListener(() -> listener.onListed(listRv, items.size()));
+    reporter.onListed(listRv, items.size());
     return null;
   }
 
@@ -305,7 +299,7 @@ public final class Reflector<T> implements AutoCloseable {
     if (stopping()) {
       return ReflectorStep.STOP;
     }
-    report(error, "store.replace failed: " + error);
+    reporter.report(error, "store.replace failed: " + error);
     return backoffThen(ReflectorStep.list("store.replace failed"), error);
   }
 
@@ -313,15 +307,8 @@ public final class Reflector<T> implements AutoCloseable {
     String rv = lastSyncResourceVersionUnavailable ? "" : lastSyncResourceVersion;
     metrics.listStarted();
     log.debug("{}: watch-list from resourceVersion \"{}\" ({})", name, rv, reason);
-    notifyListener(() -> listener.onList(rv, reason));
-    ListOptions options = ListOptions.builder()
-        .watch(true)
-        .sendInitialEvents(true)
-        .resourceVersionMatch(ResourceVersionMatch.NOT_OLDER_THAN)
-        .resourceVersion(rv)
-        .allowWatchBookmarks(true)
-        .timeoutSeconds(watchTimeoutSeconds())
-        .build();
+    reporter.onList(rv, reason);
+    ListOptions options = ReflectorWatch.watchListOptions(rv, watchTimeoutSeconds());
     WatchStream<T> stream;
     try {
       stream = listerWatcher.watch(options);
@@ -337,7 +324,7 @@ public final class Reflector<T> implements AutoCloseable {
   private ReflectorStep fallBackToList(Throwable error, String why) {
     watchListUnsupported = true;
     String reason = "watch-list not supported: " + why;
-    report(error, reason + "; falling back to paged lists");
+    reporter.report(error, reason + "; falling back to paged lists");
     return ReflectorStep.list(reason);
   }
 
@@ -345,15 +332,10 @@ public final class Reflector<T> implements AutoCloseable {
 
   private ReflectorStep watch(String reason) {
     String rv = lastSyncResourceVersion;
-    ListOptions options = ListOptions.builder()
-        .watch(true)
-        .resourceVersion(rv)
-        .allowWatchBookmarks(true)
-        .timeoutSeconds(watchTimeoutSeconds())
-        .build();
+    ListOptions options = ReflectorWatch.watchOptions(rv, watchTimeoutSeconds());
     metrics.watchStarted();
     log.debug("{}: watching from resourceVersion \"{}\" ({})", name, rv, reason);
-    notifyListener(() -> listener.onWatch(rv, reason));
+    reporter.onWatch(rv, reason);
     WatchStream<T> stream;
     try {
       stream = listerWatcher.watch(options);
@@ -435,7 +417,7 @@ public final class Reflector<T> implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       if (!stopping()) {
-        report(e, "store." + event.type().name().toLowerCase() + " failed: " + e);
+        reporter.report(e, "store." + event.type().name().toLowerCase() + " failed: " + e);
       }
     }
     String rv = accessor.resourceVersion(object);
@@ -460,7 +442,7 @@ public final class Reflector<T> implements AutoCloseable {
     if (watch.events() == 0 && watch.age().compareTo(VERY_SHORT_WATCH) < 0) {
       IOException error = new IOException("very short watch: the watch ended after "
           + ReflectorErrors.formatDuration(watch.age()) + " without any event");
-      report(error, error.getMessage());
+      reporter.report(error, error.getMessage());
       return backoffThen(ReflectorStep.watch("very short watch"), error);
     }
     log.debug("{}: watch ended after {} events", name, watch.events());
@@ -469,7 +451,7 @@ public final class Reflector<T> implements AutoCloseable {
 
   private ReflectorStep silentWatch(boolean initialPhase) {
     String reason = "watch silent for " + ReflectorErrors.formatDuration(silenceLimit);
-    report(new TimeoutException(reason), reason + ", watching again");
+    reporter.report(new TimeoutException(reason), reason + ", watching again");
     return initialPhase ? ReflectorStep.list(reason) : ReflectorStep.watch(reason);
   }
 
@@ -489,11 +471,11 @@ public final class Reflector<T> implements AutoCloseable {
       if (watchList) {
         lastSyncResourceVersionUnavailable = true;
       }
-      report(error, "watch from resourceVersion " + lastSyncResourceVersion + ": " + why
+      reporter.report(error, "watch from resourceVersion " + lastSyncResourceVersion + ": " + why
           + ", relisting");
       return backoffThen(ReflectorStep.list(why), error);
     }
-    report(error, "watch failed: " + why);
+    reporter.report(error, "watch failed: " + why);
     return backoffThen(watchList ? ReflectorStep.list(why) : ReflectorStep.watch(why), error);
   }
 
@@ -501,7 +483,7 @@ public final class Reflector<T> implements AutoCloseable {
     return minWatchTimeoutSeconds + random.nextLong(minWatchTimeoutSeconds);
   }
 
-  // ---- waiting, reporting, resync ----
+  // ---- waiting ----
 
   /** Waits the server's Retry-After or the next backoff, then goes on with {@code next}. */
   private ReflectorStep backoffThen(ReflectorStep next, Throwable error) {
@@ -521,111 +503,4 @@ public final class Reflector<T> implements AutoCloseable {
     return closed.get() || Thread.currentThread().isInterrupted();
   }
 
-  private void report(Throwable error, String message) {
-    metrics.error();
-    if (ReflectorErrors.isExpired(error)) {
-      log.info("{}: {}", name, message);
-    } else {
-      log.warn("{}: {}", name, message);
-    }
-    if (watchErrorHandler != null) {
-      try {
-        watchErrorHandler.onError(name, error);
-      } catch (RuntimeException e) {
-        log.warn("{}: watch error handler threw", name, e);
-      }
-    }
-  }
-
-  private void notifyListener(Runnable call) {
-    try {
-      call.run();
-    } catch (RuntimeException e) {
-      log.warn("{}: listener threw", name, e);
-    }
-  }
-
-  /**
-   * Configures a {@link Reflector}. Defaults are client-go's. Not thread-safe; use from one
-   * thread.
-   */
-  public static final class Builder<T> {
-    final String name;
-    final ListerWatcher<T> listerWatcher;
-    final Store<T> store;
-    final MetaAccessor<T> accessor;
-    Clock clock = Clock.system();
-    long pageSize = 500;
-    Duration resyncPeriod = Duration.ZERO;
-    BooleanSupplier shouldResync = () -> true;
-    boolean useWatchList;
-    Duration minWatchTimeout = Duration.ofMinutes(5);
-    Duration bookmarkInterval = Duration.ofMinutes(1);
-    Duration initialBackoff = Backoff.DEFAULT_INITIAL;
-    Duration maxBackoff = Backoff.DEFAULT_MAX;
-    WatchErrorHandler watchErrorHandler;
-    ReflectorListener listener = new ReflectorListener() {};
-    RandomGenerator random = RandomGenerator.getDefault();
-
-    private Builder(String name, ListerWatcher<T> listerWatcher, Store<T> store,
-        MetaAccessor<T> accessor) {
-      this.name = Objects.requireNonNull(name, "name");
-      this.listerWatcher = Objects.requireNonNull(listerWatcher, "listerWatcher");
-      this.store = Objects.requireNonNull(store, "store");
-      this.accessor = Objects.requireNonNull(accessor, "accessor");
-    }
-
-    public Builder<T> clock(Clock clock) { this.clock = Objects.requireNonNull(clock); return this; }
-    /** Page size of lists (0: unpaged). Default 500. */
-    public Builder<T> pageSize(long pageSize) { this.pageSize = pageSize; return this; }
-    /** How often to call {@link Store#resync()} when {@code shouldResync} says so (0: never). */
-    public Builder<T> resyncPeriod(Duration period, BooleanSupplier shouldResync) {
-      this.resyncPeriod = period; this.shouldResync = shouldResync; return this;
-    }
-    /** Use a watch-list (sendInitialEvents) instead of a list, falling back to list. */
-    public Builder<T> useWatchList(boolean useWatchList) { this.useWatchList = useWatchList; return this; }
-    /** Watches time out after a random duration in [min, 2×min). Default 5 minutes. */
-    public Builder<T> minWatchTimeout(Duration d) { this.minWatchTimeout = d; return this; }
-    /**
-     * The server's bookmark interval; a watch silent for twice this is replaced (0: never).
-     * Default 1 min.
-     */
-    public Builder<T> bookmarkInterval(Duration d) { this.bookmarkInterval = d; return this; }
-    /**
-     * The first retry delay and the cap on later ones (before jitter, which adds up to as
-     * much again). Default 800 ms and 30 s.
-     */
-    public Builder<T> backoff(Duration initial, Duration max) { this.initialBackoff = initial; this.maxBackoff = max; return this; }
-    public Builder<T> watchErrorHandler(WatchErrorHandler h) { this.watchErrorHandler = h; return this; }
-    public Builder<T> listener(ReflectorListener l) { this.listener = Objects.requireNonNull(l); return this; }
-    /** The source of jitter and watch timeouts. Default: a fresh default generator. */
-    public Builder<T> random(RandomGenerator random) { this.random = Objects.requireNonNull(random); return this; }
-
-    /**
-     * The reflector.
-     *
-     * @throws IllegalArgumentException for a negative page size or period, a watch timeout
-     *     under a second, or backoff bounds out of order
-     * @throws NullPointerException for a null duration
-     */
-    public Reflector<T> build() {
-      requireArgument(pageSize >= 0, "pageSize must not be negative: " + pageSize);
-      requireArgument(!Objects.requireNonNull(resyncPeriod, "resyncPeriod").isNegative(),
-          "resyncPeriod must not be negative: " + resyncPeriod);
-      Objects.requireNonNull(shouldResync, "shouldResync");
-      requireArgument(Objects.requireNonNull(minWatchTimeout, "minWatchTimeout").toSeconds() >= 1,
-          "minWatchTimeout must be at least 1s: " + minWatchTimeout);
-      requireArgument(!Objects.requireNonNull(bookmarkInterval, "bookmarkInterval").isNegative(),
-          "bookmarkInterval must not be negative: " + bookmarkInterval);
-      Objects.requireNonNull(initialBackoff, "initialBackoff");
-      Objects.requireNonNull(maxBackoff, "maxBackoff");
-      return new Reflector<>(this);
-    }
-
-    private static void requireArgument(boolean condition, String message) {
-      if (!condition) {
-        throw new IllegalArgumentException(message);
-      }
-    }
-  }
 }

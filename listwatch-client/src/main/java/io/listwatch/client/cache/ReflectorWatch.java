@@ -1,7 +1,9 @@
 package io.listwatch.client.cache;
 
+import io.listwatch.api.ListOptions;
+import io.listwatch.api.ResourceVersionMatch;
+import io.listwatch.api.clock.Clock;
 import io.listwatch.client.WatchStream;
-import io.listwatch.client.clock.Clock;
 import java.time.Duration;
 
 /**
@@ -36,6 +38,31 @@ final class ReflectorWatch<T> implements AutoCloseable {
   private boolean closed;
   /** The pending check; guarded by {@code this}. */
   private Clock.Cancellable check;
+
+  /** A plain watch from {@code rv}, with bookmarks. */
+  static ListOptions watchOptions(String rv, long timeoutSeconds) {
+    return ListOptions.builder()
+        .watch(true)
+        .resourceVersion(rv)
+        .allowWatchBookmarks(true)
+        .timeoutSeconds(timeoutSeconds)
+        .build();
+  }
+
+  /**
+   * A watch-list from {@code rv} ({@code ""}: a consistent read): the current objects as
+   * initial events, the {@code k8s.io/initial-events-end} bookmark, then the watch.
+   */
+  static ListOptions watchListOptions(String rv, long timeoutSeconds) {
+    return ListOptions.builder()
+        .watch(true)
+        .sendInitialEvents(true)
+        .resourceVersionMatch(ResourceVersionMatch.NOT_OLDER_THAN)
+        .resourceVersion(rv)
+        .allowWatchBookmarks(true)
+        .timeoutSeconds(timeoutSeconds)
+        .build();
+  }
 
   ReflectorWatch(WatchStream<T> stream, Clock clock, Duration silenceLimit) {
     this.stream = stream;

@@ -1,7 +1,7 @@
 package io.listwatch.client.cache;
 
 import io.listwatch.client.MetaAccessor;
-import io.listwatch.client.clock.Clock;
+import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

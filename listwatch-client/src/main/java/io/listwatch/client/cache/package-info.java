@@ -1,7 +1,8 @@
 /**
  * client-go's {@code tools/cache} in Java: the informer machinery.
  *
- * <p>Map: a {@link io.listwatch.client.cache.Reflector} lists and watches through a
+ * <p>Map: a {@link io.listwatch.client.cache.Reflector} (configured by
+ * {@link io.listwatch.client.cache.ReflectorBuilder}) lists and watches through a
  * {@link io.listwatch.client.cache.ListerWatcher} and feeds a
  * {@link io.listwatch.client.cache.DeltaFIFO}; a
  * {@link io.listwatch.client.cache.SharedIndexInformer} pops the deltas, applies them to its

@@ -1,6 +1,7 @@
 package io.listwatch.client.testing;
 
 import io.listwatch.api.StatusException;
+import io.listwatch.client.Config;
 import io.listwatch.client.KubeClient;
 import io.listwatch.client.ObjectCodec;
 import io.listwatch.client.ResourceClient;
@@ -30,6 +31,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * client.tracker().closeAllWatches();    // as if connections dropped
  * }</pre>
  *
+ * <p>A namespaced object created or updated without a namespace goes to the default namespace
+ * ({@value Config#DEFAULT_NAMESPACE} unless {@link #defaultNamespace(String)} says otherwise), as
+ * the HTTP client sends it to its config's namespace and client-go's fake tracker files it
+ * under the request's namespace; the recorded {@link Action} names that namespace.
+ *
  * <p>Thread-safe. {@link #close()} ends this client's watches; further calls throw
  * {@link IllegalStateException}. The tracker may be shared by several clients.
  */
@@ -43,6 +49,7 @@ public final class FakeClient implements KubeClient {
   /** This client's open watches, closed with it. */
   private final Set<WatchStream<?>> streams = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
+  private volatile String defaultNamespace = Config.DEFAULT_NAMESPACE;
 
   private FakeClient(ObjectTracker tracker) {
     this.tracker = Objects.requireNonNull(tracker, "tracker");
@@ -71,6 +78,24 @@ public final class FakeClient implements KubeClient {
       tracker.add(type, codec, object);
     }
     return this;
+  }
+
+  /**
+   * Sets the namespace that namespaced objects without one are created and updated in (the
+   * HTTP client's {@link Config#namespace()}). Returns this.
+   */
+  public FakeClient defaultNamespace(String namespace) {
+    Objects.requireNonNull(namespace, "namespace");
+    if (namespace.isEmpty()) {
+      throw new IllegalArgumentException("the default namespace must not be empty");
+    }
+    this.defaultNamespace = namespace;
+    return this;
+  }
+
+  /** The namespace that namespaced objects without one are written to. */
+  public String defaultNamespace() {
+    return defaultNamespace;
   }
 
   /** The store behind this client. */

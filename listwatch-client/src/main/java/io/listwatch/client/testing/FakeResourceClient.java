@@ -120,8 +120,15 @@ final class FakeResourceClient<T> implements ResourceClient<T> {
     return tracker.delete(type, namespace, name);
   }
 
-  /** The action of a create or update: where the object says, with a copy of it. */
+  /**
+   * The action of a create or update: where the object says, with a copy of it. A namespaced
+   * object without a namespace is first given the client's default namespace, as the HTTP
+   * client sends it there.
+   */
   private Action write(String verb, String subresource, ObjectNode tree) {
+    if (type.namespaced() && Trees.meta(tree, "namespace").isEmpty()) {
+      Trees.metadata(tree).put("namespace", client.defaultNamespace());
+    }
     return new Action(verb, type, subresource, Trees.meta(tree, "namespace"), Trees.meta(tree, "name"),
         Trees.decode(codec, tree), null, null);
   }

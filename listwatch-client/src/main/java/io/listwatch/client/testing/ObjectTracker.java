@@ -3,13 +3,12 @@ package io.listwatch.client.testing;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.ContinueToken;
 import io.listwatch.api.ListOptions;
-import io.listwatch.api.Reasons;
-import io.listwatch.api.ResourceVersionMatch;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.clock.Clock;
+import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.client.ObjectCodec;
 import io.listwatch.client.ResourceType;
 import io.listwatch.client.WatchEvent;
-import io.listwatch.client.clock.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,9 +16,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -39,19 +36,22 @@ import java.util.concurrent.locks.ReentrantLock;
  *       all resources and stamps it into {@code metadata.resourceVersion}. A list's
  *       resourceVersion is the counter (or the exact revision it was served at).
  *   <li><b>History</b>: every write appends a change (object and previous object) to a ring
- *       of {@link Builder#historyLimit} entries. A watch from resourceVersion N replays the
+ *       of {@link ObjectTrackerBuilder#historyLimit} entries. A watch from resourceVersion N replays the
  *       changes after N, then follows live writes; the state at an older revision N (an
  *       exact list, a continued list) is rebuilt by undoing the changes after N. Both need
  *       N at or above the oldest kept revision ({@link #compact()} moves it to now): older
  *       gets 410 Expired, in the stream for a watch, as kube answers.
- *   <li><b>Writes</b> follow the server: uid, creationTimestamp and generation 1 on create,
+ *   <li><b>Writes</b> follow the server, with the server's own metadata rules
+ *       ({@link io.listwatch.api.meta.ObjectMetaRules}): uid and creationTimestamp on create,
+ *       generation 1 for the types that track one ({@link ResourceType#tracksGeneration()}),
  *       generateName, 409 AlreadyExists, 404 NotFound, 409 Conflict for a stale non-empty
  *       resourceVersion (an empty one updates unconditionally), generation bumped when
- *       {@code spec} changes, an update keeps the stored {@code status} and a status update
- *       changes only {@code status}, an update that changes nothing is not a write, and an
+ *       {@code spec} changes, an update keeps the stored {@code status} (for types with a
+ *       status subresource) and a status update changes only {@code status}, an update
+ *       that changes nothing is not a write, and an
  *       object with finalizers is only marked on delete (deletionTimestamp) until an update
  *       removes its last finalizer.
- *   <li><b>Watchers</b> each get a buffer of {@link Builder#watchBufferSize} live events; one
+ *   <li><b>Watchers</b> each get a buffer of {@link ObjectTrackerBuilder#watchBufferSize} live events; one
  *       that falls further behind is ended, as kube-apiserver ends a slow watcher.
  * </ul>
  *
@@ -82,7 +82,7 @@ public final class ObjectTracker {
   /** Open watches; stopped ones are pruned on the next write. Guarded by {@link #lock}. */
   private final List<TrackerWatch> watches = new ArrayList<>();
 
-  private ObjectTracker(Builder b) {
+  ObjectTracker(ObjectTrackerBuilder b) {
     this.clock = b.clock;
     this.watchBufferSize = b.watchBufferSize;
     this.history = new EventHistory(b.historyLimit);
@@ -93,8 +93,8 @@ public final class ObjectTracker {
     return builder().build();
   }
 
-  public static Builder builder() {
-    return new Builder();
+  public static ObjectTrackerBuilder builder() {
+    return new ObjectTrackerBuilder();
   }
 
   // ---- seeding and reads --------------------------------------------------------------
@@ -111,7 +111,7 @@ public final class ObjectTracker {
     ObjectNode tree = object.deepCopy();
     lock.lock();
     try {
-      ObjectMetaRules.prepareForCreate(type, tree, clock.now());
+      FakeObjectMeta.prepareForCreate(type, tree, clock.now());
       ObjectNode meta = Trees.metadata(tree);
       for (String kept : List.of("uid", "creationTimestamp", "generation")) {
         if (object.path("metadata").hasNonNull(kept)) {
@@ -131,7 +131,7 @@ public final class ObjectTracker {
 
   /** The current object (a copy), if it exists. */
   public Optional<ObjectNode> get(ResourceType type, String namespace, String name) {
-    String key = Trees.key(namespaceArg(type, namespace, true), nameArg(name));
+    String key = Trees.key(TrackerArgs.namespace(type, namespace, true), TrackerArgs.name(name));
     lock.lock();
     try {
       return Optional.ofNullable(objects(type).get(key)).map(ObjectNode::deepCopy);
@@ -142,7 +142,7 @@ public final class ObjectTracker {
 
   /** The current objects of a resource in a namespace ({@code ""} or null: all), by key (copies). */
   public List<ObjectNode> list(ResourceType type, String namespace) {
-    String ns = namespaceArg(type, namespace, false);
+    String ns = TrackerArgs.namespace(type, namespace, false);
     lock.lock();
     try {
       return Trees.inNamespace(objects(type), ns, null).values().stream().map(ObjectNode::deepCopy).toList();
@@ -174,7 +174,7 @@ public final class ObjectTracker {
     ObjectNode tree = object.deepCopy();
     lock.lock();
     try {
-      ObjectMetaRules.prepareForCreate(type, tree, clock.now());
+      FakeObjectMeta.prepareForCreate(type, tree, clock.now());
       return insert(type, tree).deepCopy();
     } finally {
       lock.unlock();
@@ -205,7 +205,7 @@ public final class ObjectTracker {
    *     object or that renames the object
    */
   public ObjectNode mergePatch(ResourceType type, String namespace, String name, String patchJson) {
-    String key = Trees.key(namespaceArg(type, namespace, true), nameArg(name));
+    String key = Trees.key(TrackerArgs.namespace(type, namespace, true), TrackerArgs.name(name));
     ObjectNode patch = MergePatch.parse(patchJson);
     lock.lock();
     try {
@@ -233,7 +233,7 @@ public final class ObjectTracker {
    * @return true if it existed, false on 404
    */
   public boolean delete(ResourceType type, String namespace, String name) {
-    String key = Trees.key(namespaceArg(type, namespace, true), nameArg(name));
+    String key = Trees.key(TrackerArgs.namespace(type, namespace, true), TrackerArgs.name(name));
     lock.lock();
     try {
       ObjectNode current = objects(type).get(key);
@@ -266,7 +266,7 @@ public final class ObjectTracker {
         if (w.isStopped()) {
           it.remove();
         } else if (w.wantsBookmarks()
-            && !w.offer(TrackerWatch.TreeEvent.of(WatchEvent.Type.BOOKMARK, bookmark(w.resource(), false)))) {
+            && !w.offer(TrackerWatch.TreeEvent.of(WatchEvent.Type.BOOKMARK, TrackerReads.bookmark(w.resource(), resourceVersion, false)))) {
           w.end();
           it.remove();
         }
@@ -346,12 +346,12 @@ public final class ObjectTracker {
    * history gets 410 Expired.
    */
   Page listPage(ResourceType type, String namespace, ListOptions options) {
-    String ns = namespaceArg(type, namespace, false);
+    String ns = TrackerArgs.namespace(type, namespace, false);
     Filter filter = Filter.of(ns, options);
     long limit = options.limit();
     lock.lock();
     try {
-      long at = resourceVersion;
+      long at;
       String start = null;
       boolean continuing = !options.continueToken().isEmpty();
       if (continuing) {
@@ -359,70 +359,36 @@ public final class ObjectTracker {
         at = token.rv();
         start = token.startKey();
       } else {
-        OptionalLong rv = options.resourceVersionNumber();
-        boolean exact = options.resourceVersionMatch() == ResourceVersionMatch.EXACT
-            || (limit > 0 && rv.isPresent() && rv.getAsLong() > 0
-                && options.resourceVersionMatch() == ResourceVersionMatch.UNSET);
-        if (rv.isPresent() && rv.getAsLong() > resourceVersion) {
-          throw StatusException.tooLargeResourceVersion(rv.getAsLong(), resourceVersion);
-        }
-        if (exact) {
-          at = rv.getAsLong();
-        }
+        at = TrackerReads.listRevision(options, resourceVersion);
       }
-      return Page.of(Trees.inNamespace(stateAt(type, at, continuing), ns, start), filter, limit, at);
+      NavigableMap<String, ObjectNode> state =
+          TrackerReads.stateAt(type, objects(type), history, resourceVersion, at, continuing);
+      return Page.of(Trees.inNamespace(state, ns, start), filter, limit, at);
     } finally {
       lock.unlock();
     }
   }
 
   /**
-   * Opens a watch with kube's rules: from {@code ""} or {@code "0"}, synthetic ADDED events
-   * for the matching objects, then live events; from N, the changes after N, then live (an
-   * ERROR 410 in the stream when N is older than the history); with
-   * {@code sendInitialEvents=true}, the ADDED events, then a BOOKMARK annotated
-   * {@code k8s.io/initial-events-end}, then live.
+   * Opens a watch with kube's rules ({@link TrackerReads#watchStart}): the initial events or
+   * the replayed changes, then live events; a watch from a resourceVersion older than the
+   * history gets an ERROR 410 and ends.
    *
    * @throws StatusException 504 for a resourceVersion newer than the current one
    */
   TrackerWatch watch(ResourceType type, String namespace, ListOptions options) {
-    Filter filter = Filter.of(namespaceArg(type, namespace, false), options);
+    Filter filter = Filter.of(TrackerArgs.namespace(type, namespace, false), options);
     TrackerWatch watch;
     lock.lock();
     try {
-      OptionalLong rv = options.resourceVersionNumber();
-      if (rv.isPresent() && rv.getAsLong() > resourceVersion) {
-        throw StatusException.tooLargeResourceVersion(rv.getAsLong(), resourceVersion);
+      TrackerReads.WatchStart start = TrackerReads.watchStart(type, filter, options,
+          Trees.inNamespace(objects(type), filter.namespace(), null), history, resourceVersion);
+      if (start.expired()) {
+        TrackerWatch expired = new TrackerWatch(type, filter, false, 0, start.events());
+        expired.end();
+        return expired;
       }
-      boolean initialEvents = options.sendInitialEvents() != null
-          ? options.sendInitialEvents()
-          : rv.isEmpty() || rv.getAsLong() == 0;
-      List<TrackerWatch.TreeEvent> initial = new ArrayList<>();
-      if (initialEvents) {
-        for (ObjectNode o : Trees.inNamespace(objects(type), filter.namespace(), null).values()) {
-          if (filter.matches(o)) {
-            initial.add(TrackerWatch.TreeEvent.of(WatchEvent.Type.ADDED, o));
-          }
-        }
-        if (Boolean.TRUE.equals(options.sendInitialEvents())) {
-          initial.add(TrackerWatch.TreeEvent.of(WatchEvent.Type.BOOKMARK, bookmark(type, true)));
-        }
-      } else {
-        long from = rv.isPresent() && rv.getAsLong() > 0 ? rv.getAsLong() : resourceVersion;
-        if (from < history.floor()) {
-          TrackerWatch expired = new TrackerWatch(type, filter, false, 0, List.of(TrackerWatch.TreeEvent.error(
-              StatusException.expired("too old resource version: " + from + " (" + history.floor() + ")").status())));
-          expired.end();
-          return expired;
-        }
-        for (StoredEvent e : history.since(from)) {
-          TrackerWatch.TreeEvent seen = e.resource().equals(type) ? e.project(filter) : null;
-          if (seen != null) {
-            initial.add(seen);
-          }
-        }
-      }
-      watch = new TrackerWatch(type, filter, options.allowWatchBookmarks(), watchBufferSize, initial);
+      watch = new TrackerWatch(type, filter, options.allowWatchBookmarks(), watchBufferSize, start.events());
       watches.add(watch);
       watchOpened.signalAll();
     } finally {
@@ -459,17 +425,8 @@ public final class ObjectTracker {
   }
 
   private ObjectNode replace(ResourceType type, ObjectNode updated, boolean statusOnly) {
+    String key = TrackerArgs.updateKey(type, updated);
     String name = Trees.meta(updated, "name");
-    if (name.isEmpty()) {
-      throw ObjectMetaRules.invalid(type, "", Reasons.FIELD_VALUE_REQUIRED,
-          "Required value: name is required", "metadata.name");
-    }
-    String namespace = type.namespaced() ? Trees.meta(updated, "namespace") : "";
-    if (type.namespaced() && namespace.isEmpty()) {
-      throw ObjectMetaRules.invalid(type, name, Reasons.FIELD_VALUE_REQUIRED,
-          "Required value: " + type + " are namespaced: set metadata.namespace", "metadata.namespace");
-    }
-    String key = Trees.key(namespace, name);
     lock.lock();
     try {
       ObjectNode current = existing(type, key, name);
@@ -490,7 +447,7 @@ public final class ObjectTracker {
     if (!expected.isEmpty() && !expected.equals(Trees.meta(current, "resourceVersion"))) {
       throw StatusException.conflictModified(type.group(), type.plural(), name);
     }
-    ObjectNode result = ObjectMetaRules.prepareForUpdate(type, updated, current, statusOnly);
+    ObjectNode result = FakeObjectMeta.prepareForUpdate(type, updated, current, statusOnly);
     if (ObjectMetaRules.isMarkedForDeletion(result) && ObjectMetaRules.finalizers(result).isEmpty()) {
       return remove(type, key, result); // the last finalizer is gone: the deletion completes
     }
@@ -537,96 +494,6 @@ public final class ObjectTracker {
         w.end(); // too far behind: ended, as kube-apiserver ends a watcher it cannot feed
         it.remove();
       }
-    }
-  }
-
-  /** The objects of {@code type} as they were at {@code rv}, rebuilt from the history. */
-  private NavigableMap<String, ObjectNode> stateAt(ResourceType type, long rv, boolean continuing) {
-    TreeMap<String, ObjectNode> current = objects(type);
-    if (rv == resourceVersion) {
-      return current;
-    }
-    if (rv > resourceVersion) {
-      throw StatusException.tooLargeResourceVersion(rv, resourceVersion);
-    }
-    if (rv < history.floor()) {
-      throw StatusException.expired(continuing
-          ? "The provided continue parameter is too old to display a consistent list result. You can start a"
-              + " new list without the continue parameter."
-          : "too old resource version: " + rv + " (" + history.floor() + ")");
-    }
-    return history.rewind(type, current, rv);
-  }
-
-  private ObjectNode bookmark(ResourceType type, boolean initialEventsEnd) {
-    ObjectNode b = Trees.MAPPER.createObjectNode();
-    b.put("apiVersion", type.apiVersion());
-    b.put("kind", type.kind());
-    ObjectNode meta = b.putObject("metadata");
-    meta.put("resourceVersion", Long.toString(resourceVersion));
-    if (initialEventsEnd) {
-      meta.putObject("annotations").put(WatchEvent.INITIAL_EVENTS_END_ANNOTATION, "true");
-    }
-    return b;
-  }
-
-  /** The namespace argument, checked: null is {@code ""}. */
-  private static String namespaceArg(ResourceType type, String namespace, boolean required) {
-    String ns = namespace == null ? "" : namespace;
-    if (!type.namespaced() && !ns.isEmpty()) {
-      throw StatusException.badRequest(type + " is cluster-scoped: namespace must be empty, got \"" + ns + "\"");
-    }
-    if (required && type.namespaced() && ns.isEmpty()) {
-      throw StatusException.badRequest(type + " is namespaced: a namespace is required");
-    }
-    return ns;
-  }
-
-  private static String nameArg(String name) {
-    if (name == null || name.isEmpty()) {
-      throw new IllegalArgumentException("name must not be empty");
-    }
-    return name;
-  }
-
-  /** Configures an {@link ObjectTracker}. Not thread-safe. */
-  public static final class Builder {
-    private int historyLimit = DEFAULT_HISTORY_LIMIT;
-    private int watchBufferSize = DEFAULT_WATCH_BUFFER_SIZE;
-    private Clock clock = Clock.system();
-
-    private Builder() {
-    }
-
-    /** How many changes are kept for watches and old lists; default {@value ObjectTracker#DEFAULT_HISTORY_LIMIT}. */
-    public Builder historyLimit(int changes) {
-      if (changes < 1) {
-        throw new IllegalArgumentException("historyLimit must be positive, got " + changes);
-      }
-      this.historyLimit = changes;
-      return this;
-    }
-
-    /**
-     * How many live events a watcher may have unread before it is ended; default
-     * {@value ObjectTracker#DEFAULT_WATCH_BUFFER_SIZE}.
-     */
-    public Builder watchBufferSize(int events) {
-      if (events < 1) {
-        throw new IllegalArgumentException("watchBufferSize must be positive, got " + events);
-      }
-      this.watchBufferSize = events;
-      return this;
-    }
-
-    /** The clock for creationTimestamp, deletionTimestamp and watch timeouts; default the system clock. */
-    public Builder clock(Clock value) {
-      this.clock = Objects.requireNonNull(value, "clock");
-      return this;
-    }
-
-    public ObjectTracker build() {
-      return new ObjectTracker(this);
     }
   }
 }

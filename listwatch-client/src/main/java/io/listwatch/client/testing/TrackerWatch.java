@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Status;
 import io.listwatch.client.ResourceType;
 import io.listwatch.client.WatchEvent;
-import io.listwatch.client.clock.Clock;
+import io.listwatch.api.clock.Clock;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Objects;

@@ -12,7 +12,11 @@
  * {@code sendBookmarks()} simulate what a server does to clients). Package-private:
  * {@code FakeResourceClient} (the verbs), {@code TrackerWatch} / {@code FakeWatchStream} (one
  * watch, bounded buffer), {@code EventHistory} and {@code StoredEvent} (the change ring),
- * {@code ObjectMetaRules} (server-owned metadata), {@code MergePatch} (RFC 7386),
- * {@code Filter} (namespace and selectors), {@code Trees} (codec and tree helpers).
+ * {@code FakeObjectMeta} (the server-owned metadata, by the server's own rules in
+ * {@link io.listwatch.api.meta.ObjectMetaRules}), {@code MergePatch} (RFC 7386),
+ * {@code Filter} (namespace and selectors), {@code Trees} (codec and tree helpers),
+ * {@code TrackerReads} (kube's resourceVersion rules for lists and watches) and
+ * {@code TrackerArgs} (argument checks). {@link io.listwatch.client.testing.ObjectTrackerBuilder}
+ * configures a tracker.
  */
 package io.listwatch.client.testing;

@@ -1,6 +1,6 @@
 package io.listwatch.client.workqueue;
 
-import io.listwatch.client.clock.Clock;
+import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.util.Objects;
 

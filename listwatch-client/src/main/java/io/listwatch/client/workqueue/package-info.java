@@ -9,7 +9,7 @@
  *       item (an add during processing re-queues on done), FIFO, fair, shutdown with or
  *       without drain. Implemented by {@code DefaultWorkQueue}.
  *   <li>{@link io.listwatch.client.workqueue.DelayingQueue}: plus {@code addAfter}, timed by
- *       an injected {@link io.listwatch.client.clock.Clock} ({@code DefaultDelayingQueue}).
+ *       an injected {@link io.listwatch.api.clock.Clock} ({@code DefaultDelayingQueue}).
  *   <li>{@link io.listwatch.client.workqueue.RateLimitingQueue}: plus {@code addRateLimited},
  *       {@code forget}, {@code numRequeues} over a
  *       {@link io.listwatch.client.workqueue.RateLimiter} ({@code DefaultRateLimitingQueue}).

@@ -3,7 +3,7 @@ package io.listwatch.client.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.listwatch.client.clock.FakeClock;
+import io.listwatch.api.clock.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

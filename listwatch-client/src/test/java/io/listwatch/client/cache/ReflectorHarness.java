@@ -28,7 +28,7 @@ final class ReflectorHarness implements AutoCloseable {
   private Thread thread;
 
   /** A builder wired to this harness, with client-go's defaults otherwise. */
-  Reflector.Builder<ReflectorTestObject> builder() {
+  ReflectorBuilder<ReflectorTestObject> builder() {
     return Reflector.builder("pods", server, store, ReflectorTestObject.ACCESSOR)
         .clock(clock)
         .watchErrorHandler((name, error) -> {
@@ -61,7 +61,7 @@ final class ReflectorHarness implements AutoCloseable {
    * Builds and runs the reflector on thread {@code reflector-test}. {@link #finished}
    * completes with whether that thread's interrupt flag was set after run() returned.
    */
-  void start(Reflector.Builder<ReflectorTestObject> builder) {
+  void start(ReflectorBuilder<ReflectorTestObject> builder) {
     reflector = builder.build();
     thread = new Thread(() -> {
       try {

@@ -2,8 +2,8 @@ package io.listwatch.client.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.listwatch.client.clock.Clock;
-import io.listwatch.client.clock.FakeClock;
+import io.listwatch.api.clock.Clock;
+import io.listwatch.api.clock.FakeClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.BlockingQueue;

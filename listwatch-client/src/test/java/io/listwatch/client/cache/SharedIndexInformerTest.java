@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.listwatch.client.cache.InformerTestListerWatcher.FakeWatch;
-import io.listwatch.client.clock.FakeClock;
+import io.listwatch.api.clock.FakeClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

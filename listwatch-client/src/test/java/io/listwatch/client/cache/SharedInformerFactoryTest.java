@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.listwatch.api.LabelSelector;
 import io.listwatch.client.ResourceType;
-import io.listwatch.client.clock.FakeClock;
+import io.listwatch.api.clock.FakeClock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

@@ -15,7 +15,7 @@ import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
 import io.listwatch.client.WatchEvent;
 import io.listwatch.client.WatchStream;
-import io.listwatch.client.clock.FakeClock;
+import io.listwatch.api.clock.FakeClock;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -8,6 +8,8 @@ import static io.listwatch.client.testing.Pods.rv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -15,13 +17,15 @@ import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.listwatch.api.StatusException;
 import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
-import io.listwatch.client.clock.FakeClock;
+import io.listwatch.api.clock.FakeClock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ObjectTrackerWriteTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final FakeClock clock = new FakeClock(Instant.parse("2026-03-04T05:06:07.890Z"));
   private final FakeClient client = FakeClient.create(ObjectTracker.builder().clock(clock).build());
@@ -34,10 +38,33 @@ class ObjectTrackerWriteTest {
 
     assertThat(created.getMetadata().getUid()).isNotEmpty();
     assertThat(created.getMetadata().getCreationTimestamp()).isEqualTo("2026-03-04T05:06:07Z");
-    assertThat(created.getMetadata().getGeneration()).isEqualTo(1L);
+    assertThat(created.getMetadata().getGeneration()).as("pods track no generation, as on the server").isNull();
     assertThat(created.getMetadata().getResourceVersion()).isEqualTo("1");
     assertThat(created.getKind()).isEqualTo("Pod");
     assertThat(pods.get("default", "web")).contains(created);
+  }
+
+  @Test
+  void generation_isSetAndBumpedOnSpecChanges_onlyForTypesThatTrackIt() {
+    ObjectNode deployment = JSON.createObjectNode();
+    deployment.putObject("metadata").put("namespace", "default").put("name", "web");
+    deployment.putObject("spec").put("replicas", 1);
+
+    ObjectNode created = client.tracker().create(ResourceType.DEPLOYMENTS, deployment);
+    assertThat(created.at("/metadata/generation").asLong()).isEqualTo(1);
+
+    ObjectNode labelled = created.deepCopy();
+    ((ObjectNode) labelled.get("metadata")).putObject("labels").put("a", "1");
+    assertThat(client.tracker().update(ResourceType.DEPLOYMENTS, labelled).at("/metadata/generation").asLong())
+        .as("metadata-only change").isEqualTo(1);
+
+    ObjectNode scaled = client.tracker().get(ResourceType.DEPLOYMENTS, "default", "web").orElseThrow();
+    ((ObjectNode) scaled.get("spec")).put("replicas", 3);
+    assertThat(client.tracker().update(ResourceType.DEPLOYMENTS, scaled).at("/metadata/generation").asLong())
+        .as("spec change").isEqualTo(2);
+
+    ConfigMap cm = configMaps.create(configMap("default", "settings"));
+    assertThat(cm.getMetadata().getGeneration()).isNull();
   }
 
   @Test
@@ -67,18 +94,33 @@ class ObjectTrackerWriteTest {
   }
 
   @Test
-  void create_withoutName_orNamespace_fails422Invalid() {
+  void create_withoutName_fails422Invalid_andTheTrackerWithoutNamespace_too() {
     assertThatThrownBy(() -> pods.create(new PodBuilder().withNewMetadata().withNamespace("default").endMetadata()
         .build()))
         .isInstanceOfSatisfying(StatusException.class, e -> {
           assertThat(e.code()).isEqualTo(422);
           assertThat(e.status().details().causes()).extracting(c -> c.field()).containsExactly("metadata.name");
         });
-    assertThatThrownBy(() -> pods.create(pod(null, "web")))
+    assertThatThrownBy(() -> client.tracker().add(ResourceType.PODS, POD, pod(null, "web")))
         .isInstanceOfSatisfying(StatusException.class, e -> {
           assertThat(e.code()).isEqualTo(422);
           assertThat(e.getMessage()).contains("metadata.namespace");
         });
+  }
+
+  @Test
+  void createAndUpdate_withoutNamespace_useTheDefaultNamespace_asTheHttpClientDoes() {
+    Pod created = pods.create(pod(null, "web"));
+
+    assertThat(created.getMetadata().getNamespace()).isEqualTo("default");
+    assertThat(client.actionsFor(Action.CREATE, ResourceType.PODS)).extracting(Action::namespace)
+        .containsExactly("default");
+    Pod relabelled = new PodBuilder(created).editMetadata().withNamespace(null).addToLabels("a", "1").endMetadata()
+        .build();
+    assertThat(pods.update(relabelled).getMetadata().getLabels()).containsEntry("a", "1");
+
+    client.defaultNamespace("team-a");
+    assertThat(pods.create(pod(null, "web")).getMetadata().getNamespace()).isEqualTo("team-a");
   }
 
   @Test
@@ -100,7 +142,7 @@ class ObjectTrackerWriteTest {
   }
 
   @Test
-  void update_withoutResourceVersion_updatesUnconditionally_andBumpsGenerationOnSpecChange() {
+  void update_withoutResourceVersion_updatesUnconditionally() {
     Pod v1 = pods.create(pod("default", "web"));
     Pod blind = new PodBuilder(v1).editMetadata().withResourceVersion(null).endMetadata()
         .editSpec().withNodeName("node-2").endSpec().build();
@@ -109,7 +151,7 @@ class ObjectTrackerWriteTest {
 
     assertThat(rv(v2)).isGreaterThan(rv(v1));
     assertThat(v2.getSpec().getNodeName()).isEqualTo("node-2");
-    assertThat(v2.getMetadata().getGeneration()).isEqualTo(2L);
+    assertThat(v2.getMetadata().getGeneration()).as("pods track no generation").isNull();
     assertThat(v2.getMetadata().getUid()).isEqualTo(v1.getMetadata().getUid());
   }
 
@@ -166,7 +208,7 @@ class ObjectTrackerWriteTest {
     Pod v2 = pods.updateStatus(withStatus);
     assertThat(v2.getStatus().getPhase()).isEqualTo("Running");
     assertThat(v2.getMetadata().getLabels()).doesNotContainKey("ignored");
-    assertThat(v2.getMetadata().getGeneration()).isEqualTo(1L);
+    assertThat(v2.getMetadata().getGeneration()).isNull();
 
     Pod v3 = pods.update(new PodBuilder(v2).withStatus(new PodStatusBuilder().withPhase("Failed").build())
         .editMetadata().addToLabels("kept", "yes").endMetadata().build());

@@ -2,7 +2,7 @@ package io.listwatch.client.workqueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.listwatch.client.clock.FakeClock;
+import io.listwatch.api.clock.FakeClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

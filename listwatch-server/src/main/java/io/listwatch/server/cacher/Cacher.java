@@ -4,6 +4,7 @@ import io.listwatch.api.ContinueToken;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.ResourceVersionMatch;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.clock.Clock;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.storage.KeyValue;
 import io.listwatch.storage.RangeRequest;
@@ -58,11 +59,13 @@ public final class Cacher implements AutoCloseable {
   private final Storage storage;
   private final CacherConfig config;
   private final ScheduledExecutorService timer;
+  private final Clock clock;
   private final ObjectDecoder decoder;
   private final WatchCache cache;
   private final String logName;
   private final ReentrantLock dispatchLock = new ReentrantLock();
   private final List<CacheWatcher> watchers = new ArrayList<>(); // guarded by dispatchLock
+  private final List<CacheListener> listeners = new ArrayList<>(); // guarded by dispatchLock
   private final AtomicLong terminatedWatchers = new AtomicLong();
   /** Events received from storage; added once per delivered batch. */
   private final LongAdder eventsReceived = new LongAdder();
@@ -72,8 +75,15 @@ public final class Cacher implements AutoCloseable {
   private volatile boolean closed;
   private ScheduledFuture<?> ticker;
 
-  public Cacher(ResourceDefinition def, Storage storage, CacherConfig config, ScheduledExecutorService timer) {
+  /**
+   * @param timer runs the once-a-second tick (bookmarks, watch deadlines, history pruning)
+   * @param clock the time the tick, history ages and watch deadlines are measured in; the
+   *     same clock the caller computes deadlines with
+   */
+  public Cacher(ResourceDefinition def, Storage storage, CacherConfig config, ScheduledExecutorService timer,
+      Clock clock) {
     this.def = def;
+    this.clock = clock;
     this.storage = storage;
     this.config = config;
     this.timer = timer;
@@ -117,7 +127,7 @@ public final class Cacher implements AutoCloseable {
     @Override
     public void onEvents(List<WatchEvent> events) {
       List<CompletableFuture<Long>> ready = new ArrayList<>();
-      long now = System.nanoTime();
+      long now = clock.nanoTime();
       long delivered = 0;
       dispatchLock.lock();
       try {
@@ -125,6 +135,7 @@ public final class Cacher implements AutoCloseable {
           WatchCacheEvent ce = toCacheEvent(e, now);
           ready.addAll(cache.apply(ce, now));
           delivered += dispatch(ce);
+          notifyListeners(ce);
         }
       } finally {
         dispatchLock.unlock();
@@ -140,7 +151,7 @@ public final class Cacher implements AutoCloseable {
       List<CompletableFuture<Long>> ready;
       dispatchLock.lock();
       try {
-        ready = cache.advanceTo(revision, System.nanoTime());
+        ready = cache.advanceTo(revision, clock.nanoTime());
       } finally {
         dispatchLock.unlock();
       }
@@ -158,6 +169,7 @@ public final class Cacher implements AutoCloseable {
         try {
           List.copyOf(watchers).forEach(CacheWatcher::end);
           fill();
+          listeners.forEach(Cacher.this::replay);
         } finally {
           dispatchLock.unlock();
         }
@@ -205,8 +217,42 @@ public final class Cacher implements AutoCloseable {
     return delivered;
   }
 
+  /**
+   * Adds an in-process listener: it gets the current content at once, then every change (see
+   * {@link CacheListener} for the calling contract).
+   */
+  public void addListener(CacheListener listener) {
+    dispatchLock.lock();
+    try {
+      replay(listener);
+      listeners.add(listener);
+    } finally {
+      dispatchLock.unlock();
+    }
+  }
+
+  private void replay(CacheListener listener) {
+    String prefix = def.storagePrefix();
+    WatchCache.Snapshot snap = cache.snapshot(prefix, prefixEnd(prefix), o -> true);
+    try {
+      listener.onReplace(snap.objects(), snap.resourceVersion());
+    } catch (RuntimeException e) {
+      LOG.warn("{}: listener {} failed on replace", logName, listener, e);
+    }
+  }
+
+  private void notifyListeners(WatchCacheEvent event) {
+    for (CacheListener l : listeners) {
+      try {
+        l.onEvent(event);
+      } catch (RuntimeException e) {
+        LOG.warn("{}: listener {} failed on an event", logName, l, e);
+      }
+    }
+  }
+
   private void tick() {
-    long now = System.nanoTime();
+    long now = clock.nanoTime();
     dispatchLock.lock();
     try {
       long rv = cache.resourceVersion();
@@ -358,7 +404,7 @@ public final class Cacher implements AutoCloseable {
   private CacheWatcher register(WatchFilter filter, ListOptions options, OptionalLong rv, boolean initialEvents,
       WatchSink sink, long deadlineNanos) {
     String prefix = def.storagePrefix() + (filter.namespace().isEmpty() ? "" : filter.namespace() + "/");
-    long now = System.nanoTime();
+    long now = clock.nanoTime();
     BookmarkTimer timer = new BookmarkTimer(options.allowWatchBookmarks(), now,
         config.bookmarkInterval().toNanos(), deadlineNanos);
     dispatchLock.lock();

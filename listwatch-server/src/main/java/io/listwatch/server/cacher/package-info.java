@@ -16,6 +16,8 @@
  *   <li>{@link io.listwatch.server.cacher.CacheWatcher}: one client watch: a bounded queue of
  *       frames drained to a {@link io.listwatch.server.cacher.WatchSink} (the transport) in
  *       one write per drain; a watcher whose queue fills is closed, never waited for.</li>
+ *   <li>{@link io.listwatch.server.cacher.CacheListener}: an in-process observer of a cache
+ *       (the RBAC authorizer's policy cache), called with each applied event.</li>
  * </ul>
  */
 package io.listwatch.server.cacher;

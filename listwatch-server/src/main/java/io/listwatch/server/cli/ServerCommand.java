@@ -1,6 +1,7 @@
 package io.listwatch.server.cli;
 
 import io.listwatch.server.ApiServer;
+import io.listwatch.server.authz.AuthorizationMode;
 import io.listwatch.server.cacher.CacherConfig;
 import io.listwatch.server.filters.MaxInFlightLimit;
 import io.listwatch.server.filters.WatchLimit;
@@ -87,17 +88,35 @@ public final class ServerCommand implements Callable<Integer> {
       description = "Watches one user may hold open before 429; 0 = unlimited (default: ${DEFAULT-VALUE}).")
   int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
 
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin
+  AuthenticationOptions authentication = new AuthenticationOptions();
+
+  @Option(names = "--authorization-mode", converter = AuthorizationModeConverter.class,
+      description = "How requests are authorized: RBAC or AlwaysAllow (default: ${DEFAULT-VALUE}).")
+  AuthorizationMode authorizationMode = AuthorizationMode.RBAC;
+
   @Override
   public Integer call() throws InterruptedException {
     CacherConfig cacher = new CacherConfig(watchCacheSize, parseDuration(watchCacheHistory), watcherQueue,
         CacherConfig.DEFAULTS.bookmarkInterval(), CacherConfig.DEFAULTS.freshnessTimeout());
     ApiServer.Builder builder = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(securePort)
         .tls(tlsConfig()).cacherConfig(cacher).maxInFlight(maxRequestsInflight, maxMutatingRequestsInflight)
-        .maxWatchesPerUser(maxWatchesPerUser);
+        .maxWatchesPerUser(maxWatchesPerUser).authentication(authentication.config())
+        .authorizationMode(authorizationMode);
     if (httpPort > 0) {
       builder.insecurePort(httpPort);
     }
-    ApiServer server = builder.build().start();
+    ApiServer server;
+    try {
+      server = builder.build().start();
+    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+      // a bad flag value or file (e.g. a malformed token file): say which, without a stack trace
+      spec.commandLine().getErr().println("listwatch server: cannot start: " + e.getMessage());
+      return 1;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("listwatch-shutdown").unstarted(() -> {
       System.out.println("listwatch: shutting down");
@@ -139,6 +158,18 @@ public final class ServerCommand implements Callable<Integer> {
       });
     }
     return tls;
+  }
+
+  /** Reads {@code --authorization-mode} as kube spells it. */
+  static final class AuthorizationModeConverter implements CommandLine.ITypeConverter<AuthorizationMode> {
+    @Override
+    public AuthorizationMode convert(String value) {
+      try {
+        return AuthorizationMode.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
   }
 
   static Duration parseDuration(String s) {

@@ -20,13 +20,53 @@ final class Builtins {
   }
 
   /**
-   * Every built-in: core first (alphabetically, as {@code /api/v1} lists them), then apps, then
-   * coordination.
+   * Every built-in: core first (alphabetically, as {@code /api/v1} lists them), then the groups
+   * in kube's {@code /apis} order: apps, authentication, authorization, rbac, coordination.
    */
   static List<ResourceDefinition> definitions() {
-    return List.of(
+    List<ResourceDefinition> all = new java.util.ArrayList<>(List.of(
         configMaps(), events(), namespaces(), nodes(), pods(), secrets(), serviceAccounts(),
-        services(), deployments(), replicaSets(), leases());
+        services(), deployments(), replicaSets()));
+    all.add(tokenReviews());
+    all.add(selfSubjectReviews());
+    all.addAll(authorization());
+    all.addAll(rbac());
+    all.add(leases());
+    return List.copyOf(all);
+  }
+
+  /**
+   * authorization.k8s.io/v1: the access reviews, virtual and create-only. Only
+   * LocalSubjectAccessReview is namespaced.
+   */
+  static List<ResourceDefinition> authorization() {
+    String group = "authorization.k8s.io";
+    return List.of(
+        ResourceDefinition.builder(group, "v1", "LocalSubjectAccessReview", "localsubjectaccessreviews")
+            .notStored().build(),
+        ResourceDefinition.builder(group, "v1", "SelfSubjectAccessReview", "selfsubjectaccessreviews")
+            .clusterScoped().notStored().build(),
+        ResourceDefinition.builder(group, "v1", "SelfSubjectRulesReview", "selfsubjectrulesreviews")
+            .clusterScoped().notStored().build(),
+        ResourceDefinition.builder(group, "v1", "SubjectAccessReview", "subjectaccessreviews")
+            .clusterScoped().notStored().build());
+  }
+
+  /**
+   * rbac.authorization.k8s.io/v1, in kube's discovery order; no short names or categories. Names
+   * follow kube's RBAC rule: any path segment.
+   */
+  static List<ResourceDefinition> rbac() {
+    String group = "rbac.authorization.k8s.io";
+    return List.of(
+        ResourceDefinition.builder(group, "v1", "ClusterRoleBinding", "clusterrolebindings")
+            .clusterScoped().nameValidation(NameValidation.PATH_SEGMENT).build(),
+        ResourceDefinition.builder(group, "v1", "ClusterRole", "clusterroles")
+            .clusterScoped().nameValidation(NameValidation.PATH_SEGMENT).build(),
+        ResourceDefinition.builder(group, "v1", "RoleBinding", "rolebindings")
+            .nameValidation(NameValidation.PATH_SEGMENT).build(),
+        ResourceDefinition.builder(group, "v1", "Role", "roles")
+            .nameValidation(NameValidation.PATH_SEGMENT).build());
   }
 
   static ResourceDefinition configMaps() {
@@ -126,6 +166,7 @@ final class Builtins {
     return ResourceDefinition.builder(CORE, "v1", "ServiceAccount", "serviceaccounts")
         .shortNames("sa")
         .returnsDeletedObject()
+        .subresource("token", "authentication.k8s.io", "v1", "TokenRequest", "create")
         .build();
   }
 
@@ -161,6 +202,22 @@ final class Builtins {
         .hasStatus()
         .tracksGeneration()
         .selectableField("status.replicas", FieldExtractor.integer("status.replicas"))
+        .build();
+  }
+
+  /** TokenReview: who a bearer token names; create only, nothing stored. */
+  static ResourceDefinition tokenReviews() {
+    return ResourceDefinition.builder("authentication.k8s.io", "v1", "TokenReview", "tokenreviews")
+        .clusterScoped()
+        .notStored()
+        .build();
+  }
+
+  /** SelfSubjectReview ({@code kubectl auth whoami}): who the caller is; create only, nothing stored. */
+  static ResourceDefinition selfSubjectReviews() {
+    return ResourceDefinition.builder("authentication.k8s.io", "v1", "SelfSubjectReview", "selfsubjectreviews")
+        .clusterScoped()
+        .notStored()
         .build();
   }
 

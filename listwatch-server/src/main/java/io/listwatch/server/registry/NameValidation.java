@@ -2,8 +2,8 @@ package io.listwatch.server.registry;
 
 /**
  * Which syntax rule a resource's {@code metadata.name} must follow: kube's per-type
- * {@code ValidateNameFunc}. The rules themselves live in
- * {@code io.listwatch.server.validation.NameRules}.
+ * {@code ValidateNameFunc}. {@code io.listwatch.server.validation.NameRules} applies it, with
+ * the syntax rules of {@code io.listwatch.api.validation.NameSyntax}.
  *
  * <p>Every rule is followed by kube's path-segment rule (the name may not be {@code "."} or
  * {@code ".."} and may not contain {@code "/"} or {@code "%"}), which kube's generic registry

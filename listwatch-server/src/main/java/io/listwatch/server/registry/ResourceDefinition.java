@@ -1,6 +1,7 @@
 package io.listwatch.server.registry;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.listwatch.api.meta.ResourceDescriptor;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -31,7 +32,7 @@ import java.util.TreeSet;
  * {@code <prefix><name>} for cluster-scoped ones; they are unambiguous because validated
  * names and namespaces never contain {@code '/'}.
  */
-public final class ResourceDefinition {
+public final class ResourceDefinition implements ResourceDescriptor {
 
   /** The verbs of a fully writable resource, in the sorted order discovery lists them. */
   public static final List<String> ALL_VERBS = List.of(
@@ -135,6 +136,7 @@ public final class ResourceDefinition {
   }
 
   /** The API group; {@code ""} for the core group. */
+  @Override
   public String group() {
     return group;
   }
@@ -145,6 +147,7 @@ public final class ResourceDefinition {
   }
 
   /** The Kind of a single object, e.g. {@code "Pod"}. */
+  @Override
   public String kind() {
     return kind;
   }
@@ -155,6 +158,7 @@ public final class ResourceDefinition {
   }
 
   /** The resource name in URLs and discovery, e.g. {@code "pods"}. */
+  @Override
   public String plural() {
     return plural;
   }
@@ -175,6 +179,7 @@ public final class ResourceDefinition {
   }
 
   /** Whether objects live in a namespace. */
+  @Override
   public boolean namespaced() {
     return namespaced;
   }
@@ -183,6 +188,7 @@ public final class ResourceDefinition {
    * Whether the resource has a {@code /status} subresource. If so, writes to the main resource
    * ignore {@code .status} and writes to {@code /status} ignore everything but {@code .status}.
    */
+  @Override
   public boolean hasStatus() {
     return hasStatus;
   }
@@ -192,6 +198,7 @@ public final class ResourceDefinition {
    * changes. kube 1.32 does this for Deployments and ReplicaSets, not for Pods (pod generation
    * came in 1.33) nor for types without a spec.
    */
+  @Override
   public boolean tracksGeneration() {
     return tracksGeneration;
   }
@@ -256,6 +263,7 @@ public final class ResourceDefinition {
   }
 
   /** What objects carry in {@code apiVersion}: {@code "v1"} for core, else {@code "apps/v1"}. */
+  @Override
   public String apiVersion() {
     return group.isEmpty() ? version : group + "/" + version;
   }

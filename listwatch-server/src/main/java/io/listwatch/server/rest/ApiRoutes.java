@@ -1,5 +1,6 @@
 package io.listwatch.server.rest;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.CacheWatcher;
@@ -9,10 +10,10 @@ import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.request.RequestInfo;
 import io.listwatch.server.registry.ResourceRegistry;
-import io.listwatch.server.validation.NameGenerator;
+import io.listwatch.api.meta.NameGenerator;
 import io.listwatch.storage.Storage;
 import io.netty.handler.codec.http.HttpMethod;
-import java.time.Clock;
+import io.listwatch.api.clock.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -103,6 +104,31 @@ public final class ApiRoutes {
             || (info.subresource().equals("status") && def.hasStatus())
             || def.subresources().containsKey(info.subresource()))
         .isPresent();
+  }
+
+  /**
+   * Adds a check of a stored resource's writes (see {@link WriteAdmission}); checks run in the
+   * order added. Call before the server accepts requests.
+   */
+  public void admission(ResourceDefinition def, WriteAdmission admission) {
+    ResourceHandler handler = handlers.get(def);
+    if (handler == null) {
+      throw new IllegalArgumentException(def + " is not stored");
+    }
+    handler.addAdmission(admission);
+  }
+
+  /**
+   * Lets a stored resource accept create and update bodies in kube's protobuf form
+   * ({@link KubeProtobuf}), which {@code decoder} turns into the object's JSON. Call before the
+   * server accepts requests.
+   */
+  public void protobufDecoder(ResourceDefinition def, java.util.function.Function<byte[], ObjectNode> decoder) {
+    ResourceHandler handler = handlers.get(def);
+    if (handler == null) {
+      throw new IllegalArgumentException(def + " is not stored");
+    }
+    handler.protobufDecoder(decoder);
   }
 
   /** The store of a resource, for in-process callers (startup, tests). */

@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Legacy discovery documents (COMPAT.md section 1.1): /api, /apis, and the resource list of
- * each group-version, built from the registry. Aggregated discovery is not served: clients
- * that ask for it accept the legacy answer (plain application/json). Immutable once built.
+ * Legacy discovery documents: /api, /apis, and the resource list of each group-version,
+ * built from the registry, with the fields the generated clients require (see "Discovery" in
+ * docs/compatibility.md). Aggregated discovery is not served: clients that ask for it accept
+ * the legacy answer (plain application/json). Immutable once built.
  */
 final class Discovery {
 

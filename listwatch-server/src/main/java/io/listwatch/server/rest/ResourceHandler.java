@@ -31,10 +31,31 @@ public final class ResourceHandler {
 
   private final ResourceDefinition def;
   private final ResourceStore store;
+  /** Checks registered with {@link ApiRoutes#admission}; set before the server accepts requests. */
+  private volatile java.util.List<WriteAdmission> admissions = java.util.List.of();
 
   ResourceHandler(ResourceStore store) {
     this.def = store.resource();
     this.store = store;
+  }
+
+  /** Reads protobuf bodies of this resource, or null; set before the server accepts requests. */
+  private volatile java.util.function.Function<byte[], ObjectNode> protobuf;
+
+  void protobufDecoder(java.util.function.Function<byte[], ObjectNode> decoder) {
+    this.protobuf = decoder;
+  }
+
+  void addAdmission(WriteAdmission admission) {
+    java.util.List<WriteAdmission> next = new java.util.ArrayList<>(admissions);
+    next.add(admission);
+    admissions = java.util.List.copyOf(next);
+  }
+
+  private void admit(ApiRequest request, String namespace, ObjectNode object, ObjectNode old) {
+    for (WriteAdmission a : admissions) {
+      a.admit(request.user(), namespace, object, old);
+    }
   }
 
   CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {
@@ -54,7 +75,9 @@ public final class ResourceHandler {
         if (def.namespaced() && info.namespace().isEmpty()) {
           throw StatusException.pathNotFound();
         }
-        return store.create(info.namespace(), body(request), request.isDryRun())
+        ObjectNode created = body(request);
+        admit(request, info.namespace(), created, null);
+        return store.create(info.namespace(), created, request.isDryRun())
             .thenApply(ApiResponse::created);
       }
       throw StatusException.methodNotAllowed();
@@ -106,7 +129,7 @@ public final class ResourceHandler {
     long timeoutSeconds = options.timeoutSeconds() != null && options.timeoutSeconds() > 0
         ? options.timeoutSeconds()
         : ThreadLocalRandom.current().nextLong(1800, 3600); // kube: min-request-timeout 1800 s, x [1, 2)
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+    long deadline = store.clock().nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
     return store.cacher().watch(info.namespace(), options, sink, deadline);
   }
 
@@ -115,7 +138,9 @@ public final class ResourceHandler {
     String rv = ObjectMetaDefaults.metadata(body).path("resourceVersion").asText("");
     return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
       checkResourceVersion(rv, current, info.name());
-      return body.deepCopy();
+      ObjectNode updated = body.deepCopy();
+      admit(request, info.namespace(), updated, current);
+      return updated;
     }).thenApply(ApiResponse::ok);
   }
 
@@ -135,6 +160,7 @@ public final class ResourceHandler {
       if (!(patched instanceof ObjectNode o)) {
         throw StatusException.badRequest("the patch does not produce an object");
       }
+      admit(request, info.namespace(), o, current);
       return o;
     }).thenApply(ApiResponse::ok);
   }
@@ -182,6 +208,10 @@ public final class ResourceHandler {
 
   private ObjectNode body(ApiRequest request) {
     String type = request.mediaType();
+    java.util.function.Function<byte[], ObjectNode> decoder = protobuf;
+    if (decoder != null && type.equals(KubeProtobuf.MEDIA_TYPE)) {
+      return decoder.apply(request.body());
+    }
     if (!type.isEmpty() && !type.equals("application/json") && !type.equals("*/*")) {
       throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
           + "media types include: application/json");

@@ -3,6 +3,8 @@ package io.listwatch.server.rest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.clock.Clock;
+import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.validation.ObjectMetaValidator;
@@ -52,6 +54,11 @@ public final class ResourceStore {
 
   public ResourceDefinition resource() {
     return def;
+  }
+
+  /** The server's clock. */
+  Clock clock() {
+    return defaults.clock();
   }
 
   public Cacher cacher() {
@@ -113,7 +120,7 @@ public final class ResourceStore {
       ObjectNode updated = defaults.prepareForUpdate(def, change.apply(current.deepCopy()), current, namespace,
           name, status);
       ObjectMetaValidator.check(def, updated);
-      checkNoNewFinalizersWhileDeleting(current, updated, name);
+      ObjectMetaRules.checkNoNewFinalizersWhileDeleting(def, current, updated, name);
       // compare without the resourceVersion stamp() appended (no copy of the whole object:
       // current is this call's own, and taking the stamp off and back leaves it as it was)
       ObjectNode currentMeta = ObjectMetaDefaults.metadata(current);
@@ -175,42 +182,17 @@ public final class ResourceStore {
     if (meta.has("deletionTimestamp")) {
       return CompletableFuture.completedFuture(new Deleted(current, false)); // already being deleted
     }
-    ObjectNode marked = current.deepCopy();
-    ObjectNode markedMeta = ObjectMetaDefaults.metadata(marked);
-    markedMeta.remove("resourceVersion");
-    markedMeta.put("deletionTimestamp", defaults.now());
-    markedMeta.put("deletionGracePeriodSeconds", 0);
+    ObjectNode marked = defaults.markForDeletion(current);
     return storage.update(key, toBytes(marked), kv.modRevision())
         .thenApply(stored -> new Deleted(stamp(marked, stored.modRevision()), false));
   }
 
-  private void checkNoNewFinalizersWhileDeleting(ObjectNode current, ObjectNode updated, String name) {
-    if (!isMarkedForDeletion(current)) {
-      return;
-    }
-    java.util.Set<String> before = finalizers(current);
-    for (String f : finalizers(updated)) {
-      if (!before.contains(f)) {
-        throw StatusException.invalid(def.group(), def.kind(), name, java.util.List.of(new io.listwatch.api.Status.Cause(
-            io.listwatch.api.Reasons.FIELD_VALUE_FORBIDDEN,
-            "Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers [\""
-                + f + "\"]", "metadata.finalizers")));
-      }
-    }
-  }
-
   private static boolean isMarkedForDeletion(ObjectNode obj) {
-    return ObjectMetaDefaults.metadata(obj).hasNonNull("deletionTimestamp");
+    return ObjectMetaRules.isMarkedForDeletion(obj);
   }
 
   private static boolean hasFinalizers(ObjectNode obj) {
-    return !finalizers(obj).isEmpty();
-  }
-
-  private static java.util.Set<String> finalizers(ObjectNode obj) {
-    java.util.Set<String> out = new java.util.LinkedHashSet<>();
-    ObjectMetaDefaults.metadata(obj).path("finalizers").forEach(f -> out.add(f.asText()));
-    return out;
+    return !ObjectMetaRules.finalizers(obj).isEmpty();
   }
 
   private CompletableFuture<Deleted> delete(String namespace, String name, boolean dryRun,
@@ -241,6 +223,19 @@ public final class ResourceStore {
   /** Creates a cluster-scoped object on behalf of the server itself (startup). */
   public CompletableFuture<ObjectNode> createInternal(ObjectNode obj) {
     return create("", obj, false);
+  }
+
+  /** Creates an object in {@code namespace} ("" for cluster-scoped) on behalf of the server itself (startup). */
+  public CompletableFuture<ObjectNode> createInternal(String namespace, ObjectNode obj) {
+    return create(namespace, obj, false);
+  }
+
+  /**
+   * Updates an object on behalf of the server itself (controllers, startup reconciliation):
+   * kube's guaranteed update, without the request checks of {@link WriteAdmission}s.
+   */
+  public CompletableFuture<ObjectNode> updateInternal(String namespace, String name, UnaryOperator<ObjectNode> change) {
+    return guaranteedUpdate(namespace, name, false, false, change);
   }
 
   /** The object straight from storage (for admission checks that cannot wait for the cache). */

@@ -14,6 +14,10 @@
  *       Status in one place ({@link io.listwatch.server.rest.StorageErrors}).</li>
  *   <li>{@link io.listwatch.server.rest.Discovery}: /api, /apis and the per-group-version
  *       resource lists.</li>
+ *   <li>Hooks other packages register: {@link io.listwatch.server.rest.RestHandler} (virtual
+ *       resources, subresources), {@link io.listwatch.server.rest.WriteAdmission} (a type's
+ *       checks of writes, e.g. RBAC's escalation check), protobuf bodies read with
+ *       {@link io.listwatch.server.rest.KubeProtobuf}.</li>
  * </ul>
  */
 package io.listwatch.server.rest;

@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.validation.NameSyntax;
 import io.listwatch.server.registry.NameValidation;
 import io.listwatch.server.registry.ResourceDefinition;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -22,7 +24,7 @@ import java.util.Objects;
  *       fine).</li>
  *   <li>{@code metadata.name}: present ({@code Required value: name or generateName is
  *       required}) and valid under {@link ResourceDefinition#nameValidation()}. The caller
- *       fills in a generated name first (see {@link NameGenerator}), as kube does.</li>
+ *       fills in a generated name first (see {@link io.listwatch.api.meta.NameGenerator}), as kube does.</li>
  *   <li>{@code metadata.namespace}: for namespaced resources present and a DNS-1123 label; for
  *       cluster-scoped ones absent ({@code Forbidden: not allowed on this type}). kube clears
  *       the namespace of a cluster-scoped object before validating; callers should too.</li>
@@ -114,7 +116,7 @@ public final class ObjectMetaValidator {
         if (namespace.isEmpty()) {
           causes.add(FieldErrors.required("metadata.namespace", ""));
         } else {
-          for (String msg : NameRules.isDns1123Label(namespace)) {
+          for (String msg : NameSyntax.isDns1123Label(namespace)) {
             causes.add(FieldErrors.invalid("metadata.namespace", namespace, msg));
           }
         }
@@ -133,12 +135,12 @@ public final class ObjectMetaValidator {
     // validation passed; DNS rules imply it, so this only matters for unusual rules.
     if (causes.isEmpty() && rule != NameValidation.PATH_SEGMENT) {
       if (generateName != null && !generateName.isEmpty()) {
-        for (String msg : NameRules.isValidPathSegmentPrefix(generateName)) {
+        for (String msg : NameSyntax.isValidPathSegmentPrefix(generateName)) {
           causes.add(FieldErrors.invalid("metadata.generateName", generateName, msg));
         }
       }
       if (name != null && !name.isEmpty()) {
-        for (String msg : NameRules.isValidPathSegmentName(name)) {
+        for (String msg : NameSyntax.isValidPathSegmentName(name)) {
           causes.add(FieldErrors.invalid("metadata.name", name, msg));
         }
       }
@@ -183,7 +185,7 @@ public final class ObjectMetaValidator {
     }
     for (Map.Entry<String, JsonNode> label : labels.properties()) {
       String key = label.getKey();
-      for (String msg : NameRules.isQualifiedName(key)) {
+      for (String msg : NameSyntax.isQualifiedName(key)) {
         causes.add(FieldErrors.invalid("metadata.labels", key, msg));
       }
       JsonNode value = label.getValue();
@@ -191,7 +193,7 @@ public final class ObjectMetaValidator {
         causes.add(FieldErrors.typeInvalid("metadata.labels[" + key + "]", value, "string"));
         continue;
       }
-      for (String msg : NameRules.isValidLabelValue(value.textValue())) {
+      for (String msg : NameSyntax.isValidLabelValue(value.textValue())) {
         causes.add(FieldErrors.invalid("metadata.labels", value.textValue(), msg));
       }
     }
@@ -208,16 +210,16 @@ public final class ObjectMetaValidator {
     long totalBytes = 0;
     for (Map.Entry<String, JsonNode> annotation : annotations.properties()) {
       String key = annotation.getKey();
-      for (String msg : NameRules.isQualifiedName(NameRules.lower(key))) {
+      for (String msg : NameSyntax.isQualifiedName(key.toLowerCase(Locale.ROOT))) {
         causes.add(FieldErrors.invalid("metadata.annotations", key, msg));
       }
-      totalBytes += NameRules.byteLength(key);
+      totalBytes += NameSyntax.byteLength(key);
       JsonNode value = annotation.getValue();
       if (!value.isTextual()) {
         causes.add(FieldErrors.typeInvalid("metadata.annotations[" + key + "]", value, "string"));
         continue;
       }
-      totalBytes += NameRules.byteLength(value.textValue());
+      totalBytes += NameSyntax.byteLength(value.textValue());
     }
     if (totalBytes > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES) {
       causes.add(FieldErrors.tooLong("metadata.annotations", TOTAL_ANNOTATION_SIZE_LIMIT_BYTES));
@@ -241,7 +243,7 @@ public final class ObjectMetaValidator {
       }
       String value = finalizer.textValue();
       names.add(value);
-      for (String msg : NameRules.isQualifiedName(value)) {
+      for (String msg : NameSyntax.isQualifiedName(value)) {
         causes.add(FieldErrors.invalid("metadata.finalizers", value, msg));
       }
     }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.clock.Clock;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.registry.ResourceRegistry;
 import io.listwatch.storage.KeyValue;
@@ -78,7 +79,7 @@ class CacherTest {
   // ---- helpers -------------------------------------------------------------------------
 
   private Cacher start(CacherConfig config) {
-    Cacher c = new Cacher(PODS, storage, config, timer);
+    Cacher c = new Cacher(PODS, storage, config, timer, Clock.system());
     cachers.add(c);
     c.start();
     return c;

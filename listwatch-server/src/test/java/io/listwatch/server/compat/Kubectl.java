@@ -102,6 +102,16 @@ final class Kubectl {
     }
   }
 
+  /** Uses {@code kubeconfigYaml} as the kubeconfig (e.g. a TLS cluster with a token user). */
+  static Kubectl withKubeconfig(String kubeconfigYaml, Path workDir) {
+    try {
+      Path home = Files.createDirectories(workDir.resolve("home"));
+      return new Kubectl(home, Files.writeString(workDir.resolve("kubeconfig.yaml"), kubeconfigYaml));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Writes {@code content} to a fresh file under this helper's home, e.g. a manifest for {@code -f}. */
   Path file(String name, String content) {
     try {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Legacy discovery, /version and the health endpoints (COMPAT.md 1.1, 1.2, 1.3, 1.4), with
+ * Legacy discovery, /version and the health endpoints (docs/compatibility.md, "Discovery", "Version and health"), with
  * the fields the strict Java and Python models require.
  */
 @ExtendWith(ApiServerExtension.class)

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The {@code Status} body of errors that are not about one verb's semantics (COMPAT.md 5):
+ * The {@code Status} body of errors that are not about one verb's semantics (docs/compatibility.md, "Errors"):
  * unknown paths, missing objects, unsupported methods and malformed query parameters. Every
  * one must be a JSON Status whose {@code code} repeats the HTTP status and whose
  * {@code reason} is kube's, because client-go's {@code errors.IsXxx} and the typed clients

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * LIST over HTTP as kube clients use it (COMPAT.md 3.2 - 3.4): the list shape, the
+ * LIST over HTTP as kube clients use it (docs/compatibility.md, "Lists"): the list shape, the
  * resourceVersion semantics, paging with limit and continue, and the 400 / 410 / 422 / 504
  * answers for options kube refuses. Selectors are in {@link SelectorSemanticsTest}.
  */

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@code labelSelector} and {@code fieldSelector} on LIST and WATCH (COMPAT.md 3.5, 3.6):
+ * {@code labelSelector} and {@code fieldSelector} on LIST and WATCH (docs/compatibility.md, "Selectors"):
  * every label operator, the Pod fields kubectl and schedulers select on, and the 400 for a
  * field the type does not have or a selector that does not parse. How a watch reports an
  * object entering or leaving a selector is in {@link WatchSemanticsTest}.

@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A watcher that stops reading is dropped by the server (kube's cacher "forcing watcher close
- * due to unresponsiveness") and never holds up the others (COMPAT.md 3.7; STYLE: slow
- * watchers are handled explicitly).
+ * due to unresponsiveness") and never holds up the others (slow
+ * watchers are named and handled explicitly).
  *
  * <p>The slow watcher is a raw socket that sends its request and never reads; it asks for a
  * large initial list first, so its buffers are full before the burst. The fast watchers are

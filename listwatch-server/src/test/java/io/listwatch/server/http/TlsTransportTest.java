@@ -95,10 +95,11 @@ class TlsTransportTest {
       HttpResponse<String> version = client.send(HttpRequest.newBuilder(URI.create(server.url() + "/version"))
           .timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(version.statusCode()).isEqualTo(200);
-      // the default authorizer (AlwaysAllow) lets system:anonymous list
+      // RBAC (the default) grants system:anonymous the public info paths only; the request
+      // filters answer anything else without credentials with 401
       HttpResponse<String> pods = client.send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/pods"))
           .timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
-      assertThat(pods.statusCode()).isEqualTo(200);
+      assertThat(pods.statusCode()).isEqualTo(401);
     }
   }
 

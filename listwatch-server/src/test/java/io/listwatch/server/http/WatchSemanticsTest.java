@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * WATCH over HTTP/1.1 as kube clients read it (COMPAT.md 3.6, 3.7, 6): starting points,
+ * WATCH over HTTP/1.1 as kube clients read it (docs/compatibility.md, "Watches", "Transport"): starting points,
  * the in-stream 410, timeouts, bookmarks, streaming lists, selector transitions, framing,
  * and resourceVersion order.
  */

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One watch response body, split into lines by a reader thread. Every line must be one
- * JSON object with {@code type} and {@code object} ending with {@code \n} (COMPAT 0.1):
+ * JSON object with {@code type} and {@code object} ending with {@code \n} (one event per line):
  * a line that does not parse, or bytes left without a final newline at the end of the
  * stream, fail the next read. The stream's end is reported as clean (the chunked body
  * ended normally) or not (the connection broke).

@@ -16,7 +16,7 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
+import io.listwatch.api.clock.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,7 +40,7 @@ class WebSocketAdmissionTest {
   @BeforeEach
   void open() {
     storage = RocksDbStorage.builder(dir).open();
-    routes = new ApiRoutes(ResourceRegistry.builtins(), storage, Map.of(), Clock.systemUTC());
+    routes = new ApiRoutes(ResourceRegistry.builtins(), storage, Map.of(), Clock.system());
   }
 
   @AfterEach

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Create, update, patch and delete over HTTP (COMPAT.md 4.1 - 4.4, 5): the metadata the
+ * Create, update, patch and delete over HTTP (docs/compatibility.md, "Writes"): the metadata the
  * server owns, optimistic concurrency, merge patches, delete preconditions and answers, and
  * the Status of every refused write - after which a list shows that nothing was stored.
  */

@@ -34,6 +34,11 @@ class ResourceRegistryTest {
         "v1/configmaps", "v1/events", "v1/namespaces", "v1/nodes", "v1/pods", "v1/secrets",
         "v1/serviceaccounts", "v1/services",
         "apps/v1/deployments", "apps/v1/replicasets",
+        "authentication.k8s.io/v1/tokenreviews", "authentication.k8s.io/v1/selfsubjectreviews",
+        "authorization.k8s.io/v1/localsubjectaccessreviews", "authorization.k8s.io/v1/selfsubjectaccessreviews",
+        "authorization.k8s.io/v1/selfsubjectrulesreviews", "authorization.k8s.io/v1/subjectaccessreviews",
+        "rbac.authorization.k8s.io/v1/clusterrolebindings", "rbac.authorization.k8s.io/v1/clusterroles",
+        "rbac.authorization.k8s.io/v1/rolebindings", "rbac.authorization.k8s.io/v1/roles",
         "coordination.k8s.io/v1/leases");
   }
 
@@ -46,7 +51,9 @@ class ResourceRegistryTest {
   void builtins_kindsAndSingulars_matchKube() {
     assertThat(REGISTRY.all()).extracting(ResourceDefinition::kind).containsExactly(
         "ConfigMap", "Event", "Namespace", "Node", "Pod", "Secret", "ServiceAccount", "Service",
-        "Deployment", "ReplicaSet", "Lease");
+        "Deployment", "ReplicaSet", "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
+        "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "ClusterRoleBinding", "ClusterRole",
+        "RoleBinding", "Role", "Lease");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
       assertThat(d.listKind()).isEqualTo(d.kind() + "List");
       assertThat(d.singular()).isEqualTo(d.kind().toLowerCase());
@@ -61,7 +68,11 @@ class ResourceRegistryTest {
         Map.entry("pods", List.of("po")), Map.entry("secrets", List.of()),
         Map.entry("serviceaccounts", List.of("sa")), Map.entry("services", List.of("svc")),
         Map.entry("deployments", List.of("deploy")), Map.entry("replicasets", List.of("rs")),
-        Map.entry("leases", List.of()));
+        Map.entry("leases", List.of()), Map.entry("tokenreviews", List.of()),
+        Map.entry("selfsubjectreviews", List.of()), Map.entry("localsubjectaccessreviews", List.of()),
+        Map.entry("selfsubjectaccessreviews", List.of()), Map.entry("selfsubjectrulesreviews", List.of()),
+        Map.entry("subjectaccessreviews", List.of()), Map.entry("clusterrolebindings", List.of()),
+        Map.entry("clusterroles", List.of()), Map.entry("rolebindings", List.of()), Map.entry("roles", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
@@ -74,9 +85,11 @@ class ResourceRegistryTest {
   }
 
   @Test
-  void builtins_scope_nodesAndNamespacesAreClusterScoped() {
+  void builtins_scope_clusterScopedAsInKube() {
     assertThat(REGISTRY.all()).filteredOn(d -> !d.namespaced())
-        .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("namespaces", "nodes");
+        .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("namespaces", "nodes", "tokenreviews", "selfsubjectreviews",
+            "selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews", "clusterrolebindings",
+            "clusterroles");
   }
 
   @Test
@@ -100,11 +113,15 @@ class ResourceRegistryTest {
   }
 
   @Test
-  void builtins_verbs_allButDeleteCollectionOnNamespaces() {
+  void builtins_verbs_allButDeleteCollectionOnNamespaces_onlyCreateOnReviews() {
     assertThat(get("", "namespaces").verbs())
         .containsExactly("create", "delete", "get", "list", "patch", "update", "watch");
-    assertThat(REGISTRY.all()).filteredOn(d -> !d.plural().equals("namespaces"))
+    assertThat(REGISTRY.all()).filteredOn(d -> d.group().equals("authorization.k8s.io"))
+        .allSatisfy(d -> assertThat(d.verbs()).containsExactly("create"));
+    assertThat(REGISTRY.all()).filteredOn(d -> !d.plural().equals("namespaces") && d.stored())
         .allSatisfy(d -> assertThat(d.verbs()).isEqualTo(ResourceDefinition.ALL_VERBS));
+    assertThat(REGISTRY.all()).filteredOn(d -> !d.stored())
+        .allSatisfy(d -> assertThat(d.verbs()).containsExactly("create"));
   }
 
   @Test
@@ -112,8 +129,11 @@ class ResourceRegistryTest {
     assertThat(get("", "namespaces").nameValidation()).isEqualTo(NameValidation.DNS1123_LABEL);
     assertThat(get("", "services").nameValidation()).isEqualTo(NameValidation.DNS1035_LABEL);
     assertThat(get("", "events").nameValidation()).isEqualTo(NameValidation.PATH_SEGMENT);
+    assertThat(REGISTRY.all()).filteredOn(d -> d.group().equals("rbac.authorization.k8s.io"))
+        .allSatisfy(d -> assertThat(d.nameValidation()).isEqualTo(NameValidation.PATH_SEGMENT));
     assertThat(REGISTRY.all())
-        .filteredOn(d -> !Set.of("namespaces", "services", "events").contains(d.plural()))
+        .filteredOn(d -> !Set.of("namespaces", "services", "events").contains(d.plural())
+            && !d.group().equals("rbac.authorization.k8s.io"))
         .allSatisfy(d -> assertThat(d.nameValidation()).isEqualTo(NameValidation.DNS1123_SUBDOMAIN));
   }
 
@@ -234,7 +254,8 @@ class ResourceRegistryTest {
 
   @Test
   void groups_listNonCoreGroupsOnce_inFirstAppearanceOrder() {
-    assertThat(REGISTRY.groups()).containsExactly("apps", "coordination.k8s.io");
+    assertThat(REGISTRY.groups()).containsExactly("apps", "authentication.k8s.io", "authorization.k8s.io",
+        "rbac.authorization.k8s.io", "coordination.k8s.io");
   }
 
   @Test
@@ -273,7 +294,8 @@ class ResourceRegistryTest {
     ResourceRegistry next = REGISTRY.with(widgets);
     assertThat(next.find("example.com", "v1", "widgets")).containsSame(widgets);
     assertThat(next.all()).hasSize(REGISTRY.all().size() + 1).endsWith(widgets);
-    assertThat(next.groups()).containsExactly("apps", "coordination.k8s.io", "example.com");
+    assertThat(next.groups()).containsExactly("apps", "authentication.k8s.io", "authorization.k8s.io",
+        "rbac.authorization.k8s.io", "coordination.k8s.io", "example.com");
     assertThat(REGISTRY.find("example.com", "v1", "widgets")).isEmpty();
     assertThat(REGISTRY.groups()).doesNotContain("example.com");
   }

@@ -1,0 +1,28 @@
+package io.listwatch.server.authn;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.StatusException;
+import io.listwatch.server.request.ApiRequest;
+import io.listwatch.server.request.RequestInfo;
+import io.listwatch.server.rest.ApiResponse;
+import io.listwatch.server.rest.RestHandler;
+import io.netty.handler.codec.http.HttpMethod;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * {@code POST /apis/authentication.k8s.io/v1/selfsubjectreviews} ({@code kubectl auth whoami}):
+ * answers 201 with the posted SelfSubjectReview and {@code status.userInfo}, the user the request
+ * acts as (after impersonation). Stateless and thread-safe.
+ */
+public final class SelfSubjectReviewHandler implements RestHandler {
+
+  @Override
+  public CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {
+    if (!HttpMethod.POST.equals(request.method()) || !info.name().isEmpty()) {
+      throw StatusException.methodNotAllowed();
+    }
+    ObjectNode review = ReviewBodies.read(request, "SelfSubjectReview", true);
+    review.putObject("status").set("userInfo", ReviewBodies.userInfo(request.user()));
+    return CompletableFuture.completedFuture(ApiResponse.created(review));
+  }
+}

@@ -1,0 +1,97 @@
+package io.listwatch.server.rbac;
+
+import io.listwatch.server.authz.AccessReviews;
+import io.listwatch.server.authz.AuthorizationMode;
+import io.listwatch.server.authz.Authorizer;
+import io.listwatch.server.authz.RuleResolver;
+import io.listwatch.server.cacher.Cacher;
+import io.listwatch.server.registry.ResourceDefinition;
+import io.listwatch.server.registry.ResourceRegistry;
+import io.listwatch.server.rest.ApiRoutes;
+import java.util.Map;
+
+/**
+ * The server's authorization, put together: the RBAC resources' checks (defaulting, escalation
+ * prevention, validation), the {@link PolicyCache} fed by their watch caches, the authorizer of
+ * the chosen {@link AuthorizationMode}, the access reviews, the bootstrap policy and the
+ * ClusterRole aggregation controller.
+ *
+ * <p>Lifecycle: {@link #install} once the routes exist (before requests are accepted);
+ * {@link #start()} once the store is ready (creates the bootstrap policy, starts aggregation);
+ * {@link #close()} stops the controller, idempotent. Thread-safe.
+ */
+public final class Rbac implements AutoCloseable {
+
+  private static final String GROUP = RbacValidation.GROUP;
+
+  private final PolicyCache cache = new PolicyCache();
+  private final RbacAuthorizer rbac = new RbacAuthorizer(cache);
+  private final Authorizer authorizer;
+  private final ApiRoutes routes;
+  private final ResourceDefinition clusterRoles;
+  private final ResourceDefinition clusterRoleBindings;
+  private ClusterRoleAggregator aggregator;
+
+  private Rbac(AuthorizationMode mode, ResourceRegistry registry, ApiRoutes routes) {
+    this.authorizer = mode == AuthorizationMode.RBAC ? rbac : Authorizer.ALWAYS_ALLOW;
+    this.routes = routes;
+    this.clusterRoles = def(registry, "clusterroles");
+    this.clusterRoleBindings = def(registry, "clusterrolebindings");
+  }
+
+  /**
+   * Wires RBAC into a server whose routes and watch caches exist. {@code mode} picks the
+   * authorizer; the RBAC resources, their checks and the reviews are served in either mode.
+   */
+  public static Rbac install(AuthorizationMode mode, ResourceRegistry registry, ApiRoutes routes,
+      Map<ResourceDefinition, Cacher> cachers) {
+    Rbac r = new Rbac(mode, registry, routes);
+    ResourceDefinition roles = def(registry, "roles");
+    ResourceDefinition roleBindings = def(registry, "rolebindings");
+    cachers.get(roles).addListener(r.cache.rolesListener());
+    cachers.get(r.clusterRoles).addListener(r.cache.clusterRolesListener());
+    cachers.get(roleBindings).addListener(r.cache.roleBindingsListener());
+    cachers.get(r.clusterRoleBindings).addListener(r.cache.clusterRoleBindingsListener());
+    r.admit(routes, roles, RbacValidation.Kind.ROLE);
+    r.admit(routes, r.clusterRoles, RbacValidation.Kind.CLUSTER_ROLE);
+    r.admit(routes, roleBindings, RbacValidation.Kind.ROLE_BINDING);
+    r.admit(routes, r.clusterRoleBindings, RbacValidation.Kind.CLUSTER_ROLE_BINDING);
+    RuleResolver resolver = mode == AuthorizationMode.RBAC ? r.rbac : RuleResolver.ALWAYS_ALLOW;
+    AccessReviews.register(registry, routes, r.authorizer, resolver);
+    return r;
+  }
+
+  /** kube's order: defaults, then the escalation check, then validation. */
+  private void admit(ApiRoutes routes, ResourceDefinition def, RbacValidation.Kind kind) {
+    if (kind == RbacValidation.Kind.ROLE_BINDING || kind == RbacValidation.Kind.CLUSTER_ROLE_BINDING) {
+      routes.admission(def, RbacValidation.BINDING_DEFAULTS);
+    }
+    routes.admission(def, new EscalationCheck(kind, rbac, authorizer));
+    routes.admission(def, new RbacValidation(kind));
+    routes.protobufDecoder(def, RbacProtobuf::decode);
+  }
+
+  private static ResourceDefinition def(ResourceRegistry registry, String plural) {
+    return registry.find(GROUP, "v1", plural).orElseThrow(() -> new IllegalStateException("no " + plural));
+  }
+
+  /** The authorizer of the chosen mode, for the request filters. */
+  public Authorizer authorizer() {
+    return authorizer;
+  }
+
+  /** Creates or completes the bootstrap policy, then starts the aggregation controller. Blocks until the policy is stored. */
+  public synchronized void start() {
+    BootstrapReconciler.reconcile(routes.store(clusterRoles), routes.store(clusterRoleBindings));
+    aggregator = new ClusterRoleAggregator(cache, routes.store(clusterRoles));
+    aggregator.start();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (aggregator != null) {
+      aggregator.close();
+      aggregator = null;
+    }
+  }
+}
