@@ -55,6 +55,21 @@ public final class Report {
         end.othersSince(start));
   }
 
+  /**
+   * Records a phase during which a child process of this benchmark (e.g. the server's JVM)
+   * used {@code childTicks} of CPU ({@link CpuMonitor#processTicks} difference): it counts as
+   * this benchmark's, not as another process's.
+   */
+  public void phase(String phase, CpuMonitor start, long childTicks) {
+    CpuMonitor end = CpuMonitor.now();
+    long ours = end.selfTicks() - start.selfTicks() + Math.max(0, childTicks);
+    long others = Math.max(0, end.machineBusyTicks() - start.machineBusyTicks() - ours);
+    double o = end.percentOfCoreSince(start, ours);
+    double x = end.percentOfCoreSince(start, others);
+    conditions.row(phase, String.format("%.1f", end.secondsSince(start)),
+        o < 0 ? "unknown" : String.format("%.0f%%", o), x < 0 ? "unknown" : String.format("%.0f%%", x));
+  }
+
   public void progress(String format, Object... args) {
     System.err.printf("[bench " + name + "] " + format + "%n", args);
   }

@@ -5,8 +5,11 @@
  *   <li>{@link io.listwatch.bench.Main}: the {@code bench} command and its subcommands.
  *   <li>{@link io.listwatch.bench.StorageBenchmark}: {@code bench storage}, durable creates,
  *       ranges and watch delivery of the embedded store.
- *   <li>{@link io.listwatch.bench.server}: {@code bench server-fanout} and
- *       {@code bench server-list}, the API server in-process over loopback HTTP/1.1.
+ *   <li>{@link io.listwatch.bench.server}: {@code bench server-fanout} (the API server in a
+ *       child JVM, several transports) and {@code bench server-list} (in-process).
+ *   <li>{@link io.listwatch.bench.ChildJvm}, {@link io.listwatch.bench.ServerJvm},
+ *       {@link io.listwatch.bench.GcLog}: child JVMs (the server, informer runs), always stopped
+ *       at the end, and their pauses read from their JVM log.
  *   <li>{@link io.listwatch.bench.LatencyRecorder}, {@link io.listwatch.bench.ResultTable},
  *       {@link io.listwatch.bench.MachineInfo}: measuring and reporting, shared by every
  *       benchmark.

@@ -2,11 +2,13 @@ package io.listwatch.bench.informer;
 
 import static io.listwatch.bench.Format.count;
 
+import io.listwatch.bench.ChildJvm;
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.Format;
 import io.listwatch.bench.MachineInfo;
 import io.listwatch.bench.Report;
 import io.listwatch.bench.ResultTable;
+import io.listwatch.bench.ServerJvm;
 import io.listwatch.bench.server.Pods;
 import java.net.URI;
 import java.net.http.HttpClient;

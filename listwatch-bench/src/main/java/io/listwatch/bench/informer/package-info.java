@@ -8,7 +8,8 @@
  *   <li>{@link io.listwatch.bench.informer.InformerSyncRun}: the child's main: one informer,
  *       start to synced, heap and CPU, one result line.
  *   <li>{@code PodInformerUnderTest} and its implementations, one per client.
- *   <li>{@code ChildJvm}, {@code ServerJvm}: child processes, always stopped at the end.
+ *   <li>{@link io.listwatch.bench.ChildJvm}, {@link io.listwatch.bench.ServerJvm}: child
+ *       processes, always stopped at the end.
  *   <li>{@link io.listwatch.bench.informer.InformerJmhCommand}: {@code bench informer-jmh},
  *       JMH's runner over {@code io.listwatch.bench.informer.jmh} (the informer's event path
  *       without a network).

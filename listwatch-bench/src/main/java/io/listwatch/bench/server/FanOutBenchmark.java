@@ -1,30 +1,26 @@
 package io.listwatch.bench.server;
 
 import static io.listwatch.bench.Format.count;
-import static io.listwatch.bench.Format.errorCell;
 import static io.listwatch.bench.Format.ms;
 
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.Format;
-import io.listwatch.bench.LatencyRecorder;
+import io.listwatch.bench.GcLog;
 import io.listwatch.bench.MachineInfo;
 import io.listwatch.bench.Report;
 import io.listwatch.bench.ResultTable;
-import io.listwatch.server.ApiServer;
-import io.listwatch.server.cacher.Cacher;
-import java.io.IOException;
+import io.listwatch.bench.ServerJvm;
+import io.netty.handler.ssl.SslProvider;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -32,52 +28,65 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code bench server-fanout}: watch fan-out of the API server, in-process, over loopback
- * HTTP/1.1.
+ * {@code bench server-fanout}: watch fan-out of the API server, running in a JVM of its own,
+ * over several transports in one run.
  *
- * <p>The server ({@link ApiServer} with its defaults, on the embedded store in a new
- * temporary directory) runs in this JVM. {@code --pods} pods of about 1 KB are created in
- * namespace {@code default}. For each point, N watchers ({@link WatchFleet}: one thread, one
- * selector, raw chunked HTTP) watch {@code /api/v1/namespaces/default/pods?watch=true&
- * resourceVersion=<current>}, then writer threads (platform threads, one keep-alive
- * connection each, {@link RawHttp}) merge-PATCH the pods in turn at a fixed total rate,
- * stamping {@link System#nanoTime()} into an annotation; each watcher reads it back from each
- * event and records the write-to-receive latency. After a warm-up, a window of
- * {@code --seconds} is measured: event deliveries/s (all watchers' events / s), latency
- * percentiles over every delivery of an event sent in the window, the CPU of the process, of
- * the client threads (the watch reader and the writers) and the rest (the server), and the
- * heap after GC at the end of the point. The max-throughput point runs the writers as fast
- * as they go (closed loop).
+ * <p>For each transport (and each TLS provider of the server, for the TLS transports) a fresh
+ * server ({@link ServerJvm} running {@link FanOutServer}: an {@code ApiServer} in a child JVM
+ * with a new data directory,
+ * Netty's leak detector off, its pauses logged to a file read by {@link GcLog}) is started;
+ * {@code --pods} pods of about 1 KB are created in namespace {@code default} through the
+ * plain-HTTP listener; an unrecorded JIT warm-up point runs; then each point
+ * ({@link FanOutPoint}): N watches of {@code /api/v1/namespaces/default/pods?watch=true&
+ * resourceVersion=<current>} over the transport, writers merge-PATCHing the pods at a fixed
+ * rate (over TLS for the TLS transports), a warm-up, a measured window. The load generator
+ * (writers and watch readers) runs in this JVM, so its garbage never pauses the server, and
+ * the server's CPU is read from its own process.
  *
- * <p>Confined to the thread that runs the command; writers and the watch reader run on
- * their own threads.
+ * <p>Confined to the thread that runs the command.
  */
 @Command(
     name = "server-fanout",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = "Watch fan-out of the in-process API server over loopback HTTP/1.1.")
+    description = "Watch fan-out of the API server in its own JVM, over HTTP/1.1, HTTP/1.1+TLS, HTTP/2+TLS and "
+        + "WebSocket+TLS in one run.")
 public final class FanOutBenchmark implements Callable<Integer> {
 
-  private static final String NAMESPACE = "default";
-  private static final Pattern RESOURCE_VERSION = Pattern.compile("\"resourceVersion\":\"(\\d+)\"");
+  private static final String NAMESPACE = FanOutPoint.NAMESPACE;
 
   @Spec
   private CommandSpec spec;
 
-  @Option(names = "--data-dir", paramLabel = "DIR",
-      description = "Store directory, absent or empty; kept afterwards. "
-          + "Default: a new temporary directory, deleted at the end.")
-  private Path dataDir;
+  @Option(names = "--transports", split = ",", defaultValue = "http1,http1-tls,h2-tls,ws-tls", paramLabel = "T",
+      description = "Transports measured, each on a fresh server: http1, http1-tls, h2-tls, ws-tls, and for "
+          + "checks without TLS h2c, ws (default: ${DEFAULT-VALUE}).")
+  private List<String> transportNames;
 
-  @Option(names = "--watchers", split = ",", defaultValue = "10,100,1000", paramLabel = "N",
+  @Option(names = "--tls-providers", split = ",", paramLabel = "P",
+      description = "The server's TLS provider, jdk or openssl (OpenSSL needs netty-tcnative on the class path): "
+          + "each TLS transport runs once per provider (default: the server's default, OpenSSL when available, "
+          + "else the JDK's).")
+  private List<String> tlsProviders = new ArrayList<>();
+
+  @Option(names = "--client-tls-provider", defaultValue = "auto", paramLabel = "P",
+      description = "The watch client's TLS provider: jdk, openssl, or auto (OpenSSL when netty-tcnative is on the "
+          + "classpath) (default: ${DEFAULT-VALUE}).")
+  private String clientTlsProvider;
+
+  @Option(names = "--watchers", split = ",", defaultValue = "100", paramLabel = "N",
       description = "Watcher counts of the fixed-rate points (default: ${DEFAULT-VALUE}).")
   private List<Integer> watcherCounts;
 
-  @Option(names = "--rate", split = ",", defaultValue = "1000,1000,500", paramLabel = "WRITES_PER_S",
-      description = "Total writes/s of the fixed-rate points: one value for all, or one per "
-          + "--watchers entry (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--rate", split = ",", defaultValue = "1000", paramLabel = "WRITES_PER_S",
+      description = "Total writes/s of the fixed-rate points: one value for all, or one per --watchers entry "
+          + "(default: ${DEFAULT-VALUE}).")
   private List<Integer> rates;
+
+  @Option(names = "--repeats", defaultValue = "3", paramLabel = "N",
+      description = "Times each fixed-rate point runs, one after the other on the same server, so its p99 comes "
+          + "from several runs (default: ${DEFAULT-VALUE}).")
+  private int repeats;
 
   @Option(names = "--writers", defaultValue = "32", paramLabel = "N",
       description = "Writer threads of the fixed-rate points (default: ${DEFAULT-VALUE}).")
@@ -90,6 +99,10 @@ public final class FanOutBenchmark implements Callable<Integer> {
   @Option(names = "--max-writers", defaultValue = "64", paramLabel = "N",
       description = "Closed-loop writers of the max-throughput point (default: ${DEFAULT-VALUE}).")
   private int maxWriters;
+
+  @Option(names = "--h2-streams", defaultValue = "1000", paramLabel = "N",
+      description = "Watches per HTTP/2 connection (kube's stream limit is 1,000) (default: ${DEFAULT-VALUE}).")
+  private int h2Streams;
 
   @Option(names = "--pods", defaultValue = "1000", paramLabel = "N",
       description = "Pods written in turn (default: ${DEFAULT-VALUE}).")
@@ -107,312 +120,344 @@ public final class FanOutBenchmark implements Callable<Integer> {
       description = "Unmeasured seconds of writing before each point's window (default: ${DEFAULT-VALUE}).")
   private int warmupSeconds;
 
-  @Option(names = "--jit-warmup-seconds", defaultValue = "5", paramLabel = "N",
-      description = "An unrecorded run with 100 watchers first, to compile the hot paths "
+  @Option(names = "--jit-warmup-seconds", defaultValue = "10", paramLabel = "N",
+      description = "An unrecorded point with 100 watchers first on each server, to compile the hot paths "
           + "(default: ${DEFAULT-VALUE}).")
   private int jitWarmupSeconds;
 
+  @Option(names = "--server-heap", defaultValue = "1g", paramLabel = "SIZE",
+      description = "-Xms and -Xmx of the server's JVM (default: ${DEFAULT-VALUE}).")
+  private String serverHeap;
+
+  @Option(names = "--server-jvm-option", paramLabel = "OPTION",
+      description = "An extra JVM option for the server, after the defaults; repeat for more, e.g. "
+          + "--server-jvm-option=-XX:+UseZGC (default: none).")
+  private List<String> serverJvmOptions = new ArrayList<>();
+
+  @Option(names = "--data-dir", paramLabel = "DIR",
+      description = "Where each server's data directory and logs go (absent or empty); kept afterwards. "
+          + "Default: a new temporary directory, deleted at the end.")
+  private Path dataDir;
+
   @Option(names = "--target-deliveries", defaultValue = "500000", paramLabel = "PER_S",
-      description = "Target deliveries/s with 1,000 watchers (default: ${DEFAULT-VALUE}).")
+      description = "Target deliveries/s with 1,000 watchers over plain HTTP/1.1 (default: ${DEFAULT-VALUE}).")
   private long targetDeliveries;
 
+  @Option(names = "--target-tls-fraction", defaultValue = "0.5", paramLabel = "F",
+      description = "Target: each TLS transport delivers at least F of plain HTTP/1.1's deliveries/s at the "
+          + "max-throughput point (default: ${DEFAULT-VALUE}).")
+  private double targetTlsFraction;
+
   @Option(names = "--target-p99-ms", defaultValue = "5", paramLabel = "MS",
-      description = "Target p99 write-to-receive at 1,000 writes/s with 100 watchers "
-          + "(default: ${DEFAULT-VALUE}).")
+      description = "Target p99 write-to-receive at 1,000 writes/s with 100 watchers (default: ${DEFAULT-VALUE}).")
   private double targetP99Ms;
 
   @Option(names = "--markdown", description = "Print the results as Markdown, for docs/benchmarks.md.")
   private boolean markdown;
 
   private final Report report = new Report("server-fanout");
-  private Cacher cacher;
-  private InetSocketAddress address;
+  private final List<Row> rows = new ArrayList<>();
   private ResultTable points;
-  private final List<Point> results = new ArrayList<>();
 
-  /** One measured point, for the verdicts. */
-  private record Point(int watchers, int rate, double deliveriesPerSecond, long p99Nanos, int lostWatchers,
-      long missing) {
+  /** One measured point and where it ran. */
+  private record Row(Transport transport, String provider, FanOutPoint.Result r) {
+  }
+
+  /** One server of the run: a transport, with the server's TLS provider (null: its default). */
+  private record ServerRun(Transport transport, String provider) {
+    String label() {
+      return transport + (provider == null ? "" : " (" + provider + ")");
+    }
   }
 
   @Override
   public Integer call() throws Exception {
-    validate();
+    List<ServerRun> runs = validate();
     boolean tempDir = dataDir == null;
-    Path dir;
+    Path base;
     try {
-      dir = tempDir ? Files.createTempDirectory("listwatch-bench-fanout-") : Format.requireEmptyDirectory(dataDir);
+      base = tempDir ? Files.createTempDirectory("listwatch-bench-fanout-") : Format.requireEmptyDirectory(dataDir);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), "--data-dir: " + e.getMessage());
     }
-    MachineInfo machine = MachineInfo.describe(dir);
+    MachineInfo machine = MachineInfo.describe(base);
     long started = System.nanoTime();
-    try (ApiServer s = ApiServer.builder().dataDir(dir).build().start()) {
-      cacher = s.cacher("", "pods");
-      address = new InetSocketAddress("127.0.0.1", s.port());
-      fill();
-      points = report.table(new ResultTable(String.format(
-          "Watch fan-out: watchers on /api/v1/namespaces/default/pods?watch=true&resourceVersion=<current>, "
-              + "writers merge-PATCH %,d pods of ~%,d bytes; %d s measured after %d s of writing",
-          pods, objectBytes, seconds, warmupSeconds),
-          "watchers", "writes/s asked", "writers", "writes/s done", "write p50 ms", "write p99 ms", "deliveries/s",
-          "p50 ms", "p99 ms", "max ms", "process CPU", "client threads CPU", "server CPU (rest)",
-          "heap after GC MiB", "delivered / expected", "watchers lost"));
-      if (jitWarmupSeconds > 0) {
-        report.progress("JIT warm-up: 100 watchers, %d writes/s, %d s", rates.get(0), jitWarmupSeconds);
-        runPoint(100, rates.get(0), writers, 0, jitWarmupSeconds, false);
+    points = report.table(new ResultTable(String.format(
+        "Watch fan-out, server in its own JVM: watchers on /api/v1/namespaces/default/pods?watch=true&"
+            + "resourceVersion=<current>, writers merge-PATCH %,d pods of ~%,d bytes; %d s measured after %d s of "
+            + "writing; CPU in percent of one core; CPU per write and per delivery are the server's whole CPU "
+            + "divided by each", pods, objectBytes, seconds, warmupSeconds),
+        "transport", "watchers", "writes/s asked", "writes/s done", "write p50 ms", "write p99 ms",
+        "pacer late p99 ms", "deliveries/s", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "server CPU",
+        "server µs/write", "server µs/delivery", "bench JVM CPU", "other CPU", "GC pauses n / total / max ms",
+        "all safepoints ms", "heap after GC MiB", "delivered / expected", "watchers lost"));
+    AtomicReference<ServerJvm> running = new AtomicReference<>();
+    Thread cleanup = Thread.ofPlatform().name("server-fanout-cleanup").unstarted(() -> {
+      ServerJvm s = running.get();
+      if (s != null) {
+        s.close();
       }
-      for (int i = 0; i < watcherCounts.size(); i++) {
-        int rate = rates.size() == 1 ? rates.get(0) : rates.get(i);
-        runPoint(watcherCounts.get(i), rate, writers, warmupSeconds, seconds, true);
+      if (tempDir) {
+        Format.deleteRecursively(base);
       }
-      if (maxWatchers > 0) {
-        runPoint(maxWatchers, 0, maxWriters, warmupSeconds, seconds, true);
+    });
+    Runtime.getRuntime().addShutdownHook(cleanup);
+    try {
+      for (int i = 0; i < runs.size(); i++) {
+        ServerRun run = runs.get(i);
+        Path dir = base.resolve(String.format("%02d-%s%s", i + 1, run.transport(),
+            run.provider() == null ? "" : "-" + run.provider()));
+        try {
+          runServer(run, dir, running);
+        } catch (Exception e) {
+          // one transport failing (e.g. a server without it) does not lose the others' figures
+          report.progress("%s FAILED: %s", run.label(), e);
+          report.note(run.label() + " FAILED: " + e.getMessage() + " (server log: " + dir.resolve("server.log")
+              + (tempDir ? ", deleted at the end; keep it with --data-dir" : "") + ")");
+        }
       }
     } finally {
+      ServerJvm s = running.getAndSet(null);
+      if (s != null) {
+        s.close();
+      }
       if (tempDir) {
-        Format.deleteRecursively(dir);
+        Format.deleteRecursively(base);
+      } else {
+        report.note("Server data directories, logs (server.log) and JVM logs (jvm.log) are in " + base + ".");
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(cleanup);
+      } catch (IllegalStateException e) {
+        // shutting down: the hook runs
       }
     }
-    verdicts();
+    summary();
     report.progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
     parameters();
     report.print(System.out, spec, machine, markdown);
     return 0;
   }
 
-  private void fill() throws Exception {
-    report.progress("creating %,d pods", pods);
-    CpuMonitor cpu = CpuMonitor.now();
-    Pods template = new Pods(objectBytes);
-    Pods.LoadResult r = Pods.createAll(address, "/api/v1/namespaces/" + NAMESPACE + "/pods", 0, pods, 16,
-        i -> template.create(NAMESPACE, podName(i), i));
-    report.phase("creating " + pods + " pods", cpu);
-    if (r.errors() > 0) {
-      throw new IllegalStateException("creating pods failed: " + errorCell(r.errors(), null) + " " + r.firstError());
+  private void runServer(ServerRun run, Path dir, AtomicReference<ServerJvm> running) throws Exception {
+    Path data = Files.createDirectories(dir.resolve("data"));
+    GcLog gcLog = new GcLog(dir.resolve("jvm.log"));
+    List<String> jvm = new ArrayList<>(List.of("-Xms" + serverHeap, "-Xmx" + serverHeap));
+    jvm.addAll(gcLog.jvmOptions());
+    jvm.addAll(serverJvmOptions);
+    List<String> args = new ArrayList<>(List.of(data.toString()));
+    Set<String> schemes = new LinkedHashSet<>(List.of("http"));
+    if (run.transport().tls) {
+      args.add("tls");
+      schemes.add("https");
+      if (run.provider() != null) {
+        args.add(run.provider());
+      }
     }
-    var list = cacher.list(NAMESPACE, io.listwatch.api.ListOptions.parse(
-        java.util.Map.of("resourceVersion", List.of("0")))).join();
-    long bytes = list.items().stream().mapToLong(o -> o.json().length).sum();
-    report.note(String.format("The %,d pods' JSON as cached: %,d bytes on average (%,d to %,d).",
-        list.items().size(), bytes / Math.max(1, list.items().size()),
-        list.items().stream().mapToInt(o -> o.json().length).min().orElse(0),
-        list.items().stream().mapToInt(o -> o.json().length).max().orElse(0)));
+    report.progress("%s: starting the server (%s)", run.label(), dir);
+    CpuMonitor cpu = CpuMonitor.now();
+    try (ServerJvm server = ServerJvm.start(FanOutServer.class.getName(), args, jvm, schemes,
+        dir.resolve("server.log"))) {
+      running.set(server);
+      long ticks0 = server.cpuTicks();
+      InetSocketAddress plain = server.address("http");
+      fill(plain, run.label());
+      report.phase(run.label() + ": server start, creating " + count(pods) + " pods (server JVM included)", cpu,
+          server.cpuTicks() - ticks0);
+      TlsClient tls = run.transport().tls ? TlsClient.forServer(data, clientProvider()) : null;
+      if (tls != null) {
+        report.parameters.put("client TLS", tls.description());
+      }
+      InetSocketAddress watch = run.transport().tls ? server.address("https") : plain;
+      FanOutPoint.Target target = new FanOutPoint.Target(server, gcLog, run.transport(), watch,
+          watch, tls == null ? null : tls.writers(), tls, h2Streams, pods);
+      if (jitWarmupSeconds > 0) {
+        report.progress("%s: JIT warm-up, 100 watchers, %d writes/s, %d s", run.label(), rates.get(0),
+            jitWarmupSeconds);
+        measurePhase(run.label() + ": JIT warm-up (not recorded)", server,
+            () -> FanOutPoint.run(target, 100, rates.get(0), writers, 0, jitWarmupSeconds));
+      }
+      for (int rep = 1; rep <= repeats; rep++) {
+        for (int i = 0; i < watcherCounts.size(); i++) {
+          int n = watcherCounts.get(i);
+          int rate = rates.size() == 1 ? rates.get(0) : rates.get(i);
+          String label = String.format("%s: %d watchers, %d writes/s, run %d of %d", run.label(), n, rate, rep,
+              repeats);
+          report.progress("%s: %d+%d s", label, warmupSeconds, seconds);
+          record(run, measurePhase(label, server,
+              () -> FanOutPoint.run(target, n, rate, writers, warmupSeconds, seconds)));
+        }
+      }
+      if (maxWatchers > 0) {
+        String label = String.format("%s: %d watchers, max writes/s", run.label(), maxWatchers);
+        report.progress("%s: %d+%d s", label, warmupSeconds, seconds);
+        record(run, measurePhase(label, server,
+            () -> FanOutPoint.run(target, maxWatchers, 0, maxWriters, warmupSeconds, seconds)));
+      }
+    } finally {
+      running.set(null);
+    }
   }
 
-  private static String podName(int i) {
+  private FanOutPoint.Result measurePhase(String label, ServerJvm server, Callable<FanOutPoint.Result> point)
+      throws Exception {
+    CpuMonitor cpu = CpuMonitor.now();
+    long ticks0 = server.cpuTicks();
+    FanOutPoint.Result r = point.call();
+    report.phase(label + ", with set-up and warm-up (server JVM included)", cpu, server.cpuTicks() - ticks0);
+    return r;
+  }
+
+  private void record(ServerRun run, FanOutPoint.Result r) {
+    rows.add(new Row(run.transport(), run.provider(), r));
+    String errors = r.errors() == 0 ? "" : " errors: " + r.errors() + " (first: " + r.firstError() + ")";
+    String delivered = count(r.delivered()) + " / " + count(r.expected())
+        + (r.missing() == 0 ? "" : " (" + count(r.missing()) + " missing; caught up for " + ms(r.caughtUpNanos())
+            + " ms)");
+    GcLog.Pauses p = r.pauses();
+    points.row(run.label(), r.watchers(), r.rate() == 0 ? "max" : count(r.rate()),
+        count(r.writesPerSecond()) + errors, ms(r.writeP50()), ms(r.writeP99()),
+        r.rate() == 0 ? "-" : ms(r.pacerLateP99()), count(r.deliveriesPerSecond()), ms(r.p50()), ms(r.p99()),
+        ms(r.p999()), ms(r.max()), String.format("%.0f%%", r.serverCpuPercent()),
+        String.format("%.1f", r.serverCpuNanosPerWrite() / 1e3),
+        String.format("%.2f", r.serverCpuNanosPerDelivery() / 1e3), String.format("%.0f%%", r.clientCpuPercent()),
+        r.othersCpuPercent() < 0 ? "unknown" : String.format("%.0f%%", r.othersCpuPercent()), p.gcCell(),
+        String.format("%.1f", p.safepointNanos() / 1e6), p.heapAfterGcMiB() < 0 ? "-" : p.heapAfterGcMiB(),
+        delivered, r.lost() == 0 ? "0" : r.lost() + (r.firstLoss() == null ? " (ended by the server)"
+            : " (first failure: " + r.firstLoss() + ")"));
+    if (r.unparsed() > 0) {
+      report.note(run.label() + ", " + r.watchers() + " watchers: " + count(r.unparsed())
+          + " events without a readable send time");
+    }
+  }
+
+  private void fill(InetSocketAddress plain, String label) throws Exception {
+    report.progress("%s: creating %,d pods", label, pods);
+    Pods template = new Pods(objectBytes);
+    Pods.LoadResult r = Pods.createAll(plain, "/api/v1/namespaces/" + NAMESPACE + "/pods", 0, pods, 16,
+        i -> template.create(NAMESPACE, podName(i), i));
+    if (r.errors() > 0) {
+      throw new IllegalStateException("creating pods failed: " + r.errors() + " errors, first: " + r.firstError());
+    }
+    try (RawHttp http = new RawHttp(plain)) {
+      RawHttp.Response list = http.send("GET", "/api/v1/namespaces/" + NAMESPACE + "/pods", null, null, 0);
+      report.parameters.put("pod JSON", String.format("%,d bytes per pod in a full list of the %,d pods",
+          list.bodyBytes() / pods, pods));
+    }
+  }
+
+  static String podName(int i) {
     return String.format("fanout-%05d", i);
   }
 
-  /**
-   * Runs one point: {@code watchers} watches, {@code writerCount} writers at {@code rate}
-   * writes/s in total (0: as fast as they go) for {@code warmup + measured} seconds.
-   */
-  private void runPoint(int watchers, int rate, int writerCount, int warmup, int measured, boolean record)
-      throws Exception {
-    String label = watchers + " watchers, " + (rate == 0 ? "max writes/s" : rate + " writes/s");
-    if (record) {
-      report.progress("%s: %d+%d s", label, warmup, measured);
+  /** The per-transport summary and the verdicts. */
+  private void summary() {
+    ResultTable t = report.table(new ResultTable("By transport: max-throughput point and the fixed-rate points "
+        + "(one value per run)", "transport", "deliveries/s at " + maxWatchers + " watchers",
+        "of http1's", "server µs/delivery (max)", "p99 ms at fixed rate", "write p99 ms at fixed rate",
+        "server µs/write at fixed rate", "GC pauses at fixed rate (n / total / max ms)"));
+    Double http1 = maxPoint(Transport.HTTP1, null);
+    Set<String> labels = new LinkedHashSet<>();
+    rows.forEach(r -> labels.add(new ServerRun(r.transport(), r.provider()).label()));
+    for (String label : labels) {
+      List<Row> mine = rows.stream().filter(r -> new ServerRun(r.transport(), r.provider()).label().equals(label))
+          .toList();
+      Row max = mine.stream().filter(r -> r.r().rate() == 0).findFirst().orElse(null);
+      List<FanOutPoint.Result> fixed = mine.stream().map(Row::r).filter(r -> r.rate() != 0).toList();
+      t.row(label, max == null ? "-" : count(max.r().deliveriesPerSecond()),
+          max == null || http1 == null ? "-" : String.format("%.0f%%", 100 * max.r().deliveriesPerSecond() / http1),
+          max == null ? "-" : String.format("%.2f", max.r().serverCpuNanosPerDelivery() / 1e3),
+          join(fixed, r -> ms(r.p99())), join(fixed, r -> ms(r.writeP99())),
+          join(fixed, r -> String.format("%.1f", r.serverCpuNanosPerWrite() / 1e3)),
+          join(fixed, r -> r.pauses().gcCell()));
     }
-    long terminatedBefore = cacher.terminatedWatchers();
-    String rv = currentResourceVersion();
-    CpuMonitor cpu = CpuMonitor.now();
-    WatchFleet fleet = new WatchFleet(address, Pods.MARKER);
-    try {
-      fleet.open("/api/v1/namespaces/" + NAMESPACE + "/pods?watch=true&resourceVersion=" + rv, watchers);
-      awaitTrue(() -> cacher.watcherCount() >= watchers && fleet.streaming() + fleet.failed() >= watchers,
-          30_000, () -> "watchers did not start: " + cacher.watcherCount() + " registered, " + fleet.streaming()
-              + " streaming, " + fleet.failed() + " failed");
-      if (fleet.failed() > 0) {
-        fleet.close();
-        throw new IllegalStateException("watches failed: " + fleet.firstFailure());
-      }
-
-      long t0 = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20);
-      long measureFrom = t0 + TimeUnit.SECONDS.toNanos(warmup);
-      long until = measureFrom + TimeUnit.SECONDS.toNanos(measured);
-      fleet.recordSentBetween(measureFrom, until);
-      LongAdder writes = new LongAdder();
-      LongAdder windowWrites = new LongAdder();
-      LongAdder errors = new LongAdder();
-      AtomicReference<String> firstError = new AtomicReference<>();
-      LatencyRecorder[] writeLatencies = new LatencyRecorder[writerCount];
-      List<Thread> writerThreads = new ArrayList<>();
-      for (int w = 0; w < writerCount; w++) {
-        int index = w;
-        writerThreads.add(Thread.ofPlatform().daemon(true).name("fanout-writer-" + w).start(() -> {
-          writeLatencies[index] = write(index, writerCount, rate, t0, measureFrom, until, writes, windowWrites,
-              errors, firstError);
-        }));
-      }
-
-      sleepUntil(measureFrom);
-      long events0 = fleet.events();
-      long proc0 = Report.processCpuNanos();
-      List<Thread> clientThreads = new ArrayList<>(writerThreads);
-      clientThreads.add(fleet.readerThread());
-      long client0 = Report.threadsCpuNanos(clientThreads);
-      long a = System.nanoTime();
-      sleepUntil(until);
-      long events1 = fleet.events();
-      long proc1 = Report.processCpuNanos();
-      long client1 = Report.threadsCpuNanos(clientThreads);
-      long b = System.nanoTime();
-      for (Thread t : writerThreads) {
-        t.join();
-      }
-      long writersDone = System.nanoTime();
-
-      long expected = writes.sum() * watchers;
-      long[] lastProgress = {System.nanoTime(), fleet.events()};
-      awaitTrue(() -> {
-        long e = fleet.events();
-        if (e != lastProgress[1]) {
-          lastProgress[0] = System.nanoTime();
-          lastProgress[1] = e;
-        }
-        return e >= expected || System.nanoTime() - lastProgress[0] > TimeUnit.SECONDS.toNanos(3);
-      }, 60_000, () -> "");
-      long delivered = fleet.events();
-      long caughtUp = System.nanoTime();
-      long heap = record ? Report.heapAfterGc() : 0;
-      int lost = fleet.ended() + fleet.failed();
-      fleet.close();
-      awaitTrue(() -> cacher.watcherCount() == 0, 30_000,
-          () -> cacher.watcherCount() + " watchers still registered after the clients closed");
-      if (!record) {
-        report.phase("JIT warm-up (100 watchers, not recorded)", cpu);
-        return;
-      }
-      report.phase(label + ", with set-up and warm-up", cpu);
-
-      LatencyRecorder wl = new LatencyRecorder();
-      for (LatencyRecorder r : writeLatencies) {
-        if (r != null) {
-          wl.merge(r);
+    if (http1 != null) {
+      report.verdict(String.format("target >= %,d deliveries/s with %,d watchers over http1: %s (%,.0f/s)",
+          targetDeliveries, maxWatchers, http1 >= targetDeliveries ? "MET" : "MISSED", http1));
+      for (Row r : rows) {
+        if (r.transport().tls && r.r().rate() == 0) {
+          double f = r.r().deliveriesPerSecond() / http1;
+          report.verdict(String.format("target %s >= %.0f%% of http1's deliveries/s: %s (%.0f%%)",
+              new ServerRun(r.transport(), r.provider()).label(), targetTlsFraction * 100,
+              f >= targetTlsFraction && r.r().lost() == 0 ? "MET" : "MISSED", f * 100));
         }
       }
-      MicrosHistogram lat = fleet.latencies();
-      long wall = b - a;
-      double deliveries = (events1 - events0) / (wall / 1e9);
-      long terminated = cacher.terminatedWatchers() - terminatedBefore;
-      String deliveredCell = count(delivered) + " / " + count(expected)
-          + (delivered >= expected ? "" : " (" + count(expected - delivered) + " missing; caught up "
-              + "for " + ms(caughtUp - writersDone) + " ms)");
-      String lostCell = lost == 0 ? "0" : lost + " (" + terminated + " terminated as too slow)";
-      String rowErrors = errors.sum() == 0 ? "" : " errors: " + errorCell(errors.sum(), null) + " " + firstError.get();
-      points.row(watchers, rate == 0 ? "max" : count(rate), writerCount,
-          count(windowWrites.sum() / (measured * 1.0)) + rowErrors,
-          ms(wl.percentile(0.50)), ms(wl.percentile(0.99)), count(deliveries), ms(lat.percentileNanos(0.50)),
-          ms(lat.percentileNanos(0.99)), ms(lat.maxNanos()), Report.percentOfCore(proc1 - proc0, wall),
-          Report.percentOfCore(client1 - client0, wall),
-          Report.percentOfCore((proc1 - proc0) - (client1 - client0), wall), Report.mib(heap), deliveredCell,
-          lostCell);
-      if (fleet.unparsed() > 0) {
-        report.note(label + ": " + count(fleet.unparsed()) + " events without a readable send time");
+    }
+    for (String label : labels) {
+      List<FanOutPoint.Result> at = rows.stream()
+          .filter(r -> new ServerRun(r.transport(), r.provider()).label().equals(label))
+          .map(Row::r).filter(r -> r.watchers() == 100 && r.rate() == 1000).toList();
+      if (!at.isEmpty()) {
+        long met = at.stream().filter(r -> r.p99() <= targetP99Ms * 1e6 && r.lost() == 0).count();
+        report.verdict(String.format("target p99 write-to-receive <= %s ms at 1,000 writes/s with 100 watchers, "
+            + "%s: met in %d of %d runs (p99 %s ms)", Format.number(targetP99Ms), label, met, at.size(),
+            join(at, r -> ms(r.p99()))));
       }
-      results.add(new Point(watchers, rate, deliveries, lat.percentileNanos(0.99), lost,
-          Math.max(0, expected - delivered)));
-    } finally {
-      fleet.close();
     }
   }
 
-  /** One writer's loop; returns the HTTP latencies of its writes sent in the window. */
-  private LatencyRecorder write(int index, int writerCount, int rate, long t0, long measureFrom, long until,
-      LongAdder writes, LongAdder windowWrites, LongAdder errors, AtomicReference<String> firstError) {
-    LatencyRecorder latencies = new LatencyRecorder();
-    long interval = rate == 0 ? 0 : TimeUnit.SECONDS.toNanos(1) * writerCount / rate;
-    long next = t0 + (interval * index) / writerCount;
-    String prefix = "/api/v1/namespaces/" + NAMESPACE + "/pods/";
-    try (RawHttp http = new RawHttp(address)) {
-      for (int k = 0; ; k++) {
-        if (interval > 0) {
-          sleepUntil(next);
-          next += interval;
-        }
-        long sent = System.nanoTime();
-        if (sent - until >= 0) {
-          break;
-        }
-        int pod = (index + k * writerCount) % pods;
-        RawHttp.Response r = http.send("PATCH", prefix + podName(pod), "application/merge-patch+json",
-            Pods.sentPatch(sent), 256);
-        long done = System.nanoTime();
-        if (r.status() != 200) {
-          errors.increment();
-          firstError.compareAndSet(null, "HTTP " + r.status() + ": " + r.bodyText());
-          continue;
-        }
-        writes.increment();
-        if (sent - measureFrom >= 0) {
-          windowWrites.increment();
-          latencies.record(done - sent);
-        }
-      }
-    } catch (IOException e) {
-      errors.increment();
-      firstError.compareAndSet(null, e.toString());
-    }
-    return latencies;
+  private Double maxPoint(Transport transport, String provider) {
+    return rows.stream().filter(r -> r.transport() == transport && r.r().rate() == 0
+            && r.r().watchers() == maxWatchers)
+        .map(r -> r.r().deliveriesPerSecond()).findFirst().orElse(null);
   }
 
-  private String currentResourceVersion() throws IOException {
-    try (RawHttp http = new RawHttp(address)) {
-      RawHttp.Response r = http.send("GET", "/api/v1/namespaces/" + NAMESPACE + "/pods?limit=1", null, null, 1024);
-      Matcher m = RESOURCE_VERSION.matcher(r.bodyText());
-      if (r.status() != 200 || !m.find()) {
-        throw new IllegalStateException("cannot read the current resourceVersion: HTTP " + r.status());
-      }
-      return m.group(1);
-    }
+  private static String join(List<FanOutPoint.Result> rs, java.util.function.Function<FanOutPoint.Result, String> f) {
+    return rs.isEmpty() ? "-" : String.join(", ", rs.stream().map(f).toList());
   }
 
-  private void verdicts() {
-    Point best = null;
-    for (Point p : results) {
-      if (p.watchers() == 1000 && (best == null || p.deliveriesPerSecond() > best.deliveriesPerSecond())) {
-        best = p;
-      }
-    }
-    if (best != null) {
-      boolean met = best.deliveriesPerSecond() >= targetDeliveries && best.lostWatchers() == 0 && best.missing() == 0;
-      report.verdict(String.format("target >= %,d event deliveries/s with 1,000 watchers: %s (%,.0f/s at %s%s)",
-          targetDeliveries, met ? "MET" : "MISSED", best.deliveriesPerSecond(),
-          best.rate() == 0 ? "max writes/s" : String.format("%,d writes/s", best.rate()),
-          best.lostWatchers() > 0 || best.missing() > 0
-              ? String.format(", %d watchers lost, %,d deliveries missing", best.lostWatchers(), best.missing())
-              : ""));
-    }
-    for (Point p : results) {
-      if (p.watchers() == 100 && p.rate() == 1000) {
-        boolean met = p.p99Nanos() <= targetP99Ms * 1e6 && p.lostWatchers() == 0;
-        report.verdict(String.format("target p99 write-to-receive <= %s ms at 1,000 writes/s with 100 watchers: "
-            + "%s (p99 %s ms)", targetP99Ms, met ? "MET" : "MISSED", ms(p.p99Nanos())));
-      }
-    }
+  private SslProvider clientProvider() {
+    return switch (clientTlsProvider.toLowerCase(Locale.ROOT)) {
+      case "jdk" -> SslProvider.JDK;
+      case "openssl" -> SslProvider.OPENSSL;
+      default -> null;
+    };
   }
 
   private void parameters() {
-    report.parameters.put("server", "ApiServer in this JVM (builder defaults: " + Math.max(2,
-        Runtime.getRuntime().availableProcessors()) + " I/O threads, CacherConfig.DEFAULTS), embedded RocksDB "
-        + "store in a new temp dir, plain HTTP/1.1 on 127.0.0.1");
+    report.parameters.put("server", "ApiServer (builder defaults: 2 I/O threads, CacherConfig.DEFAULTS; for the TLS "
+        + "transports .tls() with generated certificates" + (tlsProviders.isEmpty() ? "" : " and the provider named")
+        + ", plus a plain listener for set-up) in its own JVM (FanOutServer), one per transport, fresh data dir, "
+        + "127.0.0.1; JVM -Xms" + serverHeap + " -Xmx" + serverHeap + " " + ServerJvm.NO_LEAK_DETECTION
+        + (serverJvmOptions.isEmpty() ? "" : " " + String.join(" ", serverJvmOptions)) + " -Xlog:gc,safepoint");
     report.parameters.put("pods", String.format("%,d in namespace default, ~%,d bytes of JSON each", pods,
         objectBytes));
-    report.parameters.put("writes", "merge-PATCH of one annotation (the send time), pods in turn, one "
-        + "keep-alive connection per writer thread; open loop at the asked rate, closed loop for max");
-    report.parameters.put("watchers", "one NIO selector thread, raw HTTP/1.1 chunked parsing, events "
-        + "counted by newline, send time read from each event's first 256 bytes");
+    report.parameters.put("writes", "merge-PATCH of one annotation (the send time, System.nanoTime() of this JVM, "
+        + "read back by the watch reader of this JVM), pods in turn, one keep-alive HTTP/1.1 connection per writer "
+        + "thread (TLS, JDK SSLSocket, for the TLS transports); open loop at the asked rate, closed loop for max");
+    report.parameters.put("watchers", "http1: one NIO selector thread, raw chunked parsing; the others: Netty on one "
+        + "event-loop thread (HTTP/2: " + h2Streams + " streams per connection); events counted by newline (one "
+        + "message each for WebSocket), send time read from each event's first 256 bytes");
     report.parameters.put("points", watcherCounts + " watchers at " + rates + " writes/s with " + writers
-        + " writers" + (maxWatchers > 0 ? "; max: " + maxWatchers + " watchers, " + maxWriters + " writers" : ""));
+        + " writers, " + repeats + " runs each" + (maxWatchers > 0 ? "; max: " + maxWatchers + " watchers, "
+        + maxWriters + " writers" : ""));
     report.parameters.put("time", warmupSeconds + " s warm-up + " + seconds + " s measured per point, after a "
-        + jitWarmupSeconds + " s unrecorded run");
-    report.parameters.put("JVM", String.join(" ",
+        + jitWarmupSeconds + " s unrecorded point per server");
+    report.parameters.put("bench JVM", String.join(" ",
         java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()));
   }
 
-  private void validate() {
+  private List<ServerRun> validate() {
     List<String> problems = new ArrayList<>();
+    List<ServerRun> runs = new ArrayList<>();
+    try {
+      for (String name : transportNames) {
+        Transport t = Transport.parse(name);
+        if (t.tls && !tlsProviders.isEmpty()) {
+          tlsProviders.forEach(p -> runs.add(new ServerRun(t, p)));
+        } else {
+          runs.add(new ServerRun(t, null));
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      problems.add("--transports: " + e.getMessage());
+    }
+    if (tlsProviders.stream().anyMatch(p -> !p.equals("jdk") && !p.equals("openssl"))) {
+      problems.add("--tls-providers: jdk or openssl");
+    }
+    if (!Set.of("auto", "jdk", "openssl").contains(clientTlsProvider.toLowerCase(Locale.ROOT))) {
+      problems.add("--client-tls-provider: auto, jdk or openssl");
+    }
     if (watcherCounts.isEmpty() || watcherCounts.stream().anyMatch(n -> n < 1)) {
       problems.add("--watchers must list counts >= 1");
     }
@@ -420,8 +465,8 @@ public final class FanOutBenchmark implements Callable<Integer> {
         || (rates.size() != 1 && rates.size() != watcherCounts.size())) {
       problems.add("--rate: one rate >= 1, or one per --watchers entry");
     }
-    if (writers < 1 || maxWriters < 1 || pods < 1 || maxWatchers < 0) {
-      problems.add("--writers, --max-writers, --pods must be >= 1, --max-watchers >= 0");
+    if (writers < 1 || maxWriters < 1 || pods < 1 || maxWatchers < 0 || repeats < 1 || h2Streams < 1) {
+      problems.add("--writers, --max-writers, --pods, --repeats, --h2-streams must be >= 1, --max-watchers >= 0");
     }
     if (seconds < 1 || warmupSeconds < 0 || jitWarmupSeconds < 0) {
       problems.add("--seconds must be >= 1, the warm-ups >= 0");
@@ -429,26 +474,6 @@ public final class FanOutBenchmark implements Callable<Integer> {
     if (!problems.isEmpty()) {
       throw new ParameterException(spec.commandLine(), String.join("; ", problems));
     }
-  }
-
-  private static void sleepUntil(long deadline) {
-    for (long left; (left = deadline - System.nanoTime()) > 0; ) {
-      LockSupport.parkNanos(left);
-    }
-  }
-
-  private static void awaitTrue(java.util.function.BooleanSupplier condition, long timeoutMs,
-      java.util.function.Supplier<String> failure) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        String message = failure.get();
-        if (message.isEmpty()) {
-          return;
-        }
-        throw new IllegalStateException(message);
-      }
-      Thread.sleep(5);
-    }
+    return runs;
   }
 }

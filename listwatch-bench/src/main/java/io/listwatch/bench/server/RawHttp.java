@@ -7,6 +7,8 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * A minimal blocking HTTP/1.1 client on one keep-alive connection: writes a request in one
@@ -14,7 +16,7 @@ import java.nio.charset.StandardCharsets;
  * the caller asks for. Much cheaper per request than {@code java.net.http.HttpClient}, so on
  * a 2-core machine the load generator leaves the CPU to the server it measures.
  *
- * <p>Reconnects when the server closed the connection between requests. Not thread-safe:
+ * <p>Plain TCP, or TLS through a given {@link SSLSocketFactory}. Reconnects when the server closed the connection between requests. Not thread-safe:
  * one connection per thread.
  */
 final class RawHttp implements AutoCloseable {
@@ -27,6 +29,7 @@ final class RawHttp implements AutoCloseable {
   }
 
   private final InetSocketAddress address;
+  private final SSLSocketFactory tls;
   private final String hostHeader;
   private final byte[] buf = new byte[256 * 1024];
   private int pos;
@@ -38,7 +41,13 @@ final class RawHttp implements AutoCloseable {
   private OutputStream out;
 
   RawHttp(InetSocketAddress address) {
+    this(address, null);
+  }
+
+  /** A client that speaks TLS through {@code tls} (null: plain TCP). */
+  RawHttp(InetSocketAddress address, SSLSocketFactory tls) {
     this.address = address;
+    this.tls = tls;
     this.hostHeader = address.getHostString() + ":" + address.getPort();
   }
 
@@ -89,6 +98,11 @@ final class RawHttp implements AutoCloseable {
     socket = new Socket();
     socket.setTcpNoDelay(true);
     socket.connect(address, 5_000);
+    if (tls != null) {
+      SSLSocket s = (SSLSocket) tls.createSocket(socket, address.getHostString(), address.getPort(), true);
+      s.startHandshake();
+      socket = s;
+    }
     in = socket.getInputStream();
     out = socket.getOutputStream();
     pos = 0;

@@ -1,14 +1,21 @@
 /**
- * Benchmarks of the API server, run in-process over loopback HTTP/1.1.
+ * Benchmarks of the API server over loopback.
  *
  * <ul>
  *   <li>{@link io.listwatch.bench.server.FanOutBenchmark}: {@code bench server-fanout}, watch
- *       fan-out to 10 to 1,000 watchers: deliveries/s, write-to-receive latency, CPU, heap.
+ *       fan-out with the server in its own JVM ({@link io.listwatch.bench.server.FanOutServer}),
+ *       over plain HTTP/1.1, HTTP/1.1 over TLS, HTTP/2 over TLS and WebSocket over TLS in one run:
+ *       deliveries/s, write-to-receive latency, the server's CPU per write and per delivery, its
+ *       GC pauses. One point is a {@link io.listwatch.bench.server.FanOutPoint}.
  *   <li>{@link io.listwatch.bench.server.ListBenchmark}: {@code bench server-list}, full and
- *       paged lists of 10,000 and 100,000 pods, and heap per cached object.
- *   <li>{@link io.listwatch.bench.server.WatchFleet} (many watches on one selector thread) and
- *       {@link io.listwatch.bench.server.RawHttp} (a blocking keep-alive client): load
- *       generators cheap enough to leave the CPU to the server.
+ *       paged lists of 10,000 and 100,000 pods, and heap per cached object (server in-process).
+ *   <li>Load generators cheap enough to leave the CPU to the server:
+ *       {@link io.listwatch.bench.server.RawWatchFleet} (plain HTTP/1.1 watches on one selector
+ *       thread), {@link io.listwatch.bench.server.NettyWatchFleet} (TLS, HTTP/2 and WebSocket
+ *       watches on one Netty event loop), both parsing events with
+ *       {@link io.listwatch.bench.server.EventLines} into a
+ *       {@link io.listwatch.bench.server.WatchTally}; {@link io.listwatch.bench.server.RawHttp}
+ *       (a blocking keep-alive client, plain or TLS) for the writers.
  * </ul>
  */
 package io.listwatch.bench.server;

@@ -191,6 +191,11 @@ public final class ServerCommand implements Callable<Integer> {
   }
 
   public static void main(String[] args) {
+    // Netty's leak detector samples buffer allocations and records stack traces: a cost for
+    // tests, not for a running server. Off unless the operator asks for it (before any buffer exists).
+    if (System.getProperty("io.netty.leakDetection.level") == null) {
+      System.setProperty("io.netty.leakDetection.level", "disabled");
+    }
     System.exit(new CommandLine(new ServerCommand()).execute(args));
   }
 }

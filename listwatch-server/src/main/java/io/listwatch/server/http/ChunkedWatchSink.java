@@ -2,11 +2,14 @@ package io.listwatch.server.http;
 
 import io.listwatch.server.cacher.WatchSink;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.EventExecutor;
 
 /**
@@ -18,11 +21,18 @@ final class ChunkedWatchSink implements WatchSink {
 
   private final ChannelHandlerContext ctx;
   private final Runnable onDone;
+  /**
+   * Whether batches are copied into an I/O buffer before the write: on a plain TCP connection,
+   * where the socket write would otherwise copy them twice. A TLS engine copies what it
+   * encrypts anyway, and an HTTP/2 stream's data waits for flow control as it is.
+   */
+  private final boolean copyToIoBuffer;
 
   /** @param onDone called on the event loop when the response is over (ended or aborted) */
   ChunkedWatchSink(ChannelHandlerContext ctx, Runnable onDone) {
     this.ctx = ctx;
     this.onDone = onDone;
+    this.copyToIoBuffer = ctx.channel() instanceof SocketChannel && ctx.pipeline().get(SslHandler.class) == null;
   }
 
   @Override
@@ -37,7 +47,43 @@ final class ChunkedWatchSink implements WatchSink {
 
   @Override
   public void write(ByteBuf data) {
-    ctx.write(new DefaultHttpContent(data), ctx.voidPromise());
+    ctx.write(new DefaultHttpContent(copyToIoBuffer ? ioBuffer(data) : data), ctx.voidPromise());
+  }
+
+  /**
+   * The batch in one buffer from the connection's I/O allocator (pooled, direct where the
+   * platform allows), which the socket or the TLS engine reads as it is. Written as given, a
+   * composite over the shared heap parts of the events would be merged into a temporary heap
+   * buffer and then copied again into a direct one on its way to the socket, per watcher;
+   * this copies each part once, straight from its array. Takes ownership of {@code data}.
+   */
+  private ByteBuf ioBuffer(ByteBuf data) {
+    if (data.isDirect() && data.nioBufferCount() == 1) {
+      return data;
+    }
+    try {
+      ByteBuf out = ctx.alloc().ioBuffer(data.readableBytes());
+      if (data instanceof CompositeByteBuf parts && parts.readerIndex() == 0
+          && parts.writerIndex() == parts.capacity()) {
+        for (int i = 0, n = parts.numComponents(); i < n; i++) {
+          copy(parts.internalComponent(i), out);
+        }
+      } else {
+        copy(data, out);
+      }
+      return out;
+    } finally {
+      data.release();
+    }
+  }
+
+  /** Appends {@code part}'s readable bytes to {@code out}, from its array when it has one. */
+  private static void copy(ByteBuf part, ByteBuf out) {
+    if (part.hasArray()) {
+      out.writeBytes(part.array(), part.arrayOffset() + part.readerIndex(), part.readableBytes());
+    } else {
+      out.writeBytes(part, part.readerIndex(), part.readableBytes());
+    }
   }
 
   @Override

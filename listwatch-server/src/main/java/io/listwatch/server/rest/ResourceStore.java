@@ -121,9 +121,13 @@ public final class ResourceStore {
           name, status);
       ObjectMetaValidator.check(def, updated);
       ObjectMetaRules.checkNoNewFinalizersWhileDeleting(def, current, updated, name);
-      ObjectNode currentUnstamped = current.deepCopy();
-      ObjectMetaDefaults.metadata(currentUnstamped).remove("resourceVersion");
-      if (updated.equals(currentUnstamped)) {
+      // compare without the resourceVersion stamp() appended (no copy of the whole object:
+      // current is this call's own, and taking the stamp off and back leaves it as it was)
+      ObjectNode currentMeta = ObjectMetaDefaults.metadata(current);
+      com.fasterxml.jackson.databind.JsonNode stamped = currentMeta.remove("resourceVersion");
+      boolean unchanged = updated.equals(current);
+      currentMeta.set("resourceVersion", stamped);
+      if (unchanged) {
         return CompletableFuture.completedFuture(current);
       }
       if (dryRun) {

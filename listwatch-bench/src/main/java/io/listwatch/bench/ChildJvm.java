@@ -1,4 +1,4 @@
-package io.listwatch.bench.informer;
+package io.listwatch.bench;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -23,7 +23,7 @@ import java.util.function.Predicate;
  * idempotent; a JVM shutdown hook does the same if this benchmark is interrupted, so no child
  * outlives it. Thread-safe.
  */
-final class ChildJvm implements AutoCloseable {
+public final class ChildJvm implements AutoCloseable {
 
   private static final long GRACE_SECONDS = 30;
 
@@ -46,7 +46,7 @@ final class ChildJvm implements AutoCloseable {
    * Starts {@code java jvmOptions... -cp <this classpath> mainClass args...} with the JDK
    * this benchmark runs on; standard error goes to {@code log}.
    */
-  static ChildJvm start(String name, List<String> jvmOptions, String mainClass, List<String> args, Path log)
+  public static ChildJvm start(String name, List<String> jvmOptions, String mainClass, List<String> args, Path log)
       throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -62,7 +62,7 @@ final class ChildJvm implements AutoCloseable {
     return new ChildJvm(name, p, log);
   }
 
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
@@ -71,7 +71,7 @@ final class ChildJvm implements AutoCloseable {
    * that {@code match} accepts; empty if the child ends or {@code timeoutSeconds} pass first.
    * Lines that do not match are dropped.
    */
-  Optional<String> awaitLine(Predicate<String> match, long timeoutSeconds) throws InterruptedException {
+  public Optional<String> awaitLine(Predicate<String> match, long timeoutSeconds) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
     while (true) {
       long left = deadline - System.nanoTime();
@@ -97,12 +97,12 @@ final class ChildJvm implements AutoCloseable {
   }
 
   /** Waits for the child to end by itself; its exit code, or empty on timeout. */
-  Optional<Integer> awaitExit(long timeoutSeconds) throws InterruptedException {
+  public Optional<Integer> awaitExit(long timeoutSeconds) throws InterruptedException {
     return process.waitFor(timeoutSeconds, TimeUnit.SECONDS) ? Optional.of(process.exitValue()) : Optional.empty();
   }
 
   /** The last {@code n} lines of the child's standard error, for a failure message. */
-  String logTail(int n) {
+  public String logTail(int n) {
     try {
       List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
       return String.join("\n", all.subList(Math.max(0, all.size() - n), all.size()));

@@ -1,0 +1,134 @@
+package io.listwatch.bench.server;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One HTTP/1.1 watch response parsed by hand as its bytes arrive: the response head (only
+ * the status line is kept: anything but 200 fails the watch), then the chunked body, whose
+ * chunk data goes to an {@link EventLines}. The zero-length last chunk ends the watch.
+ *
+ * <p>Not thread-safe: confined to the thread that reads the connection.
+ */
+final class ChunkedWatchResponse {
+
+  private static final int HEADERS = 0;
+  private static final int SIZE = 1;
+  private static final int DATA = 2;
+  private static final int DATA_END = 3;
+  private static final int DONE = 4;
+
+  private final WatchTally tally;
+  private final EventLines lines;
+  private int state = HEADERS;
+  private final byte[] status = new byte[16];
+  private int statusLen;
+  private int crlf;
+  private long size;
+  private boolean sizeDone;
+  private long remaining;
+
+  ChunkedWatchResponse(WatchTally tally) {
+    this.tally = tally;
+    this.lines = new EventLines(tally);
+  }
+
+  /** Whether the watch has ended (by the server, or failed). */
+  boolean done() {
+    return state == DONE;
+  }
+
+  /**
+   * Bytes [from, to) of {@code b} (absolute indexes), received at {@code now}. Returns false
+   * once the watch has ended; the caller then closes the connection.
+   */
+  boolean read(ByteBuffer b, int from, int to, long now) {
+    int p = from;
+    while (p < to) {
+      switch (state) {
+        case HEADERS -> {
+          byte x = b.get(p++);
+          if (statusLen < status.length) {
+            status[statusLen++] = x;
+          }
+          // progress through "\r\n\r\n", the end of the response head
+          if (x == '\r') {
+            crlf = crlf == 2 ? 3 : 1;
+          } else if (x == '\n') {
+            crlf = crlf == 1 ? 2 : crlf == 3 ? 4 : 0;
+          } else {
+            crlf = 0;
+          }
+          if (crlf == 4) {
+            String line = new String(status, 0, Math.min(statusLen, 12), StandardCharsets.US_ASCII);
+            if (!line.startsWith("HTTP/1.1 200")) {
+              fail("watch answered " + line);
+              return false;
+            }
+            state = SIZE;
+            tally.started();
+          }
+        }
+        case SIZE -> {
+          byte x = b.get(p++);
+          if (x == '\n') {
+            if (size == 0) {
+              end(null); // the last chunk: the server ended the watch
+              return false;
+            }
+            remaining = size;
+            size = 0;
+            sizeDone = false;
+            state = DATA;
+          } else if (!sizeDone) {
+            int v = Character.digit(x, 16);
+            if (v >= 0) {
+              size = size * 16 + v;
+            } else {
+              sizeDone = true; // '\r' or a chunk extension
+            }
+          }
+        }
+        case DATA -> {
+          int end = (int) Math.min(to, p + remaining);
+          lines.data(b, p, end, now);
+          remaining -= end - p;
+          p = end;
+          if (remaining == 0) {
+            state = DATA_END;
+          }
+        }
+        case DATA_END -> {
+          if (b.get(p++) == '\n') {
+            state = SIZE;
+          }
+        }
+        default -> {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The connection ended ({@code failure} null) or broke. Closed before the response head,
+   * it is a failure; closed mid-stream, the server ended the watch (it closes the connections
+   * of watchers it drops as too slow).
+   */
+  void connectionClosed(String failure) {
+    if (state != DONE) {
+      end(failure != null ? failure : state == HEADERS ? "connection closed before the response head" : null);
+    }
+  }
+
+  private void fail(String failure) {
+    end(failure);
+  }
+
+  private void end(String failure) {
+    boolean wasStreaming = state != HEADERS;
+    state = DONE;
+    tally.stopped(wasStreaming, failure);
+  }
+}

@@ -1,0 +1,248 @@
+package io.listwatch.bench.server;
+
+import io.listwatch.bench.CpuMonitor;
+import io.listwatch.bench.GcLog;
+import io.listwatch.bench.LatencyRecorder;
+import io.listwatch.bench.Report;
+import io.listwatch.bench.ServerJvm;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import javax.net.ssl.SSLSocketFactory;
+
+/**
+ * One measured point of {@code bench server-fanout}: N watches over one transport, writers
+ * merge-PATCHing pods at a fixed total rate (or as fast as they go), a warm-up, then a
+ * measured window; the server in its own JVM, measured from its process and its JVM log.
+ *
+ * <p>Writers: platform threads, one keep-alive connection each, on a fixed schedule each
+ * (writer i of n sends at t0 + (k + i/n) * n/rate): it parks until its next slot
+ * ({@link LockSupport#parkNanos}, accurate to tens of microseconds on Linux) and stamps
+ * {@link System#nanoTime()} into the pod just before sending. A writer that fell behind
+ * (a slow response) sends its late writes at once; how late each write left is recorded as
+ * the pacer's lateness, so a burst from the load generator shows in the results.
+ *
+ * <p>Confined to the thread that runs the benchmark; the writers and the fleet's reader run
+ * on their own threads.
+ */
+final class FanOutPoint {
+
+  private static final long NANOS_PER_TICK = 10_000_000L; // USER_HZ is 100 on Linux
+  static final String NAMESPACE = "default";
+
+  /** Where and how to run points: the server, its listener for the watches, the writers' TLS. */
+  record Target(ServerJvm server, GcLog gcLog, Transport transport, InetSocketAddress watchAddress,
+      InetSocketAddress writeAddress, SSLSocketFactory writeTls, TlsClient tls, int streamsPerConnection, int pods) {
+  }
+
+  /** The result of one point. */
+  record Result(int watchers, int rate, int writers, double writesPerSecond, long errors, String firstError,
+      long writeP50, long writeP99, long pacerLateP99, double deliveriesPerSecond, long p50, long p99, long p999,
+      long max, double serverCpuPercent, double serverCpuNanosPerWrite, double serverCpuNanosPerDelivery,
+      double clientCpuPercent, double othersCpuPercent, GcLog.Pauses pauses, long delivered, long expected,
+      long caughtUpNanos, int lost, String firstLoss, long unparsed) {
+
+    long missing() {
+      return Math.max(0, expected - delivered);
+    }
+  }
+
+  private FanOutPoint() {
+  }
+
+  /**
+   * Runs one point: {@code watchers} watches, {@code writerCount} writers at {@code rate}
+   * writes/s in total (0: as fast as they go) for {@code warmup + measured} seconds.
+   */
+  static Result run(Target t, int watchers, int rate, int writerCount, int warmup, int measured) throws Exception {
+    String rv = currentResourceVersion(t.writeAddress(), t.writeTls());
+    try (WatchFleet fleet = t.transport().fleet(t.watchAddress(), t.tls(), t.streamsPerConnection(), Pods.MARKER)) {
+      WatchTally tally = fleet.tally();
+      fleet.open("/api/v1/namespaces/" + NAMESPACE + "/pods?watch=true&resourceVersion=" + rv, watchers);
+      awaitTrue(() -> tally.streaming() + tally.failed() + tally.ended() >= watchers, 60_000);
+      if (tally.streaming() < watchers) {
+        throw new IllegalStateException(t.transport() + ": " + tally.streaming() + " of " + watchers
+            + " watches streaming; first failure: " + tally.firstFailure());
+      }
+
+      long t0 = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20);
+      long measureFrom = t0 + TimeUnit.SECONDS.toNanos(warmup);
+      long until = measureFrom + TimeUnit.SECONDS.toNanos(measured);
+      tally.recordSentBetween(measureFrom, until);
+      Writers w = new Writers(t, rate, writerCount, t0, measureFrom, until);
+      w.start();
+
+      sleepUntil(measureFrom);
+      long events0 = tally.events();
+      long proc0 = Report.processCpuNanos();
+      long server0 = t.server().cpuTicks();
+      long gc0 = t.gcLog().mark();
+      CpuMonitor machine0 = CpuMonitor.now();
+      long a = System.nanoTime();
+      sleepUntil(until);
+      long events1 = tally.events();
+      long proc1 = Report.processCpuNanos();
+      long server1 = t.server().cpuTicks();
+      CpuMonitor machine1 = CpuMonitor.now();
+      long b = System.nanoTime();
+      w.join();
+      long gc1 = t.gcLog().mark();
+      long writersDone = System.nanoTime();
+
+      long expected = w.writes.sum() * watchers;
+      long[] lastProgress = {System.nanoTime(), tally.events()};
+      awaitTrue(() -> {
+        long e = tally.events();
+        if (e != lastProgress[1]) {
+          lastProgress[0] = System.nanoTime();
+          lastProgress[1] = e;
+        }
+        return e >= expected || System.nanoTime() - lastProgress[0] > TimeUnit.SECONDS.toNanos(3);
+      }, 60_000);
+      long delivered = tally.events();
+      long caughtUp = System.nanoTime() - writersDone;
+      int lost = tally.ended() + tally.failed();
+      String firstLoss = tally.firstFailure();
+      fleet.close();
+
+      long wall = b - a;
+      double deliveries = (events1 - events0) / (wall / 1e9);
+      long serverNanos = (server1 - server0) * NANOS_PER_TICK;
+      long windowWrites = w.windowWrites.sum();
+      double others = machine1.percentOfCoreSince(machine0,
+          Math.max(0, (machine1.machineBusyTicks() - machine0.machineBusyTicks())
+              - (machine1.selfTicks() - machine0.selfTicks()) - (server1 - server0)));
+      MicrosHistogram lat = tally.latencies();
+      return new Result(watchers, rate, writerCount, windowWrites / (double) measured, w.errors.sum(),
+          w.firstError.get(), w.latencies.percentile(0.50), w.latencies.percentile(0.99),
+          w.lateness.percentile(0.99), deliveries, lat.percentileNanos(0.50), lat.percentileNanos(0.99),
+          lat.percentileNanos(0.999), lat.maxNanos(), 100.0 * serverNanos / wall,
+          windowWrites == 0 ? 0 : serverNanos / (double) windowWrites,
+          events1 == events0 ? 0 : serverNanos / (double) (events1 - events0),
+          100.0 * (proc1 - proc0) / wall, others, t.gcLog().between(gc0, gc1), delivered, expected, caughtUp, lost,
+          firstLoss, tally.unparsed());
+    }
+  }
+
+  /** The writer threads of one point and what they measured. */
+  private static final class Writers {
+    private final Target t;
+    private final int rate;
+    private final int count;
+    private final long t0;
+    private final long measureFrom;
+    private final long until;
+    final LongAdder writes = new LongAdder();
+    final LongAdder windowWrites = new LongAdder();
+    final LongAdder errors = new LongAdder();
+    final AtomicReference<String> firstError = new AtomicReference<>();
+    private final LatencyRecorder[] perWriter;
+    private final LatencyRecorder[] latePerWriter;
+    private final List<Thread> threads = new ArrayList<>();
+    final LatencyRecorder latencies = new LatencyRecorder();
+    final LatencyRecorder lateness = new LatencyRecorder();
+
+    Writers(Target t, int rate, int count, long t0, long measureFrom, long until) {
+      this.t = t;
+      this.rate = rate;
+      this.count = count;
+      this.t0 = t0;
+      this.measureFrom = measureFrom;
+      this.until = until;
+      this.perWriter = new LatencyRecorder[count];
+      this.latePerWriter = new LatencyRecorder[count];
+    }
+
+    void start() {
+      for (int i = 0; i < count; i++) {
+        int index = i;
+        perWriter[i] = new LatencyRecorder();
+        latePerWriter[i] = new LatencyRecorder();
+        threads.add(Thread.ofPlatform().daemon(true).name("fanout-writer-" + i).start(() -> write(index)));
+      }
+    }
+
+    void join() throws InterruptedException {
+      for (Thread th : threads) {
+        th.join();
+      }
+      for (int i = 0; i < count; i++) {
+        latencies.merge(perWriter[i]);
+        lateness.merge(latePerWriter[i]);
+      }
+    }
+
+    private void write(int index) {
+      LatencyRecorder lat = perWriter[index];
+      LatencyRecorder late = latePerWriter[index];
+      long interval = rate == 0 ? 0 : TimeUnit.SECONDS.toNanos(1) * count / rate;
+      long next = t0 + (interval * index) / count;
+      String prefix = "/api/v1/namespaces/" + NAMESPACE + "/pods/";
+      try (RawHttp http = new RawHttp(t.writeAddress(), t.writeTls())) {
+        for (int k = 0; ; k++) {
+          long scheduled = next;
+          if (interval > 0) {
+            sleepUntil(next);
+            next += interval;
+          }
+          long sent = System.nanoTime();
+          if (sent - until >= 0) {
+            break;
+          }
+          int pod = (index + k * count) % t.pods();
+          RawHttp.Response r = http.send("PATCH", prefix + FanOutBenchmark.podName(pod),
+              "application/merge-patch+json", Pods.sentPatch(sent), 256);
+          long done = System.nanoTime();
+          if (r.status() != 200) {
+            errors.increment();
+            firstError.compareAndSet(null, "HTTP " + r.status() + ": " + r.bodyText());
+            continue;
+          }
+          writes.increment();
+          if (sent - measureFrom >= 0) {
+            windowWrites.increment();
+            lat.record(done - sent);
+            if (interval > 0) {
+              late.record(sent - scheduled);
+            }
+          }
+        }
+      } catch (IOException e) {
+        errors.increment();
+        firstError.compareAndSet(null, e.toString());
+      }
+    }
+  }
+
+  static String currentResourceVersion(InetSocketAddress address, SSLSocketFactory tls) throws IOException {
+    try (RawHttp http = new RawHttp(address, tls)) {
+      RawHttp.Response r = http.send("GET", "/api/v1/namespaces/" + NAMESPACE + "/pods?limit=1", null, null, 1024);
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"resourceVersion\":\"(\\d+)\"")
+          .matcher(r.bodyText());
+      if (r.status() != 200 || !m.find()) {
+        throw new IllegalStateException("cannot read the current resourceVersion: HTTP " + r.status());
+      }
+      return m.group(1);
+    }
+  }
+
+  static void sleepUntil(long deadline) {
+    for (long left; (left = deadline - System.nanoTime()) > 0; ) {
+      LockSupport.parkNanos(left);
+    }
+  }
+
+  /** Polls {@code condition} every 5 ms until it holds or {@code timeoutMs} pass. */
+  static void awaitTrue(BooleanSupplier condition, long timeoutMs) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    while (!condition.getAsBoolean() && System.nanoTime() - deadline < 0) {
+      Thread.sleep(5);
+    }
+  }
+}
