@@ -166,7 +166,7 @@ public final class ApiServer implements AutoCloseable {
           .watchLimit(new WatchLimit(config.maxWatchesPerUser))
           .build();
       metrics.registerInFlight(chain.inFlightLimit());
-      connectionOptions = new ConnectionOptions(config.idleConnectionTimeout, metrics.requests());
+      connectionOptions = new ConnectionOptions(config.idleConnectionTimeout, metrics.requests(), config.clock);
       metrics.registerConnections(connectionOptions::readingPaused);
       boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
       workers = new MultiThreadIoEventLoopGroup(config.ioThreads, NioIoHandler.newFactory());
