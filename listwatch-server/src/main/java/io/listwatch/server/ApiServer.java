@@ -152,7 +152,8 @@ public final class ApiServer implements AutoCloseable {
           () -> new ApiResponse(200, new ApiResponse.Text(metrics.exposition(), ServerMetrics.CONTENT_TYPE)));
       // kube's order: client certificates, then bearer tokens (static, then service accounts)
       List<Authenticator> authenticators = new java.util.ArrayList<>(List.of(new X509Authenticator()));
-      authenticators.addAll(config.authentication.install(dataDir, registry, routes, cacher("", "serviceaccounts")));
+      authenticators.addAll(config.authentication.install(dataDir, registry, routes,
+          cacher("", "serviceaccounts"), config.clock));
       rbac = Rbac.install(config.authorizationMode, registry, routes, cachers);
       createInitialNamespaces();
       rbac.start();
@@ -534,8 +535,10 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /**
-     * The clock the server reads time from: metadata timestamps, watch deadlines and the
-     * watch cache's timing (default: the system clock). Tests pass a {@code FakeClock}.
+     * The clock the server reads time from: metadata timestamps, watch deadlines, the watch
+     * cache's timing, idle-connection timeouts and the issue and expiry times of
+     * service-account tokens (default: the system clock; request latency metrics always use
+     * the system's monotonic time). Tests pass a {@code FakeClock}.
      */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock);
