@@ -152,7 +152,8 @@ public final class ApiServer implements AutoCloseable {
           () -> new ApiResponse(200, new ApiResponse.Text(metrics.exposition(), ServerMetrics.CONTENT_TYPE)));
       // kube's order: client certificates, then bearer tokens (static, then service accounts)
       List<Authenticator> authenticators = new java.util.ArrayList<>(List.of(new X509Authenticator()));
-      authenticators.addAll(config.authentication.install(dataDir, registry, routes, cacher("", "serviceaccounts")));
+      authenticators.addAll(config.authentication.install(dataDir, registry, routes,
+          cacher("", "serviceaccounts"), config.clock));
       rbac = Rbac.install(config.authorizationMode, registry, routes, cachers);
       createInitialNamespaces();
       rbac.start();
@@ -166,7 +167,7 @@ public final class ApiServer implements AutoCloseable {
           .watchLimit(new WatchLimit(config.maxWatchesPerUser))
           .build();
       metrics.registerInFlight(chain.inFlightLimit());
-      connectionOptions = new ConnectionOptions(config.idleConnectionTimeout, metrics.requests());
+      connectionOptions = new ConnectionOptions(config.idleConnectionTimeout, metrics.requests(), config.clock);
       metrics.registerConnections(connectionOptions::readingPaused);
       boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
       workers = new MultiThreadIoEventLoopGroup(config.ioThreads, NioIoHandler.newFactory());
@@ -534,8 +535,10 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /**
-     * The clock the server reads time from: metadata timestamps, watch deadlines and the
-     * watch cache's timing (default: the system clock). Tests pass a {@code FakeClock}.
+     * The clock the server reads time from: metadata timestamps, watch deadlines, the watch
+     * cache's timing, idle-connection timeouts and the issue and expiry times of
+     * service-account tokens (default: the system clock; request latency metrics always use
+     * the system's monotonic time). Tests pass a {@code FakeClock}.
      */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock);

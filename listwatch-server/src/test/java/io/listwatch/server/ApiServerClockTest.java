@@ -64,4 +64,27 @@ class ApiServerClockTest {
       assertThat(events).as("the stream ends cleanly, without an ERROR event").isEmpty();
     }
   }
+
+  @Test
+  void serviceAccountTokens_areIssuedOnTheInjectedClock() throws Exception {
+    try (ApiServer server = ApiServer.builder().clock(clock).build().start()) {
+      String sa = "{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\",\"metadata\":{\"name\":\"robot\"}}";
+      HttpResponse<String> created = http.send(HttpRequest.newBuilder(
+              URI.create(server.url() + "/api/v1/namespaces/default/serviceaccounts"))
+          .timeout(WAIT).header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(sa)).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+
+      HttpResponse<String> token = http.send(HttpRequest.newBuilder(
+              URI.create(server.url() + "/api/v1/namespaces/default/serviceaccounts/robot/token"))
+          .timeout(WAIT).header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString("{\"apiVersion\":\"authentication.k8s.io/v1\","
+              + "\"kind\":\"TokenRequest\",\"spec\":{\"expirationSeconds\":3600}}")).build(),
+          HttpResponse.BodyHandlers.ofString());
+
+      assertThat(token.statusCode()).as(token.body()).isEqualTo(201);
+      assertThat(JSON.readTree(token.body()).at("/status/expirationTimestamp").asText())
+          .isEqualTo("2030-05-06T08:08:09Z");
+    }
+  }
 }

@@ -1,14 +1,13 @@
 package io.listwatch.server.authn;
 
+import io.listwatch.api.clock.Clock;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.registry.ResourceRegistry;
 import io.listwatch.server.rest.ApiRoutes;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +35,6 @@ public final class AuthenticationConfig {
   private final List<String> issuers;
   private final List<String> apiAudiences;
   private final boolean anonymousAuth;
-  private final Clock clock;
 
   private AuthenticationConfig(Builder b) {
     this.tokenAuthFile = b.tokenAuthFile;
@@ -45,7 +43,6 @@ public final class AuthenticationConfig {
     this.issuers = b.issuers.isEmpty() ? List.of(DEFAULT_ISSUER) : List.copyOf(b.issuers);
     this.apiAudiences = b.apiAudiences.isEmpty() ? issuers : List.copyOf(b.apiAudiences);
     this.anonymousAuth = b.anonymousAuth;
-    this.clock = b.clock;
   }
 
   public static Builder builder() {
@@ -77,12 +74,13 @@ public final class AuthenticationConfig {
    * {@code dataDir} on first start), registers the authentication API's handlers with
    * {@code routes}, and returns the authenticators for the request filters, in order: static
    * tokens, then service-account tokens (behind one bearer-token authenticator). Client
-   * certificates come before these.
+   * certificates come before these. Service-account tokens are issued and checked on
+   * {@code clock}, the server's clock.
    *
    * @throws IllegalArgumentException for a malformed token file or key file
    */
   public List<Authenticator> install(Path dataDir, ResourceRegistry registry, ApiRoutes routes,
-      Cacher serviceAccountCache) {
+      Cacher serviceAccountCache, Clock clock) {
     List<TokenAuthenticator> tokens = new ArrayList<>();
     if (tokenAuthFile != null) {
       TokenFileAuthenticator file = TokenFileAuthenticator.load(tokenAuthFile);
@@ -116,7 +114,6 @@ public final class AuthenticationConfig {
     private List<String> issuers = List.of();
     private List<String> apiAudiences = List.of();
     private boolean anonymousAuth = true;
-    private Clock clock = Clock.systemUTC();
 
     private Builder() {
     }
@@ -156,12 +153,6 @@ public final class AuthenticationConfig {
     /** {@code --anonymous-auth} (default true). */
     public Builder anonymousAuth(boolean on) {
       this.anonymousAuth = on;
-      return this;
-    }
-
-    /** The clock tokens are issued and checked by (default: the system clock). */
-    public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock);
       return this;
     }
 

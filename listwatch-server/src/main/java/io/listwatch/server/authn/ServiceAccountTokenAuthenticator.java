@@ -5,7 +5,7 @@ import com.nimbusds.jose.JWSVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import java.text.ParseException;
-import java.time.Clock;
+import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -114,7 +114,7 @@ public final class ServiceAccountTokenAuthenticator implements TokenAuthenticato
   }
 
   private void checkTimes(JWTClaimsSet claims) {
-    Instant now = clock.instant();
+    Instant now = clock.now();
     Date exp = claims.getExpirationTime();
     if (exp != null && now.isAfter(exp.toInstant().plus(LEEWAY))) {
       throw new AuthenticationException("service account token has expired");

@@ -5,7 +5,7 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.JWSSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import java.time.Clock;
+import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
@@ -48,7 +48,7 @@ public final class ServiceAccountTokenGenerator {
 
   /** Issues a token for the service account {@code namespace/name} (uid {@code uid}). */
   public Token issue(String namespace, String name, String uid, List<String> audiences, Duration lifetime) {
-    Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    Instant now = clock.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
     Instant expiration = now.plus(lifetime);
     JWTClaimsSet claims = new JWTClaimsSet.Builder()
         .issuer(issuer)

@@ -1,13 +1,14 @@
 package io.listwatch.server.http;
 
+import io.listwatch.api.clock.Clock;
 import io.listwatch.server.metrics.RequestMetrics;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What every connection of a listener shares: how long it may sit idle, where requests are
- * counted, and how many connections have reading paused (their client does not read its
+ * What every connection of a listener shares: how long it may sit idle (on which clock), where
+ * requests are counted, and how many connections have reading paused (their client does not read its
  * responses). Thread-safe.
  */
 public final class ConnectionOptions {
@@ -17,14 +18,17 @@ public final class ConnectionOptions {
 
   private final Duration idleTimeout;
   private final RequestMetrics metrics;
+  private final Clock clock;
   private final AtomicInteger readingPaused = new AtomicInteger();
 
-  public ConnectionOptions(Duration idleTimeout, RequestMetrics metrics) {
+  /** {@code clock} measures and schedules the idle timeout (the server's clock). */
+  public ConnectionOptions(Duration idleTimeout, RequestMetrics metrics, Clock clock) {
     if (idleTimeout.isNegative() || idleTimeout.isZero()) {
       throw new IllegalArgumentException("the idle timeout must be positive");
     }
     this.idleTimeout = idleTimeout;
     this.metrics = Objects.requireNonNull(metrics);
+    this.clock = Objects.requireNonNull(clock);
   }
 
   public Duration idleTimeout() {
@@ -33,6 +37,11 @@ public final class ConnectionOptions {
 
   public RequestMetrics metrics() {
     return metrics;
+  }
+
+  /** The clock idle connections are timed by. */
+  public Clock clock() {
+    return clock;
   }
 
   /** Connections whose reading is paused now because their responses exceed the write buffer's high-water mark. */

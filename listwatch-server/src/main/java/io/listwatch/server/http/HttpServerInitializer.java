@@ -99,7 +99,7 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
    * {@link WriteBackpressure}.
    */
   void addConnectionGuards(ChannelPipeline p) {
-    p.addLast("idle", new IdleConnections(options.idleTimeout().toNanos()));
+    p.addLast("idle", new IdleConnections(options.idleTimeout().toNanos(), options.clock()));
     p.addLast("backpressure", new WriteBackpressure(options.readingPausedCounter()));
   }
 

@@ -1,11 +1,12 @@
 package io.listwatch.server.http;
 
+import io.listwatch.api.clock.Clock;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.AttributeKey;
-import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,24 +21,27 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Sits first on a connection's pipeline. The {@link ApiHandler}s of the connection (one on
  * HTTP/1.1, one per stream on HTTP/2, all on the connection's event loop) report requests
- * through {@link #of}. Confined to the connection's event loop; {@link #requestEnded} hops
- * onto it when called elsewhere.
+ * through {@link #of}. Time is the server's {@link Clock}: it measures idleness and schedules
+ * the checks, which hop onto the event loop. Confined to the connection's event loop;
+ * {@link #requestEnded} and the clock's checks hop onto it when called elsewhere.
  */
 final class IdleConnections extends ChannelInboundHandlerAdapter {
 
   private static final Logger LOG = LoggerFactory.getLogger(IdleConnections.class);
   private static final AttributeKey<IdleConnections> KEY = AttributeKey.valueOf("listwatch.idle");
   /** For connections without this handler (in-memory test channels). */
-  private static final IdleConnections NONE = new IdleConnections(Long.MAX_VALUE);
+  private static final IdleConnections NONE = new IdleConnections(Long.MAX_VALUE, Clock.system());
 
   private final long timeoutNanos;
+  private final Clock clock;
   private ChannelHandlerContext ctx;
   private int active; // requests being served and watches open
   private long idleSince;
-  private ScheduledFuture<?> check;
+  private Clock.Cancellable check;
 
-  IdleConnections(long timeoutNanos) {
+  IdleConnections(long timeoutNanos, Clock clock) {
     this.timeoutNanos = timeoutNanos;
+    this.clock = clock;
   }
 
   /** The tracker of the connection {@code channel} belongs to (its parent for an HTTP/2 stream). */
@@ -51,14 +55,14 @@ final class IdleConnections extends ChannelInboundHandlerAdapter {
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
     ctx.channel().attr(KEY).set(this);
-    idleSince = System.nanoTime();
+    idleSince = clock.nanoTime();
     schedule(timeoutNanos);
   }
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     if (check != null) {
-      check.cancel(false);
+      check.cancel();
       check = null;
     }
     super.channelInactive(ctx);
@@ -81,12 +85,12 @@ final class IdleConnections extends ChannelInboundHandlerAdapter {
       return;
     }
     if (active > 0 && --active == 0) {
-      idleSince = System.nanoTime();
+      idleSince = clock.nanoTime();
     }
   }
 
   private void schedule(long delayNanos) {
-    check = ctx.executor().schedule(this::check, delayNanos, TimeUnit.NANOSECONDS);
+    check = clock.schedule(Duration.ofNanos(delayNanos), () -> ctx.executor().execute(this::check));
   }
 
   private void check() {
@@ -99,7 +103,7 @@ final class IdleConnections extends ChannelInboundHandlerAdapter {
       schedule(timeoutNanos);
       return;
     }
-    long idle = System.nanoTime() - idleSince;
+    long idle = clock.nanoTime() - idleSince;
     if (idle >= timeoutNanos) {
       LOG.info("closing connection from {}: no request for {} ms", ch.remoteAddress(),
           TimeUnit.NANOSECONDS.toMillis(idle));

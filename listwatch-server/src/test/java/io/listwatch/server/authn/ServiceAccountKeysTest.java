@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.spec.ECGenParameterSpec;
-import java.time.Clock;
+import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -48,12 +48,12 @@ class ServiceAccountKeysTest {
   @Test
   void tokensSignedBeforeARestart_verifyAfterIt() {
     ServiceAccountKeys before = ServiceAccountKeys.load(null, List.of(), dir);
-    String token = new ServiceAccountTokenGenerator("iss", before, Clock.systemUTC())
+    String token = new ServiceAccountTokenGenerator("iss", before, Clock.system())
         .issue("default", "default", "u1", List.of("iss"), Duration.ofHours(1)).token();
 
     ServiceAccountKeys after = ServiceAccountKeys.load(null, List.of(), dir);
     ServiceAccountTokenAuthenticator authenticator = new ServiceAccountTokenAuthenticator(List.of("iss"), after,
-        (ns, n) -> Optional.of(new ServiceAccountGetter.ServiceAccount(ns, n, "u1", false)), Clock.systemUTC());
+        (ns, n) -> Optional.of(new ServiceAccountGetter.ServiceAccount(ns, n, "u1", false)), Clock.system());
 
     assertThat(authenticator.authenticateToken(token, Set.of("iss"))).isPresent();
   }

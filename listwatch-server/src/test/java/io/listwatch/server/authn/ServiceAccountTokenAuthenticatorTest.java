@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.nimbusds.jose.util.Base64URL;
+import io.listwatch.api.clock.FakeClock;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.spec.ECGenParameterSpec;
@@ -23,7 +24,9 @@ class ServiceAccountTokenAuthenticatorTest {
   private static final KeyPair KEY = ecKey();
   private static final KeyPair OTHER_KEY = ecKey();
 
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-24T15:00:00Z"));
+  private static final Instant START = Instant.parse("2026-11-24T15:00:00Z");
+
+  private final FakeClock clock = new FakeClock(START);
   /** The service accounts that exist: "ns/name" to uid. */
   private final Map<String, String> accounts = new ConcurrentHashMap<>(Map.of("default/builder", "uid-1"));
   private final ServiceAccountGetter getter = (ns, name) -> Optional.ofNullable(accounts.get(ns + "/" + name))
@@ -89,8 +92,9 @@ class ServiceAccountTokenAuthenticatorTest {
 
   @Test
   void notYetValidToken_isRefused() {
-    String token = issue(List.of(ISSUER), Duration.ofHours(1));
-    clock.advance(Duration.ofMinutes(-2));
+    // issued by a server whose clock is two minutes ahead
+    String token = new ServiceAccountTokenGenerator(ISSUER, keys, new FakeClock(START.plus(Duration.ofMinutes(2))))
+        .issue("default", "builder", "uid-1", List.of(ISSUER), Duration.ofHours(1)).token();
 
     assertRefused(token, API, "service account token is not valid yet (nbf)");
   }

@@ -14,6 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The check a kube user runs to see a WebSocket watch by hand: curl with the upgrade headers
- * prints the 101 head and then the raw frames, which carry the event JSON. curl (from PATH)
+ * prints the 101 head and then the raw frames, which carry the event JSON; over plain HTTP and
+ * over TLS with the admin certificate. curl (from PATH)
  * runs as a process; it is killed at the end and every wait is bounded.
  */
 @ExtendWith(ApiServerExtension.class)
@@ -82,8 +84,44 @@ class CurlWebSocketTest {
     }
   }
 
+  /**
+   * The same over TLS, as a kube user runs it against a secure server: {@code curl -ik --http1.1
+   * -H 'Connection: Upgrade' -H 'Upgrade: websocket' -H 'Sec-WebSocket-Key: ...' -H
+   * 'Sec-WebSocket-Version: 13' --cert admin.crt --key admin.key 'https://127.0.0.1:PORT/api/v1/pods?watch=true'}
+   * in the server's {@code tls/} directory.
+   */
+  @Test
+  void curlOverTls_withTheAdminCertificate_gets101_thenFramesWithTheEventJson() throws Exception {
+    try (ApiServer tls = ApiServer.builder().tls().build().start();
+        HttpClient admin = HttpClient.newBuilder().sslContext(tls.clientSslContext("admin", "system:masters"))
+            .connectTimeout(WAIT).build()) {
+      String ns = "curl-wss";
+      post(admin, tls, "/api/v1/namespaces", "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\","
+          + "\"metadata\":{\"name\":\"" + ns + "\"}}");
+      List<String> command = curlWebSocketWatch(List.of("-k", "--cert", "admin.crt", "--key", "admin.key"),
+          tls.url() + "/api/v1/pods?watch=true");
+      try (Curl curl = Curl.start(tls.dataDir().resolve("tls"), command)) {
+        awaitWebSocketWatch(tls, "/api/v1/pods", curl);
+
+        post(admin, tls, "/api/v1/namespaces/" + ns + "/pods", "{\"apiVersion\":\"v1\",\"kind\":\"Pod\","
+            + "\"metadata\":{\"name\":\"wss-pod\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}");
+
+        curl.await("the 101 head and a frame with the ADDED event", out -> out.contains("{\"type\":\"ADDED\"")
+            && out.contains("\"name\":\"wss-pod\""));
+        String out = curl.output();
+        assertThat(out).startsWith("HTTP/1.1 101 Switching Protocols");
+        assertThat(out).containsIgnoringCase("upgrade: websocket");
+        assertThat(out.substring(out.indexOf("{\"type\":\"ADDED\""))).contains("\"namespace\":\"" + ns + "\"");
+      }
+    }
+  }
+
   /** Waits until the server serves a WebSocket watch on {@code path}. */
   private static void awaitWebSocketWatch(String path, Curl curl) throws InterruptedException {
+    awaitWebSocketWatch(server, path, curl);
+  }
+
+  private static void awaitWebSocketWatch(ApiServer server, String path, Curl curl) throws InterruptedException {
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (server.webSocketWatches().stream().noneMatch(p -> p.startsWith(path + "?"))) {
       if (System.nanoTime() - deadline > 0) {
@@ -95,11 +133,15 @@ class CurlWebSocketTest {
 
   private static void post(ApiServer s, String path, String json) throws Exception {
     try (HttpClient client = HttpClient.newHttpClient()) {
-      HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(s.url() + path)).timeout(WAIT)
-          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
-          HttpResponse.BodyHandlers.ofString());
-      assertThat(r.statusCode()).as("POST %s: %s", path, r.body()).isEqualTo(201);
+      post(client, s, path, json);
     }
+  }
+
+  private static void post(HttpClient client, ApiServer s, String path, String json) throws Exception {
+    HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(s.url() + path)).timeout(WAIT)
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as("POST %s: %s", path, r.body()).isEqualTo(201);
   }
 
   /** A running curl whose stdout is collected by a daemon thread; closing kills it. */
@@ -114,7 +156,12 @@ class CurlWebSocketTest {
     }
 
     static Curl start(List<String> command) {
-      ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+      return start(Path.of("."), command);
+    }
+
+    /** Starts curl in {@code dir} (where relative certificate paths are found). */
+    static Curl start(Path dir, List<String> command) {
+      ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
       // no proxy from the machine running the tests
       List.of("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy")
           .forEach(pb.environment()::remove);

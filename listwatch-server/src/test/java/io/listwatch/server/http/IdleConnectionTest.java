@@ -2,6 +2,7 @@ package io.listwatch.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.api.clock.FakeClock;
 import io.listwatch.server.ApiServer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Connections with nothing to do are closed after the idle timeout, so clients that connect
  * and send nothing (or never finish a request) cannot hold file descriptors forever; a
- * connection with a watch open is never idle.
+ * connection with a watch open is never idle. The timeout is measured on the server's clock.
  */
 class IdleConnectionTest {
 
@@ -56,6 +57,23 @@ class IdleConnectionTest {
       }
       String event = new String(RawHttp.readChunk(watch.getInputStream()), StandardCharsets.UTF_8);
       assertThat(event).startsWith("{\"type\":\"ADDED\"").contains("after-idle");
+    }
+  }
+
+  @Test
+  void idleTimeout_runsOnTheServersClock() throws Exception {
+    FakeClock clock = new FakeClock();
+    try (ApiServer server = ApiServer.builder().clock(clock).idleConnectionTimeout(Duration.ofHours(1)).build().start();
+        Socket served = connect(server)) {
+      RawHttp.writeGet(served.getOutputStream(), "/version");
+      Map<String, String> head = RawHttp.readHead(served.getInputStream());
+      assertThat(head.get("")).contains("200");
+      served.getInputStream().readNBytes(Integer.parseInt(head.get("content-length")));
+
+      // an hour passes on the server's clock, not on the wall clock
+      clock.advance(Duration.ofHours(1).plusSeconds(1));
+
+      assertClosedByServer(served);
     }
   }
 

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The TLS listener as kube users check it: curl with the admin certificate streams watch
- * events over HTTP/1.1 and, negotiated by ALPN, HTTP/2; a client without a certificate is
+ * events over HTTP/1.1 and, negotiated by ALPN, HTTP/2; a WebSocket watch upgrades on the
+ * TLS HTTP/1.1 path; a client without a certificate is
  * anonymous; an untrusted certificate, plain HTTP and a stalled handshake are disconnected.
  */
 @ExtendWith(ApiServerExtension.class)
@@ -83,6 +84,24 @@ class TlsTransportTest {
       assertThat(event).startsWith("{\"type\":\"ADDED\"").contains("\"name\":\"p2\"");
     }
     assertThat(server.negotiatedProtocols()).containsKey("h2");
+  }
+
+  @Test
+  void jdkWebSocketWatch_overTls_upgradesOnTheHttp11Path_andSendsEvents(ApiServer server) {
+    String ns = admin.createNamespace("wss");
+    String pods = "/api/v1/namespaces/" + ns + "/pods";
+    long start = admin.listResourceVersion(pods);
+    long http11Before = server.negotiatedProtocols().getOrDefault("http/1.1", 0L);
+    try (WebSocketClient ws = WebSocketClient.openTls(server.clientSslContext("admin", "system:masters"),
+        server.url(), pods + "?resourceVersion=" + start)) {
+      assertThat(server.webSocketWatches()).anyMatch(p -> p.startsWith(pods + "?"));
+      admin.create(pods, KubeHttp.pod("p3", Map.of(), null));
+      var event = ws.nextEvent();
+      assertThat(event.path("type").asText()).isEqualTo("ADDED");
+      assertThat(event.at("/object/metadata/name").asText()).isEqualTo("p3");
+    }
+    assertThat(server.negotiatedProtocols().getOrDefault("http/1.1", 0L))
+        .as("the WebSocket connection went through TLS's HTTP/1.1 pipeline").isGreaterThan(http11Before);
   }
 
   @Test

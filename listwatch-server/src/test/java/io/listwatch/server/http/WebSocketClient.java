@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLContext;
 
 /**
  * A watch over WebSocket with the JDK's {@link WebSocket} client: whole messages, pongs and
@@ -33,16 +34,30 @@ final class WebSocketClient implements WebSocket.Listener, AutoCloseable {
   final BlockingQueue<ByteBuffer> pongs = new LinkedBlockingQueue<>();
   /** The status code of the server's Close, or -1 when the connection failed. */
   final BlockingQueue<Integer> closes = new LinkedBlockingQueue<>();
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final HttpClient http;
   private final StringBuilder partial = new StringBuilder(); // JDK calls the listener sequentially
   private WebSocket socket;
 
   private WebSocketClient() {
+    this(HttpClient.newHttpClient());
+  }
+
+  private WebSocketClient(HttpClient http) {
+    this.http = http;
   }
 
   /** Opens a WebSocket watch on {@code pathAndQuery} ({@code watch=true} is added). */
   static WebSocketClient open(String baseUrl, String pathAndQuery, String... subprotocols) {
-    WebSocketClient c = new WebSocketClient();
+    return open(new WebSocketClient(), baseUrl, pathAndQuery, subprotocols);
+  }
+
+  /** Opens a {@code wss:} watch on an {@code https:} server, with the TLS settings (client certificate) of {@code ssl}. */
+  static WebSocketClient openTls(SSLContext ssl, String baseUrl, String pathAndQuery) {
+    return open(new WebSocketClient(HttpClient.newBuilder().sslContext(ssl).build()), baseUrl, pathAndQuery);
+  }
+
+  private static WebSocketClient open(WebSocketClient c, String baseUrl, String pathAndQuery,
+      String... subprotocols) {
     CompletableFuture<WebSocket> ws = c.connect(baseUrl, pathAndQuery, subprotocols);
     try {
       c.socket = ws.get(KubeHttp.WAIT.toMillis(), TimeUnit.MILLISECONDS);

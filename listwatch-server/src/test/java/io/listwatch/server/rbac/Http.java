@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -25,10 +26,17 @@ final class Http {
 
   private final String base;
   private final HttpClient client;
+  private final Map<String, String> headers;
 
   Http(String base, HttpClient client) {
+    this(base, client, Map.of());
+  }
+
+  /** {@code headers} are sent with every request (an Authorization header, say). */
+  Http(String base, HttpClient client, Map<String, String> headers) {
     this.base = base;
     this.client = client;
+    this.headers = Map.copyOf(headers);
   }
 
   static Http plain(String base) {
@@ -73,8 +81,9 @@ final class Http {
   /** Opens a watch and returns its status code and the first line (if 200) without reading on. */
   HttpResponse<java.util.stream.Stream<String>> watch(String path) {
     try {
-      return client.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(WAIT).GET().build(),
-          HttpResponse.BodyHandlers.ofLines());
+      HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(WAIT).GET();
+      headers.forEach(b::header);
+      return client.send(b.build(), HttpResponse.BodyHandlers.ofLines());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -90,6 +99,7 @@ final class Http {
       HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(WAIT)
           .header("Accept", "application/json")
           .method(method, bytes == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(bytes));
+      headers.forEach(b::header);
       if (contentType != null) {
         b.header("Content-Type", contentType);
       }

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * RBAC as a user of the cluster meets it, over HTTPS with kubectl and plain HTTP requests:
  * alice is bound to {@code view} in ns1, nadia to {@code admin} in ns1, nobody has no bindings.
+ * Reads, 403s on writes and in other namespaces, a watch refused before it streams, and what
+ * {@code kubectl auth can-i} and {@code kubectl auth whoami} answer.
  * The checks are the same whatever the credential; each subclass picks one
  * ({@link UserCredentials}).
  */
@@ -71,7 +73,7 @@ abstract class RbacEndToEndTest {
   }
 
   private Http http(TestUser user) {
-    return new Http(server.url(), credentials.httpClient(user));
+    return new Http(server.url(), credentials.httpClient(user), credentials.headers(user));
   }
 
   private KubectlRunner kubectl(TestUser user) {
@@ -149,6 +151,19 @@ abstract class RbacEndToEndTest {
     assertThat(no.exitCode()).isEqualTo(1);
     assertThat(kubectl.run("auth", "can-i", "create", "pods", "-n", "ns1").stdout().strip()).isEqualTo("no");
     assertThat(kubectl.run("auth", "can-i", "get", "/healthz").stdout().strip()).isEqualTo("yes");
+  }
+
+  @Test
+  void kubectlAuthWhoami_printsTheUserAndItsGroups() {
+    KubectlRunner.Result alice = kubectl(ALICE).run("auth", "whoami");
+    assertThat(alice.exitCode()).as(alice.stderr()).isZero();
+    assertThat(alice.stdout()).containsPattern("(?m)^Username\\s+alice\\s*$")
+        .containsPattern("Groups\\s+\\[system:authenticated\\]");
+
+    KubectlRunner.Result nadia = kubectl(NADIA).run("auth", "whoami");
+    assertThat(nadia.exitCode()).as(nadia.stderr()).isZero();
+    assertThat(nadia.stdout()).containsPattern("(?m)^Username\\s+nadia\\s*$")
+        .containsPattern("Groups\\s+\\[ns-admins system:authenticated\\]");
   }
 
   @Test

@@ -3,11 +3,12 @@ package io.listwatch.server.rbac;
 import io.listwatch.server.ApiServer;
 import java.net.http.HttpClient;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How an end-to-end test acts as a user: it starts a server that knows the users, and gives
  * each an HTTP client and a kubeconfig. {@link RbacEndToEndTest} runs the same checks with any
- * implementation (client certificates now; bearer tokens are another).
+ * implementation (client certificates, static bearer tokens).
  */
 interface UserCredentials extends AutoCloseable {
 
@@ -22,6 +23,11 @@ interface UserCredentials extends AutoCloseable {
   ApiServer start(List<TestUser> users);
 
   HttpClient httpClient(TestUser user);
+
+  /** Headers every request of {@code user} carries (a bearer token, say); none by default. */
+  default Map<String, String> headers(TestUser user) {
+    return Map.of();
+  }
 
   /** A kubeconfig whose current context is the server as {@code user}. */
   String kubeconfig(TestUser user);
