@@ -175,16 +175,38 @@ class TlsTransportTest {
   }
 
   @Test
-  void clientOfferingOnlyAnUnknownAlpnProtocol_failsTheHandshake(ApiServer server) throws Exception {
-    SSLContext ctx = server.clientSslContext("admin", "system:masters");
-    try (SSLSocket s = (SSLSocket) ctx.getSocketFactory().createSocket("127.0.0.1", server.port())) {
-      s.setSoTimeout((int) WAIT.toMillis());
-      SSLParameters params = s.getSSLParameters();
-      params.setApplicationProtocols(new String[] {"spdy/3"});
-      s.setSSLParameters(params);
+  void clientOfferingOnlyAnUnknownAlpnProtocol_failsTheHandshake_onJdkTls() throws Exception {
+    // as Go's servers do: a no_application_protocol alert
+    try (ApiServer jdk = ApiServer.builder().tls(TlsConfig.DEFAULTS.withProvider(TlsConfig.Provider.JDK)).build().start();
+        SSLSocket s = offeringOnly(jdk, "spdy/3")) {
       assertThatThrownBy(s::startHandshake).isInstanceOf(IOException.class)
           .hasMessageContaining("no_application_protocol");
     }
+  }
+
+  @Test
+  void clientOfferingOnlyAnUnknownAlpnProtocol_getsNoProtocolAndHttp11_onOpenSsl() throws Exception {
+    // Netty's OpenSSL binding cannot send the alert: it selects no protocol, and the client
+    // then speaks HTTP/1.1 or nothing
+    try (ApiServer openssl = ApiServer.builder().tls(TlsConfig.DEFAULTS.withProvider(TlsConfig.Provider.OPENSSL)).build().start();
+        SSLSocket s = offeringOnly(openssl, "spdy/3")) {
+      s.startHandshake();
+      assertThat(s.getApplicationProtocol()).isEmpty();
+      s.getOutputStream().write("GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+          .getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().flush();
+      assertThat(readToEnd(s.getInputStream())).startsWith("HTTP/1.1 200");
+    }
+  }
+
+  private static SSLSocket offeringOnly(ApiServer server, String protocol) throws IOException {
+    SSLContext ctx = server.clientSslContext("admin", "system:masters");
+    SSLSocket s = (SSLSocket) ctx.getSocketFactory().createSocket("127.0.0.1", server.port());
+    s.setSoTimeout((int) WAIT.toMillis());
+    SSLParameters params = s.getSSLParameters();
+    params.setApplicationProtocols(new String[] {protocol});
+    s.setSSLParameters(params);
+    return s;
   }
 
   @Test
