@@ -23,8 +23,10 @@ final class ChunkedWatchSink implements WatchSink {
   private final Runnable onDone;
   /**
    * Whether batches are copied into an I/O buffer before the write: on a plain TCP connection,
-   * where the socket write would otherwise copy them twice. A TLS engine copies what it
-   * encrypts anyway, and an HTTP/2 stream's data waits for flow control as it is.
+   * where the socket write would otherwise copy them twice, and on an HTTP/2 stream, whose
+   * frame writer slices the batch into DATA frames: TLS (or the socket) would then merge each
+   * slice of the composite into a temporary buffer before copying it again. A TLS HTTP/1.1
+   * connection's engine copies the composite's parts straight into what it encrypts.
    */
   private final boolean copyToIoBuffer;
 
@@ -32,7 +34,8 @@ final class ChunkedWatchSink implements WatchSink {
   ChunkedWatchSink(ChannelHandlerContext ctx, Runnable onDone) {
     this.ctx = ctx;
     this.onDone = onDone;
-    this.copyToIoBuffer = ctx.channel() instanceof SocketChannel && ctx.pipeline().get(SslHandler.class) == null;
+    this.copyToIoBuffer = ctx.channel() instanceof Http2StreamChannel
+        || ctx.channel() instanceof SocketChannel && ctx.pipeline().get(SslHandler.class) == null;
   }
 
   @Override

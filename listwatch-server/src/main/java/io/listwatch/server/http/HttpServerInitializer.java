@@ -21,8 +21,13 @@ import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.DefaultHttp2Connection;
+import io.netty.handler.codec.http2.DefaultHttp2RemoteFlowController;
+import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.UniformStreamByteDistributor;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2Settings;
@@ -50,6 +55,13 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   public static final int MAX_BODY_BYTES = 3 * 1024 * 1024;
   /** Concurrent streams per HTTP/2 connection (kube's default). */
   static final int MAX_CONCURRENT_STREAMS = 1000;
+  /**
+   * A flush from one HTTP/2 stream flushes the whole connection (the flow controller hands out
+   * bytes to every stream, then TLS encrypts what it got); when a watch event goes to many
+   * streams of one connection at once, their flushes are merged into one per loop turn, or one
+   * per this many.
+   */
+  private static final int FLUSHES_PER_CONNECTION_FLUSH = 256;
   /** How long closing an HTTP/2 connection waits for streams in flight. */
   public static final long GRACEFUL_SHUTDOWN_MILLIS = 1000;
   static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
@@ -91,7 +103,8 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
    * the request handlers. Used for h2c and for h2 negotiated by ALPN.
    */
   void addHttp2Handlers(ChannelPipeline p) {
-    p.addLast(http2FrameCodec(), new Http2MultiplexHandler(streamInitializer()));
+    p.addLast(http2FrameCodec(), new FlushConsolidationHandler(FLUSHES_PER_CONNECTION_FLUSH, true),
+        new Http2MultiplexHandler(streamInitializer()));
   }
 
   /**
@@ -126,7 +139,17 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   }
 
   private static io.netty.handler.codec.http2.Http2FrameCodec http2FrameCodec() {
-    return Http2FrameCodecBuilder.forServer()
+    return new Http2FrameCodecBuilder() {
+      {
+        // (a server connection: the builder takes that from it.) Watch streams all want bytes at once and have no priorities worth honouring: the
+        // uniform distributor shares the connection's window round-robin, at a fraction of the
+        // weighted-fair one's cost per flush (kube's Go server has no priorities either).
+        Http2Connection connection = new DefaultHttp2Connection(true);
+        connection.remote().flowController(
+            new DefaultHttp2RemoteFlowController(connection, new UniformStreamByteDistributor(connection)));
+        connection(connection);
+      }
+    }
         .initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(MAX_CONCURRENT_STREAMS))
         // Closing a connection (server shutdown) sends GOAWAY and waits at most this long for
         // streams in flight; watches have been ended by then (Netty's default is 30 s).
