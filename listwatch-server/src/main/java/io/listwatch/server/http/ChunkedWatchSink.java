@@ -2,7 +2,6 @@ package io.listwatch.server.http;
 
 import io.listwatch.server.cacher.WatchSink;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.socket.SocketChannel;
@@ -50,43 +49,7 @@ final class ChunkedWatchSink implements WatchSink {
 
   @Override
   public void write(ByteBuf data) {
-    ctx.write(new DefaultHttpContent(copyToIoBuffer ? ioBuffer(data) : data), ctx.voidPromise());
-  }
-
-  /**
-   * The batch in one buffer from the connection's I/O allocator (pooled, direct where the
-   * platform allows), which the socket or the TLS engine reads as it is. Written as given, a
-   * composite over the shared heap parts of the events would be merged into a temporary heap
-   * buffer and then copied again into a direct one on its way to the socket, per watcher;
-   * this copies each part once, straight from its array. Takes ownership of {@code data}.
-   */
-  private ByteBuf ioBuffer(ByteBuf data) {
-    if (data.isDirect() && data.nioBufferCount() == 1) {
-      return data;
-    }
-    try {
-      ByteBuf out = ctx.alloc().ioBuffer(data.readableBytes());
-      if (data instanceof CompositeByteBuf parts && parts.readerIndex() == 0
-          && parts.writerIndex() == parts.capacity()) {
-        for (int i = 0, n = parts.numComponents(); i < n; i++) {
-          copy(parts.internalComponent(i), out);
-        }
-      } else {
-        copy(data, out);
-      }
-      return out;
-    } finally {
-      data.release();
-    }
-  }
-
-  /** Appends {@code part}'s readable bytes to {@code out}, from its array when it has one. */
-  private static void copy(ByteBuf part, ByteBuf out) {
-    if (part.hasArray()) {
-      out.writeBytes(part.array(), part.arrayOffset() + part.readerIndex(), part.readableBytes());
-    } else {
-      out.writeBytes(part, part.readerIndex(), part.readableBytes());
-    }
+    ctx.write(new DefaultHttpContent(copyToIoBuffer ? IoBuffers.flatten(ctx.alloc(), data) : data), ctx.voidPromise());
   }
 
   @Override

@@ -26,8 +26,8 @@ import java.util.concurrent.TimeUnit;
  * <h2>Outbound: one message per event</h2>
  * Each event line the watch writes (its {@code {"type":..,"object":..}} JSON and the newline
  * ending it, as kube sends it) becomes one unfragmented text frame. The frame's payload is a
- * slice of the batch the watch wrote, which is itself a view over the event's cached bytes:
- * nothing is encoded per watcher except the frame header (Netty's frame encoder copies a
+ * slice of the batch the watch wrote, copied once from the event's cached bytes into an I/O
+ * buffer: nothing is encoded per watcher except the frame header (Netty's frame encoder copies a
  * payload of at most 1 KiB next to its header instead of a gathering write). Event
  * boundaries come from the batch's components, as {@link WatchSink#write} promises.
  *
@@ -99,19 +99,36 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
     }
   }
 
-  /** One message per event, found at the components that end with a newline: no scan. */
+  /**
+   * One message per event, found at the components that end with a newline: no scan. The
+   * batch is first copied once into one I/O buffer, whose slices TLS or the socket then read
+   * as they are (a slice of the composite would be merged into a temporary buffer per event).
+   */
   private void writeComponents(CompositeByteBuf batch) {
-    int start = batch.readerIndex();
     int count = batch.numComponents();
+    int[] ends = new int[count + 1];
+    int events = 0;
+    int start = batch.readerIndex();
     for (int i = 0; i < count; i++) {
       int end = i + 1 < count ? batch.toByteIndex(i + 1) : batch.writerIndex();
       if (end > start && batch.getByte(end - 1) == '\n') {
-        writeMessage(batch, start, end);
+        ends[events++] = end - batch.readerIndex();
         start = end;
       }
     }
     if (start < batch.writerIndex()) { // not newline-terminated: still one message
-      writeMessage(batch, start, batch.writerIndex());
+      ends[events++] = batch.writerIndex() - batch.readerIndex();
+    }
+    ByteBuf flat = IoBuffers.flatten(api.alloc(), batch.retain());
+    try {
+      int from = flat.readerIndex();
+      for (int e = 0; e < events; e++) {
+        int to = flat.readerIndex() + ends[e];
+        writeMessage(flat, from, to);
+        from = to;
+      }
+    } finally {
+      flat.release();
     }
   }
 

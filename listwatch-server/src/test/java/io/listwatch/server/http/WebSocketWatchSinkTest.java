@@ -58,7 +58,7 @@ class WebSocketWatchSinkTest {
   }
 
   @Test
-  void compositeBatch_becomesOneMessagePerEvent_slicingTheSharedBytes() {
+  void compositeBatch_becomesOneMessagePerEvent_slicingOneCopyOfTheBatch() {
     byte[] prefix = ascii("{\"type\":\"ADDED\",\"object\":");
     byte[] suffix = ascii("}\n");
     byte[] bookmark = ascii("{\"type\":\"BOOKMARK\",\"object\":{}}\n");
@@ -68,14 +68,17 @@ class WebSocketWatchSinkTest {
     sink.write(batch);
     sink.flush();
 
+    assertThat(batch.refCnt()).as("copied once, then released").isZero();
     List<Object> frames = new ArrayList<>(channel.outboundMessages());
+    ByteBuf copy = ((TextWebSocketFrame) frames.get(0)).content().unwrap();
+    assertThat(copy).as("one buffer per batch").isNotNull().isNotSameAs(batch);
     assertThat(frames).hasSize(3).allSatisfy(f -> assertThat(((TextWebSocketFrame) f).content().unwrap())
-        .as("a view over the batch, not a copy").isSameAs(batch));
+        .as("each message a view over the batch's one copy").isSameAs(copy));
     assertThat(writtenTexts()).containsExactly(
         "{\"type\":\"ADDED\",\"object\":{\"a\":1}}\n",
         "{\"type\":\"ADDED\",\"object\":{\"b\":2}}\n",
         "{\"type\":\"BOOKMARK\",\"object\":{}}\n");
-    assertThat(batch.refCnt()).as("released once every message is written").isZero();
+    assertThat(copy.refCnt()).as("released once every message is written").isZero();
   }
 
   @Test
