@@ -22,10 +22,11 @@ final class ChunkedWatchSink implements WatchSink {
   private final Runnable onDone;
   /**
    * Whether batches are copied into an I/O buffer before the write: on a plain TCP connection,
-   * where the socket write would otherwise copy them twice, and on an HTTP/2 stream, whose
-   * frame writer slices the batch into DATA frames: TLS (or the socket) would then merge each
-   * slice of the composite into a temporary buffer before copying it again. A TLS HTTP/1.1
-   * connection's engine copies the composite's parts straight into what it encrypts.
+   * where the socket write would otherwise copy them twice, and on an HTTP/2 stream over TLS,
+   * whose frame writer slices the batch into DATA frames that TLS would each merge into a
+   * temporary buffer before copying them again. A TLS HTTP/1.1 connection's engine copies the
+   * composite's parts straight into what it encrypts. On h2c the copies cost more than they
+   * save: DATA waits in the flow controller, and the socket gathers the slices' parts as they are.
    */
   private final boolean copyToIoBuffer;
 
@@ -33,8 +34,9 @@ final class ChunkedWatchSink implements WatchSink {
   ChunkedWatchSink(ChannelHandlerContext ctx, Runnable onDone) {
     this.ctx = ctx;
     this.onDone = onDone;
-    this.copyToIoBuffer = ctx.channel() instanceof Http2StreamChannel
-        || ctx.channel() instanceof SocketChannel && ctx.pipeline().get(SslHandler.class) == null;
+    this.copyToIoBuffer = ctx.channel() instanceof Http2StreamChannel stream
+        ? stream.parent().pipeline().get(SslHandler.class) != null
+        : ctx.channel() instanceof SocketChannel && ctx.pipeline().get(SslHandler.class) == null;
   }
 
   @Override
