@@ -135,7 +135,7 @@ public final class ApiServer implements AutoCloseable {
         deleteDataDir = true;
       }
       storage = RocksDbStorage.builder(dataDir).open();
-      metrics = new ServerMetrics(info -> routes != null && routes.serves(info));
+      metrics = new ServerMetrics(info -> routes != null && routes.serves(info), config.clock);
       timer = Executors.newSingleThreadScheduledExecutor(
           r -> Thread.ofPlatform().name("listwatch-cacher-timer").daemon(true).unstarted(r));
       for (ResourceDefinition def : registry.all()) {

@@ -64,7 +64,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
-    long startNanos = System.nanoTime();
+    long startNanos = metrics.startTime();
     IdleConnections idle = IdleConnections.of(ctx.channel());
     idle.requestStarted();
     ApiRequest request;

@@ -1,5 +1,6 @@
 package io.listwatch.server.metrics;
 
+import io.listwatch.api.clock.Clock;
 import io.listwatch.storage.KeyValue;
 import io.listwatch.storage.RangeRequest;
 import io.listwatch.storage.RangeResult;
@@ -25,10 +26,13 @@ import java.util.function.Supplier;
  */
 public final class InstrumentedStorage implements Storage {
 
+  private final Clock clock;
+
   private final Storage storage;
   private final Histogram latency;
 
-  InstrumentedStorage(Storage storage, PrometheusRegistry registry) {
+  InstrumentedStorage(Storage storage, PrometheusRegistry registry, Clock clock) {
+    this.clock = clock;
     this.storage = storage;
     this.latency = Histogram.builder().name("etcd_request_duration_seconds")
         .help("Storage request latency in seconds for each operation and object type.")
@@ -63,10 +67,10 @@ public final class InstrumentedStorage implements Storage {
   }
 
   private <T> CompletableFuture<T> timed(String operation, String key, Supplier<CompletableFuture<T>> call) {
-    long start = System.nanoTime();
+    long start = clock.nanoTime();
     CompletableFuture<T> f = call.get();
     String type = type(key);
-    f.whenComplete((r, e) -> latency.labelValues(operation, type).observe((System.nanoTime() - start) / 1e9));
+    f.whenComplete((r, e) -> latency.labelValues(operation, type).observe((clock.nanoTime() - start) / 1e9));
     return f;
   }
 

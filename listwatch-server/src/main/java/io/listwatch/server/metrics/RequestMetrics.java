@@ -1,5 +1,6 @@
 package io.listwatch.server.metrics;
 
+import io.listwatch.api.clock.Clock;
 import io.listwatch.server.request.RequestInfo;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -25,6 +26,8 @@ import java.util.function.Predicate;
  */
 public final class RequestMetrics {
 
+  private final Clock clock;
+
   static final String COMPONENT = "apiserver";
 
   private final Counter total;
@@ -32,7 +35,8 @@ public final class RequestMetrics {
   private final Predicate<RequestInfo> served;
 
   /** @param served tells whether a resource request names a resource (and subresource) the server serves */
-  RequestMetrics(PrometheusRegistry registry, Predicate<RequestInfo> served) {
+  RequestMetrics(PrometheusRegistry registry, Predicate<RequestInfo> served, Clock clock) {
+    this.clock = clock;
     this.served = served;
     this.total = Counter.builder().name("apiserver_request_total")
         .help("Counter of apiserver requests broken out for each verb, group, version, resource, scope, "
@@ -47,12 +51,17 @@ public final class RequestMetrics {
         .register(registry);
   }
 
-  /** A non-watch request answered with {@code code}, {@code startNanos} ({@link System#nanoTime}) after it arrived. */
+  /** The server clock's reading when a request arrives, to pass to {@link #completed}. */
+  public long startTime() {
+    return clock.nanoTime();
+  }
+
+  /** A non-watch request answered with {@code code}; {@code startNanos} is its {@link #startTime()}. */
   public void completed(RequestInfo info, String contentType, int code, long startNanos) {
     String[] labels = labels(info, contentType);
     total.labelValues(labels[0], labels[1], labels[2], labels[3], labels[4], labels[5], COMPONENT,
         Integer.toString(code)).inc();
-    double seconds = (System.nanoTime() - startNanos) / 1e9;
+    double seconds = (clock.nanoTime() - startNanos) / 1e9;
     duration.labelValues(labels[0], labels[1], labels[2], labels[3], labels[4], labels[5], COMPONENT)
         .observe(seconds);
   }

@@ -1,5 +1,6 @@
 package io.listwatch.server.metrics;
 
+import io.listwatch.api.clock.Clock;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.filters.MaxInFlightLimit;
 import io.listwatch.server.request.RequestInfo;
@@ -30,10 +31,15 @@ public final class ServerMetrics {
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
   private final RequestMetrics requests;
+  private final Clock clock;
 
-  /** @param served tells whether a resource request names a resource the server serves (see {@link RequestMetrics}) */
-  public ServerMetrics(Predicate<RequestInfo> served) {
-    this.requests = new RequestMetrics(registry, served);
+  /**
+   * @param served tells whether a resource request names a resource the server serves (see {@link RequestMetrics})
+   * @param clock the server's clock, which times requests and storage calls
+   */
+  public ServerMetrics(Predicate<RequestInfo> served, Clock clock) {
+    this.clock = clock;
+    this.requests = new RequestMetrics(registry, served, clock);
   }
 
   public RequestMetrics requests() {
@@ -42,7 +48,7 @@ public final class ServerMetrics {
 
   /** Wraps {@code storage} so every call through it is timed ({@code etcd_request_duration_seconds}). */
   public Storage instrument(Storage storage) {
-    return new InstrumentedStorage(storage, registry);
+    return new InstrumentedStorage(storage, registry, clock);
   }
 
   /** Reports the watch caches' metrics; {@code cachers} is read at every scrape. */
