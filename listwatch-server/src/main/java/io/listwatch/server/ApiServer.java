@@ -250,6 +250,7 @@ public final class ApiServer implements AutoCloseable {
     namespaceController = new io.listwatch.server.controllers.NamespaceController(
         routes.store(registry.find("", "v1", "namespaces").orElseThrow()), stores, config.clock);
     namespaceController.start();
+    routes.store(registry.find("", "v1", "pods").orElseThrow()).resumeGracePeriods();
   }
 
   private void createIfAbsent(ResourceDefinition def, String namespace, String kind, String name) {

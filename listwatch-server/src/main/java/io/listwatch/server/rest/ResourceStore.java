@@ -267,6 +267,43 @@ public final class ResourceStore {
     });
   }
 
+  /**
+   * Schedules the removal of every object whose grace period was running when the server last
+   * stopped (a pod deleted with a grace period): at its {@code deletionTimestamp}, or at once if
+   * that has passed. Call once at start, after the cache has loaded.
+   */
+  public void resumeGracePeriods() {
+    byte[] needle = "\"deletionGracePeriodSeconds\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    for (var o : cacher.list("", io.listwatch.api.ListOptions.parse(java.util.Map.of())).join().items()) {
+      if (!containsBytes(o.json(), needle)) {
+        continue;
+      }
+      ObjectNode obj = parse(o.json());
+      ObjectNode meta = ObjectMetaDefaults.metadata(obj);
+      if (meta.path("deletionGracePeriodSeconds").asLong(0) <= 0 || !meta.hasNonNull("deletionTimestamp")) {
+        continue;
+      }
+      java.time.Instant due = java.time.Instant.parse(meta.path("deletionTimestamp").asText());
+      java.time.Duration delay = java.time.Duration.between(clock().now(), due);
+      String uid = meta.path("uid").asText();
+      clock().schedule(delay.isNegative() ? java.time.Duration.ZERO : delay,
+          () -> delete(o.namespace(), o.name(), DeleteOptions.immediate(uid)));
+    }
+  }
+
+  private static boolean containsBytes(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i <= haystack.length - needle.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
   /** Deletes an object on behalf of the server itself (garbage collector, namespace controller, timers). */
   public CompletableFuture<Deleted> deleteInternal(String namespace, String name, DeleteOptions options) {
     return delete(namespace, name, options, 0);
