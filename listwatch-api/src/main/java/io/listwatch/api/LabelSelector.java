@@ -1,5 +1,7 @@
 package io.listwatch.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,6 +56,36 @@ public final class LabelSelector {
   /** The selector that matches every label set (the empty selector). */
   public static LabelSelector everything() {
     return EVERYTHING;
+  }
+
+  /**
+   * Converts a metav1 {@code LabelSelector} object ({@code matchLabels}, {@code matchExpressions})
+   * as kube's {@code LabelSelectorAsSelector} does: an empty or missing object selects everything.
+   * Its {@link #toString()} is the string kube puts in, e.g., a Scale's {@code status.selector}.
+   *
+   * @throws StatusException 400 BadRequest for an unknown operator or a term that does not parse
+   */
+  public static LabelSelector fromObject(JsonNode selector) {
+    List<String> terms = new ArrayList<>();
+    if (selector == null) {
+      return EVERYTHING;
+    }
+    selector.path("matchLabels").properties().forEach(e -> terms.add(e.getKey() + "=" + e.getValue().asText()));
+    for (JsonNode expr : selector.path("matchExpressions")) {
+      String key = expr.path("key").asText("");
+      List<String> values = new ArrayList<>();
+      expr.path("values").forEach(v -> values.add(v.asText()));
+      String set = "(" + String.join(",", values) + ")";
+      switch (expr.path("operator").asText("")) {
+        case "In" -> terms.add(key + " in " + set);
+        case "NotIn" -> terms.add(key + " notin " + set);
+        case "Exists" -> terms.add(key);
+        case "DoesNotExist" -> terms.add("!" + key);
+        default -> throw StatusException.badRequest("\"" + expr.path("operator").asText("")
+            + "\" is not a valid label selector operator");
+      }
+    }
+    return parse(String.join(",", terms));
   }
 
   /**

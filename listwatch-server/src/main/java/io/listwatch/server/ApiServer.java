@@ -115,6 +115,8 @@ public final class ApiServer implements AutoCloseable {
   /** TCP keepalive idle time and probe interval on accepted connections (kube's period). */
   private static final int KEEPALIVE_SECONDS = 180;
   private Rbac rbac;
+  private io.listwatch.server.controllers.GarbageCollector garbageCollector;
+  private io.listwatch.server.controllers.NamespaceController namespaceController;
   /** The request filters every listener shares (authentication, limits, authorization). */
   private HandlerChain chain;
 
@@ -157,6 +159,7 @@ public final class ApiServer implements AutoCloseable {
       rbac = Rbac.install(config.authorizationMode, registry, routes, cachers);
       createInitialNamespaces();
       rbac.start();
+      startControllers();
       Authorizer authorizer = config.authorizer != null ? config.authorizer : rbac.authorizer();
       chain = HandlerChain.builder()
           .authenticators(authenticators)
@@ -237,6 +240,17 @@ public final class ApiServer implements AutoCloseable {
       createIfAbsent(nsDef, "", "Namespace", ns);
       createIfAbsent(saDef, ns, "ServiceAccount", "default");
     }
+  }
+
+  /** The garbage collector and the namespace controller, over the stores of every stored resource. */
+  private void startControllers() {
+    List<io.listwatch.server.rest.ResourceStore> stores = cachers.keySet().stream().map(routes::store).toList();
+    garbageCollector = new io.listwatch.server.controllers.GarbageCollector(stores);
+    garbageCollector.start();
+    namespaceController = new io.listwatch.server.controllers.NamespaceController(
+        routes.store(registry.find("", "v1", "namespaces").orElseThrow()), stores, config.clock);
+    namespaceController.start();
+    routes.store(registry.find("", "v1", "pods").orElseThrow()).resumeGracePeriods();
   }
 
   private void createIfAbsent(ResourceDefinition def, String namespace, String kind, String name) {
@@ -377,6 +391,10 @@ public final class ApiServer implements AutoCloseable {
     }
     if (rbac != null) {
       rbac.close();
+    }
+    if (garbageCollector != null) {
+      garbageCollector.close();
+      namespaceController.close();
     }
     cachers.values().forEach(Cacher::close);
     if (workers != null) {

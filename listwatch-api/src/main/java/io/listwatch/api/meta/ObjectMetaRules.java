@@ -109,7 +109,9 @@ public final class ObjectMetaRules {
    * Prepares an update of {@code current} to {@code updated} (both full objects; {@code updated}
    * may be modified): keeps what clients may not change, bumps the generation on a spec change
    * for resources that track one, and for resources with a status subresource keeps the stored
-   * status on the main resource (and everything but the status on {@code /status}).
+   * status on the main resource; on {@code /status} it keeps everything but the status and the
+   * metadata (kube's built-in status strategies reset the spec; metadata changes go through,
+   * apart from what the server owns).
    *
    * @param name the name the request addresses (the URL's)
    * @param statusSubresource whether this is an update of {@code /status}
@@ -135,9 +137,10 @@ public final class ObjectMetaRules {
           "Invalid value: \"" + uid + "\": field is immutable", "metadata.uid");
     }
     ObjectNode result = updated;
-    if (statusSubresource) {
+    if (statusSubresource) { // kube's status strategies: spec and the rest from the stored object
       result = current.deepCopy();
       copyMember(updated, result, "status");
+      result.set("metadata", meta);
     } else if (resource.hasStatus()) {
       copyMember(current, result, "status");
     }

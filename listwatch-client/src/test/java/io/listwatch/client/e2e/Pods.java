@@ -21,13 +21,17 @@ final class Pods {
         + name + "\"}}");
   }
 
-  /** A pod of about 1 KB, labelled {@code app=web} and {@code gen=0}. */
+  /**
+   * A pod of about 1 KB, labelled {@code app=web} and {@code gen=0}, on a node. Its
+   * {@code terminationGracePeriodSeconds} is 0, so a DELETE removes it at once (a pod on a node
+   * otherwise stays for its grace period, 30 s by default, as in kube).
+   */
   static DynamicObject pod(String namespace, String name) {
     return DynamicObject.parse("""
         {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"%s",
          "labels":{"app":"web","gen":"0","tier":"backend"},
          "annotations":{"example.com/owner":"team-a","example.com/purpose":"end-to-end test of the informer machinery"}},
-         "spec":{"nodeName":"node-%d","restartPolicy":"Always","containers":[{"name":"main",
+         "spec":{"nodeName":"node-%d","restartPolicy":"Always","terminationGracePeriodSeconds":0,"containers":[{"name":"main",
            "image":"registry.example.com/app/web:1.2.3","args":["--port=8080","--verbose"],
            "ports":[{"containerPort":8080,"protocol":"TCP"}],
            "resources":{"requests":{"cpu":"100m","memory":"128Mi"},"limits":{"cpu":"500m","memory":"256Mi"}},

@@ -200,14 +200,17 @@ class ObjectTrackerWriteTest {
   }
 
   @Test
-  void update_keepsStoredStatus_andUpdateStatus_changesOnlyStatus() {
+  void update_keepsStoredStatus_andUpdateStatus_keepsTheSpec() {
     Pod v1 = pods.create(pod("default", "web"));
     Pod withStatus = new PodBuilder(v1).withStatus(new PodStatusBuilder().withPhase("Running").build())
-        .editMetadata().addToLabels("ignored", "yes").endMetadata().build();
+        .editMetadata().addToLabels("label", "yes").endMetadata()
+        .editSpec().withNodeName("ignored").endSpec().build();
 
     Pod v2 = pods.updateStatus(withStatus);
     assertThat(v2.getStatus().getPhase()).isEqualTo("Running");
-    assertThat(v2.getMetadata().getLabels()).doesNotContainKey("ignored");
+    assertThat(v2.getSpec().getNodeName()).isNotEqualTo("ignored");
+    // kube's pod status strategy resets the spec only: metadata changes go through /status
+    assertThat(v2.getMetadata().getLabels()).containsEntry("label", "yes");
     assertThat(v2.getMetadata().getGeneration()).isNull();
 
     Pod v3 = pods.update(new PodBuilder(v2).withStatus(new PodStatusBuilder().withPhase("Failed").build())

@@ -21,17 +21,32 @@ final class Builtins {
 
   /**
    * Every built-in: core first (alphabetically, as {@code /api/v1} lists them), then the groups
-   * in kube's {@code /apis} order: apps, authentication, authorization, rbac, coordination.
+   * in kube's {@code /apis} order: apps, events, authentication, authorization, batch, networking,
+   * policy, rbac, storage, scheduling, coordination, discovery.
+   *
+   * <p>Status subresources, short names and categories follow kube 1.32's discovery; types whose
+   * strategy drops the client's status on create say {@code clearsStatusOnCreate}; types whose
+   * strategy sets {@code metadata.generation} say {@code tracksGeneration}. None of the newer
+   * types below selects on more than {@code metadata.name}/{@code metadata.namespace} in kube,
+   * except jobs ({@code status.successful}).
    */
   static List<ResourceDefinition> definitions() {
     List<ResourceDefinition> all = new java.util.ArrayList<>(List.of(
-        configMaps(), events(), namespaces(), nodes(), pods(), secrets(), serviceAccounts(),
-        services(), deployments(), replicaSets()));
+        configMaps(), endpoints(), events(), limitRanges(), namespaces(), nodes(), persistentVolumeClaims(),
+        persistentVolumes(), pods(), resourceQuotas(), secrets(), serviceAccounts(), services()));
+    all.addAll(apps());
+    all.add(eventsV1());
     all.add(tokenReviews());
     all.add(selfSubjectReviews());
     all.addAll(authorization());
+    all.addAll(batch());
+    all.addAll(networking());
+    all.add(podDisruptionBudgets());
     all.addAll(rbac());
+    all.add(storageClasses());
+    all.add(priorityClasses());
     all.add(leases());
+    all.add(endpointSlices());
     return List.copyOf(all);
   }
 
@@ -144,6 +159,8 @@ final class Builtins {
         .categories("all")
         .hasStatus()
         .returnsDeletedObject()
+        .subresource("binding", "", "v1", "Binding", "create")
+        .subresource("eviction", "policy", "v1", "Eviction", "create")
         .selectableField("spec.nodeName", FieldExtractor.string("spec.nodeName"))
         .selectableField("spec.restartPolicy", FieldExtractor.string("spec.restartPolicy"))
         .selectableField("spec.schedulerName", FieldExtractor.string("spec.schedulerName"))
@@ -186,12 +203,27 @@ final class Builtins {
         .build();
   }
 
+  /** apps/v1, in kube's discovery order. */
+  static List<ResourceDefinition> apps() {
+    return List.of(
+        ResourceDefinition.builder("apps", "v1", "ControllerRevision", "controllerrevisions").build(),
+        ResourceDefinition.builder("apps", "v1", "DaemonSet", "daemonsets")
+            .shortNames("ds").categories("all").hasStatus().tracksGeneration().clearsStatusOnCreate().build(),
+        deployments(), replicaSets(),
+        // StatefulSet names become pod names and hostnames: a DNS-1123 label, as kube's ValidateStatefulSetName
+        ResourceDefinition.builder("apps", "v1", "StatefulSet", "statefulsets")
+            .shortNames("sts").categories("all").hasStatus().tracksGeneration().clearsStatusOnCreate()
+            .nameValidation(NameValidation.DNS1123_LABEL)
+            .subresource("scale", "autoscaling", "v1", "Scale", "get", "patch", "update").build());
+  }
+
   static ResourceDefinition deployments() {
     return ResourceDefinition.builder("apps", "v1", "Deployment", "deployments")
         .shortNames("deploy")
         .categories("all")
         .hasStatus()
         .tracksGeneration()
+        .subresource("scale", "autoscaling", "v1", "Scale", "get", "patch", "update")
         .build();
   }
 
@@ -201,8 +233,83 @@ final class Builtins {
         .categories("all")
         .hasStatus()
         .tracksGeneration()
+        .subresource("scale", "autoscaling", "v1", "Scale", "get", "patch", "update")
         .selectableField("status.replicas", FieldExtractor.integer("status.replicas"))
         .build();
+  }
+
+  /** core/v1 Endpoints: no status, no generation; kube's field set is the metadata only. */
+  static ResourceDefinition endpoints() {
+    return ResourceDefinition.builder(CORE, "v1", "Endpoints", "endpoints")
+        .singular("endpoints").shortNames("ep").build();
+  }
+
+  static ResourceDefinition limitRanges() {
+    return ResourceDefinition.builder(CORE, "v1", "LimitRange", "limitranges").shortNames("limits").build();
+  }
+
+  static ResourceDefinition persistentVolumeClaims() {
+    return ResourceDefinition.builder(CORE, "v1", "PersistentVolumeClaim", "persistentvolumeclaims")
+        .shortNames("pvc").hasStatus().clearsStatusOnCreate().build();
+  }
+
+  /** Cluster-scoped; a new volume starts Pending (see the server's strategies). */
+  static ResourceDefinition persistentVolumes() {
+    return ResourceDefinition.builder(CORE, "v1", "PersistentVolume", "persistentvolumes")
+        .clusterScoped().shortNames("pv").hasStatus().clearsStatusOnCreate().build();
+  }
+
+  static ResourceDefinition resourceQuotas() {
+    return ResourceDefinition.builder(CORE, "v1", "ResourceQuota", "resourcequotas")
+        .shortNames("quota").hasStatus().clearsStatusOnCreate().build();
+  }
+
+  /** batch/v1: jobs select on {@code status.successful} (kube's {@code status.succeeded}, "0" when unset). */
+  static List<ResourceDefinition> batch() {
+    return List.of(
+        ResourceDefinition.builder("batch", "v1", "CronJob", "cronjobs")
+            .shortNames("cj").categories("all").hasStatus().tracksGeneration().clearsStatusOnCreate().build(),
+        ResourceDefinition.builder("batch", "v1", "Job", "jobs")
+            .categories("all").hasStatus().tracksGeneration().clearsStatusOnCreate()
+            .selectableField("status.successful", FieldExtractor.integer("status.succeeded")).build());
+  }
+
+  /** networking.k8s.io/v1: ingresses (with status) and networkpolicies. */
+  static List<ResourceDefinition> networking() {
+    return List.of(
+        ResourceDefinition.builder("networking.k8s.io", "v1", "Ingress", "ingresses")
+            .shortNames("ing").hasStatus().tracksGeneration().clearsStatusOnCreate().build(),
+        ResourceDefinition.builder("networking.k8s.io", "v1", "NetworkPolicy", "networkpolicies")
+            .shortNames("netpol").tracksGeneration().build());
+  }
+
+  static ResourceDefinition podDisruptionBudgets() {
+    return ResourceDefinition.builder("policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets")
+        .shortNames("pdb").hasStatus().tracksGeneration().clearsStatusOnCreate().build();
+  }
+
+  static ResourceDefinition storageClasses() {
+    return ResourceDefinition.builder("storage.k8s.io", "v1", "StorageClass", "storageclasses")
+        .clusterScoped().shortNames("sc").build();
+  }
+
+  static ResourceDefinition endpointSlices() {
+    return ResourceDefinition.builder("discovery.k8s.io", "v1", "EndpointSlice", "endpointslices").build();
+  }
+
+  /**
+   * events.k8s.io/v1 Events. kube keeps them in the same storage as core/v1 Events and converts
+   * between the two shapes; here they are stored apart (an event written through one group is
+   * not listed through the other). Names: kube's events.k8s.io validation checks a DNS-1123
+   * subdomain.
+   */
+  static ResourceDefinition eventsV1() {
+    return ResourceDefinition.builder("events.k8s.io", "v1", "Event", "events").shortNames("ev").build();
+  }
+
+  static ResourceDefinition priorityClasses() {
+    return ResourceDefinition.builder("scheduling.k8s.io", "v1", "PriorityClass", "priorityclasses")
+        .clusterScoped().shortNames("pc").build();
   }
 
   /** TokenReview: who a bearer token names; create only, nothing stored. */

@@ -55,6 +55,7 @@ public final class ResourceDefinition implements ResourceDescriptor {
   private final boolean hasStatus;
   private final boolean tracksGeneration;
   private final boolean returnsDeletedObject;
+  private final boolean clearsStatusOnCreate;
   private final List<String> verbs;
   private final NameValidation nameValidation;
   /** Type-specific selectable fields, in declaration order; excludes the metadata ones. */
@@ -93,6 +94,7 @@ public final class ResourceDefinition implements ResourceDescriptor {
     this.hasStatus = b.hasStatus;
     this.tracksGeneration = b.tracksGeneration;
     this.returnsDeletedObject = b.returnsDeletedObject;
+    this.clearsStatusOnCreate = b.clearsStatusOnCreate;
     this.verbs = List.copyOf(new TreeSet<>(b.verbs));
     this.nameValidation = b.nameValidation;
     this.selectableFields = Collections.unmodifiableMap(new LinkedHashMap<>(b.selectableFields));
@@ -210,6 +212,14 @@ public final class ResourceDefinition implements ResourceDescriptor {
    */
   public boolean returnsDeletedObject() {
     return returnsDeletedObject;
+  }
+
+  /**
+   * Whether a create drops the client's {@code status}, as the type's strategy
+   * {@code PrepareForCreate} does (workloads, jobs, volumes, quotas, budgets, ingresses).
+   */
+  public boolean clearsStatusOnCreate() {
+    return clearsStatusOnCreate;
   }
 
   /** The verbs discovery lists, sorted; a subset of {@link #ALL_VERBS}. */
@@ -358,6 +368,7 @@ public final class ResourceDefinition implements ResourceDescriptor {
     private boolean hasStatus;
     private boolean tracksGeneration;
     private boolean returnsDeletedObject;
+    private boolean clearsStatusOnCreate;
     private List<String> verbs = ALL_VERBS;
     private NameValidation nameValidation = NameValidation.DNS1123_SUBDOMAIN;
     private final Map<String, FieldExtractor> selectableFields = new LinkedHashMap<>();
@@ -420,6 +431,12 @@ public final class ResourceDefinition implements ResourceDescriptor {
     /** Makes an immediate DELETE answer with the deleted object instead of a Status. */
     public Builder returnsDeletedObject() {
       this.returnsDeletedObject = true;
+      return this;
+    }
+
+    /** Makes a create drop the client's {@code status}; see {@link ResourceDefinition#clearsStatusOnCreate()}. */
+    public Builder clearsStatusOnCreate() {
+      this.clearsStatusOnCreate = true;
       return this;
     }
 

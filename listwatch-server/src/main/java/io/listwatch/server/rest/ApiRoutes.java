@@ -49,11 +49,13 @@ public final class ApiRoutes {
     ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
     ResourceStore[] nsStore = new ResourceStore[1];
     ResourceStore.NamespaceCheck namespaces = ns -> {
-      if (cachers.get(nsDef).get("", ns, ANY_VERSION).join().isPresent()) {
-        return CompletableFuture.completedFuture(true);
+      var cached = cachers.get(nsDef).get("", ns, ANY_VERSION).join();
+      if (cached.isPresent()) {
+        return CompletableFuture.completedFuture(namespaceState(cached.get().json()));
       }
       // the cache may not have seen a namespace created a moment ago: ask storage
-      return nsStore[0].getFromStorage("", ns).thenApply(java.util.Optional::isPresent);
+      return nsStore[0].getFromStorage("", ns).thenApply(kv -> kv.isEmpty() ? ResourceStore.NamespaceState.MISSING
+          : namespaceState(kv.get().value()));
     };
     for (ResourceDefinition def : registry.all()) {
       if (def.namespaced()) {
@@ -67,6 +69,25 @@ public final class ApiRoutes {
       handlers.put(def, new ResourceHandler(store));
     }
     nsStore[0] = stores.get(nsDef);
+    registerSubresources();
+  }
+
+  private static ResourceStore.NamespaceState namespaceState(byte[] json) {
+    return ResourceStore.parse(json).path("status").path("phase").asText("").equals("Terminating")
+        ? ResourceStore.NamespaceState.TERMINATING : ResourceStore.NamespaceState.ACTIVE;
+  }
+
+  /** The subresources the server serves itself: scale, and a pod's binding and eviction. */
+  private void registerSubresources() {
+    for (ResourceDefinition def : registry.all()) {
+      if (def.subresources().containsKey("scale") && stores.containsKey(def)) {
+        register(def, "scale", new ScaleHandler(stores.get(def)));
+      }
+    }
+    ResourceDefinition pods = registry.find("", "v1", "pods").orElseThrow();
+    register(pods, "binding", new BindingHandler(stores.get(pods)));
+    registry.find("policy", "v1", "poddisruptionbudgets").ifPresent(pdbs ->
+        register(pods, "eviction", new EvictionHandler(stores.get(pods), stores.get(pdbs))));
   }
 
   /**

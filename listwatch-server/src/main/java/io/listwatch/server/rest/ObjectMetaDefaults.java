@@ -40,9 +40,4 @@ final class ObjectMetaDefaults {
       String name, boolean statusSubresource) {
     return ObjectMetaRules.prepareForUpdate(def, updated, current, urlNamespace, name, statusSubresource);
   }
-
-  /** A copy of {@code current} marked for deletion now (see {@link ObjectMetaRules#markForDeletion}). */
-  ObjectNode markForDeletion(ObjectNode current) {
-    return ObjectMetaRules.markForDeletion(current, clock.now());
-  }
 }

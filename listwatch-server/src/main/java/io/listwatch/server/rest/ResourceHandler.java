@@ -80,6 +80,9 @@ public final class ResourceHandler {
         return store.create(info.namespace(), created, request.isDryRun())
             .thenApply(ApiResponse::created);
       }
+      if (HttpMethod.DELETE.equals(m)) {
+        return deleteCollection(info, request);
+      }
       throw StatusException.methodNotAllowed();
     }
     if (HttpMethod.GET.equals(m)) {
@@ -166,29 +169,8 @@ public final class ResourceHandler {
   }
 
   private CompletableFuture<ApiResponse> delete(RequestInfo info, ApiRequest request) {
-    JsonNode options = request.body().length == 0 ? ResourceStore.MAPPER.createObjectNode() : parse(request.body());
-    JsonNode pre = options.path("preconditions");
-    String uid = pre.path("uid").asText("");
-    String rv = pre.path("resourceVersion").asText("");
-    boolean dryRun = request.isDryRun();
-    for (JsonNode d : options.path("dryRun")) {
-      if (!d.asText().equals("All")) {
-        throw StatusException.badRequest("Unsupported value: \"" + d.asText() + "\": supported values: \"All\"");
-      }
-      dryRun = true;
-    }
-    return store.delete(info.namespace(), info.name(), dryRun, current -> {
-      ObjectNode meta = ObjectMetaDefaults.metadata(current);
-      if (!uid.isEmpty() && !uid.equals(meta.path("uid").asText())) {
-        throw StatusException.conflict(def.group(), def.plural(), info.name(), "Precondition failed: UID in "
-            + "precondition: " + uid + ", UID in object meta: " + meta.path("uid").asText());
-      }
-      if (!rv.isEmpty() && !rv.equals(meta.path("resourceVersion").asText())) {
-        throw StatusException.conflict(def.group(), def.plural(), info.name(), "Precondition failed: "
-            + "ResourceVersion in precondition: " + rv + ", ResourceVersion in object meta: "
-            + meta.path("resourceVersion").asText());
-      }
-    }).thenApply(result -> {
+    DeleteOptions options = deleteOptions(request);
+    return store.delete(info.namespace(), info.name(), options).thenApply(result -> {
       ObjectNode deleted = result.object();
       if (!result.gone() || def.returnsDeletedObject()) { // deferred by finalizers: the marked object
         return ApiResponse.ok(deleted);
@@ -196,6 +178,33 @@ public final class ResourceHandler {
       Status.Details details = Status.Details.of(info.name(), def.group().isEmpty() ? null : def.group(),
           def.plural()).withUid(ObjectMetaDefaults.metadata(deleted).path("uid").asText());
       return ApiResponse.ok(Status.success(details));
+    });
+  }
+
+  private static DeleteOptions deleteOptions(ApiRequest request) {
+    return DeleteOptions.parse(request, request.body().length == 0 ? null : parse(request.body()));
+  }
+
+  /**
+   * kube's deletecollection: deletes every object the label and field selectors match (in the
+   * request's namespace) with the request's DeleteOptions, one by one, and answers with the
+   * list of what was deleted (objects still being deleted as marked). Objects that went away
+   * meanwhile are skipped.
+   */
+  private CompletableFuture<ApiResponse> deleteCollection(RequestInfo info, ApiRequest request) {
+    if (!def.verbs().contains("deletecollection") || (def.namespaced() && info.namespace().isEmpty())) {
+      throw StatusException.methodNotAllowed();
+    }
+    DeleteOptions options = deleteOptions(request);
+    ListOptions listOptions = listOptions(request);
+    ListOptions everything = ListOptions.builder().labelSelector(listOptions.labelSelector())
+        .fieldSelector(listOptions.fieldSelector()).build();
+    return store.deleteCollection(info.namespace(), everything, options).thenApply(items -> {
+      ObjectNode list = ResourceStore.MAPPER.createObjectNode();
+      list.put("kind", def.listKind()).put("apiVersion", def.apiVersion());
+      list.putObject("metadata");
+      list.putArray("items").addAll(items);
+      return ApiResponse.ok(list);
     });
   }
 

@@ -38,9 +38,14 @@ public final class ResourceStore {
   private final ObjectMetaDefaults defaults;
   private final NamespaceCheck namespaces;
 
-  /** Tells whether a namespace exists (NamespaceLifecycle admission). */
+  /** Tells what state a namespace is in (kube's NamespaceLifecycle admission). */
   public interface NamespaceCheck {
-    CompletableFuture<Boolean> exists(String namespace);
+    CompletableFuture<NamespaceState> state(String namespace);
+  }
+
+  /** A namespace as NamespaceLifecycle sees it. */
+  public enum NamespaceState {
+    MISSING, ACTIVE, TERMINATING
   }
 
   ResourceStore(ResourceDefinition def, Storage storage, Cacher cacher, ObjectMetaDefaults defaults,
@@ -76,15 +81,18 @@ public final class ResourceStore {
   private CompletableFuture<ObjectNode> create(String namespace, ObjectNode original, boolean dryRun, int attempt) {
     ObjectNode obj = original.deepCopy();
     defaults.prepareForCreate(def, obj, namespace);
-    Strategies.prepareForCreate(def, obj);
+    Strategies.prepareForCreate(def, obj, clock().now());
     ObjectMetaValidator.check(def, obj);
     String name = ObjectMetaDefaults.metadata(obj).path("name").asText();
     boolean generated = ObjectMetaDefaults.metadata(original).path("name").asText("").isEmpty();
-    CompletableFuture<Boolean> nsOk = def.namespaced() ? namespaces.exists(namespace)
-        : CompletableFuture.completedFuture(true);
-    return nsOk.thenCompose(exists -> {
-      if (!exists) {
+    CompletableFuture<NamespaceState> nsOk = def.namespaced() ? namespaces.state(namespace)
+        : CompletableFuture.completedFuture(NamespaceState.ACTIVE);
+    return nsOk.thenCompose(state -> {
+      if (state == NamespaceState.MISSING) {
         throw StatusException.notFound("", "namespaces", namespace);
+      }
+      if (state == NamespaceState.TERMINATING) {
+        throw namespaceTerminating(name, namespace);
       }
       return dryRun ? CompletableFuture.<KeyValue>completedFuture(null)
           : storage.create(def.storageKey(namespace, name), toBytes(obj));
@@ -108,17 +116,39 @@ public final class ResourceStore {
    */
   CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, boolean statusSubresource,
       boolean dryRun, UnaryOperator<ObjectNode> change) {
-    return guaranteedUpdate(namespace, name, statusSubresource, dryRun, change, 0);
+    return guaranteedUpdate(namespace, name, statusSubresource ? Part.STATUS : Part.MAIN, dryRun, change, 0);
   }
 
-  private CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, boolean status,
+  /** Which part of an object an update may change. */
+  enum Part {
+    /** The main resource: everything but {@code status} (for types with a status subresource). */
+    MAIN,
+    /** {@code /status}: the status and metadata, as kube's status strategies allow. */
+    STATUS,
+    /** Spec and status in one write, for the server's own subresources (a pod's binding). */
+    WHOLE
+  }
+
+  /** {@link #guaranteedUpdate(String, String, boolean, boolean, UnaryOperator)} of the given part. */
+  CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, Part part, boolean dryRun,
+      UnaryOperator<ObjectNode> change) {
+    return guaranteedUpdate(namespace, name, part, dryRun, change, 0);
+  }
+
+  private CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, Part part,
       boolean dryRun, UnaryOperator<ObjectNode> change, int attempt) {
     String key = def.storageKey(namespace, name);
     return storage.get(key).thenCompose(found -> {
       KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
       ObjectNode current = stamp(parse(kv.value()), kv.modRevision());
-      ObjectNode updated = defaults.prepareForUpdate(def, change.apply(current.deepCopy()), current, namespace,
-          name, status);
+      ObjectNode changed = change.apply(current.deepCopy());
+      com.fasterxml.jackson.databind.JsonNode newStatus = changed.get("status");
+      ObjectNode updated = defaults.prepareForUpdate(def, changed, current, namespace, name, part == Part.STATUS);
+      if (part == Part.STATUS) {
+        Strategies.prepareForStatusUpdate(def, updated, current);
+      } else if (part == Part.WHOLE && newStatus != null) {
+        updated.set("status", newStatus);
+      }
       ObjectMetaValidator.check(def, updated);
       ObjectMetaRules.checkNoNewFinalizersWhileDeleting(def, current, updated, name);
       // compare without the resourceVersion stamp() appended (no copy of the whole object:
@@ -135,10 +165,10 @@ public final class ResourceStore {
       }
       return storage.update(key, toBytes(updated), kv.modRevision()).thenCompose(stored -> {
         ObjectNode result = stamp(updated, stored.modRevision());
-        if (!isMarkedForDeletion(updated) || hasFinalizers(updated)) {
+        if (!Deletion.readyToRemove(def, updated)) {
           return CompletableFuture.completedFuture(result);
         }
-        // the last finalizer of an object being deleted is gone: the deletion completes.
+        // the last finalizer of an object being deleted (with no grace left) is gone: the deletion completes.
         // A concurrent writer that got in between completes it itself, so its conflict is fine.
         return storage.delete(key, stored.modRevision()).handle((d, e) -> result);
       });
@@ -147,77 +177,153 @@ public final class ResourceStore {
         return CompletableFuture.completedFuture(obj);
       }
       if (isStorageConflict(e) && attempt < MAX_ATTEMPTS) {
-        return guaranteedUpdate(namespace, name, status, dryRun, change, attempt + 1);
+        return guaranteedUpdate(namespace, name, part, dryRun, change, attempt + 1);
       }
       return CompletableFuture.<ObjectNode>failedFuture(StorageErrors.toStatus(e, def, name));
     }).thenCompose(f -> f);
   }
 
   /**
-   * Deletes the object after {@code precondition} accepted its current state (it throws a
-   * StatusException to refuse). An object with finalizers is only marked (deletionTimestamp)
-   * and goes once an update removes its last finalizer, as in kube.
+   * Deletes an object as kube's registry store does (see {@link Deletion} for the rules): checks
+   * the preconditions, then removes it, or marks it (deletionTimestamp) when finalizers, a
+   * grace period (pods), a propagation policy that waits (Orphan, Foreground) or a namespace's
+   * finalizers defer the removal.
    */
-  CompletableFuture<Deleted> delete(String namespace, String name, boolean dryRun,
-      java.util.function.Consumer<ObjectNode> precondition) {
+  CompletableFuture<Deleted> delete(String namespace, String name, DeleteOptions options) {
     Strategies.checkDelete(def, name);
-    return delete(namespace, name, dryRun, precondition, 0);
+    return delete(namespace, name, options, 0);
   }
 
   /**
    * The outcome of a DELETE.
    *
    * @param object the deleted object as it last was, or the object now marked for deletion
-   * @param gone true when the object is gone; false when finalizers defer the deletion
+   * @param gone true when the object is gone; false when finalizers or a grace period defer it
    */
-  record Deleted(ObjectNode object, boolean gone) {
+  public record Deleted(ObjectNode object, boolean gone) {
   }
 
-  /**
-   * kube's graceful deletion with finalizers: the object stays, with deletionTimestamp set,
-   * until its last finalizer is removed (see {@link #guaranteedUpdate}).
-   */
-  private CompletableFuture<Deleted> markForDeletion(String key, KeyValue kv, ObjectNode current) {
-    ObjectNode meta = ObjectMetaDefaults.metadata(current);
-    if (meta.has("deletionTimestamp")) {
-      return CompletableFuture.completedFuture(new Deleted(current, false)); // already being deleted
-    }
-    ObjectNode marked = defaults.markForDeletion(current);
-    return storage.update(key, toBytes(marked), kv.modRevision())
-        .thenApply(stored -> new Deleted(stamp(marked, stored.modRevision()), false));
-  }
-
-  private static boolean isMarkedForDeletion(ObjectNode obj) {
-    return ObjectMetaRules.isMarkedForDeletion(obj);
-  }
-
-  private static boolean hasFinalizers(ObjectNode obj) {
-    return !ObjectMetaRules.finalizers(obj).isEmpty();
-  }
-
-  private CompletableFuture<Deleted> delete(String namespace, String name, boolean dryRun,
-      java.util.function.Consumer<ObjectNode> precondition, int attempt) {
+  private CompletableFuture<Deleted> delete(String namespace, String name, DeleteOptions options, int attempt) {
     String key = def.storageKey(namespace, name);
     return storage.get(key).thenCompose(found -> {
       KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
       ObjectNode current = stamp(parse(kv.value()), kv.modRevision());
-      precondition.accept(current);
-      if (dryRun) {
-        return CompletableFuture.completedFuture(new Deleted(current, !hasFinalizers(current)));
+      Deletion.checkPreconditions(def, name, current, options);
+      Deletion.Plan plan = Deletion.plan(def, current, options, clock().now());
+      if (plan.marked() == null) {
+        if (options.dryRun()) {
+          return CompletableFuture.completedFuture(new Deleted(current, true));
+        }
+        return storage.delete(key, kv.modRevision()).thenApply(deleted -> new Deleted(current, true));
       }
-      if (hasFinalizers(current)) {
-        return markForDeletion(key, kv, current);
+      if (options.dryRun() || plan.marked().equals(current)) {
+        return CompletableFuture.completedFuture(new Deleted(plan.marked(), false));
       }
-      return storage.delete(key, kv.modRevision()).thenApply(deleted -> new Deleted(current, true));
+      ObjectNode marked = plan.marked();
+      ObjectMetaDefaults.metadata(marked).remove("resourceVersion");
+      return storage.update(key, toBytes(marked), kv.modRevision()).thenApply(stored -> {
+        if (plan.graceSeconds() > 0) {
+          String uid = ObjectMetaDefaults.metadata(marked).path("uid").asText();
+          clock().schedule(java.time.Duration.ofSeconds(plan.graceSeconds()),
+              () -> delete(namespace, name, DeleteOptions.immediate(uid)));
+        }
+        return new Deleted(stamp(marked, stored.modRevision()), false);
+      });
     }).handle((obj, e) -> {
       if (e == null) {
         return CompletableFuture.completedFuture(obj);
       }
       if (isStorageConflict(e) && attempt < MAX_ATTEMPTS) {
-        return delete(namespace, name, dryRun, precondition, attempt + 1);
+        return delete(namespace, name, options, attempt + 1);
       }
       return CompletableFuture.<Deleted>failedFuture(StorageErrors.toStatus(e, def, name));
     }).thenCompose(f -> f);
+  }
+
+  /**
+   * Deletes every object {@code options} select in {@code namespace} ("" for all) with
+   * {@code deleteOptions}, one after the other; returns what each delete answered (objects
+   * still being deleted as marked). Objects gone meanwhile are skipped.
+   */
+  CompletableFuture<java.util.List<ObjectNode>> deleteCollection(String namespace,
+      io.listwatch.api.ListOptions options, DeleteOptions deleteOptions) {
+    return cacher.list(namespace, options).thenCompose(listed -> {
+      java.util.List<ObjectNode> deleted = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+      CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+      for (var item : listed.items()) {
+        chain = chain.thenCompose(v -> delete(item.namespace(), item.name(), deleteOptions).handle((d, e) -> {
+          if (e == null) {
+            deleted.add(d.object());
+            return null;
+          }
+          Throwable c = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+          if (c instanceof StatusException se && se.code() == 404) {
+            return null;
+          }
+          throw c instanceof RuntimeException r ? r : new java.util.concurrent.CompletionException(c);
+        }));
+      }
+      return chain.thenApply(v -> java.util.List.copyOf(deleted));
+    });
+  }
+
+  /**
+   * Schedules the removal of every object whose grace period was running when the server last
+   * stopped (a pod deleted with a grace period): at its {@code deletionTimestamp}, or at once if
+   * that has passed. Call once at start, after the cache has loaded.
+   */
+  public void resumeGracePeriods() {
+    byte[] needle = "\"deletionGracePeriodSeconds\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    for (var o : cacher.list("", io.listwatch.api.ListOptions.parse(java.util.Map.of())).join().items()) {
+      if (!containsBytes(o.json(), needle)) {
+        continue;
+      }
+      ObjectNode obj = parse(o.json());
+      ObjectNode meta = ObjectMetaDefaults.metadata(obj);
+      if (meta.path("deletionGracePeriodSeconds").asLong(0) <= 0 || !meta.hasNonNull("deletionTimestamp")) {
+        continue;
+      }
+      java.time.Instant due = java.time.Instant.parse(meta.path("deletionTimestamp").asText());
+      java.time.Duration delay = java.time.Duration.between(clock().now(), due);
+      String uid = meta.path("uid").asText();
+      clock().schedule(delay.isNegative() ? java.time.Duration.ZERO : delay,
+          () -> delete(o.namespace(), o.name(), DeleteOptions.immediate(uid)));
+    }
+  }
+
+  private static boolean containsBytes(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i <= haystack.length - needle.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /** Deletes an object on behalf of the server itself (garbage collector, namespace controller, timers). */
+  public CompletableFuture<Deleted> deleteInternal(String namespace, String name, DeleteOptions options) {
+    return delete(namespace, name, options, 0);
+  }
+
+  /** Updates an object's {@code /status} on behalf of the server itself (controllers). */
+  public CompletableFuture<ObjectNode> updateStatusInternal(String namespace, String name,
+      UnaryOperator<ObjectNode> change) {
+    return guaranteedUpdate(namespace, name, Part.STATUS, false, change, 0);
+  }
+
+  /** kube's NamespaceLifecycle refusal of new content in a namespace being deleted: 403 with a NamespaceTerminating cause. */
+  private StatusException namespaceTerminating(String name, String namespace) {
+    io.listwatch.api.Status forbidden = StatusException.forbidden(def.group(), def.plural(), name,
+        "unable to create new content in namespace " + namespace + " because it is being terminated").status();
+    io.listwatch.api.Status.Details details = forbidden.details().withCauses(java.util.List.of(
+        new io.listwatch.api.Status.Cause("NamespaceTerminating", "namespace " + namespace + " is being terminated",
+            "metadata.namespace")));
+    return new StatusException(io.listwatch.api.Status.failure(forbidden.code(), forbidden.reason(),
+        forbidden.message(), details));
   }
 
   /** Creates a cluster-scoped object on behalf of the server itself (startup). */
@@ -235,7 +341,7 @@ public final class ResourceStore {
    * kube's guaranteed update, without the request checks of {@link WriteAdmission}s.
    */
   public CompletableFuture<ObjectNode> updateInternal(String namespace, String name, UnaryOperator<ObjectNode> change) {
-    return guaranteedUpdate(namespace, name, false, false, change);
+    return guaranteedUpdate(namespace, name, Part.MAIN, false, change, 0);
   }
 
   /** The object straight from storage (for admission checks that cannot wait for the cache). */

@@ -194,7 +194,7 @@ class Fabric8Test {
     createNamespace(client, "f8-delete");
     client.pods().inNamespace("f8-delete").resource(pod("web", Map.of("app", "web"))).create();
 
-    List<StatusDetails> deleted = client.pods().inNamespace("f8-delete").withName("web").delete();
+    List<StatusDetails> deleted = client.pods().inNamespace("f8-delete").withName("web").withGracePeriod(0).delete();
 
     // a pod DELETE answers with the pod (kube's ReturnDeletedObject), which fabric8 turns into details
     assertThat(deleted).singleElement().satisfies(d -> {
@@ -202,7 +202,7 @@ class Fabric8Test {
       assertThat(d.getKind()).isEqualTo("Pod");
     });
     assertThat(client.pods().inNamespace("f8-delete").withName("web").get()).isNull();
-    assertThat(client.pods().inNamespace("f8-delete").withName("web").delete()).isEmpty();
+    assertThat(client.pods().inNamespace("f8-delete").withName("web").withGracePeriod(0).delete()).isEmpty();
   }
 
   @Test
@@ -263,7 +263,7 @@ class Fabric8Test {
       assertServedOverWebSocket("/api/v1/namespaces/f8-watch/pods");
       Pod created = client.pods().inNamespace("f8-watch").resource(pod("web", Map.of("app", "web"))).create();
       addLabel(client, "f8-watch", "web", "tier", "frontend");
-      client.pods().inNamespace("f8-watch").withName("web").delete();
+      client.pods().inNamespace("f8-watch").withName("web").withGracePeriod(0).delete();
 
       Event added = poll(watcher.events, "ADDED event");
       Event modified = poll(watcher.events, "MODIFIED event");
@@ -342,7 +342,7 @@ class Fabric8Test {
       addLabel(client, "f8-informer", "existing", "tier", "frontend");
       assertThat(poll(seen, "update")).isEqualTo("update existing {app=web, tier=frontend}");
 
-      client.pods().inNamespace("f8-informer").withName("added").delete();
+      client.pods().inNamespace("f8-informer").withName("added").withGracePeriod(0).delete();
       assertThat(poll(seen, "delete")).isEqualTo("delete added");
 
       assertThat(informer.getStore().list()).extracting(p -> p.getMetadata().getName()).containsExactly("existing");

@@ -185,7 +185,8 @@ class KubectlTest {
 
   @Test
   void deletePod_succeeds_andTheGetThatFollowsShowsItGone() {
-    namespaceWithWebPod("kubectl-delete");
+    api.createNamespace("kubectl-delete");
+    api.createPod("kubectl-delete", "web", "", ""); // on no node: deleted without a grace period, as in kube
 
     Kubectl.Background delete = kubectl.start("delete", "pod", "web", "-n", "kubectl-delete");
     try (delete) {
@@ -211,7 +212,8 @@ class KubectlTest {
       wait.awaitStderr(l -> l.contains("watch=true") && l.contains("fieldSelector=metadata.name%3Dweb"),
           "logging the watch by name", WAIT);
 
-      api.expect(200, "DELETE", "/api/v1/namespaces/kubectl-wait/pods/web", null, null);
+      // as a node agent confirms it: the pod is on node-1, which would otherwise give it 30 s of grace
+      api.expect(200, "DELETE", "/api/v1/namespaces/kubectl-wait/pods/web?gracePeriodSeconds=0", null, null);
 
       assertThat(wait.awaitExit(WAIT)).as("exit code of kubectl wait; stderr:%n%s", wait.stderrText()).isZero();
       assertThat(wait.drainStdout()).containsExactly("pod/web condition met");
@@ -221,7 +223,7 @@ class KubectlTest {
   @Test
   void deletePod_withFinalizer_waitsByListAndWatch_untilTheFinalizerIsRemoved() {
     api.createNamespace("kubectl-finalizer");
-    api.createPod("kubectl-finalizer", "web", "\"finalizers\":[\"example.com/hold\"]", "node-1");
+    api.createPod("kubectl-finalizer", "web", "\"finalizers\":[\"example.com/hold\"]", ""); // no grace period
 
     try (Kubectl.Background delete = kubectl.start("delete", "pod", "web", "-v=6", "-n", "kubectl-finalizer")) {
       // kube keeps the pod (deletionTimestamp set) while a finalizer remains; kubectl waits

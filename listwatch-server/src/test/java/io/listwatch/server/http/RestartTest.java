@@ -126,4 +126,25 @@ class RestartTest {
       }
     }
   }
+
+  @Test
+  void restart_resumesAPodsGracePeriod_andRemovesItWhenItEnds(@TempDir Path dataDir) {
+    io.listwatch.api.clock.FakeClock clock = new io.listwatch.api.clock.FakeClock(
+        java.time.Instant.parse("2026-11-24T12:00:00Z"));
+    try (ApiServer server = ApiServer.builder().dataDir(dataDir).clock(clock).build().start();
+        KubeHttp http = new KubeHttp(server)) {
+      http.create("/api/v1/namespaces/default/pods", KubeHttp.pod("graceful", java.util.Map.of(), "node-1"));
+      http.delete("/api/v1/namespaces/default/pods/graceful").expect(200); // 30 s of grace
+    }
+    try (ApiServer server = ApiServer.builder().dataDir(dataDir).clock(clock).build().start();
+        KubeHttp http = new KubeHttp(server)) {
+      org.assertj.core.api.Assertions.assertThat(http.get("/api/v1/namespaces/default/pods/graceful").code())
+          .isEqualTo(200);
+
+      clock.advance(java.time.Duration.ofSeconds(30));
+
+      KubeHttp.await("the pod is removed once the grace ends", java.time.Duration.ofSeconds(20),
+          () -> http.get("/api/v1/namespaces/default/pods/graceful").code() == 404);
+    }
+  }
 }

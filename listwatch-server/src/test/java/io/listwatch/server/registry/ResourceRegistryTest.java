@@ -31,15 +31,20 @@ class ResourceRegistryTest {
   @Test
   void builtins_serveExactlyTheListedResources() {
     assertThat(REGISTRY.all()).extracting(d -> d.groupVersion() + "/" + d.plural()).containsExactly(
-        "v1/configmaps", "v1/events", "v1/namespaces", "v1/nodes", "v1/pods", "v1/secrets",
+        "v1/configmaps", "v1/endpoints", "v1/events", "v1/limitranges", "v1/namespaces", "v1/nodes",
+        "v1/persistentvolumeclaims", "v1/persistentvolumes", "v1/pods", "v1/resourcequotas", "v1/secrets",
         "v1/serviceaccounts", "v1/services",
-        "apps/v1/deployments", "apps/v1/replicasets",
+        "apps/v1/controllerrevisions", "apps/v1/daemonsets", "apps/v1/deployments", "apps/v1/replicasets",
+        "apps/v1/statefulsets", "events.k8s.io/v1/events",
         "authentication.k8s.io/v1/tokenreviews", "authentication.k8s.io/v1/selfsubjectreviews",
         "authorization.k8s.io/v1/localsubjectaccessreviews", "authorization.k8s.io/v1/selfsubjectaccessreviews",
         "authorization.k8s.io/v1/selfsubjectrulesreviews", "authorization.k8s.io/v1/subjectaccessreviews",
+        "batch/v1/cronjobs", "batch/v1/jobs", "networking.k8s.io/v1/ingresses",
+        "networking.k8s.io/v1/networkpolicies", "policy/v1/poddisruptionbudgets",
         "rbac.authorization.k8s.io/v1/clusterrolebindings", "rbac.authorization.k8s.io/v1/clusterroles",
         "rbac.authorization.k8s.io/v1/rolebindings", "rbac.authorization.k8s.io/v1/roles",
-        "coordination.k8s.io/v1/leases");
+        "storage.k8s.io/v1/storageclasses", "scheduling.k8s.io/v1/priorityclasses",
+        "coordination.k8s.io/v1/leases", "discovery.k8s.io/v1/endpointslices");
   }
 
   @Test
@@ -50,10 +55,13 @@ class ResourceRegistryTest {
   @Test
   void builtins_kindsAndSingulars_matchKube() {
     assertThat(REGISTRY.all()).extracting(ResourceDefinition::kind).containsExactly(
-        "ConfigMap", "Event", "Namespace", "Node", "Pod", "Secret", "ServiceAccount", "Service",
-        "Deployment", "ReplicaSet", "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
-        "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "ClusterRoleBinding", "ClusterRole",
-        "RoleBinding", "Role", "Lease");
+        "ConfigMap", "Endpoints", "Event", "LimitRange", "Namespace", "Node", "PersistentVolumeClaim",
+        "PersistentVolume", "Pod", "ResourceQuota", "Secret", "ServiceAccount", "Service",
+        "ControllerRevision", "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Event",
+        "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
+        "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "Ingress",
+        "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
+        "RoleBinding", "Role", "StorageClass", "PriorityClass", "Lease", "EndpointSlice");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
       assertThat(d.listKind()).isEqualTo(d.kind() + "List");
       assertThat(d.singular()).isEqualTo(d.kind().toLowerCase());
@@ -72,7 +80,15 @@ class ResourceRegistryTest {
         Map.entry("selfsubjectreviews", List.of()), Map.entry("localsubjectaccessreviews", List.of()),
         Map.entry("selfsubjectaccessreviews", List.of()), Map.entry("selfsubjectrulesreviews", List.of()),
         Map.entry("subjectaccessreviews", List.of()), Map.entry("clusterrolebindings", List.of()),
-        Map.entry("clusterroles", List.of()), Map.entry("rolebindings", List.of()), Map.entry("roles", List.of()));
+        Map.entry("clusterroles", List.of()), Map.entry("rolebindings", List.of()), Map.entry("roles", List.of()),
+        Map.entry("endpoints", List.of("ep")), Map.entry("limitranges", List.of("limits")),
+        Map.entry("persistentvolumeclaims", List.of("pvc")), Map.entry("persistentvolumes", List.of("pv")),
+        Map.entry("resourcequotas", List.of("quota")), Map.entry("controllerrevisions", List.of()),
+        Map.entry("daemonsets", List.of("ds")), Map.entry("statefulsets", List.of("sts")),
+        Map.entry("cronjobs", List.of("cj")), Map.entry("jobs", List.of()), Map.entry("ingresses", List.of("ing")),
+        Map.entry("networkpolicies", List.of("netpol")), Map.entry("poddisruptionbudgets", List.of("pdb")),
+        Map.entry("storageclasses", List.of("sc")), Map.entry("priorityclasses", List.of("pc")),
+        Map.entry("endpointslices", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
@@ -81,7 +97,8 @@ class ResourceRegistryTest {
   void builtins_categoryAll_isPodsServicesDeploymentsReplicaSets() {
     assertThat(REGISTRY.all()).filteredOn(d -> d.categories().contains("all"))
         .extracting(ResourceDefinition::plural)
-        .containsExactlyInAnyOrder("pods", "services", "deployments", "replicasets");
+        .containsExactlyInAnyOrder("pods", "services", "deployments", "replicasets", "daemonsets", "statefulsets",
+            "cronjobs", "jobs");
   }
 
   @Test
@@ -89,20 +106,23 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).filteredOn(d -> !d.namespaced())
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("namespaces", "nodes", "tokenreviews", "selfsubjectreviews",
             "selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews", "clusterrolebindings",
-            "clusterroles");
+            "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses");
   }
 
   @Test
   void builtins_statusSubresource_onlyWhereKubeHasOne() {
     assertThat(REGISTRY.all()).filteredOn(ResourceDefinition::hasStatus)
         .extracting(ResourceDefinition::plural)
-        .containsExactlyInAnyOrder("namespaces", "nodes", "pods", "services", "deployments", "replicasets");
+        .containsExactlyInAnyOrder("namespaces", "nodes", "pods", "services", "deployments", "replicasets",
+            "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "poddisruptionbudgets",
+            "persistentvolumeclaims", "persistentvolumes", "resourcequotas");
   }
 
   @Test
-  void builtins_generationTracking_onlyDeploymentsAndReplicaSets() {
+  void builtins_generationTracking_onlyWhereKubesStrategySetsIt() {
     assertThat(REGISTRY.all()).filteredOn(ResourceDefinition::tracksGeneration)
-        .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("deployments", "replicasets");
+        .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("deployments", "replicasets",
+            "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "networkpolicies", "poddisruptionbudgets");
   }
 
   @Test
@@ -129,10 +149,11 @@ class ResourceRegistryTest {
     assertThat(get("", "namespaces").nameValidation()).isEqualTo(NameValidation.DNS1123_LABEL);
     assertThat(get("", "services").nameValidation()).isEqualTo(NameValidation.DNS1035_LABEL);
     assertThat(get("", "events").nameValidation()).isEqualTo(NameValidation.PATH_SEGMENT);
+    assertThat(get("apps", "statefulsets").nameValidation()).isEqualTo(NameValidation.DNS1123_LABEL);
     assertThat(REGISTRY.all()).filteredOn(d -> d.group().equals("rbac.authorization.k8s.io"))
         .allSatisfy(d -> assertThat(d.nameValidation()).isEqualTo(NameValidation.PATH_SEGMENT));
     assertThat(REGISTRY.all())
-        .filteredOn(d -> !Set.of("namespaces", "services", "events").contains(d.plural())
+        .filteredOn(d -> !Set.of("namespaces", "services", "events", "statefulsets").contains(d.plural())
             && !d.group().equals("rbac.authorization.k8s.io"))
         .allSatisfy(d -> assertThat(d.nameValidation()).isEqualTo(NameValidation.DNS1123_SUBDOMAIN));
   }
@@ -163,6 +184,11 @@ class ResourceRegistryTest {
         .containsExactly("metadata.name", "metadata.namespace");
     assertThat(get("coordination.k8s.io", "leases").selectableFieldNames())
         .containsExactly("metadata.name", "metadata.namespace");
+    assertThat(get("batch", "jobs").selectableFieldNames())
+        .containsExactly("metadata.name", "metadata.namespace", "status.successful");
+    assertThat(get("batch", "jobs").selectableFieldValues(json("{\"status\":{\"succeeded\":2}}")))
+        .containsEntry("status.successful", "2");
+    assertThat(get("", "persistentvolumes").selectableFieldNames()).containsExactly("metadata.name");
   }
 
   @Test
@@ -254,22 +280,24 @@ class ResourceRegistryTest {
 
   @Test
   void groups_listNonCoreGroupsOnce_inFirstAppearanceOrder() {
-    assertThat(REGISTRY.groups()).containsExactly("apps", "authentication.k8s.io", "authorization.k8s.io",
-        "rbac.authorization.k8s.io", "coordination.k8s.io");
+    assertThat(REGISTRY.groups()).containsExactly("apps", "events.k8s.io", "authentication.k8s.io",
+        "authorization.k8s.io", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
+        "storage.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "discovery.k8s.io");
   }
 
   @Test
   void versions_listServedVersionsOfAGroup() {
     assertThat(REGISTRY.versions("")).containsExactly("v1");
     assertThat(REGISTRY.versions("apps")).containsExactly("v1");
-    assertThat(REGISTRY.versions("batch")).isEmpty();
+    assertThat(REGISTRY.versions("batch")).containsExactly("v1");
+    assertThat(REGISTRY.versions("example.com")).isEmpty();
   }
 
   @Test
   void forGroupVersion_listsThatGroupVersionsResources() {
     assertThat(REGISTRY.forGroupVersion("apps", "v1")).extracting(ResourceDefinition::plural)
-        .containsExactly("deployments", "replicasets");
-    assertThat(REGISTRY.forGroupVersion("", "v1")).hasSize(8);
+        .containsExactly("controllerrevisions", "daemonsets", "deployments", "replicasets", "statefulsets");
+    assertThat(REGISTRY.forGroupVersion("", "v1")).hasSize(13);
     assertThat(REGISTRY.forGroupVersion("apps", "v2")).isEmpty();
   }
 
@@ -294,8 +322,7 @@ class ResourceRegistryTest {
     ResourceRegistry next = REGISTRY.with(widgets);
     assertThat(next.find("example.com", "v1", "widgets")).containsSame(widgets);
     assertThat(next.all()).hasSize(REGISTRY.all().size() + 1).endsWith(widgets);
-    assertThat(next.groups()).containsExactly("apps", "authentication.k8s.io", "authorization.k8s.io",
-        "rbac.authorization.k8s.io", "coordination.k8s.io", "example.com");
+    assertThat(next.groups()).endsWith("discovery.k8s.io", "example.com");
     assertThat(REGISTRY.find("example.com", "v1", "widgets")).isEmpty();
     assertThat(REGISTRY.groups()).doesNotContain("example.com");
   }

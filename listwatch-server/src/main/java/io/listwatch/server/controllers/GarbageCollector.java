@@ -1,0 +1,307 @@
+package io.listwatch.server.controllers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.ListOptions;
+import io.listwatch.api.StatusException;
+import io.listwatch.server.cacher.CacheListener;
+import io.listwatch.server.cacher.CachedObject;
+import io.listwatch.server.cacher.WatchCacheEvent;
+import io.listwatch.server.registry.ResourceDefinition;
+import io.listwatch.server.rest.DeleteOptions;
+import io.listwatch.server.rest.ResourceStore;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+
+/**
+ * kube's garbage collector, small: follows {@code metadata.ownerReferences} when an owner is
+ * deleted.
+ *
+ * <ul>
+ *   <li><b>Background</b>: when an object is gone, each object that names its uid in an
+ *       ownerReference is deleted (background again) if none of its other owners still exists,
+ *       otherwise the reference to the gone owner is removed.
+ *   <li><b>Foreground</b>: an object marked for deletion with the {@code foregroundDeletion}
+ *       finalizer has its dependents deleted (foreground), and loses the finalizer (and so goes)
+ *       once no dependent with {@code blockOwnerDeletion: true} is left.
+ *   <li><b>Orphan</b>: an object marked with the {@code orphan} finalizer has the references to it
+ *       removed from its dependents, then loses the finalizer.
+ * </ul>
+ *
+ * <p>Driven by the watch caches: a {@link CacheListener} on every stored resource queues work
+ * for deleted objects (parsed once, at deletion) and for objects that carry a garbage-collector
+ * finalizer while being deleted; one worker thread ({@code garbage-collector}) does the work
+ * against storage. Dependents are found by scanning the cached objects of the owner's namespace
+ * (every namespace for a cluster-scoped owner) for the owner's uid, without parsing those that do
+ * not contain it. Work that fails is logged and not retried until the object changes again.
+ *
+ * <p>Thread-safe: listeners only queue keys; everything else runs on the worker.
+ */
+public final class GarbageCollector implements AutoCloseable {
+
+  static final String FOREGROUND = "foregroundDeletion";
+  static final String ORPHAN = "orphan";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ListOptions CONSISTENT = ListOptions.parse(Map.of());
+  private static final byte[] DELETION_TIMESTAMP = "\"deletionTimestamp\"".getBytes(StandardCharsets.US_ASCII);
+
+  private final List<ResourceStore> stores;
+  private final ControllerQueue queue = new ControllerQueue("garbage-collector", this::process);
+
+  /** @param stores the store of every stored resource */
+  public GarbageCollector(List<ResourceStore> stores) {
+    this.stores = List.copyOf(stores);
+  }
+
+  /** Registers the cache listeners and starts the worker. */
+  public void start() {
+    queue.start();
+    for (ResourceStore store : stores) {
+      store.cacher().addListener(new Listener(store.resource()));
+    }
+  }
+
+  private final class Listener implements CacheListener {
+    private final ResourceDefinition def;
+
+    Listener(ResourceDefinition def) {
+      this.def = def;
+    }
+
+    @Override
+    public void onReplace(List<CachedObject> objects, long resourceVersion) {
+      for (CachedObject o : objects) {
+        if (contains(o.json(), DELETION_TIMESTAMP)) {
+          queue.add(checkKey(def, o.namespace(), o.name()));
+        }
+      }
+    }
+
+    @Override
+    public void onEvent(WatchCacheEvent event) {
+      CachedObject o = event.object();
+      if (event.type() == WatchCacheEvent.Type.DELETED) {
+        ObjectNode gone = parse(o.json());
+        queue.add("gone/" + o.namespace() + "/" + gone.path("metadata").path("uid").asText(""));
+        for (JsonNode ref : gone.path("metadata").path("ownerReferences")) {
+          definitionOf(ref).ifPresent(owner -> queue.add(checkKey(owner.resource(),
+              owner.resource().namespaced() ? o.namespace() : "", ref.path("name").asText(""))));
+        }
+      } else if (contains(o.json(), DELETION_TIMESTAMP)) {
+        queue.add(checkKey(def, o.namespace(), o.name()));
+      }
+    }
+  }
+
+  private static String checkKey(ResourceDefinition def, String namespace, String name) {
+    return "check/" + def.group() + "/" + def.plural() + "/" + namespace + "/" + name;
+  }
+
+  private void process(String key) {
+    String[] k = key.split("/", -1);
+    if (k[0].equals("gone")) {
+      ownerGone(k[1], k[2]);
+    } else {
+      stores.stream().filter(s -> s.resource().group().equals(k[1]) && s.resource().plural().equals(k[2]))
+          .findFirst().ifPresent(s -> deleting(s, k[3], k[4]));
+    }
+  }
+
+  /** The owner with {@code uid} in {@code namespace} ("" when cluster-scoped) is gone: collect its dependents. */
+  private void ownerGone(String namespace, String uid) {
+    if (uid.isEmpty()) {
+      return;
+    }
+    for (Dependent d : dependents(namespace, uid)) {
+      List<JsonNode> others = new ArrayList<>();
+      for (JsonNode ref : d.object().path("metadata").path("ownerReferences")) {
+        if (!ref.path("uid").asText().equals(uid)) {
+          others.add(ref);
+        }
+      }
+      boolean ownerLeft = others.stream().anyMatch(ref -> ownerExists(ref, d.namespace()));
+      if (ownerLeft) {
+        removeOwnerReference(d, uid);
+      } else {
+        delete(d, DeleteOptions.Propagation.Background);
+      }
+    }
+  }
+
+  /** An object being deleted: act on its garbage-collector finalizers. */
+  private void deleting(ResourceStore store, String namespace, String name) {
+    Optional<ObjectNode> found = get(store, namespace, name);
+    if (found.isEmpty() || found.get().path("metadata").path("deletionTimestamp").isMissingNode()) {
+      return;
+    }
+    ObjectNode owner = found.get();
+    List<String> finalizers = new ArrayList<>();
+    owner.path("metadata").path("finalizers").forEach(f -> finalizers.add(f.asText()));
+    String uid = owner.path("metadata").path("uid").asText();
+    String scope = store.resource().namespaced() ? namespace : "";
+    if (finalizers.contains(ORPHAN)) {
+      for (Dependent d : dependents(scope, uid)) {
+        removeOwnerReference(d, uid);
+      }
+      removeFinalizer(store, namespace, name, uid, ORPHAN);
+    } else if (finalizers.contains(FOREGROUND)) {
+      for (Dependent d : dependents(scope, uid)) {
+        if (d.object().path("metadata").path("deletionTimestamp").isMissingNode()) {
+          delete(d, DeleteOptions.Propagation.Foreground);
+        }
+      }
+      boolean blocked = dependents(scope, uid).stream().anyMatch(d -> blocks(d.object(), uid));
+      if (!blocked) {
+        removeFinalizer(store, namespace, name, uid, FOREGROUND);
+      }
+    }
+  }
+
+  private static boolean blocks(ObjectNode dependent, String ownerUid) {
+    for (JsonNode ref : dependent.path("metadata").path("ownerReferences")) {
+      if (ref.path("uid").asText().equals(ownerUid) && ref.path("blockOwnerDeletion").asBoolean(false)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private record Dependent(ResourceStore store, String namespace, String name, ObjectNode object) {
+  }
+
+  /** Every object naming {@code uid} in its ownerReferences, in {@code namespace} ("" for all). */
+  private List<Dependent> dependents(String namespace, String uid) {
+    byte[] needle = ("\"" + uid + "\"").getBytes(StandardCharsets.UTF_8);
+    List<Dependent> out = new ArrayList<>();
+    for (ResourceStore store : stores) {
+      if (!namespace.isEmpty() && !store.resource().namespaced()) {
+        continue; // a cluster-scoped object cannot be owned by a namespaced one
+      }
+      for (CachedObject o : store.cacher().list(namespace, CONSISTENT).join().items()) {
+        if (!contains(o.json(), needle)) {
+          continue;
+        }
+        ObjectNode obj = parse(o.json());
+        for (JsonNode ref : obj.path("metadata").path("ownerReferences")) {
+          if (ref.path("uid").asText().equals(uid)) {
+            out.add(new Dependent(store, o.namespace(), o.name(), obj));
+            break;
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private boolean ownerExists(JsonNode ref, String dependentNamespace) {
+    Optional<ResourceStore> store = definitionOf(ref);
+    if (store.isEmpty()) {
+      return false;
+    }
+    String ns = store.get().resource().namespaced() ? dependentNamespace : "";
+    return get(store.get(), ns, ref.path("name").asText(""))
+        .filter(o -> o.path("metadata").path("uid").asText().equals(ref.path("uid").asText()))
+        .isPresent();
+  }
+
+  private Optional<ResourceStore> definitionOf(JsonNode ref) {
+    String apiVersion = ref.path("apiVersion").asText("");
+    String kind = ref.path("kind").asText("");
+    return stores.stream().filter(s -> s.resource().apiVersion().equals(apiVersion) && s.resource().kind().equals(kind))
+        .findFirst();
+  }
+
+  private static Optional<ObjectNode> get(ResourceStore store, String namespace, String name) {
+    if (name.isEmpty()) {
+      return Optional.empty();
+    }
+    return store.cacher().get(namespace, name, CONSISTENT).join().map(o -> parse(o.json()));
+  }
+
+  private static void removeOwnerReference(Dependent d, String uid) {
+    ignoringGone(() -> d.store().updateInternal(d.namespace(), d.name(), obj -> {
+      JsonNode refs = obj.path("metadata").path("ownerReferences");
+      if (refs instanceof ArrayNode a) {
+        for (int i = a.size() - 1; i >= 0; i--) {
+          if (a.get(i).path("uid").asText().equals(uid)) {
+            a.remove(i);
+          }
+        }
+        if (a.isEmpty()) {
+          ((ObjectNode) obj.get("metadata")).remove("ownerReferences");
+        }
+      }
+      return obj;
+    }).join());
+  }
+
+  private static void removeFinalizer(ResourceStore store, String namespace, String name, String uid, String finalizer) {
+    ignoringGone(() -> store.updateInternal(namespace, name, obj -> {
+      if (!obj.path("metadata").path("uid").asText().equals(uid)) {
+        return obj; // another object of that name now
+      }
+      JsonNode f = obj.path("metadata").path("finalizers");
+      if (f instanceof ArrayNode a) {
+        for (int i = a.size() - 1; i >= 0; i--) {
+          if (a.get(i).asText().equals(finalizer)) {
+            a.remove(i);
+          }
+        }
+        if (a.isEmpty()) {
+          ((ObjectNode) obj.get("metadata")).remove("finalizers");
+        }
+      }
+      return obj;
+    }).join());
+  }
+
+  private static void delete(Dependent d, DeleteOptions.Propagation propagation) {
+    String uid = d.object().path("metadata").path("uid").asText();
+    ignoringGone(() -> d.store().deleteInternal(d.namespace(), d.name(), DeleteOptions.of(uid, propagation)).join());
+  }
+
+  /** Runs a write; an object gone meanwhile (404) or replaced (409 on the uid precondition) is fine. */
+  private static void ignoringGone(Runnable write) {
+    try {
+      write.run();
+    } catch (CompletionException e) {
+      if (!(e.getCause() instanceof StatusException se && (se.code() == 404 || se.code() == 409))) {
+        throw e;
+      }
+    }
+  }
+
+  static ObjectNode parse(byte[] json) {
+    try {
+      return (ObjectNode) JSON.readTree(json);
+    } catch (IOException | ClassCastException e) {
+      throw new IllegalStateException("cached object is not a JSON object", e);
+    }
+  }
+
+  static boolean contains(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i <= haystack.length - needle.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /** Stops the worker. Idempotent. */
+  @Override
+  public void close() {
+    queue.close();
+  }
+}

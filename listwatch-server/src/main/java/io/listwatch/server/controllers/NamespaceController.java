@@ -1,0 +1,213 @@
+package io.listwatch.server.controllers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.ListOptions;
+import io.listwatch.api.StatusException;
+import io.listwatch.api.clock.Clock;
+import io.listwatch.api.meta.ObjectMetaRules;
+import io.listwatch.server.cacher.CacheListener;
+import io.listwatch.server.cacher.CachedObject;
+import io.listwatch.server.cacher.WatchCacheEvent;
+import io.listwatch.server.rest.DeleteOptions;
+import io.listwatch.server.rest.ResourceStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * kube's namespace controller: empties a namespace that is being deleted, then lets it go.
+ *
+ * <p>A DELETE of a namespace marks it ({@code deletionTimestamp}, {@code status.phase:
+ * Terminating}) because of its {@code spec.finalizers: ["kubernetes"]}; creating anything in it
+ * is then refused (403). This controller deletes every object in the namespace (each with its
+ * type's default propagation; pods with their grace period), records progress in the namespace's
+ * conditions as kube does ({@code NamespaceDeletionDiscoveryFailure},
+ * {@code NamespaceDeletionGroupVersionParsingFailure}, {@code NamespaceDeletionContentFailure},
+ * {@code NamespaceContentRemaining}, {@code NamespaceFinalizersRemaining}), and once nothing is
+ * left removes the {@code kubernetes} finalizer, which removes the namespace. It looks again
+ * whenever an object in a terminating namespace is deleted, so objects that take time (a pod's
+ * grace period, another finalizer) hold the namespace until they are gone.
+ *
+ * <p>Thread-safe: listeners only queue namespace names; the work runs on the
+ * {@code namespace-controller} thread.
+ */
+public final class NamespaceController implements AutoCloseable {
+
+  static final String FINALIZER = "kubernetes";
+  private static final ListOptions CONSISTENT = ListOptions.parse(Map.of());
+
+  private final ResourceStore namespaces;
+  /** Every namespaced stored resource. */
+  private final List<ResourceStore> contents;
+  private final Clock clock;
+  /** Namespaces seen terminating: deletions in them queue a new look. */
+  private final Set<String> terminating = ConcurrentHashMap.newKeySet();
+  private final ControllerQueue queue = new ControllerQueue("namespace-controller", this::sync);
+
+  public NamespaceController(ResourceStore namespaces, List<ResourceStore> stores, Clock clock) {
+    this.namespaces = namespaces;
+    this.contents = stores.stream().filter(s -> s.resource().namespaced()).toList();
+    this.clock = clock;
+  }
+
+  /** Registers the cache listeners and starts the worker. */
+  public void start() {
+    queue.start();
+    namespaces.cacher().addListener(new CacheListener() {
+      @Override
+      public void onReplace(List<CachedObject> objects, long resourceVersion) {
+        objects.forEach(o -> consider(o));
+      }
+
+      @Override
+      public void onEvent(WatchCacheEvent event) {
+        if (event.type() != WatchCacheEvent.Type.DELETED) {
+          consider(event.object());
+        } else {
+          terminating.remove(event.object().name());
+        }
+      }
+    });
+    for (ResourceStore store : contents) {
+      store.cacher().addListener(new CacheListener() {
+        @Override
+        public void onReplace(List<CachedObject> objects, long resourceVersion) {
+        }
+
+        @Override
+        public void onEvent(WatchCacheEvent event) {
+          if (event.type() == WatchCacheEvent.Type.DELETED && terminating.contains(event.object().namespace())) {
+            queue.add(event.object().namespace());
+          }
+        }
+      });
+    }
+  }
+
+  private void consider(CachedObject namespace) {
+    if ("Terminating".equals(namespace.fields().get("status.phase"))) {
+      terminating.add(namespace.name());
+      queue.add(namespace.name());
+    }
+  }
+
+  private void sync(String name) {
+    Optional<ObjectNode> found = namespaces.cacher().get("", name, CONSISTENT).join()
+        .map(o -> GarbageCollector.parse(o.json()));
+    if (found.isEmpty() || !ObjectMetaRules.isMarkedForDeletion(found.get())) {
+      terminating.remove(name);
+      return;
+    }
+    terminating.add(name);
+    boolean ours = false;
+    for (JsonNode f : found.get().path("spec").path("finalizers")) {
+      ours |= f.asText().equals(FINALIZER);
+    }
+    if (!ours) {
+      return;
+    }
+    boolean deleteFailed = false;
+    for (ResourceStore store : contents) {
+      for (CachedObject o : store.cacher().list(name, CONSISTENT).join().items()) {
+        ObjectNode obj = GarbageCollector.parse(o.json());
+        if (ObjectMetaRules.isMarkedForDeletion(obj)) {
+          continue;
+        }
+        try {
+          store.deleteInternal(name, o.name(), DeleteOptions.of(obj.path("metadata").path("uid").asText(), null))
+              .join();
+        } catch (CompletionException e) {
+          if (!(e.getCause() instanceof StatusException se && (se.code() == 404 || se.code() == 409))) {
+            deleteFailed = true;
+          }
+        }
+      }
+    }
+    Map<String, Integer> remaining = new TreeMap<>();
+    Map<String, Integer> finalizers = new TreeMap<>();
+    for (ResourceStore store : contents) {
+      List<CachedObject> left = store.cacher().list(name, CONSISTENT).join().items();
+      if (!left.isEmpty()) {
+        remaining.put(store.resource().plural() + "." + store.resource().group(), left.size());
+      }
+      for (CachedObject o : left) {
+        for (String f : ObjectMetaRules.finalizers(GarbageCollector.parse(o.json()))) {
+          finalizers.merge(f, 1, Integer::sum);
+        }
+      }
+    }
+    setConditions(name, deleteFailed, remaining, finalizers);
+    if (remaining.isEmpty() && !deleteFailed) {
+      namespaces.updateInternal("", name, ns -> {
+        JsonNode f = ns.path("spec").path("finalizers");
+        if (f instanceof ArrayNode a) {
+          for (int i = a.size() - 1; i >= 0; i--) {
+            if (a.get(i).asText().equals(FINALIZER)) {
+              a.remove(i);
+            }
+          }
+        }
+        return ns;
+      }).join();
+    }
+  }
+
+  private void setConditions(String name, boolean deleteFailed, Map<String, Integer> remaining,
+      Map<String, Integer> finalizers) {
+    String now = ObjectMetaRules.timestamp(clock.now());
+    List<String[]> wanted = new ArrayList<>();
+    wanted.add(new String[] {"NamespaceDeletionDiscoveryFailure", "False", "ResourcesDiscovered",
+        "All resources successfully discovered"});
+    wanted.add(new String[] {"NamespaceDeletionGroupVersionParsingFailure", "False", "ParsedGroupVersions",
+        "All legacy kube types successfully parsed"});
+    wanted.add(deleteFailed
+        ? new String[] {"NamespaceDeletionContentFailure", "True", "ContentDeletionFailed",
+            "Failed to delete all resource types, see the server log"}
+        : new String[] {"NamespaceDeletionContentFailure", "False", "ContentDeleted",
+            "All content successfully deleted, may be waiting on finalization"});
+    wanted.add(remaining.isEmpty()
+        ? new String[] {"NamespaceContentRemaining", "False", "ContentRemoved", "All content successfully removed"}
+        : new String[] {"NamespaceContentRemaining", "True", "SomeResourcesRemain", "Some resources are remaining: "
+            + String.join(", ", remaining.entrySet().stream()
+                .map(e -> e.getKey() + " has " + e.getValue() + " resource instances").toList())});
+    wanted.add(finalizers.isEmpty()
+        ? new String[] {"NamespaceFinalizersRemaining", "False", "ContentHasNoFinalizers",
+            "All content-preserving finalizers finished"}
+        : new String[] {"NamespaceFinalizersRemaining", "True", "SomeFinalizersRemain",
+            "Some content in the namespace has finalizers remaining: " + String.join(", ", finalizers.entrySet()
+                .stream().map(e -> e.getKey() + " in " + e.getValue() + " resource instances").toList())});
+    namespaces.updateStatusInternal("", name, ns -> {
+      ObjectNode status = ns.get("status") instanceof ObjectNode s ? s : ns.putObject("status");
+      ArrayNode conditions = status.get("conditions") instanceof ArrayNode c ? c : status.putArray("conditions");
+      for (String[] w : wanted) {
+        ObjectNode existing = null;
+        for (JsonNode c : conditions) {
+          if (c.path("type").asText().equals(w[0]) && c instanceof ObjectNode o) {
+            existing = o;
+          }
+        }
+        if (existing == null) {
+          existing = conditions.addObject().put("type", w[0]);
+        }
+        if (!existing.path("status").asText().equals(w[1])) {
+          existing.put("lastTransitionTime", now);
+        }
+        existing.put("status", w[1]).put("reason", w[2]).put("message", w[3]);
+      }
+      return ns;
+    }).join();
+  }
+
+  /** Stops the worker. Idempotent. */
+  @Override
+  public void close() {
+    queue.close();
+  }
+}
