@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The real kubectl (1.32, from PATH) changing objects in place: {@code patch} with each patch
  * type, client-side {@code apply} (the last-applied annotation and a three-way strategic merge
- * patch), {@code label}, {@code annotate} and {@code diff}. Each test works in a namespace of
+ * patch), {@code edit}, {@code label}, {@code annotate} and {@code diff}. Each test works in a namespace of
  * its own on the class's shared server.
  *
  * <p>The server does not serve OpenAPI yet, so commands that validate against it
@@ -170,6 +171,19 @@ class KubectlPatchTest {
         "-n", "kubectl-apply-remove");
 
     assertThat(images("kubectl-apply-remove")).isEqualTo("nginx:1.26");
+  }
+
+  @Test
+  void edit_withAnEditorThatChangesTheImage_patchesTheDeployment() {
+    createDeployment("kubectl-edit");
+
+    // kubectl runs the editor on a temporary YAML file and sends the difference as a strategic merge patch
+    Kubectl.Result r = kubectl.runWithEnv(Map.of("KUBE_EDITOR", "sed -i s/nginx:1.26/nginx:1.27/"),
+        "edit", "deployment", "web", "--validate=false", "-n", "kubectl-edit");
+
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(r.stdout().strip()).isEqualTo("deployment.apps/web edited");
+    assertThat(images("kubectl-edit")).isEqualTo("nginx:1.27 busybox:1.36");
   }
 
   @Test
