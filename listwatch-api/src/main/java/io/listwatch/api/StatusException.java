@@ -113,6 +113,19 @@ public final class StatusException extends RuntimeException {
         new Status.Details(name, emptyToNull(group), kind, null, List.copyOf(causes), null)));
   }
 
+  /**
+   * 422 Invalid about no object in particular: kube's generic answer when a patch cannot be
+   * applied (a failed JSON Patch {@code test}, a missing path): the message is
+   * {@code the server rejected our request due to an error in our request} and the reason is
+   * the one cause, of type {@code UnexpectedServerResponse}.
+   */
+  public static StatusException rejected(String cause) {
+    return new StatusException(Status.failure(422, Reasons.INVALID,
+        "the server rejected our request due to an error in our request",
+        new Status.Details(null, null, null, null, List.of(new Status.Cause("UnexpectedServerResponse", cause, null)),
+            null)));
+  }
+
   /** 500 InternalError. */
   public static StatusException internal(String message) {
     return new StatusException(Status.failure(500, Reasons.INTERNAL_ERROR,

@@ -1,6 +1,7 @@
 package io.listwatch.client;
 
 import io.listwatch.api.ListOptions;
+import io.listwatch.api.patch.PatchType;
 import java.util.Optional;
 
 /**
@@ -48,8 +49,21 @@ public interface ResourceClient<T> {
   /** PUT to {@code /status}. */
   T updateStatus(T object);
 
-  /** PATCH with a JSON merge patch ({@code application/merge-patch+json}). */
-  T mergePatch(String namespace, String name, String patchJson);
+  /**
+   * PATCH with a JSON merge patch ({@code application/merge-patch+json}): what
+   * {@code kubectl label} and {@code annotate} send.
+   */
+  default T mergePatch(String namespace, String name, String patchJson) {
+    return patch(namespace, name, PatchType.MERGE_PATCH, patchJson);
+  }
+
+  /**
+   * PATCH with {@code type}'s media type: a JSON Patch (a JSON array of RFC 6902 operations;
+   * a failed {@code test} answers 422), a JSON merge patch, or a strategic merge patch (built-in
+   * kinds only; custom resources answer 415). A {@code metadata.resourceVersion} the patch
+   * sets is a precondition (409 Conflict when stale).
+   */
+  T patch(String namespace, String name, PatchType type, String patch);
 
   /** DELETE; returns true if it existed (false on 404). */
   boolean delete(String namespace, String name);

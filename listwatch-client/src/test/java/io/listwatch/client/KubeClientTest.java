@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.patch.PatchType;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
 import java.io.UncheckedIOException;
@@ -111,6 +113,28 @@ class KubeClientTest {
     assertThat(pods.list(ns, ListOptions.builder().build()).items())
         .extracting(p -> p.getMetadata().getName()).containsExactly("web");
     assertThat(pods.delete(ns, "web")).isTrue();
+  }
+
+  @Test
+  void patch_sendsEachPatchType_withItsMediaType() {
+    String ns = namespace("patchtypes");
+    configMaps.create(configMap(ns, "a", "v1"));
+
+    DynamicObject json = configMaps.patch(ns, "a", PatchType.JSON_PATCH,
+        "[{\"op\":\"test\",\"path\":\"/data/key\",\"value\":\"v1\"},"
+            + "{\"op\":\"move\",\"from\":\"/data/key\",\"path\":\"/data/moved\"}]");
+    DynamicObject strategic = configMaps.patch(ns, "a", PatchType.STRATEGIC_MERGE_PATCH,
+        "{\"metadata\":{\"finalizers\":[\"example.com/keep\"]},\"data\":{\"added\":\"yes\"}}");
+    StatusException failedTest = catchThrowableOfType(StatusException.class, () -> configMaps.patch(ns, "a",
+        PatchType.JSON_PATCH, "[{\"op\":\"test\",\"path\":\"/data/moved\",\"value\":\"other\"}]"));
+
+    assertThat(json.get("data", "moved").orElseThrow().asText()).isEqualTo("v1");
+    assertThat(strategic.get("data", "added").orElseThrow().asText()).isEqualTo("yes");
+    assertThat(strategic.get("metadata", "finalizers").orElseThrow().get(0).asText()).isEqualTo("example.com/keep");
+    assertThat(failedTest.code()).isEqualTo(422);
+    DynamicObject released = configMaps.patch(ns, "a", PatchType.STRATEGIC_MERGE_PATCH,
+        "{\"metadata\":{\"$deleteFromPrimitiveList/finalizers\":[\"example.com/keep\"]}}");
+    assertThat(released.get("metadata", "finalizers").map(JsonNode::size).orElse(0)).isZero();
   }
 
   @Test

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.patch.PatchType;
 import io.listwatch.client.DynamicObject;
 import io.listwatch.client.ObjectCodec;
 import io.listwatch.client.ObjectList;
@@ -30,7 +31,6 @@ import java.util.Optional;
 final class HttpResourceClient<T> implements ResourceClient<T> {
 
   private static final String JSON = "application/json";
-  private static final String MERGE_PATCH = "application/merge-patch+json";
 
   private final HttpKubeClient client;
   private final ResourceType type;
@@ -114,11 +114,12 @@ final class HttpResourceClient<T> implements ResourceClient<T> {
   }
 
   @Override
-  public T mergePatch(String namespace, String name, String patchJson) {
-    Objects.requireNonNull(patchJson, "patchJson");
+  public T patch(String namespace, String name, PatchType patchType, String patch) {
+    Objects.requireNonNull(patchType, "patchType");
+    Objects.requireNonNull(patch, "patch");
     HttpRequest.Builder req = client.request(objectPath(namespace, name))
-        .header("Content-Type", MERGE_PATCH)
-        .method("PATCH", HttpRequest.BodyPublishers.ofString(patchJson, StandardCharsets.UTF_8));
+        .header("Content-Type", patchType.mediaType())
+        .method("PATCH", HttpRequest.BodyPublishers.ofString(patch, StandardCharsets.UTF_8));
     return readObject(expectSuccess(client.send(req)));
   }
 

@@ -2,6 +2,7 @@ package io.listwatch.client.testing;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.ListOptions;
+import io.listwatch.api.patch.PatchType;
 import io.listwatch.client.ObjectCodec;
 import io.listwatch.client.ObjectList;
 import io.listwatch.client.ResourceClient;
@@ -103,12 +104,12 @@ final class FakeResourceClient<T> implements ResourceClient<T> {
   }
 
   @Override
-  public T mergePatch(String namespace, String name, String patchJson) {
-    Reaction r = client.react(new Action(Action.PATCH, type, "", namespace, name, null, patchJson, null));
+  public T patch(String namespace, String name, PatchType patchType, String patch) {
+    Reaction r = client.react(new Action(Action.PATCH, type, "", namespace, name, null, patch, null));
     if (r.handled()) {
       return codec.type().cast(r.result());
     }
-    return Trees.decode(codec, tracker.mergePatch(type, namespace, name, patchJson));
+    return Trees.decode(codec, tracker.patch(type, namespace, name, patchType, patch));
   }
 
   @Override

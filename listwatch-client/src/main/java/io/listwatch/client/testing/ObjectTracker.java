@@ -1,9 +1,11 @@
 package io.listwatch.client.testing;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.ContinueToken;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.patch.PatchType;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.client.ObjectCodec;
@@ -205,12 +207,25 @@ public final class ObjectTracker {
    *     object or that renames the object
    */
   public ObjectNode mergePatch(ResourceType type, String namespace, String name, String patchJson) {
+    return patch(type, namespace, name, PatchType.MERGE_PATCH, patchJson);
+  }
+
+  /**
+   * Applies a patch of any {@link PatchType} as the server does (a JSON Patch, a merge patch,
+   * or a strategic merge patch for built-in kinds); a {@code metadata.resourceVersion} the
+   * patch sets is a precondition. Status changes are ignored, as on the main resource in kube.
+   *
+   * @throws StatusException 404 NotFound; 409 Conflict; 400 for a malformed patch or one that
+   *     renames the object; 422 for a JSON Patch that cannot apply (a failed {@code test});
+   *     415 for strategic merge of a kind that is not built in
+   */
+  public ObjectNode patch(ResourceType type, String namespace, String name, PatchType patchType, String patchJson) {
     String key = Trees.key(TrackerArgs.namespace(type, namespace, true), TrackerArgs.name(name));
-    ObjectNode patch = MergePatch.parse(patchJson);
+    JsonNode patch = Patches.parse(type, patchType, patchJson);
     lock.lock();
     try {
       ObjectNode current = existing(type, key, name);
-      ObjectNode patched = MergePatch.apply(current, patch);
+      ObjectNode patched = Patches.apply(type, current, patchType, patch);
       String patchedName = Trees.meta(patched, "name");
       if (!patchedName.equals(name)) {
         throw StatusException.badRequest("the name of the object (" + patchedName

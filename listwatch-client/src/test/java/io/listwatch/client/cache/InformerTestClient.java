@@ -72,7 +72,10 @@ final class InformerTestClient implements KubeClient {
     @Override public InformerTestObject create(InformerTestObject object) { throw no(); }
     @Override public InformerTestObject update(InformerTestObject object) { throw no(); }
     @Override public InformerTestObject updateStatus(InformerTestObject object) { throw no(); }
-    @Override public InformerTestObject mergePatch(String ns, String name, String patch) { throw no(); }
+    @Override public InformerTestObject patch(String ns, String name, io.listwatch.api.patch.PatchType type,
+        String patch) {
+      throw no();
+    }
     @Override public boolean delete(String namespace, String name) { throw no(); }
 
     private UnsupportedOperationException no() {

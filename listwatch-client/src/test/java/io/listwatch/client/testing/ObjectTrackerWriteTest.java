@@ -15,6 +15,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.patch.PatchType;
+import io.listwatch.client.DynamicObject;
 import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
 import io.listwatch.api.clock.FakeClock;
@@ -231,6 +233,31 @@ class ObjectTrackerWriteTest {
         .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(409));
     assertThatThrownBy(() -> pods.mergePatch("default", "web", "[1]"))
         .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(400));
+  }
+
+  @Test
+  void patch_strategicMergeAndJsonPatch_applyAsOnTheServer_andCustomKindsGet415ForStrategic() {
+    pods.create(new PodBuilder(pod("default", "web")).editSpec()
+        .addNewContainer().withName("sidecar").withImage("busybox:1.36").endContainer().endSpec().build());
+
+    Pod strategic = pods.patch("default", "web", PatchType.STRATEGIC_MERGE_PATCH,
+        "{\"spec\":{\"containers\":[{\"name\":\"sidecar\",\"image\":\"busybox:1.37\"}]}}");
+    Pod json = pods.patch("default", "web", PatchType.JSON_PATCH,
+        "[{\"op\":\"test\",\"path\":\"/spec/containers/1/image\",\"value\":\"busybox:1.37\"},"
+            + "{\"op\":\"add\",\"path\":\"/metadata/labels\",\"value\":{\"tier\":\"front\"}}]");
+
+    assertThat(strategic.getSpec().getContainers()).hasSize(2);
+    assertThat(strategic.getSpec().getContainers().get(1).getImage()).isEqualTo("busybox:1.37");
+    assertThat(json.getMetadata().getLabels()).containsEntry("tier", "front");
+    assertThatThrownBy(() -> pods.patch("default", "web", PatchType.JSON_PATCH,
+        "[{\"op\":\"test\",\"path\":\"/spec/nodeName\",\"value\":\"other\"}]"))
+        .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(422));
+    ResourceType widgets = new ResourceType("example.com", "v1", "widgets", "Widget", true);
+    ResourceClient<DynamicObject> widgetClient = client.resource(widgets, DynamicObject.CODEC);
+    widgetClient.create(DynamicObject.parse(
+        "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\",\"namespace\":\"default\"}}"));
+    assertThatThrownBy(() -> widgetClient.patch("default", "w", PatchType.STRATEGIC_MERGE_PATCH, "{}"))
+        .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(415));
   }
 
   @Test

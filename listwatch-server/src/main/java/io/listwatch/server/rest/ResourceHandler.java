@@ -8,6 +8,11 @@ import io.listwatch.api.JsonMergePatch;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.patch.JsonPatch;
+import io.listwatch.api.patch.PatchSchema;
+import io.listwatch.api.patch.PatchSchemas;
+import io.listwatch.api.patch.PatchType;
+import io.listwatch.api.patch.StrategicMergePatch;
 import io.listwatch.server.cacher.CacheWatcher;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.WatchSink;
@@ -16,6 +21,7 @@ import io.listwatch.server.request.RequestInfo;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.netty.handler.codec.http.HttpMethod;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +32,6 @@ import java.util.concurrent.TimeUnit;
  * beyond its collaborators).
  */
 public final class ResourceHandler {
-
-  private static final String MERGE_PATCH = "application/merge-patch+json";
 
   private final ResourceDefinition def;
   private final ResourceStore store;
@@ -147,25 +151,50 @@ public final class ResourceHandler {
     }).thenApply(ApiResponse::ok);
   }
 
+  /**
+   * PATCH: the Content-Type picks the patch type (JSON Patch, merge patch, or strategic merge
+   * for built-in kinds). The patch is applied to the current object inside the guaranteed
+   * update, so a retry after a concurrent write applies it again to the newer object. A
+   * {@code metadata.resourceVersion} the patch sets (any patch type) must match the current
+   * one, as kube's update precondition; a patch that removes it applies unconditionally.
+   */
   private CompletableFuture<ApiResponse> patch(RequestInfo info, ApiRequest request, boolean status) {
-    if (!request.mediaType().equals(MERGE_PATCH)) {
-      throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
-          + "media types include: " + MERGE_PATCH);
-    }
+    Optional<PatchSchema> schema = PatchSchemas.forKind(def.group(), def.version(), def.kind());
+    PatchType type = PatchType.fromMediaType(request.mediaType())
+        .filter(t -> t != PatchType.STRATEGIC_MERGE_PATCH || schema.isPresent())
+        .orElseThrow(() -> StatusException.unsupportedMediaType("the body of the request was in an unknown format "
+            + "- accepted media types include: " + acceptedPatchTypes(schema.isPresent())));
     JsonNode patch = parse(request.body());
-    if (!patch.isObject()) {
-      throw StatusException.badRequest("a merge patch for an object must be a JSON object");
+    switch (type) {
+      case JSON_PATCH -> JsonPatch.check(patch);
+      case MERGE_PATCH, STRATEGIC_MERGE_PATCH -> {
+        if (!patch.isObject()) {
+          throw StatusException.badRequest("json: cannot unmarshal " + (patch.isArray() ? "array" : "value")
+              + " into Go value of type map[string]interface {}");
+        }
+      }
     }
-    String rv = patch.path("metadata").path("resourceVersion").asText("");
     return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
-      checkResourceVersion(rv, current, info.name());
-      JsonNode patched = JsonMergePatch.apply(current, patch);
+      JsonNode patched = switch (type) {
+        case JSON_PATCH -> JsonPatch.apply(current, patch);
+        case MERGE_PATCH -> JsonMergePatch.apply(current, patch);
+        case STRATEGIC_MERGE_PATCH -> StrategicMergePatch.apply(current, patch, schema.orElseThrow());
+      };
       if (!(patched instanceof ObjectNode o)) {
         throw StatusException.badRequest("the patch does not produce an object");
       }
+      checkResourceVersion(ObjectMetaDefaults.metadata(o).path("resourceVersion").asText(""), current, info.name());
       admit(request, info.namespace(), o, current);
       return o;
     }).thenApply(ApiResponse::ok);
+  }
+
+  /** kube's list in the 415 answer: custom resources have no strategic merge. */
+  private static String acceptedPatchTypes(boolean strategic) {
+    return strategic
+        ? PatchType.JSON_PATCH.mediaType() + ", " + PatchType.MERGE_PATCH.mediaType() + ", "
+            + PatchType.STRATEGIC_MERGE_PATCH.mediaType()
+        : PatchType.JSON_PATCH.mediaType() + ", " + PatchType.MERGE_PATCH.mediaType();
   }
 
   private CompletableFuture<ApiResponse> delete(RequestInfo info, ApiRequest request) {

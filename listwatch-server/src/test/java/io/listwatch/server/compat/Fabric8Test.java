@@ -69,7 +69,7 @@ class Fabric8Test {
   }
 
   /** A client for a plain-HTTP server, with no kubeconfig, service account or env settings read. */
-  private static KubernetesClient newClient(String url) {
+  static KubernetesClient newClient(String url) {
     Config config = new ConfigBuilder(Config.empty())
         .withMasterUrl(url)
         .withNamespace("default")
@@ -81,7 +81,7 @@ class Fabric8Test {
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 
-  private static void createNamespace(KubernetesClient c, String name) {
+  static void createNamespace(KubernetesClient c, String name) {
     c.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
   }
 

@@ -123,12 +123,21 @@ final class Kubectl {
 
   /** Runs {@code kubectl args...} to completion (at most {@link #RUN_TIMEOUT}). */
   Result run(String... args) {
+    return runWithEnv(Map.of(), args);
+  }
+
+  /**
+   * Runs {@code kubectl args...} with extra environment variables (e.g. {@code KUBE_EDITOR}
+   * for {@code kubectl edit}) to completion.
+   */
+  Result runWithEnv(Map<String, String> extraEnv, String... args) {
     int n = SEQUENCE.incrementAndGet();
     Path out = home.resolve("run-" + n + ".stdout");
     Path err = home.resolve("run-" + n + ".stderr");
     ProcessBuilder pb = processBuilder(args)
         .redirectOutput(out.toFile())
         .redirectError(err.toFile());
+    pb.environment().putAll(extraEnv);
     Process process = null;
     try {
       process = pb.start();

@@ -1,0 +1,171 @@
+package io.listwatch.server.http;
+
+import static io.listwatch.server.http.KubeHttp.assertFailureStatus;
+import static io.listwatch.server.http.KubeHttp.object;
+import static io.listwatch.server.http.KubeHttp.rv;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.listwatch.server.ApiServer;
+import io.listwatch.server.testing.ApiServerExtension;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * PATCH with each patch type over HTTP: JSON Patch (RFC 6902), strategic merge for built-in
+ * kinds, and the answers to patches that cannot apply (after which the object is unchanged).
+ */
+@ExtendWith(ApiServerExtension.class)
+class PatchTypesTest {
+
+  private static final String JSON_PATCH = "application/json-patch+json";
+  private static final String STRATEGIC = "application/strategic-merge-patch+json";
+
+  private static KubeHttp http;
+
+  @BeforeAll
+  static void connect(ApiServer server) {
+    http = new KubeHttp(server);
+  }
+
+  @AfterAll
+  static void disconnect() {
+    http.close();
+  }
+
+  private static KubeHttp.Response patch(String path, String type, String body) {
+    return http.send("PATCH", path, type, body.replace('\'', '"').getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String cm(String ns, String name) {
+    return "/api/v1/namespaces/" + ns + "/configmaps/" + name;
+  }
+
+  private static String twoContainerDeployment(String ns) {
+    http.create("/apis/apps/v1/namespaces/" + ns + "/deployments", object("""
+        {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},
+         "spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},
+                 "template":{"metadata":{"labels":{"app":"web"}},
+                             "spec":{"containers":[{"name":"app","image":"nginx:1.26","env":[{"name":"A","value":"1"}]},
+                                                   {"name":"sidecar","image":"busybox:1.36"}]}}}}"""));
+    return "/apis/apps/v1/namespaces/" + ns + "/deployments/web";
+  }
+
+  @Test
+  void jsonPatch_appliesTestMoveCopyAndEscapedPointers() {
+    String ns = http.createNamespace("jsonpatch");
+    http.create("/api/v1/namespaces/" + ns + "/configmaps", object("""
+        {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm","labels":{"app.kubernetes.io/name":"web"}},
+         "data":{"a":"1","b":"2"}}"""));
+
+    JsonNode patched = patch(cm(ns, "cm"), JSON_PATCH, """
+        [{'op':'test','path':'/data/a','value':'1'},
+         {'op':'move','from':'/data/a','path':'/data/moved'},
+         {'op':'copy','from':'/data/b','path':'/data/copied'},
+         {'op':'remove','path':'/metadata/labels/app.kubernetes.io~1name'},
+         {'op':'add','path':'/metadata/labels/tier','value':'front'}]""").expect(200);
+
+    assertThat(patched.get("data")).isEqualTo(object("{\"b\":\"2\",\"moved\":\"1\",\"copied\":\"2\"}"));
+    assertThat(patched.at("/metadata/labels")).isEqualTo(object("{\"tier\":\"front\"}"));
+    assertThat(http.get(cm(ns, "cm")).expect(200).get("data")).isEqualTo(patched.get("data"));
+  }
+
+  @Test
+  void jsonPatch_withAFailedTest_is422Invalid_andStoresNothing() {
+    String ns = http.createNamespace("jsonpatch-test");
+    JsonNode created = http.create("/api/v1/namespaces/" + ns + "/configmaps", KubeHttp.configMap("cm"));
+
+    JsonNode status = assertFailureStatus(patch(cm(ns, "cm"), JSON_PATCH, """
+        [{'op':'replace','path':'/data/k','value':'changed'},{'op':'test','path':'/data/k','value':'v'}]"""),
+        422, "Invalid");
+
+    assertThat(status.at("/details/causes/0/message").asText()).isEqualTo("testing value /data/k failed: test failed");
+    assertFailureStatus(patch(cm(ns, "cm"), JSON_PATCH, "[{'op':'remove','path':'/data/missing'}]"), 422, "Invalid");
+    assertFailureStatus(patch(cm(ns, "cm"), JSON_PATCH, "{'op':'remove'}"), 400, "BadRequest");
+    assertThat(rv(http.get(cm(ns, "cm")).expect(200))).isEqualTo(rv(created));
+  }
+
+  @Test
+  void jsonPatch_thatSetsAStaleResourceVersion_is409Conflict() {
+    String ns = http.createNamespace("jsonpatch-rv");
+    JsonNode created = http.create("/api/v1/namespaces/" + ns + "/configmaps", KubeHttp.configMap("cm"));
+    patch(cm(ns, "cm"), JSON_PATCH, "[{'op':'add','path':'/data/x','value':'1'}]").expect(200);
+
+    assertFailureStatus(patch(cm(ns, "cm"), JSON_PATCH, "[{'op':'replace','path':'/metadata/resourceVersion','value':'"
+        + rv(created) + "'},{'op':'add','path':'/data/y','value':'2'}]"), 409, "Conflict");
+    assertThat(http.get(cm(ns, "cm")).expect(200).at("/data/y").isMissingNode()).isTrue();
+  }
+
+  @Test
+  void strategicMerge_changesOneContainersImage_andKeepsTheOtherContainer() {
+    String ns = http.createNamespace("smp");
+    String web = twoContainerDeployment(ns);
+
+    JsonNode patched = patch(web, STRATEGIC,
+        "{'spec':{'template':{'spec':{'containers':[{'name':'app','image':'nginx:1.27'}]}}}}").expect(200);
+
+    JsonNode containers = patched.at("/spec/template/spec/containers");
+    assertThat(containers).hasSize(2);
+    assertThat(containers.get(0).get("image").asText()).isEqualTo("nginx:1.27");
+    assertThat(containers.get(0).at("/env/0/name").asText()).as("fields the patch left alone").isEqualTo("A");
+    assertThat(containers.get(1).get("name").asText()).isEqualTo("sidecar");
+    assertThat(patched.at("/metadata/generation").asLong()).as("spec changed").isEqualTo(2);
+  }
+
+  @Test
+  void strategicMerge_directives_deleteAnElementAndRetainKeys() {
+    String ns = http.createNamespace("smp-directives");
+    String web = twoContainerDeployment(ns);
+
+    JsonNode patched = patch(web, STRATEGIC, """
+        {'spec':{'strategy':{'$retainKeys':['type'],'type':'Recreate'},
+                 'template':{'spec':{'containers':[{'name':'sidecar','$patch':'delete'}]}}}}""").expect(200);
+
+    assertThat(patched.at("/spec/template/spec/containers")).hasSize(1);
+    assertThat(patched.at("/spec/strategy")).isEqualTo(object("{\"type\":\"Recreate\"}"));
+  }
+
+  @Test
+  void strategicMerge_thatCannotApply_is400_andStoresNothing() {
+    String ns = http.createNamespace("smp-bad");
+    String web = twoContainerDeployment(ns);
+    long before = rv(http.get(web).expect(200));
+
+    JsonNode status = assertFailureStatus(patch(web, STRATEGIC,
+        "{'spec':{'template':{'spec':{'containers':[{'image':'nginx'}]}}}}"), 400, "BadRequest");
+
+    assertThat(status.path("message").asText()).isEqualTo("map: map[image:nginx] does not contain declared merge key: name");
+    assertFailureStatus(patch(web, STRATEGIC, "[]"), 400, "BadRequest");
+    assertThat(rv(http.get(web).expect(200))).isEqualTo(before);
+  }
+
+  @Test
+  void strategicMerge_withAStaleResourceVersion_is409_andDryRunStoresNothing() {
+    String ns = http.createNamespace("smp-rv");
+    JsonNode created = http.create("/api/v1/namespaces/" + ns + "/configmaps", KubeHttp.configMap("cm"));
+    patch(cm(ns, "cm"), STRATEGIC, "{'data':{'x':'1'}}").expect(200);
+
+    assertFailureStatus(patch(cm(ns, "cm"), STRATEGIC, "{'metadata':{'resourceVersion':'" + rv(created)
+        + "'},'data':{'y':'2'}}"), 409, "Conflict");
+    JsonNode dry = patch(cm(ns, "cm") + "?dryRun=All", STRATEGIC, "{'data':{'z':'3'}}").expect(200);
+    assertThat(dry.at("/data/z").asText()).isEqualTo("3");
+    assertThat(http.get(cm(ns, "cm")).expect(200).get("data"))
+        .isEqualTo(object("{\"k\":\"v\",\"x\":\"1\"}"));
+  }
+
+  @Test
+  void unsupportedPatchType_is415_listingThePatchTypes() {
+    String ns = http.createNamespace("patch-415");
+    http.create("/api/v1/namespaces/" + ns + "/configmaps", KubeHttp.configMap("cm"));
+
+    JsonNode status = assertFailureStatus(patch(cm(ns, "cm"), "application/apply-patch+cbor", "{}"), 415,
+        "UnsupportedMediaType");
+
+    assertThat(status.path("message").asText()).isEqualTo("the body of the request was in an unknown format - "
+        + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
+        + "application/strategic-merge-patch+json");
+  }
+}
