@@ -11,7 +11,8 @@
  *       {@code resourceVersionMatch}.</li>
  *   <li>{@link io.listwatch.api.ContinueToken}: the opaque paging token.</li>
  *   <li>{@link io.listwatch.api.JsonMergePatch}: RFC 7386, what the server applies for
- *       {@code application/merge-patch+json} (and the client's fake too).</li>
+ *       {@code application/merge-patch+json} (and the client's fake too). The other patch
+ *       types and kube's table of merge keys are in {@link io.listwatch.api.patch}.</li>
  * </ul>
  *
  * <p>Package-private helpers: {@code LabelSelectorParser} (the {@code labels.Parse} lexer and

@@ -139,7 +139,8 @@ public final class PatchSchemas {
         .field("spec.podCIDRs", mergeSet())
         .field("spec.taints", atomic())
         .include("status", conditionsByType())
-        .field("status.addresses", mergeByKey("type"))
+        // merged by type though types repeat (kube warns callers to replace the list whole); no list type
+        .field("status.addresses", mergeByKey("type").withListType(null).withListMapKeys())
         .field("status.volumesInUse", atomic())
         .field("status.volumesAttached", atomic())
         .field("status.images", atomic()));

@@ -1,11 +1,11 @@
 package io.listwatch.client.testing;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.ContinueToken;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.patch.PatchType;
+import io.listwatch.api.patch.Patcher;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.client.ObjectCodec;
@@ -221,11 +221,11 @@ public final class ObjectTracker {
    */
   public ObjectNode patch(ResourceType type, String namespace, String name, PatchType patchType, String patchJson) {
     String key = Trees.key(TrackerArgs.namespace(type, namespace, true), TrackerArgs.name(name));
-    JsonNode patch = Patches.parse(type, patchType, patchJson);
+    Patcher patcher = Patches.parse(type, patchType, patchJson);
     lock.lock();
     try {
       ObjectNode current = existing(type, key, name);
-      ObjectNode patched = Patches.apply(type, current, patchType, patch);
+      ObjectNode patched = patcher.applyTo(current);
       String patchedName = Trees.meta(patched, "name");
       if (!patchedName.equals(name)) {
         throw StatusException.badRequest("the name of the object (" + patchedName

@@ -4,15 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.FieldSelector;
-import io.listwatch.api.JsonMergePatch;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
-import io.listwatch.api.patch.JsonPatch;
-import io.listwatch.api.patch.PatchSchema;
 import io.listwatch.api.patch.PatchSchemas;
-import io.listwatch.api.patch.PatchType;
-import io.listwatch.api.patch.StrategicMergePatch;
+import io.listwatch.api.patch.Patcher;
 import io.listwatch.server.cacher.CacheWatcher;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.WatchSink;
@@ -21,7 +17,6 @@ import io.listwatch.server.request.RequestInfo;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.netty.handler.codec.http.HttpMethod;
 import java.io.IOException;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -159,42 +154,15 @@ public final class ResourceHandler {
    * one, as kube's update precondition; a patch that removes it applies unconditionally.
    */
   private CompletableFuture<ApiResponse> patch(RequestInfo info, ApiRequest request, boolean status) {
-    Optional<PatchSchema> schema = PatchSchemas.forKind(def.group(), def.version(), def.kind());
-    PatchType type = PatchType.fromMediaType(request.mediaType())
-        .filter(t -> t != PatchType.STRATEGIC_MERGE_PATCH || schema.isPresent())
-        .orElseThrow(() -> StatusException.unsupportedMediaType("the body of the request was in an unknown format "
-            + "- accepted media types include: " + acceptedPatchTypes(schema.isPresent())));
-    JsonNode patch = parse(request.body());
-    switch (type) {
-      case JSON_PATCH -> JsonPatch.check(patch);
-      case MERGE_PATCH, STRATEGIC_MERGE_PATCH -> {
-        if (!patch.isObject()) {
-          throw StatusException.badRequest("json: cannot unmarshal " + (patch.isArray() ? "array" : "value")
-              + " into Go value of type map[string]interface {}");
-        }
-      }
-    }
+    Patcher patcher = Patcher.forRequest(request.mediaType(), parse(request.body()),
+        PatchSchemas.forKind(def.group(), def.version(), def.kind()));
     return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
-      JsonNode patched = switch (type) {
-        case JSON_PATCH -> JsonPatch.apply(current, patch);
-        case MERGE_PATCH -> JsonMergePatch.apply(current, patch);
-        case STRATEGIC_MERGE_PATCH -> StrategicMergePatch.apply(current, patch, schema.orElseThrow());
-      };
-      if (!(patched instanceof ObjectNode o)) {
-        throw StatusException.badRequest("the patch does not produce an object");
-      }
-      checkResourceVersion(ObjectMetaDefaults.metadata(o).path("resourceVersion").asText(""), current, info.name());
-      admit(request, info.namespace(), o, current);
-      return o;
+      ObjectNode patched = patcher.applyTo(current);
+      checkResourceVersion(ObjectMetaDefaults.metadata(patched).path("resourceVersion").asText(""), current,
+          info.name());
+      admit(request, info.namespace(), patched, current);
+      return patched;
     }).thenApply(ApiResponse::ok);
-  }
-
-  /** kube's list in the 415 answer: custom resources have no strategic merge. */
-  private static String acceptedPatchTypes(boolean strategic) {
-    return strategic
-        ? PatchType.JSON_PATCH.mediaType() + ", " + PatchType.MERGE_PATCH.mediaType() + ", "
-            + PatchType.STRATEGIC_MERGE_PATCH.mediaType()
-        : PatchType.JSON_PATCH.mediaType() + ", " + PatchType.MERGE_PATCH.mediaType();
   }
 
   private CompletableFuture<ApiResponse> delete(RequestInfo info, ApiRequest request) {

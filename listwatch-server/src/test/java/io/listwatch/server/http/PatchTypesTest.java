@@ -157,6 +157,26 @@ class PatchTypesTest {
   }
 
   @Test
+  void strategicMerge_onStatus_mergesConditionsByType_andIgnoresTheSpec() {
+    String ns = http.createNamespace("smp-status");
+    http.create("/api/v1/namespaces/" + ns + "/pods", KubeHttp.pod("web", java.util.Map.of(), "node-1"));
+    String status = "/api/v1/namespaces/" + ns + "/pods/web/status";
+
+    patch(status, STRATEGIC, "{'status':{'conditions':[{'type':'PodScheduled','status':'True'}]}}").expect(200);
+    JsonNode patched = patch(status, STRATEGIC, """
+        {'spec':{'nodeName':'elsewhere'},
+         'status':{'conditions':[{'type':'Ready','status':'True'},{'type':'PodScheduled','status':'True','reason':'Bound'}]}}""")
+        .expect(200);
+
+    assertThat(patched.at("/status/conditions").valueStream().map(c -> c.get("type").asText()))
+        .containsExactlyInAnyOrder("PodScheduled", "Ready");
+    assertThat(patched.at("/status/conditions").valueStream()
+        .filter(c -> c.get("type").asText().equals("PodScheduled")).findFirst().orElseThrow().path("reason").asText())
+        .isEqualTo("Bound");
+    assertThat(patched.at("/spec/nodeName").asText()).as("/status ignores the spec").isEqualTo("node-1");
+  }
+
+  @Test
   void unsupportedPatchType_is415_listingThePatchTypes() {
     String ns = http.createNamespace("patch-415");
     http.create("/api/v1/namespaces/" + ns + "/configmaps", KubeHttp.configMap("cm"));
