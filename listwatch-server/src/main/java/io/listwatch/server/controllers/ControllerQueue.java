@@ -2,6 +2,8 @@ package io.listwatch.server.controllers;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -9,7 +11,8 @@ import org.slf4j.LoggerFactory;
  * A work queue of keys with one worker thread, as client-go's workqueue: a key queued while it
  * is already waiting is queued once; a key queued while it is being processed is processed again
  * afterwards. Keys are small strings naming work (an object), so the queue holds at most one
- * entry per object the server knows.
+ * entry per object the server knows. A key whose work fails is queued again after 200 ms,
+ * 400 ms, ... up to five times (client-go's rate-limited requeue, simplified).
  *
  * <p>Thread-safe: {@link #add} may be called from any thread (cache listeners call it under
  * their dispatch lock, so it never blocks); {@code handler} runs on the worker thread only.
@@ -31,6 +34,9 @@ final class ControllerQueue implements AutoCloseable {
   /** Guarded by this. */
   private boolean closed;
   private final Thread worker;
+  /** Consecutive failures per key; worker thread only. */
+  private final java.util.Map<String, Integer> failures = new java.util.HashMap<>();
+  private static final int MAX_RETRIES = 5;
 
   ControllerQueue(String name, Handler handler) {
     this.name = name;
@@ -68,8 +74,17 @@ final class ControllerQueue implements AutoCloseable {
       }
       try {
         handler.process(key);
+        failures.remove(key);
       } catch (Exception e) {
-        LOG.warn("{}: {} failed: {}", name, key, e.toString());
+        int n = failures.merge(key, 1, Integer::sum);
+        if (n <= MAX_RETRIES) {
+          long delayMs = 100L << n;
+          LOG.info("{}: {} failed ({}); retrying in {} ms", name, key, e.toString(), delayMs);
+          CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS).execute(() -> add(key));
+        } else {
+          failures.remove(key);
+          LOG.warn("{}: {} failed {} times, giving up until it changes again: {}", name, key, n, e.toString());
+        }
       }
     }
   }

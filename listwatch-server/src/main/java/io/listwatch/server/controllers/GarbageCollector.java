@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.CacheListener;
 import io.listwatch.server.cacher.CachedObject;
@@ -38,22 +37,33 @@ import java.util.concurrent.CompletionException;
  * <p>Driven by the watch caches: a {@link CacheListener} on every stored resource queues work
  * for deleted objects (parsed once, at deletion) and for objects that carry a garbage-collector
  * finalizer while being deleted; one worker thread ({@code garbage-collector}) does the work
- * against storage. Dependents are found by scanning the cached objects of the owner's namespace
- * (every namespace for a cluster-scoped owner) for the owner's uid, without parsing those that do
- * not contain it. Work that fails is logged and not retried until the object changes again.
+ * against storage. The listeners keep the owner graph (owner uid to the objects that name it),
+ * parsing only objects that carry ownerReferences, so a deletion costs a lookup, not a scan.
+ * Work that fails is logged and not retried until the object changes again.
  *
- * <p>Thread-safe: listeners only queue keys; everything else runs on the worker.
+ * <p>Thread-safe: listeners update the owner graph (under its lock) and queue keys; everything
+ * else runs on the worker.
  */
 public final class GarbageCollector implements AutoCloseable {
 
   static final String FOREGROUND = "foregroundDeletion";
   static final String ORPHAN = "orphan";
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final ListOptions CONSISTENT = ListOptions.parse(Map.of());
   private static final byte[] DELETION_TIMESTAMP = "\"deletionTimestamp\"".getBytes(StandardCharsets.US_ASCII);
+
+  private static final byte[] OWNER_REFERENCES = "\"ownerReferences\"".getBytes(StandardCharsets.US_ASCII);
 
   private final List<ResourceStore> stores;
   private final ControllerQueue queue = new ControllerQueue("garbage-collector", this::process);
+  /**
+   * The owner graph: owner uid to the keys ({@code group/plural/namespace/name}) of the objects
+   * naming it, and each such object's owner uids. Updated by the listeners (each under its
+   * cache's dispatch lock), read by the worker; guarded by {@link #graphLock}. Holds one entry
+   * per object with ownerReferences.
+   */
+  private final Map<String, java.util.Set<String>> dependentsByOwner = new java.util.HashMap<>();
+  private final Map<String, List<String>> ownersByDependent = new java.util.HashMap<>();
+  private final Object graphLock = new Object();
 
   /** @param stores the store of every stored resource */
   public GarbageCollector(List<ResourceStore> stores) {
@@ -77,9 +87,37 @@ public final class GarbageCollector implements AutoCloseable {
 
     @Override
     public void onReplace(List<CachedObject> objects, long resourceVersion) {
+      String prefix = def.group() + "/" + def.plural() + "/";
+      synchronized (graphLock) {
+        for (String key : List.copyOf(ownersByDependent.keySet())) {
+          if (key.startsWith(prefix)) {
+            unlink(key);
+          }
+        }
+      }
       for (CachedObject o : objects) {
+        link(o);
         if (contains(o.json(), DELETION_TIMESTAMP)) {
           queue.add(checkKey(def, o.namespace(), o.name()));
+        }
+      }
+    }
+
+    private void link(CachedObject o) {
+      String key = def.group() + "/" + def.plural() + "/" + o.namespace() + "/" + o.name();
+      List<String> owners = List.of();
+      if (contains(o.json(), OWNER_REFERENCES)) {
+        List<String> uids = new ArrayList<>();
+        parse(o.json()).path("metadata").path("ownerReferences").forEach(r -> uids.add(r.path("uid").asText("")));
+        owners = uids;
+      }
+      synchronized (graphLock) {
+        unlink(key);
+        if (!owners.isEmpty()) {
+          ownersByDependent.put(key, owners);
+          for (String uid : owners) {
+            dependentsByOwner.computeIfAbsent(uid, u -> new java.util.HashSet<>()).add(key);
+          }
         }
       }
     }
@@ -87,6 +125,13 @@ public final class GarbageCollector implements AutoCloseable {
     @Override
     public void onEvent(WatchCacheEvent event) {
       CachedObject o = event.object();
+      if (event.type() == WatchCacheEvent.Type.DELETED) {
+        synchronized (graphLock) {
+          unlink(def.group() + "/" + def.plural() + "/" + o.namespace() + "/" + o.name());
+        }
+      } else {
+        link(o);
+      }
       if (event.type() == WatchCacheEvent.Type.DELETED) {
         ObjectNode gone = parse(o.json());
         queue.add("gone/" + o.namespace() + "/" + gone.path("metadata").path("uid").asText(""));
@@ -96,6 +141,24 @@ public final class GarbageCollector implements AutoCloseable {
         }
       } else if (contains(o.json(), DELETION_TIMESTAMP)) {
         queue.add(checkKey(def, o.namespace(), o.name()));
+      }
+    }
+  }
+
+  /** Forgets the owners of {@code key}; the caller holds {@link #graphLock}. */
+  private void unlink(String key) {
+    assert Thread.holdsLock(graphLock);
+    List<String> owners = ownersByDependent.remove(key);
+    if (owners == null) {
+      return;
+    }
+    for (String uid : owners) {
+      java.util.Set<String> deps = dependentsByOwner.get(uid);
+      if (deps != null) {
+        deps.remove(key);
+        if (deps.isEmpty()) {
+          dependentsByOwner.remove(uid);
+        }
       }
     }
   }
@@ -176,22 +239,28 @@ public final class GarbageCollector implements AutoCloseable {
   private record Dependent(ResourceStore store, String namespace, String name, ObjectNode object) {
   }
 
-  /** Every object naming {@code uid} in its ownerReferences, in {@code namespace} ("" for all). */
+  /** Every object naming {@code uid} in its ownerReferences, in {@code namespace} ("" for all), read afresh. */
   private List<Dependent> dependents(String namespace, String uid) {
-    byte[] needle = ("\"" + uid + "\"").getBytes(StandardCharsets.UTF_8);
+    List<String> keys;
+    synchronized (graphLock) {
+      keys = List.copyOf(dependentsByOwner.getOrDefault(uid, java.util.Set.of()));
+    }
     List<Dependent> out = new ArrayList<>();
-    for (ResourceStore store : stores) {
-      if (!namespace.isEmpty() && !store.resource().namespaced()) {
-        continue; // a cluster-scoped object cannot be owned by a namespaced one
+    for (String key : keys) {
+      String[] k = key.split("/", -1);
+      if (!namespace.isEmpty() && !k[2].equals(namespace)) {
+        continue; // kube ignores a namespaced owner referenced from another namespace
       }
-      for (CachedObject o : store.cacher().list(namespace, CONSISTENT).join().items()) {
-        if (!contains(o.json(), needle)) {
-          continue;
-        }
-        ObjectNode obj = parse(o.json());
-        for (JsonNode ref : obj.path("metadata").path("ownerReferences")) {
+      Optional<ResourceStore> store = stores.stream()
+          .filter(s -> s.resource().group().equals(k[0]) && s.resource().plural().equals(k[1])).findFirst();
+      if (store.isEmpty()) {
+        continue;
+      }
+      Optional<ObjectNode> obj = get(store.get(), k[2], k[3]);
+      if (obj.isPresent()) {
+        for (JsonNode ref : obj.get().path("metadata").path("ownerReferences")) {
           if (ref.path("uid").asText().equals(uid)) {
-            out.add(new Dependent(store, o.namespace(), o.name(), obj));
+            out.add(new Dependent(store.get(), k[2], k[3], obj.get()));
             break;
           }
         }
@@ -222,7 +291,7 @@ public final class GarbageCollector implements AutoCloseable {
     if (name.isEmpty()) {
       return Optional.empty();
     }
-    return store.cacher().get(namespace, name, CONSISTENT).join().map(o -> parse(o.json()));
+    return store.getInternal(namespace, name).join();
   }
 
   private static void removeOwnerReference(Dependent d, String uid) {

@@ -3,7 +3,6 @@ package io.listwatch.server.controllers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.api.meta.ObjectMetaRules;
@@ -41,7 +40,6 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class NamespaceController implements AutoCloseable {
 
   static final String FINALIZER = "kubernetes";
-  private static final ListOptions CONSISTENT = ListOptions.parse(Map.of());
 
   private final ResourceStore namespaces;
   /** Every namespaced stored resource. */
@@ -99,8 +97,7 @@ public final class NamespaceController implements AutoCloseable {
   }
 
   private void sync(String name) {
-    Optional<ObjectNode> found = namespaces.cacher().get("", name, CONSISTENT).join()
-        .map(o -> GarbageCollector.parse(o.json()));
+    Optional<ObjectNode> found = namespaces.getInternal("", name).join();
     if (found.isEmpty() || !ObjectMetaRules.isMarkedForDeletion(found.get())) {
       terminating.remove(name);
       return;
@@ -115,14 +112,13 @@ public final class NamespaceController implements AutoCloseable {
     }
     boolean deleteFailed = false;
     for (ResourceStore store : contents) {
-      for (CachedObject o : store.cacher().list(name, CONSISTENT).join().items()) {
-        ObjectNode obj = GarbageCollector.parse(o.json());
+      for (ObjectNode obj : store.listInternal(name).join()) {
         if (ObjectMetaRules.isMarkedForDeletion(obj)) {
           continue;
         }
         try {
-          store.deleteInternal(name, o.name(), DeleteOptions.of(obj.path("metadata").path("uid").asText(), null))
-              .join();
+          store.deleteInternal(name, obj.path("metadata").path("name").asText(),
+              DeleteOptions.of(obj.path("metadata").path("uid").asText(), null)).join();
         } catch (CompletionException e) {
           if (!(e.getCause() instanceof StatusException se && (se.code() == 404 || se.code() == 409))) {
             deleteFailed = true;
@@ -133,12 +129,12 @@ public final class NamespaceController implements AutoCloseable {
     Map<String, Integer> remaining = new TreeMap<>();
     Map<String, Integer> finalizers = new TreeMap<>();
     for (ResourceStore store : contents) {
-      List<CachedObject> left = store.cacher().list(name, CONSISTENT).join().items();
+      List<ObjectNode> left = store.listInternal(name).join();
       if (!left.isEmpty()) {
         remaining.put(store.resource().plural() + "." + store.resource().group(), left.size());
       }
-      for (CachedObject o : left) {
-        for (String f : ObjectMetaRules.finalizers(GarbageCollector.parse(o.json()))) {
+      for (ObjectNode o : left) {
+        for (String f : ObjectMetaRules.finalizers(o)) {
           finalizers.merge(f, 1, Integer::sum);
         }
       }

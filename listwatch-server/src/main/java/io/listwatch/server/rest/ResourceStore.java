@@ -304,6 +304,22 @@ public final class ResourceStore {
     return false;
   }
 
+  /**
+   * The object as storage has it now (with its resourceVersion), for the server's controllers:
+   * unlike a consistent read through the cache, it never waits for the cache to catch up.
+   */
+  public CompletableFuture<Optional<ObjectNode>> getInternal(String namespace, String name) {
+    return storage.get(def.storageKey(namespace, name))
+        .thenApply(kv -> kv.map(v -> stamp(parse(v.value()), v.modRevision())));
+  }
+
+  /** Every object in {@code namespace} ("" for all) as storage has it now; see {@link #getInternal}. */
+  public CompletableFuture<java.util.List<ObjectNode>> listInternal(String namespace) {
+    String prefix = namespace.isEmpty() ? def.storagePrefix() : def.storagePrefix(namespace);
+    return storage.range(io.listwatch.storage.RangeRequest.prefix(prefix)).thenApply(r -> r.kvs().stream()
+        .map(v -> stamp(parse(v.value()), v.modRevision())).toList());
+  }
+
   /** Deletes an object on behalf of the server itself (garbage collector, namespace controller, timers). */
   public CompletableFuture<Deleted> deleteInternal(String namespace, String name, DeleteOptions options) {
     return delete(namespace, name, options, 0);
