@@ -79,6 +79,9 @@ public final class ApiRoutes {
       handlers.put(def, new ResourceHandler(store));
     }
     nsStore[0] = stores.get(nsDef);
+    var validations = new io.listwatch.server.openapi.FieldValidation.Catalog(schemas);
+    handlers.forEach((def, handler) -> validations.forKind(def.group(), def.version(), def.kind())
+        .ifPresent(handler::fieldValidation));
   }
 
   /**

@@ -46,6 +46,29 @@ public final class ResourceHandler {
     this.protobuf = decoder;
   }
 
+  /** Checks JSON bodies for unknown and duplicate fields, or null; set before the server accepts requests. */
+  private volatile io.listwatch.server.openapi.FieldValidation fieldValidation;
+
+  void fieldValidation(io.listwatch.server.openapi.FieldValidation validation) {
+    this.fieldValidation = validation;
+  }
+
+  /** The request's {@code fieldValidation} directive; a bad value is refused before anything changes. */
+  private static io.listwatch.server.openapi.FieldValidation.Directive directive(ApiRequest request,
+      String optionsKind) {
+    return io.listwatch.server.openapi.FieldValidation.Directive.parse(request.param("fieldValidation"), optionsKind);
+  }
+
+  /** Applies {@code fieldValidation} to a create or update body (pruning unknown fields); the warnings to send. */
+  private java.util.List<String> validateFields(ApiRequest request, ObjectNode object, String optionsKind) {
+    var d = directive(request, optionsKind);
+    io.listwatch.server.openapi.FieldValidation v = fieldValidation;
+    if (v == null || request.mediaType().equals(KubeProtobuf.MEDIA_TYPE)) {
+      return java.util.List.of();
+    }
+    return v.checkObject(d, request.body(), object);
+  }
+
   void addAdmission(WriteAdmission admission) {
     java.util.List<WriteAdmission> next = new java.util.ArrayList<>(admissions);
     next.add(admission);
@@ -76,9 +99,10 @@ public final class ResourceHandler {
           throw StatusException.pathNotFound();
         }
         ObjectNode created = body(request);
+        java.util.List<String> warnings = validateFields(request, created, "CreateOptions");
         admit(request, info.namespace(), created, null);
         return store.create(info.namespace(), created, request.isDryRun())
-            .thenApply(ApiResponse::created);
+            .thenApply(o -> ApiResponse.created(o).withWarnings(warnings));
       }
       throw StatusException.methodNotAllowed();
     }
@@ -135,13 +159,14 @@ public final class ResourceHandler {
 
   private CompletableFuture<ApiResponse> update(RequestInfo info, ApiRequest request, boolean status) {
     ObjectNode body = body(request);
+    java.util.List<String> warnings = validateFields(request, body, "UpdateOptions");
     String rv = ObjectMetaDefaults.metadata(body).path("resourceVersion").asText("");
     return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
       checkResourceVersion(rv, current, info.name());
       ObjectNode updated = body.deepCopy();
       admit(request, info.namespace(), updated, current);
       return updated;
-    }).thenApply(ApiResponse::ok);
+    }).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings));
   }
 
   private CompletableFuture<ApiResponse> patch(RequestInfo info, ApiRequest request, boolean status) {
@@ -154,15 +179,21 @@ public final class ResourceHandler {
       throw StatusException.badRequest("a merge patch for an object must be a JSON object");
     }
     String rv = patch.path("metadata").path("resourceVersion").asText("");
+    var directive = directive(request, "PatchOptions");
+    io.listwatch.server.openapi.FieldValidation validation = fieldValidation;
+    var warnings = new java.util.concurrent.atomic.AtomicReference<java.util.List<String>>(java.util.List.of());
     return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
       checkResourceVersion(rv, current, info.name());
       JsonNode patched = JsonMergePatch.apply(current, patch);
       if (!(patched instanceof ObjectNode o)) {
         throw StatusException.badRequest("the patch does not produce an object");
       }
+      if (validation != null) {
+        warnings.set(validation.checkPatched(directive, request.body(), o));
+      }
       admit(request, info.namespace(), o, current);
       return o;
-    }).thenApply(ApiResponse::ok);
+    }).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()));
   }
 
   private CompletableFuture<ApiResponse> delete(RequestInfo info, ApiRequest request) {
