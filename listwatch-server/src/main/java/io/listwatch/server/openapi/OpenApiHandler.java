@@ -23,7 +23,8 @@ import java.util.function.Supplier;
  * 406 NotAcceptable, which they treat as "no OpenAPI v2" and do without (kubectl validates and
  * explains through v3).
  *
- * <p>Thread-safe: the documents are immutable and published through a volatile field.
+ * <p>Thread-safe: the documents are immutable, built under this object's lock and published
+ * through a volatile field.
  */
 public final class OpenApiHandler {
 
@@ -47,15 +48,25 @@ public final class OpenApiHandler {
     return path.equals("/openapi/v2") || path.equals("/openapi/v3") || path.startsWith("/openapi/v3/");
   }
 
-  /** The documents for the resources served now. */
+  /**
+   * The documents for the resources served now: built on first use (about a second on a cold
+   * JVM, a tenth of that warm) and again only when the resources change. Concurrent first
+   * requests wait for one build.
+   */
   public OpenApiDocuments documents() {
     List<ResourceDefinition> now = resources.get();
     Built b = built;
-    if (b == null || !b.resources().equals(now)) {
-      b = new Built(List.copyOf(now), OpenApiDocuments.build(now, schemas));
-      built = b;
+    if (b != null && b.resources().equals(now)) {
+      return b.documents();
     }
-    return b.documents();
+    synchronized (this) {
+      b = built;
+      if (b == null || !b.resources().equals(now)) {
+        b = new Built(List.copyOf(now), OpenApiDocuments.build(now, schemas));
+        built = b;
+      }
+      return b.documents();
+    }
   }
 
   /** Answers a request for one of the {@link #handles handled} paths. */
