@@ -1,5 +1,6 @@
 package io.listwatch.server.openapi;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Descriptors.Descriptor;
@@ -27,7 +28,6 @@ import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -199,14 +199,14 @@ public final class ProtoSchemas {
     return closure(messages.keySet(), dialect);
   }
 
-  private static void collectRefs(com.fasterxml.jackson.databind.JsonNode node, Dialect dialect, Deque<String> todo) {
+  private static void collectRefs(JsonNode node, Dialect dialect, Deque<String> todo) {
     if (node.isObject()) {
-      com.fasterxml.jackson.databind.JsonNode ref = node.get("$ref");
+      JsonNode ref = node.get("$ref");
       if (ref != null && ref.isTextual()) {
         todo.push(dialect.definition(ref.asText()));
       }
     }
-    for (com.fasterxml.jackson.databind.JsonNode child : node) {
+    for (JsonNode child : node) {
       collectRefs(child, dialect, todo);
     }
   }
@@ -232,19 +232,12 @@ public final class ProtoSchemas {
       properties.set("kind", JSON.objectNode().put("type", "string"));
     }
     addProperties(definition, d, properties, dialect);
-    ObjectNode sorted = JSON.objectNode(); // kube lists properties by name
-    new TreeMap<>(propertiesMap(properties)).forEach(sorted::set);
+    Map<String, JsonNode> byName = new TreeMap<>(); // kube lists properties by name
+    properties.properties().forEach(e -> byName.put(e.getKey(), e.getValue()));
+    ObjectNode sorted = JSON.objectNode();
+    byName.forEach(sorted::set);
     schema.set("properties", sorted);
     return schema;
-  }
-
-  private static Map<String, com.fasterxml.jackson.databind.JsonNode> propertiesMap(ObjectNode properties) {
-    Map<String, com.fasterxml.jackson.databind.JsonNode> m = new HashMap<>();
-    for (Iterator<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it = properties.fields(); it.hasNext(); ) {
-      Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> e = it.next();
-      m.put(e.getKey(), e.getValue());
-    }
-    return m;
   }
 
   private static boolean hasTypeMeta(String definition, Descriptor d) {

@@ -165,7 +165,7 @@ final class UnknownFields {
       if (shape == Shape.FREE) {
         return;
       }
-      for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
         String at = child(path, e.getKey());
         if (shape == Shape.MAP) {
