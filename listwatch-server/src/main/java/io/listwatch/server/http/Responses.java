@@ -39,7 +39,7 @@ public final class Responses {
           list(l.kind(), l.apiVersion(), l.resourceVersion(), l.continueToken(), l.remainingItemCount(), l.items()));
       case ApiResponse.Text t -> text(status, t.text(), t.contentType());
     };
-    response.headers().forEach((name, values) -> encoded.headers().add(name, values));
+    response.headers().forEach((name, values) -> encoded.headers().set(name, values));
     return encoded;
   }
 

@@ -16,7 +16,9 @@ import java.util.function.Supplier;
  * Answers {@code GET /openapi/v2}, {@code /openapi/v3} and {@code /openapi/v3/{api/v1|apis/g/v}}
  * from {@link OpenApiDocuments}, which it builds on first use and again only when the set of
  * served resources changes. Each answer has an {@code ETag}; a request whose
- * {@code If-None-Match} names it gets 304.
+ * {@code If-None-Match} names it gets 304. A group-version document requested with its current
+ * {@code ?hash=} (the index's links) is {@code Cache-Control: public, immutable}, as kube
+ * serves it; anything else {@code no-cache, private}.
  *
  * <p>{@code /openapi/v2} is served as JSON. kubectl and client-go ask for it as gnostic protobuf
  * ({@code application/com.github.proto-openapi.spec.v2@v1.0+protobuf}) only; such a request gets
@@ -89,11 +91,14 @@ public final class OpenApiHandler {
       doc = docs.v3(path.substring(PREFIX.length() + "v3/".length()))
           .orElseThrow(StatusException::pathNotFound);
     }
+    // a group-version document asked for by its current hash never changes: cacheable for good
+    String cacheControl = request.param("hash").equals(doc.hash()) ? "public, immutable" : "no-cache, private";
     String ifNoneMatch = request.header(HttpHeaderNames.IF_NONE_MATCH);
     if (!ifNoneMatch.isEmpty() && (ifNoneMatch.equals(doc.etag()) || ifNoneMatch.equals("*"))) {
-      return new ApiResponse(304, new ApiResponse.Text("", "application/json")).withHeader("ETag", doc.etag());
+      return new ApiResponse(304, new ApiResponse.Text("", "application/json"))
+          .withHeader("ETag", doc.etag()).withHeader("Cache-Control", cacheControl);
     }
-    return ApiResponse.okJson(doc.json()).withHeader("ETag", doc.etag());
+    return ApiResponse.okJson(doc.json()).withHeader("ETag", doc.etag()).withHeader("Cache-Control", cacheControl);
   }
 
   /** Whether an Accept header admits JSON: absent, {@code *}/{@code *}, {@code application/*} or {@code application/json}. */

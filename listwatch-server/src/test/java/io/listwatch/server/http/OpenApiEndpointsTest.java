@@ -90,6 +90,9 @@ class OpenApiEndpointsTest {
         .endsWith("?hash=" + etag.substring(1, etag.length() - 1));
     assertThat(cached.statusCode()).isEqualTo(304);
     assertThat(cached.body()).isEmpty();
+    assertThat(first.headers().allValues("Cache-Control")).containsExactly("no-cache, private");
+    assertThat(http.get("/openapi/v3/api/v1?hash=" + etag.substring(1, etag.length() - 1)).headers()
+        .allValues("Cache-Control")).containsExactly("public, immutable");
   }
 
   @Test
