@@ -109,4 +109,72 @@ class FieldValidationTest {
   void kindsWithoutASchema_haveNoValidation() {
     assertThat(CATALOG.forKind("example.com", "v1", "Widget")).isEmpty();
   }
+
+  /** Fields from every corner of a pod that Go embeds inline or kube types specially. */
+  private static final String RICH_POD = """
+      {"apiVersion":"v1","kind":"Pod","metadata":{"name":"rich","namespace":"default","labels":{"a":"b"},
+        "creationTimestamp":null,"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"rs",
+        "uid":"u","controller":true}],"finalizers":["x/y"]},
+       "spec":{"volumes":[{"name":"cm","configMap":{"name":"settings","items":[{"key":"k","path":"p"}],"defaultMode":420}},
+           {"name":"s","secret":{"secretName":"tls","optional":true}},{"name":"tmp","emptyDir":{"sizeLimit":"1Gi"}},
+           {"name":"proj","projected":{"sources":[{"configMap":{"name":"c"}},{"secret":{"name":"s"}},
+             {"serviceAccountToken":{"path":"token","expirationSeconds":3600}},
+             {"downwardAPI":{"items":[{"path":"labels","fieldRef":{"fieldPath":"metadata.labels"}}]}}]}},
+           {"name":"host","hostPath":{"path":"/var/log","type":"Directory"}},
+           {"name":"claim","persistentVolumeClaim":{"claimName":"data"}}],
+         "initContainers":[{"name":"init","image":"busybox","command":["sh","-c","true"]}],
+         "containers":[{"name":"main","image":"nginx","ports":[{"name":"http","containerPort":80,"protocol":"TCP"}],
+           "env":[{"name":"A","value":"1"},{"name":"B","valueFrom":{"configMapKeyRef":{"name":"c","key":"k","optional":true}}},
+             {"name":"C","valueFrom":{"secretKeyRef":{"name":"s","key":"k"}}},
+             {"name":"D","valueFrom":{"fieldRef":{"fieldPath":"status.podIP"}}},
+             {"name":"E","valueFrom":{"resourceFieldRef":{"containerName":"main","resource":"limits.cpu","divisor":"1m"}}}],
+           "envFrom":[{"configMapRef":{"name":"c"},"prefix":"CM_"},{"secretRef":{"name":"s","optional":false}}],
+           "resources":{"limits":{"cpu":"500m","memory":"128Mi"},"requests":{"cpu":0.25,"memory":134217728}},
+           "livenessProbe":{"httpGet":{"path":"/healthz","port":"http","scheme":"HTTP"},"initialDelaySeconds":3},
+           "readinessProbe":{"tcpSocket":{"port":80},"periodSeconds":5},
+           "startupProbe":{"exec":{"command":["true"]},"failureThreshold":30},
+           "lifecycle":{"preStop":{"sleep":{"seconds":5}},"postStart":{"exec":{"command":["true"]}}},
+           "volumeMounts":[{"name":"cm","mountPath":"/etc/cm","readOnly":true,"subPath":"p"}],
+           "securityContext":{"runAsNonRoot":true,"capabilities":{"drop":["ALL"]},"allowPrivilegeEscalation":false,
+             "seccompProfile":{"type":"RuntimeDefault"}},
+           "imagePullPolicy":"IfNotPresent","terminationMessagePolicy":"File"}],
+         "affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[
+           {"matchExpressions":[{"key":"zone","operator":"In","values":["a"]}]}]}},
+           "podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":1,"podAffinityTerm":{
+             "labelSelector":{"matchLabels":{"a":"b"}},"topologyKey":"kubernetes.io/hostname"}}]}},
+         "tolerations":[{"key":"k","operator":"Exists","effect":"NoSchedule","tolerationSeconds":10}],
+         "topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"DoNotSchedule",
+           "labelSelector":{"matchExpressions":[{"key":"a","operator":"Exists"}]}}],
+         "imagePullSecrets":[{"name":"registry"}],"nodeSelector":{"disk":"ssd"},"restartPolicy":"Always",
+         "serviceAccountName":"default","dnsPolicy":"ClusterFirst","terminationGracePeriodSeconds":30,
+         "securityContext":{"fsGroup":2000,"sysctls":[{"name":"net.core.somaxconn","value":"1024"}]},
+         "overhead":{"cpu":"10m"}},
+       "status":{"phase":"Running","podIP":"10.0.0.1","podIPs":[{"ip":"10.0.0.1"}],"startTime":"2026-01-01T00:00:00Z",
+         "conditions":[{"type":"Ready","status":"True","lastTransitionTime":"2026-01-01T00:00:00Z"}],
+         "containerStatuses":[{"name":"main","ready":true,"restartCount":0,"image":"nginx","imageID":"x",
+           "state":{"running":{"startedAt":"2026-01-01T00:00:00Z"}},"volumeMounts":[{"name":"cm","mountPath":"/etc/cm"}]}]}}""";
+
+  @Test
+  void kubesOwnFields_passStrict_acrossAPod() throws Exception {
+    assertThat(PODS.checkObject(Directive.STRICT, bytes(RICH_POD), parse(RICH_POD))).isEmpty();
+  }
+
+  @Test
+  void serviceWithNamedTargetPort_andDeploymentStrategy_passStrict() throws Exception {
+    FieldValidation services = CATALOG.forKind("", "v1", "Service").orElseThrow();
+    FieldValidation deployments = CATALOG.forKind("apps", "v1", "Deployment").orElseThrow();
+    String service = """
+        {"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"type":"ClusterIP","selector":{"app":"web"},
+         "ports":[{"name":"http","port":80,"targetPort":"http","protocol":"TCP"},{"port":443,"targetPort":8443}],
+         "sessionAffinity":"None","ipFamilies":["IPv4"]}}""";
+    String deployment = """
+        {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":2,
+         "selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":"25%",
+         "maxUnavailable":0}},"revisionHistoryLimit":10,"template":{"metadata":{"labels":{"app":"web"}},
+         "spec":{"containers":[{"name":"main","image":"nginx"}]}}},"status":{"replicas":2,"conditions":[
+         {"type":"Available","status":"True","lastUpdateTime":"2026-01-01T00:00:00Z","reason":"MinimumReplicasAvailable"}]}}""";
+
+    assertThat(services.checkObject(Directive.STRICT, bytes(service), parse(service))).isEmpty();
+    assertThat(deployments.checkObject(Directive.STRICT, bytes(deployment), parse(deployment))).isEmpty();
+  }
 }

@@ -60,6 +60,9 @@ class ProtoSchemasTest {
     assertThat(probe.path("properties").has("handler")).isFalse();
     assertThat(keySelector.path("properties").properties()).extracting(Map.Entry::getKey)
         .containsExactly("key", "name", "optional");
+    assertThat(SCHEMAS.schema("io.k8s.api.networking.v1.IngressRule", Dialect.OPENAPI_3).path("properties")
+        .properties()).extracting(Map.Entry::getKey).containsExactly("host", "http");
+    assertThat(SCHEMAS.schema(CORE + "EphemeralContainer", Dialect.OPENAPI_3).path("properties").has("image")).isTrue();
   }
 
   @Test
