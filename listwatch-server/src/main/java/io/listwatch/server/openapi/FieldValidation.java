@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * kube's server-side field validation of one built-in kind: the {@code fieldValidation} query
@@ -75,9 +74,13 @@ public final class FieldValidation {
       this.schemas = schemas;
     }
 
-    /** The validation of a kind, or empty when no schema describes it (its bodies are not checked). */
-    public Optional<FieldValidation> forKind(String group, String version, String kind) {
-      return schemas.definitionFor(group, version, kind).map(d -> new FieldValidation(this, d, kind, version));
+    /**
+     * The validation of a kind of a built-in group. A kind no schema describes gets a validation
+     * that checks nothing (its bodies are stored as sent); which is which is decided on first
+     * use, when the schemas are loaded.
+     */
+    public FieldValidation forKind(String group, String version, String kind) {
+      return new FieldValidation(this, ProtoSchemas.definitionName(group, version, kind), kind, version);
     }
 
     UnknownFields fields() {
@@ -104,6 +107,9 @@ public final class FieldValidation {
    * @throws StatusException 400 for {@link Directive#STRICT} when a field is unknown or repeated
    */
   public List<String> checkObject(Directive directive, byte[] json, ObjectNode object) {
+    if (!catalog.fields().knows(definition)) {
+      return List.of();
+    }
     List<String> problems = List.of();
     if (directive != Directive.IGNORE) {
       try {
@@ -128,6 +134,9 @@ public final class FieldValidation {
    * @throws StatusException 400 for {@link Directive#STRICT} when a field is unknown or repeated
    */
   public List<String> checkPatched(Directive directive, byte[] patch, ObjectNode patched) {
+    if (!catalog.fields().knows(definition)) {
+      return List.of();
+    }
     List<String> problems = new ArrayList<>();
     if (directive != Directive.IGNORE && patch != null) {
       try {

@@ -91,13 +91,15 @@ public final class ProtoSchemas {
   private static final String META = "io.k8s.apimachinery.pkg.apis.meta.v1.";
 
   /** The generated files whose messages are described: apimachinery's and kube's v1 groups. */
-  private static final List<FileDescriptor> FILES = List.of(
+  private static List<FileDescriptor> files() {
+    return List.of(
       Meta.getDescriptor(), IntStr.getDescriptor(), Resource.getDescriptor(), Runtime.getDescriptor(),
       V1.getDescriptor(), V1Apps.getDescriptor(), V1Authentication.getDescriptor(),
       V1Authorization.getDescriptor(), V1Autoscaling.getDescriptor(), V1Batch.getDescriptor(),
       V1Coordination.getDescriptor(), V1Discovery.getDescriptor(), V1Events.getDescriptor(),
       V1Networking.getDescriptor(), V1Policy.getDescriptor(), V1Rbac.getDescriptor(),
       V1Scheduling.getDescriptor(), V1Storage.getDescriptor());
+  }
 
   /**
    * Fields that are Go structs embedded with {@code json:",inline"}: in protobuf a field, in JSON
@@ -130,23 +132,41 @@ public final class ProtoSchemas {
       "io.k8s.api.core.v1.PodTemplateSpec", "io.k8s.api.batch.v1.JobTemplateSpec",
       "io.k8s.api.core.v1.PersistentVolumeClaimTemplate");
 
-  private final Map<String, Descriptor> messages;
+  /**
+   * The generated messages by definition name, loaded on first use: initializing the generated
+   * classes takes about half a second, which a server pays at its first OpenAPI request or
+   * checked write rather than at start.
+   */
+  private static final class Messages {
+    static final Map<String, Descriptor> ALL = load();
+
+    private static Map<String, Descriptor> load() {
+      Map<String, Descriptor> messages = new HashMap<>();
+      for (FileDescriptor f : files()) {
+        for (Descriptor d : f.getMessageTypes()) {
+          messages.put(definitionName(d), d);
+        }
+      }
+      return Map.copyOf(messages);
+    }
+  }
+
   private final PatchMetadata patches;
 
-  private ProtoSchemas(Map<String, Descriptor> messages, PatchMetadata patches) {
-    this.messages = messages;
+  private ProtoSchemas(PatchMetadata patches) {
     this.patches = patches;
   }
 
-  /** The schemas of kube's built-in v1 types, with {@code patches} for their list fields. */
+  /**
+   * The schemas of kube's built-in v1 types, with {@code patches} for their list fields. Cheap:
+   * the generated classes are read on first use.
+   */
   public static ProtoSchemas builtins(PatchMetadata patches) {
-    Map<String, Descriptor> messages = new HashMap<>();
-    for (FileDescriptor f : FILES) {
-      for (Descriptor d : f.getMessageTypes()) {
-        messages.put(definitionName(d), d);
-      }
-    }
-    return new ProtoSchemas(Map.copyOf(messages), patches);
+    return new ProtoSchemas(java.util.Objects.requireNonNull(patches));
+  }
+
+  private static Map<String, Descriptor> messages() {
+    return Messages.ALL;
   }
 
   /** kube's definition name of a generated message: {@code k8s.io.api...} becomes {@code io.k8s.api...}. */
@@ -160,14 +180,18 @@ public final class ProtoSchemas {
    * {@code apps/v1 Deployment}; empty when the generated classes have no such message.
    */
   public Optional<String> definitionFor(String group, String version, String kind) {
-    String pkg = group.isEmpty() ? "core" : group.substring(0, group.indexOf('.') < 0 ? group.length() : group.indexOf('.'));
-    String name = "io.k8s.api." + pkg + "." + version + "." + kind;
-    return messages.containsKey(name) ? Optional.of(name) : Optional.empty();
+    String name = definitionName(group, version, kind);
+    return messages().containsKey(name) ? Optional.of(name) : Optional.empty();
   }
 
-  /** Whether a definition of this name exists. */
-  public boolean has(String definition) {
-    return messages.containsKey(definition) || definition.equals(META + "Patch");
+  /**
+   * The name kube gives the definition of a kind of a built-in group, whether or not it exists:
+   * {@code io.k8s.api.<first label of the group, or core>.<version>.<kind>}.
+   */
+  static String definitionName(String group, String version, String kind) {
+    int dot = group.indexOf('.');
+    String pkg = group.isEmpty() ? "core" : dot < 0 ? group : group.substring(0, dot);
+    return "io.k8s.api." + pkg + "." + version + "." + kind;
   }
 
   /** The patch metadata written into the schemas. */
@@ -196,7 +220,7 @@ public final class ProtoSchemas {
 
   /** Every definition, in the given dialect. */
   public Map<String, ObjectNode> all(Dialect dialect) {
-    return closure(messages.keySet(), dialect);
+    return closure(messages().keySet(), dialect);
   }
 
   private static void collectRefs(JsonNode node, Dialect dialect, Deque<String> todo) {
@@ -216,7 +240,7 @@ public final class ProtoSchemas {
     if (definition.equals(META + "Patch")) {
       return JSON.objectNode().put("type", "object");
     }
-    Descriptor d = messages.get(definition);
+    Descriptor d = messages().get(definition);
     if (d == null) {
       throw new IllegalArgumentException("no definition " + definition);
     }

@@ -80,8 +80,8 @@ public final class ApiRoutes {
     }
     nsStore[0] = stores.get(nsDef);
     var validations = new io.listwatch.server.openapi.FieldValidation.Catalog(schemas);
-    handlers.forEach((def, handler) -> validations.forKind(def.group(), def.version(), def.kind())
-        .ifPresent(handler::fieldValidation));
+    handlers.forEach((def, handler) -> handler.fieldValidation(
+        validations.forKind(def.group(), def.version(), def.kind())));
   }
 
   /**

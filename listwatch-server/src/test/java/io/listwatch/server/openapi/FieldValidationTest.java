@@ -15,8 +15,8 @@ class FieldValidationTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final FieldValidation.Catalog CATALOG =
       new FieldValidation.Catalog(ProtoSchemas.builtins(PatchMetadata.NONE));
-  private static final FieldValidation PODS = CATALOG.forKind("", "v1", "Pod").orElseThrow();
-  private static final FieldValidation CONFIG_MAPS = CATALOG.forKind("", "v1", "ConfigMap").orElseThrow();
+  private static final FieldValidation PODS = CATALOG.forKind("", "v1", "Pod");
+  private static final FieldValidation CONFIG_MAPS = CATALOG.forKind("", "v1", "ConfigMap");
 
   private static final String BAD_POD = """
       {"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","name":"b","labels":{"any":"label"}},
@@ -106,8 +106,13 @@ class FieldValidationTest {
   }
 
   @Test
-  void kindsWithoutASchema_haveNoValidation() {
-    assertThat(CATALOG.forKind("example.com", "v1", "Widget")).isEmpty();
+  void kindsWithoutASchema_areStoredAsSent_evenUnderStrict() throws Exception {
+    String widget = "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"spec\":{\"a\":1,\"a\":2}}";
+    ObjectNode object = parse(widget);
+
+    assertThat(CATALOG.forKind("example.com", "v1", "Widget").checkObject(Directive.STRICT, bytes(widget), object))
+        .isEmpty();
+    assertThat(object).isEqualTo(parse(widget));
   }
 
   /** Fields from every corner of a pod that Go embeds inline or kube types specially. */
@@ -161,8 +166,8 @@ class FieldValidationTest {
 
   @Test
   void serviceWithNamedTargetPort_andDeploymentStrategy_passStrict() throws Exception {
-    FieldValidation services = CATALOG.forKind("", "v1", "Service").orElseThrow();
-    FieldValidation deployments = CATALOG.forKind("apps", "v1", "Deployment").orElseThrow();
+    FieldValidation services = CATALOG.forKind("", "v1", "Service");
+    FieldValidation deployments = CATALOG.forKind("apps", "v1", "Deployment");
     String service = """
         {"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"type":"ClusterIP","selector":{"app":"web"},
          "ports":[{"name":"http","port":80,"targetPort":"http","protocol":"TCP"},{"port":443,"targetPort":8443}],
