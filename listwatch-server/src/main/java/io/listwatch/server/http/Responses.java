@@ -32,13 +32,15 @@ public final class Responses {
   /** The HTTP response for a REST answer. */
   public static FullHttpResponse encode(ApiResponse response) {
     HttpResponseStatus status = HttpResponseStatus.valueOf(response.code());
-    return switch (response.body()) {
+    FullHttpResponse encoded = switch (response.body()) {
       case ApiResponse.JsonBytes b -> json(status, b.json());
       case ApiResponse.Value v -> json(status, bytes(v.value()));
       case ApiResponse.ListBody l -> json(status,
           list(l.kind(), l.apiVersion(), l.resourceVersion(), l.continueToken(), l.remainingItemCount(), l.items()));
       case ApiResponse.Text t -> text(status, t.text(), t.contentType());
     };
+    response.headers().forEach((name, values) -> encoded.headers().set(name, values));
+    return encoded;
   }
 
   /** A JSON response. */

@@ -2,17 +2,47 @@ package io.listwatch.server.rest;
 
 import io.listwatch.server.cacher.CachedObject;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * What a REST handler answers, before any encoding: an HTTP status code and a body. The
- * transport ({@code io.listwatch.server.http}) turns it into bytes on the wire; errors are
- * thrown as {@link io.listwatch.api.StatusException}s instead. Immutable.
+ * What a REST handler answers, before any encoding: an HTTP status code, a body, and extra
+ * response headers ({@code Warning}, {@code ETag}). The transport
+ * ({@code io.listwatch.server.http}) turns it into bytes on the wire; errors are thrown as
+ * {@link io.listwatch.api.StatusException}s instead. Immutable.
+ *
+ * @param headers extra headers by name, each with its values in order
  */
-public record ApiResponse(int code, Body body) {
+public record ApiResponse(int code, Body body, Map<String, List<String>> headers) {
 
   public ApiResponse {
     Objects.requireNonNull(body);
+    headers = Map.copyOf(headers);
+  }
+
+  public ApiResponse(int code, Body body) {
+    this(code, body, Map.of());
+  }
+
+  /** This response with one more value of header {@code name}. */
+  public ApiResponse withHeader(String name, String value) {
+    Map<String, List<String>> next = new java.util.LinkedHashMap<>(headers);
+    List<String> values = new java.util.ArrayList<>(next.getOrDefault(name, List.of()));
+    values.add(value);
+    next.put(name, List.copyOf(values));
+    return new ApiResponse(code, body, next);
+  }
+
+  /**
+   * This response with a {@code Warning: 299 - "text"} header per warning, as kube sends them
+   * (kubectl prints each as {@code Warning: text}).
+   */
+  public ApiResponse withWarnings(List<String> warnings) {
+    ApiResponse r = this;
+    for (String w : warnings) {
+      r = r.withHeader("Warning", "299 - \"" + w.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+    }
+    return r;
   }
 
   /** A response body. */

@@ -30,6 +30,7 @@ public final class ApiRoutes {
 
   private final ResourceRegistry registry;
   private final Discovery discovery;
+  private final io.listwatch.server.openapi.OpenApiHandler openapi;
   private final Map<ResourceDefinition, ResourceHandler> handlers = new HashMap<>();
   private final Map<ResourceDefinition, ResourceStore> stores = new HashMap<>();
   /** Handlers of virtual resources and extra subresources, by "group/plural/subresource". */
@@ -43,8 +44,19 @@ public final class ApiRoutes {
 
   /** Builds the routes and a {@link ResourceStore} per resource over the given cachers. */
   public ApiRoutes(ResourceRegistry registry, Storage storage, Map<ResourceDefinition, Cacher> cachers, Clock clock) {
+    this(registry, storage, cachers, clock, io.listwatch.server.openapi.ProtoSchemas.builtins(
+        io.listwatch.server.openapi.PatchMetadata.NONE));
+  }
+
+  /**
+   * Builds the routes over {@code schemas}: the OpenAPI documents and the {@code fieldValidation}
+   * of built-in kinds read them.
+   */
+  public ApiRoutes(ResourceRegistry registry, Storage storage, Map<ResourceDefinition, Cacher> cachers, Clock clock,
+      io.listwatch.server.openapi.ProtoSchemas schemas) {
     this.registry = registry;
     this.discovery = new Discovery(registry);
+    this.openapi = new io.listwatch.server.openapi.OpenApiHandler(registry::all, schemas);
     ObjectMetaDefaults defaults = new ObjectMetaDefaults(clock, new NameGenerator());
     ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
     ResourceStore[] nsStore = new ResourceStore[1];
@@ -69,6 +81,9 @@ public final class ApiRoutes {
       handlers.put(def, new ResourceHandler(store));
     }
     nsStore[0] = stores.get(nsDef);
+    var validations = new io.listwatch.server.openapi.FieldValidation.Catalog(schemas);
+    handlers.forEach((def, handler) -> handler.fieldValidation(
+        validations.forKind(def.group(), def.version(), def.kind())));
     registerSubresources();
   }
 
@@ -196,6 +211,9 @@ public final class ApiRoutes {
       }
       case "/apis" -> {
         return ApiResponse.ok(discovery.apiGroupList());
+      }
+      case String p when io.listwatch.server.openapi.OpenApiHandler.handles(p) -> {
+        return openapi.handle(request);
       }
       default -> {
         java.util.function.Supplier<ApiResponse> registered = nonResourceGets.get(path);

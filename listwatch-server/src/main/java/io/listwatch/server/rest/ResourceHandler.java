@@ -45,6 +45,29 @@ public final class ResourceHandler {
     this.protobuf = decoder;
   }
 
+  /** Checks JSON bodies for unknown and duplicate fields, or null; set before the server accepts requests. */
+  private volatile io.listwatch.server.openapi.FieldValidation fieldValidation;
+
+  void fieldValidation(io.listwatch.server.openapi.FieldValidation validation) {
+    this.fieldValidation = validation;
+  }
+
+  /** The request's {@code fieldValidation} directive; a bad value is refused before anything changes. */
+  private static io.listwatch.server.openapi.FieldValidation.Directive directive(ApiRequest request,
+      String optionsKind) {
+    return io.listwatch.server.openapi.FieldValidation.Directive.parse(request.param("fieldValidation"), optionsKind);
+  }
+
+  /** Applies {@code fieldValidation} to a create or update body (pruning unknown fields); the warnings to send. */
+  private java.util.List<String> validateFields(ApiRequest request, ObjectNode object, String optionsKind) {
+    var d = directive(request, optionsKind);
+    io.listwatch.server.openapi.FieldValidation v = fieldValidation;
+    if (v == null || request.mediaType().equals(KubeProtobuf.MEDIA_TYPE)) {
+      return java.util.List.of();
+    }
+    return v.checkObject(d, request.body(), object);
+  }
+
   void addAdmission(WriteAdmission admission) {
     java.util.List<WriteAdmission> next = new java.util.ArrayList<>(admissions);
     next.add(admission);
@@ -75,9 +98,10 @@ public final class ResourceHandler {
           throw StatusException.pathNotFound();
         }
         ObjectNode created = body(request);
+        java.util.List<String> warnings = validateFields(request, created, "CreateOptions");
         admit(request, info.namespace(), created, null);
         return store.create(info.namespace(), created, request.isDryRun())
-            .thenApply(ApiResponse::created);
+            .thenApply(o -> ApiResponse.created(o).withWarnings(warnings));
       }
       if (HttpMethod.DELETE.equals(m)) {
         return deleteCollection(info, request);
@@ -137,13 +161,14 @@ public final class ResourceHandler {
 
   private CompletableFuture<ApiResponse> update(RequestInfo info, ApiRequest request, boolean status) {
     ObjectNode body = body(request);
+    java.util.List<String> warnings = validateFields(request, body, "UpdateOptions");
     String rv = ObjectMetaDefaults.metadata(body).path("resourceVersion").asText("");
     return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
       checkResourceVersion(rv, current, info.name());
       ObjectNode updated = body.deepCopy();
       admit(request, info.namespace(), updated, current);
       return updated;
-    }).thenApply(ApiResponse::ok);
+    }).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings));
   }
 
   /**
@@ -156,13 +181,21 @@ public final class ResourceHandler {
   private CompletableFuture<ApiResponse> patch(RequestInfo info, ApiRequest request, boolean status) {
     Patcher patcher = Patcher.forRequest(request.mediaType(), parse(request.body()),
         PatchSchemas.forKind(def.group(), def.version(), def.kind()));
+    var directive = directive(request, "PatchOptions");
+    io.listwatch.server.openapi.FieldValidation validation = fieldValidation;
+    // a JSON Patch's body is a list of operations, not the object: only the result is checked
+    byte[] body = io.listwatch.api.patch.PatchType.JSON_PATCH.mediaType().equals(request.mediaType()) ? null : request.body();
+    var warnings = new java.util.concurrent.atomic.AtomicReference<java.util.List<String>>(java.util.List.of());
     return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
       ObjectNode patched = patcher.applyTo(current);
       checkResourceVersion(ObjectMetaDefaults.metadata(patched).path("resourceVersion").asText(""), current,
           info.name());
+      if (validation != null) {
+        warnings.set(validation.checkPatched(directive, body, patched));
+      }
       admit(request, info.namespace(), patched, current);
       return patched;
-    }).thenApply(ApiResponse::ok);
+    }).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()));
   }
 
   private CompletableFuture<ApiResponse> delete(RequestInfo info, ApiRequest request) {

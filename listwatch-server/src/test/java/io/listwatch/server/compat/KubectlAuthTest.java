@@ -41,7 +41,7 @@ class KubectlAuthTest {
 
   /** Creates a service account with {@code kubectl create -f} (JSON on the wire). */
   private static void createServiceAccount(String name) {
-    kubectl.ok("create", "-n", "default", "--validate=false", "-f", kubectl.file(name + ".yaml", """
+    kubectl.ok("create", "-n", "default", "-f", kubectl.file(name + ".yaml", """
         apiVersion: v1
         kind: ServiceAccount
         metadata:

@@ -68,7 +68,7 @@ class KubectlTest {
   private static void namespaceWithWebPod(String namespace) {
     api.createNamespace(namespace);
     Path manifest = kubectl.file("web.yaml", podYaml("web", "web", "node-1"));
-    kubectl.ok("create", "-f", manifest.toString(), "--validate=false", "-n", namespace);
+    kubectl.ok("create", "-f", manifest.toString(), "-n", namespace);
   }
 
   @Test
@@ -84,7 +84,7 @@ class KubectlTest {
     api.createNamespace("kubectl-create");
     Path manifest = kubectl.file("web.yaml", podYaml("web", "web", "node-1"));
 
-    Kubectl.Result created = kubectl.ok("create", "-f", manifest.toString(), "--validate=false",
+    Kubectl.Result created = kubectl.ok("create", "-f", manifest.toString(),
         "-n", "kubectl-create");
     Kubectl.Result got = kubectl.ok("get", "pods", "-n", "kubectl-create");
 
@@ -97,7 +97,7 @@ class KubectlTest {
   void getPods_withLabelAndFieldSelectors_showsOnlyMatchingPods() {
     namespaceWithWebPod("kubectl-selectors");
     kubectl.ok("create", "-f", kubectl.file("db.yaml", podYaml("db", "db", "node-2")).toString(),
-        "--validate=false", "-n", "kubectl-selectors");
+        "-n", "kubectl-selectors");
 
     assertThat(kubectl.ok("get", "pods", "-n", "kubectl-selectors").names()).containsExactlyInAnyOrder("web", "db");
     assertThat(kubectl.ok("get", "pods", "-l", "app=web", "-n", "kubectl-selectors").names())

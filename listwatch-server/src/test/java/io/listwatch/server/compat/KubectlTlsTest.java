@@ -68,7 +68,7 @@ class KubectlTlsTest {
           - name: main
             image: nginx:1.27
         """);
-    kubectl.ok("--kubeconfig", kubeconfig, "create", "-f", manifest.toString(), "--validate=false");
+    kubectl.ok("--kubeconfig", kubeconfig, "create", "-f", manifest.toString());
 
     try (Kubectl.Background watch = kubectl.start("--kubeconfig", kubeconfig, "get", "pods", "-w", "-L", "tier",
         "-n", "tls-watch")) {

@@ -120,7 +120,7 @@ class KubectlTokenTest {
 
   @Test
   void deletingTheServiceAccount_revokesItsToken() {
-    kubectl.ok("create", "-n", "default", "--validate=false", "-f", kubectl.file("ci.yaml", """
+    kubectl.ok("create", "-n", "default", "-f", kubectl.file("ci.yaml", """
         apiVersion: v1
         kind: ServiceAccount
         metadata:
