@@ -22,8 +22,8 @@ import java.util.concurrent.CompletableFuture;
  * EvictionREST does.
  *
  * <ul>
- *   <li>A pod that is Pending, Succeeded, Failed or already being deleted is deleted without
- *       looking at budgets; so is a pod no budget selects.
+ *   <li>A pod that is Pending (or has no phase yet), Succeeded, Failed or already being deleted
+ *       is deleted without looking at budgets; so is a pod no budget selects.
  *   <li>With one matching budget: 429 TooManyRequests ("Cannot evict pod as it would violate
  *       the pod's disruption budget.", cause {@code DisruptionBudget}) while the budget's
  *       {@code status.observedGeneration} is behind its generation or its
@@ -70,7 +70,8 @@ final class EvictionHandler implements RestHandler {
       CachedObject cached = found.orElseThrow(() -> StatusException.notFound("", "pods", info.name()));
       ObjectNode pod = ResourceStore.parse(cached.json());
       String phase = pod.path("status").path("phase").asText("");
-      if (ObjectMetaRules.isMarkedForDeletion(pod) || List.of("Pending", "Succeeded", "Failed").contains(phase)) {
+      // no phase: kube would have set Pending at creation (this server stores the pod as given)
+      if (ObjectMetaRules.isMarkedForDeletion(pod) || List.of("", "Pending", "Succeeded", "Failed").contains(phase)) {
         return deletePod(ns, info.name(), options);
       }
       return budgets.cacher().list(ns, CONSISTENT).thenCompose(listed -> {

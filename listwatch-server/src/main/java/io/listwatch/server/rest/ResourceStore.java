@@ -274,20 +274,22 @@ public final class ResourceStore {
    */
   public void resumeGracePeriods() {
     byte[] needle = "\"deletionGracePeriodSeconds\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    for (var o : cacher.list("", io.listwatch.api.ListOptions.parse(java.util.Map.of())).join().items()) {
-      if (!containsBytes(o.json(), needle)) {
+    // from storage: a consistent read through the cache could wait for a progress notification
+    for (KeyValue kv : storage.range(io.listwatch.storage.RangeRequest.prefix(def.storagePrefix())).join().kvs()) {
+      if (!containsBytes(kv.value(), needle)) {
         continue;
       }
-      ObjectNode obj = parse(o.json());
-      ObjectNode meta = ObjectMetaDefaults.metadata(obj);
+      ObjectNode meta = ObjectMetaDefaults.metadata(parse(kv.value()));
       if (meta.path("deletionGracePeriodSeconds").asLong(0) <= 0 || !meta.hasNonNull("deletionTimestamp")) {
         continue;
       }
       java.time.Instant due = java.time.Instant.parse(meta.path("deletionTimestamp").asText());
       java.time.Duration delay = java.time.Duration.between(clock().now(), due);
       String uid = meta.path("uid").asText();
+      String namespace = meta.path("namespace").asText("");
+      String name = meta.path("name").asText();
       clock().schedule(delay.isNegative() ? java.time.Duration.ZERO : delay,
-          () -> delete(o.namespace(), o.name(), DeleteOptions.immediate(uid)));
+          () -> delete(namespace, name, DeleteOptions.immediate(uid)));
     }
   }
 

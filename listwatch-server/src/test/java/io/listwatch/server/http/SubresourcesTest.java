@@ -196,6 +196,10 @@ class SubresourcesTest {
         {"status":{"observedGeneration":1,"disruptionsAllowed":0,"desiredHealthy":1,"currentHealthy":1,
                    "expectedPods":1}}""")).expect(200);
 
+    http.create(pods(ns), pod("new", Map.of("app", "web"), null));
+    assertThat(http.post(pods(ns) + "/new/eviction", eviction("new")).code())
+        .as("a pod not yet running is evicted whatever the budget").isEqualTo(201);
+
     JsonNode refused = assertFailureStatus(http.post(pods(ns) + "/p/eviction", eviction("p")), 429, "TooManyRequests");
     assertThat(refused.path("message").asText())
         .isEqualTo("Cannot evict pod as it would violate the pod's disruption budget.");
