@@ -98,7 +98,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     RequestInfo served = info;
     response.whenComplete((r, e) -> onEventLoop(ctx, () -> {
       admission.release();
-      FullHttpResponse out = e == null ? Responses.encode(r) : errorResponse(e, admitted);
+      FullHttpResponse out = e == null ? Responses.encode(r, admitted) : errorResponse(e, admitted);
       record(served, admitted.contentType(), out.status().code(), startNanos);
       ctx.writeAndFlush(out);
       idle.requestEnded();
@@ -129,8 +129,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private void startWatch(ChannelHandlerContext ctx, RequestInfo info, ApiRequest request, FullHttpRequest req,
       HandlerChain.Admission admission, IdleConnections idle) {
     ApiRoutes.WatchStart start;
+    Optional<TableOptions> table;
     try {
       start = routes.prepareWatch(info, request);
+      table = TableOptions.negotiate(request);
     } catch (RuntimeException e) {
       admission.release();
       FullHttpResponse refused = errorResponse(e, request);
@@ -164,7 +166,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       watchIdle = idle;
       sink = new ChunkedWatchSink(ctx, this::watchOver);
     }
-    start.start(sink).whenComplete((watcher, e) -> ctx.executor().execute(() -> {
+    // kubectl get -w: this watcher alone pays for printing its events
+    WatchSink out = table.isPresent() ? new TableWatchSink(sink, start.resource().tableConvertor(), table.get()) : sink;
+    start.start(out).whenComplete((watcher, e) -> ctx.executor().execute(() -> {
       if (e != null) {
         Throwable cause = unwrap(e);
         StatusException status = cause instanceof StatusException se ? se
@@ -172,9 +176,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (!(cause instanceof StatusException)) {
           LOG.error("watch {} failed", request.path(), cause);
         }
-        sink.write(io.netty.buffer.Unpooled.wrappedBuffer(
+        out.write(io.netty.buffer.Unpooled.wrappedBuffer(
             io.listwatch.server.cacher.Frames.error(Responses.bytes(status.status()))));
-        sink.end();
+        out.end();
       } else if (!ctx.channel().isActive()) {
         watcher.onSinkClosed();
       } else {

@@ -17,6 +17,9 @@ import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.time.Instant;
+import io.listwatch.server.request.ApiRequest;
 
 /**
  * Encodes what the REST layer answers ({@link ApiResponse}) and kube Status errors as HTTP
@@ -29,11 +32,42 @@ public final class Responses {
   private Responses() {
   }
 
-  /** The HTTP response for a REST answer. */
+  /**
+   * The HTTP response for a REST answer to {@code request}: objects of a resource (a GET or a
+   * LIST) go out as a Table when the request asks for one (see {@link TableOptions}), anything
+   * else as {@link #encode(ApiResponse)}. Bad Table options are a 400 Status.
+   */
+  public static FullHttpResponse encode(ApiResponse response, ApiRequest request) {
+    if (!(response.body() instanceof ApiResponse.CachedBody) && !(response.body() instanceof ApiResponse.ListBody)) {
+      return encode(response);
+    }
+    Optional<TableOptions> table;
+    try {
+      table = TableOptions.negotiate(request);
+    } catch (StatusException e) {
+      return status(e);
+    }
+    if (table.isEmpty()) {
+      return encode(response);
+    }
+    HttpResponseStatus status = HttpResponseStatus.valueOf(response.code());
+    Instant now = Instant.now();
+    return switch (response.body()) {
+      case ApiResponse.CachedBody b -> json(status, Tables.table(b.resource().tableConvertor(), table.get(),
+          Long.toString(b.object().resourceVersion()), null, null, List.of(Tables.parse(b.object().json())), true, now));
+      case ApiResponse.ListBody l -> json(status, Tables.table(l.resource().tableConvertor(), table.get(),
+          Long.toString(l.resourceVersion()), l.continueToken(), l.remainingItemCount(),
+          l.items().stream().map(o -> Tables.parse(o.json())).toList(), true, now));
+      default -> encode(response);
+    };
+  }
+
+  /** The HTTP response for a REST answer, as JSON. */
   public static FullHttpResponse encode(ApiResponse response) {
     HttpResponseStatus status = HttpResponseStatus.valueOf(response.code());
     return switch (response.body()) {
       case ApiResponse.JsonBytes b -> json(status, b.json());
+      case ApiResponse.CachedBody b -> json(status, b.object().json());
       case ApiResponse.Value v -> json(status, bytes(v.value()));
       case ApiResponse.ListBody l -> json(status,
           list(l.kind(), l.apiVersion(), l.resourceVersion(), l.continueToken(), l.remainingItemCount(), l.items()));

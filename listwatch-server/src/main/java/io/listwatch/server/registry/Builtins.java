@@ -1,6 +1,17 @@
 package io.listwatch.server.registry;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.listwatch.server.printers.ConfigMapTableConvertor;
+import io.listwatch.server.printers.DeploymentTableConvertor;
+import io.listwatch.server.printers.EventTableConvertor;
+import io.listwatch.server.printers.LeaseTableConvertor;
+import io.listwatch.server.printers.NamespaceTableConvertor;
+import io.listwatch.server.printers.NodeTableConvertor;
+import io.listwatch.server.printers.PodTableConvertor;
+import io.listwatch.server.printers.ReplicaSetTableConvertor;
+import io.listwatch.server.printers.SecretTableConvertor;
+import io.listwatch.server.printers.ServiceAccountTableConvertor;
+import io.listwatch.server.printers.ServiceTableConvertor;
 import java.util.List;
 
 /**
@@ -72,6 +83,7 @@ final class Builtins {
   static ResourceDefinition configMaps() {
     return ResourceDefinition.builder(CORE, "v1", "ConfigMap", "configmaps")
         .shortNames("cm")
+        .tableConvertor(new ConfigMapTableConvertor())
         .build();
   }
 
@@ -83,6 +95,7 @@ final class Builtins {
   static ResourceDefinition events() {
     return ResourceDefinition.builder(CORE, "v1", "Event", "events")
         .shortNames("ev")
+        .tableConvertor(new EventTableConvertor())
         .nameValidation(NameValidation.PATH_SEGMENT)
         .selectableField("involvedObject.kind", FieldExtractor.string("involvedObject.kind"))
         .selectableField("involvedObject.namespace", FieldExtractor.string("involvedObject.namespace"))
@@ -109,6 +122,7 @@ final class Builtins {
     return ResourceDefinition.builder(CORE, "v1", "Namespace", "namespaces")
         .clusterScoped()
         .shortNames("ns")
+        .tableConvertor(new NamespaceTableConvertor())
         .hasStatus()
         .returnsDeletedObject()
         .nameValidation(NameValidation.DNS1123_LABEL)
@@ -121,6 +135,7 @@ final class Builtins {
     return ResourceDefinition.builder(CORE, "v1", "Node", "nodes")
         .clusterScoped()
         .shortNames("no")
+        .tableConvertor(new NodeTableConvertor())
         .hasStatus()
         .selectableField("spec.unschedulable", FieldExtractor.bool("spec.unschedulable"))
         .build();
@@ -141,6 +156,7 @@ final class Builtins {
     };
     return ResourceDefinition.builder(CORE, "v1", "Pod", "pods")
         .shortNames("po")
+        .tableConvertor(new PodTableConvertor())
         .categories("all")
         .hasStatus()
         .returnsDeletedObject()
@@ -158,6 +174,7 @@ final class Builtins {
 
   static ResourceDefinition secrets() {
     return ResourceDefinition.builder(CORE, "v1", "Secret", "secrets")
+        .tableConvertor(new SecretTableConvertor())
         .selectableField("type", FieldExtractor.string("type"))
         .build();
   }
@@ -165,6 +182,7 @@ final class Builtins {
   static ResourceDefinition serviceAccounts() {
     return ResourceDefinition.builder(CORE, "v1", "ServiceAccount", "serviceaccounts")
         .shortNames("sa")
+        .tableConvertor(new ServiceAccountTableConvertor())
         .returnsDeletedObject()
         .subresource("token", "authentication.k8s.io", "v1", "TokenRequest", "create")
         .build();
@@ -177,6 +195,7 @@ final class Builtins {
   static ResourceDefinition services() {
     return ResourceDefinition.builder(CORE, "v1", "Service", "services")
         .shortNames("svc")
+        .tableConvertor(new ServiceTableConvertor())
         .categories("all")
         .hasStatus()
         .returnsDeletedObject()
@@ -189,6 +208,7 @@ final class Builtins {
   static ResourceDefinition deployments() {
     return ResourceDefinition.builder("apps", "v1", "Deployment", "deployments")
         .shortNames("deploy")
+        .tableConvertor(new DeploymentTableConvertor())
         .categories("all")
         .hasStatus()
         .tracksGeneration()
@@ -198,6 +218,7 @@ final class Builtins {
   static ResourceDefinition replicaSets() {
     return ResourceDefinition.builder("apps", "v1", "ReplicaSet", "replicasets")
         .shortNames("rs")
+        .tableConvertor(new ReplicaSetTableConvertor())
         .categories("all")
         .hasStatus()
         .tracksGeneration()
@@ -223,6 +244,7 @@ final class Builtins {
 
   static ResourceDefinition leases() {
     return ResourceDefinition.builder("coordination.k8s.io", "v1", "Lease", "leases")
+        .tableConvertor(new LeaseTableConvertor())
         .build();
   }
 }

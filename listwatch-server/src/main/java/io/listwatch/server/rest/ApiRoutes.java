@@ -213,9 +213,11 @@ public final class ApiRoutes {
   }
 
   /** A watch about to start: the response head is written, then {@link #start} is called. */
-  @FunctionalInterface
   public interface WatchStart {
     CompletableFuture<CacheWatcher> start(WatchSink sink);
+
+    /** The resource watched (the transport prints its events as Table rows when asked to). */
+    ResourceDefinition resource();
   }
 
   /**
@@ -231,7 +233,18 @@ public final class ApiRoutes {
       throw StatusException.methodNotAllowed();
     }
     ListOptions options = handler.listOptions(request);
-    return sink -> handler.watch(info, options, sink);
+    ResourceDefinition def = handler.resource();
+    return new WatchStart() {
+      @Override
+      public CompletableFuture<CacheWatcher> start(WatchSink sink) {
+        return handler.watch(info, options, sink);
+      }
+
+      @Override
+      public ResourceDefinition resource() {
+        return def;
+      }
+    };
   }
 
   private ResourceHandler handlerFor(RequestInfo info) {
