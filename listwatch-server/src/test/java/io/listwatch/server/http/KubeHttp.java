@@ -356,8 +356,18 @@ final class KubeHttp implements AutoCloseable {
    * Python client spells it), read as a watch stream.
    */
   WatchStream openStream(String path, boolean parse) {
+    return openStream(path, parse, "application/json");
+  }
+
+  /** A watch ({@code watch=true} is added) sent with its own Accept header, e.g. for Tables. */
+  WatchStream watchAccepting(String collectionPathAndQuery, String accept) {
+    String sep = collectionPathAndQuery.contains("?") ? "&" : "?";
+    return openStream(collectionPathAndQuery + sep + "watch=true", true, accept);
+  }
+
+  private WatchStream openStream(String path, boolean parse, String accept) {
     HttpRequest req = HttpRequest.newBuilder(URI.create(base + path))
-        .header("Accept", "application/json")
+        .header("Accept", accept)
         .GET().build();
     try {
       HttpResponse<InputStream> r = client.sendAsync(req, HttpResponse.BodyHandlers.ofInputStream())
