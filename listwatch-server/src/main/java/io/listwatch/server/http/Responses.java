@@ -38,6 +38,9 @@ public final class Responses {
    * else as {@link #encode(ApiResponse)}. Bad Table options are a 400 Status.
    */
   public static FullHttpResponse encode(ApiResponse response, ApiRequest request) {
+    if (response.body() instanceof ApiResponse.DiscoveryBody d) {
+      return AggregatedDiscovery.encode(d, request);
+    }
     if (!(response.body() instanceof ApiResponse.CachedBody) && !(response.body() instanceof ApiResponse.ListBody)) {
       return encode(response);
     }
@@ -68,6 +71,7 @@ public final class Responses {
     return switch (response.body()) {
       case ApiResponse.JsonBytes b -> json(status, b.json());
       case ApiResponse.CachedBody b -> json(status, b.object().json());
+      case ApiResponse.DiscoveryBody d -> json(status, bytes(d.legacy()));
       case ApiResponse.Value v -> json(status, bytes(v.value()));
       case ApiResponse.ListBody l -> json(status,
           list(l.kind(), l.apiVersion(), l.resourceVersion(), l.continueToken(), l.remainingItemCount(), l.items()));

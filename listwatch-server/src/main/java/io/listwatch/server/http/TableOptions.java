@@ -2,9 +2,7 @@ package io.listwatch.server.http;
 
 import io.listwatch.api.StatusException;
 import io.listwatch.server.request.ApiRequest;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -45,67 +43,10 @@ record TableOptions(String groupVersion, IncludeObject includeObject) {
   }
 
   /**
-   * The Table version ({@code v1} or {@code v1beta1}) of the first media range in
-   * {@code accept}, by quality then order, that is either a Table of this server's or plain
-   * JSON ({@code application/json}, {@code application/*}, {@code *}{@code /*}); empty when it
-   * is JSON or nothing matches. Ranges this server does not serve (other types, other
-   * {@code as=} conversions) are passed over, as kube's negotiation passes them over.
+   * The Table version ({@code v1} or {@code v1beta1}) the Accept header prefers over plain
+   * JSON; empty when JSON comes first or nothing matches.
    */
   static Optional<String> tableVersion(String accept) {
-    List<String[]> ranges = new ArrayList<>(); // {q, index, clause}
-    String[] clauses = accept.split(",");
-    for (int i = 0; i < clauses.length; i++) {
-      ranges.add(new String[] {Double.toString(quality(clauses[i])), Integer.toString(i), clauses[i]});
-    }
-    ranges.sort((a, b) -> {
-      int byQ = Double.compare(Double.parseDouble(b[0]), Double.parseDouble(a[0]));
-      return byQ != 0 ? byQ : Integer.compare(Integer.parseInt(a[1]), Integer.parseInt(b[1]));
-    });
-    for (String[] range : ranges) {
-      if (Double.parseDouble(range[0]) <= 0) {
-        continue;
-      }
-      String[] parts = range[2].split(";");
-      String type = parts[0].trim().toLowerCase(Locale.ROOT);
-      String as = "";
-      String g = "";
-      String v = "";
-      for (int i = 1; i < parts.length; i++) {
-        String[] kv = parts[i].split("=", 2);
-        String key = kv[0].trim().toLowerCase(Locale.ROOT);
-        String value = kv.length > 1 ? kv[1].trim() : "";
-        switch (key) {
-          case "as" -> as = value;
-          case "g" -> g = value;
-          case "v" -> v = value;
-          default -> { }
-        }
-      }
-      boolean json = type.equals("application/json") || type.equals("application/*") || type.equals("*/*");
-      if (!json) {
-        continue;
-      }
-      if (as.isEmpty()) {
-        return Optional.empty();
-      }
-      if (as.equals("Table") && g.equals("meta.k8s.io") && (v.equals("v1") || v.equals("v1beta1"))) {
-        return Optional.of(v);
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static double quality(String clause) {
-    for (String p : clause.split(";")) {
-      String[] kv = p.split("=", 2);
-      if (kv.length == 2 && kv[0].trim().equalsIgnoreCase("q")) {
-        try {
-          return Double.parseDouble(kv[1].trim());
-        } catch (NumberFormatException e) {
-          return 0;
-        }
-      }
-    }
-    return 1;
+    return MediaRange.preferredConversion(accept, "Table", "meta.k8s.io", List.of("v1", "v1beta1"));
   }
 }

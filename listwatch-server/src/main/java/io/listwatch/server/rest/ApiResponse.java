@@ -17,7 +17,7 @@ public record ApiResponse(int code, Body body) {
   }
 
   /** A response body. */
-  public sealed interface Body permits JsonBytes, CachedBody, Value, ListBody, Text {
+  public sealed interface Body permits JsonBytes, CachedBody, Value, ListBody, DiscoveryBody, Text {
   }
 
   /** An object that is already JSON (a cached object's bytes). Shared; do not mutate. */
@@ -55,6 +55,16 @@ public record ApiResponse(int code, Body body) {
     public String apiVersion() {
       return resource.apiVersion();
     }
+  }
+
+  /**
+   * A discovery root ({@code /api}, {@code /apis}): the legacy document, and the aggregated one
+   * (an apidiscovery.k8s.io APIGroupDiscoveryList) for clients whose Accept header prefers it.
+   *
+   * @param aggregated the aggregated document for an apiVersion ({@code apidiscovery.k8s.io/v2}
+   *     or {@code apidiscovery.k8s.io/v2beta1})
+   */
+  public record DiscoveryBody(Object legacy, java.util.function.Function<String, Object> aggregated) implements Body {
   }
 
   /** Text (health checks, metrics) of the given content type. */

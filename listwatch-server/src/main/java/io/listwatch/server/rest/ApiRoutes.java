@@ -171,10 +171,12 @@ public final class ApiRoutes {
         return ApiResponse.ok(VERSION);
       }
       case "/api" -> {
-        return ApiResponse.ok(discovery.apiVersions(request.host()));
+        return new ApiResponse(200, new ApiResponse.DiscoveryBody(discovery.apiVersions(request.host()),
+            apiVersion -> discovery.aggregated(true, apiVersion)));
       }
       case "/apis" -> {
-        return ApiResponse.ok(discovery.apiGroupList());
+        return new ApiResponse(200, new ApiResponse.DiscoveryBody(discovery.apiGroupList(),
+            apiVersion -> discovery.aggregated(false, apiVersion)));
       }
       default -> {
         java.util.function.Supplier<ApiResponse> registered = nonResourceGets.get(path);

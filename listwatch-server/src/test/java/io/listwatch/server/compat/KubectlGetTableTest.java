@@ -176,4 +176,21 @@ class KubectlGetTableTest {
       assertThat(watch.stderrText()).doesNotContain("error");
     }
   }
+
+  @Test
+  void apiResourcesWide_showsShortNamesAndCategories_fromAggregatedDiscoveryAlone() {
+    Kubectl.Result r = kubectl.ok("api-resources", "-o", "wide", "-v=6");
+
+    assertThat(r.lines().getFirst().split("\\s+"))
+        .containsExactly("NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND", "VERBS", "CATEGORIES");
+    assertThat(r.lines()).anySatisfy(l -> assertThat(l.split("\\s+"))
+        .startsWith("pods", "po", "v1", "true", "Pod").endsWith("all"));
+    assertThat(r.lines()).anySatisfy(l -> assertThat(l.split("\\s+"))
+        .startsWith("deployments", "deploy", "apps/v1", "true", "Deployment").endsWith("all"));
+    assertThat(r.lines()).anySatisfy(l -> assertThat(l.split("\\s+"))
+        .startsWith("configmaps", "cm", "v1", "true", "ConfigMap"));
+    assertThat(r.stderr()).as("aggregated discovery: no per-group-version documents fetched")
+        .containsPattern("GET \\S+/apis[? ]")
+        .doesNotContainPattern("GET \\S+/api/v1[? ]").doesNotContainPattern("GET \\S+/apis/apps/v1[? ]");
+  }
 }

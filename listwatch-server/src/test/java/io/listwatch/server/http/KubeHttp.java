@@ -101,6 +101,16 @@ final class KubeHttp implements AutoCloseable {
         "GET " + path);
   }
 
+  /** The URI of {@code path} on this server. */
+  URI uri(String path) {
+    return URI.create(base + path);
+  }
+
+  /** Sends a request built by the caller (its own headers). */
+  Response send(HttpRequest.Builder request) {
+    return send(request.timeout(WAIT), "request");
+  }
+
   Response post(String path, Object body) {
     return send("POST", path, "application/json", bytes(body));
   }
