@@ -51,6 +51,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private final ConnectionInfo.Listener listener;
   private final RequestMetrics metrics;
   private CacheWatcher activeWatch; // event loop only
+  /** The list response being streamed on this channel, if any; event loop only. */
+  private ListStreamWriter activeList;
   /** The running watch's hold on the limits and on the connection's idle clock; event loop only. */
   private HandlerChain.Admission watchAdmission;
   private IdleConnections watchIdle;
@@ -98,6 +100,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     RequestInfo served = info;
     response.whenComplete((r, e) -> onEventLoop(ctx, () -> {
       admission.release();
+      Optional<ListChunks> list = e == null ? Responses.streamedList(r, admitted) : Optional.empty();
+      if (list.isPresent()) {
+        record(served, admitted.contentType(), r.code(), startNanos);
+        ctx.write(Responses.streamedListHead(r, list.get()));
+        activeList = new ListStreamWriter(ctx, list.get(), () -> {
+          activeList = null;
+          idle.requestEnded();
+        });
+        activeList.resume();
+        return;
+      }
       FullHttpResponse out = e == null ? Responses.encode(r, admitted) : errorResponse(e, admitted);
       record(served, admitted.contentType(), out.status().code(), startNanos);
       ctx.writeAndFlush(out);
@@ -220,6 +233,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     if (activeWatch != null && ctx.channel().isWritable()) {
       activeWatch.drain();
     }
+    if (activeList != null && ctx.channel().isWritable()) {
+      activeList.resume();
+    }
     super.channelWritabilityChanged(ctx);
   }
 
@@ -227,6 +243,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     if (activeWatch != null) {
       activeWatch.onSinkClosed();
+    }
+    if (activeList != null) {
+      activeList.abandon();
+      activeList = null;
     }
     watchOver();
     super.channelInactive(ctx);

@@ -9,6 +9,8 @@ import io.listwatch.server.rest.ApiResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -63,6 +65,28 @@ public final class Responses {
           l.items().stream().map(o -> Tables.parse(o.json())).toList(), true, now));
       default -> encode(response);
     };
+  }
+
+  /**
+   * The body of a list to stream in chunks ({@link ListChunks}) rather than build whole: a
+   * JSON list, when the request does not ask for a Table. Empty for every other answer, which
+   * {@link #encode(ApiResponse, ApiRequest)} encodes.
+   */
+  static Optional<ListChunks> streamedList(ApiResponse response, ApiRequest request) {
+    if (!(response.body() instanceof ApiResponse.ListBody list)
+        || TableOptions.tableVersion(request.accept()).isPresent()) {
+      return Optional.empty();
+    }
+    return Optional.of(new ListChunks(list));
+  }
+
+  /** The response head of a streamed list: its status, JSON, and its Content-Length. */
+  static HttpResponse streamedListHead(ApiResponse response, ListChunks chunks) {
+    HttpResponse r = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.code()));
+    r.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+    r.headers().set(HttpHeaderNames.CONTENT_LENGTH, chunks.length());
+    r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
+    return r;
   }
 
   /** The HTTP response for a REST answer, as JSON. */
