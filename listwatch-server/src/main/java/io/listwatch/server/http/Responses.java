@@ -69,7 +69,8 @@ public final class Responses {
 
   /**
    * The body of a list to stream in chunks ({@link ListChunks}) rather than build whole: a
-   * JSON list, when the request does not ask for a Table. Empty for every other answer, which
+   * JSON list, when the request does not ask for a Table (an encoding other than JSON, once
+   * served for lists, must be excluded here too). Empty for every other answer, which
    * {@link #encode(ApiResponse, ApiRequest)} encodes.
    */
   static Optional<ListChunks> streamedList(ApiResponse response, ApiRequest request) {
