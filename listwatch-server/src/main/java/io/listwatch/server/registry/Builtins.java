@@ -9,6 +9,7 @@ import io.listwatch.server.printers.NamespaceTableConvertor;
 import io.listwatch.server.printers.NodeTableConvertor;
 import io.listwatch.server.printers.PodTableConvertor;
 import io.listwatch.server.printers.ReplicaSetTableConvertor;
+import io.listwatch.server.printers.RoleBindingTableConvertor;
 import io.listwatch.server.printers.SecretTableConvertor;
 import io.listwatch.server.printers.ServiceAccountTableConvertor;
 import io.listwatch.server.printers.ServiceTableConvertor;
@@ -71,10 +72,12 @@ final class Builtins {
     String group = "rbac.authorization.k8s.io";
     return List.of(
         ResourceDefinition.builder(group, "v1", "ClusterRoleBinding", "clusterrolebindings")
+            .tableConvertor(new RoleBindingTableConvertor())
             .clusterScoped().nameValidation(NameValidation.PATH_SEGMENT).build(),
         ResourceDefinition.builder(group, "v1", "ClusterRole", "clusterroles")
             .clusterScoped().nameValidation(NameValidation.PATH_SEGMENT).build(),
         ResourceDefinition.builder(group, "v1", "RoleBinding", "rolebindings")
+            .tableConvertor(new RoleBindingTableConvertor())
             .nameValidation(NameValidation.PATH_SEGMENT).build(),
         ResourceDefinition.builder(group, "v1", "Role", "roles")
             .nameValidation(NameValidation.PATH_SEGMENT).build());

@@ -80,6 +80,17 @@ class CoreTableConvertorsTest {
   }
 
   @Test
+  void roleBinding_showsItsRole_andSubjectsByKindWhenWide() {
+    RoleBindingTableConvertor c = new RoleBindingTableConvertor();
+    assertThat(Rows.headers(c)).containsExactly("Name", "Role", "Age", "Users", "Groups", "ServiceAccounts");
+    assertThat(Rows.cells(c, """
+        {"metadata":{"name":"rb"},"roleRef":{"kind":"ClusterRole","name":"view"},
+         "subjects":[{"kind":"User","name":"alice"},{"kind":"User","name":"bob"},{"kind":"Group","name":"dev"},
+          {"kind":"ServiceAccount","namespace":"ci","name":"deployer"}]}
+        """)).containsExactly("rb", "ClusterRole/view", "<unknown>", "alice, bob", "dev", "ci:deployer");
+  }
+
+  @Test
   void defaultConvertor_showsNameAndCreatedAtAsRfc3339() {
     assertThat(Rows.headers(TableConvertor.DEFAULT)).containsExactly("Name", "Created At");
     assertThat(TableConvertor.DEFAULT.columnDefinitions().get(1).type()).isEqualTo("date");
