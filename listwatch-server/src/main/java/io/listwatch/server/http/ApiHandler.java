@@ -51,6 +51,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private final ConnectionInfo.Listener listener;
   private final RequestMetrics metrics;
   private CacheWatcher activeWatch; // event loop only
+  /** The list response being streamed on this channel, if any; event loop only. */
+  private ListStreamWriter activeList;
   /** The running watch's hold on the limits and on the connection's idle clock; event loop only. */
   private HandlerChain.Admission watchAdmission;
   private IdleConnections watchIdle;
@@ -98,7 +100,18 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     RequestInfo served = info;
     response.whenComplete((r, e) -> onEventLoop(ctx, () -> {
       admission.release();
-      FullHttpResponse out = e == null ? Responses.encode(r) : errorResponse(e, admitted);
+      Optional<ListChunks> list = e == null ? Responses.streamedList(r, admitted) : Optional.empty();
+      if (list.isPresent()) {
+        record(served, admitted.contentType(), r.code(), startNanos);
+        ctx.write(Responses.streamedListHead(r, list.get()));
+        activeList = new ListStreamWriter(ctx, list.get(), () -> {
+          activeList = null;
+          idle.requestEnded();
+        });
+        activeList.resume();
+        return;
+      }
+      FullHttpResponse out = e == null ? Responses.encode(r, admitted) : errorResponse(e, admitted);
       record(served, admitted.contentType(), out.status().code(), startNanos);
       ctx.writeAndFlush(out);
       idle.requestEnded();
@@ -129,8 +142,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private void startWatch(ChannelHandlerContext ctx, RequestInfo info, ApiRequest request, FullHttpRequest req,
       HandlerChain.Admission admission, IdleConnections idle) {
     ApiRoutes.WatchStart start;
+    Optional<TableOptions> table;
     try {
       start = routes.prepareWatch(info, request);
+      table = TableOptions.negotiate(request);
     } catch (RuntimeException e) {
       admission.release();
       FullHttpResponse refused = errorResponse(e, request);
@@ -164,7 +179,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       watchIdle = idle;
       sink = new ChunkedWatchSink(ctx, this::watchOver);
     }
-    start.start(sink).whenComplete((watcher, e) -> ctx.executor().execute(() -> {
+    // kubectl get -w: this watcher alone pays for printing its events
+    WatchSink out = table.isPresent() ? new TableWatchSink(sink, start.resource().tableConvertor(), table.get()) : sink;
+    start.start(out).whenComplete((watcher, e) -> ctx.executor().execute(() -> {
       if (e != null) {
         Throwable cause = unwrap(e);
         StatusException status = cause instanceof StatusException se ? se
@@ -172,9 +189,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (!(cause instanceof StatusException)) {
           LOG.error("watch {} failed", request.path(), cause);
         }
-        sink.write(io.netty.buffer.Unpooled.wrappedBuffer(
+        out.write(io.netty.buffer.Unpooled.wrappedBuffer(
             io.listwatch.server.cacher.Frames.error(Responses.bytes(status.status()))));
-        sink.end();
+        out.end();
       } else if (!ctx.channel().isActive()) {
         watcher.onSinkClosed();
       } else {
@@ -216,6 +233,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     if (activeWatch != null && ctx.channel().isWritable()) {
       activeWatch.drain();
     }
+    if (activeList != null && ctx.channel().isWritable()) {
+      activeList.resume();
+    }
     super.channelWritabilityChanged(ctx);
   }
 
@@ -223,6 +243,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     if (activeWatch != null) {
       activeWatch.onSinkClosed();
+    }
+    if (activeList != null) {
+      activeList.abandon();
+      activeList = null;
     }
     watchOver();
     super.channelInactive(ctx);

@@ -9,6 +9,8 @@ import io.listwatch.server.rest.ApiResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -17,6 +19,9 @@ import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.time.Instant;
+import io.listwatch.server.request.ApiRequest;
 
 /**
  * Encodes what the REST layer answers ({@link ApiResponse}) and kube Status errors as HTTP
@@ -29,11 +34,69 @@ public final class Responses {
   private Responses() {
   }
 
-  /** The HTTP response for a REST answer. */
+  /**
+   * The HTTP response for a REST answer to {@code request}: objects of a resource (a GET or a
+   * LIST) go out as a Table when the request asks for one (see {@link TableOptions}), anything
+   * else as {@link #encode(ApiResponse)}. Bad Table options are a 400 Status.
+   */
+  public static FullHttpResponse encode(ApiResponse response, ApiRequest request) {
+    if (response.body() instanceof ApiResponse.DiscoveryBody d) {
+      return AggregatedDiscovery.encode(d, request);
+    }
+    if (!(response.body() instanceof ApiResponse.CachedBody) && !(response.body() instanceof ApiResponse.ListBody)) {
+      return encode(response);
+    }
+    Optional<TableOptions> table;
+    try {
+      table = TableOptions.negotiate(request);
+    } catch (StatusException e) {
+      return status(e);
+    }
+    if (table.isEmpty()) {
+      return encode(response);
+    }
+    HttpResponseStatus status = HttpResponseStatus.valueOf(response.code());
+    Instant now = Instant.now();
+    return switch (response.body()) {
+      case ApiResponse.CachedBody b -> json(status, Tables.table(b.resource().tableConvertor(), table.get(),
+          Long.toString(b.object().resourceVersion()), null, null, List.of(Tables.parse(b.object().json())), true, now));
+      case ApiResponse.ListBody l -> json(status, Tables.table(l.resource().tableConvertor(), table.get(),
+          Long.toString(l.resourceVersion()), l.continueToken(), l.remainingItemCount(),
+          l.items().stream().map(o -> Tables.parse(o.json())).toList(), true, now));
+      default -> encode(response);
+    };
+  }
+
+  /**
+   * The body of a list to stream in chunks ({@link ListChunks}) rather than build whole: a
+   * JSON list, when the request does not ask for a Table (an encoding other than JSON, once
+   * served for lists, must be excluded here too). Empty for every other answer, which
+   * {@link #encode(ApiResponse, ApiRequest)} encodes.
+   */
+  static Optional<ListChunks> streamedList(ApiResponse response, ApiRequest request) {
+    if (!(response.body() instanceof ApiResponse.ListBody list)
+        || TableOptions.tableVersion(request.accept()).isPresent()) {
+      return Optional.empty();
+    }
+    return Optional.of(new ListChunks(list));
+  }
+
+  /** The response head of a streamed list: its status, JSON, and its Content-Length. */
+  static HttpResponse streamedListHead(ApiResponse response, ListChunks chunks) {
+    HttpResponse r = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.code()));
+    r.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+    r.headers().set(HttpHeaderNames.CONTENT_LENGTH, chunks.length());
+    r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
+    return r;
+  }
+
+  /** The HTTP response for a REST answer, as JSON. */
   public static FullHttpResponse encode(ApiResponse response) {
     HttpResponseStatus status = HttpResponseStatus.valueOf(response.code());
     FullHttpResponse encoded = switch (response.body()) {
       case ApiResponse.JsonBytes b -> json(status, b.json());
+      case ApiResponse.CachedBody b -> json(status, b.object().json());
+      case ApiResponse.DiscoveryBody d -> json(status, bytes(d.legacy()));
       case ApiResponse.Value v -> json(status, bytes(v.value()));
       case ApiResponse.ListBody l -> json(status,
           list(l.kind(), l.apiVersion(), l.resourceVersion(), l.continueToken(), l.remainingItemCount(), l.items()));

@@ -13,6 +13,15 @@
  *   <li>{@link io.listwatch.server.http.Responses}: encodes the REST layer's
  *       {@link io.listwatch.server.rest.ApiResponse}s and Status errors; this package owns all
  *       encoding, {@code rest} returns plain results.</li>
+ *   <li>Content negotiation by {@link io.listwatch.server.http.MediaRange}: a Table
+ *       ({@link io.listwatch.server.http.TableOptions}, {@link io.listwatch.server.http.Tables},
+ *       rows from {@code io.listwatch.server.printers}) for {@code kubectl get}, and
+ *       {@link io.listwatch.server.http.AggregatedDiscovery} for {@code /api} and {@code /apis}.</li>
+ *   <li>{@link io.listwatch.server.http.ListChunks} and
+ *       {@link io.listwatch.server.http.ListStreamWriter}: a JSON list written in chunks as it
+ *       is produced, with backpressure.</li>
+ *   <li>{@link io.listwatch.server.http.TableWatchSink}: a watch whose events are printed as
+ *       Table rows, per watcher, in front of the transport's sink.</li>
  *   <li>{@link io.listwatch.server.http.ChunkedWatchSink}: a watch response as a
  *       {@link io.listwatch.server.cacher.WatchSink}.</li>
  *   <li>{@link io.listwatch.server.http.WebSocketUpgrade}: switches an admitted watch request

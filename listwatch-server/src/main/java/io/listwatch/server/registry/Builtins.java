@@ -1,6 +1,18 @@
 package io.listwatch.server.registry;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.listwatch.server.printers.ConfigMapTableConvertor;
+import io.listwatch.server.printers.DeploymentTableConvertor;
+import io.listwatch.server.printers.EventTableConvertor;
+import io.listwatch.server.printers.LeaseTableConvertor;
+import io.listwatch.server.printers.NamespaceTableConvertor;
+import io.listwatch.server.printers.NodeTableConvertor;
+import io.listwatch.server.printers.PodTableConvertor;
+import io.listwatch.server.printers.ReplicaSetTableConvertor;
+import io.listwatch.server.printers.RoleBindingTableConvertor;
+import io.listwatch.server.printers.SecretTableConvertor;
+import io.listwatch.server.printers.ServiceAccountTableConvertor;
+import io.listwatch.server.printers.ServiceTableConvertor;
 import java.util.List;
 
 /**
@@ -75,10 +87,12 @@ final class Builtins {
     String group = "rbac.authorization.k8s.io";
     return List.of(
         ResourceDefinition.builder(group, "v1", "ClusterRoleBinding", "clusterrolebindings")
+            .tableConvertor(new RoleBindingTableConvertor())
             .clusterScoped().nameValidation(NameValidation.PATH_SEGMENT).build(),
         ResourceDefinition.builder(group, "v1", "ClusterRole", "clusterroles")
             .clusterScoped().nameValidation(NameValidation.PATH_SEGMENT).build(),
         ResourceDefinition.builder(group, "v1", "RoleBinding", "rolebindings")
+            .tableConvertor(new RoleBindingTableConvertor())
             .nameValidation(NameValidation.PATH_SEGMENT).build(),
         ResourceDefinition.builder(group, "v1", "Role", "roles")
             .nameValidation(NameValidation.PATH_SEGMENT).build());
@@ -87,6 +101,7 @@ final class Builtins {
   static ResourceDefinition configMaps() {
     return ResourceDefinition.builder(CORE, "v1", "ConfigMap", "configmaps")
         .shortNames("cm")
+        .tableConvertor(new ConfigMapTableConvertor())
         .build();
   }
 
@@ -98,6 +113,7 @@ final class Builtins {
   static ResourceDefinition events() {
     return ResourceDefinition.builder(CORE, "v1", "Event", "events")
         .shortNames("ev")
+        .tableConvertor(new EventTableConvertor())
         .nameValidation(NameValidation.PATH_SEGMENT)
         .selectableField("involvedObject.kind", FieldExtractor.string("involvedObject.kind"))
         .selectableField("involvedObject.namespace", FieldExtractor.string("involvedObject.namespace"))
@@ -124,6 +140,7 @@ final class Builtins {
     return ResourceDefinition.builder(CORE, "v1", "Namespace", "namespaces")
         .clusterScoped()
         .shortNames("ns")
+        .tableConvertor(new NamespaceTableConvertor())
         .hasStatus()
         .returnsDeletedObject()
         .nameValidation(NameValidation.DNS1123_LABEL)
@@ -136,6 +153,7 @@ final class Builtins {
     return ResourceDefinition.builder(CORE, "v1", "Node", "nodes")
         .clusterScoped()
         .shortNames("no")
+        .tableConvertor(new NodeTableConvertor())
         .hasStatus()
         .selectableField("spec.unschedulable", FieldExtractor.bool("spec.unschedulable"))
         .build();
@@ -156,6 +174,7 @@ final class Builtins {
     };
     return ResourceDefinition.builder(CORE, "v1", "Pod", "pods")
         .shortNames("po")
+        .tableConvertor(new PodTableConvertor())
         .categories("all")
         .hasStatus()
         .returnsDeletedObject()
@@ -175,6 +194,7 @@ final class Builtins {
 
   static ResourceDefinition secrets() {
     return ResourceDefinition.builder(CORE, "v1", "Secret", "secrets")
+        .tableConvertor(new SecretTableConvertor())
         .selectableField("type", FieldExtractor.string("type"))
         .build();
   }
@@ -182,6 +202,7 @@ final class Builtins {
   static ResourceDefinition serviceAccounts() {
     return ResourceDefinition.builder(CORE, "v1", "ServiceAccount", "serviceaccounts")
         .shortNames("sa")
+        .tableConvertor(new ServiceAccountTableConvertor())
         .returnsDeletedObject()
         .subresource("token", "authentication.k8s.io", "v1", "TokenRequest", "create")
         .build();
@@ -194,6 +215,7 @@ final class Builtins {
   static ResourceDefinition services() {
     return ResourceDefinition.builder(CORE, "v1", "Service", "services")
         .shortNames("svc")
+        .tableConvertor(new ServiceTableConvertor())
         .categories("all")
         .hasStatus()
         .returnsDeletedObject()
@@ -220,6 +242,7 @@ final class Builtins {
   static ResourceDefinition deployments() {
     return ResourceDefinition.builder("apps", "v1", "Deployment", "deployments")
         .shortNames("deploy")
+        .tableConvertor(new DeploymentTableConvertor())
         .categories("all")
         .hasStatus()
         .tracksGeneration()
@@ -230,6 +253,7 @@ final class Builtins {
   static ResourceDefinition replicaSets() {
     return ResourceDefinition.builder("apps", "v1", "ReplicaSet", "replicasets")
         .shortNames("rs")
+        .tableConvertor(new ReplicaSetTableConvertor())
         .categories("all")
         .hasStatus()
         .tracksGeneration()
@@ -330,6 +354,7 @@ final class Builtins {
 
   static ResourceDefinition leases() {
     return ResourceDefinition.builder("coordination.k8s.io", "v1", "Lease", "leases")
+        .tableConvertor(new LeaseTableConvertor())
         .build();
   }
 }

@@ -2,6 +2,7 @@ package io.listwatch.server.registry;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.listwatch.api.meta.ResourceDescriptor;
+import io.listwatch.server.printers.TableConvertor;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -66,6 +67,7 @@ public final class ResourceDefinition implements ResourceDescriptor {
   private final boolean stored;
   /** Subresources other than status, by name: the kind and verbs discovery lists. */
   private final Map<String, Subresource> subresources;
+  private final TableConvertor tableConvertor;
 
   /**
    * A subresource other than {@code status} (served by a handler registered with
@@ -108,6 +110,15 @@ public final class ResourceDefinition implements ResourceDescriptor {
     this.storagePrefix = "/registry/" + (group.isEmpty() ? "core" : group) + "/" + plural + "/";
     this.stored = b.stored;
     this.subresources = Collections.unmodifiableMap(new LinkedHashMap<>(b.subresources));
+    this.tableConvertor = b.tableConvertor;
+  }
+
+  /**
+   * How {@code kubectl get} prints this resource's objects (the rows of a Table); kube's
+   * default NAME / Created At columns unless the kind has a printer of its own.
+   */
+  public TableConvertor tableConvertor() {
+    return tableConvertor;
   }
 
   /**
@@ -374,6 +385,7 @@ public final class ResourceDefinition implements ResourceDescriptor {
     private final Map<String, FieldExtractor> selectableFields = new LinkedHashMap<>();
     private boolean stored = true;
     private final Map<String, Subresource> subresources = new LinkedHashMap<>();
+    private TableConvertor tableConvertor = TableConvertor.DEFAULT;
 
     private Builder(String group, String version, String kind, String plural) {
       this.group = Objects.requireNonNull(group, "group");
@@ -486,6 +498,12 @@ public final class ResourceDefinition implements ResourceDescriptor {
       requireArgument(!name.equals("status") && !subresources.containsKey(name), "duplicate subresource " + name);
       subresources.put(name, new Subresource(name, group, version, requireNonEmpty(kind, "kind"),
           nonEmptyList(verbs, "verbs")));
+      return this;
+    }
+
+    /** Overrides the default {@link TableConvertor#DEFAULT} columns of {@code kubectl get}. */
+    public Builder tableConvertor(TableConvertor tableConvertor) {
+      this.tableConvertor = Objects.requireNonNull(tableConvertor, "tableConvertor");
       return this;
     }
 

@@ -1,6 +1,7 @@
 package io.listwatch.server.rest;
 
 import io.listwatch.server.cacher.CachedObject;
+import io.listwatch.server.registry.ResourceDefinition;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -46,11 +47,18 @@ public record ApiResponse(int code, Body body, Map<String, List<String>> headers
   }
 
   /** A response body. */
-  public sealed interface Body permits JsonBytes, Value, ListBody, Text {
+  public sealed interface Body permits JsonBytes, CachedBody, Value, ListBody, DiscoveryBody, Text {
   }
 
   /** An object that is already JSON (a cached object's bytes). Shared; do not mutate. */
   public record JsonBytes(byte[] json) implements Body {
+  }
+
+  /**
+   * One stored object of {@code resource}, as the watch cache holds it (a GET): sent as its
+   * cached JSON, or as a Table when the client asks for one.
+   */
+  public record CachedBody(ResourceDefinition resource, CachedObject object) implements Body {
   }
 
   /** A value to serialize as JSON (an ObjectNode, a Map, a {@link io.listwatch.api.Status}, a record). */
@@ -58,14 +66,35 @@ public record ApiResponse(int code, Body body, Map<String, List<String>> headers
   }
 
   /**
-   * A list, {@code {"kind":..,"apiVersion":..,"metadata":{..},"items":[..]}}, to be assembled
-   * around the cached bytes of its items without copying or re-serializing them.
+   * A list of {@code resource}'s objects, {@code {"kind":..,"apiVersion":..,"metadata":{..},"items":[..]}},
+   * to be assembled around the cached bytes of its items without re-serializing them (or
+   * printed as a Table when the client asks for one).
    *
    * @param continueToken null when this is the last page
    * @param remainingItemCount null when unknown
    */
-  public record ListBody(String kind, String apiVersion, long resourceVersion, String continueToken,
+  public record ListBody(ResourceDefinition resource, long resourceVersion, String continueToken,
       Long remainingItemCount, List<CachedObject> items) implements Body {
+
+    /** The list's kind, e.g. {@code PodList}. */
+    public String kind() {
+      return resource.listKind();
+    }
+
+    /** The list's apiVersion, e.g. {@code v1}. */
+    public String apiVersion() {
+      return resource.apiVersion();
+    }
+  }
+
+  /**
+   * A discovery root ({@code /api}, {@code /apis}): the legacy document, and the aggregated one
+   * (an apidiscovery.k8s.io APIGroupDiscoveryList) for clients whose Accept header prefers it.
+   *
+   * @param aggregated the aggregated document for an apiVersion ({@code apidiscovery.k8s.io/v2}
+   *     or {@code apidiscovery.k8s.io/v2beta1})
+   */
+  public record DiscoveryBody(Object legacy, java.util.function.Function<String, Object> aggregated) implements Body {
   }
 
   /** Text (health checks, metrics) of the given content type. */

@@ -207,10 +207,12 @@ public final class ApiRoutes {
         return ApiResponse.ok(VERSION);
       }
       case "/api" -> {
-        return ApiResponse.ok(discovery.apiVersions(request.host()));
+        return new ApiResponse(200, new ApiResponse.DiscoveryBody(discovery.apiVersions(request.host()),
+            apiVersion -> discovery.aggregated(true, apiVersion)));
       }
       case "/apis" -> {
-        return ApiResponse.ok(discovery.apiGroupList());
+        return new ApiResponse(200, new ApiResponse.DiscoveryBody(discovery.apiGroupList(),
+            apiVersion -> discovery.aggregated(false, apiVersion)));
       }
       case String p when io.listwatch.server.openapi.OpenApiHandler.handles(p) -> {
         return openapi.handle(request);
@@ -252,9 +254,11 @@ public final class ApiRoutes {
   }
 
   /** A watch about to start: the response head is written, then {@link #start} is called. */
-  @FunctionalInterface
   public interface WatchStart {
     CompletableFuture<CacheWatcher> start(WatchSink sink);
+
+    /** The resource watched (the transport prints its events as Table rows when asked to). */
+    ResourceDefinition resource();
   }
 
   /**
@@ -270,7 +274,18 @@ public final class ApiRoutes {
       throw StatusException.methodNotAllowed();
     }
     ListOptions options = handler.listOptions(request);
-    return sink -> handler.watch(info, options, sink);
+    ResourceDefinition def = handler.resource();
+    return new WatchStart() {
+      @Override
+      public CompletableFuture<CacheWatcher> start(WatchSink sink) {
+        return handler.watch(info, options, sink);
+      }
+
+      @Override
+      public ResourceDefinition resource() {
+        return def;
+      }
+    };
   }
 
   private ResourceHandler handlerFor(RequestInfo info) {

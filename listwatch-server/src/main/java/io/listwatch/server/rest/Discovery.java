@@ -8,10 +8,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Legacy discovery documents: /api, /apis, and the resource list of each group-version,
- * built from the registry, with the fields the generated clients require (see "Discovery" in
- * docs/compatibility.md). Aggregated discovery is not served: clients that ask for it accept
- * the legacy answer (plain application/json). Immutable once built.
+ * The discovery documents, built from the registry: the legacy ones (/api, /apis, and the
+ * resource list of each group-version, with the fields the generated clients require) and the
+ * aggregated ones (apidiscovery.k8s.io APIGroupDiscoveryList: every group-version and its
+ * resources in one document, which kubectl and client-go ask /api and /apis for first). Both
+ * read the same facts of each {@link ResourceDefinition}: names, scope, verbs, short names,
+ * categories, subresources. See "Discovery" in docs/compatibility.md. Immutable once built.
  */
 final class Discovery {
 
@@ -74,8 +76,7 @@ final class Discovery {
       r.put("singularName", d.singular());
       r.put("namespaced", d.namespaced());
       r.put("kind", d.kind());
-      // deletecollection is not served yet; do not advertise it
-      r.put("verbs", d.verbs().stream().filter(v -> !v.equals("deletecollection")).toList());
+      r.put("verbs", servedVerbs(d));
       if (!d.shortNames().isEmpty()) {
         r.put("shortNames", d.shortNames());
       }
@@ -114,5 +115,86 @@ final class Discovery {
     m.put("groupVersion", group.isEmpty() ? version : group + "/" + version);
     m.put("resources", resources);
     return m;
+  }
+
+  /** The verbs discovery lists for a resource. */
+  private static List<String> servedVerbs(ResourceDefinition d) {
+    // deletecollection is not served yet; do not advertise it
+    return d.verbs().stream().filter(v -> !v.equals("deletecollection")).toList();
+  }
+
+  /**
+   * The aggregated discovery document (an APIGroupDiscoveryList) of the core group, as /api
+   * serves it, or of every other group, as /apis serves it; each group's versions in the order
+   * of the legacy documents (the first is the preferred one).
+   *
+   * @param apiVersion {@code apidiscovery.k8s.io/v2} or {@code apidiscovery.k8s.io/v2beta1}
+   *     (the same shape)
+   */
+  Map<String, Object> aggregated(boolean core, String apiVersion) {
+    List<Object> items = new ArrayList<>();
+    List<String> groups = core ? List.of("") : registry.groups();
+    for (String group : groups) {
+      List<Object> versions = new ArrayList<>();
+      for (String version : versionsOf(group)) {
+        List<Object> resources = new ArrayList<>();
+        for (ResourceDefinition d : registry.forGroupVersion(group, version)) {
+          resources.add(aggregatedResource(d));
+        }
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("version", version);
+        v.put("resources", resources);
+        v.put("freshness", "Current");
+        versions.add(v);
+      }
+      Map<String, Object> item = new LinkedHashMap<>();
+      item.put("metadata", group.isEmpty() ? Map.of() : Map.of("name", group));
+      item.put("versions", versions);
+      items.add(item);
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("kind", "APIGroupDiscoveryList");
+    m.put("apiVersion", apiVersion);
+    m.put("metadata", Map.of());
+    m.put("items", items);
+    return m;
+  }
+
+  private static Map<String, Object> aggregatedResource(ResourceDefinition d) {
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("resource", d.plural());
+    r.put("responseKind", kind(d.group(), d.version(), d.kind()));
+    r.put("scope", d.namespaced() ? "Namespaced" : "Cluster");
+    r.put("singularResource", d.singular());
+    r.put("verbs", servedVerbs(d));
+    if (!d.shortNames().isEmpty()) {
+      r.put("shortNames", d.shortNames());
+    }
+    if (!d.categories().isEmpty()) {
+      r.put("categories", d.categories());
+    }
+    List<Object> subresources = new ArrayList<>();
+    if (d.hasStatus()) {
+      subresources.add(Map.of("subresource", "status", "responseKind", kind(d.group(), d.version(), d.kind()),
+          "verbs", STATUS_VERBS));
+    }
+    for (ResourceDefinition.Subresource sub : d.subresources().values()) {
+      subresources.add(Map.of("subresource", sub.name(),
+          "responseKind", kind(sub.group().isEmpty() ? d.group() : sub.group(),
+              sub.version().isEmpty() ? d.version() : sub.version(), sub.kind()),
+          "verbs", sub.verbs()));
+    }
+    if (!subresources.isEmpty()) {
+      r.put("subresources", subresources);
+    }
+    return r;
+  }
+
+  private static Map<String, String> kind(String group, String version, String kind) {
+    Map<String, String> k = new LinkedHashMap<>();
+    k.put("group", group);
+    k.put("version", version);
+    k.put("kind", kind);
+    return k;
   }
 }

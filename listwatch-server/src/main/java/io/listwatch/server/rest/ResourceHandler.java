@@ -80,6 +80,10 @@ public final class ResourceHandler {
     }
   }
 
+  ResourceDefinition resource() {
+    return def;
+  }
+
   CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {
     if (def.namespaced() && info.namespace().isEmpty() && !info.name().isEmpty()) {
       throw StatusException.pathNotFound();
@@ -127,14 +131,14 @@ public final class ResourceHandler {
     ListOptions options = ListOptions.parse(request.query());
     return store.cacher().get(info.namespace(), info.name(), options).thenApply(found -> {
       var obj = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), info.name()));
-      return ApiResponse.okJson(obj.json());
+      return new ApiResponse(200, new ApiResponse.CachedBody(def, obj));
     });
   }
 
   private CompletableFuture<ApiResponse> list(RequestInfo info, ApiRequest request) {
     ListOptions options = listOptions(request);
     return store.cacher().list(info.namespace(), options).thenApply(r -> new ApiResponse(200,
-        new ApiResponse.ListBody(def.listKind(), def.apiVersion(), r.resourceVersion(), r.continueToken(),
+        new ApiResponse.ListBody(def, r.resourceVersion(), r.continueToken(),
             r.remainingItemCount(), r.items())));
   }
 

@@ -108,16 +108,88 @@ class DiscoveryAndHealthTest {
     assertThat(texts(d.path("verbs"))).contains("create", "delete", "get", "list", "patch", "update", "watch");
   }
 
-  /** A server without aggregated discovery answers client-go's Accept with legacy JSON, never 406. */
   @Test
-  void discovery_withClientGosAggregatedAcceptHeader_answersLegacyJsonOnBothRoots() {
+  void discovery_withClientGosAcceptHeader_answersAggregatedOnBothRoots_withKubesContentType() {
     for (String path : List.of("/api", "/apis")) {
       KubeHttp.Response r = http.get(path, AGGREGATED_ACCEPT);
-      assertThat(r.code()).as(path).isEqualTo(200);
-      assertThat(r.contentType()).startsWith("application/json")
-          .as("legacy on both /api and /apis (or aggregated on both)").doesNotContain("apidiscovery");
-      assertThat(r.json().path("kind").asText()).isEqualTo(path.equals("/api") ? "APIVersions" : "APIGroupList");
+      JsonNode list = r.expect(200);
+      assertThat(r.contentType()).as(path)
+          .isEqualTo("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList");
+      assertThat(list.path("kind").asText()).isEqualTo("APIGroupDiscoveryList");
+      assertThat(list.path("apiVersion").asText()).isEqualTo("apidiscovery.k8s.io/v2");
+      assertThat(r.headers().firstValue("etag").orElse("")).as(path).matches("\"[0-9A-F]{128}\"");
     }
+  }
+
+  @Test
+  void aggregatedApi_holdsOnlyTheCoreGroup_withShortNamesCategoriesVerbsAndSubresources() {
+    JsonNode list = http.get("/api", AGGREGATED_ACCEPT).expect(200);
+
+    assertThat(list.path("items")).hasSize(1);
+    JsonNode core = list.path("items").get(0);
+    assertThat(core.at("/metadata/name").asText("")).isEmpty();
+    JsonNode v1 = core.path("versions").get(0);
+    assertThat(v1.path("version").asText()).isEqualTo("v1");
+    assertThat(v1.path("freshness").asText()).isEqualTo("Current");
+    Map<String, JsonNode> byName = new TreeMap<>();
+    v1.path("resources").forEach(r -> byName.put(r.path("resource").asText(), r));
+    JsonNode pods = byName.get("pods");
+    assertThat(pods.path("responseKind").toString()).isEqualTo("{\"group\":\"\",\"version\":\"v1\",\"kind\":\"Pod\"}");
+    assertThat(pods.path("scope").asText()).isEqualTo("Namespaced");
+    assertThat(pods.path("singularResource").asText()).isEqualTo("pod");
+    assertThat(texts(pods.path("shortNames"))).containsExactly("po");
+    assertThat(texts(pods.path("categories"))).containsExactly("all");
+    assertThat(texts(pods.path("verbs"))).contains("create", "get", "list", "watch");
+    assertThat(pods.at("/subresources/0/subresource").asText()).isEqualTo("status");
+    assertThat(byName.get("namespaces").path("scope").asText()).isEqualTo("Cluster");
+    JsonNode token = byName.get("serviceaccounts").at("/subresources/0");
+    assertThat(token.path("subresource").asText()).isEqualTo("token");
+    assertThat(token.path("responseKind").toString())
+        .isEqualTo("{\"group\":\"authentication.k8s.io\",\"version\":\"v1\",\"kind\":\"TokenRequest\"}");
+    assertThat(texts(token.path("verbs"))).containsExactly("create");
+  }
+
+  @Test
+  void aggregatedApis_holdsEveryOtherGroup_andV2beta1IsServedToo() {
+    KubeHttp.Response beta = http.get("/apis", "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList");
+    JsonNode list = beta.expect(200);
+
+    assertThat(beta.contentType()).isEqualTo("application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList");
+    assertThat(list.path("apiVersion").asText()).isEqualTo("apidiscovery.k8s.io/v2beta1");
+    List<String> groups = new ArrayList<>();
+    list.path("items").forEach(g -> groups.add(g.at("/metadata/name").asText()));
+    assertThat(groups).contains("apps", "rbac.authorization.k8s.io").doesNotContain("");
+    JsonNode apps = list.path("items").get(groups.indexOf("apps")).at("/versions/0");
+    JsonNode deployments = null;
+    for (JsonNode r : apps.path("resources")) {
+      if (r.path("resource").asText().equals("deployments")) {
+        deployments = r;
+      }
+    }
+    assertThat(deployments).isNotNull();
+    assertThat(texts(deployments.path("shortNames"))).containsExactly("deploy");
+    assertThat(texts(deployments.path("categories"))).containsExactly("all");
+    assertThat(deployments.at("/responseKind/group").asText()).isEqualTo("apps");
+  }
+
+  @Test
+  void aggregatedDiscovery_withTheCurrentETag_isNotModified_andPlainJsonStaysLegacy() {
+    KubeHttp.Response first = http.get("/apis", AGGREGATED_ACCEPT);
+    String etag = first.headers().firstValue("etag").orElseThrow();
+
+    KubeHttp.Response again = http.send(java.net.http.HttpRequest.newBuilder(http.uri("/apis"))
+        .header("Accept", AGGREGATED_ACCEPT).header("If-None-Match", etag).GET());
+    KubeHttp.Response stale = http.send(java.net.http.HttpRequest.newBuilder(http.uri("/apis"))
+        .header("Accept", AGGREGATED_ACCEPT).header("If-None-Match", "\"0\"").GET());
+    KubeHttp.Response legacy = http.get("/apis", "application/json");
+
+    assertThat(again.code()).isEqualTo(304);
+    assertThat(again.body()).isEmpty();
+    assertThat(again.headers().firstValue("etag")).contains(etag);
+    assertThat(stale.code()).isEqualTo(200);
+    assertThat(stale.json().path("kind").asText()).isEqualTo("APIGroupDiscoveryList");
+    assertThat(legacy.contentType()).isEqualTo("application/json");
+    assertThat(legacy.json().path("kind").asText()).isEqualTo("APIGroupList");
   }
 
   @Test

@@ -101,6 +101,16 @@ final class KubeHttp implements AutoCloseable {
         "GET " + path);
   }
 
+  /** The URI of {@code path} on this server. */
+  URI uri(String path) {
+    return URI.create(base + path);
+  }
+
+  /** Sends a request built by the caller (its own headers). */
+  Response send(HttpRequest.Builder request) {
+    return send(request.timeout(WAIT), "request");
+  }
+
   Response post(String path, Object body) {
     return send("POST", path, "application/json", bytes(body));
   }
@@ -356,8 +366,18 @@ final class KubeHttp implements AutoCloseable {
    * Python client spells it), read as a watch stream.
    */
   WatchStream openStream(String path, boolean parse) {
+    return openStream(path, parse, "application/json");
+  }
+
+  /** A watch ({@code watch=true} is added) sent with its own Accept header, e.g. for Tables. */
+  WatchStream watchAccepting(String collectionPathAndQuery, String accept) {
+    String sep = collectionPathAndQuery.contains("?") ? "&" : "?";
+    return openStream(collectionPathAndQuery + sep + "watch=true", true, accept);
+  }
+
+  private WatchStream openStream(String path, boolean parse, String accept) {
     HttpRequest req = HttpRequest.newBuilder(URI.create(base + path))
-        .header("Accept", "application/json")
+        .header("Accept", accept)
         .GET().build();
     try {
       HttpResponse<InputStream> r = client.sendAsync(req, HttpResponse.BodyHandlers.ofInputStream())

@@ -1,0 +1,17 @@
+/**
+ * What {@code kubectl get} prints, computed by the server (kube's {@code pkg/printers}): a
+ * {@link io.listwatch.server.printers.TableConvertor} per kind turns one object into the cells
+ * of one Table row under that kind's column definitions.
+ *
+ * <p>Map: {@link io.listwatch.server.printers.TableConvertor} (the contract, and the default
+ * NAME / Created At columns every other resource gets), one class per kind
+ * ({@link io.listwatch.server.printers.PodTableConvertor},
+ * {@link io.listwatch.server.printers.DeploymentTableConvertor}, ...),
+ * {@link io.listwatch.server.printers.HumanDuration} (the AGE strings) and
+ * {@link io.listwatch.server.printers.Cells} (helpers shared by the convertors). Which
+ * convertor a resource uses is part of its
+ * {@link io.listwatch.server.registry.ResourceDefinition}. Assembling the Table document
+ * (metadata, the row's object, the wire encoding) is the transport's job
+ * ({@code io.listwatch.server.http}).
+ */
+package io.listwatch.server.printers;
