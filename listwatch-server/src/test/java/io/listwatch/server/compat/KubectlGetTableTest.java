@@ -77,6 +77,19 @@ class KubectlGetTableTest {
   }
 
   @Test
+  void getPodsAllNamespaces_takesNamespaceAndLabelsFromEachRowsMetadata() {
+    api.createNamespace("table-all-ns");
+    api.createPod("table-all-ns", "labelled", "\"labels\":{\"app\":\"shop\"}", "node-1");
+
+    Kubectl.Result r = kubectl.ok("get", "pods", "-A", "-L", "app", "--show-labels");
+
+    assertThat(r.lines().getFirst().split("\\s+"))
+        .containsExactly("NAMESPACE", "NAME", "READY", "STATUS", "RESTARTS", "AGE", "APP", "LABELS");
+    assertThat(r.lines()).anySatisfy(l -> assertThat(l.split("\\s+"))
+        .startsWith("table-all-ns", "labelled", "0/1").endsWith("shop", "app=shop"));
+  }
+
+  @Test
   void getPodsWide_showsIpNodeNominatedNodeAndReadinessGates() {
     crashLoopingPod("table-wide");
 
