@@ -2,7 +2,9 @@ package io.listwatch.server.http;
 
 import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.CacheWatcher;
+import io.listwatch.server.cacher.WatchEncoding;
 import io.listwatch.server.cacher.WatchSink;
+import io.listwatch.server.protobuf.KubeProtobuf;
 import io.listwatch.server.filters.HandlerChain;
 import io.listwatch.server.metrics.RequestMetrics;
 import io.listwatch.server.request.ApiRequest;
@@ -78,7 +80,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       if (info != null) {
         record(info, req.headers().get(HttpHeaderNames.CONTENT_TYPE), e.code(), startNanos);
       }
-      ctx.writeAndFlush(Responses.status(e));
+      ctx.writeAndFlush(Responses.status(e, Negotiation.prefersProtobuf(req.headers().get(HttpHeaderNames.ACCEPT))));
       idle.requestEnded();
       return;
     }
@@ -98,7 +100,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     RequestInfo served = info;
     response.whenComplete((r, e) -> onEventLoop(ctx, () -> {
       admission.release();
-      FullHttpResponse out = e == null ? Responses.encode(r) : errorResponse(e, admitted);
+      FullHttpResponse out = e == null ? Responses.encode(r, Negotiation.prefersProtobuf(admitted.accept()))
+          : errorResponse(e, admitted);
       record(served, admitted.contentType(), out.status().code(), startNanos);
       ctx.writeAndFlush(out);
       idle.requestEnded();
@@ -140,6 +143,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       return;
     }
     WatchSink sink;
+    WatchEncoding encoding = Negotiation.prefersProtobuf(request.accept()) && routes.hasProtobuf(info)
+        ? WatchEncoding.PROTOBUF : WatchEncoding.JSON;
     if (request.websocketUpgrade() && WebSocketUpgrade.possible(ctx.pipeline())) {
       Optional<FullHttpResponse> refused = WebSocketUpgrade.refusal(ctx, req);
       if (refused.isPresent()) {
@@ -152,17 +157,18 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       metrics.watchStarted(info, HttpResponseStatus.SWITCHING_PROTOCOLS.code());
       watchAdmission = admission;
       watchIdle = idle;
-      sink = WebSocketUpgrade.upgrade(ctx, req, this::watchOver);
+      sink = WebSocketUpgrade.upgrade(ctx, req, encoding, this::watchOver);
     } else {
       HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-      head.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+      head.headers().set(HttpHeaderNames.CONTENT_TYPE, encoding == WatchEncoding.PROTOBUF
+          ? KubeProtobuf.WATCH_MEDIA_TYPE : HttpHeaderValues.APPLICATION_JSON.toString());
       head.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
       HttpUtil.setTransferEncodingChunked(head, true);
       metrics.watchStarted(info, HttpResponseStatus.OK.code());
       ctx.writeAndFlush(head);
       watchAdmission = admission;
       watchIdle = idle;
-      sink = new ChunkedWatchSink(ctx, this::watchOver);
+      sink = new ChunkedWatchSink(ctx, encoding, this::watchOver);
     }
     start.start(sink).whenComplete((watcher, e) -> ctx.executor().execute(() -> {
       if (e != null) {
@@ -172,8 +178,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (!(cause instanceof StatusException)) {
           LOG.error("watch {} failed", request.path(), cause);
         }
-        sink.write(io.netty.buffer.Unpooled.wrappedBuffer(
-            io.listwatch.server.cacher.Frames.error(Responses.bytes(status.status()))));
+        sink.write(io.netty.buffer.Unpooled.wrappedBuffer(sink.encoding().error(Responses.bytes(status.status()))));
         sink.end();
       } else if (!ctx.channel().isActive()) {
         watcher.onSinkClosed();
@@ -197,11 +202,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   private FullHttpResponse errorResponse(Throwable e, ApiRequest request) {
     Throwable cause = unwrap(e);
+    boolean protobuf = Negotiation.prefersProtobuf(request.accept());
     if (cause instanceof StatusException se) {
-      return Responses.status(se);
+      return Responses.status(se, protobuf);
     }
     LOG.error("{} {} failed", request.method(), request.path(), cause);
-    return Responses.status(StatusException.internal(String.valueOf(cause.getMessage())));
+    return Responses.status(StatusException.internal(String.valueOf(cause.getMessage())), protobuf);
   }
 
   private static Throwable unwrap(Throwable e) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.CachedObject;
+import io.listwatch.server.protobuf.KubeProtobuf;
 import io.listwatch.server.rest.ApiResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -27,6 +28,43 @@ public final class Responses {
   public static final ObjectMapper MAPPER = new ObjectMapper();
 
   private Responses() {
+  }
+
+  /**
+   * The HTTP response for a REST answer, in kube's protobuf when {@code protobuf} and the
+   * object's (or list's) kind has a protobuf form, else as {@link #encode(ApiResponse)}.
+   */
+  public static FullHttpResponse encode(ApiResponse response, boolean protobuf) {
+    if (protobuf) {
+      HttpResponseStatus status = HttpResponseStatus.valueOf(response.code());
+      try {
+        byte[] body = switch (response.body()) {
+          case ApiResponse.JsonBytes b -> KubeProtobuf.encodeIfSupported(b.json());
+          case ApiResponse.Value v -> KubeProtobuf.encodeIfSupported(bytes(v.value()));
+          case ApiResponse.ListBody l -> KubeProtobuf.supports(l.apiVersion(), l.kind())
+              ? KubeProtobuf.encodeList(l.apiVersion(), l.kind(), l.kind().substring(0, l.kind().length() - 4),
+                  l.resourceVersion(), l.continueToken(), l.remainingItemCount(),
+                  l.items().stream().map(CachedObject::json).toList())
+              : null;
+          case ApiResponse.Text t -> null;
+        };
+        if (body != null) {
+          return protobuf(status, body);
+        }
+      } catch (IllegalArgumentException e) {
+        // not expected for a built-in kind: answer JSON, which every client decodes by Content-Type
+      }
+    }
+    return encode(response);
+  }
+
+  /** A protobuf response ({@link KubeProtobuf#MEDIA_TYPE}). */
+  public static FullHttpResponse protobuf(HttpResponseStatus status, byte[] body) {
+    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+    r.headers().set(HttpHeaderNames.CONTENT_TYPE, KubeProtobuf.MEDIA_TYPE);
+    r.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);
+    r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
+    return r;
   }
 
   /** The HTTP response for a REST answer. */
@@ -58,6 +96,19 @@ public final class Responses {
   public static FullHttpResponse status(StatusException e) {
     Status s = e.status();
     FullHttpResponse r = json(HttpResponseStatus.valueOf(s.code()), bytes(s));
+    if (s.details() != null && s.details().retryAfterSeconds() != null) {
+      r.headers().set(HttpHeaderNames.RETRY_AFTER, s.details().retryAfterSeconds());
+    }
+    return r;
+  }
+
+  /** The kube Status of an error, in protobuf when {@code protobuf} (kube's Status message). */
+  public static FullHttpResponse status(StatusException e, boolean protobuf) {
+    if (!protobuf) {
+      return status(e);
+    }
+    Status s = e.status();
+    FullHttpResponse r = protobuf(HttpResponseStatus.valueOf(s.code()), KubeProtobuf.encode(bytes(s)));
     if (s.details() != null && s.details().retryAfterSeconds() != null) {
       r.headers().set(HttpHeaderNames.RETRY_AFTER, s.details().retryAfterSeconds());
     }

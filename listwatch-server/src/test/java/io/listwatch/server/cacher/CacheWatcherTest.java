@@ -150,8 +150,8 @@ class CacheWatcherTest {
   void offer_sharesOneFramePerForm_acrossWatchers() {
     WatchCacheEvent e = modified(pod("default", "a", 2, IS_WEB), pod("default", "a", 1, IS_WEB));
 
-    assertThat(e.frame(WatchCacheEvent.Type.MODIFIED)).isSameAs(e.frame(WatchCacheEvent.Type.MODIFIED));
-    assertThat(new String(join(e.frame(WatchCacheEvent.Type.MODIFIED)), StandardCharsets.UTF_8))
+    assertThat(e.frame(WatchCacheEvent.Type.MODIFIED, WatchEncoding.JSON)).isSameAs(e.frame(WatchCacheEvent.Type.MODIFIED, WatchEncoding.JSON));
+    assertThat(new String(join(e.frame(WatchCacheEvent.Type.MODIFIED, WatchEncoding.JSON)), StandardCharsets.UTF_8))
         .startsWith("{\"type\":\"MODIFIED\",\"object\":{").endsWith("}\n");
   }
 

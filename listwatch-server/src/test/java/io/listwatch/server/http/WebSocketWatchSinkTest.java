@@ -38,7 +38,7 @@ class WebSocketWatchSinkTest {
     });
     sink = new WebSocketWatchSink(api[0], new WebSocketServerHandshaker13("ws://127.0.0.1/api/v1/pods", null,
         io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig.newBuilder().build()), "/api/v1/pods?watch=true",
-        done::incrementAndGet);
+        io.listwatch.server.cacher.WatchEncoding.JSON, done::incrementAndGet);
     channel.pipeline().addLast(sink);
   }
 
