@@ -143,7 +143,10 @@ public final class ProtoJson {
     return switch (f.getJavaType()) {
       case STRING -> NODES.textNode((String) v);
       case INT -> NODES.numberNode((Integer) v);
-      case LONG -> NODES.numberNode((Long) v);
+      case LONG -> {
+        long l = (Long) v; // as a JSON parser reads the number back: an int when it fits
+        yield l == (int) l ? NODES.numberNode((int) l) : NODES.numberNode(l);
+      }
       case BOOLEAN -> NODES.booleanNode((Boolean) v);
       case DOUBLE -> NODES.numberNode((Double) v);
       case FLOAT -> NODES.numberNode((Float) v);
