@@ -151,7 +151,8 @@ class ProtobufEncodingTest {
     String ns = json.createNamespace("pb");
     json.create("/api/v1/namespaces/" + ns + "/configmaps", KubeHttp.configMap("first"));
     HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/api/v1/namespaces/" + ns
-        + "/configmaps?watch=true&resourceVersion=0&timeoutSeconds=30")) // ends by itself.header("Accept", CLIENT_GO_ACCEPT).GET().build();
+        + "/configmaps?watch=true&resourceVersion=0&timeoutSeconds=30")) // the server ends it by itself
+        .header("Accept", CLIENT_GO_ACCEPT).GET().build();
     HttpResponse<InputStream> r = client.sendAsync(req, HttpResponse.BodyHandlers.ofInputStream())
         .get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     try (DataInputStream in = new DataInputStream(r.body())) {
