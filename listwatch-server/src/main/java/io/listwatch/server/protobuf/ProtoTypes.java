@@ -30,7 +30,8 @@ import java.util.Optional;
  * Which protobuf message each built-in kind is: the descriptors of kube's {@code generated.proto}
  * files for the stable API groups, indexed by message name. A kind {@code K} of
  * {@code group/version} is the message {@code k8s.io.api.<first label of group, or
- * core>.<version>.K}; {@code Status} (in any group) is meta.v1's. Custom resources have no message:
+ * core>.<version>.K}; {@code Status} and the options kinds ({@code DeleteOptions}, ...) are meta.v1's
+ * in any group. Custom resources have no message:
  * they are JSON only. Immutable after class initialization; thread-safe.
  */
 public final class ProtoTypes {
@@ -47,13 +48,17 @@ public final class ProtoTypes {
       V1Certificates.getDescriptor(), V1Flowcontrol.getDescriptor(), V1Node.getDescriptor(),
       V1Admissionregistration.getDescriptor(), Meta.getDescriptor());
 
+  /** meta.v1's kinds, which clients send and receive in every group's version. */
+  private static final java.util.Set<String> META_KINDS = java.util.Set.of("Status", "DeleteOptions",
+      "CreateOptions", "UpdateOptions", "PatchOptions", "GetOptions", "ListOptions");
+
   private ProtoTypes() {
   }
 
   /** The message of {@code kind} in {@code apiVersion} ("v1", "apps/v1"), if kube has one. */
   public static Optional<Descriptor> of(String apiVersion, String kind) {
-    if (kind.equals("Status")) {
-      return Optional.of(MESSAGES.get(META + "Status"));
+    if (META_KINDS.contains(kind)) {
+      return Optional.of(MESSAGES.get(META + kind));
     }
     int slash = apiVersion.indexOf('/');
     String group = slash < 0 ? "" : apiVersion.substring(0, slash);

@@ -160,7 +160,9 @@ public final class ResourceHandler {
   }
 
   private CompletableFuture<ApiResponse> delete(RequestInfo info, ApiRequest request) {
-    JsonNode options = request.body().length == 0 ? ResourceStore.MAPPER.createObjectNode() : parse(request.body());
+    JsonNode options = request.body().length == 0 ? ResourceStore.MAPPER.createObjectNode()
+        : request.mediaType().equals(KubeProtobuf.MEDIA_TYPE) ? KubeProtobuf.decodeAny(request.body())
+        : parse(request.body());
     JsonNode pre = options.path("preconditions");
     String uid = pre.path("uid").asText("");
     String rv = pre.path("resourceVersion").asText("");

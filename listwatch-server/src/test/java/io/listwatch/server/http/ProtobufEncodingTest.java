@@ -147,6 +147,25 @@ class ProtobufEncodingTest {
   }
 
   @Test
+  void delete_withProtobufDeleteOptions_honoursPreconditions() throws Exception {
+    String ns = json.createNamespace("pb");
+    json.create("/api/v1/namespaces/" + ns + "/configmaps", KubeHttp.configMap("doomed"));
+    String path = "/api/v1/namespaces/" + ns + "/configmaps/doomed";
+    byte[] wrongUid = new Envelope("v1", "DeleteOptions", Meta.DeleteOptions.newBuilder()
+        .setPreconditions(Meta.Preconditions.newBuilder().setUid("not-its-uid")).build().toByteArray()).toBytes();
+    byte[] plain = new Envelope("v1", "DeleteOptions", Meta.DeleteOptions.newBuilder().build().toByteArray())
+        .toBytes();
+
+    HttpResponse<byte[]> refused = send("DELETE", path, CLIENT_GO_ACCEPT, wrongUid);
+    assertThat(refused.statusCode()).isEqualTo(409);
+    assertThat(Meta.Status.parseFrom(envelopeOf(refused).raw()).getReason()).isEqualTo("Conflict");
+    json.get(path).expect(200);
+
+    assertThat(send("DELETE", path, CLIENT_GO_ACCEPT, plain).statusCode()).isEqualTo(200);
+    assertThat(json.get(path).code()).isEqualTo(404);
+  }
+
+  @Test
   void watch_streamsLengthPrefixedWatchEvents() throws Exception {
     String ns = json.createNamespace("pb");
     json.create("/api/v1/namespaces/" + ns + "/configmaps", KubeHttp.configMap("first"));
