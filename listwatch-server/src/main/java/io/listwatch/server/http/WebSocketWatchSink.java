@@ -28,8 +28,7 @@ import java.util.concurrent.TimeUnit;
  * <h2>Outbound: one message per event</h2>
  * A protobuf watch ({@link WatchEncoding#PROTOBUF}) sends each event's WatchEvent message,
  * without its length prefix, as one binary frame, as kube does; the lengths in the batch give
- * the boundaries. For JSON:
- * Each event line the watch writes (its {@code {"type":..,"object":..}} JSON and the newline
+ * the boundaries. For JSON, each event line the watch writes (its {@code {"type":..,"object":..}} JSON and the newline
  * ending it, as kube sends it) becomes one unfragmented text frame. The frame's payload is a
  * slice of the batch the watch wrote, copied once from the event's cached bytes into an I/O
  * buffer: nothing is encoded per watcher except the frame header (Netty's frame encoder copies a

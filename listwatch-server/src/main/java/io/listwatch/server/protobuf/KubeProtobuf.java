@@ -122,7 +122,7 @@ public final class KubeProtobuf {
     String kind = object.path("kind").asText("");
     Descriptor type = descriptor(apiVersion, kind).orElseThrow(() -> new IllegalArgumentException(
         "no protobuf form for " + kind + " in " + apiVersion));
-    return new Envelope(apiVersion, kind, ProtoJson.fromJson(type, object).toByteArray()).toBytes();
+    return new Envelope(apiVersion, kind, ProtoWriter.write(type, object)).toBytes();
   }
 
   /** An object's JSON bytes in kube's envelope; see {@link #encode(JsonNode)}. */
@@ -152,7 +152,7 @@ public final class KubeProtobuf {
     try {
       out.writeMessage(metadataField, meta.build());
       for (byte[] item : items) {
-        byte[] message = ProtoJson.fromJson(itemType, readTree(item)).toByteArray();
+        byte[] message = ProtoWriter.write(itemType, readTree(item));
         out.writeTag(itemsField, WireFormat.WIRETYPE_LENGTH_DELIMITED);
         out.writeUInt32NoTag(message.length);
         out.writeRawBytes(message);

@@ -8,24 +8,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
-import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Message;
 import java.io.IOException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Converts between any of kube's protobuf messages and the object's JSON tree, driven by the
- * message's descriptor: a field's JSON name is its proto name (kube generates one from the other),
+ * Converts any of kube's protobuf messages to the object's JSON tree (and, with
+ * {@link ProtoWriter}, back), driven by the message's descriptor: a field's JSON name is its proto name (kube generates one from the other),
  * messages are objects, repeated fields arrays, maps objects, {@code bytes} base64 strings, as
  * kube's JSON has them. kube's special types are mapped to their JSON forms:
  * <ul>
@@ -48,29 +42,26 @@ import java.util.concurrent.ConcurrentHashMap;
  * maps and zero times are left out. Numbers and booleans are kept even when zero or false: kube's
  * generated code writes every non-pointer field, so a zero on the wire may be a pointer set to zero
  * ({@code replicas: 0}, {@code allowPrivilegeEscalation: false}), which the JSON must keep; a kept
- * zero of a non-pointer field means the same as an absent one. JSON to message sets what the JSON
- * has; fields the message does not have, nulls, and values of the wrong JSON type are left out (kube
- * drops what its Go types cannot hold). Map entries are written in key order, as kube's are.
+ * zero of a non-pointer field means the same as an absent one.
  *
- * <p>Stateless apart from a cache of field tables per descriptor; thread-safe.
+ * <p>Stateless; thread-safe.
  */
 public final class ProtoJson {
 
   static final ObjectMapper MAPPER = new ObjectMapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final String TIME = ProtoTypes.META + "Time";
-  private static final String MICRO_TIME = ProtoTypes.META + "MicroTime";
-  private static final String DURATION = ProtoTypes.META + "Duration";
-  private static final String FIELDS_V1 = ProtoTypes.META + "FieldsV1";
-  private static final String RAW_EXTENSION = "k8s.io.apimachinery.pkg.runtime.RawExtension";
-  private static final String QUANTITY = "k8s.io.apimachinery.pkg.api.resource.Quantity";
-  private static final String QUANTITY_VALUE = "k8s.io.apimachinery.pkg.api.resource.QuantityValue";
-  private static final String INT_OR_STRING = "k8s.io.apimachinery.pkg.util.intstr.IntOrString";
+  static final String TIME = ProtoTypes.META + "Time";
+  static final String MICRO_TIME = ProtoTypes.META + "MicroTime";
+  static final String DURATION = ProtoTypes.META + "Duration";
+  static final String FIELDS_V1 = ProtoTypes.META + "FieldsV1";
+  static final String RAW_EXTENSION = "k8s.io.apimachinery.pkg.runtime.RawExtension";
+  static final String QUANTITY = "k8s.io.apimachinery.pkg.api.resource.Quantity";
+  static final String QUANTITY_VALUE = "k8s.io.apimachinery.pkg.api.resource.QuantityValue";
+  static final String INT_OR_STRING = "k8s.io.apimachinery.pkg.util.intstr.IntOrString";
   private static final DateTimeFormatter MICROS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX")
       .withZone(ZoneOffset.UTC);
   private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXXX")
       .withZone(ZoneOffset.UTC);
-  private static final Map<Descriptor, Map<String, FieldDescriptor>> FIELDS = new ConcurrentHashMap<>();
   /**
    * Go structs embedded inline ({@code json:",inline"}) in kube's types: one message field in
    * protobuf, their fields directly in the parent's JSON. Keyed "Message.field" (short names).
@@ -210,168 +201,10 @@ public final class ProtoJson {
     }
   }
 
-  // ---- JSON -> message ---------------------------------------------------------------------
-
-  /** The message of type {@code type} holding what {@code json} (an object) has. */
-  public static DynamicMessage fromJson(Descriptor type, JsonNode json) {
-    DynamicMessage.Builder b = DynamicMessage.newBuilder(type);
-    for (FieldDescriptor f : type.getFields()) {
-      if (isInline(f)) {
-        DynamicMessage inline = fromJson(f.getMessageType(), json);
-        if (!inline.getAllFields().isEmpty()) {
-          b.setField(f, inline);
-        }
-      }
-    }
-    Map<String, FieldDescriptor> fields = fieldsOf(type);
-    for (Map.Entry<String, JsonNode> e : json.properties()) {
-      FieldDescriptor f = fields.get(e.getKey());
-      JsonNode v = e.getValue();
-      if (f == null || v.isNull()) {
-        continue;
-      }
-      if (f.isMapField()) {
-        if (v.isObject()) {
-          putMap(b, f, v);
-        }
-      } else if (f.isRepeated()) {
-        if (v.isArray()) {
-          for (JsonNode item : v) {
-            Object o = toValue(f, item);
-            if (o != null) {
-              b.addRepeatedField(f, o);
-            }
-          }
-        }
-      } else {
-        Object o = toValue(f, v);
-        if (o != null) {
-          b.setField(f, o);
-        }
-      }
-    }
-    return b.build();
-  }
-
-  private static void putMap(DynamicMessage.Builder b, FieldDescriptor f, JsonNode object) {
-    Descriptor entryType = f.getMessageType();
-    FieldDescriptor key = entryType.findFieldByNumber(1);
-    FieldDescriptor val = entryType.findFieldByNumber(2);
-    TreeMap<String, JsonNode> sorted = new TreeMap<>();
-    object.properties().forEach(e -> sorted.put(e.getKey(), e.getValue()));
-    for (Map.Entry<String, JsonNode> e : sorted.entrySet()) {
-      Object v = e.getValue().isNull() ? null : toValue(val, e.getValue());
-      DynamicMessage.Builder entry = DynamicMessage.newBuilder(entryType).setField(key, e.getKey());
-      if (v != null) {
-        entry.setField(val, v);
-      }
-      b.addRepeatedField(f, entry.build());
-    }
-  }
-
-  /** A JSON value as the field's Java value; null when the JSON type does not fit. */
-  private static Object toValue(FieldDescriptor f, JsonNode v) {
-    return switch (f.getJavaType()) {
-      case STRING -> v.isTextual() ? v.textValue() : null;
-      case INT -> v.isIntegralNumber() && v.canConvertToInt() ? v.intValue() : null;
-      case LONG -> v.isIntegralNumber() && v.canConvertToLong() ? v.longValue() : null;
-      case BOOLEAN -> v.isBoolean() ? v.booleanValue() : null;
-      case DOUBLE -> v.isNumber() ? v.doubleValue() : null;
-      case FLOAT -> v.isNumber() ? v.floatValue() : null;
-      case BYTE_STRING -> base64(v);
-      case ENUM -> v.isTextual() ? f.getEnumType().findValueByName(v.textValue()) : null;
-      case MESSAGE -> toMessage(f.getMessageType(), v);
-    };
-  }
-
-  private static ByteString base64(JsonNode v) {
-    if (!v.isTextual()) {
-      return null;
-    }
-    try {
-      return ByteString.copyFrom(Base64.getDecoder().decode(v.textValue()));
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
-  }
-
-  private static Message toMessage(Descriptor d, JsonNode v) {
-    String name = d.getFullName();
-    DynamicMessage.Builder b = DynamicMessage.newBuilder(d);
-    switch (name) {
-      case TIME, MICRO_TIME -> {
-        if (!v.isTextual()) {
-          return null;
-        }
-        Instant t;
-        try {
-          t = OffsetDateTime.parse(v.textValue()).toInstant();
-        } catch (DateTimeParseException e) {
-          return null;
-        }
-        long nanos = name.equals(TIME) ? t.getNano() : t.getNano() / 1000 * 1000;
-        return b.setField(d.findFieldByNumber(1), t.getEpochSecond())
-            .setField(d.findFieldByNumber(2), (int) nanos).build();
-      }
-      case DURATION -> {
-        try {
-          return v.isTextual() ? b.setField(d.findFieldByNumber(1), GoDuration.parse(v.textValue())).build() : null;
-        } catch (IllegalArgumentException e) {
-          return null;
-        }
-      }
-      case QUANTITY, QUANTITY_VALUE -> {
-        String q = v.isTextual() ? v.textValue() : v.isNumber() ? v.asText() : null;
-        return q == null ? null : b.setField(d.findFieldByNumber(1), q).build();
-      }
-      case INT_OR_STRING -> {
-        if (v.isIntegralNumber() && v.canConvertToInt()) {
-          return b.setField(d.findFieldByNumber(1), 0L).setField(d.findFieldByNumber(2), v.intValue())
-              .setField(d.findFieldByNumber(3), "").build();
-        }
-        return v.isTextual() ? b.setField(d.findFieldByNumber(1), 1L).setField(d.findFieldByNumber(2), 0)
-            .setField(d.findFieldByNumber(3), v.textValue()).build() : null;
-      }
-      case RAW_EXTENSION, FIELDS_V1 -> {
-        try {
-          return b.setField(d.findFieldByNumber(1), ByteString.copyFrom(MAPPER.writeValueAsBytes(v))).build();
-        } catch (IOException e) {
-          throw new IllegalStateException(e);
-        }
-      }
-      default -> {
-        if (d.getName().equals("ExtraValue")) {
-          if (!v.isArray()) {
-            return null;
-          }
-          FieldDescriptor items = d.findFieldByNumber(1);
-          for (JsonNode s : v) {
-            if (s.isTextual()) {
-              b.addRepeatedField(items, s.textValue());
-            }
-          }
-          return b.build();
-        }
-        return v.isObject() ? fromJson(d, v) : null;
-      }
-    }
-  }
-
   // ---- names ---------------------------------------------------------------------------------
 
-  private static Map<String, FieldDescriptor> fieldsOf(Descriptor d) {
-    return FIELDS.computeIfAbsent(d, type -> {
-      Map<String, FieldDescriptor> m = new HashMap<>();
-      for (FieldDescriptor f : type.getFields()) {
-        if (!isInline(f)) {
-          m.put(jsonName(f), f);
-        }
-      }
-      return Map.copyOf(m);
-    });
-  }
 
-  private static boolean isInline(FieldDescriptor f) {
+  static boolean isInline(FieldDescriptor f) {
     return f.getJavaType() == FieldDescriptor.JavaType.MESSAGE && !f.isRepeated()
         && INLINE.contains(f.getContainingType().getName() + "." + f.getName());
   }

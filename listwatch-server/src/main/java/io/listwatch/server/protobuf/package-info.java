@@ -5,9 +5,10 @@
  *
  * <ul>
  *   <li>{@link io.listwatch.server.protobuf.ProtoTypes}: which message a kind is (its descriptor).</li>
- *   <li>{@link io.listwatch.server.protobuf.ProtoJson}: one converter between any message and the
- *       object's JSON tree, with kube's special types (Time, MicroTime, Duration, Quantity,
- *       IntOrString, RawExtension, FieldsV1) mapped as kube's JSON has them.</li>
+ *   <li>{@link io.listwatch.server.protobuf.ProtoJson}: any message to the object's JSON tree, with
+ *       kube's special types (Time, MicroTime, Duration, Quantity, IntOrString, RawExtension,
+ *       FieldsV1) mapped as kube's JSON has them; {@code ProtoWriter} the way back, from the JSON
+ *       tree straight to the wire format.</li>
  *   <li>{@link io.listwatch.server.protobuf.GoDuration}: Go's duration strings (metav1.Duration).</li>
  *   <li>{@link io.listwatch.server.protobuf.Envelope}: the {@code k8s\0} magic and the
  *       {@code runtime.Unknown} around an object's bytes.</li>
