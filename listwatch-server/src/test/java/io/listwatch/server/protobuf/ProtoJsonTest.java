@@ -139,6 +139,34 @@ class ProtoJsonTest {
   }
 
   @Test
+  void roleBindingAndAccessReview_asKubectlSendsThem_readAsTheirJson() throws Exception {
+    // Go writes a subject's empty apiGroup and namespace; kube's JSON leaves them out
+    io.kubernetes.client.proto.V1Rbac.RoleBinding rb = io.kubernetes.client.proto.V1Rbac.RoleBinding.newBuilder()
+        .setMetadata(Meta.ObjectMeta.newBuilder().setName("rb").setNamespace(""))
+        .addSubjects(io.kubernetes.client.proto.V1Rbac.Subject.newBuilder().setKind("User").setApiGroup("")
+            .setName("alice").setNamespace(""))
+        .setRoleRef(io.kubernetes.client.proto.V1Rbac.RoleRef.newBuilder()
+            .setApiGroup("rbac.authorization.k8s.io").setKind("ClusterRole").setName("view"))
+        .build();
+    io.kubernetes.client.proto.V1Authorization.SelfSubjectAccessReview review =
+        io.kubernetes.client.proto.V1Authorization.SelfSubjectAccessReview.newBuilder()
+            .setSpec(io.kubernetes.client.proto.V1Authorization.SelfSubjectAccessReviewSpec.newBuilder()
+                .setResourceAttributes(io.kubernetes.client.proto.V1Authorization.ResourceAttributes.newBuilder()
+                    .setNamespace("team-a").setVerb("list").setGroup("").setResource("pods")))
+            .build();
+
+    JsonNode rbJson = KubeProtobuf.decode(envelope("rbac.authorization.k8s.io/v1", "RoleBinding", rb.toByteArray()),
+        "rbac.authorization.k8s.io/v1", "RoleBinding");
+    JsonNode reviewJson = KubeProtobuf.decode(envelope("authorization.k8s.io/v1", "SelfSubjectAccessReview",
+        review.toByteArray()), "authorization.k8s.io/v1", "SelfSubjectAccessReview");
+
+    assertThat(rbJson.path("subjects")).isEqualTo(JSON.readTree("[{\"kind\":\"User\",\"name\":\"alice\"}]"));
+    assertThat(rbJson.at("/roleRef/name").asText()).isEqualTo("view");
+    assertThat(reviewJson.at("/spec/resourceAttributes")).isEqualTo(JSON.readTree(
+        "{\"namespace\":\"team-a\",\"verb\":\"list\",\"resource\":\"pods\"}"));
+  }
+
+  @Test
   void badBodies_are400s() {
     byte[] notEnvelope = "{\"kind\":\"ConfigMap\"}".getBytes();
     byte[] truncated = java.util.Arrays.copyOf(envelope("v1", "ConfigMap",
