@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
     version = "listwatch-bench 0.1.0-SNAPSHOT",
     description = "Benchmarks of the listwatch components.",
     subcommands = {StorageBenchmark.class, FanOutBenchmark.class, ListBenchmark.class, InformerSyncBenchmark.class,
-        InformerJmhCommand.class,
+        InformerJmhCommand.class, io.listwatch.bench.server.EncodingJmhCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.request.ApiRequest;
+import io.listwatch.server.protobuf.KubeProtobuf;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,10 +32,10 @@ final class ReviewBodies {
    */
   static ObjectNode read(ApiRequest request, String kind, boolean emptyAllowed) {
     String type = request.mediaType();
-    boolean protobuf = type.equals(ProtobufBodies.MEDIA_TYPE);
+    boolean protobuf = type.equals(KubeProtobuf.MEDIA_TYPE);
     if (!type.isEmpty() && !type.equals("application/json") && !type.equals("*/*") && !protobuf) {
       throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
-          + "media types include: application/json, " + ProtobufBodies.MEDIA_TYPE);
+          + "media types include: application/json, " + KubeProtobuf.MEDIA_TYPE);
     }
     if (request.body().length == 0) {
       if (emptyAllowed) {
@@ -44,7 +45,7 @@ final class ReviewBodies {
     }
     JsonNode node;
     try {
-      node = protobuf ? ProtobufBodies.read(request.body(), kind) : JSON.readTree(request.body());
+      node = protobuf ? KubeProtobuf.decode(request.body(), GROUP_VERSION, kind) : JSON.readTree(request.body());
     } catch (JsonProcessingException e) {
       throw StatusException.badRequest("the body of the request is not valid JSON: " + e.getOriginalMessage());
     } catch (IOException e) {

@@ -14,6 +14,7 @@ import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.rest.ApiResponse;
 import io.listwatch.server.rest.ApiRoutes;
 import io.listwatch.server.request.RequestInfo;
+import io.listwatch.server.protobuf.KubeProtobuf;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -202,17 +203,17 @@ public final class AccessReviews {
 
   private static ObjectNode body(ApiRequest request, String kind) {
     String type = request.mediaType();
-    boolean protobuf = type.equals(ReviewProtobuf.MEDIA_TYPE);
+    boolean protobuf = type.equals(KubeProtobuf.MEDIA_TYPE);
     if (!type.isEmpty() && !type.equals("application/json") && !type.equals("*/*") && !protobuf) {
       throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
-          + "media types include: application/json, " + ReviewProtobuf.MEDIA_TYPE);
+          + "media types include: application/json, " + KubeProtobuf.MEDIA_TYPE);
     }
     if (request.body().length == 0) {
       throw StatusException.badRequest("the request has no body");
     }
     JsonNode node;
     try {
-      node = protobuf ? ReviewProtobuf.decode(request.body()) : MAPPER.readTree(request.body());
+      node = protobuf ? KubeProtobuf.decode(request.body(), GROUP + "/v1", kind) : MAPPER.readTree(request.body());
     } catch (IOException e) {
       throw StatusException.badRequest("the body of the request is not valid JSON: " + e.getMessage());
     }

@@ -73,8 +73,7 @@ public final class CacheWatcher {
    * send right after them (or null).
    */
   void setInitial(List<CachedObject> objects, byte[] after) {
-    byte[] prefix = Frames.prefix(WatchCacheEvent.Type.ADDED);
-    byte[] suffix = Frames.suffix();
+    WatchEncoding encoding = sink.encoding();
     Iterator<CachedObject> it = objects.iterator();
     this.backlog = new Iterator<>() {
       @Override
@@ -84,7 +83,8 @@ public final class CacheWatcher {
 
       @Override
       public byte[][] next() {
-        return new byte[][] {prefix, it.next().json(), suffix};
+        // JSON: the cached bytes between a shared prefix and suffix; protobuf: encoded per watcher
+        return encoding.event(WatchCacheEvent.Type.ADDED, it.next().json());
       }
     };
     this.afterBacklog = after;
@@ -160,7 +160,7 @@ public final class CacheWatcher {
     } else {
       return null;
     }
-    return event.frame(form);
+    return event.frame(form, sink.encoding());
   }
 
   /** Queues a ready-made frame (a bookmark); false when over or full. */
@@ -190,7 +190,8 @@ public final class CacheWatcher {
     if (bookmarks.deadlineReached(nowNanos)) {
       end();
     } else if (bookmarks.bookmarkDue(nowNanos) && cacheResourceVersion > 0) {
-      offerFrame(Frames.bookmark(apiVersion, kind, Math.max(cacheResourceVersion, startResourceVersion), false));
+      offerFrame(sink.encoding().bookmark(apiVersion, kind, Math.max(cacheResourceVersion, startResourceVersion),
+          false));
     }
   }
 

@@ -419,7 +419,7 @@ public final class Cacher implements AutoCloseable {
         WatchCache.Snapshot snap = cache.snapshot(prefix, prefixEnd(prefix), filter::matches);
         w = new CacheWatcher(filter, sink, config.watcherQueueCapacity(), snap.resourceVersion(), timer, onClosed);
         byte[] end = Boolean.TRUE.equals(options.sendInitialEvents())
-            ? Frames.bookmark(def.apiVersion(), def.kind(), snap.resourceVersion(), true) : null;
+            ? sink.encoding().bookmark(def.apiVersion(), def.kind(), snap.resourceVersion(), true) : null;
         w.setInitial(snap.objects(), end);
       } else {
         long from = rv.getAsLong();

@@ -28,8 +28,11 @@ public final class WatchCacheEvent {
   private final long resourceVersion;
   private final long recordedAtNanos;
   private final Supplier<byte[]> prevAtEventVersion;
-  /** Built on first dispatch; most events in a history were never sent to a watcher. */
-  private byte[][][] frames;
+  /**
+   * Built on first dispatch, by encoding and form; most events in a history were never sent to a
+   * watcher, and most watches are JSON.
+   */
+  private byte[][][][] frames;
 
   /**
    * @param type what happened in storage
@@ -79,19 +82,24 @@ public final class WatchCacheEvent {
   }
 
   /**
-   * The wire line for this event delivered as {@code form}, as its parts (type prefix, the
-   * object's bytes, line end): built once per form, then shared by every watcher. No bytes
-   * are copied; the object's JSON is the cached one.
+   * The wire frame for this event delivered as {@code form} in {@code encoding}, as its parts
+   * (see {@link WatchEncoding#event}): built once per encoding and form, then shared by every
+   * watcher. A JSON frame copies no bytes: the object's JSON is the cached one.
    */
-  byte[][] frame(Type form) {
+  byte[][] frame(Type form, WatchEncoding encoding) {
     if (frames == null) {
-      frames = new byte[Type.values().length][][];
+      frames = new byte[WatchEncoding.values().length][][][];
     }
-    byte[][] f = frames[form.ordinal()];
+    byte[][][] byForm = frames[encoding.ordinal()];
+    if (byForm == null) {
+      byForm = new byte[Type.values().length][][];
+      frames[encoding.ordinal()] = byForm;
+    }
+    byte[][] f = byForm[form.ordinal()];
     if (f == null) {
       boolean leaving = form == Type.DELETED && type == Type.MODIFIED && prevAtEventVersion != null;
-      f = new byte[][] {form.prefix, leaving ? prevAtEventVersion.get() : object.json(), Frames.suffix()};
-      frames[form.ordinal()] = f;
+      f = encoding.event(form, leaving ? prevAtEventVersion.get() : object.json());
+      byForm[form.ordinal()] = f;
     }
     return f;
   }

@@ -15,13 +15,21 @@ public interface WatchSink {
   /** The event loop that owns the connection; the watcher drains its queue there. */
   EventExecutor executor();
 
+  /** How this watch's events are written; fixed for the watch's life. */
+  default WatchEncoding encoding() {
+    return WatchEncoding.JSON;
+  }
+
   /** False while the connection's outbound buffer is over its high-water mark. */
   boolean isWritable();
 
   /**
-   * Writes whole event lines (one buffer may hold many); takes ownership of {@code data}.
+   * Writes whole events (one buffer may hold many); takes ownership of {@code data}.
    *
-   * <p>Event boundaries: each event is one line, {@code {"type":..,"object":..}} ending with
+   * <p>Protobuf ({@link WatchEncoding#PROTOBUF}): each event is its length (4 bytes, big-endian)
+   * followed by that many bytes, so boundaries are found by reading the lengths.
+   *
+   * <p>JSON event boundaries: each event is one line, {@code {"type":..,"object":..}} ending with
    * {@code '\n'}, and a newline occurs nowhere else (the JSON is compact and escapes newlines
    * in strings). When {@code data} is a {@link io.netty.buffer.CompositeByteBuf}, each of its
    * components lies within one event, so an event ends exactly where a component ends with

@@ -2,7 +2,9 @@ package io.listwatch.server.http;
 
 import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.CacheWatcher;
+import io.listwatch.server.cacher.WatchEncoding;
 import io.listwatch.server.cacher.WatchSink;
+import io.listwatch.server.protobuf.KubeProtobuf;
 import io.listwatch.server.filters.HandlerChain;
 import io.listwatch.server.metrics.RequestMetrics;
 import io.listwatch.server.request.ApiRequest;
@@ -80,7 +82,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       if (info != null) {
         record(info, req.headers().get(HttpHeaderNames.CONTENT_TYPE), e.code(), startNanos);
       }
-      ctx.writeAndFlush(Responses.status(e));
+      ctx.writeAndFlush(Responses.status(e, Negotiation.prefersProtobuf(req.headers().get(HttpHeaderNames.ACCEPT))));
       idle.requestEnded();
       return;
     }
@@ -155,6 +157,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       return;
     }
     WatchSink sink;
+    // a Table watch (kubectl get -w) prints from JSON events
+    WatchEncoding encoding = table.isEmpty() && Negotiation.prefersProtobuf(request.accept()) && routes.hasProtobuf(info)
+        ? WatchEncoding.PROTOBUF : WatchEncoding.JSON;
     if (request.websocketUpgrade() && WebSocketUpgrade.possible(ctx.pipeline())) {
       Optional<FullHttpResponse> refused = WebSocketUpgrade.refusal(ctx, req);
       if (refused.isPresent()) {
@@ -167,17 +172,18 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       metrics.watchStarted(info, HttpResponseStatus.SWITCHING_PROTOCOLS.code());
       watchAdmission = admission;
       watchIdle = idle;
-      sink = WebSocketUpgrade.upgrade(ctx, req, this::watchOver);
+      sink = WebSocketUpgrade.upgrade(ctx, req, encoding, this::watchOver);
     } else {
       HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-      head.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+      head.headers().set(HttpHeaderNames.CONTENT_TYPE, encoding == WatchEncoding.PROTOBUF
+          ? KubeProtobuf.WATCH_MEDIA_TYPE : HttpHeaderValues.APPLICATION_JSON.toString());
       head.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
       HttpUtil.setTransferEncodingChunked(head, true);
       metrics.watchStarted(info, HttpResponseStatus.OK.code());
       ctx.writeAndFlush(head);
       watchAdmission = admission;
       watchIdle = idle;
-      sink = new ChunkedWatchSink(ctx, this::watchOver);
+      sink = new ChunkedWatchSink(ctx, encoding, this::watchOver);
     }
     // kubectl get -w: this watcher alone pays for printing its events
     WatchSink out = table.isPresent() ? new TableWatchSink(sink, start.resource().tableConvertor(), table.get()) : sink;
@@ -189,8 +195,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (!(cause instanceof StatusException)) {
           LOG.error("watch {} failed", request.path(), cause);
         }
-        out.write(io.netty.buffer.Unpooled.wrappedBuffer(
-            io.listwatch.server.cacher.Frames.error(Responses.bytes(status.status()))));
+        out.write(io.netty.buffer.Unpooled.wrappedBuffer(sink.encoding().error(Responses.bytes(status.status()))));
         out.end();
       } else if (!ctx.channel().isActive()) {
         watcher.onSinkClosed();
@@ -214,11 +219,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   private FullHttpResponse errorResponse(Throwable e, ApiRequest request) {
     Throwable cause = unwrap(e);
+    boolean protobuf = Negotiation.prefersProtobuf(request.accept());
     if (cause instanceof StatusException se) {
-      return Responses.status(se);
+      return Responses.status(se, protobuf);
     }
     LOG.error("{} {} failed", request.method(), request.path(), cause);
-    return Responses.status(StatusException.internal(String.valueOf(cause.getMessage())));
+    return Responses.status(StatusException.internal(String.valueOf(cause.getMessage())), protobuf);
   }
 
   private static Throwable unwrap(Throwable e) {

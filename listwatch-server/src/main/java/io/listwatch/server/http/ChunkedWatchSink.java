@@ -1,5 +1,6 @@
 package io.listwatch.server.http;
 
+import io.listwatch.server.cacher.WatchEncoding;
 import io.listwatch.server.cacher.WatchSink;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -13,13 +14,14 @@ import io.netty.util.concurrent.EventExecutor;
 
 /**
  * A watch response body on HTTP/1.1 (chunked) or on an HTTP/2 stream behind Netty's
- * stream-to-HTTP codec: each write is one chunk or DATA frame holding one or more event
- * lines. Confined to the channel's event loop, like the channel itself.
+ * stream-to-HTTP codec: each write is one chunk or DATA frame holding one or more events (JSON
+ * lines, or length-prefixed protobuf WatchEvents). Confined to the channel's event loop, like the channel itself.
  */
 final class ChunkedWatchSink implements WatchSink {
 
   private final ChannelHandlerContext ctx;
   private final Runnable onDone;
+  private final WatchEncoding encoding;
   /**
    * Whether batches are copied into an I/O buffer before the write: on a plain TCP connection,
    * where the socket write would otherwise copy them twice, and on an HTTP/2 stream over TLS,
@@ -30,9 +32,13 @@ final class ChunkedWatchSink implements WatchSink {
    */
   private final boolean copyToIoBuffer;
 
-  /** @param onDone called on the event loop when the response is over (ended or aborted) */
-  ChunkedWatchSink(ChannelHandlerContext ctx, Runnable onDone) {
+  /**
+   * @param encoding the events' encoding (the bytes are written as they are either way)
+   * @param onDone called on the event loop when the response is over (ended or aborted)
+   */
+  ChunkedWatchSink(ChannelHandlerContext ctx, WatchEncoding encoding, Runnable onDone) {
     this.ctx = ctx;
+    this.encoding = encoding;
     this.onDone = onDone;
     this.copyToIoBuffer = ctx.channel() instanceof Http2StreamChannel stream
         ? stream.parent().pipeline().get(SslHandler.class) != null
@@ -42,6 +48,11 @@ final class ChunkedWatchSink implements WatchSink {
   @Override
   public EventExecutor executor() {
     return ctx.executor();
+  }
+
+  @Override
+  public WatchEncoding encoding() {
+    return encoding;
   }
 
   @Override

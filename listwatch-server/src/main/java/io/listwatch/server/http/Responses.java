@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.CachedObject;
+import io.listwatch.server.protobuf.KubeProtobuf;
 import io.listwatch.server.rest.ApiResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -44,7 +45,7 @@ public final class Responses {
       return AggregatedDiscovery.encode(d, request);
     }
     if (!(response.body() instanceof ApiResponse.CachedBody) && !(response.body() instanceof ApiResponse.ListBody)) {
-      return encode(response);
+      return encode(response, Negotiation.prefersProtobuf(request.accept()));
     }
     Optional<TableOptions> table;
     try {
@@ -53,7 +54,7 @@ public final class Responses {
       return status(e);
     }
     if (table.isEmpty()) {
-      return encode(response);
+      return encode(response, Negotiation.prefersProtobuf(request.accept()));
     }
     HttpResponseStatus status = HttpResponseStatus.valueOf(response.code());
     Instant now = Instant.now();
@@ -69,13 +70,14 @@ public final class Responses {
 
   /**
    * The body of a list to stream in chunks ({@link ListChunks}) rather than build whole: a
-   * JSON list, when the request does not ask for a Table (an encoding other than JSON, once
-   * served for lists, must be excluded here too). Empty for every other answer, which
+   * JSON list, when the request asks for neither a Table nor protobuf. Empty for every other
+   * answer, which
    * {@link #encode(ApiResponse, ApiRequest)} encodes.
    */
   static Optional<ListChunks> streamedList(ApiResponse response, ApiRequest request) {
     if (!(response.body() instanceof ApiResponse.ListBody list)
-        || TableOptions.tableVersion(request.accept()).isPresent()) {
+        || TableOptions.tableVersion(request.accept()).isPresent()
+        || Negotiation.prefersProtobuf(request.accept())) {
       return Optional.empty();
     }
     return Optional.of(new ListChunks(list));
@@ -86,6 +88,46 @@ public final class Responses {
     HttpResponse r = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.code()));
     r.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
     r.headers().set(HttpHeaderNames.CONTENT_LENGTH, chunks.length());
+    return r;
+  }
+
+  /**
+   * The HTTP response for a REST answer, in kube's protobuf when {@code protobuf} and the
+   * object's (or list's) kind has a protobuf form, else as {@link #encode(ApiResponse)}.
+   */
+  public static FullHttpResponse encode(ApiResponse response, boolean protobuf) {
+    if (protobuf) {
+      HttpResponseStatus status = HttpResponseStatus.valueOf(response.code());
+      try {
+        byte[] body = switch (response.body()) {
+          case ApiResponse.JsonBytes b -> KubeProtobuf.encodeIfSupported(b.json());
+          case ApiResponse.CachedBody b -> KubeProtobuf.encodeIfSupported(b.object().json());
+          case ApiResponse.DiscoveryBody d -> null;
+          case ApiResponse.Value v -> KubeProtobuf.encodeIfSupported(bytes(v.value()));
+          case ApiResponse.ListBody l -> KubeProtobuf.supports(l.apiVersion(), l.kind())
+              ? KubeProtobuf.encodeList(l.apiVersion(), l.kind(), l.kind().substring(0, l.kind().length() - 4),
+                  l.resourceVersion(), l.continueToken(), l.remainingItemCount(),
+                  l.items().stream().map(CachedObject::json).toList())
+              : null;
+          case ApiResponse.Text t -> null;
+        };
+        if (body != null) {
+          FullHttpResponse encoded = protobuf(status, body);
+          response.headers().forEach((name, values) -> encoded.headers().set(name, values));
+          return encoded;
+        }
+      } catch (IllegalArgumentException e) {
+        // not expected for a built-in kind: answer JSON, which every client decodes by Content-Type
+      }
+    }
+    return encode(response);
+  }
+
+  /** A protobuf response ({@link KubeProtobuf#MEDIA_TYPE}). */
+  public static FullHttpResponse protobuf(HttpResponseStatus status, byte[] body) {
+    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+    r.headers().set(HttpHeaderNames.CONTENT_TYPE, KubeProtobuf.MEDIA_TYPE);
+    r.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);
     r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
     return r;
   }
@@ -123,6 +165,19 @@ public final class Responses {
   public static FullHttpResponse status(StatusException e) {
     Status s = e.status();
     FullHttpResponse r = json(HttpResponseStatus.valueOf(s.code()), bytes(s));
+    if (s.details() != null && s.details().retryAfterSeconds() != null) {
+      r.headers().set(HttpHeaderNames.RETRY_AFTER, s.details().retryAfterSeconds());
+    }
+    return r;
+  }
+
+  /** The kube Status of an error, in protobuf when {@code protobuf} (kube's Status message). */
+  public static FullHttpResponse status(StatusException e, boolean protobuf) {
+    if (!protobuf) {
+      return status(e);
+    }
+    Status s = e.status();
+    FullHttpResponse r = protobuf(HttpResponseStatus.valueOf(s.code()), KubeProtobuf.encode(bytes(s)));
     if (s.details() != null && s.details().retryAfterSeconds() != null) {
       r.headers().set(HttpHeaderNames.RETRY_AFTER, s.details().retryAfterSeconds());
     }

@@ -99,9 +99,11 @@ final class WebSocketUpgrade {
    * fail, the connection is closed, which ends the watch.
    *
    * @param api the context of the {@link ApiHandler} that admitted the request
+   * @param encoding the watch's encoding (protobuf events are binary messages)
    * @param onDone see {@link WebSocketWatchSink}
    */
-  static WebSocketWatchSink upgrade(ChannelHandlerContext api, FullHttpRequest req, Runnable onDone) {
+  static WebSocketWatchSink upgrade(ChannelHandlerContext api, FullHttpRequest req,
+      io.listwatch.server.cacher.WatchEncoding encoding, Runnable onDone) {
     WebSocketServerHandshaker handshaker = handshakers(api, req).newHandshaker(req);
     // the connection stops being HTTP: nothing may aggregate or keep-alive-track what follows
     ChannelPipeline p = api.pipeline();
@@ -114,7 +116,7 @@ final class WebSocketUpgrade {
       }
     }
     http.forEach(p::remove);
-    WebSocketWatchSink sink = new WebSocketWatchSink(api, handshaker, req.uri(), onDone);
+    WebSocketWatchSink sink = new WebSocketWatchSink(api, handshaker, req.uri(), encoding, onDone);
     p.addAfter(api.name(), "websocket-watch", sink);
     try {
       handshaker.handshake(api.channel(), req).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);

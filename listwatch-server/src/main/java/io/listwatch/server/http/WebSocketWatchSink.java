@@ -1,11 +1,13 @@
 package io.listwatch.server.http;
 
+import io.listwatch.server.cacher.WatchEncoding;
 import io.listwatch.server.cacher.WatchSink;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
@@ -24,7 +26,9 @@ import java.util.concurrent.TimeUnit;
  * which answers the client's control frames.
  *
  * <h2>Outbound: one message per event</h2>
- * Each event line the watch writes (its {@code {"type":..,"object":..}} JSON and the newline
+ * A protobuf watch ({@link WatchEncoding#PROTOBUF}) sends each event's WatchEvent message,
+ * without its length prefix, as one binary frame, as kube does; the lengths in the batch give
+ * the boundaries. For JSON, each event line the watch writes (its {@code {"type":..,"object":..}} JSON and the newline
  * ending it, as kube sends it) becomes one unfragmented text frame. The frame's payload is a
  * slice of the batch the watch wrote, copied once from the event's cached bytes into an I/O
  * buffer: nothing is encoded per watcher except the frame header (Netty's frame encoder copies a
@@ -53,19 +57,22 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
   private final ChannelHandlerContext api;
   private final WebSocketServerHandshaker handshaker;
   private final String path;
+  private final WatchEncoding encoding;
   private final Runnable onDone;
   private boolean closeSent; // event loop only
 
   /**
    * @param api the context of the handler that started the watch; events are written from there
    * @param path the watch's request path and query, reported by {@link #path()}
+   * @param encoding the watch's encoding: JSON events are text messages, protobuf ones binary
    * @param onDone called on the event loop when the watch's response is over (ended or aborted)
    */
   WebSocketWatchSink(ChannelHandlerContext api, WebSocketServerHandshaker handshaker, String path,
-      Runnable onDone) {
+      WatchEncoding encoding, Runnable onDone) {
     this.api = api;
     this.handshaker = handshaker;
     this.path = path;
+    this.encoding = encoding;
     this.onDone = onDone;
   }
 
@@ -82,6 +89,11 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
   }
 
   @Override
+  public WatchEncoding encoding() {
+    return encoding;
+  }
+
+  @Override
   public boolean isWritable() {
     return api.channel().isWritable();
   }
@@ -89,7 +101,9 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
   @Override
   public void write(ByteBuf batch) {
     try {
-      if (batch instanceof CompositeByteBuf composite) {
+      if (encoding == WatchEncoding.PROTOBUF) {
+        writeLengthPrefixed(batch);
+      } else if (batch instanceof CompositeByteBuf composite) {
         writeComponents(composite);
       } else {
         writeLines(batch);
@@ -126,6 +140,26 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
         int to = flat.readerIndex() + ends[e];
         writeMessage(flat, from, to);
         from = to;
+      }
+    } finally {
+      flat.release();
+    }
+  }
+
+  /**
+   * One binary message per protobuf event: the batch is copied once into an I/O buffer, and each
+   * event's message (after its 4-byte length) is sent as a slice of it.
+   */
+  private void writeLengthPrefixed(ByteBuf batch) {
+    ByteBuf flat = IoBuffers.flatten(api.alloc(), batch.retain());
+    try {
+      int at = flat.readerIndex();
+      int limit = flat.writerIndex();
+      while (at + 4 <= limit) {
+        int length = flat.getInt(at);
+        int end = Math.min(limit, at + 4 + length);
+        api.write(new BinaryWebSocketFrame(flat.retainedSlice(at + 4, end - at - 4)), api.voidPromise());
+        at = end;
       }
     } finally {
       flat.release();

@@ -68,7 +68,6 @@ public final class Rbac implements AutoCloseable {
     }
     routes.admission(def, new EscalationCheck(kind, rbac, authorizer));
     routes.admission(def, new RbacValidation(kind));
-    routes.protobufDecoder(def, RbacProtobuf::decode);
   }
 
   private static ResourceDefinition def(ResourceRegistry registry, String plural) {

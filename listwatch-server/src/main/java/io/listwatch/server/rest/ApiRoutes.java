@@ -6,6 +6,7 @@ import io.listwatch.api.StatusException;
 import io.listwatch.server.cacher.CacheWatcher;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.WatchSink;
+import io.listwatch.server.protobuf.KubeProtobuf;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.request.RequestInfo;
@@ -155,16 +156,13 @@ public final class ApiRoutes {
   }
 
   /**
-   * Lets a stored resource accept create and update bodies in kube's protobuf form
-   * ({@link KubeProtobuf}), which {@code decoder} turns into the object's JSON. Call before the
-   * server accepts requests.
+   * Whether the resource a request names has kube's protobuf form (a built-in kind; custom
+   * resources are JSON only).
    */
-  public void protobufDecoder(ResourceDefinition def, java.util.function.Function<byte[], ObjectNode> decoder) {
-    ResourceHandler handler = handlers.get(def);
-    if (handler == null) {
-      throw new IllegalArgumentException(def + " is not stored");
-    }
-    handler.protobufDecoder(decoder);
+  public boolean hasProtobuf(RequestInfo info) {
+    return registry.find(info.group(), info.version(), info.resource())
+        .filter(def -> KubeProtobuf.supports(def.apiVersion(), def.kind()))
+        .isPresent();
   }
 
   /** The store of a resource, for in-process callers (startup, tests). */

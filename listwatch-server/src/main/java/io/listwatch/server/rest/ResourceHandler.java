@@ -12,6 +12,7 @@ import io.listwatch.api.patch.Patcher;
 import io.listwatch.server.cacher.CacheWatcher;
 import io.listwatch.server.cacher.Cacher;
 import io.listwatch.server.cacher.WatchSink;
+import io.listwatch.server.protobuf.KubeProtobuf;
 import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.request.RequestInfo;
 import io.listwatch.server.registry.ResourceDefinition;
@@ -36,13 +37,6 @@ public final class ResourceHandler {
   ResourceHandler(ResourceStore store) {
     this.def = store.resource();
     this.store = store;
-  }
-
-  /** Reads protobuf bodies of this resource, or null; set before the server accepts requests. */
-  private volatile java.util.function.Function<byte[], ObjectNode> protobuf;
-
-  void protobufDecoder(java.util.function.Function<byte[], ObjectNode> decoder) {
-    this.protobuf = decoder;
   }
 
   /** Checks JSON bodies for unknown and duplicate fields, or null; set before the server accepts requests. */
@@ -216,7 +210,10 @@ public final class ResourceHandler {
   }
 
   private static DeleteOptions deleteOptions(ApiRequest request) {
-    return DeleteOptions.parse(request, request.body().length == 0 ? null : parse(request.body()));
+    JsonNode body = request.body().length == 0 ? null
+        : request.mediaType().equals(KubeProtobuf.MEDIA_TYPE) ? KubeProtobuf.decodeAny(request.body())
+        : parse(request.body());
+    return DeleteOptions.parse(request, body);
   }
 
   /**
@@ -251,13 +248,14 @@ public final class ResourceHandler {
 
   private ObjectNode body(ApiRequest request) {
     String type = request.mediaType();
-    java.util.function.Function<byte[], ObjectNode> decoder = protobuf;
-    if (decoder != null && type.equals(KubeProtobuf.MEDIA_TYPE)) {
-      return decoder.apply(request.body());
+    boolean protobuf = KubeProtobuf.supports(def.apiVersion(), def.kind());
+    if (protobuf && type.equals(KubeProtobuf.MEDIA_TYPE)) {
+      return KubeProtobuf.decode(request.body(), def.apiVersion(), def.kind());
     }
     if (!type.isEmpty() && !type.equals("application/json") && !type.equals("*/*")) {
+      // custom resources are JSON only, as in kube
       throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
-          + "media types include: application/json");
+          + "media types include: application/json" + (protobuf ? ", " + KubeProtobuf.MEDIA_TYPE : ""));
     }
     JsonNode node = parse(request.body());
     if (!(node instanceof ObjectNode o)) {

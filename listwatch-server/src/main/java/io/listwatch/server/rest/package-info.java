@@ -16,8 +16,8 @@
  *       resource lists.</li>
  *   <li>Hooks other packages register: {@link io.listwatch.server.rest.RestHandler} (virtual
  *       resources, subresources), {@link io.listwatch.server.rest.WriteAdmission} (a type's
- *       checks of writes, e.g. RBAC's escalation check), protobuf bodies read with
- *       {@link io.listwatch.server.rest.KubeProtobuf}.</li>
+ *       checks of writes, e.g. RBAC's escalation check). Protobuf bodies of built-in kinds are
+ *       read with {@link io.listwatch.server.protobuf.KubeProtobuf}.</li>
  * </ul>
  */
 package io.listwatch.server.rest;

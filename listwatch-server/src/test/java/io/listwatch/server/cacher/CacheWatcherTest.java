@@ -150,9 +150,26 @@ class CacheWatcherTest {
   void offer_sharesOneFramePerForm_acrossWatchers() {
     WatchCacheEvent e = modified(pod("default", "a", 2, IS_WEB), pod("default", "a", 1, IS_WEB));
 
-    assertThat(e.frame(WatchCacheEvent.Type.MODIFIED)).isSameAs(e.frame(WatchCacheEvent.Type.MODIFIED));
-    assertThat(new String(join(e.frame(WatchCacheEvent.Type.MODIFIED)), StandardCharsets.UTF_8))
+    assertThat(e.frame(WatchCacheEvent.Type.MODIFIED, WatchEncoding.JSON)).isSameAs(e.frame(WatchCacheEvent.Type.MODIFIED, WatchEncoding.JSON));
+    assertThat(new String(join(e.frame(WatchCacheEvent.Type.MODIFIED, WatchEncoding.JSON)), StandardCharsets.UTF_8))
         .startsWith("{\"type\":\"MODIFIED\",\"object\":{").endsWith("}\n");
+  }
+
+  @Test
+  void frames_areBuiltOncePerEncoding_andProtobufOnesAreLengthPrefixedWatchEvents() throws Exception {
+    WatchCacheEvent e = modified(pod("default", "a", 2, IS_WEB), pod("default", "a", 1, IS_WEB));
+
+    byte[][] protobuf = e.frame(WatchCacheEvent.Type.MODIFIED, WatchEncoding.PROTOBUF);
+
+    assertThat(e.frame(WatchCacheEvent.Type.MODIFIED, WatchEncoding.PROTOBUF)).isSameAs(protobuf);
+    assertThat(e.frame(WatchCacheEvent.Type.MODIFIED, WatchEncoding.JSON)).isNotSameAs(protobuf);
+    assertThat(java.nio.ByteBuffer.wrap(protobuf[0]).getInt()).isEqualTo(protobuf[1].length);
+    io.kubernetes.client.proto.Meta.WatchEvent event = io.kubernetes.client.proto.Meta.WatchEvent.parseFrom(protobuf[1]);
+    assertThat(event.getType()).isEqualTo("MODIFIED");
+    io.listwatch.server.protobuf.Envelope object =
+        io.listwatch.server.protobuf.Envelope.unwrap(event.getObject().getRaw().toByteArray());
+    assertThat(io.kubernetes.client.proto.V1.Pod.parseFrom(object.raw()).getMetadata().getResourceVersion())
+        .isEqualTo("2");
   }
 
   // ---- draining -------------------------------------------------------------------------

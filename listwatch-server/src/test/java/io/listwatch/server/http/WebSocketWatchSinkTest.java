@@ -38,7 +38,7 @@ class WebSocketWatchSinkTest {
     });
     sink = new WebSocketWatchSink(api[0], new WebSocketServerHandshaker13("ws://127.0.0.1/api/v1/pods", null,
         io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig.newBuilder().build()), "/api/v1/pods?watch=true",
-        done::incrementAndGet);
+        io.listwatch.server.cacher.WatchEncoding.JSON, done::incrementAndGet);
     channel.pipeline().addLast(sink);
   }
 
@@ -79,6 +79,37 @@ class WebSocketWatchSinkTest {
         "{\"type\":\"ADDED\",\"object\":{\"b\":2}}\n",
         "{\"type\":\"BOOKMARK\",\"object\":{}}\n");
     assertThat(copy.refCnt()).as("released once every message is written").isZero();
+  }
+
+  @Test
+  void protobufWatch_sendsEachWatchEventAsOneBinaryMessage_withoutItsLength() {
+    EmbeddedChannel pb = new EmbeddedChannel();
+    ChannelHandlerContext[] api = new ChannelHandlerContext[1];
+    pb.pipeline().addLast("api", new ChannelInboundHandlerAdapter() {
+      @Override
+      public void handlerAdded(ChannelHandlerContext ctx) {
+        api[0] = ctx;
+      }
+    });
+    WebSocketWatchSink binary = new WebSocketWatchSink(api[0], new WebSocketServerHandshaker13(
+        "ws://127.0.0.1/api/v1/pods", null, io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig.newBuilder()
+            .build()), "/api/v1/pods?watch=true", io.listwatch.server.cacher.WatchEncoding.PROTOBUF, () -> { });
+    pb.pipeline().addLast(binary);
+    byte[] first = {1, 2, 3};
+    byte[] second = {9, 8, 7, 6, 5};
+
+    binary.write(Unpooled.wrappedBuffer(new byte[] {0, 0, 0, 3}, first, new byte[] {0, 0, 0, 5}, second));
+    binary.flush();
+
+    List<byte[]> messages = new ArrayList<>();
+    Object o;
+    while ((o = pb.readOutbound()) != null) {
+      io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame f = (io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame) o;
+      messages.add(io.netty.buffer.ByteBufUtil.getBytes(f.content()));
+      f.release();
+    }
+    assertThat(messages).containsExactly(first, second);
+    pb.finishAndReleaseAll();
   }
 
   @Test
