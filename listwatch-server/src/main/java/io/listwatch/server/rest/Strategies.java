@@ -8,7 +8,8 @@ import java.util.Set;
 
 /**
  * Per-kind rules beyond metadata, as kube's registry strategies hold them: what a new object
- * of a kind starts with, and what may not be deleted. Stateless.
+ * of a kind starts with (a namespace Active, a pod Pending with its QoS class, a volume
+ * Pending), and what may not be deleted. Stateless.
  */
 final class Strategies {
 
@@ -38,6 +39,11 @@ final class Strategies {
     }
     if (def.clearsStatusOnCreate()) {
       obj.remove("status");
+    }
+    if (def.group().isEmpty() && def.plural().equals("pods")) {
+      // kube's pod strategy: a new pod is Pending with its QoS class, whatever status it came with
+      obj.putObject("status").put("phase", "Pending")
+          .put("qosClass", io.listwatch.api.core.PodQosClass.of(obj.path("spec")));
     }
     if (def.group().isEmpty() && def.plural().equals("persistentvolumes")) {
       obj.putObject("status").put("phase", "Pending")

@@ -87,6 +87,17 @@ class WriteSemanticsTest {
   }
 
   @Test
+  void pod_startsPending_withItsQosClass_whateverStatusTheClientSent() {
+    String ns = http.createNamespace("pending");
+    ObjectNode p = pod("p", Map.of(), null);
+    p.putObject("status").put("phase", "Running").put("podIP", "10.0.0.9");
+    JsonNode created = http.create("/api/v1/namespaces/" + ns + "/pods", p);
+    assertThat(created.path("status").path("phase").asText()).isEqualTo("Pending");
+    assertThat(created.path("status").path("qosClass").asText()).isEqualTo("BestEffort");
+    assertThat(created.path("status").has("podIP")).isFalse();
+  }
+
+  @Test
   void deployment_startsAtGenerationOne_andOnlySpecChangesBumpIt() {
     String ns = http.createNamespace("generation");
     JsonNode created = http.create(deployments(ns), KubeHttp.deployment("web", 1));
