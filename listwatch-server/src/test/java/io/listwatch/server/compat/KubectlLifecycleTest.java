@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * kubectl 1.32 (from PATH) against a server with a fake clock: scale, delete with its default
  * {@code --wait} (a pod's grace period, {@code --cascade=foreground|orphan}, a namespace), and
- * the kinds served beyond step 4. Manifests go through {@code create -f --validate=false}: the
- * server does not serve OpenAPI yet, which kubectl's client-side validation downloads.
+ * the kinds served beyond step 4, created from manifests ({@code create -f}, validated by the
+ * server) and by kubectl's typed commands ({@code create job}, {@code create cronjob}).
  */
 class KubectlLifecycleTest {
 
@@ -50,7 +50,7 @@ class KubectlLifecycleTest {
   }
 
   private static void apply(String namespace, String yaml) {
-    kubectl.ok("create", "-f", kubectl.file("m.yaml", yaml).toString(), "--validate=false", "-n", namespace);
+    kubectl.ok("create", "-f", kubectl.file("m.yaml", yaml).toString(), "-n", namespace);
   }
 
   private static String deployment(String name, int replicas) {
@@ -302,7 +302,7 @@ class KubectlLifecycleTest {
         kind: StorageClass
         metadata: {name: fast}
         provisioner: example.com/fast
-        """).toString(), "--validate=false");
+        """).toString());
 
     String[][] namespaced = {{"statefulsets", "db"}, {"daemonsets", "agent"}, {"controllerrevisions", "db-1"},
         {"jobs", "once"}, {"cronjobs", "nightly"}, {"endpoints", "svc"}, {"pvc", "data"}, {"limitranges", "limits"},
@@ -318,22 +318,14 @@ class KubectlLifecycleTest {
         .containsExactly("once");
   }
 
-  /**
-   * {@code kubectl create job|cronjob} send their body in protobuf, which this server does not
-   * read yet (415); kubectl's own generators are used with {@code --dry-run=client -o yaml} and
-   * the result created with {@code -f}.
-   */
+  /** {@code kubectl create job|cronjob} send their bodies in protobuf. */
   @Test
-  void createJobAndCronJob_fromKubectlsGenerators() {
+  void createJobAndCronJob_fromKubectlsTypedCommands() {
     api.createNamespace("k-create");
-    String job = kubectl.ok("create", "job", "once", "--image=busybox", "--dry-run=client", "-o", "yaml").stdout();
-    String cron = kubectl.ok("create", "cronjob", "nightly", "--image=busybox", "--schedule=0 0 * * *",
-        "--dry-run=client", "-o", "yaml").stdout();
 
-    Kubectl.Result createdJob = kubectl.ok("create", "-f", kubectl.file("job.yaml", job).toString(),
-        "--validate=false", "-n", "k-create");
-    Kubectl.Result createdCron = kubectl.ok("create", "-f", kubectl.file("cron.yaml", cron).toString(),
-        "--validate=false", "-n", "k-create");
+    Kubectl.Result createdJob = kubectl.ok("create", "job", "once", "--image=busybox", "-n", "k-create");
+    Kubectl.Result createdCron = kubectl.ok("create", "cronjob", "nightly", "--image=busybox",
+        "--schedule=0 0 * * *", "-n", "k-create");
 
     assertThat(createdJob.stdout().strip()).isEqualTo("job.batch/once created");
     assertThat(createdCron.stdout().strip()).isEqualTo("cronjob.batch/nightly created");

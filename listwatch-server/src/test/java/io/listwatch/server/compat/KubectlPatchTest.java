@@ -18,9 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * patch), {@code edit}, {@code label}, {@code annotate} and {@code diff}. Each test works in a namespace of
  * its own on the class's shared server.
  *
- * <p>The server does not serve OpenAPI yet, so commands that validate against it
- * ({@code create -f}, {@code apply -f}) pass {@code --validate=false}; kubectl then computes
- * apply's patch from its compiled-in types, as it does for built-in kinds without OpenAPI.
+ * <p>kubectl validates {@code create -f}, {@code apply -f} and {@code edit} with the server
+ * ({@code fieldValidation}), as against kube.
  */
 @ExtendWith(ApiServerExtension.class)
 class KubectlPatchTest {
@@ -83,7 +82,7 @@ class KubectlPatchTest {
   private static void createDeployment(String namespace) {
     api.createNamespace(namespace);
     kubectl.ok("create", "-f", kubectl.file("web.yaml", deploymentYaml("nginx:1.26", "")).toString(),
-        "--validate=false", "-n", namespace);
+        "-n", namespace);
   }
 
   @Test
@@ -139,10 +138,10 @@ class KubectlPatchTest {
     Path v1 = kubectl.file("web-v1.yaml", deploymentYaml("nginx:1.26", "tier: front"));
     Path v2 = kubectl.file("web-v2.yaml", deploymentYaml("nginx:1.27", ""));
 
-    Kubectl.Result created = kubectl.ok("apply", "-f", v1.toString(), "--validate=false", "-n", "kubectl-apply");
+    Kubectl.Result created = kubectl.ok("apply", "-f", v1.toString(), "-n", "kubectl-apply");
     kubectl.ok("annotate", "deployment", "web", "owner=ops", "-n", "kubectl-apply");
-    Kubectl.Result configured = kubectl.ok("apply", "-f", v2.toString(), "--validate=false", "-n", "kubectl-apply");
-    Kubectl.Result again = kubectl.ok("apply", "-f", v2.toString(), "--validate=false", "-n", "kubectl-apply");
+    Kubectl.Result configured = kubectl.ok("apply", "-f", v2.toString(), "-n", "kubectl-apply");
+    Kubectl.Result again = kubectl.ok("apply", "-f", v2.toString(), "-n", "kubectl-apply");
 
     assertThat(created.stdout().strip()).isEqualTo("deployment.apps/web created");
     assertThat(configured.stdout().strip()).isEqualTo("deployment.apps/web configured");
@@ -161,13 +160,13 @@ class KubectlPatchTest {
   void apply_removingAContainerFromTheFile_removesItFromTheObject() {
     api.createNamespace("kubectl-apply-remove");
     kubectl.ok("apply", "-f", kubectl.file("web.yaml", deploymentYaml("nginx:1.26", "")).toString(),
-        "--validate=false", "-n", "kubectl-apply-remove");
+        "-n", "kubectl-apply-remove");
     String withoutSidecar = deploymentYaml("nginx:1.26", "").replace("""
               - name: sidecar
                 image: busybox:1.36
         """, "");
 
-    kubectl.ok("apply", "-f", kubectl.file("web-one.yaml", withoutSidecar).toString(), "--validate=false",
+    kubectl.ok("apply", "-f", kubectl.file("web-one.yaml", withoutSidecar).toString(),
         "-n", "kubectl-apply-remove");
 
     assertThat(images("kubectl-apply-remove")).isEqualTo("nginx:1.26");
@@ -179,7 +178,7 @@ class KubectlPatchTest {
 
     // kubectl runs the editor on a temporary YAML file and sends the difference as a strategic merge patch
     Kubectl.Result r = kubectl.runWithEnv(Map.of("KUBE_EDITOR", "sed -i s/nginx:1.26/nginx:1.27/"),
-        "edit", "deployment", "web", "--validate=false", "-n", "kubectl-edit");
+        "edit", "deployment", "web", "-n", "kubectl-edit");
 
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(r.stdout().strip()).isEqualTo("deployment.apps/web edited");
@@ -211,7 +210,7 @@ class KubectlPatchTest {
   void diff_showsTheChangeApplyWouldMake_andStoresNothing() {
     api.createNamespace("kubectl-diff");
     kubectl.ok("apply", "-f", kubectl.file("web.yaml", deploymentYaml("nginx:1.26", "")).toString(),
-        "--validate=false", "-n", "kubectl-diff");
+        "-n", "kubectl-diff");
 
     Kubectl.Result diff = kubectl.run("diff", "-f", kubectl.file("web-v2.yaml", deploymentYaml("nginx:1.27", ""))
         .toString(), "-n", "kubectl-diff");
