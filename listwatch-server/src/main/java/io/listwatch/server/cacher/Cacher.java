@@ -69,7 +69,7 @@ public final class Cacher implements AutoCloseable {
   private final AtomicLong terminatedWatchers = new AtomicLong();
   /** Events received from storage; added once per delivered batch. */
   private final LongAdder eventsReceived = new LongAdder();
-  /** Events queued to watchers (one per watcher per event); added once per batch. */
+  /** Events queued to watchers (one per watcher per event), counted as each is queued. */
   private final LongAdder eventsDispatched = new LongAdder();
   private volatile Watch storageWatch;
   private volatile boolean closed;
@@ -128,19 +128,17 @@ public final class Cacher implements AutoCloseable {
     public void onEvents(List<WatchEvent> events) {
       List<CompletableFuture<Long>> ready = new ArrayList<>();
       long now = clock.nanoTime();
-      long delivered = 0;
       dispatchLock.lock();
       try {
         for (WatchEvent e : events) {
           WatchCacheEvent ce = toCacheEvent(e, now);
           ready.addAll(cache.apply(ce, now));
-          delivered += dispatch(ce);
+          dispatch(ce);
           notifyListeners(ce);
         }
       } finally {
         dispatchLock.unlock();
         eventsReceived.add(events.size());
-        eventsDispatched.add(delivered);
       }
       long rv = events.getLast().revision();
       ready.forEach(f -> f.complete(rv));
@@ -205,6 +203,7 @@ public final class Cacher implements AutoCloseable {
       CacheWatcher.Delivery d = w.deliver(event);
       if (d == CacheWatcher.Delivery.QUEUED) {
         delivered++;
+        eventsDispatched.increment(); // a scrape may still run behind a watcher that already got it
       } else if (d == CacheWatcher.Delivery.REFUSED) {
         watchers.remove(i);
         if (!w.isClosed()) {

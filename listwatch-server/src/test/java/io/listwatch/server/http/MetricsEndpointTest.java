@@ -112,6 +112,9 @@ class MetricsEndpointTest {
       http.create(cms, KubeHttp.configMap("x"));
       http.create(cms, KubeHttp.configMap("y"));
       w.next(2);
+      // counted as the events are queued to the watcher, which may send them first
+      KubeHttp.await("both events counted", KubeHttp.WAIT,
+          () -> scrape().sum("apiserver_watch_events_total", configmaps) == 2);
       PrometheusText m = scrape();
       assertThat(m.sum("apiserver_watch_events_total", configmaps)).isEqualTo(2);
       assertThat(m.sum("apiserver_watch_cache_events_received_total", configmaps)).isEqualTo(2);
