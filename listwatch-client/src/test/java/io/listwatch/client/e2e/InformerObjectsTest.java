@@ -89,7 +89,9 @@ class InformerObjectsTest {
       assertThat(factory.waitForCacheSync(WAIT)).isTrue();
       Pod pod = informer.getIndexer().getByKey("models/p-0").orElseThrow();
       assertThat(pod.getSpec().getContainers().get(0).getImage()).isEqualTo("registry.example.com/app/web:1.2.3");
-      assertThat(pod.getStatus().getPhase()).isEqualTo("Running");
+      // the server's pod strategy: a new pod is Pending, with the QoS class of its resources
+      assertThat(pod.getStatus().getPhase()).isEqualTo("Pending");
+      assertThat(pod.getStatus().getQosClass()).isEqualTo("Burstable");
       assertThat(pod.getMetadata().getResourceVersion()).isNotEmpty();
     }
   }
