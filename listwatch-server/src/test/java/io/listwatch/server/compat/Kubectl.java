@@ -324,9 +324,27 @@ final class Kubectl {
       return process.isAlive();
     }
 
-    /** Everything on stdout not yet taken by {@link #nextLine}, without waiting. */
+    /**
+     * Everything on stdout not yet taken by {@link #nextLine}: at once while kubectl runs, and
+     * up to the end of its output (waiting at most 10 s for it) once it has exited.
+     */
     List<String> drainStdout() {
       List<String> rest = new ArrayList<>();
+      if (!process.isAlive()) {
+        // the process is gone, but its reader thread may not have queued the last lines yet
+        try {
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+          String line;
+          while ((line = stdout.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) != null
+              && line != EOF) {
+            rest.add(line);
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new AssertionError("interrupted", e);
+        }
+        return rest;
+      }
       stdout.drainTo(rest);
       rest.removeIf(l -> l == EOF);
       return rest;
