@@ -356,16 +356,9 @@ public final class GarbageCollector implements AutoCloseable {
   }
 
   static boolean contains(byte[] haystack, byte[] needle) {
-    outer:
-    for (int i = 0; i <= haystack.length - needle.length; i++) {
-      for (int j = 0; j < needle.length; j++) {
-        if (haystack[i + j] != needle[j]) {
-          continue outer;
-        }
-      }
-      return true;
-    }
-    return false;
+    // Latin-1 maps each byte to one char, so this is a byte search
+    return new String(haystack, java.nio.charset.StandardCharsets.ISO_8859_1)
+        .contains(new String(needle, java.nio.charset.StandardCharsets.ISO_8859_1));
   }
 
   /** Stops the worker. Idempotent. */

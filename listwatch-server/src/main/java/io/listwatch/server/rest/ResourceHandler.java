@@ -177,7 +177,7 @@ public final class ResourceHandler {
    * one, as kube's update precondition; a patch that removes it applies unconditionally.
    */
   private CompletableFuture<ApiResponse> patch(RequestInfo info, ApiRequest request, boolean status) {
-    Patcher patcher = Patcher.forRequest(request.mediaType(), parse(request.body()),
+    Patcher patcher = Patcher.forRequest(request.mediaType(), JsonBodies.parse(request.body()),
         PatchSchemas.forKind(def.group(), def.version(), def.kind()));
     var directive = directive(request, "PatchOptions");
     io.listwatch.server.openapi.FieldValidation validation = fieldValidation;
@@ -212,7 +212,7 @@ public final class ResourceHandler {
   private static DeleteOptions deleteOptions(ApiRequest request) {
     JsonNode body = request.body().length == 0 ? null
         : request.mediaType().equals(KubeProtobuf.MEDIA_TYPE) ? KubeProtobuf.decodeAny(request.body())
-        : parse(request.body());
+        : JsonBodies.parse(request.body());
     return DeleteOptions.parse(request, body);
   }
 
@@ -257,23 +257,11 @@ public final class ResourceHandler {
       throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
           + "media types include: application/json" + (protobuf ? ", " + KubeProtobuf.MEDIA_TYPE : ""));
     }
-    JsonNode node = parse(request.body());
+    JsonNode node = JsonBodies.parse(request.body());
     if (!(node instanceof ObjectNode o)) {
       throw StatusException.badRequest("the body of the request must be a JSON object");
     }
     return o;
   }
 
-  private static JsonNode parse(byte[] body) {
-    if (body.length == 0) {
-      throw StatusException.badRequest("the request has no body");
-    }
-    try {
-      return ResourceStore.MAPPER.readTree(body);
-    } catch (JsonProcessingException e) {
-      throw StatusException.badRequest("the body of the request is not valid JSON: " + e.getOriginalMessage());
-    } catch (IOException e) {
-      throw StatusException.badRequest("cannot read the body of the request: " + e.getMessage());
-    }
-  }
 }
