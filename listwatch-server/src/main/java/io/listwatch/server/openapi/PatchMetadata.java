@@ -21,6 +21,11 @@ public interface PatchMetadata {
   /** No patch metadata. */
   PatchMetadata NONE = (definition, field) -> Optional.empty();
 
+  /** The built-in kinds' merge keys and strategies, from listwatch-api's table (what strategic merge reads). */
+  static PatchMetadata builtins() {
+    return BuiltinPatchMetadata.INSTANCE;
+  }
+
   /**
    * How a field is patched.
    *

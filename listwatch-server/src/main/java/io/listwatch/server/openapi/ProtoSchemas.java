@@ -169,6 +169,11 @@ public final class ProtoSchemas {
     return Messages.ALL;
   }
 
+  /** The generated message of a definition, e.g. {@code io.k8s.api.core.v1.PodSpec}. */
+  static Optional<Descriptor> message(String definition) {
+    return Optional.ofNullable(Messages.ALL.get(definition));
+  }
+
   /** kube's definition name of a generated message: {@code k8s.io.api...} becomes {@code io.k8s.api...}. */
   static String definitionName(Descriptor d) {
     String full = d.getFullName();

@@ -46,7 +46,7 @@ public final class ApiRoutes {
   /** Builds the routes and a {@link ResourceStore} per resource over the given cachers. */
   public ApiRoutes(ResourceRegistry registry, Storage storage, Map<ResourceDefinition, Cacher> cachers, Clock clock) {
     this(registry, storage, cachers, clock, io.listwatch.server.openapi.ProtoSchemas.builtins(
-        io.listwatch.server.openapi.PatchMetadata.NONE));
+        io.listwatch.server.openapi.PatchMetadata.builtins()));
   }
 
   /**
