@@ -271,10 +271,47 @@ final class NettyWatchFleet implements WatchFleet {
   }
 
   /** One HTTP/2 watch stream. */
-  private final class H2Watch extends ChannelInboundHandlerAdapter {
+  /**
+   * How an HTTP/2 or WebSocket watch ends: once, counted in the tally as failed (with why) or
+   * not, whether it ends by the server, an error, or the channel closing.
+   */
+  private abstract class WatchHandler extends ChannelInboundHandlerAdapter {
+    boolean streaming;
+    boolean done;
+
+    /** The failure to count when the channel closes before the watch started streaming. */
+    abstract String closedBeforeStart();
+
+    final void end(ChannelHandlerContext ctx, String failure) {
+      if (!done) {
+        done = true;
+        tally.stopped(streaming, failure);
+        ctx.close();
+      }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+      tally.publish();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      if (!done) {
+        done = true;
+        tally.stopped(streaming, streaming ? null : closedBeforeStart());
+      }
+      tally.publish();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      end(ctx, cause.toString());
+    }
+  }
+
+  private final class H2Watch extends WatchHandler {
     private final EventLines lines = new EventLines(tally);
-    private boolean streaming;
-    private boolean done;
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -309,39 +346,15 @@ final class NettyWatchFleet implements WatchFleet {
       }
     }
 
-    private void end(ChannelHandlerContext ctx, String failure) {
-      if (!done) {
-        done = true;
-        tally.stopped(streaming, failure);
-        ctx.close();
-      }
-    }
-
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-      tally.publish();
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-      if (!done) {
-        done = true;
-        tally.stopped(streaming, streaming ? null : "stream closed before its response head");
-      }
-      tally.publish();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      end(ctx, cause.toString());
+    String closedBeforeStart() {
+      return "stream closed before its response head";
     }
   }
 
   /** One WebSocket watch connection: one text (or binary) message per event. */
-  private final class WebSocketWatch extends ChannelInboundHandlerAdapter {
+  private final class WebSocketWatch extends WatchHandler {
     private final byte[] head = new byte[WatchTally.HEAD];
-    private boolean streaming;
-    private boolean done;
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
@@ -368,31 +381,9 @@ final class NettyWatchFleet implements WatchFleet {
       }
     }
 
-    private void end(ChannelHandlerContext ctx, String failure) {
-      if (!done) {
-        done = true;
-        tally.stopped(streaming, failure);
-        ctx.close();
-      }
-    }
-
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-      tally.publish();
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-      if (!done) {
-        done = true;
-        tally.stopped(streaming, streaming ? null : "connection closed before the WebSocket handshake");
-      }
-      tally.publish();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      end(ctx, cause.toString());
+    String closedBeforeStart() {
+      return "connection closed before the WebSocket handshake";
     }
   }
 }
