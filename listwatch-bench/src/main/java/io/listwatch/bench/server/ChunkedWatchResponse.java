@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * One HTTP/1.1 watch response parsed by hand as its bytes arrive: the response head (only
  * the status line is kept: anything but 200 fails the watch), then the chunked body, whose
- * chunk data goes to an {@link EventLines}. The zero-length last chunk ends the watch.
+ * chunk data goes to a {@link WatchEvents}. The zero-length last chunk ends the watch.
  *
  * <p>Not thread-safe: confined to the thread that reads the connection.
  */
@@ -19,7 +19,7 @@ final class ChunkedWatchResponse {
   private static final int DONE = 4;
 
   private final WatchTally tally;
-  private final EventLines lines;
+  private final WatchEvents lines;
   private int state = HEADERS;
   private final byte[] status = new byte[16];
   private int statusLen;
@@ -28,9 +28,9 @@ final class ChunkedWatchResponse {
   private boolean sizeDone;
   private long remaining;
 
-  ChunkedWatchResponse(WatchTally tally) {
+  ChunkedWatchResponse(WatchTally tally, WatchEvents events) {
     this.tally = tally;
-    this.lines = new EventLines(tally);
+    this.lines = events;
   }
 
   /** Whether the watch has ended (by the server, or failed). */

@@ -13,7 +13,7 @@ import java.nio.ByteOrder;
  *
  * <p>Not thread-safe: confined to the thread that reads the stream.
  */
-final class EventLines {
+final class EventLines implements WatchEvents {
 
   private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
   private static final long ONES = 0x0101010101010101L;
@@ -28,8 +28,8 @@ final class EventLines {
     this.tally = tally;
   }
 
-  /** Body bytes [from, to) of {@code b} (absolute indexes), received at {@code now}. */
-  void data(ByteBuffer b, int from, int to, long now) {
+  @Override
+  public void data(ByteBuffer b, int from, int to, long now) {
     int p = from;
     while (p < to) {
       int nl = indexOfNewline(b, p, to);

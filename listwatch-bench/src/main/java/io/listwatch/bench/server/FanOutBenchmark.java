@@ -59,8 +59,9 @@ public final class FanOutBenchmark implements Callable<Integer> {
   private CommandSpec spec;
 
   @Option(names = "--transports", split = ",", defaultValue = "http1,http1-tls,h2-tls,ws-tls", paramLabel = "T",
-      description = "Transports measured, each on a fresh server: http1, http1-tls, h2-tls, ws-tls, and for "
-          + "checks without TLS h2c, ws (default: ${DEFAULT-VALUE}).")
+      description = "Transports measured, each on a fresh server: http1, http1-tls, h2-tls, ws-tls, for "
+          + "checks without TLS h2c, ws, and http1-protobuf (plain HTTP/1.1 with the watches in kube's protobuf) "
+          + "(default: ${DEFAULT-VALUE}).")
   private List<String> transportNames;
 
   @Option(names = "--tls-providers", split = ",", paramLabel = "P",

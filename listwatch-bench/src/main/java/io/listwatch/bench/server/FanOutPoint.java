@@ -62,7 +62,7 @@ final class FanOutPoint {
    */
   static Result run(Target t, int watchers, int rate, int writerCount, int warmup, int measured) throws Exception {
     String rv = currentResourceVersion(t.writeAddress(), t.writeTls());
-    try (WatchFleet fleet = t.transport().fleet(t.watchAddress(), t.tls(), t.streamsPerConnection(), Pods.MARKER)) {
+    try (WatchFleet fleet = t.transport().fleet(t.watchAddress(), t.tls(), t.streamsPerConnection())) {
       WatchTally tally = fleet.tally();
       fleet.open("/api/v1/namespaces/" + NAMESPACE + "/pods?watch=true&resourceVersion=" + rv, watchers);
       awaitTrue(() -> tally.streaming() + tally.failed() + tally.ended() >= watchers, 60_000);

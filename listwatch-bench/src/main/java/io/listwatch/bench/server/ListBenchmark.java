@@ -13,6 +13,7 @@ import io.listwatch.bench.ResultTable;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.cacher.CachedObject;
 import io.listwatch.server.cacher.Cacher;
+import io.listwatch.server.protobuf.Envelope;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URLEncoder;
@@ -62,6 +63,7 @@ import picocli.CommandLine.Spec;
 public final class ListBenchmark implements Callable<Integer> {
 
   private static final String NAMESPACE = "default";
+  private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
   private static final Pattern CONTINUE = Pattern.compile("\"continue\":\"([^\"]+)\"");
   private static final byte[] ITEM_MARKER = Pods.MARKER.getBytes(StandardCharsets.US_ASCII);
 
@@ -190,6 +192,33 @@ public final class ListBenchmark implements Callable<Integer> {
           fullMs100k[0] = median / 1e6;
         }
 
+        // the same full list in kube's protobuf: the first read converts the pods not yet converted
+        // (each pod's protobuf form is then kept beside its JSON in the watch cache), later ones
+        // assemble the kept forms
+        report.progress("%,d pods: full lists in protobuf", size);
+        cpu = CpuMonitor.now();
+        long[] proto = new long[repeats];
+        long protoBytes = 0;
+        for (int i = -1; i < repeats; i++) {
+          long t0 = System.nanoTime();
+          RawHttp.Response resp = get("/api/v1/pods", PROTOBUF, i < 0 ? Integer.MAX_VALUE : 0);
+          long took = System.nanoTime() - t0;
+          if (i < 0) {
+            int items = protobufItems(resp.body());
+            check(items == size, "protobuf list returned " + items + " items, expected " + size);
+            row(lists, size, "full, protobuf, first read (converts)", 1, resp.bodyBytes(), new long[] {took});
+          } else {
+            proto[i] = took;
+          }
+          protoBytes = resp.bodyBytes();
+        }
+        report.phase(count(size) + " pods: full lists in protobuf", cpu);
+        row(lists, size, "full, protobuf (forms kept)", 1, protoBytes, proto);
+        long heapWithProto = Report.heapAfterGc() - baseline;
+        memory.row(count(size) + " + protobuf forms", count(json[1]), count(json[1] / (double) size),
+            Report.mib(heapWithProto), count(heapWithProto / (double) size),
+            String.format("%.2f", heapWithProto / (double) json[1]), "");
+
         report.progress("%,d pods: paged lists", size);
         cpu = CpuMonitor.now();
         long[] paged = new long[repeats];
@@ -251,6 +280,7 @@ public final class ListBenchmark implements Callable<Integer> {
             + "\",\"labels\":{\"app\":\"bench\"}},\"data\":{\"payload\":\"" + data + "\"}}")
             .getBytes(StandardCharsets.UTF_8));
     check(r.errors() == 0, "warm-up creates failed: " + r.firstError());
+    get("/api/v1/configmaps", PROTOBUF, 0); // converts each (the protobuf writer's first use)
     for (int i = 0; i < 30; i++) {
       get("/api/v1/configmaps", 0);
       readPaged("/api/v1/configmaps", false);
@@ -278,10 +308,14 @@ public final class ListBenchmark implements Callable<Integer> {
   private RawHttp http;
 
   private RawHttp.Response get(String path, int keep) throws IOException {
+    return get(path, "application/json", keep);
+  }
+
+  private RawHttp.Response get(String path, String accept, int keep) throws IOException {
     if (http == null) {
       http = new RawHttp(address);
     }
-    RawHttp.Response r = http.send("GET", path, null, null, keep);
+    RawHttp.Response r = http.send("GET", path, accept, null, null, keep);
     check(r.status() == 200, "GET " + path + ": HTTP " + r.status() + " " + r.bodyText());
     return r;
   }
@@ -309,6 +343,11 @@ public final class ListBenchmark implements Callable<Integer> {
       }
       token = m.group(1);
     }
+  }
+
+  /** The items of a PodList in kube's protobuf envelope. */
+  private static int protobufItems(byte[] body) throws IOException {
+    return io.kubernetes.client.proto.V1.PodList.parseFrom(Envelope.unwrap(body).raw()).getItemsCount();
   }
 
   private static int countMarkers(byte[] body) {

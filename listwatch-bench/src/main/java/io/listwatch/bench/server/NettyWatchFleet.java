@@ -82,13 +82,13 @@ final class NettyWatchFleet implements WatchFleet {
   /**
    * @param ssl null for plain TCP; its ALPN offer must fit the protocol ({@link TlsClient})
    */
-  NettyWatchFleet(InetSocketAddress address, Protocol protocol, SslContext ssl, int streamsPerConnection,
-      String marker) throws InterruptedException {
+  NettyWatchFleet(InetSocketAddress address, Protocol protocol, SslContext ssl, int streamsPerConnection)
+      throws InterruptedException {
     this.address = address;
     this.protocol = protocol;
     this.ssl = ssl;
     this.streamsPerConnection = streamsPerConnection;
-    this.tally = new WatchTally(marker);
+    this.tally = WatchWire.JSON.tally();
     this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("watch-fleet-netty", true),
         NioIoHandler.newFactory());
     try {
@@ -219,7 +219,7 @@ final class NettyWatchFleet implements WatchFleet {
   /** One HTTP/1.1 watch connection (after TLS, if any). */
   private final class Http1Watch extends ChannelInboundHandlerAdapter {
     private final byte[] request;
-    private final ChunkedWatchResponse response = new ChunkedWatchResponse(tally);
+    private final ChunkedWatchResponse response = new ChunkedWatchResponse(tally, new EventLines(tally));
     private boolean open = true;
 
     Http1Watch(byte[] request) {

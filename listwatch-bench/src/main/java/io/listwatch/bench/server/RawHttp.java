@@ -59,9 +59,15 @@ final class RawHttp implements AutoCloseable {
    */
   Response send(String method, String path, String contentType, byte[] body, int keepBodyBytes)
       throws IOException {
+    return send(method, path, "application/json", contentType, body, keepBodyBytes);
+  }
+
+  /** As {@link #send(String, String, String, byte[], int)}, asking for the {@code accept} media type. */
+  Response send(String method, String path, String accept, String contentType, byte[] body, int keepBodyBytes)
+      throws IOException {
     StringBuilder head = new StringBuilder(128)
         .append(method).append(' ').append(path).append(" HTTP/1.1\r\nHost: ").append(hostHeader)
-        .append("\r\nAccept: application/json\r\n");
+        .append("\r\nAccept: ").append(accept).append("\r\n");
     if (contentType != null) {
       head.append("Content-Type: ").append(contentType).append("\r\nContent-Length: ")
           .append(body.length).append("\r\n");

@@ -39,9 +39,12 @@ final class RawWatchFleet implements WatchFleet {
   private final ByteBuffer rb = ByteBuffer.allocateDirect(READ_BUFFER).order(ByteOrder.LITTLE_ENDIAN);
   private volatile boolean stop;
 
-  RawWatchFleet(InetSocketAddress address, String marker) throws IOException {
+  private final WatchWire wire;
+
+  RawWatchFleet(InetSocketAddress address, WatchWire wire) throws IOException {
     this.address = address;
-    this.tally = new WatchTally(marker);
+    this.wire = wire;
+    this.tally = wire.tally();
     this.selector = Selector.open();
     this.reader = Thread.ofPlatform().name("watch-fleet-reader").daemon(true).start(this::loop);
   }
@@ -59,7 +62,7 @@ final class RawWatchFleet implements WatchFleet {
   @Override
   public void open(String pathAndQuery, int count) throws IOException {
     byte[] request = ("GET " + pathAndQuery + " HTTP/1.1\r\nHost: " + address.getHostString() + ":"
-        + address.getPort() + "\r\nAccept: application/json\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        + address.getPort() + "\r\nAccept: " + wire.accept + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     for (int i = 0; i < count; i++) {
       SocketChannel ch = SocketChannel.open();
       ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -69,7 +72,7 @@ final class RawWatchFleet implements WatchFleet {
         ch.write(req);
       }
       ch.configureBlocking(false);
-      pending.add(new Conn(ch, new ChunkedWatchResponse(tally)));
+      pending.add(new Conn(ch, new ChunkedWatchResponse(tally, wire.events(tally))));
       if ((i & 63) == 63) {
         selector.wakeup();
       }

@@ -13,6 +13,8 @@ import java.util.Locale;
 enum Transport {
   /** Plain HTTP/1.1, chunked: the raw selector client, one connection per watch. */
   HTTP1("http1", false),
+  /** As {@link #HTTP1}, with the watches in kube's protobuf (length-prefixed WatchEvents). */
+  HTTP1_PROTOBUF("http1-protobuf", false),
   /** HTTP/1.1 over TLS (ALPN http/1.1), chunked: one connection per watch. */
   HTTP1_TLS("http1-tls", true),
   /** HTTP/2 over TLS (ALPN h2): the watches as streams of as few connections as the stream limit allows. */
@@ -40,15 +42,16 @@ enum Transport {
   }
 
   /** A fleet of watches over this transport to {@code address}; {@code tls} for the TLS ones. */
-  WatchFleet fleet(InetSocketAddress address, TlsClient tls, int streamsPerConnection, String marker)
+  WatchFleet fleet(InetSocketAddress address, TlsClient tls, int streamsPerConnection)
       throws IOException, InterruptedException {
     SslContext http1 = this.tls ? tls.http1() : null;
     return switch (this) {
-      case HTTP1 -> new RawWatchFleet(address, marker);
-      case HTTP1_TLS -> new NettyWatchFleet(address, NettyWatchFleet.Protocol.HTTP1, http1, 1, marker);
-      case H2_TLS -> new NettyWatchFleet(address, NettyWatchFleet.Protocol.H2, tls.h2(), streamsPerConnection, marker);
-      case WS_TLS, WS -> new NettyWatchFleet(address, NettyWatchFleet.Protocol.WEBSOCKET, http1, 1, marker);
-      case H2C -> new NettyWatchFleet(address, NettyWatchFleet.Protocol.H2, null, streamsPerConnection, marker);
+      case HTTP1 -> new RawWatchFleet(address, WatchWire.JSON);
+      case HTTP1_PROTOBUF -> new RawWatchFleet(address, WatchWire.PROTOBUF);
+      case HTTP1_TLS -> new NettyWatchFleet(address, NettyWatchFleet.Protocol.HTTP1, http1, 1);
+      case H2_TLS -> new NettyWatchFleet(address, NettyWatchFleet.Protocol.H2, tls.h2(), streamsPerConnection);
+      case WS_TLS, WS -> new NettyWatchFleet(address, NettyWatchFleet.Protocol.WEBSOCKET, http1, 1);
+      case H2C -> new NettyWatchFleet(address, NettyWatchFleet.Protocol.H2, null, streamsPerConnection);
     };
   }
 

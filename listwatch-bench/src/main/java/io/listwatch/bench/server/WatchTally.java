@@ -42,8 +42,16 @@ final class WatchTally {
   private volatile int publishedFailed;
   private volatile String publishedFirstFailure;
 
-  WatchTally(String marker) {
+  private final int skip;
+
+  /**
+   * @param marker what precedes the send time in an event
+   * @param skipAfterMarker bytes between the marker and the send time's digits (a protobuf
+   *     string's length)
+   */
+  WatchTally(String marker, int skipAfterMarker) {
     this.marker = marker.getBytes(StandardCharsets.US_ASCII);
+    this.skip = skipAfterMarker;
   }
 
   /** Latencies are recorded for events whose send time lies in [from, to) (nanoTime). */
@@ -96,7 +104,7 @@ final class WatchTally {
     }
     long sent = 0;
     int digits = 0;
-    for (int i = at + marker.length; i < len; i++) {
+    for (int i = at + marker.length + skip; i < len; i++) {
       int d = head[i] - '0';
       if (d < 0 || d > 9) {
         break;

@@ -98,7 +98,7 @@ public final class WatchCacheEvent {
     byte[][] f = byForm[form.ordinal()];
     if (f == null) {
       boolean leaving = form == Type.DELETED && type == Type.MODIFIED && prevAtEventVersion != null;
-      f = encoding.event(form, leaving ? prevAtEventVersion.get() : object.json());
+      f = leaving ? encoding.event(form, prevAtEventVersion.get()) : encoding.event(form, object);
       byForm[form.ordinal()] = f;
     }
     return f;

@@ -19,18 +19,29 @@ public enum WatchEncoding {
   PROTOBUF;
 
   /**
-   * The frame of an event carrying {@code object} (its JSON bytes), as its parts: JSON's
-   * (type prefix, the object's bytes as they are, line end); protobuf's (length, WatchEvent).
+   * The frame of an event carrying {@code object}, as its parts: JSON's (type prefix, the
+   * object's cached bytes as they are, line end); protobuf's (length, WatchEvent), whose object
+   * is the cached object's protobuf form ({@link CachedObject#protobuf}), converted at most once
+   * per version of the object whatever the number of lists and watches that send it.
    */
+  byte[][] event(WatchCacheEvent.Type type, CachedObject object) {
+    return this == JSON ? event(type, object.json()) : protobufEvent(type, object::protobuf);
+  }
+
+  /** The frame of an event carrying {@code object} (its JSON bytes, not cached); see above. */
   byte[][] event(WatchCacheEvent.Type type, byte[] object) {
     if (this == JSON) {
       return new byte[][] {type.prefix, object, Frames.suffix()};
     }
+    return protobufEvent(type, () -> KubeProtobuf.encode(object));
+  }
+
+  private static byte[][] protobufEvent(WatchCacheEvent.Type type, java.util.function.Supplier<byte[]> envelope) {
     byte[] event;
     try {
-      event = KubeProtobuf.watchEvent(type.name(), KubeProtobuf.encode(object));
+      event = KubeProtobuf.watchEvent(type.name(), envelope.get());
     } catch (RuntimeException e) { // not expected for a built-in kind; the watcher must not stall
-      return new byte[][] {error(statusJson(io.listwatch.api.StatusException.internal(
+      return new byte[][] {PROTOBUF.error(statusJson(io.listwatch.api.StatusException.internal(
           "cannot encode the object in protobuf: " + e.getMessage())))};
     }
     return new byte[][] {KubeProtobuf.lengthPrefix(event.length), event};

@@ -101,13 +101,13 @@ public final class Responses {
       try {
         byte[] body = switch (response.body()) {
           case ApiResponse.JsonBytes b -> KubeProtobuf.encodeIfSupported(b.json());
-          case ApiResponse.CachedBody b -> KubeProtobuf.encodeIfSupported(b.object().json());
+          case ApiResponse.CachedBody b -> KubeProtobuf.supports(b.resource().apiVersion(), b.resource().kind())
+              ? b.object().protobuf() : null;
           case ApiResponse.DiscoveryBody d -> null;
           case ApiResponse.Value v -> KubeProtobuf.encodeIfSupported(bytes(v.value()));
           case ApiResponse.ListBody l -> KubeProtobuf.supports(l.apiVersion(), l.kind())
-              ? KubeProtobuf.encodeList(l.apiVersion(), l.kind(), l.kind().substring(0, l.kind().length() - 4),
-                  l.resourceVersion(), l.continueToken(), l.remainingItemCount(),
-                  l.items().stream().map(CachedObject::json).toList())
+              ? KubeProtobuf.encodeList(l.apiVersion(), l.kind(), l.resourceVersion(), l.continueToken(),
+                  l.remainingItemCount(), l.items().stream().map(CachedObject::protobuf).toList())
               : null;
           case ApiResponse.Text t -> null;
         };

@@ -1,12 +1,16 @@
 package io.listwatch.server.protobuf;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Message;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.WireFormat;
 import io.kubernetes.client.proto.Runtime;
 import io.listwatch.api.StatusException;
+import java.io.IOException;
 import java.util.Arrays;
 
 /**
@@ -53,19 +57,72 @@ public record Envelope(String apiVersion, String kind, byte[] raw) {
 
   /** The envelope's bytes: the magic, then the Unknown message. */
   public byte[] toBytes() {
-    Runtime.Unknown unknown = Runtime.Unknown.newBuilder()
-        .setTypeMeta(Runtime.TypeMeta.newBuilder().setApiVersion(apiVersion).setKind(kind))
-        .setRaw(ByteString.copyFrom(raw))
-        .setContentEncoding("")
-        .setContentType("")
-        .build();
-    byte[] out = new byte[MAGIC.length + unknown.getSerializedSize()];
+    return write(apiVersion, kind, raw.length, out -> out.writeRawBytes(raw));
+  }
+
+  /** Writes the raw message of an envelope being built; see {@link #write}. */
+  @FunctionalInterface
+  interface RawWriter {
+    void writeTo(CodedOutputStream out) throws IOException;
+  }
+
+  /**
+   * An envelope whose raw message, of exactly {@code rawSize} bytes, is written by {@code raw}
+   * straight into the one array of the envelope's exact size (a large list is never copied).
+   */
+  static byte[] write(String apiVersion, String kind, int rawSize, RawWriter raw) {
+    Runtime.TypeMeta typeMeta = Runtime.TypeMeta.newBuilder().setApiVersion(apiVersion).setKind(kind).build();
+    long size = (long) MAGIC.length + CodedOutputStream.computeMessageSize(1, typeMeta)
+        + CodedOutputStream.computeTagSize(2) + CodedOutputStream.computeUInt32SizeNoTag(rawSize) + rawSize
+        + CodedOutputStream.computeStringSize(3, "") + CodedOutputStream.computeStringSize(4, "");
+    if (size > Integer.MAX_VALUE - 16) {
+      throw new IllegalArgumentException("the object is too large for one protobuf message: " + size + " bytes");
+    }
+    byte[] out = new byte[(int) size];
     System.arraycopy(MAGIC, 0, out, 0, MAGIC.length);
+    CodedOutputStream o = CodedOutputStream.newInstance(out, MAGIC.length, out.length - MAGIC.length);
     try {
-      unknown.writeTo(com.google.protobuf.CodedOutputStream.newInstance(out, MAGIC.length, out.length - MAGIC.length));
-    } catch (java.io.IOException e) {
+      o.writeMessage(1, typeMeta);
+      o.writeTag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+      o.writeUInt32NoTag(rawSize);
+      int before = o.getTotalBytesWritten();
+      raw.writeTo(o);
+      if (o.getTotalBytesWritten() - before != rawSize) {
+        throw new IllegalStateException("the raw message is not of its announced size " + rawSize);
+      }
+      o.writeString(3, "");
+      o.writeString(4, "");
+      o.checkNoSpaceLeft();
+    } catch (IOException e) {
       throw new IllegalStateException(e); // writing into an array of the exact size
     }
     return out;
+  }
+
+  /**
+   * Where the raw message lies in {@code envelope} (an envelope's bytes, as {@link #toBytes}
+   * writes them): its offset and length, so that a list can embed an object's cached envelope's
+   * message without copying it out first.
+   *
+   * @throws IllegalArgumentException when the bytes are not an envelope
+   */
+  static int[] rawSpan(byte[] envelope) {
+    if (!isEnvelope(envelope)) {
+      throw new IllegalArgumentException("not a protobuf envelope");
+    }
+    CodedInputStream in = CodedInputStream.newInstance(envelope, MAGIC.length, envelope.length - MAGIC.length);
+    try {
+      while (!in.isAtEnd()) {
+        int tag = in.readTag();
+        if (WireFormat.getTagFieldNumber(tag) == 2 && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+          int length = in.readRawVarint32();
+          return new int[] {MAGIC.length + in.getTotalBytesRead(), length};
+        }
+        in.skipField(tag);
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException("malformed protobuf envelope: " + e.getMessage(), e);
+    }
+    return new int[] {envelope.length, 0};
   }
 }

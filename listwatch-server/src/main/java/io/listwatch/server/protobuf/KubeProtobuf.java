@@ -12,7 +12,6 @@ import com.google.protobuf.WireFormat;
 import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Runtime;
 import io.listwatch.api.StatusException;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -131,37 +130,41 @@ public final class KubeProtobuf {
   }
 
   /**
-   * A list of {@code itemKind} objects (their JSON bytes) as kube's List message in its envelope:
-   * {@code metadata} (selfLink and continue empty unless set, as kube writes them;
-   * remainingItemCount only when known), then the items.
+   * A list as kube's List message in its envelope: {@code metadata} (selfLink and continue empty
+   * unless set, as kube writes them; remainingItemCount only when known), then the items, each
+   * given in its own envelope ({@link #encode}, or the watch cache's {@code CachedObject#protobuf})
+   * and embedded without being converted again. Written into one array of the exact size.
    */
-  public static byte[] encodeList(String apiVersion, String listKind, String itemKind, long resourceVersion,
-      String continueToken, Long remainingItemCount, List<byte[]> items) {
+  public static byte[] encodeList(String apiVersion, String listKind, long resourceVersion,
+      String continueToken, Long remainingItemCount, List<byte[]> itemEnvelopes) {
     Descriptor listType = descriptor(apiVersion, listKind).orElseThrow(() -> new IllegalArgumentException(
         "no protobuf form for " + listKind + " in " + apiVersion));
-    Descriptor itemType = ProtoTypes.of(apiVersion, itemKind).orElseThrow();
-    Meta.ListMeta.Builder meta = Meta.ListMeta.newBuilder().setSelfLink("")
+    Meta.ListMeta.Builder metaBuilder = Meta.ListMeta.newBuilder().setSelfLink("")
         .setResourceVersion(Long.toString(resourceVersion)).setContinue(continueToken == null ? "" : continueToken);
     if (remainingItemCount != null) {
-      meta.setRemainingItemCount(remainingItemCount);
+      metaBuilder.setRemainingItemCount(remainingItemCount);
     }
+    Meta.ListMeta meta = metaBuilder.build();
     int metadataField = listType.findFieldByName("metadata").getNumber();
     int itemsField = listType.findFieldByName("items").getNumber();
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + items.size() * 512);
-    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    try {
-      out.writeMessage(metadataField, meta.build());
-      for (byte[] item : items) {
-        byte[] message = ProtoWriter.write(itemType, readTree(item));
-        out.writeTag(itemsField, WireFormat.WIRETYPE_LENGTH_DELIMITED);
-        out.writeUInt32NoTag(message.length);
-        out.writeRawBytes(message);
-      }
-      out.flush();
-    } catch (IOException e) {
-      throw new IllegalStateException(e); // in memory
+    int[][] spans = new int[itemEnvelopes.size()][];
+    long size = CodedOutputStream.computeMessageSize(metadataField, meta);
+    for (int i = 0; i < spans.length; i++) {
+      spans[i] = Envelope.rawSpan(itemEnvelopes.get(i));
+      int length = spans[i][1];
+      size += CodedOutputStream.computeTagSize(itemsField) + CodedOutputStream.computeUInt32SizeNoTag(length) + length;
     }
-    return new Envelope(apiVersion, listKind, bytes.toByteArray()).toBytes();
+    if (size > Integer.MAX_VALUE - 1024) {
+      throw new IllegalArgumentException("the list is too large for one protobuf message: " + size + " bytes");
+    }
+    return Envelope.write(apiVersion, listKind, (int) size, out -> {
+      out.writeMessage(metadataField, meta);
+      for (int i = 0; i < spans.length; i++) {
+        out.writeTag(itemsField, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+        out.writeUInt32NoTag(spans[i][1]);
+        out.writeRawBytes(itemEnvelopes.get(i), spans[i][0], spans[i][1]);
+      }
+    });
   }
 
   /**

@@ -132,7 +132,8 @@ class KubeProtobufGoldenTest {
         .addItems(V1.ConfigMap.newBuilder().setMetadata(Meta.ObjectMeta.newBuilder().setName("b")).putData("k", "v"))
         .build();
 
-    byte[] list = KubeProtobuf.encodeList("v1", "ConfigMapList", "ConfigMap", 77, "tok", 3L, List.of(a, b));
+    byte[] list = KubeProtobuf.encodeList("v1", "ConfigMapList", 77, "tok", 3L,
+        List.of(KubeProtobuf.encode(a), KubeProtobuf.encode(b)));
 
     assertThat(list).isEqualTo(envelope("v1", "ConfigMapList", expected));
   }

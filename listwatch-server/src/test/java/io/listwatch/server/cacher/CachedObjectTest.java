@@ -1,0 +1,43 @@
+package io.listwatch.server.cacher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.listwatch.server.protobuf.Envelope;
+import io.listwatch.server.protobuf.KubeProtobuf;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CachedObjectTest {
+
+  @Test
+  void protobuf_isTheObjectsEnvelope_convertedOnce_andSharedByEveryUse() {
+    CachedObject pod = TestObjects.pod("ns", "web", 7, Map.of("app", "web"));
+
+    byte[] first = pod.protobuf();
+
+    assertThat(first).isEqualTo(KubeProtobuf.encode(pod.json()));
+    assertThat(Envelope.unwrap(first).kind()).isEqualTo("Pod");
+    assertThat(pod.protobuf()).isSameAs(first);
+  }
+
+  @Test
+  void protobufEvent_ofACachedObject_carriesTheCachedForm() {
+    CachedObject pod = TestObjects.pod("ns", "web", 7, Map.of());
+    byte[] cached = pod.protobuf();
+
+    byte[][] frame = WatchEncoding.PROTOBUF.event(WatchCacheEvent.Type.ADDED, pod);
+
+    assertThat(frame[1]).isEqualTo(KubeProtobuf.watchEvent("ADDED", cached));
+  }
+
+  @Test
+  void equality_isByTheData_notByWhatWasEncoded() {
+    CachedObject a = TestObjects.pod("ns", "web", 7, Map.of("app", "web"));
+    CachedObject b = TestObjects.pod("ns", "web", 7, Map.of("app", "web"));
+    a.protobuf();
+
+    assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
+    assertThat(a).isNotEqualTo(TestObjects.pod("ns", "web", 8, Map.of("app", "web")));
+    assertThat(a.approximateBytes()).isGreaterThan(b.approximateBytes());
+  }
+}
