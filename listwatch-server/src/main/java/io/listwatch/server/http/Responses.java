@@ -110,6 +110,7 @@ public final class Responses {
                   l.remainingItemCount(), l.items().stream().map(CachedObject::protobuf).toList())
               : null;
           case ApiResponse.Text t -> null;
+          case ApiResponse.Binary b -> null;
         };
         if (body != null) {
           FullHttpResponse encoded = protobuf(status, body);
@@ -143,6 +144,7 @@ public final class Responses {
       case ApiResponse.ListBody l -> json(status,
           list(l.kind(), l.apiVersion(), l.resourceVersion(), l.continueToken(), l.remainingItemCount(), l.items()));
       case ApiResponse.Text t -> text(status, t.text(), t.contentType());
+      case ApiResponse.Binary b -> binary(status, b.bytes(), b.contentType());
     };
     response.headers().forEach((name, values) -> encoded.headers().set(name, values));
     return encoded;
@@ -194,6 +196,14 @@ public final class Responses {
         Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
     r.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
     r.headers().set(HttpHeaderNames.CONTENT_LENGTH, r.content().readableBytes());
+    return r;
+  }
+
+  /** A response of the given content type whose body is {@code body} as it is (not copied). */
+  public static FullHttpResponse binary(HttpResponseStatus status, byte[] body, String contentType) {
+    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+    r.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+    r.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);
     return r;
   }
 

@@ -33,7 +33,8 @@ import java.util.TreeMap;
  * {@code fieldValidation}). Definitions come from {@link ProtoSchemas}; resources whose kind it
  * does not know are left out.
  *
- * <p>Immutable and thread-safe.
+ * <p>Thread-safe: immutable, apart from the v2 protobuf form, built on first use and published
+ * through a volatile field.
  */
 public final class OpenApiDocuments {
 
@@ -42,8 +43,8 @@ public final class OpenApiDocuments {
   private static final String META = "io.k8s.apimachinery.pkg.apis.meta.v1.";
   private static final String KUBE_VERSION = "v1.32.0";
 
-  /** A serialized document and its hash. */
-  public record Document(byte[] json, String hash) {
+  /** A serialized document (JSON, or the v2 document's protobuf form) and its hash. */
+  public record Document(byte[] bytes, String hash) {
     /** The strong ETag of this document: its hash, quoted. */
     public String etag() {
       return "\"" + hash + "\"";
@@ -51,6 +52,8 @@ public final class OpenApiDocuments {
   }
 
   private final Document v2;
+  /** The v2 document in gnostic's protobuf; built on first use. */
+  private volatile Document v2Protobuf;
   private final Document v3Index;
   /** By index key: {@code api/v1}, {@code apis/apps/v1}. */
   private final Map<String, Document> v3;
@@ -89,6 +92,19 @@ public final class OpenApiDocuments {
   /** The Swagger 2.0 document of every resource. */
   public Document v2() {
     return v2;
+  }
+
+  /**
+   * The Swagger 2.0 document in gnostic's protobuf ({@link OpenApiV2Protobuf}), as kubectl
+   * downloads it; converted on first use (two callers racing convert it twice, harmlessly).
+   */
+  public Document v2Protobuf() {
+    Document d = v2Protobuf;
+    if (d == null) {
+      d = document(OpenApiV2Protobuf.document(v2.bytes()));
+      v2Protobuf = d;
+    }
+    return d;
   }
 
   /** The OpenAPI 3.0 index: {@code {"paths":{"api/v1":{"serverRelativeURL":"/openapi/v3/api/v1?hash=.."}}}}. */
@@ -378,6 +394,6 @@ public final class OpenApiDocuments {
 
   /** The bytes of a document, for tests. */
   static String text(Document d) {
-    return new String(d.json(), StandardCharsets.UTF_8);
+    return new String(d.bytes(), StandardCharsets.UTF_8);
   }
 }

@@ -20,10 +20,10 @@ import java.util.function.Supplier;
  * {@code ?hash=} (the index's links) is {@code Cache-Control: public, immutable}, as kube
  * serves it; anything else {@code no-cache, private}.
  *
- * <p>{@code /openapi/v2} is served as JSON. kubectl and client-go ask for it as gnostic protobuf
- * ({@code application/com.github.proto-openapi.spec.v2@v1.0+protobuf}) only; such a request gets
- * 406 NotAcceptable, which they treat as "no OpenAPI v2" and do without (kubectl validates and
- * explains through v3).
+ * <p>{@code /openapi/v2} is served as JSON, or as gnostic protobuf
+ * ({@code application/com.github.proto-openapi.spec.v2@v1.0+protobuf}, {@link OpenApiV2Protobuf})
+ * to clients that ask for it first in their Accept header, as kubectl and client-go do; a
+ * request that accepts neither gets 406 NotAcceptable.
  *
  * <p>Thread-safe: the documents are immutable, built under this object's lock and published
  * through a volatile field.
@@ -79,12 +79,15 @@ public final class OpenApiHandler {
     String path = request.path();
     OpenApiDocuments docs = documents();
     OpenApiDocuments.Document doc;
+    String contentType = "application/json";
     if (path.equals("/openapi/v2")) {
-      if (!acceptsJson(request.accept())) {
+      String v2Type = v2MediaType(request.accept());
+      if (v2Type == null) {
         throw new StatusException(Status.failure(406, Reasons.NOT_ACCEPTABLE,
-            "only the following media types are accepted: application/json", null));
+            "only the following media types are accepted: application/json, " + OpenApiV2Protobuf.MEDIA_TYPE, null));
       }
-      doc = docs.v2();
+      contentType = v2Type;
+      doc = v2Type.equals(OpenApiV2Protobuf.CONTENT_TYPE) ? docs.v2Protobuf() : docs.v2();
     } else if (path.equals("/openapi/v3")) {
       doc = docs.v3Index();
     } else {
@@ -95,10 +98,33 @@ public final class OpenApiHandler {
     String cacheControl = request.param("hash").equals(doc.hash()) ? "public, immutable" : "no-cache, private";
     String ifNoneMatch = request.header(HttpHeaderNames.IF_NONE_MATCH);
     if (!ifNoneMatch.isEmpty() && (ifNoneMatch.equals(doc.etag()) || ifNoneMatch.equals("*"))) {
-      return new ApiResponse(304, new ApiResponse.Text("", "application/json"))
+      return new ApiResponse(304, new ApiResponse.Text("", contentType))
           .withHeader("ETag", doc.etag()).withHeader("Cache-Control", cacheControl);
     }
-    return ApiResponse.okJson(doc.json()).withHeader("ETag", doc.etag()).withHeader("Cache-Control", cacheControl);
+    ApiResponse answer = contentType.equals("application/json") ? ApiResponse.okJson(doc.bytes())
+        : new ApiResponse(200, new ApiResponse.Binary(doc.bytes(), contentType));
+    return answer.withHeader("ETag", doc.etag()).withHeader("Cache-Control", cacheControl);
+  }
+
+  /**
+   * The media type {@code /openapi/v2} is answered in for an Accept header: the first of its
+   * ranges that admits JSON or gnostic protobuf (JSON when absent), or null when none does.
+   */
+  static String v2MediaType(String accept) {
+    if (accept.isBlank()) {
+      return "application/json";
+    }
+    for (String part : accept.split(",")) {
+      int semi = part.indexOf(';');
+      String type = (semi < 0 ? part : part.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
+      if (type.equals(OpenApiV2Protobuf.MEDIA_TYPE) || type.equals(OpenApiV2Protobuf.CONTENT_TYPE)) {
+        return OpenApiV2Protobuf.CONTENT_TYPE;
+      }
+      if (acceptsJson(type)) {
+        return "application/json";
+      }
+    }
+    return null;
   }
 
   /** Whether an Accept header admits JSON: absent, {@code *}/{@code *}, {@code application/*} or {@code application/json}. */

@@ -47,7 +47,7 @@ public record ApiResponse(int code, Body body, Map<String, List<String>> headers
   }
 
   /** A response body. */
-  public sealed interface Body permits JsonBytes, CachedBody, Value, ListBody, DiscoveryBody, Text {
+  public sealed interface Body permits JsonBytes, CachedBody, Value, ListBody, DiscoveryBody, Text, Binary {
   }
 
   /** An object that is already JSON (a cached object's bytes). Shared; do not mutate. */
@@ -95,6 +95,10 @@ public record ApiResponse(int code, Body body, Map<String, List<String>> headers
    *     or {@code apidiscovery.k8s.io/v2beta1})
    */
   public record DiscoveryBody(Object legacy, java.util.function.Function<String, Object> aggregated) implements Body {
+  }
+
+  /** Bytes of the given content type, written as they are (the OpenAPI v2 document's protobuf form). */
+  public record Binary(byte[] bytes, String contentType) implements Body {
   }
 
   /** Text (health checks, metrics) of the given content type. */

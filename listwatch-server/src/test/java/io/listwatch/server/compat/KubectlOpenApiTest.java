@@ -161,4 +161,57 @@ class KubectlOpenApiTest {
     assertThat(kubectl.ok("get", "configmap", "warned", "-n", "openapi-warn", "-o", "json").stdout())
         .contains("\"color\": \"blue\"").doesNotContain("colour");
   }
+
+  @Test
+  void listFile_validatesOnTheClientThroughOpenApiV2_andRoundTripsFromGetYaml() {
+    api.createNamespace("openapi-list");
+    // kubectl checks a kind: List file itself, against /openapi/v2 in gnostic protobuf
+    Path bad = kubectl.file("list-bad.yaml", """
+        apiVersion: v1
+        kind: List
+        items:
+        - apiVersion: v1
+          kind: ConfigMap
+          metadata: {name: listed}
+          colour: red
+        - apiVersion: apps/v1
+          kind: Deployment
+          metadata: {name: listed}
+          spec:
+            replicas: "two"
+            selector: {matchLabels: {app: listed}}
+            template:
+              metadata: {labels: {app: listed}}
+              spec: {containers: [{name: main, image: nginx}]}
+        """);
+
+    Kubectl.Result rejected = kubectl.run("create", "-f", bad.toString(), "-n", "openapi-list");
+
+    assertThat(rejected.exitCode()).isNotZero();
+    assertThat(rejected.stderr())
+        .contains("unknown field \"colour\" in io.k8s.api.core.v1.ConfigMap")
+        .contains("invalid type for io.k8s.api.apps.v1.DeploymentSpec.replicas: got \"string\", expected \"integer\"");
+    assertThat(kubectl.run("get", "configmap", "listed", "-n", "openapi-list").stderr()).contains("NotFound");
+
+    kubectl.ok("create", "-f", kubectl.file("cm-a.yaml", configMap("a", "")).toString(), "-n", "openapi-list");
+    kubectl.ok("create", "-f", kubectl.file("cm-b.yaml", configMap("b", "")).toString(), "-n", "openapi-list");
+    String saved = kubectl.ok("get", "configmaps", "a", "b", "-n", "openapi-list", "-o", "yaml").stdout();
+    assertThat(saved).contains("kind: List");
+    kubectl.ok("delete", "configmaps", "a", "b", "-n", "openapi-list");
+
+    Kubectl.Result restored = kubectl.ok("apply", "-f", kubectl.file("saved.yaml", saved).toString(),
+        "-n", "openapi-list");
+
+    assertThat(restored.stdout()).contains("configmap/a created").contains("configmap/b created");
+    assertThat(kubectl.ok("get", "configmaps", "-n", "openapi-list", "-o", "name").stdout())
+        .contains("configmap/a").contains("configmap/b");
+  }
+
+  @Test
+  void explain_withTheOpenApiV2Output_readsTheV2Document() {
+    Kubectl.Result r = kubectl.ok("explain", "deployments.spec.strategy", "--output=plaintext-openapiv2");
+
+    assertThat(r.stdout()).contains("KIND:     Deployment").contains("RESOURCE: strategy <Object>")
+        .contains("rollingUpdate").contains("type");
+  }
 }

@@ -96,16 +96,27 @@ class OpenApiEndpointsTest {
   }
 
   @Test
-  void v2_isSwaggerJson_butProtobufOnlyRequestsGet406() {
+  void v2_isSwaggerJson_orGnosticProtobufWhenAskedFirst_and406WhenNeither() {
     JsonNode v2 = http.get("/openapi/v2", "application/json").expect(200);
     KubeHttp.Response protobuf = http.get("/openapi/v2", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf");
+    KubeHttp.Response either = http.get("/openapi/v2",
+        "application/com.github.proto-openapi.spec.v2@v1.0+protobuf, application/json");
+    KubeHttp.Response neither = http.get("/openapi/v2", "text/html");
 
     assertThat(v2.path("swagger").asText()).isEqualTo("2.0");
     assertThat(v2.path("definitions").path("io.k8s.api.core.v1.Pod").path("properties").has("spec")).isTrue();
     assertThat(v2.path("paths").path("/api/v1/namespaces/{namespace}/pods/{name}").path("patch")
         .path("parameters").findValuesAsText("name")).contains("fieldValidation");
-    assertThat(protobuf.code()).isEqualTo(406);
-    assertThat(protobuf.json().path("reason").asText()).isEqualTo("NotAcceptable");
+    // kube's Content-Type for it: the media type with '.' for the '@' Go's parser rejects
+    assertThat(protobuf.code()).isEqualTo(200);
+    assertThat(protobuf.contentType()).isEqualTo("application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
+    assertThat(protobuf.headers().firstValue("ETag")).isPresent();
+    assertThat(either.contentType()).isEqualTo(protobuf.contentType());
+    assertThat(http.send(HttpRequest.newBuilder(http.uri("/openapi/v2"))
+        .header("Accept", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf")
+        .header("If-None-Match", protobuf.headers().firstValue("ETag").orElseThrow()).GET()).code()).isEqualTo(304);
+    assertThat(neither.code()).isEqualTo(406);
+    assertThat(neither.json().path("reason").asText()).isEqualTo("NotAcceptable");
     assertThat(http.get("/openapi/v3/apis/example.com/v1").code()).isEqualTo(404);
   }
 
