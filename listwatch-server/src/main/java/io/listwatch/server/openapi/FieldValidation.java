@@ -20,7 +20,8 @@ import java.util.Map;
  *       field becomes a {@code Warning: 299 - "unknown field \"spec.foo\""} header.</li>
  *   <li>{@code Ignore}: the request goes on silently.</li>
  * </ul>
- * Whatever the directive, unknown fields are not stored (kube decodes into its typed structs,
+ * Whatever the directive, a value its field cannot hold (a string for an integer) fails the
+ * request with kube's decoding error ({@link FieldTypes}), unknown fields are not stored (kube decodes into its typed structs,
  * which drop them), and of repeated keys the last one wins. Protobuf bodies are not checked
  * (protobuf has no such thing as an unknown JSON field).
  *
@@ -69,6 +70,7 @@ public final class FieldValidation {
   public static final class Catalog {
     private final ProtoSchemas schemas;
     private volatile UnknownFields fields;
+    private volatile FieldTypes types;
 
     public Catalog(ProtoSchemas schemas) {
       this.schemas = schemas;
@@ -90,13 +92,27 @@ public final class FieldValidation {
           f = fields;
           if (f == null) {
             Map<String, ObjectNode> all = schemas.all(ProtoSchemas.Dialect.OPENAPI_3);
+            types = new FieldTypes(all);
             f = new UnknownFields(all);
-            fields = f;
+            fields = f; // published last: a reader that sees it sees types too
           }
         }
       }
       return f;
     }
+
+    FieldTypes types() {
+      fields();
+      return types;
+    }
+  }
+
+  /** Fails with kube's decoding error when a value of {@code object} has a type its field cannot hold. */
+  private void checkTypes(ObjectNode object) {
+    catalog.types().firstMismatch(definition, object).ifPresent(m -> {
+      throw StatusException.badRequest(kind + " in version \"" + version + "\" cannot be handled as a " + kind
+          + ": " + m);
+    });
   }
 
   /**
@@ -104,12 +120,14 @@ public final class FieldValidation {
    * last of repeated keys kept). Prunes unknown fields from {@code object}.
    *
    * @return the warnings to send (empty unless {@link Directive#WARN})
-   * @throws StatusException 400 for {@link Directive#STRICT} when a field is unknown or repeated
+   * @throws StatusException 400 for {@link Directive#STRICT} when a field is unknown or repeated,
+   *     and whatever the directive when a value has a type its field cannot hold ({@link FieldTypes})
    */
   public List<String> checkObject(Directive directive, byte[] json, ObjectNode object) {
     if (!catalog.fields().knows(definition)) {
       return List.of();
     }
+    checkTypes(object);
     List<String> problems = List.of();
     if (directive != Directive.IGNORE) {
       try {
@@ -131,12 +149,14 @@ public final class FieldValidation {
    * and the unknown fields of {@code patched}, the object it produced, which are pruned.
    *
    * @return the warnings to send (empty unless {@link Directive#WARN})
-   * @throws StatusException 400 for {@link Directive#STRICT} when a field is unknown or repeated
+   * @throws StatusException 400 for {@link Directive#STRICT} when a field is unknown or repeated,
+   *     and whatever the directive when a value has a type its field cannot hold
    */
   public List<String> checkPatched(Directive directive, byte[] patch, ObjectNode patched) {
     if (!catalog.fields().knows(definition)) {
       return List.of();
     }
+    checkTypes(patched);
     List<String> problems = new ArrayList<>();
     if (directive != Directive.IGNORE && patch != null) {
       try {

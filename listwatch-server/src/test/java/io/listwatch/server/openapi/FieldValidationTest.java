@@ -182,4 +182,53 @@ class FieldValidationTest {
     assertThat(services.checkObject(Directive.STRICT, bytes(service), parse(service))).isEmpty();
     assertThat(deployments.checkObject(Directive.STRICT, bytes(deployment), parse(deployment))).isEmpty();
   }
+
+  private static final FieldValidation DEPLOYMENTS = CATALOG.forKind("apps", "v1", "Deployment");
+
+  private static String deployment(String replicas, String port, String labels) {
+    return """
+        {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","labels":%s},
+         "spec":{"replicas":%s,"selector":{"matchLabels":{"app":"web"}},
+          "strategy":{"rollingUpdate":{"maxSurge":"25%%","maxUnavailable":1}},
+          "template":{"metadata":{"labels":{"app":"web"},"creationTimestamp":null},
+           "spec":{"containers":[{"name":"main","image":"nginx",
+             "resources":{"requests":{"cpu":0.5,"memory":"64Mi"}},"ports":[{"containerPort":%s}]}]}}}}"""
+        .formatted(labels, replicas, port);
+  }
+
+  private static String typeError(String json) throws Exception {
+    ObjectNode object = parse(json);
+    try {
+      DEPLOYMENTS.checkObject(Directive.IGNORE, bytes(json), object);
+      return null;
+    } catch (StatusException e) {
+      assertThat(e.code()).isEqualTo(400);
+      assertThat(e.reason()).isEqualTo("BadRequest");
+      return e.getMessage();
+    }
+  }
+
+  @Test
+  void aValueOfTheWrongType_failsWhateverTheDirective_withGosDecodingError() throws Exception {
+    String prefix = "Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal ";
+
+    assertThat(typeError(deployment("\"two\"", "80", "{}")))
+        .isEqualTo(prefix + "string into Go struct field DeploymentSpec.spec.replicas of type int32");
+    assertThat(typeError(deployment("2", "\"eighty\"", "{}"))).isEqualTo(prefix
+        + "string into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32");
+    assertThat(typeError(deployment("2", "80", "{\"tier\":1}")))
+        .isEqualTo(prefix + "number into Go struct field ObjectMeta.metadata.labels of type string");
+    assertThat(typeError(deployment("2.5", "80", "{}")))
+        .isEqualTo(prefix + "number 2.5 into Go struct field DeploymentSpec.spec.replicas of type int32");
+    assertThat(typeError(deployment("[2]", "80", "{}")))
+        .isEqualTo(prefix + "array into Go struct field DeploymentSpec.spec.replicas of type int32");
+    assertThat(typeError(deployment("2", "80", "[\"tier\"]")))
+        .isEqualTo(prefix + "array into Go struct field ObjectMeta.metadata.labels of type map[string]string");
+  }
+
+  @Test
+  void wellTypedValues_nullsIntOrStringAndNumericQuantities_pass() throws Exception {
+    assertThat(typeError(deployment("2", "80", "{\"tier\":\"web\"}"))).isNull();
+    assertThat(typeError(deployment("null", "80", "null"))).isNull();
+  }
 }
