@@ -6,6 +6,8 @@ import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -21,6 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(ApiServerExtension.class)
 class KubectlGetColumnsTest {
+
+  /** kube's MicroTime: RFC 3339 with six fractional digits. */
+  private static final DateTimeFormatter MICRO_TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
   @TempDir
   static Path workDir;
@@ -135,5 +141,34 @@ class KubectlGetColumnsTest {
 
     assertThat(r.lines().getFirst().split("\\s{2,}")).containsExactly("NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE");
     assertThat(cells(r, "pi ")).startsWith("pi", "Complete", "1/1", "42s").hasSize(5);
+  }
+
+  @Test
+  void getEventsK8sIo_printsTheColumnsOfCoreEvents_andStorageClassesMarkTheDefault() {
+    api.createNamespace("columns-events");
+    create("/apis/events.k8s.io/v1/namespaces/columns-events/events", """
+        {"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"web.1"},
+         "eventTime":"%s","reportingController":"default-scheduler","reportingInstance":"sched-1",
+         "action":"Binding","reason":"Scheduled","type":"Normal","note":"Assigned to node-1",
+         "regarding":{"kind":"Pod","name":"web","namespace":"columns-events","fieldPath":"spec.containers{app}"}}
+        """.formatted(MICRO_TIME.format(Instant.now().minusSeconds(30))));
+    create("/apis/storage.k8s.io/v1/storageclasses", """
+        {"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"columns-local",
+          "annotations":{"storageclass.kubernetes.io/is-default-class":"true"}},"provisioner":"rancher.io/local-path"}
+        """);
+
+    Kubectl.Result events = kubectl.ok("get", "events.events.k8s.io", "-o", "wide", "-n", "columns-events");
+    Kubectl.Result classes = kubectl.ok("get", "storageclasses", "columns-local");
+
+    assertThat(events.lines().getFirst().split("\\s{2,}")).containsExactly("LAST SEEN", "TYPE", "REASON", "OBJECT",
+        "SUBOBJECT", "SOURCE", "MESSAGE", "FIRST SEEN", "COUNT", "NAME");
+    List<String> event = Arrays.asList(events.lines().get(1).trim().split("\\s{2,}"));
+    assertThat(event.getFirst()).matches("\\d+s");
+    assertThat(event.subList(1, 10)).containsExactly("Normal", "Scheduled", "pod/web", "spec.containers{app}",
+        "default-scheduler, sched-1", "Assigned to node-1", event.getFirst(), "1", "web.1");
+    assertThat(classes.lines().getFirst().split("\\s{2,}")).containsExactly("NAME", "PROVISIONER", "RECLAIMPOLICY",
+        "VOLUMEBINDINGMODE", "ALLOWVOLUMEEXPANSION", "AGE");
+    assertThat(cells(classes, "columns-local")).startsWith("columns-local (default)", "rancher.io/local-path", "Delete",
+        "Immediate", "false");
   }
 }
