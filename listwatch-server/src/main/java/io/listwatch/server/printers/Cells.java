@@ -92,7 +92,8 @@ public final class Cells {
    * A LabelSelector ({@code matchLabels}, {@code matchExpressions}) as kube prints it: its
    * requirements sorted by key, {@code k=v}, {@code k in (a,b)}, {@code k notin (a,b)},
    * {@code k}, {@code !k}, joined by commas; "" for an empty or missing selector, and
-   * {@code <invalid>} for an operator kube does not know.
+   * {@code <invalid>} for an operator kube does not know or values that do not fit the
+   * operator (as Deployments print it).
    */
   public static String labelSelector(JsonNode selector) {
     List<String[]> requirements = new ArrayList<>(); // key, rendered
@@ -107,7 +108,12 @@ public final class Cells {
       String key = text(expr.path("key"));
       TreeSet<String> values = new TreeSet<>();
       elements(expr.path("values")).forEach(v -> values.add(text(v)));
-      String rendered = switch (text(expr.path("operator"))) {
+      String operator = text(expr.path("operator"));
+      boolean set = operator.equals("In") || operator.equals("NotIn");
+      if (set == values.isEmpty()) {
+        return "<invalid>"; // In and NotIn need values, Exists and DoesNotExist take none
+      }
+      String rendered = switch (operator) {
         case "In" -> key + " in (" + String.join(",", values) + ")";
         case "NotIn" -> key + " notin (" + String.join(",", values) + ")";
         case "Exists" -> key;
@@ -127,14 +133,62 @@ public final class Cells {
     return b.toString();
   }
 
-  /** The names and the images of a pod template's containers, each comma-joined. */
-  public static String[] containersAndImages(JsonNode podTemplateSpec) {
-    List<String> names = new ArrayList<>();
-    List<String> images = new ArrayList<>();
-    for (JsonNode c : elements(podTemplateSpec.path("spec").path("containers"))) {
-      names.add(text(c.path("name")));
-      images.add(text(c.path("image")));
+  /**
+   * A LabelSelector as kube's {@code FormatLabelSelector} prints it (DaemonSets, Jobs, ReplicaSets,
+   * NetworkPolicies): as {@link #labelSelector}, but {@code <none>} for an empty or missing
+   * selector and {@code <error>} for one kube cannot parse.
+   */
+  public static String formatLabelSelector(JsonNode selector) {
+    String s = labelSelector(selector);
+    return switch (s) {
+      case "" -> "<none>";
+      case "<invalid>" -> "<error>";
+      default -> s;
+    };
+  }
+
+  /**
+   * An IntOrString as kube prints it: the number for an integer, the text for a string, and
+   * {@code absent} when the field is missing.
+   */
+  public static String intOrString(JsonNode node, String absent) {
+    if (node.isIntegralNumber()) {
+      return Long.toString(node.longValue());
     }
-    return new String[] {String.join(",", names), String.join(",", images)};
+    return node.isTextual() ? node.textValue() : absent;
+  }
+
+  /**
+   * A list shortened as kube's printers shorten addresses, ports and hosts: the first three
+   * items joined by commas, then {@code " + N more..."} for the rest.
+   */
+  public static String firstThree(List<String> items) {
+    if (items.size() <= 3) {
+      return String.join(",", items);
+    }
+    return String.join(",", items.subList(0, 3)) + " + " + (items.size() - 3) + " more...";
+  }
+
+  /** {@code metadata.annotations[key]}, or "". */
+  public static String annotation(JsonNode object, String key) {
+    return text(object.path("metadata").path("annotations").path(key));
+  }
+
+  /** Whether {@code metadata.deletionTimestamp} is set: the object is being deleted. */
+  public static boolean deleting(JsonNode object) {
+    return object.path("metadata").path("deletionTimestamp").isTextual();
+  }
+
+  /**
+   * Whether the first condition of {@code type} in a {@code conditions} array has status
+   * {@code True} (kube reads the first one only).
+   */
+  public static boolean conditionTrue(JsonNode conditions, String type) {
+    for (JsonNode c : elements(conditions)) {
+      if (text(c.path("type")).equals(type)) {
+        return text(c.path("status")).equals("True");
+      }
+    }
+    return false;
   }
 }

@@ -40,6 +40,11 @@ public record ColumnDefinition(String name, String type, String format, String d
     return new ColumnDefinition(name, "integer", "", description, 0);
   }
 
+  /** A priority-0 boolean column. */
+  public static ColumnDefinition bool(String name, String description) {
+    return new ColumnDefinition(name, "boolean", "", description, 0);
+  }
+
   /** A string column shown only with {@code -o wide} (priority 1). */
   public static ColumnDefinition wide(String name, String description) {
     return new ColumnDefinition(name, "string", "", description, 1);

@@ -6,21 +6,16 @@ import java.util.List;
 
 /**
  * Deployments: NAME, READY (ready/desired replicas), UP-TO-DATE, AVAILABLE, AGE; with
- * {@code -o wide} CONTAINERS, IMAGES, SELECTOR. Desired replicas default to 1, as kube's
- * defaulting sets them. As in kube, UP-TO-DATE and AVAILABLE are declared strings but carry
- * integers. Stateless.
+ * {@code -o wide} CONTAINERS, IMAGES, SELECTOR (empty when the selector is). Desired replicas
+ * default to 1, as kube's defaulting sets them. As in kube, UP-TO-DATE and AVAILABLE are
+ * declared strings but carry integers. Stateless.
  */
 public final class DeploymentTableConvertor implements TableConvertor {
 
-  private static final List<ColumnDefinition> COLUMNS = List.of(
-      ColumnDefinition.nameColumn(),
+  private static final List<ColumnDefinition> COLUMNS = WorkloadColumns.withSelector(
       ColumnDefinition.string("Ready", "Ready replicas out of desired replicas."),
       ColumnDefinition.string("Up-to-date", "Replicas that run the current pod template."),
-      ColumnDefinition.string("Available", "Replicas available to serve."),
-      ColumnDefinition.ageColumn(),
-      ColumnDefinition.wide("Containers", "Names of each container in the template."),
-      ColumnDefinition.wide("Images", "Images referenced by each container in the template."),
-      ColumnDefinition.wide("Selector", "The label selector of the pods."));
+      ColumnDefinition.string("Available", "Replicas available to serve."));
 
   @Override
   public List<ColumnDefinition> columnDefinitions() {
@@ -31,11 +26,10 @@ public final class DeploymentTableConvertor implements TableConvertor {
   public TableRow row(JsonNode d, Instant now) {
     JsonNode spec = d.path("spec");
     JsonNode status = d.path("status");
-    String[] containers = Cells.containersAndImages(spec.path("template"));
-    return TableRow.of(Cells.name(d),
-        Cells.integer(status.path("readyReplicas"), 0) + "/" + Cells.integer(spec.path("replicas"), 1),
-        Cells.integer(status.path("updatedReplicas"), 0),
-        Cells.integer(status.path("availableReplicas"), 0),
-        Cells.age(d, now), containers[0], containers[1], Cells.labelSelector(spec.path("selector")));
+    return WorkloadColumns.row(d, now, List.of(
+            Cells.integer(status.path("readyReplicas"), 0) + "/" + Cells.integer(spec.path("replicas"), 1),
+            Cells.integer(status.path("updatedReplicas"), 0),
+            Cells.integer(status.path("availableReplicas"), 0)),
+        spec.path("template"), Cells.labelSelector(spec.path("selector")));
   }
 }

@@ -106,7 +106,7 @@ public final class PodTableConvertor implements TableConvertor {
       initializing = true;
       break;
     }
-    if (!initializing || conditionTrue(status, "Initialized")) {
+    if (!initializing || Cells.conditionTrue(status.path("conditions"), "Initialized")) {
       restarts = sidecarRestarts;
       lastRestart = lastSidecarRestart;
       boolean hasRunning = false;
@@ -130,10 +130,10 @@ public final class PodTableConvertor implements TableConvertor {
         }
       }
       if (reason.equals("Completed") && hasRunning) {
-        reason = conditionTrue(status, "Ready") ? "Running" : "NotReady";
+        reason = Cells.conditionTrue(status.path("conditions"), "Ready") ? "Running" : "NotReady";
       }
     }
-    boolean deleting = pod.path("metadata").path("deletionTimestamp").isTextual();
+    boolean deleting = Cells.deleting(pod);
     if (deleting && Cells.text(status.path("reason")).equals("NodeLost")) {
       reason = "Unknown";
     } else if (deleting && !phase.equals("Succeeded") && !phase.equals("Failed")) {
@@ -175,15 +175,6 @@ public final class PodTableConvertor implements TableConvertor {
       default -> List.of();
     };
     return new TableRow(cells, conditions);
-  }
-
-  private static boolean conditionTrue(JsonNode status, String type) {
-    for (JsonNode c : Cells.elements(status.path("conditions"))) {
-      if (Cells.text(c.path("type")).equals(type)) {
-        return Cells.text(c.path("status")).equals("True");
-      }
-    }
-    return false;
   }
 
   private static Instant later(Instant a, Instant b) {

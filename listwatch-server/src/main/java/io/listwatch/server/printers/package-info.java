@@ -7,8 +7,10 @@
  * NAME / Created At columns every other resource gets), one class per kind
  * ({@link io.listwatch.server.printers.PodTableConvertor},
  * {@link io.listwatch.server.printers.DeploymentTableConvertor}, ...),
- * {@link io.listwatch.server.printers.HumanDuration} (the AGE strings) and
- * {@link io.listwatch.server.printers.Cells} (helpers shared by the convertors). Which
+ * {@link io.listwatch.server.printers.HumanDuration} (the AGE strings),
+ * {@link io.listwatch.server.printers.Cells} (helpers shared by the convertors) and
+ * {@code WorkloadColumns} (the layout the workload kinds share: AGE, then their pod
+ * template's CONTAINERS, IMAGES and SELECTOR). Which
  * convertor a resource uses is part of its
  * {@link io.listwatch.server.registry.ResourceDefinition}. Assembling the Table document
  * (metadata, the row's object, the wire encoding) is the transport's job

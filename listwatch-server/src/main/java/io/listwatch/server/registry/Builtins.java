@@ -2,17 +2,32 @@ package io.listwatch.server.registry;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.listwatch.server.printers.ConfigMapTableConvertor;
+import io.listwatch.server.printers.ControllerRevisionTableConvertor;
+import io.listwatch.server.printers.CronJobTableConvertor;
+import io.listwatch.server.printers.DaemonSetTableConvertor;
 import io.listwatch.server.printers.DeploymentTableConvertor;
+import io.listwatch.server.printers.EndpointSliceTableConvertor;
+import io.listwatch.server.printers.EndpointsTableConvertor;
 import io.listwatch.server.printers.EventTableConvertor;
+import io.listwatch.server.printers.IngressTableConvertor;
+import io.listwatch.server.printers.JobTableConvertor;
 import io.listwatch.server.printers.LeaseTableConvertor;
 import io.listwatch.server.printers.NamespaceTableConvertor;
+import io.listwatch.server.printers.NetworkPolicyTableConvertor;
 import io.listwatch.server.printers.NodeTableConvertor;
+import io.listwatch.server.printers.PersistentVolumeClaimTableConvertor;
+import io.listwatch.server.printers.PersistentVolumeTableConvertor;
+import io.listwatch.server.printers.PodDisruptionBudgetTableConvertor;
 import io.listwatch.server.printers.PodTableConvertor;
+import io.listwatch.server.printers.PriorityClassTableConvertor;
 import io.listwatch.server.printers.ReplicaSetTableConvertor;
+import io.listwatch.server.printers.ResourceQuotaTableConvertor;
 import io.listwatch.server.printers.RoleBindingTableConvertor;
 import io.listwatch.server.printers.SecretTableConvertor;
 import io.listwatch.server.printers.ServiceAccountTableConvertor;
 import io.listwatch.server.printers.ServiceTableConvertor;
+import io.listwatch.server.printers.StatefulSetTableConvertor;
+import io.listwatch.server.printers.StorageClassTableConvertor;
 import java.util.List;
 
 /**
@@ -113,7 +128,7 @@ final class Builtins {
   static ResourceDefinition events() {
     return ResourceDefinition.builder(CORE, "v1", "Event", "events")
         .shortNames("ev")
-        .tableConvertor(new EventTableConvertor())
+        .tableConvertor(EventTableConvertor.core())
         .nameValidation(NameValidation.PATH_SEGMENT)
         .selectableField("involvedObject.kind", FieldExtractor.string("involvedObject.kind"))
         .selectableField("involvedObject.namespace", FieldExtractor.string("involvedObject.namespace"))
@@ -228,12 +243,15 @@ final class Builtins {
   /** apps/v1, in kube's discovery order. */
   static List<ResourceDefinition> apps() {
     return List.of(
-        ResourceDefinition.builder("apps", "v1", "ControllerRevision", "controllerrevisions").build(),
+        ResourceDefinition.builder("apps", "v1", "ControllerRevision", "controllerrevisions")
+            .tableConvertor(new ControllerRevisionTableConvertor()).build(),
         ResourceDefinition.builder("apps", "v1", "DaemonSet", "daemonsets")
+            .tableConvertor(new DaemonSetTableConvertor())
             .shortNames("ds").categories("all").hasStatus().tracksGeneration().clearsStatusOnCreate().build(),
         deployments(), replicaSets(),
         // StatefulSet names become pod names and hostnames: a DNS-1123 label, as kube's ValidateStatefulSetName
         ResourceDefinition.builder("apps", "v1", "StatefulSet", "statefulsets")
+            .tableConvertor(new StatefulSetTableConvertor())
             .shortNames("sts").categories("all").hasStatus().tracksGeneration().clearsStatusOnCreate()
             .nameValidation(NameValidation.DNS1123_LABEL)
             .subresource("scale", "autoscaling", "v1", "Scale", "get", "patch", "update").build());
@@ -265,7 +283,9 @@ final class Builtins {
   /** core/v1 Endpoints: no status, no generation; kube's field set is the metadata only. */
   static ResourceDefinition endpoints() {
     return ResourceDefinition.builder(CORE, "v1", "Endpoints", "endpoints")
-        .singular("endpoints").shortNames("ep").build();
+        .singular("endpoints").shortNames("ep")
+        .tableConvertor(new EndpointsTableConvertor())
+        .build();
   }
 
   static ResourceDefinition limitRanges() {
@@ -274,17 +294,20 @@ final class Builtins {
 
   static ResourceDefinition persistentVolumeClaims() {
     return ResourceDefinition.builder(CORE, "v1", "PersistentVolumeClaim", "persistentvolumeclaims")
+        .tableConvertor(new PersistentVolumeClaimTableConvertor())
         .shortNames("pvc").hasStatus().clearsStatusOnCreate().build();
   }
 
   /** Cluster-scoped; a new volume starts Pending (see the server's strategies). */
   static ResourceDefinition persistentVolumes() {
     return ResourceDefinition.builder(CORE, "v1", "PersistentVolume", "persistentvolumes")
+        .tableConvertor(new PersistentVolumeTableConvertor())
         .clusterScoped().shortNames("pv").hasStatus().clearsStatusOnCreate().build();
   }
 
   static ResourceDefinition resourceQuotas() {
     return ResourceDefinition.builder(CORE, "v1", "ResourceQuota", "resourcequotas")
+        .tableConvertor(new ResourceQuotaTableConvertor())
         .shortNames("quota").hasStatus().clearsStatusOnCreate().build();
   }
 
@@ -292,8 +315,10 @@ final class Builtins {
   static List<ResourceDefinition> batch() {
     return List.of(
         ResourceDefinition.builder("batch", "v1", "CronJob", "cronjobs")
+            .tableConvertor(new CronJobTableConvertor())
             .shortNames("cj").categories("all").hasStatus().tracksGeneration().clearsStatusOnCreate().build(),
         ResourceDefinition.builder("batch", "v1", "Job", "jobs")
+            .tableConvertor(new JobTableConvertor())
             .categories("all").hasStatus().tracksGeneration().clearsStatusOnCreate()
             .selectableField("status.successful", FieldExtractor.integer("status.succeeded")).build());
   }
@@ -302,23 +327,29 @@ final class Builtins {
   static List<ResourceDefinition> networking() {
     return List.of(
         ResourceDefinition.builder("networking.k8s.io", "v1", "Ingress", "ingresses")
+            .tableConvertor(new IngressTableConvertor())
             .shortNames("ing").hasStatus().tracksGeneration().clearsStatusOnCreate().build(),
         ResourceDefinition.builder("networking.k8s.io", "v1", "NetworkPolicy", "networkpolicies")
+            .tableConvertor(new NetworkPolicyTableConvertor())
             .shortNames("netpol").tracksGeneration().build());
   }
 
   static ResourceDefinition podDisruptionBudgets() {
     return ResourceDefinition.builder("policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets")
+        .tableConvertor(new PodDisruptionBudgetTableConvertor())
         .shortNames("pdb").hasStatus().tracksGeneration().clearsStatusOnCreate().build();
   }
 
   static ResourceDefinition storageClasses() {
     return ResourceDefinition.builder("storage.k8s.io", "v1", "StorageClass", "storageclasses")
+        .tableConvertor(new StorageClassTableConvertor())
         .clusterScoped().shortNames("sc").build();
   }
 
   static ResourceDefinition endpointSlices() {
-    return ResourceDefinition.builder("discovery.k8s.io", "v1", "EndpointSlice", "endpointslices").build();
+    return ResourceDefinition.builder("discovery.k8s.io", "v1", "EndpointSlice", "endpointslices")
+        .tableConvertor(new EndpointSliceTableConvertor())
+        .build();
   }
 
   /**
@@ -328,11 +359,14 @@ final class Builtins {
    * subdomain.
    */
   static ResourceDefinition eventsV1() {
-    return ResourceDefinition.builder("events.k8s.io", "v1", "Event", "events").shortNames("ev").build();
+    return ResourceDefinition.builder("events.k8s.io", "v1", "Event", "events").shortNames("ev")
+        .tableConvertor(EventTableConvertor.eventsV1())
+        .build();
   }
 
   static ResourceDefinition priorityClasses() {
     return ResourceDefinition.builder("scheduling.k8s.io", "v1", "PriorityClass", "priorityclasses")
+        .tableConvertor(new PriorityClassTableConvertor())
         .clusterScoped().shortNames("pc").build();
   }
 

@@ -49,7 +49,7 @@ class CoreTableConvertorsTest {
 
   @Test
   void event_showsLastSeenTypeReasonObjectAndMessage_inKubesColumnOrder() {
-    EventTableConvertor c = new EventTableConvertor();
+    EventTableConvertor c = EventTableConvertor.core();
     assertThat(Rows.headers(c)).containsExactly("Last Seen", "Type", "Reason", "Object", "Subobject", "Source",
         "Message", "First Seen", "Count", "Name");
     assertThat(Rows.cells(c, """
@@ -63,6 +63,25 @@ class CoreTableConvertorsTest {
         {"metadata":{"name":"e"},"eventTime":"2026-01-01T11:59:30.000000Z","reportingComponent":"ctrl",
          "involvedObject":{"kind":"Node"}}
         """)).containsExactly("30s", "", "", "node", "", "ctrl", "", "30s", 1L, "e");
+  }
+
+  @Test
+  void eventsK8sIoEvent_printsLikeTheCoreEvent_fromItsOwnFieldNames() {
+    EventTableConvertor c = EventTableConvertor.eventsV1();
+    assertThat(Rows.shapes(c)).isEqualTo(Rows.shapes(EventTableConvertor.core()));
+    assertThat(Rows.cells(c, """
+        {"metadata":{"name":"web.2"},"type":"Normal","reason":"Scheduled","note":" Assigned to n1 ",
+         "regarding":{"kind":"Pod","name":"web","fieldPath":"spec.containers{app}"},
+         "reportingController":"default-scheduler","reportingInstance":"sched-1",
+         "eventTime":"2026-01-01T11:00:00.000000Z","deprecatedCount":0}
+        """)).containsExactly("60m", "Normal", "Scheduled", "pod/web", "spec.containers{app}",
+        "default-scheduler, sched-1", "Assigned to n1", "60m", 1L, "web.2");
+    assertThat(Rows.cells(c, """
+        {"metadata":{"name":"e"},"regarding":{"kind":"Node","name":"n1"},"reportingController":"kubelet",
+         "deprecatedSource":{"component":"kubelet-old","host":"n1"},
+         "deprecatedFirstTimestamp":"2026-01-01T10:00:00Z","deprecatedLastTimestamp":"2026-01-01T11:58:00Z",
+         "deprecatedCount":4,"series":{"count":9,"lastObservedTime":"2026-01-01T11:59:00.000000Z"}}
+        """)).containsExactly("60s", "", "", "node/n1", "", "kubelet-old, n1", "", "120m", 9L, "e");
   }
 
   @Test

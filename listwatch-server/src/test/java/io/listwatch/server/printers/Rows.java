@@ -34,4 +34,14 @@ final class Rows {
   static List<String> headers(TableConvertor convertor) {
     return convertor.columnDefinitions().stream().map(ColumnDefinition::name).toList();
   }
+
+  /**
+   * Each column as {@code name:type}, with {@code :format} when it has one and {@code :wide}
+   * when its priority is above 0 (kubectl shows it only with {@code -o wide}).
+   */
+  static List<String> shapes(TableConvertor convertor) {
+    return convertor.columnDefinitions().stream()
+        .map(c -> c.name() + ":" + c.type() + (c.format().isEmpty() ? "" : ":" + c.format()) + (c.priority() > 0 ? ":wide" : ""))
+        .toList();
+  }
 }
