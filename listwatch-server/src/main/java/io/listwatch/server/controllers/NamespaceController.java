@@ -141,7 +141,7 @@ public final class NamespaceController implements AutoCloseable {
     }
     setConditions(name, deleteFailed, remaining, finalizers);
     if (remaining.isEmpty() && !deleteFailed) {
-      namespaces.updateInternal("", name, ns -> {
+      namespaces.finalizeInternal(name, ns -> {
         JsonNode f = ns.path("spec").path("finalizers");
         if (f instanceof ArrayNode a) {
           for (int i = a.size() - 1; i >= 0; i--) {

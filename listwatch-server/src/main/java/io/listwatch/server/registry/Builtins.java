@@ -157,6 +157,7 @@ final class Builtins {
         .shortNames("ns")
         .tableConvertor(new NamespaceTableConvertor())
         .hasStatus()
+        .subresource("finalize", "", "v1", "Namespace", "update")
         .returnsDeletedObject()
         .nameValidation(NameValidation.DNS1123_LABEL)
         .verbs("create", "delete", "get", "list", "patch", "update", "watch")

@@ -93,13 +93,15 @@ public final class ApiRoutes {
         ? ResourceStore.NamespaceState.TERMINATING : ResourceStore.NamespaceState.ACTIVE;
   }
 
-  /** The subresources the server serves itself: scale, and a pod's binding and eviction. */
+  /** The subresources the server serves itself: scale, a pod's binding and eviction, a namespace's finalize. */
   private void registerSubresources() {
     for (ResourceDefinition def : registry.all()) {
       if (def.subresources().containsKey("scale") && stores.containsKey(def)) {
         register(def, "scale", new ScaleHandler(stores.get(def)));
       }
     }
+    ResourceDefinition namespaces = registry.find("", "v1", "namespaces").orElseThrow();
+    register(namespaces, "finalize", new FinalizeHandler(stores.get(namespaces)));
     ResourceDefinition pods = registry.find("", "v1", "pods").orElseThrow();
     register(pods, "binding", new BindingHandler(stores.get(pods)));
     registry.find("policy", "v1", "poddisruptionbudgets").ifPresent(pdbs ->

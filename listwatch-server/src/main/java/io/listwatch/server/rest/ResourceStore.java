@@ -126,7 +126,9 @@ public final class ResourceStore {
     /** {@code /status}: the status and metadata, as kube's status strategies allow. */
     STATUS,
     /** Spec and status in one write, for the server's own subresources (a pod's binding). */
-    WHOLE
+    WHOLE,
+    /** A namespace's {@code /finalize}: its {@code spec.finalizers} and nothing else. */
+    FINALIZE
   }
 
   /** {@link #guaranteedUpdate(String, String, boolean, boolean, UnaryOperator)} of the given part. */
@@ -149,6 +151,7 @@ public final class ResourceStore {
       } else if (part == Part.WHOLE && newStatus != null) {
         updated.set("status", newStatus);
       }
+      Strategies.prepareNamespaceFinalizers(def, part == Part.FINALIZE, updated, current);
       ObjectMetaValidator.check(def, updated);
       ObjectMetaRules.checkNoNewFinalizersWhileDeleting(def, current, updated, name);
       // compare without the resourceVersion stamp() appended (no copy of the whole object:
@@ -353,6 +356,11 @@ public final class ResourceStore {
    */
   public CompletableFuture<ObjectNode> updateInternal(String namespace, String name, UnaryOperator<ObjectNode> change) {
     return guaranteedUpdate(namespace, name, Part.MAIN, false, change, 0);
+  }
+
+  /** A namespace's {@code /finalize} by the server itself: only {@code spec.finalizers} changes. */
+  public CompletableFuture<ObjectNode> finalizeInternal(String name, UnaryOperator<ObjectNode> change) {
+    return guaranteedUpdate("", name, Part.FINALIZE, false, change, 0);
   }
 
   /** The object straight from storage (for admission checks that cannot wait for the cache). */

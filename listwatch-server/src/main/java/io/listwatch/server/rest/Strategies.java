@@ -65,6 +65,42 @@ final class Strategies {
     }
   }
 
+  /**
+   * kube's namespace strategies: {@code spec.finalizers} changes only through {@code /finalize},
+   * which changes nothing else; an ordinary update or patch keeps the stored finalizers.
+   *
+   * @param finalize whether {@code updated} came through {@code /finalize}
+   */
+  static void prepareNamespaceFinalizers(ResourceDefinition def, boolean finalize, ObjectNode updated,
+      ObjectNode current) {
+    if (!isNamespaces(def)) {
+      return;
+    }
+    JsonNode stored = current.path("spec").path("finalizers");
+    if (finalize) {
+      JsonNode wanted = updated.path("spec").path("finalizers");
+      ObjectNode result = current.deepCopy();
+      ObjectNode spec = result.get("spec") instanceof ObjectNode sp ? sp : result.putObject("spec");
+      if (wanted.isMissingNode() || wanted.isNull()) {
+        spec.remove("finalizers");
+      } else {
+        spec.set("finalizers", wanted.deepCopy());
+      }
+      updated.removeAll();
+      updated.setAll(result);
+      return;
+    }
+    ObjectNode spec = updated.get("spec") instanceof ObjectNode sp ? sp : updated.putObject("spec");
+    if (stored.isMissingNode()) {
+      spec.remove("finalizers");
+    } else {
+      spec.set("finalizers", stored.deepCopy());
+    }
+    if (spec.isEmpty() && !current.has("spec")) {
+      updated.remove("spec");
+    }
+  }
+
   private static void copy(JsonNode from, ObjectNode to, String field) {
     if (from.has(field)) {
       to.set(field, from.get(field).deepCopy());

@@ -1,6 +1,7 @@
 package io.listwatch.server.http;
 
 import static io.listwatch.server.http.KubeHttp.assertFailureStatus;
+import static io.listwatch.server.http.KubeHttp.await;
 import static io.listwatch.server.http.KubeHttp.deployment;
 import static io.listwatch.server.http.KubeHttp.object;
 import static io.listwatch.server.http.KubeHttp.pod;
@@ -10,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -216,5 +218,36 @@ class SubresourcesTest {
     assertThat(budget.at("/status/disruptionsAllowed").asInt()).isZero();
     assertThat(budget.at("/status/disruptedPods").has("p")).isTrue();
     assertFailureStatus(http.get(pods(ns) + "/p"), 404, "NotFound");
+  }
+
+  // ---- a namespace's finalize -------------------------------------------------------------
+
+  @Test
+  void finalize_aloneChangesANamespacesFinalizers_andReleasesATerminatingNamespace() {
+    String ns = http.createNamespace("finalize");
+    String path = "/api/v1/namespaces/" + ns;
+    JsonNode plain = http.mergePatch(path, object("{\"metadata\":{\"labels\":{\"a\":\"b\"}},\"spec\":{\"finalizers\":[]}}"))
+        .expect(200);
+    assertThat(plain.at("/spec/finalizers").toString()).as("an ordinary patch keeps them").isEqualTo("[\"kubernetes\"]");
+    assertThat(plain.at("/metadata/labels/a").asText()).isEqualTo("b");
+
+    ObjectNode held = (ObjectNode) plain.deepCopy();
+    ((ObjectNode) held.get("metadata")).putObject("labels").put("a", "changed");
+    ((ObjectNode) held.get("spec")).putArray("finalizers").add("kubernetes").add("example.com/hold");
+    JsonNode finalized = http.put(path + "/finalize", held).expect(200);
+    assertThat(finalized.at("/spec/finalizers").toString()).isEqualTo("[\"kubernetes\",\"example.com/hold\"]");
+    assertThat(finalized.at("/metadata/labels/a").asText()).as("only the finalizers change").isEqualTo("b");
+    assertFailureStatus(http.put(path + "/finalize", held), 409, "Conflict");
+    assertThat(http.get(path + "/finalize").code()).isEqualTo(405);
+
+    http.delete(path).expect(200);
+    await("the namespace controller removes its own finalizer", Duration.ofSeconds(10), () ->
+        http.get(path).json().at("/spec/finalizers").toString().equals("[\"example.com/hold\"]"));
+    assertThat(http.get(path).json().at("/status/phase").asText()).isEqualTo("Terminating");
+
+    ObjectNode release = (ObjectNode) http.get(path).json().deepCopy();
+    ((ObjectNode) release.get("spec")).putArray("finalizers");
+    http.put(path + "/finalize", release).expect(200);
+    await("the namespace is gone once its finalizers are", Duration.ofSeconds(10), () -> http.get(path).code() == 404);
   }
 }
