@@ -9,7 +9,8 @@ import java.util.Set;
 /**
  * Per-kind rules beyond metadata, as kube's registry strategies hold them: what a new object
  * of a kind starts with (a namespace Active, a pod Pending with its QoS class, a volume
- * Pending), and what may not be deleted. Stateless.
+ * Pending, a job's generated selector), what only a subresource may change, and what may not
+ * be deleted. Stateless.
  */
 final class Strategies {
 
@@ -45,9 +46,46 @@ final class Strategies {
       obj.putObject("status").put("phase", "Pending")
           .put("qosClass", io.listwatch.api.core.PodQosClass.of(obj.path("spec")));
     }
+    if (def.group().equals("batch") && def.plural().equals("jobs")) {
+      generateJobSelector(obj);
+    }
     if (def.group().isEmpty() && def.plural().equals("persistentvolumes")) {
       obj.putObject("status").put("phase", "Pending")
           .put("lastPhaseTransitionTime", io.listwatch.api.meta.ObjectMetaRules.timestamp(now));
+    }
+  }
+
+  /**
+   * kube's job strategy: unless {@code spec.manualSelector} is true, the job's pods are labelled
+   * with its name and uid ({@code batch.kubernetes.io/job-name}, {@code job-name},
+   * {@code batch.kubernetes.io/controller-uid}, {@code controller-uid}; labels the template
+   * already has are kept) and the selector matches the uid, which makes the pods this job's
+   * alone. Called after the uid is set.
+   */
+  private static void generateJobSelector(ObjectNode job) {
+    ObjectNode spec = job.get("spec") instanceof ObjectNode sp ? sp : job.putObject("spec");
+    if (spec.path("manualSelector").asBoolean(false)) {
+      return;
+    }
+    String name = job.path("metadata").path("name").asText();
+    String uid = job.path("metadata").path("uid").asText();
+    ObjectNode template = spec.get("template") instanceof ObjectNode t ? t : spec.putObject("template");
+    ObjectNode meta = template.get("metadata") instanceof ObjectNode m ? m : template.putObject("metadata");
+    ObjectNode labels = meta.get("labels") instanceof ObjectNode l ? l : meta.putObject("labels");
+    for (String key : new String[] {"job-name", "batch.kubernetes.io/job-name"}) {
+      if (!labels.has(key)) {
+        labels.put(key, name);
+      }
+    }
+    for (String key : new String[] {"controller-uid", "batch.kubernetes.io/controller-uid"}) {
+      if (!labels.has(key)) {
+        labels.put(key, uid);
+      }
+    }
+    ObjectNode selector = spec.get("selector") instanceof ObjectNode sel ? sel : spec.putObject("selector");
+    ObjectNode matchLabels = selector.get("matchLabels") instanceof ObjectNode ml ? ml : selector.putObject("matchLabels");
+    if (!matchLabels.has("batch.kubernetes.io/controller-uid")) {
+      matchLabels.put("batch.kubernetes.io/controller-uid", uid);
     }
   }
 

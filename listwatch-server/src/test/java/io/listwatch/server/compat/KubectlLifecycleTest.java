@@ -334,5 +334,13 @@ class KubectlLifecycleTest {
     assertThat(kubectl.ok("get", "cronjobs", "-n", "k-create", "-o", "jsonpath={.items[0].spec.schedule}").stdout())
         .isEqualTo("0 0 * * *");
     assertThat(kubectl.ok("get", "jobs", "-n", "k-create").names()).containsExactly("once");
+    // kube's job strategy generated the selector: the job's uid, also on the template with its name
+    String uid = kubectl.ok("get", "job", "once", "-n", "k-create", "-o", "jsonpath={.metadata.uid}").stdout();
+    assertThat(uid).isNotBlank();
+    assertThat(kubectl.ok("get", "job", "once", "-n", "k-create", "-o",
+        "jsonpath={.spec.selector.matchLabels.batch\\.kubernetes\\.io/controller-uid}").stdout()).isEqualTo(uid);
+    assertThat(kubectl.ok("get", "job", "once", "-n", "k-create", "-o",
+        "jsonpath={.spec.template.metadata.labels.job-name} {.spec.template.metadata.labels.controller-uid}")
+        .stdout()).isEqualTo("once " + uid);
   }
 }
