@@ -82,6 +82,7 @@ public final class ResourceStore {
     ObjectNode obj = original.deepCopy();
     defaults.prepareForCreate(def, obj, namespace);
     Strategies.prepareForCreate(def, obj, clock().now());
+    Defaulting.apply(def, obj);
     ObjectMetaValidator.check(def, obj);
     String name = ObjectMetaDefaults.metadata(obj).path("name").asText();
     boolean generated = ObjectMetaDefaults.metadata(original).path("name").asText("").isEmpty();
@@ -144,6 +145,7 @@ public final class ResourceStore {
       KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
       ObjectNode current = stamp(parse(kv.value()), kv.modRevision());
       ObjectNode changed = change.apply(current.deepCopy());
+      Defaulting.apply(def, changed);
       com.fasterxml.jackson.databind.JsonNode newStatus = changed.get("status");
       ObjectNode updated = defaults.prepareForUpdate(def, changed, current, namespace, name, part == Part.STATUS);
       if (part == Part.STATUS) {

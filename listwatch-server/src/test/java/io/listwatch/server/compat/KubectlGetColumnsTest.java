@@ -60,7 +60,7 @@ class KubectlGetColumnsTest {
          "spec":{"restartPolicy":"%s","containers":[{"name":"main","image":"%s"},{"name":"log","image":"fluent-bit:3"}]}}""";
     create("/apis/batch/v1/namespaces/" + ns + "/jobs", """
         {"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"pi"},
-         "spec":{"completions":1,"selector":{"matchLabels":{"app":"pi"}},"template":%s}}
+         "spec":{"completions":1,"manualSelector":true,"selector":{"matchLabels":{"app":"pi"}},"template":%s}}
         """.formatted(podTemplate.formatted("pi", "Never", "perl:5")));
     Instant started = Instant.now().minusSeconds(600);
     api.mergePatch("/apis/batch/v1/namespaces/" + ns + "/jobs/pi/status", """
