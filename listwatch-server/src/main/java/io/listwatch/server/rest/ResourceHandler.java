@@ -177,8 +177,9 @@ public final class ResourceHandler {
    * one, as kube's update precondition; a patch that removes it applies unconditionally.
    */
   private CompletableFuture<ApiResponse> patch(RequestInfo info, ApiRequest request, boolean status) {
-    Patcher patcher = Patcher.forRequest(request.mediaType(), JsonBodies.parse(request.body()),
-        PatchSchemas.forKind(def.group(), def.version(), def.kind()));
+    var schema = PatchSchemas.forKind(def.group(), def.version(), def.kind());
+    Patcher.patchType(request.mediaType(), schema); // an unserved patch type is 415 whatever its body
+    Patcher patcher = Patcher.forRequest(request.mediaType(), JsonBodies.parse(request.body()), schema);
     var directive = directive(request, "PatchOptions");
     io.listwatch.server.openapi.FieldValidation validation = fieldValidation;
     // a JSON Patch's body is a list of operations, not the object: only the result is checked
