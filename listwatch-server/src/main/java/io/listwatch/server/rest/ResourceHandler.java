@@ -97,6 +97,7 @@ public final class ResourceHandler {
         }
         ObjectNode created = body(request);
         java.util.List<String> warnings = validateFields(request, created, "CreateOptions");
+        SecretConversion.convertWritten(def, created);
         admit(request, info.namespace(), created, null);
         return store.create(info.namespace(), created, request.isDryRun())
             .thenApply(o -> ApiResponse.created(o).withWarnings(warnings));
@@ -160,6 +161,7 @@ public final class ResourceHandler {
   private CompletableFuture<ApiResponse> update(RequestInfo info, ApiRequest request, boolean status) {
     ObjectNode body = body(request);
     java.util.List<String> warnings = validateFields(request, body, "UpdateOptions");
+    SecretConversion.convertWritten(def, body);
     String rv = ObjectMetaDefaults.metadata(body).path("resourceVersion").asText("");
     return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
       checkResourceVersion(rv, current, info.name());
@@ -187,6 +189,7 @@ public final class ResourceHandler {
     var warnings = new java.util.concurrent.atomic.AtomicReference<java.util.List<String>>(java.util.List.of());
     return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
       ObjectNode patched = patcher.applyTo(current);
+      SecretConversion.convertWritten(def, patched);
       checkResourceVersion(ObjectMetaDefaults.metadata(patched).path("resourceVersion").asText(""), current,
           info.name());
       if (validation != null) {

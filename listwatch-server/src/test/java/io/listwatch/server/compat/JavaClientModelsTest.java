@@ -21,10 +21,40 @@ import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.apis.SchedulingV1Api;
 import io.kubernetes.client.openapi.apis.StorageV1Api;
 import io.kubernetes.client.openapi.apis.VersionApi;
+import io.kubernetes.client.custom.IntOrString;
+import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1APIGroup;
 import io.kubernetes.client.openapi.models.V1APIResource;
 import io.kubernetes.client.openapi.models.V1APIResourceList;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1CronJob;
+import io.kubernetes.client.openapi.models.V1CronJobSpec;
+import io.kubernetes.client.openapi.models.V1HostPathVolumeSource;
+import io.kubernetes.client.openapi.models.V1Job;
+import io.kubernetes.client.openapi.models.V1JobSpec;
+import io.kubernetes.client.openapi.models.V1JobTemplateSpec;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1LeaseSpec;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1ObjectReference;
+import io.kubernetes.client.openapi.models.V1PersistentVolume;
+import io.kubernetes.client.openapi.models.V1PersistentVolumeClaim;
+import io.kubernetes.client.openapi.models.V1PersistentVolumeClaimSpec;
+import io.kubernetes.client.openapi.models.V1PersistentVolumeSpec;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.openapi.models.V1PriorityClass;
 import io.kubernetes.client.openapi.models.V1ResourceAttributes;
+import io.kubernetes.client.openapi.models.V1Secret;
+import io.kubernetes.client.openapi.models.V1Service;
+import io.kubernetes.client.openapi.models.V1ServiceAccount;
+import io.kubernetes.client.openapi.models.V1ServicePort;
+import io.kubernetes.client.openapi.models.V1ServiceSpec;
+import io.kubernetes.client.openapi.models.V1StatefulSet;
+import io.kubernetes.client.openapi.models.V1StatefulSetSpec;
+import io.kubernetes.client.openapi.models.V1VolumeResourceRequirements;
 import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReview;
 import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReviewSpec;
 import io.kubernetes.client.openapi.models.V1SelfSubjectReview;
@@ -142,5 +172,77 @@ class JavaClientModelsTest {
             .resourceAttributes(new V1ResourceAttributes().verb("list").resource("pods").namespace("default"))))
         .execute();
     assertThat(review.getStatus().getAllowed()).isTrue();
+  }
+
+  private static V1ObjectMeta meta(String name) {
+    return new V1ObjectMeta().name(name).labels(Map.of("app", name));
+  }
+
+  private static V1PodTemplateSpec template(String app, String restartPolicy) {
+    return new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(Map.of("app", app)))
+        .spec(new V1PodSpec().restartPolicy(restartPolicy)
+            .addContainersItem(new V1Container().name("main").image("busybox:1.36")));
+  }
+
+  @Test
+  void objectsOfMoreKinds_comeBackAsTheStrictModelsExpect_withWhatTheServerSets() throws ApiException {
+    String ns = "jcm-kinds";
+    CoreV1Api core = new CoreV1Api(client);
+    JavaClientTest.createNamespace(core, ns);
+
+    V1Service service = core.createNamespacedService(ns, new V1Service().metadata(meta("web"))
+        .spec(new V1ServiceSpec().selector(Map.of("app", "web"))
+            .addPortsItem(new V1ServicePort().port(80).targetPort(new IntOrString(8080))))).execute();
+    assertThat(service.getSpec().getPorts()).singleElement()
+        .satisfies(p -> assertThat(p.getTargetPort().getIntValue()).isEqualTo(8080));
+    V1Secret secret = core.createNamespacedSecret(ns, new V1Secret().metadata(meta("creds"))
+        .stringData(Map.of("password", "s3cret"))).execute();
+    assertThat(new String(secret.getData().get("password"), java.nio.charset.StandardCharsets.UTF_8))
+        .isEqualTo("s3cret");
+    assertThat(secret.getStringData()).as("stringData is write-only").isNullOrEmpty();
+    V1Secret patchedSecret = io.kubernetes.client.util.PatchUtils.patch(V1Secret.class,
+        () -> core.patchNamespacedSecret("creds", ns,
+            new io.kubernetes.client.custom.V1Patch("{\"stringData\":{\"password\":\"n3w\"}}")).buildCall(null),
+        io.kubernetes.client.custom.V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+    assertThat(new String(patchedSecret.getData().get("password"), java.nio.charset.StandardCharsets.UTF_8))
+        .isEqualTo("n3w");
+    assertThat(core.createNamespacedServiceAccount(ns, new V1ServiceAccount().metadata(meta("robot"))).execute()
+        .getMetadata().getUid()).isNotBlank();
+    assertThat(core.createNamespacedEvent(ns, new CoreV1Event().metadata(meta("web.1"))
+        .involvedObject(new V1ObjectReference().kind("Pod").name("web").namespace(ns))
+        .reason("Started").message("started").type("Normal")).execute().getReason()).isEqualTo("Started");
+    V1PersistentVolumeClaim claim = core.createNamespacedPersistentVolumeClaim(ns, new V1PersistentVolumeClaim()
+        .metadata(meta("data")).spec(new V1PersistentVolumeClaimSpec().addAccessModesItem("ReadWriteOnce")
+            .resources(new V1VolumeResourceRequirements().requests(Map.of("storage", new Quantity("1Gi"))))))
+        .execute();
+    assertThat(claim.getSpec().getResources().getRequests().get("storage").toSuffixedString()).isEqualTo("1Gi");
+    V1PersistentVolume volume = core.createPersistentVolume(new V1PersistentVolume().metadata(meta("jcm-pv"))
+        .spec(new V1PersistentVolumeSpec().addAccessModesItem("ReadWriteOnce")
+            .capacity(Map.of("storage", new Quantity("1Gi")))
+            .hostPath(new V1HostPathVolumeSource().path("/tmp/jcm-pv")))).execute();
+    assertThat(volume.getStatus().getPhase()).isEqualTo("Pending");
+
+    V1Job job = new BatchV1Api(client).createNamespacedJob(ns, new V1Job().metadata(meta("once"))
+        .spec(new V1JobSpec().template(template("once", "Never")))).execute();
+    assertThat(job.getSpec().getTemplate().getSpec().getContainers()).hasSize(1);
+    V1CronJob cronJob = new BatchV1Api(client).createNamespacedCronJob(ns, new V1CronJob().metadata(meta("nightly"))
+        .spec(new V1CronJobSpec().schedule("0 3 * * *").jobTemplate(new V1JobTemplateSpec()
+            .spec(new V1JobSpec().template(template("nightly", "OnFailure")))))).execute();
+    assertThat(cronJob.getSpec().getSchedule()).isEqualTo("0 3 * * *");
+    V1StatefulSet statefulSet = new AppsV1Api(client).createNamespacedStatefulSet(ns, new V1StatefulSet()
+        .metadata(meta("db")).spec(new V1StatefulSetSpec().serviceName("db").replicas(1)
+            .selector(new V1LabelSelector().matchLabels(Map.of("app", "db"))).template(template("db", "Always"))))
+        .execute();
+    assertThat(statefulSet.getSpec().getServiceName()).isEqualTo("db");
+    assertThat(new CoordinationV1Api(client).createNamespacedLease(ns, new V1Lease().metadata(meta("leader"))
+        .spec(new V1LeaseSpec().holderIdentity("a").leaseDurationSeconds(15))).execute().getSpec()
+        .getHolderIdentity()).isEqualTo("a");
+    assertThat(new SchedulingV1Api(client).createPriorityClass(new V1PriorityClass().metadata(meta("jcm-high"))
+        .value(1000)).execute().getValue()).isEqualTo(1000);
+
+    // and read back through the lists of their kinds
+    assertThat(core.listNamespacedService(ns).execute().getItems()).hasSize(1);
+    assertThat(new BatchV1Api(client).listNamespacedJob(ns).execute().getItems()).hasSize(1);
+    assertThat(new AppsV1Api(client).listNamespacedStatefulSet(ns).execute().getItems()).hasSize(1);
   }
 }
