@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.custom.IntOrString;
+import io.kubernetes.client.custom.Quantity;
+import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.ApisApi;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.AuthenticationV1Api;
 import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
@@ -21,12 +25,10 @@ import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.apis.SchedulingV1Api;
 import io.kubernetes.client.openapi.apis.StorageV1Api;
 import io.kubernetes.client.openapi.apis.VersionApi;
-import io.kubernetes.client.custom.IntOrString;
-import io.kubernetes.client.custom.Quantity;
+import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1APIGroup;
 import io.kubernetes.client.openapi.models.V1APIResource;
 import io.kubernetes.client.openapi.models.V1APIResourceList;
-import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1CronJob;
 import io.kubernetes.client.openapi.models.V1CronJobSpec;
@@ -48,6 +50,9 @@ import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1PriorityClass;
 import io.kubernetes.client.openapi.models.V1ResourceAttributes;
 import io.kubernetes.client.openapi.models.V1Secret;
+import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReview;
+import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReviewSpec;
+import io.kubernetes.client.openapi.models.V1SelfSubjectReview;
 import io.kubernetes.client.openapi.models.V1Service;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import io.kubernetes.client.openapi.models.V1ServicePort;
@@ -55,11 +60,10 @@ import io.kubernetes.client.openapi.models.V1ServiceSpec;
 import io.kubernetes.client.openapi.models.V1StatefulSet;
 import io.kubernetes.client.openapi.models.V1StatefulSetSpec;
 import io.kubernetes.client.openapi.models.V1VolumeResourceRequirements;
-import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReview;
-import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReviewSpec;
-import io.kubernetes.client.openapi.models.V1SelfSubjectReview;
+import io.kubernetes.client.util.PatchUtils;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,7 +99,7 @@ class JavaClientModelsTest {
   void discovery_andVersion_parse() throws ApiException {
     assertThat(new VersionApi(client).getCode().execute().getMajor()).isEqualTo("1");
     assertThat(new CoreApi(client).getAPIVersions().execute().getVersions()).containsExactly("v1");
-    List<String> groups = new io.kubernetes.client.openapi.apis.ApisApi(client).getAPIVersions().execute()
+    List<String> groups = new ApisApi(client).getAPIVersions().execute()
         .getGroups().stream().map(V1APIGroup::getName).toList();
     assertThat(groups).contains("apps", "batch", "rbac.authorization.k8s.io", "coordination.k8s.io");
 
@@ -197,14 +201,14 @@ class JavaClientModelsTest {
         .satisfies(p -> assertThat(p.getTargetPort().getIntValue()).isEqualTo(8080));
     V1Secret secret = core.createNamespacedSecret(ns, new V1Secret().metadata(meta("creds"))
         .stringData(Map.of("password", "s3cret"))).execute();
-    assertThat(new String(secret.getData().get("password"), java.nio.charset.StandardCharsets.UTF_8))
+    assertThat(new String(secret.getData().get("password"), StandardCharsets.UTF_8))
         .isEqualTo("s3cret");
     assertThat(secret.getStringData()).as("stringData is write-only").isNullOrEmpty();
-    V1Secret patchedSecret = io.kubernetes.client.util.PatchUtils.patch(V1Secret.class,
+    V1Secret patchedSecret = PatchUtils.patch(V1Secret.class,
         () -> core.patchNamespacedSecret("creds", ns,
-            new io.kubernetes.client.custom.V1Patch("{\"stringData\":{\"password\":\"n3w\"}}")).buildCall(null),
-        io.kubernetes.client.custom.V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
-    assertThat(new String(patchedSecret.getData().get("password"), java.nio.charset.StandardCharsets.UTF_8))
+            new V1Patch("{\"stringData\":{\"password\":\"n3w\"}}")).buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+    assertThat(new String(patchedSecret.getData().get("password"), StandardCharsets.UTF_8))
         .isEqualTo("n3w");
     assertThat(core.createNamespacedServiceAccount(ns, new V1ServiceAccount().metadata(meta("robot"))).execute()
         .getMetadata().getUid()).isNotBlank();

@@ -2,6 +2,7 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
@@ -145,8 +146,8 @@ class JavaClientPatchTest {
 
     assertThat(patched.getSpec().getTemplate().getSpec().getContainers())
         .extracting(V1Container::getName, V1Container::getImage)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("app", "nginx:1.27"),
-            org.assertj.core.groups.Tuple.tuple("sidecar", "busybox:1.36"));
+        .containsExactly(tuple("app", "nginx:1.27"),
+            tuple("sidecar", "busybox:1.36"));
     assertThat(patched.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
         .singleElement().satisfies(env -> assertThat(env.getValue()).isEqualTo("prod"));
     assertThat(images(readDeployment("jcp-smp"))).containsExactly("nginx:1.27", "busybox:1.36");

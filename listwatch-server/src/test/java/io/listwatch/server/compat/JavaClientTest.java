@@ -3,6 +3,7 @@ package io.listwatch.server.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;
@@ -25,6 +26,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -105,7 +108,7 @@ class JavaClientTest {
    * Reads until the object is gone (404 NotFound with a kube Status), at most 10 s, checking
    * each version read before that with {@code whileThere}.
    */
-  static <T> void awaitNotFound(Read<T> read, java.util.function.Consumer<T> whileThere) {
+  static <T> void awaitNotFound(Read<T> read, Consumer<T> whileThere) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (true) {
       try {
@@ -116,11 +119,11 @@ class JavaClientTest {
         return;
       }
       assertThat(System.nanoTime()).as("still there after 10 s").isLessThan(deadline);
-      java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
     }
   }
 
-  private static List<String> names(List<? extends io.kubernetes.client.common.KubernetesObject> objects) {
+  private static List<String> names(List<? extends KubernetesObject> objects) {
     return objects.stream().map(o -> o.getMetadata().getName()).toList();
   }
 
