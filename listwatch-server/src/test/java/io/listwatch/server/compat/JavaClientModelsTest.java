@@ -1,6 +1,7 @@
 package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
@@ -9,6 +10,7 @@ import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.apis.ApisApi;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.AuthenticationV1Api;
@@ -45,6 +47,7 @@ import io.kubernetes.client.openapi.models.V1PersistentVolume;
 import io.kubernetes.client.openapi.models.V1PersistentVolumeClaim;
 import io.kubernetes.client.openapi.models.V1PersistentVolumeClaimSpec;
 import io.kubernetes.client.openapi.models.V1PersistentVolumeSpec;
+import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1PriorityClass;
@@ -93,6 +96,13 @@ class JavaClientModelsTest {
   /** A list call, named for the assertion message. */
   private interface ListCall {
     KubernetesListObject list() throws ApiException;
+  }
+
+  /** The premise of these tests: if the client ever parsed leniently, they would check nothing. */
+  @Test
+  void theClientsModels_rejectAFieldKubesSchemaLacks() {
+    assertThatThrownBy(() -> JSON.deserialize("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\",\"extra\":1}}",
+        V1Pod.class)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("`extra`");
   }
 
   @Test

@@ -17,6 +17,7 @@ import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1Status;
@@ -184,6 +185,37 @@ class JavaClientTest {
         .execute().getItems())).containsExactly("a2");
     assertThat(names(core.listPodForAllNamespaces().fieldSelector("metadata.namespace=" + ns + ",metadata.name=b1")
         .execute().getItems())).containsExactly("b1");
+  }
+
+  @Test
+  void pod_list_inPages_withLimitAndContinue() throws ApiException {
+    String ns = "jc-pod-pages";
+    createNamespace(core, ns);
+    for (String name : List.of("p1", "p2", "p3")) {
+      core.createNamespacedPod(ns, pod(name, Map.of("app", "web"), "node-1")).execute();
+    }
+
+    V1PodList first = core.listNamespacedPod(ns).limit(2).execute();
+    V1PodList second = core.listNamespacedPod(ns).limit(2)._continue(first.getMetadata().getContinue()).execute();
+
+    assertThat(names(first.getItems())).containsExactly("p1", "p2");
+    assertThat(first.getMetadata().getRemainingItemCount()).isEqualTo(1);
+    assertThat(names(second.getItems())).containsExactly("p3");
+    assertThat(second.getMetadata().getContinue()).isNullOrEmpty();
+    assertThat(second.getMetadata().getResourceVersion()).isEqualTo(first.getMetadata().getResourceVersion());
+  }
+
+  @Test
+  void pod_deleteCollection_withALabelSelector_deletesOnlyTheMatchingPods() throws ApiException {
+    String ns = "jc-pod-deletecollection";
+    createNamespace(core, ns);
+    core.createNamespacedPod(ns, pod("a1", Map.of("app", "a"), "node-1")).execute();
+    core.createNamespacedPod(ns, pod("a2", Map.of("app", "a"), "node-1")).execute();
+    core.createNamespacedPod(ns, pod("b1", Map.of("app", "b"), "node-1")).execute();
+
+    core.deleteCollectionNamespacedPod(ns).labelSelector("app=a").gracePeriodSeconds(0).execute();
+
+    assertThat(names(core.listNamespacedPod(ns).execute().getItems())).containsExactly("b1");
   }
 
   @Test
