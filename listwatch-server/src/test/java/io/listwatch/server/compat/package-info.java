@@ -4,9 +4,8 @@
  * kubectl binary on PATH through a kubeconfig of its own ({@code Kubectl}); {@code Fabric8Test}
  * drives fabric8's typed client, watches and informers; {@code JavaClientTest} (CRUD),
  * {@code JavaClientPatchTest}, {@code JavaClientInformerTest}, {@code JavaClientWatchTest},
- * {@code JavaClientModelsTest}
- * (everything the server writes, through the strict models) and {@code JavaClientTlsTest}
- * drive {@code io.kubernetes:client-java}. {@code RawApi} makes the plain HTTP requests a test
- * needs besides the client under test.
+ * {@code JavaClientModelsTest} (everything the server writes, through the strict models) and
+ * {@code JavaClientTlsTest} drive {@code io.kubernetes:client-java}. {@code RawApi} makes the
+ * plain HTTP requests a test needs besides the client under test.
  */
 package io.listwatch.server.compat;
