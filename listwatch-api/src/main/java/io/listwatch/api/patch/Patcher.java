@@ -38,9 +38,7 @@ public final class Patcher {
    */
   public static Patcher forRequest(String mediaType, JsonNode patch, Optional<PatchSchema> schema) {
     Objects.requireNonNull(patch, "patch");
-    PatchType type = PatchType.fromMediaType(mediaType)
-        .filter(t -> t != PatchType.STRATEGIC_MERGE_PATCH || schema.isPresent())
-        .orElseThrow(() -> unsupported(schema.isPresent()));
+    PatchType type = patchType(mediaType, schema);
     if (type == PatchType.JSON_PATCH) {
       JsonPatch.check(patch);
     } else if (!patch.isObject()) {
@@ -48,6 +46,22 @@ public final class Patcher {
           + " into Go value of type map[string]interface {}");
     }
     return new Patcher(type, patch, type == PatchType.STRATEGIC_MERGE_PATCH ? schema.orElseThrow() : null);
+  }
+
+  /**
+   * The patch type a request's media type names. kube checks it before it reads the body, so
+   * that a body in a format it does not serve (an apply patch's YAML) gets this 415 rather
+   * than a 400 for failing to parse it.
+   *
+   * @param mediaType the request's media type (lower case, without parameters)
+   * @param schema as for {@link #forRequest}
+   * @throws StatusException 415 for a media type that is no patch type we serve (or strategic
+   *     merge without a schema)
+   */
+  public static PatchType patchType(String mediaType, Optional<PatchSchema> schema) {
+    return PatchType.fromMediaType(mediaType)
+        .filter(t -> t != PatchType.STRATEGIC_MERGE_PATCH || schema.isPresent())
+        .orElseThrow(() -> unsupported(schema.isPresent()));
   }
 
   /**

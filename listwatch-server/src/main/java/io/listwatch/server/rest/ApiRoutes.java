@@ -203,14 +203,15 @@ public final class ApiRoutes {
         return ApiResponse.okText(request.query().containsKey("verbose")
             ? "[+]ping ok\n[+]storage ok\n" + path.substring(1) + " check passed\n" : "ok");
       }
-      case "/version" -> {
+      // the generated clients ask for /version/, /api/ and /apis/ (the paths in kube's OpenAPI)
+      case "/version", "/version/" -> {
         return ApiResponse.ok(VERSION);
       }
-      case "/api" -> {
+      case "/api", "/api/" -> {
         return new ApiResponse(200, new ApiResponse.DiscoveryBody(discovery.apiVersions(request.host()),
             apiVersion -> discovery.aggregated(true, apiVersion)));
       }
-      case "/apis" -> {
+      case "/apis", "/apis/" -> {
         return new ApiResponse(200, new ApiResponse.DiscoveryBody(discovery.apiGroupList(),
             apiVersion -> discovery.aggregated(false, apiVersion)));
       }

@@ -97,6 +97,7 @@ public final class ResourceHandler {
         }
         ObjectNode created = body(request);
         java.util.List<String> warnings = validateFields(request, created, "CreateOptions");
+        SecretConversion.convertWritten(def, created);
         admit(request, info.namespace(), created, null);
         return store.create(info.namespace(), created, request.isDryRun())
             .thenApply(o -> ApiResponse.created(o).withWarnings(warnings));
@@ -160,6 +161,7 @@ public final class ResourceHandler {
   private CompletableFuture<ApiResponse> update(RequestInfo info, ApiRequest request, boolean status) {
     ObjectNode body = body(request);
     java.util.List<String> warnings = validateFields(request, body, "UpdateOptions");
+    SecretConversion.convertWritten(def, body);
     String rv = ObjectMetaDefaults.metadata(body).path("resourceVersion").asText("");
     return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
       checkResourceVersion(rv, current, info.name());
@@ -177,8 +179,9 @@ public final class ResourceHandler {
    * one, as kube's update precondition; a patch that removes it applies unconditionally.
    */
   private CompletableFuture<ApiResponse> patch(RequestInfo info, ApiRequest request, boolean status) {
-    Patcher patcher = Patcher.forRequest(request.mediaType(), JsonBodies.parse(request.body()),
-        PatchSchemas.forKind(def.group(), def.version(), def.kind()));
+    var schema = PatchSchemas.forKind(def.group(), def.version(), def.kind());
+    Patcher.patchType(request.mediaType(), schema); // an unserved patch type is 415 whatever its body
+    Patcher patcher = Patcher.forRequest(request.mediaType(), JsonBodies.parse(request.body()), schema);
     var directive = directive(request, "PatchOptions");
     io.listwatch.server.openapi.FieldValidation validation = fieldValidation;
     // a JSON Patch's body is a list of operations, not the object: only the result is checked
@@ -186,6 +189,7 @@ public final class ResourceHandler {
     var warnings = new java.util.concurrent.atomic.AtomicReference<java.util.List<String>>(java.util.List.of());
     return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
       ObjectNode patched = patcher.applyTo(current);
+      SecretConversion.convertWritten(def, patched);
       checkResourceVersion(ObjectMetaDefaults.metadata(patched).path("resourceVersion").asText(""), current,
           info.name());
       if (validation != null) {

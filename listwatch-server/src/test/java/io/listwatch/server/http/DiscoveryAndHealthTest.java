@@ -209,6 +209,13 @@ class DiscoveryAndHealthTest {
   }
 
   @Test
+  void versionAndDiscoveryRoots_answerWithATrailingSlashToo_asTheGeneratedClientsAskThem() {
+    for (String path : List.of("/version", "/api", "/apis", "/api/v1", "/apis/apps/v1")) {
+      assertThat(http.get(path + "/").expect(200)).as(path + "/").isEqualTo(http.get(path).expect(200));
+    }
+  }
+
+  @Test
   void healthEndpoints_answerOkAsPlainText() {
     for (String path : List.of("/healthz", "/livez", "/readyz")) {
       KubeHttp.Response r = http.get(path);

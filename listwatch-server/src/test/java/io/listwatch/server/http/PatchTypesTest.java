@@ -188,4 +188,16 @@ class PatchTypesTest {
         + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
         + "application/strategic-merge-patch+json");
   }
+
+  @Test
+  void applyPatch_withAYamlBody_is415_beforeTheBodyIsRead() {
+    String ns = http.createNamespace("patch-apply-415");
+    http.create("/api/v1/namespaces/" + ns + "/configmaps", KubeHttp.configMap("cm"));
+
+    JsonNode status = assertFailureStatus(patch(cm(ns, "cm") + "?fieldManager=me", "application/apply-patch+yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: b\n"), 415, "UnsupportedMediaType");
+
+    assertThat(status.path("message").asText()).startsWith("the body of the request was in an unknown format");
+    assertThat(http.get(cm(ns, "cm")).expect(200).path("data").toString()).isEqualTo("{\"k\":\"v\"}");
+  }
 }
