@@ -82,6 +82,7 @@ public final class ResourceStore {
     ObjectNode obj = original.deepCopy();
     defaults.prepareForCreate(def, obj, namespace);
     Strategies.prepareForCreate(def, obj, clock().now());
+    Strategies.applyDefaults(def, obj);
     ObjectMetaValidator.check(def, obj);
     String name = ObjectMetaDefaults.metadata(obj).path("name").asText();
     boolean generated = ObjectMetaDefaults.metadata(original).path("name").asText("").isEmpty();
@@ -146,8 +147,11 @@ public final class ResourceStore {
       ObjectNode updated = defaults.prepareForUpdate(def, changed, current, namespace, name, part == Part.STATUS);
       if (part == Part.STATUS) {
         Strategies.prepareForStatusUpdate(def, updated, current);
-      } else if (part == Part.WHOLE && newStatus != null) {
-        updated.set("status", newStatus);
+      } else {
+        Strategies.applyDefaults(def, updated);
+        if (part == Part.WHOLE && newStatus != null) {
+          updated.set("status", newStatus);
+        }
       }
       ObjectMetaValidator.check(def, updated);
       ObjectMetaRules.checkNoNewFinalizersWhileDeleting(def, current, updated, name);

@@ -7,9 +7,10 @@ import io.listwatch.server.registry.ResourceDefinition;
 import java.util.Set;
 
 /**
- * Per-kind rules beyond metadata, as kube's registry strategies hold them: what a new object
- * of a kind starts with (a namespace Active, a pod Pending with its QoS class, a volume
- * Pending), and what may not be deleted. Stateless.
+ * Per-kind rules beyond metadata, as kube's registry strategies and defaulting hold them: what
+ * a new object of a kind starts with (a namespace Active, a pod Pending with its QoS class, a
+ * volume Pending), the defaults every written object gets, and what may not be deleted.
+ * Stateless.
  */
 final class Strategies {
 
@@ -17,6 +18,10 @@ final class Strategies {
   static final Set<String> PROTECTED_NAMESPACES = Set.of("default", "kube-system", "kube-public");
 
   private static final Set<String> APPS_WORKLOADS = Set.of("deployments", "replicasets", "statefulsets", "daemonsets");
+
+  /** kube's default {@code spec.replicas} of the workloads that have one. */
+  static final int DEFAULT_REPLICAS = 1;
+  private static final Set<String> REPLICATED_WORKLOADS = Set.of("deployments", "replicasets", "statefulsets");
 
   private Strategies() {
   }
@@ -48,6 +53,25 @@ final class Strategies {
     if (def.group().isEmpty() && def.plural().equals("persistentvolumes")) {
       obj.putObject("status").put("phase", "Pending")
           .put("lastPhaseTransitionTime", io.listwatch.api.meta.ObjectMetaRules.timestamp(now));
+    }
+  }
+
+  /**
+   * kube's defaulting, applied to every object written through the main resource (create,
+   * update, patch), as kube defaults every object it decodes: a Deployment, ReplicaSet or
+   * StatefulSet without {@code spec.replicas} (or with {@code null}) gets 1. Clients rely on it:
+   * {@code kubectl describe} reads {@code spec.replicas} of these kinds without checking that
+   * it is there.
+   */
+  static void applyDefaults(ResourceDefinition def, ObjectNode obj) {
+    if (def.group().equals("apps") && REPLICATED_WORKLOADS.contains(def.plural())) {
+      JsonNode spec = obj.get("spec");
+      if (spec == null || spec.isNull()) {
+        spec = obj.putObject("spec");
+      }
+      if (spec instanceof ObjectNode s && (!s.has("replicas") || s.get("replicas").isNull())) {
+        s.put("replicas", DEFAULT_REPLICAS);
+      }
     }
   }
 

@@ -355,6 +355,49 @@ class KubectlEverydayTest {
     assertThat(r.stderr()).isEmpty();
   }
 
+  /** kubectl's describers read spec.replicas of these kinds unchecked: without kube's default of 1 they crash. */
+  @Test
+  void describeWorkloads_fromManifestsWithoutReplicas_showOneDesired() {
+    api.createNamespace("k-describe-default");
+    create("k-describe-default", """
+        apiVersion: apps/v1
+        kind: StatefulSet
+        metadata: {name: db}
+        spec:
+          serviceName: db
+          selector: {matchLabels: {app: db}}
+          template:
+            metadata: {labels: {app: db}}
+            spec: {containers: [{name: c, image: postgres}]}
+        ---
+        apiVersion: apps/v1
+        kind: ReplicaSet
+        metadata: {name: cache}
+        spec:
+          selector: {matchLabels: {app: cache}}
+          template:
+            metadata: {labels: {app: cache}}
+            spec: {containers: [{name: c, image: redis}]}
+        ---
+        """ + deployment("web", 2, ""));
+    kubectl.ok("patch", "deployment", "web", "--type=merge", "-p", "{\"spec\":{\"replicas\":null}}",
+        "-n", "k-describe-default");
+
+    Kubectl.Result sts = kubectl.run("describe", "statefulset", "db", "-n", "k-describe-default");
+    Kubectl.Result rs = kubectl.run("describe", "replicaset", "cache", "-n", "k-describe-default");
+    Kubectl.Result deploy = kubectl.run("describe", "deployment", "web", "-n", "k-describe-default");
+
+    for (Kubectl.Result r : List.of(sts, rs, deploy)) {
+      assertThat(r.exitCode()).as("%s", r).isZero();
+      assertThat(r.stderr()).as("%s", r).isEmpty();
+    }
+    assertThat(sts.lines()).anySatisfy(l -> assertThat(l).matches("Replicas:\\s+1 desired \\| 0 total"));
+    assertThat(rs.lines()).anySatisfy(l -> assertThat(l).matches("Replicas:\\s+0 current / 1 desired"));
+    assertThat(deploy.lines()).anySatisfy(l -> assertThat(l).matches("Replicas:\\s+1 desired \\| .*"));
+    assertThat(kubectl.ok("get", "deployment", "web", "-n", "k-describe-default", "-o", "jsonpath={.spec.replicas}")
+        .stdout()).as("a patch that removes replicas leaves kube's default").isEqualTo("1");
+  }
+
   @Test
   void getEventsAndEvents_listTheNamespacesEvents_filteredByFieldSelector() {
     api.createNamespace("k-events");
