@@ -228,10 +228,14 @@ class KubectlEverydayTest {
   }
 
   @Test
-  void deleteDeployment_waitsUntilItIsGone_thenTheGarbageCollectorRemovesItsReplicaSet() {
+  void deleteDeployment_waitsUntilItIsGone_thenTheGarbageCollectorRemovesItsReplicaSetAndPods() {
     api.createNamespace("k-del-deploy");
     create("k-del-deploy", deployment("web", 1, "example.com/hold"));
     replicaSetOwnedBy("k-del-deploy", "web-1", "web");
+    String rsUid = kubectl.ok("get", "rs", "web-1", "-n", "k-del-deploy", "-o", "jsonpath={.metadata.uid}").stdout();
+    api.createPod("k-del-deploy", "web-1-abcde", """
+        "ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-1","uid":"%s",
+          "controller":true,"blockOwnerDeletion":true}]""".formatted(rsUid), ""); // on no node: no grace period
     String deploymentPath = "/apis/apps/v1/namespaces/k-del-deploy/deployments/web";
 
     try (Kubectl.Background delete = kubectl.start("delete", "deployment", "web", "-n", "k-del-deploy")) {
@@ -245,9 +249,10 @@ class KubectlEverydayTest {
       assertThat(delete.drainStdout()).containsExactly("deployment.apps \"web\" deleted");
     }
     assertThat(exists(deploymentPath)).as("the deployment is gone once kubectl returns").isFalse();
-    await("the garbage collector deletes the orphaned replicaset",
-        () -> !exists("/apis/apps/v1/namespaces/k-del-deploy/replicasets/web-1"));
-    Kubectl.Result left = kubectl.ok("get", "deployments,replicasets", "-n", "k-del-deploy");
+    await("the garbage collector deletes the orphaned replicaset, then its pod",
+        () -> !exists("/apis/apps/v1/namespaces/k-del-deploy/replicasets/web-1")
+            && !exists("/api/v1/namespaces/k-del-deploy/pods/web-1-abcde"));
+    Kubectl.Result left = kubectl.ok("get", "deployments,replicasets,pods", "-n", "k-del-deploy");
     assertThat(left.stderr()).contains("No resources found in k-del-deploy namespace.");
   }
 
@@ -278,7 +283,7 @@ class KubectlEverydayTest {
   }
 
   @Test
-  void createAndGetFromAMultiDocumentFile_handleEachObject() {
+  void createAndGetFromAMultiDocumentFile_handleEachObject_andCreatingAgainFailsForEach() {
     api.createNamespace("k-multi");
     Path file = kubectl.file("app.yaml", """
         apiVersion: v1
@@ -308,6 +313,14 @@ class KubectlEverydayTest {
     assertThat(tables.lines()).anySatisfy(l -> assertThat(l.split("\\s+")).startsWith("deployment.apps/web", "0/2"));
     assertThat(kubectl.ok("get", "configmap", "settings", "-n", "k-multi", "-o", "jsonpath={.data.mode}").stdout())
         .isEqualTo("fast");
+
+    Kubectl.Result again = kubectl.run("create", "-f", file.toString(), "-n", "k-multi");
+    assertThat(again.exitCode()).as("%s", again).isNotZero();
+    assertThat(again.stderr().lines().filter(l -> l.contains("Error from server (AlreadyExists)")))
+        .as("%s", again).hasSize(3)
+        .anySatisfy(l -> assertThat(l).endsWith("configmaps \"settings\" already exists"))
+        .anySatisfy(l -> assertThat(l).endsWith("services \"web\" already exists"))
+        .anySatisfy(l -> assertThat(l).endsWith("deployments.apps \"web\" already exists"));
   }
 
   @Test
