@@ -31,8 +31,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * fabric8 (7.x) on the apps group: {@code scale} of deployments, statefulsets and replicasets
- * (through their {@code scale} subresource), and a SharedIndexInformer on deployments with an
- * index of its own, listing in pages. Each test works in a namespace of its own.
+ * (through their {@code scale} subresource), its rolling operations (image, restart, pause,
+ * resume), {@code waitUntilCondition}, and a SharedIndexInformer on deployments with an index
+ * of its own, listing in pages. Each test works in a namespace of its own.
  */
 @ExtendWith(ApiServerExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS) // a backstop: every wait below is bounded more tightly
@@ -129,6 +130,42 @@ class Fabric8AppsTest {
         .getReplicas()).isEqualTo(4);
     assertThat(client.apps().replicaSets().inNamespace("f8-scale-sts").withName("web-1").get().getSpec()
         .getReplicas()).isEqualTo(0);
+  }
+
+  @Test
+  void rollingOperations_updateImageRestartPauseAndResume_changeTheDeployment() {
+    Fabric8Test.createNamespace(client, "f8-rolling");
+    client.apps().deployments().inNamespace("f8-rolling").resource(deployment("web", 1, Map.of())).create();
+    var web = client.apps().deployments().inNamespace("f8-rolling").withName("web");
+
+    Deployment updated = web.updateImage("nginx:1.28");
+    Deployment restarted = web.rolling().restart();
+    Deployment paused = web.rolling().pause();
+    Deployment resumed = web.rolling().resume();
+
+    assertThat(updated.getSpec().getTemplate().getSpec().getContainers()).extracting(c -> c.getImage())
+        .containsExactly("nginx:1.28");
+    assertThat(restarted.getSpec().getTemplate().getMetadata().getAnnotations())
+        .containsKey("kubectl.kubernetes.io/restartedAt");
+    assertThat(paused.getSpec().getPaused()).isTrue();
+    assertThat(resumed.getSpec().getPaused()).isNull();
+    Deployment stored = web.get();
+    assertThat(stored.getSpec().getTemplate().getSpec().getContainers()).extracting(c -> c.getImage())
+        .containsExactly("nginx:1.28");
+    assertThat(stored.getMetadata().getGeneration()).as("four spec changes after the create").isEqualTo(5);
+  }
+
+  @Test
+  void waitUntilCondition_returnsOnceAScaleIsSeen() {
+    Fabric8Test.createNamespace(client, "f8-wait");
+    client.apps().deployments().inNamespace("f8-wait").resource(deployment("web", 1, Map.of())).create();
+    var web = client.apps().deployments().inNamespace("f8-wait").withName("web");
+
+    web.scale(4);
+    Deployment seen = web.waitUntilCondition(d -> d != null && d.getSpec().getReplicas() == 4, WAIT_SECONDS,
+        TimeUnit.SECONDS);
+
+    assertThat(seen.getSpec().getReplicas()).isEqualTo(4);
   }
 
   @Test
