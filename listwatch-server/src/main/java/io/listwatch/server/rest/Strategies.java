@@ -59,9 +59,9 @@ final class Strategies {
   /**
    * kube's defaulting, applied to every object written through the main resource (create,
    * update, patch), as kube defaults every object it decodes: a Deployment, ReplicaSet or
-   * StatefulSet without {@code spec.replicas} (or with {@code null}) gets 1. Clients rely on it:
-   * {@code kubectl describe} reads {@code spec.replicas} of these kinds without checking that
-   * it is there.
+   * StatefulSet without {@code spec.replicas} (or with {@code null}) gets 1, and a
+   * PriorityClass without {@code preemptionPolicy} gets {@code PreemptLowerPriority}. Clients
+   * rely on these: {@code kubectl describe} reads them without checking that they are there.
    */
   static void applyDefaults(ResourceDefinition def, ObjectNode obj) {
     if (def.group().equals("apps") && REPLICATED_WORKLOADS.contains(def.plural())) {
@@ -69,9 +69,19 @@ final class Strategies {
       if (spec == null || spec.isNull()) {
         spec = obj.putObject("spec");
       }
-      if (spec instanceof ObjectNode s && (!s.has("replicas") || s.get("replicas").isNull())) {
-        s.put("replicas", DEFAULT_REPLICAS);
+      if (spec instanceof ObjectNode s) {
+        defaultIfAbsent(s, "replicas", s.numberNode(DEFAULT_REPLICAS));
       }
+    } else if (def.group().equals("scheduling.k8s.io") && def.plural().equals("priorityclasses")) {
+      defaultIfAbsent(obj, "preemptionPolicy", obj.textNode("PreemptLowerPriority"));
+    }
+  }
+
+  /** Sets {@code field} to {@code value} when it is missing or {@code null}. */
+  private static void defaultIfAbsent(ObjectNode obj, String field, JsonNode value) {
+    JsonNode current = obj.get(field);
+    if (current == null || current.isNull()) {
+      obj.set(field, value);
     }
   }
 

@@ -419,6 +419,25 @@ class KubectlEverydayTest {
         .stdout()).as("a patch that removes replicas leaves kube's default").isEqualTo("1");
   }
 
+  /** kubectl's PriorityClass describer reads preemptionPolicy unchecked: without kube's default it crashes. */
+  @Test
+  void describePriorityClass_fromAManifestWithoutPreemptionPolicy_showsKubesDefault() {
+    // from a manifest: kubectl create priorityclass would send the policy itself
+    kubectl.ok("create", "-f", kubectl.file("pc.yaml", """
+        apiVersion: scheduling.k8s.io/v1
+        kind: PriorityClass
+        metadata: {name: everyday-high}
+        value: 1000
+        """).toString());
+
+    Kubectl.Result r = kubectl.run("describe", "priorityclass", "everyday-high");
+
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(r.lines()).anySatisfy(l -> assertThat(l).matches("Name:\\s+everyday-high"));
+    assertThat(r.lines()).anySatisfy(l -> assertThat(l).matches("Value:\\s+1000"));
+    assertThat(r.lines()).anySatisfy(l -> assertThat(l).matches("PreemptionPolicy:\\s+PreemptLowerPriority"));
+  }
+
   @Test
   void getEventsAndEvents_listTheNamespacesEvents_filteredByFieldSelector() {
     api.createNamespace("k-events");

@@ -52,6 +52,16 @@ class StrategiesTest {
   }
 
   @Test
+  void priorityClass_withoutPreemptionPolicy_preemptsLowerPriority_andAGivenPolicyIsKept() {
+    ResourceDefinition priorityClasses = def("scheduling.k8s.io", "priorityclasses");
+
+    assertThat(defaulted(priorityClasses, "{\"value\":1000}").path("preemptionPolicy").asText())
+        .isEqualTo("PreemptLowerPriority");
+    assertThat(defaulted(priorityClasses, "{\"value\":1000,\"preemptionPolicy\":\"Never\"}")
+        .path("preemptionPolicy").asText()).isEqualTo("Never");
+  }
+
+  @Test
   void kindsWithoutReplicas_areLeftAsSent() {
     String daemonSet = "{\"spec\":{\"selector\":{}}}";
     String job = "{\"spec\":{\"template\":{}}}";
