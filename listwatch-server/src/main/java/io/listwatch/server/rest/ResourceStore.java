@@ -82,7 +82,7 @@ public final class ResourceStore {
     ObjectNode obj = original.deepCopy();
     defaults.prepareForCreate(def, obj, namespace);
     Strategies.prepareForCreate(def, obj, clock().now());
-    Strategies.applyDefaults(def, obj);
+    Defaulting.apply(def, obj);
     ObjectMetaValidator.check(def, obj);
     String name = ObjectMetaDefaults.metadata(obj).path("name").asText();
     boolean generated = ObjectMetaDefaults.metadata(original).path("name").asText("").isEmpty();
@@ -148,7 +148,7 @@ public final class ResourceStore {
       if (part == Part.STATUS) {
         Strategies.prepareForStatusUpdate(def, updated, current);
       } else {
-        Strategies.applyDefaults(def, updated);
+        Defaulting.apply(def, updated);
         if (part == Part.WHOLE && newStatus != null) {
           updated.set("status", newStatus);
         }

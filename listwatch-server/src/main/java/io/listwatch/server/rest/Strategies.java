@@ -7,10 +7,10 @@ import io.listwatch.server.registry.ResourceDefinition;
 import java.util.Set;
 
 /**
- * Per-kind rules beyond metadata, as kube's registry strategies and defaulting hold them: what
- * a new object of a kind starts with (a namespace Active, a pod Pending with its QoS class, a
- * volume Pending), the defaults every written object gets, and what may not be deleted.
- * Stateless.
+ * Per-kind rules beyond metadata, as kube's registry strategies hold them: what a new object
+ * of a kind starts with (a namespace Active, a pod Pending with its QoS class, a volume
+ * Pending), and what may not be deleted ({@link Defaulting} holds the defaults of every
+ * write). Stateless.
  */
 final class Strategies {
 
@@ -18,10 +18,6 @@ final class Strategies {
   static final Set<String> PROTECTED_NAMESPACES = Set.of("default", "kube-system", "kube-public");
 
   private static final Set<String> APPS_WORKLOADS = Set.of("deployments", "replicasets", "statefulsets", "daemonsets");
-
-  /** kube's default {@code spec.replicas} of the workloads that have one. */
-  static final int DEFAULT_REPLICAS = 1;
-  private static final Set<String> REPLICATED_WORKLOADS = Set.of("deployments", "replicasets", "statefulsets");
 
   private Strategies() {
   }
@@ -53,35 +49,6 @@ final class Strategies {
     if (def.group().isEmpty() && def.plural().equals("persistentvolumes")) {
       obj.putObject("status").put("phase", "Pending")
           .put("lastPhaseTransitionTime", io.listwatch.api.meta.ObjectMetaRules.timestamp(now));
-    }
-  }
-
-  /**
-   * kube's defaulting, applied to every object written through the main resource (create,
-   * update, patch), as kube defaults every object it decodes: a Deployment, ReplicaSet or
-   * StatefulSet without {@code spec.replicas} (or with {@code null}) gets 1, and a
-   * PriorityClass without {@code preemptionPolicy} gets {@code PreemptLowerPriority}. Clients
-   * rely on these: {@code kubectl describe} reads them without checking that they are there.
-   */
-  static void applyDefaults(ResourceDefinition def, ObjectNode obj) {
-    if (def.group().equals("apps") && REPLICATED_WORKLOADS.contains(def.plural())) {
-      JsonNode spec = obj.get("spec");
-      if (spec == null || spec.isNull()) {
-        spec = obj.putObject("spec");
-      }
-      if (spec instanceof ObjectNode s) {
-        defaultIfAbsent(s, "replicas", s.numberNode(DEFAULT_REPLICAS));
-      }
-    } else if (def.group().equals("scheduling.k8s.io") && def.plural().equals("priorityclasses")) {
-      defaultIfAbsent(obj, "preemptionPolicy", obj.textNode("PreemptLowerPriority"));
-    }
-  }
-
-  /** Sets {@code field} to {@code value} when it is missing or {@code null}. */
-  private static void defaultIfAbsent(ObjectNode obj, String field, JsonNode value) {
-    JsonNode current = obj.get(field);
-    if (current == null || current.isNull()) {
-      obj.set(field, value);
     }
   }
 
