@@ -91,7 +91,9 @@ public final class ApiServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
   private static final String KUBECONFIG = "kubeconfig.yaml";
-  private static final List<String> INITIAL_NAMESPACES = List.of("default", "kube-system", "kube-public");
+  /** kube's system namespaces; kube-node-lease holds the nodes' heartbeat Leases (and, unlike the others, may be deleted). */
+  private static final List<String> INITIAL_NAMESPACES =
+      List.of("default", "kube-system", "kube-public", "kube-node-lease");
 
   private final Builder config;
   private final ResourceRegistry registry = ResourceRegistry.builtins();

@@ -145,6 +145,7 @@ public final class ResourceStore {
       KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
       ObjectNode current = stamp(parse(kv.value()), kv.modRevision());
       ObjectNode changed = change.apply(current.deepCopy());
+      // defaulted as decoded, before the generation compares the spec (a status write's spec is the stored one)
       Defaulting.apply(def, changed);
       com.fasterxml.jackson.databind.JsonNode newStatus = changed.get("status");
       ObjectNode updated = defaults.prepareForUpdate(def, changed, current, namespace, name, part == Part.STATUS);

@@ -124,7 +124,7 @@ final class ScaleHandler implements RestHandler {
       }
     }
     JsonNode replicas = obj.path("spec").path("replicas");
-    scale.putObject("spec").put("replicas", replicas.isIntegralNumber() ? replicas.intValue() : 1);
+    scale.putObject("spec").put("replicas", replicas.isIntegralNumber() ? replicas.intValue() : Defaulting.DEFAULT_REPLICAS);
     ObjectNode status = scale.putObject("status");
     status.put("replicas", obj.path("status").path("replicas").asInt(0));
     status.put("selector", LabelSelector.fromObject(obj.path("spec").path("selector")).toString());

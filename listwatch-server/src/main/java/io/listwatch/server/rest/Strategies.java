@@ -10,7 +10,7 @@ import java.util.Set;
  * Per-kind rules beyond metadata, as kube's registry strategies hold them: what a new object
  * of a kind starts with (a namespace Active, a pod Pending with its QoS class, a volume
  * Pending, a job's generated selector), what only a subresource may change, and what may not
- * be deleted. Stateless.
+ * be deleted ({@link Defaulting} holds the defaults of every write). Stateless.
  */
 final class Strategies {
 

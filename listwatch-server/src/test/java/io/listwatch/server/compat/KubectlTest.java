@@ -76,7 +76,7 @@ class KubectlTest {
     Kubectl.Result r = kubectl.ok("get", "namespaces");
 
     assertThat(r.lines().getFirst()).startsWith("NAME");
-    assertThat(r.names()).contains("default", "kube-system", "kube-public");
+    assertThat(r.names()).contains("default", "kube-system", "kube-public", "kube-node-lease");
   }
 
   @Test

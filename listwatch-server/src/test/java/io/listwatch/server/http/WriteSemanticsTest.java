@@ -166,7 +166,7 @@ class WriteSemanticsTest {
 
   @Test
   void defaultNamespaces_existFromTheStart() {
-    for (String ns : List.of("default", "kube-system", "kube-public")) {
+    for (String ns : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
       JsonNode got = http.get("/api/v1/namespaces/" + ns).expect(200);
       assertThat(got.path("kind").asText()).isEqualTo("Namespace");
       assertThat(got.at("/metadata/uid").asText()).matches(UUID);
