@@ -53,6 +53,7 @@ class InformerObjectsTest {
   private <T> List<String> followPods(String namespace, ObjectCodec<T> codec) throws Exception {
     client.dynamic(ResourceType.NAMESPACES).create(Pods.namespace(namespace));
     Pods.createMany(client, namespace, "p", 3);
+    Pods.awaitCached(client, namespace, 3); // so that the informer's "0" list has them all
     ResourceClient<DynamicObject> pods = client.dynamic(ResourceType.PODS);
     try (SharedInformerFactory factory = SharedInformerFactory.builder(client).namespace(namespace).build()) {
       SharedIndexInformer<T> informer = factory.informerFor(ResourceType.PODS, codec);
@@ -83,6 +84,7 @@ class InformerObjectsTest {
   void fabric8Pods_inTheCache_areFullyDecoded() throws Exception {
     client.dynamic(ResourceType.NAMESPACES).create(Pods.namespace("models"));
     Pods.createMany(client, "models", "p", 2);
+    Pods.awaitCached(client, "models", 2);
     try (SharedInformerFactory factory = SharedInformerFactory.builder(client).namespace("models").build()) {
       SharedIndexInformer<Pod> informer = factory.informerFor(ResourceType.PODS, JacksonCodec.of(Pod.class));
       factory.start();

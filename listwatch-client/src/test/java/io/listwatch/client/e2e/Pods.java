@@ -41,6 +41,23 @@ final class Pods {
   }
 
   /** Creates {@code count} pods {@code prefix-0 ..} in {@code namespace}, 32 requests at a time. */
+  /**
+   * Waits (bounded) until a list at resourceVersion "0", which the server answers from its
+   * watch cache and may answer a little behind the latest write, shows {@code count} pods in
+   * {@code namespace}: an informer started after that lists them all in its initial list.
+   */
+  static void awaitCached(KubeClient client, String namespace, int count) throws InterruptedException {
+    ResourceClient<DynamicObject> pods = client.dynamic(ResourceType.PODS);
+    io.listwatch.api.ListOptions any = io.listwatch.api.ListOptions.builder().resourceVersion("0").build();
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+    while (pods.list(namespace, any).items().size() < count) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the watch cache did not show " + count + " pods in " + namespace + " within 30 s");
+      }
+      Thread.sleep(10);
+    }
+  }
+
   static void createMany(KubeClient client, String namespace, String prefix, int count)
       throws Exception {
     ResourceClient<DynamicObject> pods = client.dynamic(ResourceType.PODS);
