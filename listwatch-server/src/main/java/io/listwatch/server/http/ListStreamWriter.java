@@ -1,11 +1,14 @@
 package io.listwatch.server.http;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.stream.ChunkedInput;
 
 /**
- * Writes a {@link ListChunks} body to one connection (HTTP/1.1) or stream (HTTP/2) while it is
+ * Writes a list body in chunks ({@link ListChunks} for JSON, {@link ProtobufListChunks} for
+ * protobuf) to one connection (HTTP/1.1) or stream (HTTP/2) while it is
  * writable, and resumes when it becomes writable again: the outbound buffer holds about one
  * chunk beyond its high-water mark, whatever the list's size. This is what Netty's
  * ChunkedWriteHandler does; it is not used because it would sit in the pipeline of every
@@ -16,12 +19,12 @@ import io.netty.handler.codec.http.LastHttpContent;
 final class ListStreamWriter {
 
   private final ChannelHandlerContext ctx;
-  private final ListChunks chunks;
+  private final ChunkedInput<ByteBuf> chunks;
   private final Runnable onDone;
   private boolean done;
 
   /** @param onDone called once on the event loop after the last chunk is handed to the connection */
-  ListStreamWriter(ChannelHandlerContext ctx, ListChunks chunks, Runnable onDone) {
+  ListStreamWriter(ChannelHandlerContext ctx, ChunkedInput<ByteBuf> chunks, Runnable onDone) {
     this.ctx = ctx;
     this.chunks = chunks;
     this.onDone = onDone;
@@ -32,15 +35,31 @@ final class ListStreamWriter {
     if (done) {
       return;
     }
-    while (ctx.channel().isWritable() && !chunks.isEndOfInput()) {
-      ctx.write(new DefaultHttpContent(chunks.readChunk(ctx.alloc())), ctx.voidPromise());
+    while (ctx.channel().isWritable() && !ended()) {
+      ctx.write(new DefaultHttpContent(readChunk()), ctx.voidPromise());
     }
-    if (chunks.isEndOfInput()) {
+    if (ended()) {
       done = true;
       ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
       onDone.run();
     } else {
       ctx.flush();
+    }
+  }
+
+  private boolean ended() {
+    try {
+      return chunks.isEndOfInput();
+    } catch (Exception e) {
+      throw new IllegalStateException(e); // the list inputs produce from memory and do not throw
+    }
+  }
+
+  private ByteBuf readChunk() {
+    try {
+      return chunks.readChunk(ctx.alloc());
+    } catch (Exception e) {
+      throw new IllegalStateException(e); // the list inputs produce from memory and do not throw
     }
   }
 

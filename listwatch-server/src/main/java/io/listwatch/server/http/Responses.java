@@ -17,6 +17,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.stream.ChunkedInput;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,24 +70,41 @@ public final class Responses {
   }
 
   /**
-   * The body of a list to stream in chunks ({@link ListChunks}) rather than build whole: a
-   * JSON list, when the request asks for neither a Table nor protobuf. Empty for every other
-   * answer, which
-   * {@link #encode(ApiResponse, ApiRequest)} encodes.
+   * The body of a list to stream in chunks rather than build whole, unless the request asks for
+   * a Table: a JSON list ({@link ListChunks}), or a protobuf one ({@link ProtobufListChunks})
+   * when the client prefers protobuf and the kind has a protobuf form (each item converted once
+   * and kept in the watch cache, {@link CachedObject#protobuf}). Empty for every other answer,
+   * which {@link #encode(ApiResponse, ApiRequest)} encodes.
    */
-  static Optional<ListChunks> streamedList(ApiResponse response, ApiRequest request) {
+  static Optional<ChunkedInput<ByteBuf>> streamedList(ApiResponse response, ApiRequest request) {
     if (!(response.body() instanceof ApiResponse.ListBody list)
-        || TableOptions.tableVersion(request.accept()).isPresent()
-        || Negotiation.prefersProtobuf(request.accept())) {
+        || TableOptions.tableVersion(request.accept()).isPresent()) {
       return Optional.empty();
     }
-    return Optional.of(new ListChunks(list));
+    if (!Negotiation.prefersProtobuf(request.accept())) {
+      return Optional.of(new ListChunks(list));
+    }
+    if (!KubeProtobuf.supports(list.apiVersion(), list.kind())) {
+      return Optional.of(new ListChunks(list)); // a custom resource: JSON
+    }
+    try {
+      return Optional.of(new ProtobufListChunks(KubeProtobuf.listLayout(list.apiVersion(), list.kind(),
+          list.resourceVersion(), list.continueToken(), list.remainingItemCount(),
+          list.items().stream().map(CachedObject::protobuf).toList())));
+    } catch (IllegalArgumentException e) {
+      return Optional.of(new ListChunks(list)); // not expected for a built-in kind: JSON, decoded by Content-Type
+    }
   }
 
-  /** The response head of a streamed list: its status, JSON, and its Content-Length. */
-  static HttpResponse streamedListHead(ApiResponse response, ListChunks chunks) {
+  /** The response head of a streamed list: its status, its media type, and its Content-Length. */
+  static HttpResponse streamedListHead(ApiResponse response, ChunkedInput<ByteBuf> chunks) {
     HttpResponse r = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.code()));
-    r.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+    if (chunks instanceof ProtobufListChunks) {
+      r.headers().set(HttpHeaderNames.CONTENT_TYPE, KubeProtobuf.MEDIA_TYPE);
+      r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
+    } else {
+      r.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+    }
     r.headers().set(HttpHeaderNames.CONTENT_LENGTH, chunks.length());
     return r;
   }

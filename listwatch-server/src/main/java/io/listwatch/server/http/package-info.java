@@ -17,9 +17,10 @@
  *       ({@link io.listwatch.server.http.TableOptions}, {@link io.listwatch.server.http.Tables},
  *       rows from {@code io.listwatch.server.printers}) for {@code kubectl get}, and
  *       {@link io.listwatch.server.http.AggregatedDiscovery} for {@code /api} and {@code /apis}.</li>
- *   <li>{@link io.listwatch.server.http.ListChunks} and
- *       {@link io.listwatch.server.http.ListStreamWriter}: a JSON list written in chunks as it
- *       is produced, with backpressure.</li>
+ *   <li>{@link io.listwatch.server.http.ListChunks} (JSON),
+ *       {@link io.listwatch.server.http.ProtobufListChunks} (protobuf) and
+ *       {@link io.listwatch.server.http.ListStreamWriter}: a list written in chunks as it is
+ *       produced, with backpressure.</li>
  *   <li>{@link io.listwatch.server.http.TableWatchSink}: a watch whose events are printed as
  *       Table rows, per watcher, in front of the transport's sink.</li>
  *   <li>{@link io.listwatch.server.http.ChunkedWatchSink}: a watch response as a

@@ -100,6 +100,33 @@ public record Envelope(String apiVersion, String kind, byte[] raw) {
   }
 
   /**
+   * The bytes of an envelope around a raw message of {@code rawSize} bytes, without the
+   * message: what comes before it (the magic, the type, the raw field's tag and length) and
+   * after it (the empty content encoding and type), for a writer that streams the message.
+   */
+  static byte[][] frame(String apiVersion, String kind, int rawSize) {
+    Runtime.TypeMeta typeMeta = Runtime.TypeMeta.newBuilder().setApiVersion(apiVersion).setKind(kind).build();
+    byte[] head = new byte[MAGIC.length + CodedOutputStream.computeMessageSize(1, typeMeta)
+        + CodedOutputStream.computeTagSize(2) + CodedOutputStream.computeUInt32SizeNoTag(rawSize)];
+    byte[] tail = new byte[CodedOutputStream.computeStringSize(3, "") + CodedOutputStream.computeStringSize(4, "")];
+    System.arraycopy(MAGIC, 0, head, 0, MAGIC.length);
+    try {
+      CodedOutputStream h = CodedOutputStream.newInstance(head, MAGIC.length, head.length - MAGIC.length);
+      h.writeMessage(1, typeMeta);
+      h.writeTag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+      h.writeUInt32NoTag(rawSize);
+      h.checkNoSpaceLeft();
+      CodedOutputStream t = CodedOutputStream.newInstance(tail);
+      t.writeString(3, "");
+      t.writeString(4, "");
+      t.checkNoSpaceLeft();
+    } catch (IOException e) {
+      throw new IllegalStateException(e); // arrays of the exact size
+    }
+    return new byte[][] {head, tail};
+  }
+
+  /**
    * Where the raw message lies in {@code envelope} (an envelope's bytes, as {@link #toBytes}
    * writes them): its offset and length, so that a list can embed an object's cached envelope's
    * message without copying it out first.

@@ -133,9 +133,28 @@ public final class KubeProtobuf {
    * A list as kube's List message in its envelope: {@code metadata} (selfLink and continue empty
    * unless set, as kube writes them; remainingItemCount only when known), then the items, each
    * given in its own envelope ({@link #encode}, or the watch cache's {@code CachedObject#protobuf})
-   * and embedded without being converted again. Written into one array of the exact size.
+   * and embedded without being converted again. Written into one array of the exact size; see
+   * {@link #listLayout} to stream it instead.
    */
   public static byte[] encodeList(String apiVersion, String listKind, long resourceVersion,
+      String continueToken, Long remainingItemCount, List<byte[]> itemEnvelopes) {
+    ProtobufList list = listLayout(apiVersion, listKind, resourceVersion, continueToken, remainingItemCount,
+        itemEnvelopes);
+    byte[] out = new byte[Math.toIntExact(list.length())];
+    int at = 0;
+    for (ProtobufList.Part part = list.first(); part != null; part = list.next(part)) {
+      System.arraycopy(part.bytes(), part.offset(), out, at, part.length());
+      at += part.length();
+    }
+    return out;
+  }
+
+  /**
+   * The wire layout of {@link #encodeList}'s answer, as parts that a writer copies in order
+   * (the envelope and list metadata, each item's tag, length and message, the envelope's end),
+   * with the total length known up front for a Content-Length.
+   */
+  public static ProtobufList listLayout(String apiVersion, String listKind, long resourceVersion,
       String continueToken, Long remainingItemCount, List<byte[]> itemEnvelopes) {
     Descriptor listType = descriptor(apiVersion, listKind).orElseThrow(() -> new IllegalArgumentException(
         "no protobuf form for " + listKind + " in " + apiVersion));
@@ -148,23 +167,29 @@ public final class KubeProtobuf {
     int metadataField = listType.findFieldByName("metadata").getNumber();
     int itemsField = listType.findFieldByName("items").getNumber();
     int[][] spans = new int[itemEnvelopes.size()][];
-    long size = CodedOutputStream.computeMessageSize(metadataField, meta);
+    long rawSize = CodedOutputStream.computeMessageSize(metadataField, meta);
     for (int i = 0; i < spans.length; i++) {
       spans[i] = Envelope.rawSpan(itemEnvelopes.get(i));
       int length = spans[i][1];
-      size += CodedOutputStream.computeTagSize(itemsField) + CodedOutputStream.computeUInt32SizeNoTag(length) + length;
+      rawSize += CodedOutputStream.computeTagSize(itemsField) + CodedOutputStream.computeUInt32SizeNoTag(length) + length;
     }
-    if (size > Integer.MAX_VALUE - 1024) {
-      throw new IllegalArgumentException("the list is too large for one protobuf message: " + size + " bytes");
+    if (rawSize > Integer.MAX_VALUE - 1024) {
+      throw new IllegalArgumentException("the list is too large for one protobuf message: " + rawSize + " bytes");
     }
-    return Envelope.write(apiVersion, listKind, (int) size, out -> {
+    byte[][] frame = Envelope.frame(apiVersion, listKind, (int) rawSize);
+    byte[] metaField = new byte[CodedOutputStream.computeMessageSize(metadataField, meta)];
+    try {
+      CodedOutputStream out = CodedOutputStream.newInstance(metaField);
       out.writeMessage(metadataField, meta);
-      for (int i = 0; i < spans.length; i++) {
-        out.writeTag(itemsField, WireFormat.WIRETYPE_LENGTH_DELIMITED);
-        out.writeUInt32NoTag(spans[i][1]);
-        out.writeRawBytes(itemEnvelopes.get(i), spans[i][0], spans[i][1]);
-      }
-    });
+      out.checkNoSpaceLeft();
+    } catch (IOException e) {
+      throw new IllegalStateException(e); // an array of the exact size
+    }
+    byte[] head = new byte[frame[0].length + metaField.length];
+    System.arraycopy(frame[0], 0, head, 0, frame[0].length);
+    System.arraycopy(metaField, 0, head, frame[0].length, metaField.length);
+    return new ProtobufList(head, itemsField, itemEnvelopes, spans, frame[1],
+        frame[0].length + rawSize + frame[1].length);
   }
 
   /**
