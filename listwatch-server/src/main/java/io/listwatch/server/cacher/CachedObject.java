@@ -92,6 +92,11 @@ public final class CachedObject {
     return p;
   }
 
+  /** Whether the protobuf form has been converted and kept ({@link #protobuf} then costs nothing). */
+  public boolean hasProtobuf() {
+    return protobuf != null;
+  }
+
   /** Approximate heap this object holds, for metrics and the memory benchmark. */
   public long approximateBytes() {
     byte[] p = protobuf;

@@ -47,6 +47,9 @@ import org.slf4j.LoggerFactory;
 final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
+  /** Where lists' objects are converted to protobuf: virtual threads, off the event loops. */
+  private static final java.util.concurrent.Executor CONVERSIONS =
+      java.util.concurrent.Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("protobuf-list-", 0).factory());
 
   private final ApiRoutes routes;
   private final HandlerChain chain;
@@ -99,6 +102,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       response = CompletableFuture.failedFuture(e);
     }
     ApiRequest admitted = request;
+    // a protobuf list whose items were never converted converts them off the event loop (100,000
+    // pods take seconds), so that the connections sharing it are not held up
+    response = response.thenCompose(r -> Responses.needsProtobufForms(r, admitted)
+        ? CompletableFuture.supplyAsync(() -> Responses.convertProtobufForms(r), CONVERSIONS)
+        : CompletableFuture.completedFuture(r));
     RequestInfo served = info;
     response.whenComplete((r, e) -> onEventLoop(ctx, () -> {
       admission.release();

@@ -96,6 +96,32 @@ public final class Responses {
     }
   }
 
+  /**
+   * Whether {@code response} is a list to be answered in protobuf ({@link #streamedList}) with
+   * items whose protobuf form is not kept yet ({@link CachedObject#hasProtobuf}).
+   */
+  static boolean needsProtobufForms(ApiResponse response, ApiRequest request) {
+    return response.body() instanceof ApiResponse.ListBody list
+        && Negotiation.prefersProtobuf(request.accept())
+        && TableOptions.tableVersion(request.accept()).isEmpty()
+        && KubeProtobuf.supports(list.apiVersion(), list.kind())
+        && list.items().stream().anyMatch(o -> !o.hasProtobuf());
+  }
+
+  /** Converts and keeps the protobuf form of each item of a list answer; returns the answer. */
+  static ApiResponse convertProtobufForms(ApiResponse response) {
+    if (response.body() instanceof ApiResponse.ListBody list) {
+      for (CachedObject o : list.items()) {
+        try {
+          o.protobuf();
+        } catch (IllegalArgumentException e) {
+          return response; // not expected for a built-in kind: the answer falls back to JSON
+        }
+      }
+    }
+    return response;
+  }
+
   /** The response head of a streamed list: its status, its media type, and its Content-Length. */
   static HttpResponse streamedListHead(ApiResponse response, ChunkedInput<ByteBuf> chunks) {
     HttpResponse r = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.code()));

@@ -12,9 +12,11 @@ class CachedObjectTest {
   @Test
   void protobuf_isTheObjectsEnvelope_convertedOnce_andSharedByEveryUse() {
     CachedObject pod = TestObjects.pod("ns", "web", 7, Map.of("app", "web"));
+    assertThat(pod.hasProtobuf()).isFalse();
 
     byte[] first = pod.protobuf();
 
+    assertThat(pod.hasProtobuf()).isTrue();
     assertThat(first).isEqualTo(KubeProtobuf.encode(pod.json()));
     assertThat(Envelope.unwrap(first).kind()).isEqualTo("Pod");
     assertThat(pod.protobuf()).isSameAs(first);
