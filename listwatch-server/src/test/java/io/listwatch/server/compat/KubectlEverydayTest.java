@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.listwatch.server.ApiServer;
-import io.listwatch.server.testing.ApiServerExtension;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -15,11 +13,7 @@ import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * kubectl 1.32 (from PATH) for what a user types every day: {@code get -o yaml|jsonpath},
@@ -28,33 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code create -f}/{@code get -f} of a multi-document file, {@code describe}, {@code get events}
  * and {@code events}. Each test works in a namespace of its own on the class's shared server.
  */
-@ExtendWith(ApiServerExtension.class)
-class KubectlEverydayTest {
+class KubectlEverydayTest extends KubectlAgainstServer {
 
   /** How long to wait for kubectl to exit, or for the server to finish something, after the test did its part. */
   private static final Duration WAIT = Duration.ofSeconds(20);
   /** The continue token in a {@code -v=6} request line. */
   private static final Pattern CONTINUE = Pattern.compile("[?&]continue=([^&\\s]+)");
-
-  @TempDir
-  static Path workDir;
-
-  private static Kubectl kubectl;
-  private static RawApi api;
-
-  @BeforeAll
-  static void setUp(ApiServer server) {
-    assertThat(Kubectl.binary()).as("kubectl must be on PATH: these tests drive the real client").isPresent();
-    kubectl = Kubectl.forServer(server.url(), workDir);
-    api = new RawApi(server.url());
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (api != null) {
-      api.close();
-    }
-  }
 
   private static void create(String namespace, String yaml) {
     kubectl.ok("create", "-f", kubectl.file("m.yaml", yaml).toString(), "-n", namespace);

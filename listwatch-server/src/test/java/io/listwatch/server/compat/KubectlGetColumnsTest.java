@@ -2,51 +2,23 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.listwatch.server.ApiServer;
-import io.listwatch.server.testing.ApiServerExtension;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code kubectl get -o wide} on the batch and apps workloads added in step 5: kube 1.32's
  * headers, and each kind's cells as the server prints them. kubectl 1.32 from PATH; each test
  * in a namespace of its own.
  */
-@ExtendWith(ApiServerExtension.class)
-class KubectlGetColumnsTest {
+class KubectlGetColumnsTest extends KubectlAgainstServer {
 
   /** kube's MicroTime: RFC 3339 with six fractional digits. */
   private static final DateTimeFormatter MICRO_TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
-
-  @TempDir
-  static Path workDir;
-
-  private static Kubectl kubectl;
-  private static RawApi api;
-
-  @BeforeAll
-  static void setUp(ApiServer server) {
-    assertThat(Kubectl.binary()).as("kubectl must be on PATH: these tests drive the real client").isPresent();
-    kubectl = Kubectl.forServer(server.url(), workDir);
-    api = new RawApi(server.url());
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (api != null) {
-      api.close();
-    }
-  }
 
   private static void create(String path, String json) {
     api.expect(201, "POST", path, "application/json", json);

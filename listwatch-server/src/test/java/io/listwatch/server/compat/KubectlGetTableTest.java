@@ -2,47 +2,19 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.listwatch.server.ApiServer;
-import io.listwatch.server.testing.ApiServerExtension;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What {@code kubectl get} prints from the server's Tables: each kind's own columns, the
  * {@code -o wide} ones, short names, {@code get all}, and rows of a watch. kubectl 1.32 from
  * PATH; each test in a namespace of its own.
  */
-@ExtendWith(ApiServerExtension.class)
-class KubectlGetTableTest {
+class KubectlGetTableTest extends KubectlAgainstServer {
 
   private static final Duration WAIT = Duration.ofSeconds(20);
-
-  @TempDir
-  static Path workDir;
-
-  private static Kubectl kubectl;
-  private static RawApi api;
-
-  @BeforeAll
-  static void setUp(ApiServer server) {
-    assertThat(Kubectl.binary()).as("kubectl must be on PATH: these tests drive the real client").isPresent();
-    kubectl = Kubectl.forServer(server.url(), workDir);
-    api = new RawApi(server.url());
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (api != null) {
-      api.close();
-    }
-  }
 
   /** A pod with two containers: one ready and running, one crash-looping after 3 restarts. */
   private static void crashLoopingPod(String namespace) {

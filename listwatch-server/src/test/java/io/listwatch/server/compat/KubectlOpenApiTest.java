@@ -2,42 +2,15 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.listwatch.server.ApiServer;
-import io.listwatch.server.testing.ApiServerExtension;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * kubectl (1.32, from PATH) with validation on, as a user types it: {@code create}, {@code apply}
  * and {@code replace -f} validate through the server's OpenAPI v3 and {@code fieldValidation},
  * and {@code explain} reads the schemas.
  */
-@ExtendWith(ApiServerExtension.class)
-class KubectlOpenApiTest {
-
-  @TempDir
-  static Path workDir;
-
-  private static Kubectl kubectl;
-  private static RawApi api;
-
-  @BeforeAll
-  static void setUp(ApiServer server) {
-    assertThat(Kubectl.binary()).as("kubectl must be on PATH: these tests drive the real client").isPresent();
-    kubectl = Kubectl.forServer(server.url(), workDir);
-    api = new RawApi(server.url());
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (api != null) {
-      api.close();
-    }
-  }
+class KubectlOpenApiTest extends KubectlAgainstServer {
 
   private static String configMap(String name, String extra) {
     return """

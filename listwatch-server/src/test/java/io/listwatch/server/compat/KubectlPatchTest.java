@@ -2,15 +2,9 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.listwatch.server.ApiServer;
-import io.listwatch.server.testing.ApiServerExtension;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real kubectl (1.32, from PATH) changing objects in place: {@code patch} with each patch
@@ -21,28 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>kubectl validates {@code create -f}, {@code apply -f} and {@code edit} with the server
  * ({@code fieldValidation}), as against kube.
  */
-@ExtendWith(ApiServerExtension.class)
-class KubectlPatchTest {
-
-  @TempDir
-  static Path workDir;
-
-  private static Kubectl kubectl;
-  private static RawApi api;
-
-  @BeforeAll
-  static void setUp(ApiServer server) {
-    assertThat(Kubectl.binary()).as("kubectl must be on PATH: these tests drive the real client").isPresent();
-    kubectl = Kubectl.forServer(server.url(), workDir);
-    api = new RawApi(server.url());
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (api != null) {
-      api.close();
-    }
-  }
+class KubectlPatchTest extends KubectlAgainstServer {
 
   private static String deploymentYaml(String appImage, String extraLabel) {
     return """

@@ -4,44 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.listwatch.server.ApiServer;
-import io.listwatch.server.testing.ApiServerExtension;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * kubectl's typed {@code create} commands, which send their objects as kube protobuf
  * ({@code Content-Type: application/vnd.kubernetes.protobuf}) and ask for protobuf answers: each
  * object lands as the user asked, and kubectl prints what kube's kubectl prints.
  */
-@ExtendWith(ApiServerExtension.class)
-class KubectlProtobufTest {
+class KubectlProtobufTest extends KubectlAgainstServer {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  @TempDir
-  static Path workDir;
-
-  private static Kubectl kubectl;
-  private static RawApi api;
-
-  @BeforeAll
-  static void setUp(ApiServer server) {
-    assertThat(Kubectl.binary()).as("kubectl must be on PATH: these tests drive the real client").isPresent();
-    kubectl = Kubectl.forServer(server.url(), workDir);
-    api = new RawApi(server.url());
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (api != null) {
-      api.close();
-    }
-  }
 
   private static JsonNode stored(String path) throws Exception {
     return JSON.readTree(api.expect(200, "GET", path, null, null));

@@ -2,16 +2,9 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.listwatch.server.ApiServer;
-import io.listwatch.server.testing.ApiServerExtension;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code kubectl rollout status} and {@code describe} of workloads created from manifests that
@@ -19,30 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
  * kubectl needs. With no controllers running, each test writes the status a controller would.
  * kubectl 1.32 from PATH; each test in a namespace of its own.
  */
-@ExtendWith(ApiServerExtension.class)
-class KubectlRolloutTest {
+class KubectlRolloutTest extends KubectlAgainstServer {
 
   private static final Duration WAIT = Duration.ofSeconds(20);
-
-  @TempDir
-  static Path workDir;
-
-  private static Kubectl kubectl;
-  private static RawApi api;
-
-  @BeforeAll
-  static void setUp(ApiServer server) {
-    assertThat(Kubectl.binary()).as("kubectl must be on PATH: these tests drive the real client").isPresent();
-    kubectl = Kubectl.forServer(server.url(), workDir);
-    api = new RawApi(server.url());
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (api != null) {
-      api.close();
-    }
-  }
 
   private static void create(String namespace, String yaml) {
     kubectl.ok("create", "-f", kubectl.file("m.yaml", yaml).toString(), "-n", namespace);

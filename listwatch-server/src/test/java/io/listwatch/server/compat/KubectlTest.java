@@ -5,48 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.listwatch.server.ApiServer;
-import io.listwatch.server.testing.ApiServerExtension;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real kubectl (1.32, from PATH) against the server: what a user typing kubectl sees.
  * Each test works in a namespace of its own on the class's shared server. Skipped when there
  * is no kubectl on PATH.
  */
-@ExtendWith(ApiServerExtension.class)
-class KubectlTest {
+class KubectlTest extends KubectlAgainstServer {
 
   /** How long to wait for kubectl to print a line or to exit after the server did its part. */
   private static final Duration WAIT = Duration.ofSeconds(20);
-
-  @TempDir
-  static Path workDir;
-
-  private static Kubectl kubectl;
-  private static RawApi api;
-
-  @BeforeAll
-  static void setUp(ApiServer server) {
-    assertThat(Kubectl.binary()).as("kubectl must be on PATH: these tests drive the real client").isPresent();
-    kubectl = Kubectl.forServer(server.url(), workDir);
-    api = new RawApi(server.url());
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (api != null) {
-      api.close();
-    }
-  }
 
   private static String podYaml(String name, String app, String nodeName) {
     return """
