@@ -110,7 +110,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     RequestInfo served = info;
     response.whenComplete((r, e) -> onEventLoop(ctx, () -> {
       admission.release();
-      Optional<io.netty.handler.stream.ChunkedInput<io.netty.buffer.ByteBuf>> list = e == null ? Responses.streamedList(r, admitted) : Optional.empty();
+      Optional<ListBodyChunks> list = e == null ? Responses.streamedList(r, admitted) : Optional.empty();
       if (list.isPresent()) {
         record(served, admitted.contentType(), r.code(), startNanos);
         ctx.write(Responses.streamedListHead(r, list.get()));

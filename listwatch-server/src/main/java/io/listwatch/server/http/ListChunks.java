@@ -4,8 +4,6 @@ import io.listwatch.server.cacher.CachedObject;
 import io.listwatch.server.rest.ApiResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.stream.ChunkedInput;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -19,7 +17,7 @@ import java.util.List;
  *
  * <p>Confined to the connection's event loop.
  */
-final class ListChunks implements ChunkedInput<ByteBuf> {
+final class ListChunks implements ListBodyChunks {
 
   /** The size a chunk is filled to (an item is never split, so a chunk may exceed it by one item). */
   static final int CHUNK_BYTES = 256 * 1024;
@@ -59,17 +57,6 @@ final class ListChunks implements ChunkedInput<ByteBuf> {
     return tailDone;
   }
 
-  @Override
-  public void close() {
-    // nothing held: chunks are allocated as they are produced
-  }
-
-  @Deprecated
-  @Override
-  public ByteBuf readChunk(ChannelHandlerContext ctx) {
-    return readChunk(ctx.alloc());
-  }
-
   /** The next chunk (its ownership passes to the caller), or null at the end. */
   @Override
   public ByteBuf readChunk(ByteBufAllocator allocator) {
@@ -95,14 +82,18 @@ final class ListChunks implements ChunkedInput<ByteBuf> {
     return chunk;
   }
 
-  /** The whole body's length in bytes. */
   @Override
   public long length() {
     return length;
   }
 
   @Override
-  public long progress() {
+  public String contentType() {
+    return "application/json";
+  }
+
+  /** The bytes produced so far. */
+  long progress() {
     return progress;
   }
 }

@@ -1,10 +1,8 @@
 package io.listwatch.server.http;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.stream.ChunkedInput;
 
 /**
  * Writes a list body in chunks ({@link ListChunks} for JSON, {@link ProtobufListChunks} for
@@ -19,12 +17,12 @@ import io.netty.handler.stream.ChunkedInput;
 final class ListStreamWriter {
 
   private final ChannelHandlerContext ctx;
-  private final ChunkedInput<ByteBuf> chunks;
+  private final ListBodyChunks chunks;
   private final Runnable onDone;
   private boolean done;
 
   /** @param onDone called once on the event loop after the last chunk is handed to the connection */
-  ListStreamWriter(ChannelHandlerContext ctx, ChunkedInput<ByteBuf> chunks, Runnable onDone) {
+  ListStreamWriter(ChannelHandlerContext ctx, ListBodyChunks chunks, Runnable onDone) {
     this.ctx = ctx;
     this.chunks = chunks;
     this.onDone = onDone;
@@ -35,31 +33,15 @@ final class ListStreamWriter {
     if (done) {
       return;
     }
-    while (ctx.channel().isWritable() && !ended()) {
-      ctx.write(new DefaultHttpContent(readChunk()), ctx.voidPromise());
+    while (ctx.channel().isWritable() && !chunks.isEndOfInput()) {
+      ctx.write(new DefaultHttpContent(chunks.readChunk(ctx.alloc())), ctx.voidPromise());
     }
-    if (ended()) {
+    if (chunks.isEndOfInput()) {
       done = true;
       ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
       onDone.run();
     } else {
       ctx.flush();
-    }
-  }
-
-  private boolean ended() {
-    try {
-      return chunks.isEndOfInput();
-    } catch (Exception e) {
-      throw new IllegalStateException(e); // the list inputs produce from memory and do not throw
-    }
-  }
-
-  private ByteBuf readChunk() {
-    try {
-      return chunks.readChunk(ctx.alloc());
-    } catch (Exception e) {
-      throw new IllegalStateException(e); // the list inputs produce from memory and do not throw
     }
   }
 

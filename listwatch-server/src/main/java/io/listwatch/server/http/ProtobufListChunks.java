@@ -3,8 +3,6 @@ package io.listwatch.server.http;
 import io.listwatch.server.protobuf.ProtobufList;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.stream.ChunkedInput;
 
 /**
  * A protobuf list answer ({@link ProtobufList}) produced in chunks of about
@@ -14,7 +12,7 @@ import io.netty.handler.stream.ChunkedInput;
  *
  * <p>Confined to the connection's event loop.
  */
-final class ProtobufListChunks implements ChunkedInput<ByteBuf> {
+final class ProtobufListChunks implements ListBodyChunks {
 
   private final ProtobufList list;
   private ProtobufList.Part part;
@@ -29,17 +27,6 @@ final class ProtobufListChunks implements ChunkedInput<ByteBuf> {
   @Override
   public boolean isEndOfInput() {
     return part == null;
-  }
-
-  @Override
-  public void close() {
-    // nothing held: chunks are allocated as they are produced
-  }
-
-  @Deprecated
-  @Override
-  public ByteBuf readChunk(ChannelHandlerContext ctx) {
-    return readChunk(ctx.alloc());
   }
 
   /** The next chunk (its ownership passes to the caller), or null at the end. */
@@ -69,7 +56,7 @@ final class ProtobufListChunks implements ChunkedInput<ByteBuf> {
   }
 
   @Override
-  public long progress() {
-    return progress;
+  public String contentType() {
+    return io.listwatch.server.protobuf.KubeProtobuf.MEDIA_TYPE;
   }
 }

@@ -17,7 +17,6 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.stream.ChunkedInput;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,7 +75,7 @@ public final class Responses {
    * and kept in the watch cache, {@link CachedObject#protobuf}). Empty for every other answer,
    * which {@link #encode(ApiResponse, ApiRequest)} encodes.
    */
-  static Optional<ChunkedInput<ByteBuf>> streamedList(ApiResponse response, ApiRequest request) {
+  static Optional<ListBodyChunks> streamedList(ApiResponse response, ApiRequest request) {
     if (!(response.body() instanceof ApiResponse.ListBody list)
         || TableOptions.tableVersion(request.accept()).isPresent()) {
       return Optional.empty();
@@ -123,13 +122,11 @@ public final class Responses {
   }
 
   /** The response head of a streamed list: its status, its media type, and its Content-Length. */
-  static HttpResponse streamedListHead(ApiResponse response, ChunkedInput<ByteBuf> chunks) {
+  static HttpResponse streamedListHead(ApiResponse response, ListBodyChunks chunks) {
     HttpResponse r = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.code()));
+    r.headers().set(HttpHeaderNames.CONTENT_TYPE, chunks.contentType());
     if (chunks instanceof ProtobufListChunks) {
-      r.headers().set(HttpHeaderNames.CONTENT_TYPE, KubeProtobuf.MEDIA_TYPE);
-      r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
-    } else {
-      r.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+      r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private"); // as every protobuf answer
     }
     r.headers().set(HttpHeaderNames.CONTENT_LENGTH, chunks.length());
     return r;

@@ -112,14 +112,7 @@ final class FieldTypes {
   }
 
   private ObjectNode resolve(JsonNode schema) {
-    if (schema == null) {
-      return null;
-    }
-    JsonNode ref = schema.get("$ref");
-    if (ref != null) {
-      return definitions.get(ProtoSchemas.Dialect.OPENAPI_3.definition(ref.asText()));
-    }
-    return schema instanceof ObjectNode o ? o : null;
+    return ProtoSchemas.resolve(definitions, schema);
   }
 
   private String mismatch(JsonNode value, String struct, String path, JsonNode declared) {

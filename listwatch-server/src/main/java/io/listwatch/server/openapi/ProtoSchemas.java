@@ -382,4 +382,20 @@ public final class ProtoSchemas {
       }
     }
   }
+
+  /**
+   * A property's schema with its {@code $ref} (in {@link Dialect#OPENAPI_3}) followed into
+   * {@code definitions}; null for no schema, a missing definition, or a schema that is not an
+   * object.
+   */
+  static ObjectNode resolve(Map<String, ObjectNode> definitions, JsonNode schema) {
+    if (schema == null) {
+      return null;
+    }
+    JsonNode ref = schema.get("$ref");
+    if (ref != null) {
+      return definitions.get(Dialect.OPENAPI_3.definition(ref.asText()));
+    }
+    return schema instanceof ObjectNode o ? o : null;
+  }
 }

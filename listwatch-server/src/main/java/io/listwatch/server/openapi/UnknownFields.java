@@ -80,14 +80,7 @@ final class UnknownFields {
   }
 
   private ObjectNode resolve(JsonNode schema) {
-    if (schema == null) {
-      return null;
-    }
-    JsonNode ref = schema.get("$ref");
-    if (ref != null) {
-      return definitions.get(ProtoSchemas.Dialect.OPENAPI_3.definition(ref.asText()));
-    }
-    return schema instanceof ObjectNode o ? o : null;
+    return ProtoSchemas.resolve(definitions, schema);
   }
 
   /** What an object of this schema is checked as. */
