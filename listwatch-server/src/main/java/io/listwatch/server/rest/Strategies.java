@@ -118,6 +118,7 @@ final class Strategies {
     if (finalize) {
       JsonNode wanted = updated.path("spec").path("finalizers");
       ObjectNode result = current.deepCopy();
+      ObjectMetaDefaults.metadata(result).remove("resourceVersion"); // stored without it, as every update
       ObjectNode spec = result.get("spec") instanceof ObjectNode sp ? sp : result.putObject("spec");
       if (wanted.isMissingNode() || wanted.isNull()) {
         spec.remove("finalizers");

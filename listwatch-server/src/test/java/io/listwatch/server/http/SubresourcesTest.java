@@ -238,6 +238,9 @@ class SubresourcesTest {
     assertThat(finalized.at("/spec/finalizers").toString()).isEqualTo("[\"kubernetes\",\"example.com/hold\"]");
     assertThat(finalized.at("/metadata/labels/a").asText()).as("only the finalizers change").isEqualTo("b");
     assertFailureStatus(http.put(path + "/finalize", held), 409, "Conflict");
+    JsonNode again = http.put(path + "/finalize", finalized).expect(200);
+    assertThat(again.at("/metadata/resourceVersion").asText()).as("the same finalizers write nothing")
+        .isEqualTo(finalized.at("/metadata/resourceVersion").asText());
     assertThat(http.get(path + "/finalize").code()).isEqualTo(405);
 
     http.delete(path).expect(200);
