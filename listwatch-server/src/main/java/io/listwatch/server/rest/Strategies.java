@@ -60,7 +60,8 @@ final class Strategies {
    * with its name and uid ({@code batch.kubernetes.io/job-name}, {@code job-name},
    * {@code batch.kubernetes.io/controller-uid}, {@code controller-uid}; labels the template
    * already has are kept) and the selector matches the uid, which makes the pods this job's
-   * alone. Called after the uid is set.
+   * alone. A selector sent without {@code manualSelector: true} is refused (422, kube's
+   * "`selector` not auto-generated"). Called after the uid is set.
    */
   private static void generateJobSelector(ObjectNode job) {
     ObjectNode spec = job.get("spec") instanceof ObjectNode sp ? sp : job.putObject("spec");
@@ -82,11 +83,14 @@ final class Strategies {
         labels.put(key, uid);
       }
     }
-    ObjectNode selector = spec.get("selector") instanceof ObjectNode sel ? sel : spec.putObject("selector");
-    ObjectNode matchLabels = selector.get("matchLabels") instanceof ObjectNode ml ? ml : selector.putObject("matchLabels");
-    if (!matchLabels.has("batch.kubernetes.io/controller-uid")) {
-      matchLabels.put("batch.kubernetes.io/controller-uid", uid);
+    JsonNode given = spec.get("selector");
+    if (given != null && !given.isNull() && !given.isEmpty()) {
+      // kube's validation: without manualSelector, the selector is the server's to generate
+      throw StatusException.invalid("batch", "Job", job.path("metadata").path("name").asText(),
+          java.util.List.of(new io.listwatch.api.Status.Cause(io.listwatch.api.Reasons.FIELD_VALUE_INVALID,
+              "Invalid value: " + given + ": `selector` not auto-generated", "spec.selector")));
     }
+    spec.putObject("selector").putObject("matchLabels").put("batch.kubernetes.io/controller-uid", uid);
   }
 
   /**

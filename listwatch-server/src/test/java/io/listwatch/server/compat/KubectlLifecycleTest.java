@@ -343,4 +343,26 @@ class KubectlLifecycleTest {
         "jsonpath={.spec.template.metadata.labels.job-name} {.spec.template.metadata.labels.controller-uid}")
         .stdout()).isEqualTo("once " + uid);
   }
+
+  @Test
+  void createJob_withItsOwnSelectorButNoManualSelector_isRefusedAsKube() {
+    api.createNamespace("k-selector");
+    Path job = kubectl.file("job-selector.yaml", """
+        apiVersion: batch/v1
+        kind: Job
+        metadata: {name: picky}
+        spec:
+          selector: {matchLabels: {app: picky}}
+          template:
+            metadata: {labels: {app: picky}}
+            spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}
+        """);
+
+    Kubectl.Result r = kubectl.run("create", "-f", job.toString(), "-n", "k-selector");
+
+    assertThat(r.exitCode()).isNotZero();
+    assertThat(r.stderr()).contains("The Job \"picky\" is invalid: spec.selector: Invalid value")
+        .contains("`selector` not auto-generated");
+    assertThat(kubectl.run("get", "job", "picky", "-n", "k-selector").stderr()).contains("NotFound");
+  }
 }
