@@ -159,6 +159,8 @@ public final class ApiServer implements AutoCloseable {
       authenticators.addAll(config.authentication.install(dataDir, registry, routes,
           cacher("", "serviceaccounts"), config.clock));
       rbac = Rbac.install(config.authorizationMode, registry, routes, cachers);
+      registry.find("apiextensions.k8s.io", "v1", "customresourcedefinitions").ifPresent(crds ->
+          routes.admission(crds, new io.listwatch.server.apiextensions.CustomResourceDefinitionValidation()));
       createInitialNamespaces();
       rbac.start();
       startControllers();

@@ -71,6 +71,7 @@ final class Builtins {
     all.add(podDisruptionBudgets());
     all.addAll(rbac());
     all.add(storageClasses());
+    all.add(customResourceDefinitions());
     all.add(priorityClasses());
     all.add(leases());
     all.add(endpointSlices());
@@ -369,6 +370,17 @@ final class Builtins {
     return ResourceDefinition.builder("scheduling.k8s.io", "v1", "PriorityClass", "priorityclasses")
         .tableConvertor(new PriorityClassTableConvertor())
         .clusterScoped().shortNames("pc").build();
+  }
+
+  /**
+   * apiextensions.k8s.io/v1 CustomResourceDefinition: stored, with kube's defaults and
+   * validation (server/apiextensions). Its custom resources are not served yet (step 6).
+   */
+  static ResourceDefinition customResourceDefinitions() {
+    return ResourceDefinition.builder("apiextensions.k8s.io", "v1", "CustomResourceDefinition",
+            "customresourcedefinitions")
+        .clusterScoped().shortNames("crd", "crds").categories("api-extensions")
+        .hasStatus().tracksGeneration().build();
   }
 
   /** TokenReview: who a bearer token names; create only, nothing stored. */
