@@ -43,7 +43,8 @@ class ResourceRegistryTest {
         "networking.k8s.io/v1/networkpolicies", "policy/v1/poddisruptionbudgets",
         "rbac.authorization.k8s.io/v1/clusterrolebindings", "rbac.authorization.k8s.io/v1/clusterroles",
         "rbac.authorization.k8s.io/v1/rolebindings", "rbac.authorization.k8s.io/v1/roles",
-        "storage.k8s.io/v1/storageclasses", "scheduling.k8s.io/v1/priorityclasses",
+        "storage.k8s.io/v1/storageclasses", "apiextensions.k8s.io/v1/customresourcedefinitions",
+        "scheduling.k8s.io/v1/priorityclasses",
         "coordination.k8s.io/v1/leases", "discovery.k8s.io/v1/endpointslices");
   }
 
@@ -61,7 +62,7 @@ class ResourceRegistryTest {
         "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
         "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "Ingress",
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
-        "RoleBinding", "Role", "StorageClass", "PriorityClass", "Lease", "EndpointSlice");
+        "RoleBinding", "Role", "StorageClass", "CustomResourceDefinition", "PriorityClass", "Lease", "EndpointSlice");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
       assertThat(d.listKind()).isEqualTo(d.kind() + "List");
       assertThat(d.singular()).isEqualTo(d.kind().toLowerCase());
@@ -88,6 +89,7 @@ class ResourceRegistryTest {
         Map.entry("cronjobs", List.of("cj")), Map.entry("jobs", List.of()), Map.entry("ingresses", List.of("ing")),
         Map.entry("networkpolicies", List.of("netpol")), Map.entry("poddisruptionbudgets", List.of("pdb")),
         Map.entry("storageclasses", List.of("sc")), Map.entry("priorityclasses", List.of("pc")),
+        Map.entry("customresourcedefinitions", List.of("crd", "crds")),
         Map.entry("endpointslices", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
@@ -106,7 +108,7 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).filteredOn(d -> !d.namespaced())
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("namespaces", "nodes", "tokenreviews", "selfsubjectreviews",
             "selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews", "clusterrolebindings",
-            "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses");
+            "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions");
   }
 
   @Test
@@ -115,14 +117,15 @@ class ResourceRegistryTest {
         .extracting(ResourceDefinition::plural)
         .containsExactlyInAnyOrder("namespaces", "nodes", "pods", "services", "deployments", "replicasets",
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "poddisruptionbudgets",
-            "persistentvolumeclaims", "persistentvolumes", "resourcequotas");
+            "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions");
   }
 
   @Test
   void builtins_generationTracking_onlyWhereKubesStrategySetsIt() {
     assertThat(REGISTRY.all()).filteredOn(ResourceDefinition::tracksGeneration)
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("deployments", "replicasets",
-            "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "networkpolicies", "poddisruptionbudgets");
+            "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "networkpolicies", "poddisruptionbudgets",
+            "customresourcedefinitions");
   }
 
   @Test
@@ -282,7 +285,7 @@ class ResourceRegistryTest {
   void groups_listNonCoreGroupsOnce_inFirstAppearanceOrder() {
     assertThat(REGISTRY.groups()).containsExactly("apps", "events.k8s.io", "authentication.k8s.io",
         "authorization.k8s.io", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
-        "storage.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "discovery.k8s.io");
+        "storage.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "discovery.k8s.io");
   }
 
   @Test
