@@ -14,7 +14,8 @@ import java.util.Optional;
  * of kube's markers that strategic merge reads too), the way kube turns its OpenAPI into
  * structured-merge-diff's schema: an explicit {@code +listType} wins; otherwise a list merged
  * by {@code patchStrategy=merge} is a map keyed by its {@code patchMergeKey}, or a set when it
- * has none; every other list is atomic.
+ * has none; every other list is atomic. An object marked {@link PatchMeta#structTypeAtomic()} (a
+ * label selector) is owned whole.
  *
  * <p>The list-map key {@code protocol} of ports defaults to {@code TCP}, as kube's
  * {@code +default="TCP"} on ContainerPort, ServicePort and EndpointPort declares.
@@ -78,6 +79,11 @@ public final class BuiltinApplySchema implements ApplySchema {
       return m.listMapKeys();
     }
     return m.mergeKey().isEmpty() ? List.of() : List.of(m.mergeKey());
+  }
+
+  @Override
+  public boolean atomicMap() {
+    return meta().atomicStruct();
   }
 
   @Override

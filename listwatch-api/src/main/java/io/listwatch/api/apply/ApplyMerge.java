@@ -1,0 +1,229 @@
+package io.listwatch.api.apply;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.patch.ListType;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The tree operations of server-side apply, on Jackson trees, read with an {@link ApplySchema}:
+ * merging an applied configuration into a live object, removing fields nobody owns any more,
+ * and comparing two objects.
+ *
+ * <h2>Merge</h2>
+ * The applied value wins at every leaf; objects merge field by field (an atomic map is
+ * replaced); atomic lists are replaced; sets are the union (live order, then new applied
+ * values); list-maps merge item by item by key. Order of a list-map: live items the applier
+ * does not name keep their place; items it names come in its order, at the place of the
+ * first of them in the live list; new items follow. (kube interleaves slightly differently
+ * when both lists reorder shared items; the set of items and their contents are the same.)
+ *
+ * <p>Stateless and thread-safe; never mutates its arguments.
+ */
+public final class ApplyMerge {
+
+  private ApplyMerge() {
+  }
+
+  /** {@code applied} merged into {@code live} (either may be null for none). */
+  public static JsonNode merge(JsonNode live, JsonNode applied, ApplySchema schema) {
+    if (applied == null) {
+      return live == null ? null : live.deepCopy();
+    }
+    if (live == null || live.isNull() || applied.isNull() || live.getNodeType() != applied.getNodeType()) {
+      return applied.deepCopy();
+    }
+    if (applied.isObject()) {
+      if (schema.atomicMap()) {
+        return applied.deepCopy();
+      }
+      ObjectNode out = ((ObjectNode) live).deepCopy();
+      for (Iterator<Map.Entry<String, JsonNode>> it = applied.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        out.set(e.getKey(), merge(live.get(e.getKey()), e.getValue(), schema.field(e.getKey())));
+      }
+      return out;
+    }
+    if (applied.isArray()) {
+      return switch (schema.listType()) {
+        case ATOMIC -> applied.deepCopy();
+        case SET, MAP -> mergeItems((ArrayNode) live, (ArrayNode) applied, schema);
+      };
+    }
+    return applied.deepCopy();
+  }
+
+  private static ArrayNode mergeItems(ArrayNode live, ArrayNode applied, ApplySchema schema) {
+    Map<PathElement, JsonNode> named = new LinkedHashMap<>();
+    for (int i = 0; i < applied.size(); i++) {
+      named.put(FieldSet.itemElement(schema, applied.get(i), i), applied.get(i));
+    }
+    Map<PathElement, JsonNode> liveItems = new LinkedHashMap<>();
+    for (int i = 0; i < live.size(); i++) {
+      liveItems.putIfAbsent(FieldSet.itemElement(schema, live.get(i), i), live.get(i));
+    }
+    ArrayNode out = JsonNodeFactory.instance.arrayNode();
+    boolean appliedEmitted = false;
+    for (Map.Entry<PathElement, JsonNode> e : liveItems.entrySet()) {
+      if (!named.containsKey(e.getKey())) {
+        out.add(e.getValue().deepCopy());
+      } else if (!appliedEmitted) {
+        appliedEmitted = true;
+        for (Map.Entry<PathElement, JsonNode> a : named.entrySet()) {
+          if (liveItems.containsKey(a.getKey())) {
+            out.add(merge(liveItems.get(a.getKey()), a.getValue(), schema.items()));
+          }
+        }
+      }
+    }
+    for (Map.Entry<PathElement, JsonNode> a : named.entrySet()) {
+      if (!liveItems.containsKey(a.getKey())) {
+        out.add(a.getValue().deepCopy());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * {@code object} without the nodes at {@code remove}, except those at or above a path of
+   * {@code keep} (a node someone still owns, or that holds something someone owns, stays).
+   */
+  public static JsonNode prune(JsonNode object, FieldSet remove, FieldSet keep, ApplySchema schema) {
+    JsonNode out = object.deepCopy();
+    List<FieldPath> doomed = new ArrayList<>();
+    remove.forEach(doomed::add);
+    // deepest first, so that removing an item never hides one of its fields
+    for (int i = doomed.size() - 1; i >= 0; i--) {
+      FieldPath p = doomed.get(i);
+      if (!keep.hasPrefix(p)) {
+        removeAt(out, p, schema);
+      }
+    }
+    return out;
+  }
+
+  private static void removeAt(JsonNode root, FieldPath path, ApplySchema schema) {
+    JsonNode node = root;
+    ApplySchema s = schema;
+    List<PathElement> el = path.elements();
+    for (int i = 0; i < el.size(); i++) {
+      PathElement e = el.get(i);
+      boolean last = i == el.size() - 1;
+      if (e.kind() == PathElement.Kind.FIELD) {
+        if (!node.isObject() || !node.has(e.fieldName())) {
+          return;
+        }
+        if (last) {
+          ((ObjectNode) node).remove(e.fieldName());
+          return;
+        }
+        node = node.get(e.fieldName());
+        s = s.field(e.fieldName());
+      } else {
+        if (!node.isArray()) {
+          return;
+        }
+        int found = -1;
+        for (int j = 0; j < node.size() && found < 0; j++) {
+          if (s.listType() != ListType.ATOMIC && FieldSet.itemElement(s, node.get(j), j).equals(e)) {
+            found = j;
+          }
+        }
+        if (found < 0) {
+          return;
+        }
+        if (last) {
+          ((ArrayNode) node).remove(found);
+          return;
+        }
+        node = node.get(found);
+        s = s.items();
+      }
+    }
+  }
+
+  /**
+   * What changed from {@code before} to {@code after}, as kube's comparison reports it: a
+   * field or item present only after is added together with everything beneath it (and
+   * likewise removed), and a leaf whose value differs is modified.
+   *
+   * @param added the fields set in {@code after} that {@code before} lacked
+   * @param removed the fields {@code before} set that {@code after} lacks
+   * @param modified the leaves both set, with different values
+   */
+  public record Comparison(FieldSet added, FieldSet removed, FieldSet modified) {
+    /** Added or modified: what a writer changed. */
+    public FieldSet changed() {
+      return added.union(modified);
+    }
+  }
+
+  /** Compares two objects (root objects; a missing object is an empty one). */
+  public static Comparison compare(JsonNode before, JsonNode after, ApplySchema schema) {
+    List<FieldPath> added = new ArrayList<>();
+    List<FieldPath> removed = new ArrayList<>();
+    List<FieldPath> modified = new ArrayList<>();
+    JsonNode b = before == null ? JsonNodeFactory.instance.objectNode() : before;
+    JsonNode a = after == null ? JsonNodeFactory.instance.objectNode() : after;
+    compare(b, a, schema, FieldPath.ROOT, added, removed, modified);
+    return new Comparison(FieldSet.of(added), FieldSet.of(removed), FieldSet.of(modified));
+  }
+
+  private static void compare(JsonNode b, JsonNode a, ApplySchema s, FieldPath at,
+      List<FieldPath> added, List<FieldPath> removed, List<FieldPath> modified) {
+    if (b.isObject() && a.isObject() && !s.atomicMap()) {
+      a.fields().forEachRemaining(e -> {
+        FieldPath child = at.child(PathElement.field(e.getKey()));
+        JsonNode old = b.get(e.getKey());
+        if (old == null) {
+          added.add(child);
+          FieldSet.beneath(e.getValue(), s.field(e.getKey()), child).forEach(added::add);
+        } else {
+          compare(old, e.getValue(), s.field(e.getKey()), child, added, removed, modified);
+        }
+      });
+      b.fields().forEachRemaining(e -> {
+        if (!a.has(e.getKey())) {
+          FieldPath child = at.child(PathElement.field(e.getKey()));
+          removed.add(child);
+          FieldSet.beneath(e.getValue(), s.field(e.getKey()), child).forEach(removed::add);
+        }
+      });
+    } else if (b.isArray() && a.isArray() && s.listType() != ListType.ATOMIC) {
+      Map<PathElement, JsonNode> bi = items(b, s);
+      Map<PathElement, JsonNode> ai = items(a, s);
+      ai.forEach((pe, v) -> {
+        FieldPath child = at.child(pe);
+        if (!bi.containsKey(pe)) {
+          added.add(child);
+          FieldSet.beneath(v, s.items(), child).forEach(added::add);
+        } else {
+          compare(bi.get(pe), v, s.items(), child, added, removed, modified);
+        }
+      });
+      bi.forEach((pe, v) -> {
+        if (!ai.containsKey(pe)) {
+          FieldPath child = at.child(pe);
+          removed.add(child);
+          FieldSet.beneath(v, s.items(), child).forEach(removed::add);
+        }
+      });
+    } else if (!b.equals(a) && at.size() > 0) {
+      modified.add(at);
+    }
+  }
+
+  private static Map<PathElement, JsonNode> items(JsonNode list, ApplySchema s) {
+    Map<PathElement, JsonNode> m = new LinkedHashMap<>();
+    for (int i = 0; i < list.size(); i++) {
+      m.putIfAbsent(FieldSet.itemElement(s, list.get(i), i), list.get(i));
+    }
+    return m;
+  }
+}
