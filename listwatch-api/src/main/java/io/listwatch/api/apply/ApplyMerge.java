@@ -96,38 +96,45 @@ public final class ApplyMerge {
    */
   public static JsonNode prune(JsonNode object, FieldSet remove, FieldSet keep, ApplySchema schema) {
     JsonNode out = object.deepCopy();
-    List<FieldPath> doomed = new ArrayList<>();
-    remove.forEach(doomed::add);
-    // deepest first, so that removing an item never hides one of its fields
-    for (int i = doomed.size() - 1; i >= 0; i--) {
-      FieldPath p = doomed.get(i);
-      if (!keep.hasPrefix(p)) {
-        removeAt(out, p, schema);
+    List<FieldPath> gone = new ArrayList<>();
+    // shallowest first; what lies beneath a removed node goes with it
+    for (FieldPath p : remove) {
+      if (keep.hasPrefix(p) || gone.stream().anyMatch(p::startsWith)) {
+        continue;
+      }
+      if (removeAt(out, p, schema)) {
+        gone.add(p);
       }
     }
     return out;
   }
 
-  private static void removeAt(JsonNode root, FieldPath path, ApplySchema schema) {
+  /** Removes the node at {@code path}; false when there is none, or it is a list-map item's key. */
+  private static boolean removeAt(JsonNode root, FieldPath path, ApplySchema schema) {
     JsonNode node = root;
     ApplySchema s = schema;
     List<PathElement> el = path.elements();
+    List<String> itemKeys = List.of();
     for (int i = 0; i < el.size(); i++) {
       PathElement e = el.get(i);
       boolean last = i == el.size() - 1;
       if (e.kind() == PathElement.Kind.FIELD) {
         if (!node.isObject() || !node.has(e.fieldName())) {
-          return;
+          return false;
         }
         if (last) {
+          if (itemKeys.contains(e.fieldName())) {
+            return false;
+          }
           ((ObjectNode) node).remove(e.fieldName());
-          return;
+          return true;
         }
+        itemKeys = List.of();
         node = node.get(e.fieldName());
         s = s.field(e.fieldName());
       } else {
         if (!node.isArray()) {
-          return;
+          return false;
         }
         int found = -1;
         for (int j = 0; j < node.size() && found < 0; j++) {
@@ -136,16 +143,18 @@ public final class ApplyMerge {
           }
         }
         if (found < 0) {
-          return;
+          return false;
         }
         if (last) {
           ((ArrayNode) node).remove(found);
-          return;
+          return true;
         }
+        itemKeys = s.listType() == ListType.MAP ? s.listMapKeys() : List.of();
         node = node.get(found);
         s = s.items();
       }
     }
+    return false;
   }
 
   /**
