@@ -159,8 +159,9 @@ public final class ApplyMerge {
 
   /**
    * What changed from {@code before} to {@code after}, as kube's comparison reports it: a
-   * field or item present only after is added together with everything beneath it (and
-   * likewise removed), and a leaf whose value differs is modified.
+   * field or item present only after is added together with every node beneath it, nested
+   * objects and lists included (and likewise removed), and a leaf whose value differs is
+   * modified. (So {@code kubectl create} records {@code f:ports: {".": {}, ...}}.)
    *
    * @param added the fields set in {@code after} that {@code before} lacked
    * @param removed the fields {@code before} set that {@code after} lacks
@@ -186,22 +187,28 @@ public final class ApplyMerge {
 
   private static void compare(JsonNode b, JsonNode a, ApplySchema s, FieldPath at,
       List<FieldPath> added, List<FieldPath> removed, List<FieldPath> modified) {
+    // null on one side is an empty object or list (kube's zero value of a nil map or slice)
+    if (b.isNull() && a.isContainerNode()) {
+      b = a.isObject() ? JsonNodeFactory.instance.objectNode() : JsonNodeFactory.instance.arrayNode();
+    } else if (a.isNull() && b.isContainerNode()) {
+      a = b.isObject() ? JsonNodeFactory.instance.objectNode() : JsonNodeFactory.instance.arrayNode();
+    }
+    JsonNode before = b;
+    JsonNode after = a;
     if (b.isObject() && a.isObject() && !s.atomicMap()) {
-      a.fields().forEachRemaining(e -> {
+      after.fields().forEachRemaining(e -> {
         FieldPath child = at.child(PathElement.field(e.getKey()));
-        JsonNode old = b.get(e.getKey());
+        JsonNode old = before.get(e.getKey());
         if (old == null) {
-          added.add(child);
-          FieldSet.beneath(e.getValue(), s.field(e.getKey()), child).forEach(added::add);
+          everyNode(e.getValue(), s.field(e.getKey()), child, added);
         } else {
           compare(old, e.getValue(), s.field(e.getKey()), child, added, removed, modified);
         }
       });
-      b.fields().forEachRemaining(e -> {
-        if (!a.has(e.getKey())) {
+      before.fields().forEachRemaining(e -> {
+        if (!after.has(e.getKey())) {
           FieldPath child = at.child(PathElement.field(e.getKey()));
-          removed.add(child);
-          FieldSet.beneath(e.getValue(), s.field(e.getKey()), child).forEach(removed::add);
+          everyNode(e.getValue(), s.field(e.getKey()), child, removed);
         }
       });
     } else if (b.isArray() && a.isArray() && s.listType() != ListType.ATOMIC) {
@@ -210,8 +217,7 @@ public final class ApplyMerge {
       ai.forEach((pe, v) -> {
         FieldPath child = at.child(pe);
         if (!bi.containsKey(pe)) {
-          added.add(child);
-          FieldSet.beneath(v, s.items(), child).forEach(added::add);
+          everyNode(v, s.items(), child, added);
         } else {
           compare(bi.get(pe), v, s.items(), child, added, removed, modified);
         }
@@ -219,12 +225,25 @@ public final class ApplyMerge {
       bi.forEach((pe, v) -> {
         if (!ai.containsKey(pe)) {
           FieldPath child = at.child(pe);
-          removed.add(child);
-          FieldSet.beneath(v, s.items(), child).forEach(removed::add);
+          everyNode(v, s.items(), child, removed);
         }
       });
     } else if (!b.equals(a) && at.size() > 0) {
       modified.add(at);
+    }
+  }
+
+  /**
+   * {@code at} and every node beneath it, down to atomic values: what kube's comparison
+   * reports for a node present on one side only (each nested object and list a member too).
+   */
+  private static void everyNode(JsonNode node, ApplySchema s, FieldPath at, List<FieldPath> out) {
+    out.add(at);
+    if (node.isObject() && !s.atomicMap()) {
+      node.fields().forEachRemaining(e -> everyNode(e.getValue(), s.field(e.getKey()),
+          at.child(PathElement.field(e.getKey())), out));
+    } else if (node.isArray() && s.listType() != ListType.ATOMIC) {
+      items(node, s).forEach((pe, v) -> everyNode(v, s.items(), at.child(pe), out));
     }
   }
 

@@ -75,12 +75,16 @@ public final class FieldManager {
    * @param apiVersion the apiVersion of the request, e.g. {@code apps/v1}
    * @param force whether to take fields from other managers rather than fail
    * @param now the time recorded in the applier's entry
-   * @throws StatusException 409 naming the conflicts, when {@code force} is false
+   * @throws StatusException 409 naming the conflicts, when {@code force} is false; 400
+   *     {@code metadata.managedFields must be nil} when the configuration sets them
    * @throws IllegalArgumentException on managedFields that do not parse, or a list-map item
    *     without its key
    */
   public Result apply(JsonNode live, JsonNode applied, String manager, String apiVersion, boolean force,
       Instant now) throws StatusException {
+    if (applied.path("metadata").has("managedFields") && !applied.path("metadata").get("managedFields").isNull()) {
+      throw StatusException.badRequest("metadata.managedFields must be nil");
+    }
     JsonNode base = live == null ? JsonNodeFactory.instance.objectNode() : live;
     List<ManagedFieldsEntry> managers = ManagedFields.read(base);
     ManagedFieldsEntry me = new ManagedFieldsEntry(manager, ManagedFieldsEntry.APPLY, apiVersion, now,
@@ -121,10 +125,26 @@ public final class FieldManager {
    *     count as unchanged, as kube counts the zero value of a built-in's struct fields)
    * @param updated the object the write produced
    * @param now the time recorded in the writer's entry
+   *
+   * <p>When {@code updated} carries a non-empty {@code metadata.managedFields}, those entries
+   * replace the live ones before this write is recorded; entries that are not valid (kube's
+   * documented {@code [{}]}) strip managedFields from the object entirely. An empty list, or
+   * none, keeps the live entries, so clients that do not know the field never drop it.
    */
   public Result update(JsonNode live, JsonNode updated, String manager, String apiVersion, Instant now) {
     JsonNode base = live == null ? JsonNodeFactory.instance.objectNode() : live;
-    List<ManagedFieldsEntry> managers = ManagedFields.read(base);
+    List<ManagedFieldsEntry> managers;
+    JsonNode written = updated.path("metadata").path("managedFields");
+    if (written.isArray() && !written.isEmpty()) {
+      // the writer sets managedFields itself; entries that do not parse ([{}]) clear them all
+      try {
+        managers = ManagedFields.read(updated);
+      } catch (IllegalArgumentException | java.time.format.DateTimeParseException e) {
+        return finish(updated, List.of());
+      }
+    } else {
+      managers = ManagedFields.read(base);
+    }
     ManagedFieldsEntry me = new ManagedFieldsEntry(manager, ManagedFieldsEntry.UPDATE, apiVersion, now,
         FieldSet.EMPTY, "");
     FieldSet before = find(managers, me).map(ManagedFieldsEntry::fields).orElse(FieldSet.EMPTY);

@@ -57,13 +57,6 @@ public final class FieldSet implements Iterable<FieldPath> {
     return new FieldSet(out);
   }
 
-  /** The fields {@code node} (found at {@code at}) sets, {@code at} itself not included unless a leaf. */
-  static FieldSet beneath(JsonNode node, ApplySchema schema, FieldPath at) {
-    TreeSet<FieldPath> out = new TreeSet<>();
-    walk(node, schema, at, out);
-    return new FieldSet(out);
-  }
-
   private static void walk(JsonNode node, ApplySchema schema, FieldPath at, TreeSet<FieldPath> out) {
     if (node.isObject()) {
       if (schema.atomicMap()) {

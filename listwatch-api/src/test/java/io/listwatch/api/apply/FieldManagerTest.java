@@ -153,4 +153,44 @@ class FieldManagerTest {
     assertThat(r.object().at("/metadata").has("managedFields")).isFalse();
     assertThat(List.of(r.object().get("data"))).containsExactly(json("{}"));
   }
+
+  @Test
+  void apply_withManagedFieldsInTheConfiguration_isABadRequest() {
+    assertThatThrownBy(() -> apply(CONFIGMAPS, null, "{'metadata':{'managedFields':[]},'data':{'a':'1'}}", "x", false))
+        .isInstanceOfSatisfying(StatusException.class, e -> {
+          assertThat(e.status().code()).isEqualTo(400);
+          assertThat(e.status().message()).isEqualTo("metadata.managedFields must be nil");
+        });
+  }
+
+  @Test
+  void update_writingAnEmptyList_keepsOwnership_butAnInvalidEntryStripsIt() throws Exception {
+    JsonNode live = CONFIGMAPS.apply(null, json("{'data':{'a':'1'}}"), "x", "v1", false, T1).object();
+    JsonNode emptied = json("{'metadata':{'managedFields':[]},'data':{'a':'1','b':'2'}}");
+    assertThat(CONFIGMAPS.update(live, emptied, "y", "v1", T2).managedFields())
+        .extracting(ManagedFieldsEntry::manager).containsExactly("x", "y");
+    JsonNode stripped = json("{'metadata':{'managedFields':[{}]},'data':{'a':'1','b':'2'}}");
+    FieldManager.Result r = CONFIGMAPS.update(live, stripped, "y", "v1", T2);
+    assertThat(r.managedFields()).isEmpty();
+    assertThat(r.object().get("metadata").has("managedFields")).isFalse();
+  }
+
+  @Test
+  void update_asKubectlCreate_ofADeployment_fromKubesZeroObject_recordsKubesEntry() {
+    // a Deployment's zero value as kube serializes it: struct fields present, pointers and omitempty absent
+    JsonNode zero = json("{'metadata':{'creationTimestamp':null},'spec':{'selector':null,'template':{'metadata':"
+        + "{'creationTimestamp':null},'spec':{'containers':null}},'strategy':{}},'status':{}}");
+    JsonNode created = json("{'apiVersion':'apps/v1','kind':'Deployment','metadata':{'name':'web','labels':{'app':'web'},"
+        + "'creationTimestamp':'2026-01-02T03:04:05Z'},'spec':{'replicas':1,'selector':{'matchLabels':{'app':'web'}},"
+        + "'strategy':{'type':'RollingUpdate','rollingUpdate':{'maxSurge':'25%'}},'template':{'metadata':{'labels':"
+        + "{'app':'web'}},'spec':{'containers':[{'name':'nginx','image':'nginx','ports':[{'containerPort':80,"
+        + "'protocol':'TCP'}],'resources':{}}]}}},'status':{}}");
+    FieldManager.Result r = DEPLOYMENTS.update(zero, created, "kubectl-create", "apps/v1", T1);
+    assertThat(fieldsOf(r, "kubectl-create")).isEqualTo(json(
+        "{'f:metadata':{'f:labels':{'.':{},'f:app':{}}},'f:spec':{'f:replicas':{},'f:selector':{},"
+            + "'f:strategy':{'f:rollingUpdate':{'.':{},'f:maxSurge':{}},'f:type':{}},'f:template':{'f:metadata':"
+            + "{'f:labels':{'.':{},'f:app':{}}},'f:spec':{'f:containers':{'k:{\\'name\\':\\'nginx\\'}':{'.':{},"
+            + "'f:image':{},'f:name':{},'f:ports':{'.':{},'k:{\\'containerPort\\':80,\\'protocol\\':\\'TCP\\'}':"
+            + "{'.':{},'f:containerPort':{},'f:protocol':{}}},'f:resources':{}}}}}}}"));
+  }
 }
