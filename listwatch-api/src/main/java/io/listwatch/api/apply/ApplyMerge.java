@@ -18,11 +18,10 @@ import java.util.Map;
  *
  * <h2>Merge</h2>
  * The applied value wins at every leaf; objects merge field by field (an atomic map is
- * replaced); atomic lists are replaced; sets are the union (live order, then new applied
- * values); list-maps merge item by item by key. Order of a list-map: live items the applier
- * does not name keep their place; items it names come in its order, at the place of the
- * first of them in the live list; new items follow. (kube interleaves slightly differently
- * when both lists reorder shared items; the set of items and their contents are the same.)
+ * replaced); atomic lists are replaced; sets are the union; list-maps merge item by item by
+ * key. The order of a set or list-map is kube's: the two lists are walked side by side, live
+ * items the applier does not name keep their place, and the items it names (new or shared)
+ * come in its order, a new item just before the shared item that follows it.
  *
  * <p>Stateless and thread-safe; never mutates its arguments.
  */
@@ -60,31 +59,62 @@ public final class ApplyMerge {
   }
 
   private static ArrayNode mergeItems(ArrayNode live, ArrayNode applied, ApplySchema schema) {
-    Map<PathElement, JsonNode> named = new LinkedHashMap<>();
-    for (int i = 0; i < applied.size(); i++) {
-      named.put(FieldSet.itemElement(schema, applied.get(i), i), applied.get(i));
-    }
-    Map<PathElement, JsonNode> liveItems = new LinkedHashMap<>();
+    List<PathElement> lhs = new ArrayList<>();
+    Map<PathElement, JsonNode> lhsItems = new LinkedHashMap<>();
     for (int i = 0; i < live.size(); i++) {
-      liveItems.putIfAbsent(FieldSet.itemElement(schema, live.get(i), i), live.get(i));
+      PathElement pe = FieldSet.itemElement(schema, live.get(i), i);
+      lhs.add(pe);
+      lhsItems.putIfAbsent(pe, live.get(i));
     }
+    List<PathElement> rhs = new ArrayList<>();
+    Map<PathElement, JsonNode> rhsItems = new LinkedHashMap<>();
+    for (int i = 0; i < applied.size(); i++) {
+      PathElement pe = FieldSet.itemElement(schema, applied.get(i), i);
+      rhs.add(pe);
+      rhsItems.putIfAbsent(pe, applied.get(i));
+    }
+    // the items both name, in the applier's order: each is placed where the applier has it
+    java.util.ArrayDeque<PathElement> shared = new java.util.ArrayDeque<>();
+    rhs.stream().filter(lhsItems::containsKey).forEach(shared::add);
+    java.util.Set<PathElement> merged = new java.util.HashSet<>();
     ArrayNode out = JsonNodeFactory.instance.arrayNode();
-    boolean appliedEmitted = false;
-    for (Map.Entry<PathElement, JsonNode> e : liveItems.entrySet()) {
-      if (!named.containsKey(e.getKey())) {
-        out.add(e.getValue().deepCopy());
-      } else if (!appliedEmitted) {
-        appliedEmitted = true;
-        for (Map.Entry<PathElement, JsonNode> a : named.entrySet()) {
-          if (liveItems.containsKey(a.getKey())) {
-            out.add(merge(liveItems.get(a.getKey()), a.getValue(), schema.items()));
-          }
+    int l = 0;
+    int r = 0;
+    while (l < lhs.size() || r < rhs.size()) {
+      if (l < lhs.size() && r < rhs.size()) {
+        PathElement pe = lhs.get(l);
+        if (pe.equals(rhs.get(r))) {
+          out.add(merge(lhsItems.get(pe), rhsItems.get(pe), schema.items()));
+          merged.add(pe);
+          l++;
+          r++;
+          shared.poll();
+          continue;
+        }
+        if (rhsItems.containsKey(pe) && !shared.isEmpty() && !shared.peek().equals(pe)) {
+          l++; // a shared item the applier places later
+          continue;
         }
       }
-    }
-    for (Map.Entry<PathElement, JsonNode> a : named.entrySet()) {
-      if (!liveItems.containsKey(a.getKey())) {
-        out.add(a.getValue().deepCopy());
+      if (l < lhs.size()) {
+        PathElement pe = lhs.get(l);
+        if (!rhsItems.containsKey(pe)) {
+          out.add(live.get(l).deepCopy());
+          l++;
+          continue;
+        } else if (merged.contains(pe)) {
+          l++;
+          continue;
+        }
+      }
+      if (r < rhs.size()) {
+        PathElement pe = rhs.get(r);
+        out.add(merge(lhsItems.get(pe), rhsItems.get(pe), schema.items()));
+        merged.add(pe);
+        r++;
+        if (pe.equals(shared.peek())) {
+          shared.poll();
+        }
       }
     }
     return out;

@@ -34,9 +34,9 @@
  *   <li>Of kube's {@code +structType=atomic} types only top-level label selectors are in the
  *       table (object references, node selectors and key selectors are recorded field by
  *       field); list-map key defaults are known only for ports' {@code protocol}.</li>
- *   <li>A list-map whose shared items the applier reorders is ordered close to, not exactly
- *       as, kube orders it; an explicit {@code null} in an applied configuration is stored as
- *       a value, not treated as a removal.</li>
+ *   <li>An explicit {@code null} in an applied configuration is stored as a value, not treated
+ *       as a removal. A {@code null} or empty object is owned as a member (structured-merge-diff
+ *       v4's rule for empty maps).</li>
  * </ul>
  */
 package io.listwatch.api.apply;
