@@ -18,8 +18,12 @@ import java.util.Set;
  * @param listType the {@code +listType}, or null when the Go type gives none (or it is no list)
  * @param listMapKeys the {@code +listMapKey}s of a {@link ListType#MAP} list, in order; may
  *     name more keys than {@code mergeKey} (container ports: containerPort and protocol)
+ * @param atomicStruct whether the field is an object owned and replaced whole by server-side
+ *     apply ({@code +structType=atomic}, OpenAPI's {@code x-kubernetes-map-type: atomic});
+ *     strategic merge still merges it key by key, as kube does
  */
-public record PatchMeta(Set<PatchStrategy> strategies, String mergeKey, ListType listType, List<String> listMapKeys) {
+public record PatchMeta(Set<PatchStrategy> strategies, String mergeKey, ListType listType, List<String> listMapKeys,
+    boolean atomicStruct) {
 
   /** No strategy, no merge key, no list type. */
   public static final PatchMeta NONE = new PatchMeta(Set.of(), "", null, List.of());
@@ -28,6 +32,16 @@ public record PatchMeta(Set<PatchStrategy> strategies, String mergeKey, ListType
     strategies = Set.copyOf(strategies);
     Objects.requireNonNull(mergeKey, "mergeKey");
     listMapKeys = List.copyOf(listMapKeys);
+  }
+
+  /** A field that is not an atomic struct. */
+  public PatchMeta(Set<PatchStrategy> strategies, String mergeKey, ListType listType, List<String> listMapKeys) {
+    this(strategies, mergeKey, listType, listMapKeys, false);
+  }
+
+  /** An object owned whole by server-side apply ({@code +structType=atomic}, e.g. a LabelSelector). */
+  public static PatchMeta structTypeAtomic() {
+    return new PatchMeta(Set.of(), "", null, List.of(), true);
   }
 
   /** A list of objects merged by {@code key} ({@code +listType=map}, {@code +listMapKey=key}). */
@@ -54,17 +68,17 @@ public record PatchMeta(Set<PatchStrategy> strategies, String mergeKey, ListType
   public PatchMeta with(PatchStrategy strategy) {
     java.util.EnumSet<PatchStrategy> s = java.util.EnumSet.of(strategy);
     s.addAll(strategies);
-    return new PatchMeta(s, mergeKey, listType, listMapKeys);
+    return new PatchMeta(s, mergeKey, listType, listMapKeys, atomicStruct);
   }
 
   /** This meta with other list-map keys (e.g. a merge by one key of a map keyed by two). */
   public PatchMeta withListMapKeys(String... keys) {
-    return new PatchMeta(strategies, mergeKey, listType, List.of(keys));
+    return new PatchMeta(strategies, mergeKey, listType, List.of(keys), atomicStruct);
   }
 
   /** This meta with another list type (kube has merged lists marked atomic, e.g. hostIPs). */
   public PatchMeta withListType(ListType type) {
-    return new PatchMeta(strategies, mergeKey, type, listMapKeys);
+    return new PatchMeta(strategies, mergeKey, type, listMapKeys, atomicStruct);
   }
 
   /** Whether strategic merge merges this list (rather than replacing it). */

@@ -27,6 +27,9 @@ import java.util.Optional;
  *       alone (two ports with one number and different protocols collide), service ports by
  *       {@code port} alone, node addresses by {@code type}; tolerations, taints and a pod's
  *       container statuses are replaced whole.</li>
+ *   <li>Label selectors ({@code +structType=atomic}) are marked {@link PatchMeta#structTypeAtomic()}
+ *       where a kind's spec holds one at the top (workloads, jobs, disruption budgets, network
+ *       policies): server-side apply owns them whole; strategic merge ignores the mark.</li>
  * </ul>
  *
  * <p>Immutable and thread-safe.
@@ -166,30 +169,37 @@ public final class PatchSchemas {
     add(all, "apps", "Deployment", PatchSchema.builder()
         .include("spec.template", podTemplateSpec())
         .field("spec.strategy", PatchMeta.retainKeys())
+        .field("spec.selector", PatchMeta.structTypeAtomic())
         .include("status", conditionsByType()));
     add(all, "apps", "ReplicaSet", PatchSchema.builder()
-        .include("spec.template", podTemplateSpec()).include("status", conditionsByType()));
+        .include("spec.template", podTemplateSpec())
+        .field("spec.selector", PatchMeta.structTypeAtomic()).include("status", conditionsByType()));
     add(all, "apps", "StatefulSet", PatchSchema.builder()
         .include("spec.template", podTemplateSpec())
         .field("spec.volumeClaimTemplates", atomic())
+        .field("spec.selector", PatchMeta.structTypeAtomic())
         .include("status", conditionsByType()));
     add(all, "apps", "DaemonSet", PatchSchema.builder()
-        .include("spec.template", podTemplateSpec()).include("status", conditionsByType()));
+        .include("spec.template", podTemplateSpec())
+        .field("spec.selector", PatchMeta.structTypeAtomic()).include("status", conditionsByType()));
     add(all, "apps", "ControllerRevision", PatchSchema.builder());
     // batch/v1
     add(all, "batch", "Job", PatchSchema.builder()
         .include("spec.template", podTemplateSpec())
+        .field("spec.selector", PatchMeta.structTypeAtomic())
         .field("status.conditions", mergeByKey("type").withListType(ListType.ATOMIC)));
     add(all, "batch", "CronJob", PatchSchema.builder()
         .include("spec.jobTemplate.spec.template", podTemplateSpec())
         .field("status.active", atomic()));
     // the rest: no merge lists beyond object meta
-    add(all, "policy", "PodDisruptionBudget", PatchSchema.builder().include("status", conditionsByType()));
+    add(all, "policy", "PodDisruptionBudget", PatchSchema.builder()
+        .field("spec.selector", PatchMeta.structTypeAtomic()).include("status", conditionsByType()));
     add(all, "discovery.k8s.io", "EndpointSlice", PatchSchema.builder()
         .field("endpoints", atomic()).field("ports", atomic()));
     add(all, "events.k8s.io", "Event", PatchSchema.builder());
     add(all, "networking.k8s.io", "Ingress", PatchSchema.builder());
-    add(all, "networking.k8s.io", "NetworkPolicy", PatchSchema.builder());
+    add(all, "networking.k8s.io", "NetworkPolicy", PatchSchema.builder()
+        .field("spec.podSelector", PatchMeta.structTypeAtomic()));
     add(all, "scheduling.k8s.io", "PriorityClass", PatchSchema.builder());
     add(all, "storage.k8s.io", "StorageClass", PatchSchema.builder());
     add(all, "coordination.k8s.io", "Lease", PatchSchema.builder());
