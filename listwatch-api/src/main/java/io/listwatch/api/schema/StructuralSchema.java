@@ -77,6 +77,9 @@ public final class StructuralSchema {
     }
     List<FieldError> structural = structuralErrors(schema, path);
     errors.addAll(structural);
+    if (structural.isEmpty()) {
+      errors.addAll(DefaultRules.validate(schema, path));
+    }
     errors.addAll(OpenApiRules.validate(schema, path));
     return errors;
   }

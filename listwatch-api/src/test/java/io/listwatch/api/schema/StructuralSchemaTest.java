@@ -162,6 +162,27 @@ class StructuralSchemaTest {
         c("defaults are forbidden in top-level metadata",
             "{'type':'object','properties':{'metadata':{'type':'object','default':{'name':'x'}}}}",
             P + ".properties[metadata].default: Forbidden: must not be set in top-level metadata"),
+        c("a default must validate against its schema",
+            "{'type':'object','properties':{'spec':{'type':'object','properties':{"
+                + "'replicas':{'type':'integer','default':'one'},"
+                + "'mode':{'type':'string','enum':['a','b'],'default':'c'}}}}}",
+            P + ".properties[spec].properties[mode].default: Unsupported value: \"c\": supported values: \"a\", \"b\"",
+            P + ".properties[spec].properties[replicas].default: Invalid value: \"string\": in body must be of type integer: \"string\""),
+        c("an object default's fields are validated with relative names",
+            "{'type':'object','properties':{'spec':{'type':'object','default':{'n':'x'},"
+                + "'properties':{'n':{'type':'integer'}}}}}",
+            P + ".properties[spec].default.n: Invalid value: \"string\": n in body must be of type integer: \"string\""),
+        c("a default must not hold unknown fields",
+            "{'type':'object','properties':{'spec':{'type':'object','default':{'a':'x','b':'y'},"
+                + "'properties':{'a':{'type':'string'}}}}}",
+            P + ".properties[spec].default: Invalid value: {\"a\":\"x\",\"b\":\"y\"}: must not have unknown fields"),
+        c("valid nested defaults are accepted",
+            "{'type':'object','properties':{'spec':{'type':'object','default':{},'properties':{"
+                + "'s':{'type':'object','default':{'a':'x'},'properties':{'a':{'type':'string'}}},"
+                + "'l':{'type':'array','items':{'type':'integer','default':1,'minimum':0}}}}}}"),
+        c("defaults are not checked while the schema is not structural",
+            "{'type':'object','properties':{'a':{'default':'x'}}}",
+            P + ".properties[a].type: Required value: must not be empty for specified object fields"),
         c("an invalid pattern",
             "{'type':'object','properties':{'a':{'type':'string','pattern':'(a'}}}",
             P + ".properties[a].pattern: Invalid value: \"(a\": must be a valid regular expression, but isn't: Unclosed group"));
