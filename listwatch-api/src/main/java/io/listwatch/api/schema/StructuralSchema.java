@@ -42,8 +42,10 @@ import java.util.regex.PatternSyntaxException;
  *       allowed values and combinations, list-map keys.</li>
  * </ol>
  *
- * <p>Not implemented: the completeness check (every property named inside a junctor also
- * specified outside it), the extra rules applied when the status subresource is enabled, and
+ * <p>Completeness: every property or {@code items} named under the root's junctors must be
+ * specified outside them too ({@code Required value: because it is defined in ...}).
+ *
+ * <p>Not implemented: the extra rules applied when the status subresource is enabled, and
  * {@code x-kubernetes-validations}: CEL rules are compiled and checked elsewhere, not here.
  * Regular expressions are checked with {@link java.util.regex}, so the text after
  * {@code must be a valid regular expression, but isn't:} is Java's, not Go's.
@@ -88,6 +90,7 @@ public final class StructuralSchema {
   public static List<FieldError> structuralErrors(JsonNode schema, String path) {
     List<FieldError> errors = new ArrayList<>();
     invariants(schema, Level.ROOT, path, errors);
+    completeness(schema, schema, path, path, errors);
     errors.sort(Comparator.comparing(FieldError::toString));
     return errors;
   }
@@ -274,6 +277,55 @@ public final class StructuralSchema {
       errors.add(FieldError.forbidden(key(child(path, "properties"), "metadata"),
           "must not be specified in a nested context"));
     }
+  }
+
+  /**
+   * Every property or items schema named under the root's junctors must also be specified
+   * outside them: {@code Required value: because it is defined in <junctor path>}.
+   */
+  private static void completeness(JsonNode v, JsonNode s, String sPath, String vPath,
+      List<FieldError> errors) {
+    if (v == null || !v.isObject()) {
+      return;
+    }
+    if (v.has("not")) {
+      nestedCompleteness(v.get("not"), s, sPath, child(vPath, "not"), errors);
+    }
+    for (String junctor : List.of("allOf", "anyOf", "oneOf")) {
+      JsonNode list = v.get(junctor);
+      if (list != null && list.isArray()) {
+        for (int i = 0; i < list.size(); i++) {
+          nestedCompleteness(list.get(i), s, sPath, index(child(vPath, junctor), i), errors);
+        }
+      }
+    }
+  }
+
+  private static void nestedCompleteness(JsonNode v, JsonNode s, String sPath, String vPath,
+      List<FieldError> errors) {
+    if (v == null || !v.isObject()) {
+      return;
+    }
+    if (s == null) {
+      errors.add(FieldError.required(sPath, "because it is defined in " + vPath));
+      return;
+    }
+    completeness(v, s, sPath, vPath, errors);
+    JsonNode vItems = SchemaNodes.items(v);
+    if (vItems != null) {
+      nestedCompleteness(vItems, SchemaNodes.items(s), child(sPath, "items"),
+          child(vPath, "items"), errors);
+    }
+    Map<String, JsonNode> sProps = SchemaNodes.properties(s);
+    SchemaNodes.properties(v).forEach((k, vProp) -> {
+      String sPropPath = key(child(sPath, "properties"), k);
+      String vPropPath = key(child(vPath, "properties"), k);
+      if (!sProps.containsKey(k)) {
+        errors.add(FieldError.required(sPropPath, "because it is defined in " + vPropPath));
+      } else {
+        nestedCompleteness(vProp, sProps.get(k), sPropPath, vPropPath, errors);
+      }
+    });
   }
 
   /** {@code anyOf: [{type: integer}, {type: string}]}, exactly. */
