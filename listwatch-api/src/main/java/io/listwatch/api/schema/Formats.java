@@ -77,7 +77,11 @@ final class Formats {
     }
   }
 
+  /** Go's {@code base64.StdEncoding}: padded to a multiple of four. */
   private static boolean isBase64(String s) {
+    if (s.length() % 4 != 0) {
+      return false;
+    }
     try {
       Base64.getDecoder().decode(s);
       return true;

@@ -6,6 +6,7 @@ import static io.listwatch.api.schema.SchemaNodes.flag;
 import static io.listwatch.api.schema.SchemaNodes.type;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.listwatch.api.Strconv;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -33,9 +34,10 @@ import java.util.regex.Pattern;
  * value {@code spec.labels.app}; messages name the same path followed by {@code in body}.
  *
  * <p>Not implemented: CEL rules ({@code x-kubernetes-validations}, evaluated separately),
- * validation ratcheting on update, the metadata of embedded resources beyond its type, and the
- * nested errors kube appends under a failing {@code anyOf}/{@code oneOf} (only the summary
- * error is reported).
+ * validation ratcheting on update, and the metadata of embedded resources beyond
+ * {@code apiVersion} and {@code kind}. A failing {@code anyOf} or {@code oneOf} reports a
+ * summary ({@code "spec.x" must validate at least one schema (anyOf)}) followed by the errors
+ * of the branch that failed least, as kube does.
  *
  * <p>Thread-safe: each call works on its own private instance, confined to the calling thread.
  */
@@ -271,30 +273,60 @@ public final class SchemaValidator {
     }
     JsonNode anyOf = s.get("anyOf");
     if (anyOf != null && anyOf.isArray() && !anyOf.isEmpty()) {
-      int passing = countPassing(anyOf, v);
-      if (passing == 0) {
+      List<FieldError> best = bestFailures(anyOf, v, name);
+      if (best != null) {
         summary(name, "must validate at least one schema (anyOf)");
+        errors.addAll(best);
       }
     }
     JsonNode oneOf = s.get("oneOf");
-    if (oneOf != null && oneOf.isArray() && !oneOf.isEmpty() && countPassing(oneOf, v) != 1) {
-      summary(name, "must validate one and only one schema (oneOf)");
+    if (oneOf != null && oneOf.isArray() && !oneOf.isEmpty()) {
+      List<FieldError> best = bestFailures(oneOf, v, name);
+      if (best != null || countPassing(oneOf, v, name) > 1) {
+        summary(name, "must validate one and only one schema (oneOf)");
+        if (best != null) {
+          errors.addAll(best);
+        }
+      }
     }
     JsonNode not = s.get("not");
-    if (not != null && not.isObject() && validate(not, v, "").isEmpty()) {
+    if (not != null && not.isObject() && branch(not, v, name).isEmpty()) {
       summary(name, "must not validate the schema (not)");
     }
   }
 
-  /** A junctor failure: kube reports it at the validated root, with an empty value. */
+  /** A junctor failure, reported at the validated root with an empty value, as kube does. */
   private void summary(String name, String text) {
-    errors.add(FieldError.invalid(rootPath, "", (name.isEmpty() ? "" : name + " ") + text));
+    errors.add(FieldError.invalid(rootPath, "",
+        (name.isEmpty() ? "" : Strconv.quote(name) + " ") + text));
   }
 
-  private static int countPassing(JsonNode schemas, JsonNode v) {
+  /** The errors of one junctor branch, validated at the same place as its parent. */
+  private List<FieldError> branch(JsonNode sub, JsonNode v, String name) {
+    SchemaValidator b = new SchemaValidator(rootPath);
+    b.node(sub, v, name);
+    return b.errors;
+  }
+
+  /** Null when some branch passes, else the errors of the branch that failed least. */
+  private List<FieldError> bestFailures(JsonNode branches, JsonNode v, String name) {
+    List<FieldError> best = null;
+    for (JsonNode sub : branches) {
+      List<FieldError> errs = branch(sub, v, name);
+      if (errs.isEmpty()) {
+        return null;
+      }
+      if (best == null || errs.size() < best.size()) {
+        best = errs;
+      }
+    }
+    return best;
+  }
+
+  private int countPassing(JsonNode branches, JsonNode v, String name) {
     int passing = 0;
-    for (JsonNode sub : schemas) {
-      if (validate(sub, v, "").isEmpty()) {
+    for (JsonNode sub : branches) {
+      if (branch(sub, v, name).isEmpty()) {
         passing++;
       }
     }

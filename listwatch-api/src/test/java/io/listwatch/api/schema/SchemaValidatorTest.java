@@ -25,6 +25,8 @@ class SchemaValidatorTest {
       + "'id':{'type':'string','format':'uuid'},"
       + "'big':{'type':'integer','format':'int32'},"
       + "'port':{'x-kubernetes-int-or-string':true},"
+      + "'choice':{'type':'string','anyOf':[{'maxLength':5},{'pattern':'^[0-9]+$'}]},"
+      + "'odd':{'type':'integer','not':{'multipleOf':2}},"
       + "'tags':{'type':'array','maxItems':2,'minItems':1,'items':{'type':'string'},'x-kubernetes-list-type':'set'},"
       + "'ports':{'type':'array','x-kubernetes-list-type':'map','x-kubernetes-list-map-keys':['name'],"
       + "  'items':{'type':'object','required':['name'],'properties':{'name':{'type':'string'},'port':{'type':'integer'}}}},"
@@ -62,6 +64,9 @@ class SchemaValidatorTest {
             "spec.image: Invalid value: \"Ab\": spec.image in body should match '^[a-z]+(:[a-z0-9.]+)?$'"),
         c("too long", "{'image':'abcdefghijklmnopqrstuvwxyz'}",
             "spec.image: Too long: may not be longer than 20"),
+        c("date-time takes RFC 3339 with or without fraction", "{'image':'nginx','when':'2024-01-02T03:04:05.123+02:00'}"),
+        c("byte takes padded standard base64 only", "{'image':'nginx','data':'aGVsbG8'}",
+            "spec.data: Invalid value: \"aGVsbG8\": spec.data in body must be of type byte: \"aGVsbG8\""),
         c("formats", "{'image':'nginx','when':'yesterday','data':'%%%','id':'nope'}",
             "spec.when: Invalid value: \"yesterday\": spec.when in body must be of type date-time: \"yesterday\"",
             "spec.data: Invalid value: \"%%%\": spec.data in body must be of type byte: \"%%%\"",
@@ -85,6 +90,14 @@ class SchemaValidatorTest {
             "spec.labels.c: Invalid value: \"integer\": spec.labels.c in body must be of type string: \"integer\""),
         c("too few properties", "{'image':'nginx','labels':{}}",
             "spec.labels: Invalid value: 0: spec.labels in body should have at least 1 properties"),
+        c("anyOf passes when one branch does", "{'image':'nginx','choice':'123456789'}"),
+        c("anyOf failing: a summary, then the errors of the branch that failed least",
+            "{'image':'nginx','choice':'abcdefgh'}",
+            "Invalid value: \"\": \"spec.choice\" must validate at least one schema (anyOf)",
+            "spec.choice: Too long: may not be longer than 5"),
+        c("not", "{'image':'nginx','odd':4}",
+            "Invalid value: \"\": \"spec.odd\" must not validate the schema (not)"),
+        c("not passes when its schema fails", "{'image':'nginx','odd':3}"),
         c("an embedded resource needs apiVersion and kind", "{'image':'nginx','template':{'metadata':{}}}",
             "spec.template.apiVersion: Required value: must not be empty",
             "spec.template.kind: Required value: must not be empty"));
