@@ -19,8 +19,8 @@ import java.util.Map;
  * schema's default the same way. kube defaults on create and update, and when it reads an
  * object from storage; the caller decides when.
  *
- * <p>As in kube, a list item or map value replaced by its default is not defaulted further, and nothing
- * happens inside values the schema does not describe.
+ * <p>As in kube, a list item or map value replaced by its default is not defaulted further,
+ * and nothing happens inside values the schema does not describe.
  *
  * <p>Stateless; thread-safe (the defaulted object belongs to the caller).
  */

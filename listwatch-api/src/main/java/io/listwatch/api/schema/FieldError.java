@@ -172,7 +172,8 @@ public record FieldError(String field, Type type, String message) {
       n.fields().forEachRemaining(e -> sorted.put(e.getKey(), e.getValue()));
       StringBuilder b = new StringBuilder("{");
       for (Map.Entry<String, JsonNode> e : sorted.entrySet()) {
-        b.append(b.length() > 1 ? "," : "").append(TextNode.valueOf(e.getKey()).toString()).append(':')
+        b.append(b.length() > 1 ? "," : "").append(TextNode.valueOf(e.getKey()).toString())
+            .append(':')
             .append(goJson(e.getValue()));
       }
       return b.append('}').toString();

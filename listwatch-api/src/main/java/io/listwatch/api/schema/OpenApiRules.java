@@ -135,7 +135,8 @@ final class OpenApiRules {
       }
     }
     if (s.has("dependencies")) {
-      errors.add(FieldError.forbidden(child(path, "dependencies"), "dependencies is not supported"));
+      errors.add(FieldError.forbidden(child(path, "dependencies"),
+          "dependencies is not supported"));
     }
     if (s.has("$ref")) {
       errors.add(FieldError.forbidden(child(path, "$ref"), "$ref is not supported"));
@@ -207,7 +208,8 @@ final class OpenApiRules {
     String detail = "must be atomic as item of a list with x-kubernetes-list-type=set";
     if (type(items).equals("array") && itemListType != null && !itemListType.equals("atomic")) {
       errors.add(FieldError.invalid(child(itemsPath, LIST_TYPE), itemListType, detail));
-    } else if (type(items).equals("object") && !"atomic".equals(SchemaNodes.text(items, MAP_TYPE))) {
+    } else if (type(items).equals("object")
+        && !"atomic".equals(SchemaNodes.text(items, MAP_TYPE))) {
       // kube prints the items' list type here, usually unset
       errors.add(FieldError.invalid(child(itemsPath, MAP_TYPE), itemListType, detail));
     }

@@ -21,7 +21,8 @@ import java.util.Map;
  *   <li>a field is kept when the object's schema lists it in {@code properties}, or has an
  *       {@code additionalProperties} schema (the value is then pruned by that schema), or says
  *       {@code x-kubernetes-preserve-unknown-fields: true} (unknown fields are kept whole, the
- *       specified ones are still pruned by their schema);</li>
+ *       specified ones are still pruned by their schema); {@code additionalProperties: true}
+ *       keeps map values as they are;</li>
  *   <li>list items are pruned by the {@code items} schema;</li>
  *   <li>at the resource root and in every {@code x-kubernetes-embedded-resource},
  *       {@code apiVersion} and {@code kind} (when strings) and {@code metadata} (when an

@@ -75,7 +75,8 @@ public final class StructuralSchema {
       return errors;
     }
     if (flag(schema, "nullable")) {
-      errors.add(FieldError.forbidden(child(path, "nullable"), "nullable cannot be true at the root"));
+      errors.add(FieldError.forbidden(child(path, "nullable"),
+          "nullable cannot be true at the root"));
     }
     List<FieldError> structural = structuralErrors(schema, path);
     errors.addAll(structural);
@@ -110,7 +111,8 @@ public final class StructuralSchema {
 
     boolean hasAdditional = s.has("additionalProperties");
     if (hasAdditional && lvl == Level.ROOT) {
-      errors.add(FieldError.forbidden(child(path, "additionalProperties"), "must not be used at the root"));
+      errors.add(FieldError.forbidden(child(path, "additionalProperties"),
+          "must not be used at the root"));
     }
     invariants(SchemaNodes.additionalPropertiesSchema(s), Level.FIELD,
         child(path, "additionalProperties"), errors);
@@ -242,7 +244,8 @@ public final class StructuralSchema {
       nested(items, false, lvl, child(path, "items"), errors);
     }
     Map<String, JsonNode> props = SchemaNodes.properties(v);
-    props.forEach((k, p) -> nested(p, false, Level.FIELD, key(child(path, "properties"), k), errors));
+    props.forEach((k, p) ->
+        nested(p, false, Level.FIELD, key(child(path, "properties"), k), errors));
 
     if (!type(v).isEmpty()) {
       errors.add(FieldError.forbidden(child(path, "type"), "must be empty to be structural"));
@@ -252,7 +255,8 @@ public final class StructuralSchema {
           "must be undefined to be structural"));
     }
     if (v.has("default") && !v.get("default").isNull()) {
-      errors.add(FieldError.forbidden(child(path, "default"), "must be undefined to be structural"));
+      errors.add(FieldError.forbidden(child(path, "default"),
+          "must be undefined to be structural"));
     }
     for (String name : List.of("title", "description")) {
       if (!SchemaNodes.get(v, name).asText("").isEmpty()) {
@@ -268,10 +272,12 @@ public final class StructuralSchema {
       }
     }
     if (!SchemaNodes.strings(v, LIST_MAP_KEYS).isEmpty()) {
-      errors.add(FieldError.forbidden(child(path, LIST_MAP_KEYS), "must be empty to be structural"));
+      errors.add(FieldError.forbidden(child(path, LIST_MAP_KEYS),
+          "must be empty to be structural"));
     }
     if (v.has(LIST_TYPE)) {
-      errors.add(FieldError.forbidden(child(path, LIST_TYPE), "must be undefined to be structural"));
+      errors.add(FieldError.forbidden(child(path, LIST_TYPE),
+          "must be undefined to be structural"));
     }
     if (props.containsKey("metadata")) {
       errors.add(FieldError.forbidden(key(child(path, "properties"), "metadata"),
