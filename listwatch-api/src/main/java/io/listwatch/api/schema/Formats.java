@@ -9,9 +9,9 @@ import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
- * The string {@code format}s kube validates in custom resources. kube ignores unknown
- * formats, and validates formats on strings only: {@code int32}, {@code int64}, {@code float}
- * and {@code double} are documentation, not checks, so they are not here.
+ * The string {@code format}s kube validates in custom resources; kube ignores unknown
+ * formats. The numeric formats ({@code int32}, {@code int64}, {@code float}, ...) are range
+ * checks on numbers, in {@link NumberRanges}.
  *
  * <p>Stateless; thread-safe.
  */

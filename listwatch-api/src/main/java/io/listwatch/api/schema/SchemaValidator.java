@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  * {@code pattern}, {@code minimum}/{@code maximum} with their exclusive flags,
  * {@code multipleOf}, {@code minLength}/{@code maxLength} (in Unicode code points),
  * {@code minItems}/{@code maxItems}, {@code minProperties}/{@code maxProperties}, the string
- * {@code format}s kube knows ({@link Formats}), {@code allOf}/{@code anyOf}/{@code oneOf}/
+ * {@code format}s kube knows ({@link Formats}), the range of numeric formats
+ * ({@link NumberRanges}: {@code int32}, {@code int64}, {@code float}, ...), {@code allOf}/{@code anyOf}/{@code oneOf}/
  * {@code not}, {@code x-kubernetes-list-type} {@code set} and {@code map} duplicates, and the
  * {@code apiVersion} and {@code kind} an {@code x-kubernetes-embedded-resource} must carry.
  *
@@ -193,6 +194,11 @@ public final class SchemaValidator {
 
   private void numeric(JsonNode s, JsonNode v, String name) {
     BigDecimal x = v.decimalValue();
+    String rangeError = NumberRanges.check(type(s), SchemaNodes.text(s, "format"), x);
+    if (rangeError != null) {
+      errors.add(FieldError.invalid(rootPath, "", "Checked value must be of type " + rangeError
+          + " in " + name));
+    }
     JsonNode max = s.get("maximum");
     if (max != null && max.isNumber()) {
       boolean exclusive = flag(s, "exclusiveMaximum");

@@ -24,6 +24,8 @@ class SchemaValidatorTest {
       + "'data':{'type':'string','format':'byte'},"
       + "'id':{'type':'string','format':'uuid'},"
       + "'big':{'type':'integer','format':'int32'},"
+      + "'huge':{'type':'integer'},"
+      + "'small':{'type':'number','format':'float'},"
       + "'port':{'x-kubernetes-int-or-string':true},"
       + "'choice':{'type':'string','anyOf':[{'maxLength':5},{'pattern':'^[0-9]+$'}]},"
       + "'odd':{'type':'integer','not':{'multipleOf':2}},"
@@ -38,7 +40,7 @@ class SchemaValidatorTest {
     return Stream.of(
         c("a valid object", "{'image':'nginx:1.27','replicas':3,'ratio':0.5,'mode':'a','level':2,"
             + "'when':'2024-01-02T03:04:05Z','data':'aGVsbG8=','id':'123e4567-e89b-12d3-a456-426614174000',"
-            + "'big':99999999999,'port':8080,'tags':['x','y'],'ports':[{'name':'a'},{'name':'b'}],"
+            + "'big':2147483647,'port':8080,'tags':['x','y'],'ports':[{'name':'a'},{'name':'b'}],"
             + "'labels':{'app':'x'},'note':null,"
             + "'template':{'apiVersion':'v1','kind':'Pod','metadata':{'name':'p'},'spec':{}}}"),
         c("wrong type", "{'image':'nginx','replicas':'3'}",
@@ -71,6 +73,12 @@ class SchemaValidatorTest {
             "spec.when: Invalid value: \"yesterday\": spec.when in body must be of type date-time: \"yesterday\"",
             "spec.data: Invalid value: \"%%%\": spec.data in body must be of type byte: \"%%%\"",
             "spec.id: Invalid value: \"nope\": spec.id in body must be of type uuid: \"nope\""),
+        c("an int32 must fit 32 bits", "{'image':'nginx','big':2147483648}",
+            "Invalid value: \"\": Checked value must be of type integer with format int32 in spec.big"),
+        c("an integer must fit 64 bits", "{'image':'nginx','huge':9223372036854775808}",
+            "Invalid value: \"\": Checked value must be of type integer (default format) in spec.huge"),
+        c("a float must fit 32 bits", "{'image':'nginx','small':1e39}",
+            "Invalid value: \"\": Checked value must be of type number with format float in spec.small"),
         c("int-or-string refuses other types", "{'image':'nginx','port':true}",
             "spec.port: Invalid value: \"boolean\": spec.port in body must be of type integer,string: \"boolean\""),
         c("int-or-string takes a string", "{'image':'nginx','port':'http'}"),
