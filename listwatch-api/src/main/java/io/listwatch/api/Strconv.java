@@ -8,7 +8,7 @@ package io.listwatch.api;
  *
  * <p>Stateless; thread-safe.
  */
-final class Strconv {
+public final class Strconv {
 
   private Strconv() {
   }
@@ -18,7 +18,7 @@ final class Strconv {
    * escapes backslash, double quote and control characters. Printable non-ASCII characters are
    * kept as they are, as Go does.
    */
-  static String quote(String s) {
+  public static String quote(String s) {
     StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
