@@ -4,8 +4,8 @@ import java.util.Optional;
 
 /**
  * The patch types a {@code PATCH} request names in its {@code Content-Type}, as kube's
- * {@code types.PatchType}. Server-side apply ({@code application/apply-patch+yaml}) is not
- * served yet.
+ * {@code types.PatchType}, apart from server-side apply ({@code application/apply-patch+yaml}),
+ * which merges by field ownership ({@code io.listwatch.api.apply}) rather than by a patch.
  */
 public enum PatchType {
   /** RFC 6902 JSON Patch: a list of operations. */

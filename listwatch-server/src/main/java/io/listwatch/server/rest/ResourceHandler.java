@@ -179,6 +179,11 @@ public final class ResourceHandler {
    * one, as kube's update precondition; a patch that removes it applies unconditionally.
    */
   private CompletableFuture<ApiResponse> patch(RequestInfo info, ApiRequest request, boolean status) {
+    boolean apply = ServerSideApply.isApply(request.mediaType()) && fieldValidation != null;
+    ServerSideApply.checkOptions(request, apply);
+    if (apply) {
+      return apply(info, request, status, 0);
+    }
     var schema = PatchSchemas.forKind(def.group(), def.version(), def.kind());
     Patcher.patchType(request.mediaType(), schema); // an unserved patch type is 415 whatever its body
     Patcher patcher = Patcher.forRequest(request.mediaType(), JsonBodies.parse(request.body()), schema);
@@ -198,6 +203,51 @@ public final class ResourceHandler {
       admit(request, info.namespace(), patched, current);
       return patched;
     }).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()));
+  }
+
+  /**
+   * Server-side apply ({@link ServerSideApply}): the configuration merged into the current
+   * object, or a new object when there is none (201), with ownership in managedFields. A
+   * conflict with another manager is kube's 409 unless {@code force=true}. A create that loses
+   * a race with another create applies again to the object that won.
+   */
+  private CompletableFuture<ApiResponse> apply(RequestInfo info, ApiRequest request, boolean status, int attempt) {
+    ObjectNode applied = ServerSideApply.appliedConfiguration(def, info, request);
+    String manager = request.param("fieldManager");
+    boolean force = request.param("force").equals("true");
+    var directive = directive(request, "PatchOptions");
+    var fieldManager = ServerSideApply.fieldManager(def);
+    var warnings = new java.util.concurrent.atomic.AtomicReference<java.util.List<String>>(java.util.List.of());
+    java.util.function.UnaryOperator<ObjectNode> merge = current -> {
+      ObjectNode out = (ObjectNode) fieldManager.apply(current, applied, manager, def.apiVersion(), force,
+          store.clock().now()).object();
+      SecretConversion.convertWritten(def, out);
+      warnings.set(fieldValidation.checkPatched(directive, null, out));
+      admit(request, info.namespace(), out, current);
+      return out;
+    };
+    return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), merge)
+        .thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()))
+        .exceptionallyCompose(e -> {
+          Throwable cause = e instanceof java.util.concurrent.CompletionException ? e.getCause() : e;
+          if (status || !(cause instanceof StatusException se) || se.code() != 404) {
+            return CompletableFuture.failedFuture(cause);
+          }
+          // nothing to apply to: apply creates the object
+          ObjectNode created = merge.apply(null);
+          ObjectNode meta = ObjectMetaDefaults.metadata(created);
+          meta.put("name", info.name());
+          if (def.namespaced()) {
+            meta.put("namespace", info.namespace());
+          }
+          return store.create(info.namespace(), created, request.isDryRun())
+              .thenApply(o -> ApiResponse.created(o).withWarnings(warnings.get()))
+              .exceptionallyCompose(ce -> {
+                Throwable c = ce instanceof java.util.concurrent.CompletionException ? ce.getCause() : ce;
+                return attempt == 0 && c instanceof StatusException s && s.code() == 409
+                    ? apply(info, request, status, 1) : CompletableFuture.failedFuture(c);
+              });
+        });
   }
 
   private CompletableFuture<ApiResponse> delete(RequestInfo info, ApiRequest request) {

@@ -192,4 +192,33 @@ class KubectlPatchTest extends KubectlAgainstServer {
     assertThat(diff.stdout()).contains("-        image: nginx:1.26").contains("+        image: nginx:1.27");
     assertThat(images("kubectl-diff")).isEqualTo("nginx:1.26 busybox:1.36");
   }
+
+  @Test
+  void applyServerSide_createsUpdates_conflictsWithAnotherManager_andForceTakesOver() {
+    api.createNamespace("k-ssa");
+    Path v1 = kubectl.file("ssa-1.yaml", configMapYaml("ssa", "color: blue"));
+    Path v2 = kubectl.file("ssa-2.yaml", configMapYaml("ssa", "color: blue\n  size: large"));
+    Path other = kubectl.file("ssa-other.yaml", configMapYaml("ssa", "color: red"));
+
+    assertThat(kubectl.ok("apply", "--server-side", "-f", v1.toString(), "-n", "k-ssa").stdout())
+        .contains("configmap/ssa serverside-applied");
+    assertThat(kubectl.ok("apply", "--server-side", "-f", v2.toString(), "-n", "k-ssa").stdout())
+        .contains("configmap/ssa serverside-applied");
+    Kubectl.Result conflict = kubectl.run("apply", "--server-side", "--field-manager=other", "-f", other.toString(),
+        "-n", "k-ssa");
+    Kubectl.Result forced = kubectl.ok("apply", "--server-side", "--field-manager=other", "--force-conflicts",
+        "-f", other.toString(), "-n", "k-ssa");
+
+    assertThat(conflict.exitCode()).isNotZero();
+    assertThat(conflict.stderr()).contains("Apply failed with 1 conflict: conflict with \"kubectl\": .data.color");
+    assertThat(forced.stdout()).contains("configmap/ssa serverside-applied");
+    assertThat(kubectl.ok("get", "configmap", "ssa", "-n", "k-ssa", "-o", "jsonpath={.data.color} {.data.size}")
+        .stdout()).isEqualTo("red large");
+    assertThat(kubectl.ok("get", "configmap", "ssa", "-n", "k-ssa", "--show-managed-fields", "-o",
+        "jsonpath={.metadata.managedFields[*].manager}").stdout()).isEqualTo("kubectl other");
+  }
+
+  private static String configMapYaml(String name, String data) {
+    return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\ndata:\n  " + data + "\n";
+  }
 }

@@ -186,18 +186,47 @@ class PatchTypesTest {
 
     assertThat(status.path("message").asText()).isEqualTo("the body of the request was in an unknown format - "
         + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
-        + "application/strategic-merge-patch+json");
+        + "application/strategic-merge-patch+json, application/apply-patch+yaml");
   }
 
   @Test
-  void applyPatch_withAYamlBody_is415_beforeTheBodyIsRead() {
-    String ns = http.createNamespace("patch-apply-415");
+  void applyPatch_createsThenMerges_recordingTheManagersFields_andConflictsWithAnotherManager() {
+    String ns = http.createNamespace("patch-apply");
+    String path = cm(ns, "settings");
+    String yaml = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: one\n";
+
+    KubeHttp.Response created = patch(path + "?fieldManager=alice", "application/apply-patch+yaml", yaml);
+    JsonNode applied = patch(path + "?fieldManager=alice", "application/apply-patch+yaml",
+        yaml + "  b: two\n").expect(200);
+    KubeHttp.Response conflict = patch(path + "?fieldManager=bob", "application/apply-patch+yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: other\n");
+    JsonNode forced = patch(path + "?fieldManager=bob&force=true", "application/apply-patch+yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: other\n").expect(200);
+
+    assertThat(created.code()).isEqualTo(201);
+    assertThat(applied.path("data").toString()).isEqualTo("{\"a\":\"one\",\"b\":\"two\"}");
+    JsonNode entry = applied.at("/metadata/managedFields/0");
+    assertThat(entry.path("manager").asText()).isEqualTo("alice");
+    assertThat(entry.path("operation").asText()).isEqualTo("Apply");
+    assertThat(entry.path("fieldsType").asText()).isEqualTo("FieldsV1");
+    assertThat(entry.path("fieldsV1").toString()).isEqualTo("{\"f:data\":{\"f:a\":{},\"f:b\":{}}}");
+    JsonNode status = assertFailureStatus(conflict, 409, "Conflict");
+    assertThat(status.path("message").asText())
+        .isEqualTo("Apply failed with 1 conflict: conflict with \"alice\": .data.a");
+    assertThat(forced.at("/data/a").asText()).isEqualTo("other");
+    assertThat(forced.at("/data/b").asText()).as("alice still owns b").isEqualTo("two");
+  }
+
+  @Test
+  void applyPatch_withoutAFieldManager_is422_onPatchOptions_andChangesNothing() {
+    String ns = http.createNamespace("patch-apply-422");
     http.create("/api/v1/namespaces/" + ns + "/configmaps", KubeHttp.configMap("cm"));
 
-    JsonNode status = assertFailureStatus(patch(cm(ns, "cm") + "?fieldManager=me", "application/apply-patch+yaml",
-        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: b\n"), 415, "UnsupportedMediaType");
+    JsonNode status = assertFailureStatus(patch(cm(ns, "cm"), "application/apply-patch+yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: b\n"), 422, "Invalid");
 
-    assertThat(status.path("message").asText()).startsWith("the body of the request was in an unknown format");
+    assertThat(status.path("message").asText())
+        .isEqualTo("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
     assertThat(http.get(cm(ns, "cm")).expect(200).path("data").toString()).isEqualTo("{\"k\":\"v\"}");
   }
 }
