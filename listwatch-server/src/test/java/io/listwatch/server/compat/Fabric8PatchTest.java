@@ -106,4 +106,22 @@ class Fabric8PatchTest {
     assertThat(client.apps().deployments().inNamespace("f8-json").withName("web").get().getSpec().getReplicas())
         .isEqualTo(1);
   }
+
+  @Test
+  void serverSideApply_createsThenMerges_recordingFabric8AsTheManager() {
+    Fabric8Test.createNamespace(client, "f8-ssa");
+    var configMaps = client.configMaps().inNamespace("f8-ssa");
+
+    configMaps.resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withName("cfg")
+        .endMetadata().addToData("a", "1").build()).serverSideApply();
+    io.fabric8.kubernetes.api.model.ConfigMap merged = configMaps.resource(new io.fabric8.kubernetes.api.model
+        .ConfigMapBuilder().withNewMetadata().withName("cfg").endMetadata().addToData("a", "1").addToData("b", "2")
+        .build()).serverSideApply();
+
+    assertThat(merged.getData()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("a", "1", "b", "2"));
+    assertThat(merged.getMetadata().getManagedFields()).singleElement().satisfies(m -> {
+      assertThat(m.getManager()).isEqualTo("fabric8");
+      assertThat(m.getOperation()).isEqualTo("Apply");
+    });
+  }
 }
