@@ -119,6 +119,7 @@ public final class ApiServer implements AutoCloseable {
   private Rbac rbac;
   private io.listwatch.server.controllers.GarbageCollector garbageCollector;
   private io.listwatch.server.controllers.NamespaceController namespaceController;
+  private io.listwatch.server.controllers.ServiceAccountsController serviceAccountsController;
   /** The request filters every listener shares (authentication, limits, authorization). */
   private HandlerChain chain;
 
@@ -234,19 +235,22 @@ public final class ApiServer implements AutoCloseable {
   }
 
   /**
-   * Creates the namespaces kube always has, each with its {@code default} service account (which
-   * kube's service-account controller creates), unless they exist.
+   * Creates the namespaces kube always has, each with its {@code default} service account (as
+   * the service accounts controller does for every namespace later), unless they exist.
    */
   private void createInitialNamespaces() {
     ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
     ResourceDefinition saDef = registry.find("", "v1", "serviceaccounts").orElseThrow();
     for (String ns : INITIAL_NAMESPACES) {
       createIfAbsent(nsDef, "", "Namespace", ns);
-      createIfAbsent(saDef, ns, "ServiceAccount", "default");
+      io.listwatch.server.controllers.ServiceAccountsController.createDefault(routes.store(saDef), ns);
     }
   }
 
-  /** The garbage collector and the namespace controller, over the stores of every stored resource. */
+  /**
+   * The garbage collector and the namespace controller, over the stores of every stored
+   * resource, and the service accounts controller.
+   */
   private void startControllers() {
     List<io.listwatch.server.rest.ResourceStore> stores = cachers.keySet().stream().map(routes::store).toList();
     garbageCollector = new io.listwatch.server.controllers.GarbageCollector(stores);
@@ -254,6 +258,10 @@ public final class ApiServer implements AutoCloseable {
     namespaceController = new io.listwatch.server.controllers.NamespaceController(
         routes.store(registry.find("", "v1", "namespaces").orElseThrow()), stores, config.clock);
     namespaceController.start();
+    serviceAccountsController = new io.listwatch.server.controllers.ServiceAccountsController(
+        routes.store(registry.find("", "v1", "namespaces").orElseThrow()),
+        routes.store(registry.find("", "v1", "serviceaccounts").orElseThrow()));
+    serviceAccountsController.start();
     routes.store(registry.find("", "v1", "pods").orElseThrow()).resumeGracePeriods();
   }
 
@@ -399,6 +407,7 @@ public final class ApiServer implements AutoCloseable {
     if (garbageCollector != null) {
       garbageCollector.close();
       namespaceController.close();
+      serviceAccountsController.close();
     }
     cachers.values().forEach(Cacher::close);
     if (workers != null) {

@@ -433,4 +433,20 @@ class KubectlEverydayTest extends KubectlAgainstServer {
     assertThat(forWeb.lines()).hasSize(2);
     assertThat(forWeb.lines().get(1).split("\\s{2,}")).endsWith("Normal", "Pulled", "Pod/web", "Container image pulled");
   }
+
+  @Test
+  void aNewNamespace_getsItsDefaultServiceAccount_andGetsItBackWhenDeleted() {
+    kubectl.ok("create", "namespace", "sa-default");
+
+    await("the service accounts controller creates default",
+        () -> kubectl.run("get", "serviceaccount", "default", "-n", "sa-default").exitCode() == 0);
+    String firstUid = kubectl.ok("get", "sa", "default", "-n", "sa-default", "-o", "jsonpath={.metadata.uid}").stdout();
+    kubectl.ok("delete", "serviceaccount", "default", "-n", "sa-default");
+
+    await("it is created again", () -> {
+      Kubectl.Result r = kubectl.run("get", "sa", "default", "-n", "sa-default", "-o", "jsonpath={.metadata.uid}");
+      return r.exitCode() == 0 && !r.stdout().equals(firstUid);
+    });
+    assertThat(kubectl.ok("create", "token", "default", "-n", "sa-default").stdout()).startsWith("eyJ");
+  }
 }
