@@ -234,7 +234,12 @@ public final class ResourceHandler {
             return CompletableFuture.failedFuture(cause);
           }
           // nothing to apply to: apply creates the object
-          ObjectNode created = merge.apply(null);
+          ObjectNode created;
+          try {
+            created = merge.apply(null);
+          } catch (RuntimeException refused) {
+            return CompletableFuture.failedFuture(refused);
+          }
           ObjectNode meta = ObjectMetaDefaults.metadata(created);
           meta.put("name", info.name());
           if (def.namespaced()) {
