@@ -229,4 +229,17 @@ class PatchTypesTest {
         .isEqualTo("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
     assertThat(http.get(cm(ns, "cm")).expect(200).path("data").toString()).isEqualTo("{\"k\":\"v\"}");
   }
+
+  @Test
+  void applyPatch_thatWouldCreateAnObjectWithAnUnknownField_isRefusedUnderStrict_andCreatesNothing() {
+    String ns = http.createNamespace("patch-apply-strict");
+    String path = cm(ns, "strict");
+
+    JsonNode status = assertFailureStatus(patch(path + "?fieldManager=alice&fieldValidation=Strict",
+        "application/apply-patch+yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: strict\ncolour: red\ndata:\n  a: b\n"), 400, "BadRequest");
+
+    assertThat(status.path("message").asText()).contains("unknown field \"colour\"");
+    assertThat(http.get(path).code()).isEqualTo(404);
+  }
 }
