@@ -11,6 +11,7 @@ import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Resource;
 import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
+import io.kubernetes.client.proto.V1Apiextensions;
 import io.kubernetes.client.proto.V1Apps;
 import io.kubernetes.client.proto.V1Authentication;
 import io.kubernetes.client.proto.V1Authorization;
@@ -98,8 +99,11 @@ public final class ProtoSchemas {
       V1Authorization.getDescriptor(), V1Autoscaling.getDescriptor(), V1Batch.getDescriptor(),
       V1Coordination.getDescriptor(), V1Discovery.getDescriptor(), V1Events.getDescriptor(),
       V1Networking.getDescriptor(), V1Policy.getDescriptor(), V1Rbac.getDescriptor(),
-      V1Scheduling.getDescriptor(), V1Storage.getDescriptor());
+      V1Scheduling.getDescriptor(), V1Storage.getDescriptor(), V1Apiextensions.getDescriptor());
   }
+
+  /** The package kube's OpenAPI names apiextensions' definitions in (the proto package has '_'). */
+  private static final String APIEXTENSIONS = "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.";
 
   /**
    * Fields that are Go structs embedded with {@code json:",inline"}: in protobuf a field, in JSON
@@ -177,7 +181,9 @@ public final class ProtoSchemas {
   /** kube's definition name of a generated message: {@code k8s.io.api...} becomes {@code io.k8s.api...}. */
   static String definitionName(Descriptor d) {
     String full = d.getFullName();
-    return full.startsWith("k8s.io.") ? "io.k8s." + full.substring("k8s.io.".length()) : full;
+    return full.startsWith("k8s.io.")
+        ? "io.k8s." + full.substring("k8s.io.".length()).replace("apiextensions_apiserver", "apiextensions-apiserver")
+        : full;
   }
 
   /**
@@ -194,6 +200,9 @@ public final class ProtoSchemas {
    * {@code io.k8s.api.<first label of the group, or core>.<version>.<kind>}.
    */
   static String definitionName(String group, String version, String kind) {
+    if (group.equals("apiextensions.k8s.io")) {
+      return APIEXTENSIONS + version + "." + kind;
+    }
     int dot = group.indexOf('.');
     String pkg = group.isEmpty() ? "core" : dot < 0 ? group : group.substring(0, dot);
     return "io.k8s.api." + pkg + "." + version + "." + kind;
@@ -371,6 +380,16 @@ public final class ProtoSchemas {
         s.putArray("oneOf").add(JSON.objectNode().put("type", "integer")).add(JSON.objectNode().put("type", "string"));
         s.put("x-kubernetes-int-or-string", true);
         return s;
+      }
+      case APIEXTENSIONS + "v1.JSONSchemaProps", APIEXTENSIONS + "v1.JSON", APIEXTENSIONS + "v1.JSONSchemaPropsOrArray",
+          APIEXTENSIONS + "v1.JSONSchemaPropsOrBool", APIEXTENSIONS + "v1.JSONSchemaPropsOrStringArray" -> {
+        // a schema (keys such as $ref and x-kubernetes-*, values of any JSON type): the CRD's
+        // own checks read it, field validation does not look into it
+        ObjectNode free = JSON.objectNode();
+        if (definition.endsWith(".JSONSchemaProps")) {
+          free.put("type", "object");
+        }
+        return dialect == Dialect.SWAGGER_2 ? free : free.put("x-kubernetes-preserve-unknown-fields", true);
       }
       case META + "Verbs", "io.k8s.api.authentication.v1.ExtraValue", "io.k8s.api.authorization.v1.ExtraValue" -> {
         ObjectNode array = JSON.objectNode().put("type", "array");

@@ -75,4 +75,20 @@ class KubectlCrdTest extends KubectlAgainstServer {
 
     assertThat(r.stdout()).isEqualTo("false");
   }
+
+  @Test
+  void fieldValidation_checksTheDefinition_butNotTheSchemaItCarries_andExplainDescribesIt() {
+    Path preserving = kubectl.file("crd-preserve.yaml", crd("things.example.com", "example.com", "things").replace(
+        "properties: {size: {type: integer}}}", "properties: {size: {type: integer}}, x-kubernetes-preserve-unknown-fields: true}"));
+    Path unknown = kubectl.file("crd-unknown.yaml", crd("gizmos.example.com", "example.com", "gizmos")
+        .replace("  scope: Namespaced\n", "  scope: Namespaced\n  colour: red\n"));
+
+    assertThat(kubectl.ok("apply", "-f", preserving.toString()).stdout()).contains("things.example.com created");
+    Kubectl.Result r = kubectl.run("apply", "-f", unknown.toString());
+
+    assertThat(r.exitCode()).isNotZero();
+    assertThat(r.stderr()).contains("unknown field \"spec.colour\"");
+    assertThat(kubectl.ok("explain", "customresourcedefinitions.spec.names").stdout())
+        .contains("plural").contains("shortNames").contains("listKind");
+  }
 }
