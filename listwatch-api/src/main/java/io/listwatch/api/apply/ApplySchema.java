@@ -22,7 +22,8 @@ import java.util.Optional;
  * </ul>
  *
  * <p>Built-in kinds get theirs from {@link io.listwatch.api.patch.PatchSchemas} through
- * {@link BuiltinApplySchema}; a custom resource's structural schema can implement it too.
+ * {@link BuiltinApplySchema}; custom resources from their structural schema through
+ * {@link StructuralApplySchema}.
  */
 public interface ApplySchema {
 

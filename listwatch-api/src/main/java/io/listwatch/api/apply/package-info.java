@@ -11,8 +11,10 @@
  *   <li>{@link io.listwatch.api.apply.ApplySchema}: how lists and maps are owned at each node
  *       (list type atomic/set/map, list-map keys and key defaults, atomic maps);
  *       {@link io.listwatch.api.apply.BuiltinApplySchema} answers for built-in kinds from
- *       {@link io.listwatch.api.patch.PatchSchemas}, the table strategic merge reads. A custom
- *       resource's structural schema is meant to implement the interface too.</li>
+ *       {@link io.listwatch.api.patch.PatchSchemas}, the table strategic merge reads;
+ *       {@link io.listwatch.api.apply.StructuralApplySchema} for a custom resource, from the
+ *       {@code x-kubernetes-list-type}, {@code -list-map-keys} and {@code -map-type} markers of
+ *       its structural schema.</li>
  *   <li>{@link io.listwatch.api.apply.ApplyMerge}: merge, prune and compare of two objects.</li>
  *   <li>{@link io.listwatch.api.apply.FieldManager}: the Apply and Update operations,
  *       producing the new object and its {@link io.listwatch.api.apply.ManagedFieldsEntry}s
