@@ -98,6 +98,9 @@ public final class ApiServer implements AutoCloseable {
   private final Builder config;
   private final ResourceRegistry registry = ResourceRegistry.builtins();
   private final Map<ResourceDefinition, Cacher> cachers = new LinkedHashMap<>();
+  /** The caches of the custom resources served now, by "group/plural" (the CRD controller's thread writes it). */
+  private final Map<String, Cacher> customCachers = new java.util.concurrent.ConcurrentHashMap<>();
+  private io.listwatch.server.controllers.CustomResourceDefinitionController crdController;
   private Path dataDir;
   private boolean deleteDataDir;
   private Storage storage;
@@ -262,6 +265,30 @@ public final class ApiServer implements AutoCloseable {
         routes.store(registry.find("", "v1", "namespaces").orElseThrow()),
         routes.store(registry.find("", "v1", "serviceaccounts").orElseThrow()));
     serviceAccountsController.start();
+    crdController = new io.listwatch.server.controllers.CustomResourceDefinitionController(
+        routes.store(registry.find("apiextensions.k8s.io", "v1", "customresourcedefinitions").orElseThrow()),
+        new io.listwatch.server.controllers.CustomResourceDefinitionController.Serving() {
+          @Override
+          public void serve(ResourceDefinition def) {
+            Cacher cacher = new Cacher(def, storage, config.cacherConfig, timer, config.clock);
+            cacher.start();
+            Cacher previous = customCachers.put(def.group() + "/" + def.plural(), cacher);
+            routes.serve(def, cacher);
+            if (previous != null) {
+              previous.close();
+            }
+          }
+
+          @Override
+          public void unserve(ResourceDefinition def) {
+            routes.unserve(def);
+            Cacher cacher = customCachers.remove(def.group() + "/" + def.plural());
+            if (cacher != null) {
+              cacher.close();
+            }
+          }
+        }, config.clock);
+    crdController.start();
     routes.store(registry.find("", "v1", "pods").orElseThrow()).resumeGracePeriods();
   }
 
@@ -387,7 +414,8 @@ public final class ApiServer implements AutoCloseable {
     }
     // end every watch and let its last chunk reach the socket before the event loops stop
     // (a stopping event loop closes its connections before running queued writes)
-    CompletableFuture<?>[] ends = cachers.values().stream().map(Cacher::endWatches).toArray(CompletableFuture[]::new);
+    CompletableFuture<?>[] ends = java.util.stream.Stream.concat(cachers.values().stream(), customCachers.values().stream())
+        .map(Cacher::endWatches).toArray(CompletableFuture[]::new);
     try {
       CompletableFuture.allOf(ends).get(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
@@ -408,8 +436,11 @@ public final class ApiServer implements AutoCloseable {
       garbageCollector.close();
       namespaceController.close();
       serviceAccountsController.close();
+      crdController.close();
     }
     cachers.values().forEach(Cacher::close);
+    customCachers.values().forEach(Cacher::close);
+    customCachers.clear();
     if (workers != null) {
       workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
       boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

@@ -126,6 +126,13 @@ public final class ResourceRegistry {
     return List.copyOf(result);
   }
 
+  /** A registry without {@code def}'s group, version and plural; this one when it has none. */
+  public ResourceRegistry without(ResourceDefinition def) {
+    Gvr key = Gvr.of(def);
+    List<ResourceDefinition> next = new ArrayList<>(definitions);
+    return next.removeIf(d -> Gvr.of(d).equals(key)) ? new ResourceRegistry(next) : this;
+  }
+
   /**
    * A registry that also serves {@code def}. A definition with the same group, version and
    * plural is replaced in place (a CRD update); otherwise {@code def} is appended. This

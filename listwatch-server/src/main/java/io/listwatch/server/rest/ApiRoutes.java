@@ -29,18 +29,22 @@ public final class ApiRoutes {
   /** What /version answers: kube 1.32's fields, all strings (strict clients require them). */
   private static final Map<String, String> VERSION = versionInfo();
 
-  private final ResourceRegistry registry;
+  /** The served resources: the built-ins, and custom resources as they are served ({@link #serve}). */
+  private volatile ResourceRegistry registry;
   private final Discovery discovery;
+  private final Storage storage;
+  private final ObjectMetaDefaults defaults;
+  private final ResourceStore.NamespaceCheck namespaceCheck;
   private final io.listwatch.server.openapi.OpenApiHandler openapi;
-  private final Map<ResourceDefinition, ResourceHandler> handlers = new HashMap<>();
-  private final Map<ResourceDefinition, ResourceStore> stores = new HashMap<>();
+  private final Map<ResourceDefinition, ResourceHandler> handlers = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<ResourceDefinition, ResourceStore> stores = new java.util.concurrent.ConcurrentHashMap<>();
   /** Handlers of virtual resources and extra subresources, by "group/plural/subresource". */
   private final Map<String, RestHandler> custom = new java.util.concurrent.ConcurrentHashMap<>();
   /** Non-resource GET endpoints registered at start ({@code /metrics}), by path. */
   private final Map<String, java.util.function.Supplier<ApiResponse>> nonResourceGets =
       new java.util.concurrent.ConcurrentHashMap<>();
   /** "group/plural" of every namespaced resource: decides path shapes without a registry scan. */
-  private final java.util.Set<String> namespacedResources = new java.util.HashSet<>();
+  private final java.util.Set<String> namespacedResources = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private static final ListOptions ANY_VERSION = ListOptions.parse(Map.of("resourceVersion", java.util.List.of("0")));
 
   /** Builds the routes and a {@link ResourceStore} per resource over the given cachers. */
@@ -56,9 +60,11 @@ public final class ApiRoutes {
   public ApiRoutes(ResourceRegistry registry, Storage storage, Map<ResourceDefinition, Cacher> cachers, Clock clock,
       io.listwatch.server.openapi.ProtoSchemas schemas) {
     this.registry = registry;
-    this.discovery = new Discovery(registry);
-    this.openapi = new io.listwatch.server.openapi.OpenApiHandler(registry::all, schemas);
+    this.storage = storage;
+    this.discovery = new Discovery(() -> this.registry);
+    this.openapi = new io.listwatch.server.openapi.OpenApiHandler(() -> this.registry.all(), schemas);
     ObjectMetaDefaults defaults = new ObjectMetaDefaults(clock, new NameGenerator());
+    this.defaults = defaults;
     ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
     ResourceStore[] nsStore = new ResourceStore[1];
     ResourceStore.NamespaceCheck namespaces = ns -> {
@@ -82,6 +88,7 @@ public final class ApiRoutes {
       handlers.put(def, new ResourceHandler(store));
     }
     nsStore[0] = stores.get(nsDef);
+    this.namespaceCheck = namespaces;
     var validations = new io.listwatch.server.openapi.FieldValidation.Catalog(schemas);
     handlers.forEach((def, handler) -> handler.fieldValidation(
         validations.forKind(def.group(), def.version(), def.kind())));
@@ -143,6 +150,33 @@ public final class ApiRoutes {
             || (info.subresource().equals("status") && def.hasStatus())
             || def.subresources().containsKey(info.subresource()))
         .isPresent();
+  }
+
+  /**
+   * Serves a resource from now on (a custom resource whose definition was accepted): its
+   * store over {@code cacher}, discovery, and every verb a stored resource has. Serving a
+   * resource already served (by group, version and plural) replaces its definition.
+   */
+  public synchronized ResourceStore serve(ResourceDefinition def, io.listwatch.server.cacher.Cacher cacher) {
+    registry.find(def.group(), def.version(), def.plural()).ifPresent(this::unserve);
+    ResourceStore store = new ResourceStore(def, storage, cacher, defaults, namespaceCheck);
+    stores.put(def, store);
+    handlers.put(def, new ResourceHandler(store));
+    if (def.namespaced()) {
+      namespacedResources.add(def.group() + "/" + def.plural());
+    }
+    registry = registry.with(def);
+    return store;
+  }
+
+  /** Stops serving a resource {@link #serve} served; its objects stay in storage. */
+  public synchronized void unserve(ResourceDefinition def) {
+    registry = registry.without(def);
+    handlers.remove(def);
+    stores.remove(def);
+    if (registry.all().stream().noneMatch(d -> d.group().equals(def.group()) && d.plural().equals(def.plural()))) {
+      namespacedResources.remove(def.group() + "/" + def.plural());
+    }
   }
 
   /**

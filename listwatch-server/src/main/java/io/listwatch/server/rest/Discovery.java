@@ -19,10 +19,11 @@ final class Discovery {
 
   private static final List<String> STATUS_VERBS = List.of("get", "patch", "update");
 
-  private final ResourceRegistry registry;
+  private final java.util.function.Supplier<ResourceRegistry> registries;
 
-  Discovery(ResourceRegistry registry) {
-    this.registry = registry;
+  /** Discovery of the registry {@code registries} answers at each call (it grows as resources are served). */
+  Discovery(java.util.function.Supplier<ResourceRegistry> registries) {
+    this.registries = registries;
   }
 
   Map<String, Object> apiVersions(String serverAddress) {
@@ -35,7 +36,7 @@ final class Discovery {
 
   Map<String, Object> apiGroupList() {
     List<Object> groups = new ArrayList<>();
-    for (String group : registry.groups()) {
+    for (String group : registries.get().groups()) {
       List<Map<String, String>> versions = new ArrayList<>();
       for (String version : versionsOf(group)) {
         versions.add(Map.of("groupVersion", group + "/" + version, "version", version));
@@ -55,7 +56,7 @@ final class Discovery {
 
   private List<String> versionsOf(String group) {
     List<String> versions = new ArrayList<>();
-    for (ResourceDefinition d : registry.all()) {
+    for (ResourceDefinition d : registries.get().all()) {
       if (d.group().equals(group) && !versions.contains(d.version())) {
         versions.add(d.version());
       }
@@ -65,7 +66,7 @@ final class Discovery {
 
   /** The APIResourceList of a group-version, or null when it is not served. */
   Map<String, Object> apiResourceList(String group, String version) {
-    List<ResourceDefinition> defs = registry.forGroupVersion(group, version);
+    List<ResourceDefinition> defs = registries.get().forGroupVersion(group, version);
     if (defs.isEmpty()) {
       return null;
     }
@@ -133,12 +134,12 @@ final class Discovery {
    */
   Map<String, Object> aggregated(boolean core, String apiVersion) {
     List<Object> items = new ArrayList<>();
-    List<String> groups = core ? List.of("") : registry.groups();
+    List<String> groups = core ? List.of("") : registries.get().groups();
     for (String group : groups) {
       List<Object> versions = new ArrayList<>();
       for (String version : versionsOf(group)) {
         List<Object> resources = new ArrayList<>();
-        for (ResourceDefinition d : registry.forGroupVersion(group, version)) {
+        for (ResourceDefinition d : registries.get().forGroupVersion(group, version)) {
           resources.add(aggregatedResource(d));
         }
         Map<String, Object> v = new LinkedHashMap<>();

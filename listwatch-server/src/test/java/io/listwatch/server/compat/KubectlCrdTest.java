@@ -91,4 +91,55 @@ class KubectlCrdTest extends KubectlAgainstServer {
     assertThat(kubectl.ok("explain", "customresourcedefinitions.spec.names").stdout())
         .contains("plural").contains("shortNames").contains("listKind");
   }
+
+  @Test
+  void anAppliedDefinition_isEstablished_andItsCustomResourcesAreServed() {
+    Path definition = kubectl.file("sprockets.yaml", crd("sprockets.parts.example.io", "parts.example.io", "sprockets")
+        .replace("kind: Widget, shortNames: [wd]", "kind: Sprocket, shortNames: [spr]"));
+    kubectl.ok("apply", "-f", definition.toString());
+    kubectl.ok("wait", "--for=condition=established", "--timeout=30s", "crd/sprockets.parts.example.io");
+    api.createNamespace("k-sprockets");
+    Path sprocket = kubectl.file("sprocket.yaml", """
+        apiVersion: parts.example.io/v1
+        kind: Sprocket
+        metadata: {name: s1}
+        spec: {size: 3}
+        """);
+
+    assertThat(kubectl.ok("apply", "-f", sprocket.toString(), "-n", "k-sprockets").stdout())
+        .contains("sprocket.parts.example.io/s1 created");
+    assertThat(kubectl.ok("get", "spr", "-n", "k-sprockets").names()).containsExactly("s1");
+    assertThat(kubectl.ok("get", "sprockets", "s1", "-n", "k-sprockets", "-o", "jsonpath={.spec.size}").stdout())
+        .isEqualTo("3");
+    assertThat(kubectl.ok("patch", "sprocket", "s1", "-n", "k-sprockets", "--type=merge", "-p",
+        "{\"spec\":{\"size\":4}}").stdout()).contains("sprocket.parts.example.io/s1 patched");
+    assertThat(kubectl.ok("api-resources", "--api-group=parts.example.io").stdout()).contains("sprockets")
+        .contains("spr").contains("Sprocket");
+    assertThat(kubectl.ok("get", "crd", "sprockets.parts.example.io", "-o",
+        "jsonpath={.status.acceptedNames.kind} {.status.storedVersions}").stdout()).isEqualTo("Sprocket [\"v1\"]");
+    assertThat(kubectl.ok("delete", "sprocket", "s1", "-n", "k-sprockets").stdout())
+        .contains("sprocket.parts.example.io \"s1\" deleted");
+    assertThat(kubectl.ok("get", "sprockets", "-n", "k-sprockets").stderr()).contains("No resources found");
+
+    kubectl.ok("delete", "crd", "sprockets.parts.example.io");
+    // kubectl may still have the resource in its discovery cache: then the server answers 404 itself
+    await("the custom resource is no longer served", () -> {
+      String err = kubectl.run("get", "sprockets", "-n", "k-sprockets").stderr();
+      return err.contains("the server doesn't have a resource type \"sprockets\"")
+          || err.contains("the server could not find the requested resource");
+    });
+  }
+
+  private static void await(String what, java.util.function.BooleanSupplier condition) {
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime() - deadline < 0).as("timed out waiting until " + what).isTrue();
+      try {
+        Thread.sleep(50); // polling for something to happen, bounded
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
 }
