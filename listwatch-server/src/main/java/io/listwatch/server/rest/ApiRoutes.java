@@ -22,7 +22,12 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Decides which handler answers a request: health, version, discovery, or a resource's
- * {@link ResourceHandler}. Built once per server; thread-safe.
+ * {@link ResourceHandler}. Built once per server with the built-in resources; custom resources
+ * are added and removed while it serves ({@link #serve}, {@link #unserve}).
+ *
+ * <p>Thread-safe: serve and unserve are synchronized and publish a new registry through a
+ * volatile field; handlers and stores are in concurrent maps, so a request sees a resource
+ * either served or not (one removed meanwhile answers 404).
  */
 public final class ApiRoutes {
 
