@@ -259,7 +259,7 @@ public final class ApiServer implements AutoCloseable {
     garbageCollector = new io.listwatch.server.controllers.GarbageCollector(stores);
     garbageCollector.start();
     namespaceController = new io.listwatch.server.controllers.NamespaceController(
-        routes.store(registry.find("", "v1", "namespaces").orElseThrow()), stores, config.clock);
+        routes.store(registry.find("", "v1", "namespaces").orElseThrow()), routes::stores, config.clock);
     namespaceController.start();
     serviceAccountsController = new io.listwatch.server.controllers.ServiceAccountsController(
         routes.store(registry.find("", "v1", "namespaces").orElseThrow()),

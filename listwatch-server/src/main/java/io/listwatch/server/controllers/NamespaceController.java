@@ -43,6 +43,9 @@ public final class NamespaceController implements AutoCloseable {
 
   private final ResourceStore namespaces;
   /** Every namespaced stored resource. */
+  /** The stores served now (custom resources come and go): their namespaced ones are a namespace's content. */
+  private final java.util.function.Supplier<List<ResourceStore>> stores;
+  /** The namespaced stores served at start, whose deletions are watched. */
   private final List<ResourceStore> contents;
   private final Clock clock;
   /** Namespaces seen terminating: deletions in them queue a new look. */
@@ -50,8 +53,18 @@ public final class NamespaceController implements AutoCloseable {
   private final ControllerQueue queue = new ControllerQueue("namespace-controller", this::sync);
 
   public NamespaceController(ResourceStore namespaces, List<ResourceStore> stores, Clock clock) {
+    this(namespaces, () -> stores, clock);
+  }
+
+  /**
+   * @param stores the stores served at the time it is called: a namespace being deleted is
+   *     emptied of the objects of each namespaced one, custom resources included
+   */
+  public NamespaceController(ResourceStore namespaces, java.util.function.Supplier<List<ResourceStore>> stores,
+      Clock clock) {
     this.namespaces = namespaces;
-    this.contents = stores.stream().filter(s -> s.resource().namespaced()).toList();
+    this.stores = stores;
+    this.contents = namespaced(stores.get());
     this.clock = clock;
   }
 
@@ -89,6 +102,10 @@ public final class NamespaceController implements AutoCloseable {
     }
   }
 
+  private static List<ResourceStore> namespaced(List<ResourceStore> stores) {
+    return stores.stream().filter(s -> s.resource().namespaced()).toList();
+  }
+
   private void consider(CachedObject namespace) {
     if ("Terminating".equals(namespace.fields().get("status.phase"))) {
       terminating.add(namespace.name());
@@ -111,7 +128,7 @@ public final class NamespaceController implements AutoCloseable {
       return;
     }
     boolean deleteFailed = false;
-    for (ResourceStore store : contents) {
+    for (ResourceStore store : namespaced(stores.get())) {
       for (ObjectNode obj : store.listInternal(name).join()) {
         if (ObjectMetaRules.isMarkedForDeletion(obj)) {
           continue;
@@ -128,7 +145,7 @@ public final class NamespaceController implements AutoCloseable {
     }
     Map<String, Integer> remaining = new TreeMap<>();
     Map<String, Integer> finalizers = new TreeMap<>();
-    for (ResourceStore store : contents) {
+    for (ResourceStore store : namespaced(stores.get())) {
       List<ObjectNode> left = store.listInternal(name).join();
       if (!left.isEmpty()) {
         remaining.put(store.resource().plural() + "." + store.resource().group(), left.size());

@@ -206,6 +206,11 @@ public final class ApiRoutes {
         .isPresent();
   }
 
+  /** The stores of every resource served now, built-in and custom (a snapshot). */
+  public java.util.List<ResourceStore> stores() {
+    return java.util.List.copyOf(stores.values());
+  }
+
   /** The store of a resource, for in-process callers (startup, tests). */
   public ResourceStore store(ResourceDefinition def) {
     return stores.get(def);

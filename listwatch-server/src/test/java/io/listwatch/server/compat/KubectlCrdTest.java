@@ -130,6 +130,27 @@ class KubectlCrdTest extends KubectlAgainstServer {
     });
   }
 
+  @Test
+  void deletingANamespace_deletesTheCustomResourcesInIt() {
+    Path definition = kubectl.file("gears.yaml", crd("gears.parts.example.io", "parts.example.io", "gears")
+        .replace("kind: Widget, shortNames: [wd]", "kind: Gear"));
+    kubectl.ok("apply", "-f", definition.toString());
+    kubectl.ok("wait", "--for=condition=established", "--timeout=30s", "crd/gears.parts.example.io");
+    api.createNamespace("k-gears");
+    kubectl.ok("apply", "-n", "k-gears", "-f", kubectl.file("gear.yaml", """
+        apiVersion: parts.example.io/v1
+        kind: Gear
+        metadata: {name: g1}
+        """).toString());
+
+    kubectl.ok("delete", "namespace", "k-gears");
+
+    assertThat(kubectl.run("get", "namespace", "k-gears").stderr()).contains("NotFound");
+    api.createNamespace("k-gears");
+    assertThat(kubectl.ok("get", "gears", "-n", "k-gears").stderr()).as("the old gear went with its namespace")
+        .contains("No resources found");
+  }
+
   private static void await(String what, java.util.function.BooleanSupplier condition) {
     long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
     while (!condition.getAsBoolean()) {
