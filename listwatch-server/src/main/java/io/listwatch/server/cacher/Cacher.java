@@ -59,6 +59,8 @@ public final class Cacher implements AutoCloseable {
   private final Storage storage;
   private final CacherConfig config;
   private final ScheduledExecutorService timer;
+  /** How often a read waiting for the cache to reach a revision asks the storage watch for progress. */
+  private static final long PROGRESS_INTERVAL_MS = 100;
   private final Clock clock;
   private final ObjectDecoder decoder;
   private final WatchCache cache;
@@ -280,14 +282,23 @@ public final class Cacher implements AutoCloseable {
     if (cache.resourceVersion() >= target) {
       return CompletableFuture.completedFuture(cache.resourceVersion());
     }
+    requestProgress();
+    // ask again every 100 ms while waiting, as kube's progress requester does: a progress
+    // notification sent before the storage watch reached the target revision reports an older one
+    java.util.concurrent.ScheduledFuture<?> again = timer.scheduleWithFixedDelay(this::requestProgress,
+        PROGRESS_INTERVAL_MS, PROGRESS_INTERVAL_MS, TimeUnit.MILLISECONDS);
+    long timeoutMs = config.freshnessTimeout().toMillis();
+    return cache.waitUntil(target).orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+        .whenComplete((v, e) -> again.cancel(false))
+        .exceptionallyCompose(e -> CompletableFuture.failedFuture(unwrap(e) instanceof TimeoutException
+            ? StatusException.tooLargeResourceVersion(target, cache.resourceVersion()) : unwrap(e)));
+  }
+
+  private void requestProgress() {
     Watch w = storageWatch;
     if (w != null) {
       w.requestProgress();
     }
-    long timeoutMs = config.freshnessTimeout().toMillis();
-    return cache.waitUntil(target).orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
-        .exceptionallyCompose(e -> CompletableFuture.failedFuture(unwrap(e) instanceof TimeoutException
-            ? StatusException.tooLargeResourceVersion(target, cache.resourceVersion()) : unwrap(e)));
   }
 
   /** A page of a list; items are the cached bytes, never re-serialized. */
