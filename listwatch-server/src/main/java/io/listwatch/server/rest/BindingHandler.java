@@ -9,7 +9,6 @@ import io.listwatch.api.StatusException;
 import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.request.RequestInfo;
-import io.netty.handler.codec.http.HttpMethod;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -34,17 +33,7 @@ final class BindingHandler implements RestHandler {
 
   @Override
   public CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {
-    if (!HttpMethod.POST.equals(request.method())) {
-      throw StatusException.methodNotAllowed();
-    }
-    if (info.name().isEmpty() || info.namespace().isEmpty()) {
-      throw StatusException.pathNotFound();
-    }
-    ObjectNode binding = JsonBodies.object(request);
-    String bodyName = binding.path("metadata").path("name").asText("");
-    if (!bodyName.isEmpty() && !bodyName.equals(info.name())) {
-      throw StatusException.badRequest("name in URL does not match name in Binding object");
-    }
+    ObjectNode binding = JsonBodies.subresourcePost(info, request, "Binding");
     JsonNode target = binding.path("target");
     String kind = target.path("kind").asText("");
     String node = target.path("name").asText("");

@@ -11,7 +11,6 @@ import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.server.cacher.CachedObject;
 import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.request.RequestInfo;
-import io.netty.handler.codec.http.HttpMethod;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -52,17 +51,7 @@ final class EvictionHandler implements RestHandler {
 
   @Override
   public CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {
-    if (!HttpMethod.POST.equals(request.method())) {
-      throw StatusException.methodNotAllowed();
-    }
-    if (info.name().isEmpty() || info.namespace().isEmpty()) {
-      throw StatusException.pathNotFound();
-    }
-    ObjectNode eviction = JsonBodies.object(request);
-    String bodyName = eviction.path("metadata").path("name").asText("");
-    if (!bodyName.isEmpty() && !bodyName.equals(info.name())) {
-      throw StatusException.badRequest("name in URL does not match name in Eviction object");
-    }
+    ObjectNode eviction = JsonBodies.subresourcePost(info, request, "Eviction");
     JsonNode opts = eviction.path("deleteOptions");
     DeleteOptions options = DeleteOptions.parse(request, opts.isObject() ? opts : null);
     String ns = info.namespace();

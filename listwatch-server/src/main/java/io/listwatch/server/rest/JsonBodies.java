@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.request.ApiRequest;
+import io.listwatch.server.request.RequestInfo;
 import java.io.IOException;
 
 /** Reads JSON request bodies of subresources, with kube's 400 and 415 answers. Stateless. */
@@ -14,6 +15,28 @@ final class JsonBodies {
   }
 
   /** The body as a JSON object; 415 for a media type other than JSON, 400 when it is not an object. */
+  /**
+   * The body of a {@code POST} to a pod's {@code binding} or {@code eviction}: 405 for another
+   * method, 404 without a namespace and name, and 400, in kube's words, when the body names
+   * another object than the URL.
+   *
+   * @param kind the body's kind, for the message ({@code Binding}, {@code Eviction})
+   */
+  static ObjectNode subresourcePost(RequestInfo info, ApiRequest request, String kind) {
+    if (!io.netty.handler.codec.http.HttpMethod.POST.equals(request.method())) {
+      throw StatusException.methodNotAllowed();
+    }
+    if (info.name().isEmpty() || info.namespace().isEmpty()) {
+      throw StatusException.pathNotFound();
+    }
+    ObjectNode body = object(request);
+    String bodyName = body.path("metadata").path("name").asText("");
+    if (!bodyName.isEmpty() && !bodyName.equals(info.name())) {
+      throw StatusException.badRequest("name in URL does not match name in " + kind + " object");
+    }
+    return body;
+  }
+
   static ObjectNode object(ApiRequest request) {
     String type = request.mediaType();
     if (!type.isEmpty() && !type.equals("application/json") && !type.equals("*/*")) {

@@ -40,4 +40,18 @@ abstract class KubectlAgainstServer {
       api = null;
     }
   }
+
+  /** Polls {@code condition} until it holds, at most 30 s: for something the server does in its own time. */
+  static void await(String what, java.util.function.BooleanSupplier condition) {
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime() - deadline < 0).as("timed out waiting until " + what).isTrue();
+      try {
+        Thread.sleep(20); // polling for something to happen, bounded
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
 }

@@ -151,16 +151,4 @@ class KubectlCrdTest extends KubectlAgainstServer {
         .contains("No resources found");
   }
 
-  private static void await(String what, java.util.function.BooleanSupplier condition) {
-    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline < 0).as("timed out waiting until " + what).isTrue();
-      try {
-        Thread.sleep(50); // polling for something to happen, bounded
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-  }
 }

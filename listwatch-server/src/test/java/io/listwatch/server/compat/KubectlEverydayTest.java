@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -95,18 +94,6 @@ class KubectlEverydayTest extends KubectlAgainstServer {
     return status == 200;
   }
 
-  private static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline < 0).as("timed out waiting until " + what).isTrue();
-      try {
-        Thread.sleep(20); // polling for something to happen, bounded by WAIT
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-  }
 
   @Test
   void getOutputYaml_printsTheObject_andAListOfThem() {
