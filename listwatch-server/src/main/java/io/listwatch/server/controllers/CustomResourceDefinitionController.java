@@ -8,6 +8,7 @@ import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.server.cacher.CacheListener;
 import io.listwatch.server.cacher.CachedObject;
 import io.listwatch.server.cacher.WatchCacheEvent;
+import io.listwatch.server.apiextensions.CustomResources;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.rest.ResourceStore;
 import java.util.ArrayList;
@@ -91,11 +92,11 @@ public final class CustomResourceDefinitionController implements AutoCloseable {
     if (storage == null) {
       return; // validation refuses such a definition
     }
-    String signature = spec.path("group").asText() + "|" + spec.path("scope").asText() + "|" + spec.path("names")
-        + "|" + storage.path("name").asText() + "|" + storage.path("subresources").has("status");
+    // any change of the spec (schema, columns, subresources, names) serves the new definition
+    String signature = spec.toString();
     Served now = served.get(name);
     if (now == null || !now.signature().equals(signature)) {
-      ResourceDefinition def = definition(spec, storage);
+      ResourceDefinition def = CustomResources.definition(spec, storage);
       if (now != null) {
         serving.unserve(now.def());
       }
@@ -103,34 +104,6 @@ public final class CustomResourceDefinitionController implements AutoCloseable {
       served.put(name, new Served(def, signature));
     }
     markEstablished(name, spec, storage.path("name").asText());
-  }
-
-  /** The resource a definition declares, in its storage version. */
-  static ResourceDefinition definition(JsonNode spec, JsonNode storageVersion) {
-    JsonNode names = spec.path("names");
-    ResourceDefinition.Builder b = ResourceDefinition.builder(spec.path("group").asText(),
-        storageVersion.path("name").asText(), names.path("kind").asText(), names.path("plural").asText());
-    if (!names.path("listKind").asText("").isEmpty()) {
-      b.listKind(names.path("listKind").asText());
-    }
-    if (!names.path("singular").asText("").isEmpty()) {
-      b.singular(names.path("singular").asText());
-    }
-    b.shortNames(strings(names.path("shortNames")));
-    b.categories(strings(names.path("categories")));
-    if (spec.path("scope").asText().equals("Cluster")) {
-      b.clusterScoped();
-    }
-    if (storageVersion.path("subresources").has("status")) {
-      b.hasStatus();
-    }
-    return b.build();
-  }
-
-  private static String[] strings(JsonNode array) {
-    List<String> out = new ArrayList<>();
-    array.forEach(s -> out.add(s.asText()));
-    return out.toArray(String[]::new);
   }
 
   /** Sets the accepted names, stored versions and the two conditions, unless they are already so. */

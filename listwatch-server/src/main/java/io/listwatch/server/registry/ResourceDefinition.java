@@ -68,6 +68,7 @@ public final class ResourceDefinition implements ResourceDescriptor {
   /** Subresources other than status, by name: the kind and verbs discovery lists. */
   private final Map<String, Subresource> subresources;
   private final TableConvertor tableConvertor;
+  private final CustomResourceVersion customResource;
 
   /**
    * A subresource other than {@code status} (served by a handler registered with
@@ -111,6 +112,16 @@ public final class ResourceDefinition implements ResourceDescriptor {
     this.stored = b.stored;
     this.subresources = Collections.unmodifiableMap(new LinkedHashMap<>(b.subresources));
     this.tableConvertor = b.tableConvertor;
+    this.customResource = b.customResource;
+  }
+
+  /**
+   * For a custom resource, the CustomResourceDefinition's spec and the version entry this
+   * definition serves (schema, subresources, printer columns, selectable fields); empty for a
+   * built-in kind.
+   */
+  public java.util.Optional<CustomResourceVersion> customResource() {
+    return java.util.Optional.ofNullable(customResource);
   }
 
   /**
@@ -386,6 +397,7 @@ public final class ResourceDefinition implements ResourceDescriptor {
     private boolean stored = true;
     private final Map<String, Subresource> subresources = new LinkedHashMap<>();
     private TableConvertor tableConvertor = TableConvertor.DEFAULT;
+    private CustomResourceVersion customResource;
 
     private Builder(String group, String version, String kind, String plural) {
       this.group = Objects.requireNonNull(group, "group");
@@ -504,6 +516,12 @@ public final class ResourceDefinition implements ResourceDescriptor {
     /** Overrides the default {@link TableConvertor#DEFAULT} columns of {@code kubectl get}. */
     public Builder tableConvertor(TableConvertor tableConvertor) {
       this.tableConvertor = Objects.requireNonNull(tableConvertor, "tableConvertor");
+      return this;
+    }
+
+    /** Marks this as a custom resource served from {@code version} of a CustomResourceDefinition. */
+    public Builder customResource(CustomResourceVersion version) {
+      this.customResource = Objects.requireNonNull(version, "version");
       return this;
     }
 
