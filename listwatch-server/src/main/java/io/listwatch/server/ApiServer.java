@@ -156,6 +156,7 @@ public final class ApiServer implements AutoCloseable {
       }
       metrics.registerWatchCaches(cachers.values());
       routes = new ApiRoutes(registry, metrics.instrument(storage), cachers, config.clock);
+      routes.customResourceStrategies(io.listwatch.server.apiextensions.CustomResourceStrategy::forDefinition);
       routes.registerNonResource("/metrics",
           () -> new ApiResponse(200, new ApiResponse.Text(metrics.exposition(), ServerMetrics.CONTENT_TYPE)));
       // kube's order: client certificates, then bearer tokens (static, then service accounts)

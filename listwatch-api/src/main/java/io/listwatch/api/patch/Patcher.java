@@ -68,11 +68,11 @@ public final class Patcher {
    * kube's 415 for a PATCH: {@code the body of the request was in an unknown format - accepted
    * media types include: ...}, listing strategic merge and server-side apply
    * ({@code application/apply-patch+yaml}, which the server handles before a Patcher is made)
-   * for built-in kinds; custom resources are offered JSON and merge patches.
+   * for built-in kinds; custom resources are offered JSON and merge patches and apply.
    */
   public static StatusException unsupported(boolean builtin) {
     String accepted = PatchType.JSON_PATCH.mediaType() + ", " + PatchType.MERGE_PATCH.mediaType()
-        + (builtin ? ", " + PatchType.STRATEGIC_MERGE_PATCH.mediaType() + ", application/apply-patch+yaml" : "");
+        + (builtin ? ", " + PatchType.STRATEGIC_MERGE_PATCH.mediaType() : "") + ", application/apply-patch+yaml";
     return StatusException.unsupportedMediaType(
         "the body of the request was in an unknown format - accepted media types include: " + accepted);
   }

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Reasons;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.schema.FieldError;
+import io.listwatch.api.schema.StructuralSchema;
 import io.listwatch.api.validation.NameSyntax;
 import io.listwatch.server.authn.UserInfo;
 import io.listwatch.server.rest.WriteAdmission;
@@ -26,8 +28,10 @@ import java.util.Set;
  * and listKind are given and well formed (plural and singular DNS-1035 labels in lower case);
  * there is at least one version, each a DNS-1035 label, named once, and exactly one is the
  * storage version; on update, the group, the scope (kube allows a change only while no object
- * is stored; here never) and the names' plural may not change. The schema
- * ({@code openAPIV3Schema}) and the rest of kube's checks are step 6's. Stateless.
+ * is stored; here never) and the names' plural may not change. Each version's schema
+ * ({@code openAPIV3Schema}) must be structural, with valid defaults and kube's OpenAPI rules
+ * ({@link StructuralSchema}), e.g. {@code spec.versions[0].schema.openAPIV3Schema.properties[spec].type:
+ * Required value: must not be empty for specified object fields}. Stateless.
  */
 public final class CustomResourceDefinitionValidation implements WriteAdmission {
 
@@ -137,6 +141,12 @@ public final class CustomResourceDefinitionValidation implements WriteAdmission 
       }
       if (v.path("storage").asBoolean(false)) {
         storage++;
+      }
+      JsonNode schema = v.path("schema").path("openAPIV3Schema");
+      if (!schema.isMissingNode() && !schema.isNull()) {
+        for (FieldError e : StructuralSchema.validate(schema, "spec.versions[" + i + "].schema.openAPIV3Schema")) {
+          causes.add(e.toCause());
+        }
       }
     }
     if (storage != 1) {

@@ -37,8 +37,9 @@ public final class CustomResources {
     if (spec.path("scope").asText().equals("Cluster")) {
       b.clusterScoped();
     }
+    b.tracksGeneration(); // every custom resource starts at generation 1 (CustomResourceStrategy moves it)
     if (version.path("subresources").has("status")) {
-      b.hasStatus();
+      b.hasStatus().clearsStatusOnCreate(); // kube's strategy drops a new object's status then
     }
     b.customResource(new CustomResourceVersion(spec.deepCopy(), version.deepCopy()));
     return b.build();

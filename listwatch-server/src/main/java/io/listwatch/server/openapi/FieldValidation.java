@@ -107,6 +107,20 @@ public final class FieldValidation {
     }
   }
 
+  /**
+   * The keys {@code json} repeats anywhere, in document order, each as kube words it
+   * ({@code duplicate field "metadata.name"}); for bodies no built-in schema describes.
+   *
+   * @throws StatusException 400 when {@code json} is not well-formed JSON
+   */
+  public static List<String> duplicateFields(byte[] json) {
+    try {
+      return UnknownFields.duplicates(json);
+    } catch (IOException e) {
+      throw StatusException.badRequest("the body of the request is not valid JSON: " + e.getMessage());
+    }
+  }
+
   /** Fails with kube's decoding error when a value of {@code object} has a type its field cannot hold. */
   private void checkTypes(ObjectNode object) {
     catalog.types().firstMismatch(definition, object).ifPresent(m -> {

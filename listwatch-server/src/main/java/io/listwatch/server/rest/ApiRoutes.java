@@ -41,6 +41,8 @@ public final class ApiRoutes {
   private final ObjectMetaDefaults defaults;
   private final ResourceStore.NamespaceCheck namespaceCheck;
   private final io.listwatch.server.openapi.OpenApiHandler openapi;
+  /** Makes the {@link WriteStrategy} of a custom resource {@link #serve} serves; none by default. */
+  private volatile java.util.function.Function<ResourceDefinition, WriteStrategy> customResourceStrategies = d -> null;
   private final Map<ResourceDefinition, ResourceHandler> handlers = new java.util.concurrent.ConcurrentHashMap<>();
   private final Map<ResourceDefinition, ResourceStore> stores = new java.util.concurrent.ConcurrentHashMap<>();
   /** Handlers of virtual resources and extra subresources, by "group/plural/subresource". */
@@ -164,7 +166,8 @@ public final class ApiRoutes {
    */
   public synchronized ResourceStore serve(ResourceDefinition def, io.listwatch.server.cacher.Cacher cacher) {
     registry.find(def.group(), def.version(), def.plural()).ifPresent(this::unserve);
-    ResourceStore store = new ResourceStore(def, storage, cacher, defaults, namespaceCheck);
+    ResourceStore store = new ResourceStore(def, storage, cacher, defaults, namespaceCheck,
+        def.customResource().isPresent() ? customResourceStrategies.apply(def) : null);
     stores.put(def, store);
     handlers.put(def, new ResourceHandler(store));
     if (def.namespaced()) {
@@ -172,6 +175,14 @@ public final class ApiRoutes {
     }
     registry = registry.with(def);
     return store;
+  }
+
+  /**
+   * How the resources {@link #serve} serves get their {@link WriteStrategy} (custom resources:
+   * their schema's pruning, defaults and validation). Call before the server accepts requests.
+   */
+  public void customResourceStrategies(java.util.function.Function<ResourceDefinition, WriteStrategy> factory) {
+    this.customResourceStrategies = java.util.Objects.requireNonNull(factory, "factory");
   }
 
   /** Stops serving a resource {@link #serve} served; its objects stay in storage. */

@@ -55,6 +55,10 @@ public final class ResourceHandler {
   /** Applies {@code fieldValidation} to a create or update body (pruning unknown fields); the warnings to send. */
   private java.util.List<String> validateFields(ApiRequest request, ObjectNode object, String optionsKind) {
     var d = directive(request, optionsKind);
+    WriteStrategy strategy = store.strategy();
+    if (strategy != null) {
+      return strategy.decode(d, request.body(), object, false);
+    }
     io.listwatch.server.openapi.FieldValidation v = fieldValidation;
     if (v == null || request.mediaType().equals(KubeProtobuf.MEDIA_TYPE)) {
       return java.util.List.of();
@@ -179,7 +183,8 @@ public final class ResourceHandler {
    * one, as kube's update precondition; a patch that removes it applies unconditionally.
    */
   private CompletableFuture<ApiResponse> patch(RequestInfo info, ApiRequest request, boolean status) {
-    boolean apply = ServerSideApply.isApply(request.mediaType()) && fieldValidation != null;
+    WriteStrategy strategy = store.strategy();
+    boolean apply = ServerSideApply.isApply(request.mediaType()) && (fieldValidation != null || strategy != null);
     ServerSideApply.checkOptions(request, apply);
     if (apply) {
       return apply(info, request, status, 0);
@@ -197,7 +202,9 @@ public final class ResourceHandler {
       SecretConversion.convertWritten(def, patched);
       checkResourceVersion(ObjectMetaDefaults.metadata(patched).path("resourceVersion").asText(""), current,
           info.name());
-      if (validation != null) {
+      if (strategy != null) {
+        warnings.set(strategy.decode(directive, body, patched, true));
+      } else if (validation != null) {
         warnings.set(validation.checkPatched(directive, body, patched));
       }
       admit(request, info.namespace(), patched, current);
@@ -216,13 +223,15 @@ public final class ResourceHandler {
     String manager = request.param("fieldManager");
     boolean force = request.param("force").equals("true");
     var directive = directive(request, "PatchOptions");
-    var fieldManager = ServerSideApply.fieldManager(def);
+    WriteStrategy strategy = store.strategy();
+    var fieldManager = strategy != null ? strategy.fieldManager() : ServerSideApply.fieldManager(def);
     var warnings = new java.util.concurrent.atomic.AtomicReference<java.util.List<String>>(java.util.List.of());
     java.util.function.UnaryOperator<ObjectNode> merge = current -> {
       ObjectNode out = (ObjectNode) fieldManager.apply(current, applied, manager, def.apiVersion(), force,
           store.clock().now()).object();
       SecretConversion.convertWritten(def, out);
-      warnings.set(fieldValidation.checkPatched(directive, null, out));
+      warnings.set(strategy != null ? strategy.decode(directive, null, out, true)
+          : fieldValidation.checkPatched(directive, null, out));
       admit(request, info.namespace(), out, current);
       return out;
     };

@@ -37,6 +37,8 @@ public final class ResourceStore {
   private final Cacher cacher;
   private final ObjectMetaDefaults defaults;
   private final NamespaceCheck namespaces;
+  /** The resource's decoding and validation beyond metadata (custom resources), or null. */
+  private final WriteStrategy strategy;
 
   /** Tells what state a namespace is in (kube's NamespaceLifecycle admission). */
   public interface NamespaceCheck {
@@ -50,11 +52,22 @@ public final class ResourceStore {
 
   ResourceStore(ResourceDefinition def, Storage storage, Cacher cacher, ObjectMetaDefaults defaults,
       NamespaceCheck namespaces) {
+    this(def, storage, cacher, defaults, namespaces, null);
+  }
+
+  ResourceStore(ResourceDefinition def, Storage storage, Cacher cacher, ObjectMetaDefaults defaults,
+      NamespaceCheck namespaces, WriteStrategy strategy) {
     this.def = def;
     this.storage = storage;
     this.cacher = cacher;
     this.defaults = defaults;
     this.namespaces = namespaces;
+    this.strategy = strategy;
+  }
+
+  /** The resource's {@link WriteStrategy}, or null (built-in kinds). */
+  WriteStrategy strategy() {
+    return strategy;
   }
 
   public ResourceDefinition resource() {
@@ -84,6 +97,9 @@ public final class ResourceStore {
     Strategies.prepareForCreate(def, obj, clock().now());
     Defaulting.apply(def, obj);
     ObjectMetaValidator.check(def, obj);
+    if (strategy != null) {
+      strategy.validate(obj, null, false);
+    }
     String name = ObjectMetaDefaults.metadata(obj).path("name").asText();
     boolean generated = ObjectMetaDefaults.metadata(original).path("name").asText("").isEmpty();
     CompletableFuture<NamespaceState> nsOk = def.namespaced() ? namespaces.state(namespace)
@@ -155,7 +171,13 @@ public final class ResourceStore {
         updated.set("status", newStatus);
       }
       Strategies.prepareNamespaceFinalizers(def, part == Part.FINALIZE, updated, current);
+      if (strategy != null) {
+        strategy.prepareForUpdate(updated, current, part == Part.STATUS);
+      }
       ObjectMetaValidator.check(def, updated);
+      if (strategy != null) {
+        strategy.validate(updated, current, part == Part.STATUS);
+      }
       ObjectMetaRules.checkNoNewFinalizersWhileDeleting(def, current, updated, name);
       // compare without the resourceVersion stamp() appended (no copy of the whole object:
       // current is this call's own, and taking the stamp off and back leaves it as it was)

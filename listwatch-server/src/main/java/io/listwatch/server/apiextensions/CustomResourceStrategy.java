@@ -1,0 +1,168 @@
+package io.listwatch.server.apiextensions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.Status;
+import io.listwatch.api.StatusException;
+import io.listwatch.api.apply.FieldManager;
+import io.listwatch.api.apply.StructuralApplySchema;
+import io.listwatch.api.meta.ObjectMetaRules;
+import io.listwatch.api.schema.Defaulter;
+import io.listwatch.api.schema.FieldError;
+import io.listwatch.api.schema.Pruner;
+import io.listwatch.api.schema.SchemaValidator;
+import io.listwatch.server.openapi.FieldValidation;
+import io.listwatch.server.registry.CustomResourceVersion;
+import io.listwatch.server.registry.ResourceDefinition;
+import io.listwatch.server.rest.WriteStrategy;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The writes of one served version of a custom resource, as kube's apiextensions decoder and
+ * {@code customResourceStrategy} treat them, by the version's {@code openAPIV3Schema}:
+ * <ul>
+ *   <li>decoding ({@link #decode}): fields the schema does not specify are pruned (unless
+ *       {@code x-kubernetes-preserve-unknown-fields}), then the schema's defaults are set.
+ *       {@code fieldValidation=Strict} refuses pruned and repeated fields (400,
+ *       {@code CronTab in version "v1" cannot be handled as a CronTab: strict decoding error:
+ *       unknown field "spec.foo"}; for a patch, from {@code strict decoding error:} on),
+ *       {@code Warn} (the default) sends each as a warning, {@code Ignore} drops them silently.
+ *       Pruned paths are reported sorted, as kube sorts them;</li>
+ *   <li>updates ({@link #prepareForUpdate}): with the status subresource, {@code /status}
+ *       changes the status alone (the rest, metadata included apart from managedFields, is the
+ *       stored object's; the main resource's status is the stored one already); the generation
+ *       moves by one when anything but {@code metadata} changed;</li>
+ *   <li>validation ({@link #validate}): the schema's value validations (422 Invalid,
+ *       {@code CronTab.stable.example.com "c" is invalid: spec.replicas: Invalid value: ...}),
+ *       the metadata of embedded resources ({@link EmbeddedObjectMeta}), then the CEL rules
+ *       ({@link #addRuleErrors}).</li>
+ * </ul>
+ *
+ * <p>Built once per served version ({@link #forDefinition}) when the definition is served;
+ * immutable and thread-safe (the schema tree is never modified).
+ */
+public final class CustomResourceStrategy implements WriteStrategy {
+
+  private final ResourceDefinition def;
+  private final CustomResourceVersion version;
+  /** The version's openAPIV3Schema, or null when it declares none (nothing is pruned or checked). */
+  private final JsonNode schema;
+  private final FieldManager fieldManager;
+
+  CustomResourceStrategy(ResourceDefinition def, CustomResourceVersion version) {
+    this.def = def;
+    this.version = version;
+    JsonNode s = version.schema();
+    this.schema = s.isObject() ? s : null;
+    this.fieldManager = new FieldManager(StructuralApplySchema.of(schema == null ? missingSchema() : schema));
+  }
+
+  /** The strategy of a served custom resource, or null for a definition that is not one. */
+  public static WriteStrategy forDefinition(ResourceDefinition def) {
+    Optional<CustomResourceVersion> version = def.customResource();
+    return version.map(v -> (WriteStrategy) new CustomResourceStrategy(def, v)).orElse(null);
+  }
+
+  private static JsonNode missingSchema() {
+    ObjectNode any = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+    any.put("type", "object").put("x-kubernetes-preserve-unknown-fields", true);
+    return any;
+  }
+
+  @Override
+  public List<String> decode(FieldValidation.Directive directive, byte[] json, ObjectNode object, boolean patch) {
+    List<String> problems = new ArrayList<>();
+    if (directive != FieldValidation.Directive.IGNORE && json != null && json.length > 0) {
+      problems.addAll(FieldValidation.duplicateFields(json));
+    }
+    if (schema != null) {
+      List<String> pruned = new ArrayList<>(Pruner.prune(schema, object));
+      pruned.sort(null);
+      pruned.forEach(p -> problems.add(Pruner.unknownField(p)));
+    }
+    if (directive == FieldValidation.Directive.STRICT && !problems.isEmpty()) {
+      String detail = "strict decoding error: " + String.join(", ", problems);
+      throw StatusException.badRequest(patch ? detail : def.kind() + " in version \"" + def.version()
+          + "\" cannot be handled as a " + def.kind() + ": " + detail);
+    }
+    if (schema != null) {
+      Defaulter.apply(schema, object);
+    }
+    return directive == FieldValidation.Directive.WARN ? problems : List.of();
+  }
+
+  @Override
+  public void prepareForUpdate(ObjectNode updated, ObjectNode current, boolean status) {
+    ObjectNode meta = ObjectMetaRules.metadata(updated);
+    if (status && def.hasStatus()) {
+      // kube's status strategy: the whole stored object, with the new status and managedFields
+      JsonNode managedFields = meta.get("managedFields");
+      ObjectNode stored = ObjectMetaRules.metadata(current).deepCopy();
+      stored.remove("resourceVersion");
+      if (managedFields == null) {
+        stored.remove("managedFields");
+      } else {
+        stored.set("managedFields", managedFields);
+      }
+      updated.set("metadata", stored);
+      return;
+    }
+    long generation = ObjectMetaRules.metadata(current).path("generation").asLong(0);
+    meta.put("generation", equalButMetadata(updated, current) ? generation : generation + 1);
+  }
+
+  /** Whether two objects hold the same fields apart from {@code metadata}. */
+  private static boolean equalButMetadata(ObjectNode a, ObjectNode b) {
+    int fieldsA = a.size() - (a.has("metadata") ? 1 : 0);
+    int fieldsB = b.size() - (b.has("metadata") ? 1 : 0);
+    if (fieldsA != fieldsB) {
+      return false;
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = a.properties().iterator(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (!e.getKey().equals("metadata") && !e.getValue().equals(b.get(e.getKey()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public void validate(ObjectNode object, ObjectNode old, boolean status) {
+    List<Status.Cause> causes = new ArrayList<>();
+    if (schema != null) {
+      SchemaValidator.validate(schema, object).forEach(e -> causes.add(e.toCause()));
+      causes.addAll(EmbeddedObjectMeta.validate(schema, object));
+    }
+    List<FieldError> ruleErrors = new ArrayList<>();
+    addRuleErrors(object, old, ruleErrors);
+    ruleErrors.forEach(e -> causes.add(e.toCause()));
+    if (!causes.isEmpty()) {
+      JsonNode name = object.path("metadata").path("name");
+      throw StatusException.invalid(def.group(), def.kind(), name.isTextual() ? name.textValue() : "", causes);
+    }
+  }
+
+  /**
+   * Where the errors of the version's CEL rules ({@code x-kubernetes-validations}) are added:
+   * the single call site for their evaluation, after the schema's own checks, on the object
+   * about to be stored ({@code old} the stored one for transition rules, null on create).
+   * No rules are evaluated yet.
+   */
+  void addRuleErrors(ObjectNode object, ObjectNode old, List<FieldError> errors) {
+  }
+
+  @Override
+  public FieldManager fieldManager() {
+    return fieldManager;
+  }
+
+  /** The served version this strategy writes. */
+  CustomResourceVersion version() {
+    return version;
+  }
+}
