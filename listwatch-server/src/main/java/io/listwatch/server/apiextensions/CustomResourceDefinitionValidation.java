@@ -28,8 +28,8 @@ import java.util.Set;
  * and listKind are given and well formed (plural and singular DNS-1035 labels in lower case);
  * there is at least one version, each a DNS-1035 label, named once, and exactly one is the
  * storage version; on update, the group, the scope (kube allows a change only while no object
- * is stored; here never) and the names' plural may not change. Each version's schema
- * ({@code openAPIV3Schema}) must be structural, with valid defaults and kube's OpenAPI rules
+ * is stored; here never) and the names' plural may not change. Each version has a schema
+ * ({@code openAPIV3Schema}, {@code Required value: schemas are required}), which must be structural, with valid defaults and kube's OpenAPI rules
  * ({@link StructuralSchema}), e.g. {@code spec.versions[0].schema.openAPIV3Schema.properties[spec].type:
  * Required value: must not be empty for specified object fields}. Stateless.
  */
@@ -143,7 +143,10 @@ public final class CustomResourceDefinitionValidation implements WriteAdmission 
         storage++;
       }
       JsonNode schema = v.path("schema").path("openAPIV3Schema");
-      if (!schema.isMissingNode() && !schema.isNull()) {
+      if (schema.isMissingNode() || schema.isNull()) {
+        causes.add(new Status.Cause(Reasons.FIELD_VALUE_REQUIRED, "Required value: schemas are required",
+            "spec.versions[" + i + "].schema.openAPIV3Schema"));
+      } else {
         for (FieldError e : StructuralSchema.validate(schema, "spec.versions[" + i + "].schema.openAPIV3Schema")) {
           causes.add(e.toCause());
         }

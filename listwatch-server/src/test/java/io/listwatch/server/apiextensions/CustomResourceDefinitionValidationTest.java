@@ -23,7 +23,8 @@ class CustomResourceDefinitionValidationTest {
 
   private static final String GOOD_SPEC = """
       {"group":"example.com","scope":"Namespaced","names":{"plural":"widgets","kind":"Widget"},
-       "versions":[{"name":"v1","served":true,"storage":true},{"name":"v2beta1","served":true,"storage":false}]}""";
+       "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object"}}},
+        {"name":"v2beta1","served":true,"storage":false,"schema":{"openAPIV3Schema":{"type":"object"}}}]}""";
 
   private static List<String> causes(ObjectNode crd, ObjectNode old) {
     try {
@@ -51,7 +52,9 @@ class CustomResourceDefinitionValidationTest {
   void badNamesScopeAndVersions_areEachReported() throws Exception {
     ObjectNode crd = crd("widgets.example.org", """
         {"group":"example","scope":"Global","names":{"plural":"Widgets","kind":"Widget"},
-         "versions":[{"name":"v1","storage":true},{"name":"v1","storage":true},{"name":"V3"}]}""");
+         "versions":[{"name":"v1","storage":true,"schema":{"openAPIV3Schema":{"type":"object"}}},
+          {"name":"v1","storage":true,"schema":{"openAPIV3Schema":{"type":"object"}}},
+          {"name":"V3","schema":{"openAPIV3Schema":{"type":"object"}}}]}""");
 
     assertThat(causes(crd, null)).containsExactly(
         "metadata.name: Invalid value: \"widgets.example.org\": must be spec.names.plural+\".\"+spec.group",

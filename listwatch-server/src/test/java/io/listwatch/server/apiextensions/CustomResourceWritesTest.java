@@ -325,6 +325,18 @@ class CustomResourceWritesTest {
   }
 
   @Test
+  void aVersionWithoutSchema_isRefused() {
+    String crd = WIDGET_CRD.replace("widgets", "thingies").replace("Widget", "Thingy")
+        .replaceAll("(?s),\\s*\"schema\":.*", "}]}}");
+
+    Response r = post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd).expect(422);
+
+    assertThat(r.json().path("message").asText()).isEqualTo("CustomResourceDefinition.apiextensions.k8s.io "
+        + "\"thingies.stable.example.com\" is invalid: spec.versions[0].schema.openAPIV3Schema: Required value: "
+        + "schemas are required");
+  }
+
+  @Test
   void anInvalidDefault_isRefused() {
     String crd = WIDGET_CRD.replace("widgets", "doodads").replace("Widget", "Doodad")
         .replace("\"size\":{\"type\":\"integer\"}", "\"size\":{\"type\":\"integer\",\"default\":\"big\"}");
