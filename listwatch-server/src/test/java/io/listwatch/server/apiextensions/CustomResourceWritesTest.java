@@ -178,6 +178,11 @@ class CustomResourceWritesTest {
         + "CronTab: strict decoding error: unknown field \"spec.colour\", unknown field \"spec.size\"");
     get(CRONTABS + "/strict").expect(404);
 
+    Response duplicate = send("POST", CRONTABS + "?fieldValidation=Strict", "application/json",
+        cronTab("dup", "{'image':'a','image':'b'}")).expect(400);
+    assertThat(duplicate.json().path("message").asText()).endsWith("strict decoding error: "
+        + "duplicate field \"spec.image\"");
+
     Response ignore = send("POST", CRONTABS + "?fieldValidation=Ignore", "application/json",
         cronTab("ignored", "{'colour':'red'}")).expect(201);
     assertThat(ignore.warnings()).isEmpty();
