@@ -27,6 +27,7 @@ import java.util.Optional;
  * <ul>
  *   <li>decoding ({@link #decode}): fields the schema does not specify are pruned (unless
  *       {@code x-kubernetes-preserve-unknown-fields}), then the schema's defaults are set.
+ *       Unknown fields of the root's {@code metadata} are pruned too (kube decodes it as ObjectMeta).
  *       {@code fieldValidation=Strict} refuses pruned and repeated fields (400,
  *       {@code CronTab in version "v1" cannot be handled as a CronTab: strict decoding error:
  *       unknown field "spec.foo"}; for a patch, from {@code strict decoding error:} on),
@@ -79,11 +80,12 @@ public final class CustomResourceStrategy implements WriteStrategy {
     if (directive != FieldValidation.Directive.IGNORE && json != null && json.length > 0) {
       problems.addAll(FieldValidation.duplicateFields(json));
     }
+    List<String> pruned = new ArrayList<>(pruneObjectMeta(object));
     if (schema != null) {
-      List<String> pruned = new ArrayList<>(Pruner.prune(schema, object));
-      pruned.sort(null);
-      pruned.forEach(p -> problems.add(Pruner.unknownField(p)));
+      pruned.addAll(Pruner.prune(schema, object));
     }
+    pruned.sort(null);
+    pruned.forEach(p -> problems.add(Pruner.unknownField(p)));
     if (directive == FieldValidation.Directive.STRICT && !problems.isEmpty()) {
       String detail = "strict decoding error: " + String.join(", ", problems);
       throw StatusException.badRequest(patch ? detail : def.kind() + " in version \"" + def.version()
@@ -93,6 +95,27 @@ public final class CustomResourceStrategy implements WriteStrategy {
       Defaulter.apply(schema, object);
     }
     return directive == FieldValidation.Directive.WARN ? problems : List.of();
+  }
+
+  /** The fields of kube's ObjectMeta; a custom resource's metadata is decoded as one, dropping the rest. */
+  private static final java.util.Set<String> OBJECT_META = java.util.Set.of("name", "generateName", "namespace",
+      "selfLink", "uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
+      "deletionGracePeriodSeconds", "labels", "annotations", "ownerReferences", "finalizers", "managedFields");
+
+  /** Removes the fields of the root's {@code metadata} that ObjectMeta does not have; their paths. */
+  private static List<String> pruneObjectMeta(ObjectNode object) {
+    if (!(object.get("metadata") instanceof ObjectNode meta)) {
+      return List.of();
+    }
+    List<String> pruned = new ArrayList<>();
+    for (Iterator<String> it = meta.fieldNames(); it.hasNext(); ) {
+      String field = it.next();
+      if (!OBJECT_META.contains(field)) {
+        pruned.add("metadata." + field);
+        it.remove();
+      }
+    }
+    return pruned;
   }
 
   @Override

@@ -160,12 +160,14 @@ class CustomResourceWritesTest {
   @Test
   void create_fillsInDefaults_andPrunesUnknownFields_withAWarning() {
     Response r = post(CRONTABS, cronTab("defaulted", "{'cronSpec':'* * * * */5','colour':'red',"
-        + "'extra':{'anything':{'goes':1}}}")).expect(201);
+        + "'extra':{'anything':{'goes':1}}}").replace("'metadata':{", "'metadata':{'colour':'blue',")).expect(201);
 
     assertThat(r.json().at("/spec/replicas").asInt()).isEqualTo(1);
     assertThat(r.json().at("/spec/colour").isMissingNode()).isTrue();
     assertThat(r.json().at("/spec/extra/anything/goes").asInt()).as("preserved unknown fields").isEqualTo(1);
-    assertThat(r.warnings()).containsExactly("299 - \"unknown field \\\"spec.colour\\\"\"");
+    assertThat(r.json().at("/metadata/colour").isMissingNode()).isTrue();
+    assertThat(r.warnings()).containsExactly("299 - \"unknown field \\\"metadata.colour\\\"\"",
+        "299 - \"unknown field \\\"spec.colour\\\"\"");
     assertThat(get(CRONTABS + "/defaulted").expect(200).json().at("/spec/colour").isMissingNode()).isTrue();
   }
 
