@@ -129,7 +129,9 @@ public final class FieldManager {
    * <p>When {@code updated} carries a non-empty {@code metadata.managedFields}, those entries
    * replace the live ones before this write is recorded; entries that are not valid (kube's
    * documented {@code [{}]}) strip managedFields from the object entirely. An empty list, or
-   * none, keeps the live entries, so clients that do not know the field never drop it.
+   * none, keeps the live entries, so clients that do not know the field never drop it. A
+   * write that changes no field leaves the entries as they were (the writer's time too), so
+   * that a no-op update stays one.
    */
   public Result update(JsonNode live, JsonNode updated, String manager, String apiVersion, Instant now) {
     JsonNode base = live == null ? JsonNodeFactory.instance.objectNode() : live;
@@ -147,14 +149,20 @@ public final class FieldManager {
     }
     ManagedFieldsEntry me = new ManagedFieldsEntry(manager, ManagedFieldsEntry.UPDATE, apiVersion, now,
         FieldSet.EMPTY, "");
-    FieldSet before = find(managers, me).map(ManagedFieldsEntry::fields).orElse(FieldSet.EMPTY);
+    java.util.Optional<ManagedFieldsEntry> previous = find(managers, me);
+    FieldSet before = previous.map(ManagedFieldsEntry::fields).orElse(FieldSet.EMPTY);
     managers.removeIf(m -> m.sameManager(me));
     ApplyMerge.Comparison cmp = ApplyMerge.compare(withoutManagedFields(base), withoutManagedFields(updated), schema);
+    FieldSet changed = cmp.changed().difference(STRIPPED);
     List<ManagedFieldsEntry> out = new ArrayList<>();
     for (ManagedFieldsEntry m : managers) {
       out.add(m.with(m.fields().difference(cmp.changed()).difference(cmp.removed()), m.time()));
     }
-    out.add(me.with(before.difference(cmp.removed()).union(cmp.changed()).difference(STRIPPED), now));
+    if (changed.isEmpty() && cmp.removed().difference(STRIPPED).isEmpty()) {
+      previous.ifPresent(out::add); // a write that changes nothing keeps the writer's entry, time included
+    } else {
+      out.add(me.with(before.difference(cmp.removed()).union(cmp.changed()).difference(STRIPPED), now));
+    }
     return finish(updated, out);
   }
 

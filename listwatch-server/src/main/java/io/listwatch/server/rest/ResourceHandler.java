@@ -66,6 +66,23 @@ public final class ResourceHandler {
     return v.checkObject(d, request.body(), object);
   }
 
+  /** The built-in kind's field manager, made on first use; custom resources use their strategy's. */
+  private volatile io.listwatch.api.apply.FieldManager builtinFieldManager;
+
+  /** The field manager of this resource's writes (server-side apply and ordinary writes alike). */
+  private io.listwatch.api.apply.FieldManager fieldManager() {
+    WriteStrategy strategy = store.strategy();
+    if (strategy != null) {
+      return strategy.fieldManager();
+    }
+    io.listwatch.api.apply.FieldManager fm = builtinFieldManager;
+    if (fm == null) {
+      fm = ServerSideApply.fieldManager(def);
+      builtinFieldManager = fm; // racing first uses make equal managers: any one will do
+    }
+    return fm;
+  }
+
   void addAdmission(WriteAdmission admission) {
     java.util.List<WriteAdmission> next = new java.util.ArrayList<>(admissions);
     next.add(admission);
@@ -103,7 +120,9 @@ public final class ResourceHandler {
         java.util.List<String> warnings = validateFields(request, created, "CreateOptions");
         SecretConversion.convertWritten(def, created);
         admit(request, info.namespace(), created, null);
-        return store.create(info.namespace(), created, request.isDryRun())
+        ObjectNode owned = UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), null, created,
+            false, store.clock().now());
+        return store.create(info.namespace(), owned, request.isDryRun())
             .thenApply(o -> ApiResponse.created(o).withWarnings(warnings));
       }
       if (HttpMethod.DELETE.equals(m)) {
@@ -171,7 +190,8 @@ public final class ResourceHandler {
       checkResourceVersion(rv, current, info.name());
       ObjectNode updated = body.deepCopy();
       admit(request, info.namespace(), updated, current);
-      return updated;
+      return UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), current, updated, status,
+          store.clock().now());
     }).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings));
   }
 
@@ -208,7 +228,8 @@ public final class ResourceHandler {
         warnings.set(validation.checkPatched(directive, body, patched));
       }
       admit(request, info.namespace(), patched, current);
-      return patched;
+      return UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), current, patched, status,
+          store.clock().now());
     }).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()));
   }
 
@@ -224,7 +245,7 @@ public final class ResourceHandler {
     boolean force = request.param("force").equals("true");
     var directive = directive(request, "PatchOptions");
     WriteStrategy strategy = store.strategy();
-    var fieldManager = strategy != null ? strategy.fieldManager() : ServerSideApply.fieldManager(def);
+    var fieldManager = fieldManager();
     var warnings = new java.util.concurrent.atomic.AtomicReference<java.util.List<String>>(java.util.List.of());
     java.util.function.UnaryOperator<ObjectNode> merge = current -> {
       ObjectNode out = (ObjectNode) fieldManager.apply(current, applied, manager, def.apiVersion(), force,

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
  * kubectl (1.32, from PATH) writing custom resources that a schema governs: a bad field
  * rejected with kube's message, a default filled in, an unknown field pruned (and refused
  * under {@code --validate=strict}), the status subresource and the generation, and
- * {@code kubectl apply --server-side} with a conflict between two field managers and
- * {@code --force-conflicts}; a definition with a non-structural schema refused.
+ * {@code kubectl apply --server-side} with a conflict between two field managers (appliers, or
+ * an applier and {@code kubectl create}) and {@code --force-conflicts}; a definition with a non-structural schema refused.
  */
 class KubectlCrdSchemaTest extends KubectlAgainstServer {
 
@@ -122,6 +122,21 @@ class KubectlCrdSchemaTest extends KubectlAgainstServer {
     Kubectl.Result invalid = kubectl.run("apply", "--server-side", "--field-manager=bob", "-f",
         cronTab("applied-c.yaml", "applied", "{replicas: 50}").toString());
     assertThat(invalid.stderr()).contains("spec.replicas: Invalid value: 50");
+  }
+
+  @Test
+  void applyServerSide_conflictsWithTheFieldsOfAnImperativeCreate() {
+    kubectl.ok("create", "-f", cronTab("imperative.yaml", "imperative", "{image: nginx}").toString());
+    assertThat(kubectl.ok("get", "ct", "imperative", "-n", NS, "-o",
+        "jsonpath={.metadata.managedFields[0].manager} {.metadata.managedFields[0].operation}").stdout())
+        .isEqualTo("kubectl-create Update");
+
+    Kubectl.Result conflict = kubectl.run("apply", "--server-side", "-f",
+        cronTab("imperative-apply.yaml", "imperative", "{image: httpd}").toString());
+
+    assertThat(conflict.exitCode()).isNotZero();
+    assertThat(conflict.stderr()).contains("conflict with \"kubectl-create\" using stable.example.com/v1: "
+        + ".spec.image");
   }
 
   @Test
