@@ -17,10 +17,11 @@ import java.util.List;
 
 /**
  * The request side of server-side apply ({@code PATCH} with
- * {@code Content-Type: application/apply-patch+yaml}) for built-in kinds: the applied
- * configuration read from the YAML (or JSON) body and checked as kube checks it, and the
- * kind's {@link FieldManager}, which merges it and records ownership in
- * {@code metadata.managedFields} ({@code io.listwatch.api.apply}).
+ * {@code Content-Type: application/apply-patch+yaml}): the applied configuration read from the
+ * YAML (or JSON) body and checked as kube checks it, and a built-in kind's
+ * {@link FieldManager}, which merges it and records ownership in
+ * {@code metadata.managedFields} ({@code io.listwatch.api.apply}); a custom resource's field
+ * manager is its {@link WriteStrategy}'s, by its schema.
  *
  * <p>Checked, as kube: {@code fieldManager} is given (else 422 on PatchOptions:
  * {@code fieldManager: Required value: is required for apply patch}); {@code force} is only for
