@@ -29,9 +29,10 @@ import java.util.Set;
  * there is at least one version, each a DNS-1035 label, named once, and exactly one is the
  * storage version; on update, the group, the scope (kube allows a change only while no object
  * is stored; here never) and the names' plural may not change. Each version has a schema
- * ({@code openAPIV3Schema}, {@code Required value: schemas are required}), which must be structural, with valid defaults and kube's OpenAPI rules
- * ({@link StructuralSchema}), e.g. {@code spec.versions[0].schema.openAPIV3Schema.properties[spec].type:
- * Required value: must not be empty for specified object fields}. Stateless.
+ * ({@code openAPIV3Schema}, {@code Required value: schemas are required}), which must be
+ * structural, with valid defaults and kube's OpenAPI rules ({@link StructuralSchema}), e.g.
+ * {@code spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must
+ * not be empty for specified object fields}. Stateless.
  */
 public final class CustomResourceDefinitionValidation implements WriteAdmission {
 

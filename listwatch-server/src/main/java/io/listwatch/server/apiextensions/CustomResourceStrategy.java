@@ -156,13 +156,14 @@ public final class CustomResourceStrategy implements WriteStrategy {
 
   @Override
   public void validate(ObjectNode object, ObjectNode old, boolean status) {
+    List<FieldError> errors = schema == null ? List.of() : SchemaValidator.validate(schema, object);
     List<Status.Cause> causes = new ArrayList<>();
+    errors.forEach(e -> causes.add(e.toCause()));
     if (schema != null) {
-      SchemaValidator.validate(schema, object).forEach(e -> causes.add(e.toCause()));
       causes.addAll(EmbeddedObjectMeta.validate(schema, object));
     }
     List<FieldError> ruleErrors = new ArrayList<>();
-    addRuleErrors(object, old, ruleErrors);
+    addRuleErrors(object, old, errors, ruleErrors);
     ruleErrors.forEach(e -> causes.add(e.toCause()));
     if (!causes.isEmpty()) {
       JsonNode name = object.path("metadata").path("name");
@@ -173,10 +174,14 @@ public final class CustomResourceStrategy implements WriteStrategy {
   /**
    * Where the errors of the version's CEL rules ({@code x-kubernetes-validations}) are added:
    * the single call site for their evaluation, after the schema's own checks, on the object
-   * about to be stored ({@code old} the stored one for transition rules, null on create).
-   * No rules are evaluated yet.
+   * about to be stored (pruned and defaulted). No rules are evaluated yet: the rules are to be
+   * compiled once in the constructor, next to {@link #fieldManager}.
+   *
+   * @param old the stored object for transition rules ({@code oldSelf}), null on create
+   * @param schemaErrors the schema's errors for this write (kube skips the rules after some)
+   * @param ruleErrors where the rules' errors go
    */
-  void addRuleErrors(ObjectNode object, ObjectNode old, List<FieldError> errors) {
+  void addRuleErrors(ObjectNode object, ObjectNode old, List<FieldError> schemaErrors, List<FieldError> ruleErrors) {
   }
 
   @Override
