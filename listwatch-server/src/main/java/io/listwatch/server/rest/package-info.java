@@ -16,8 +16,12 @@
  *       resource lists.</li>
  *   <li>Hooks other packages register: {@link io.listwatch.server.rest.RestHandler} (virtual
  *       resources, subresources), {@link io.listwatch.server.rest.WriteAdmission} (a type's
- *       checks of writes, e.g. RBAC's escalation check). Protobuf bodies of built-in kinds are
- *       read with {@link io.listwatch.server.protobuf.KubeProtobuf}.</li>
+ *       checks of writes, e.g. RBAC's escalation check), {@link io.listwatch.server.rest.WriteStrategy}
+ *       (a custom resource's pruning, defaults and validation by its schema). Protobuf bodies of
+ *       built-in kinds are read with {@link io.listwatch.server.protobuf.KubeProtobuf}.</li>
+ *   <li>Field ownership: {@link io.listwatch.server.rest.ServerSideApply} (apply patches) and
+ *       {@link io.listwatch.server.rest.UpdateManagers} (the Update entries of ordinary
+ *       writes).</li>
  * </ul>
  */
 package io.listwatch.server.rest;
