@@ -186,6 +186,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       head.headers().set(HttpHeaderNames.CONTENT_TYPE, encoding == WatchEncoding.PROTOBUF
           ? KubeProtobuf.WATCH_MEDIA_TYPE : HttpHeaderValues.APPLICATION_JSON.toString());
       head.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
+      for (String warning : routes.deprecationWarnings(info)) {
+        head.headers().add("Warning", "299 - \"" + warning.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+      }
       HttpUtil.setTransferEncodingChunked(head, true);
       metrics.watchStarted(info, HttpResponseStatus.OK.code());
       ctx.writeAndFlush(head);

@@ -235,10 +235,18 @@ public final class ApiRoutes {
       throw StatusException.pathNotFound();
     }
     RestHandler handler = custom.get(info.group() + "/" + info.resource() + "/" + info.subresource());
-    if (handler != null) {
-      return handler.handle(info, request);
-    }
-    return handlerFor(info).handle(info, request);
+    java.util.List<String> warnings = deprecationWarnings(info);
+    CompletableFuture<ApiResponse> answer = handler != null ? handler.handle(info, request)
+        : handlerFor(info).handle(info, request);
+    return warnings.isEmpty() ? answer : answer.thenApply(r -> r.withWarnings(warnings));
+  }
+
+  /** kube's Warning for every request to a deprecated custom resource version; empty for others. */
+  public java.util.List<String> deprecationWarnings(RequestInfo info) {
+    return registry.find(info.group(), info.version(), info.resource())
+        .flatMap(ResourceDefinition::customResource)
+        .flatMap(io.listwatch.server.registry.CustomResourceVersion::deprecationWarning)
+        .map(java.util.List::of).orElse(java.util.List.of());
   }
 
   private ApiResponse nonResource(String path, ApiRequest request) {
