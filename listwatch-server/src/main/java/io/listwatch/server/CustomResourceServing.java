@@ -58,8 +58,7 @@ final class CustomResourceServing implements CustomResourceDefinitionController.
   public ResourceStore serve(ResourceDefinition def, WriteAdmission admission) {
     Cacher cacher = new Cacher(def, storage, cacherConfig, timer, clock);
     cacher.start();
-    ResourceStore store = routes.serve(def, cacher);
-    routes.admission(def, admission);
+    ResourceStore store = routes.serve(def, cacher, java.util.List.of(admission));
     Served previous = served.put(key(def), new Served(cacher, store));
     if (previous != null) {
       stop(previous);

@@ -160,13 +160,17 @@ public final class ApiRoutes {
   /**
    * Serves a resource from now on (a custom resource whose definition was accepted): its
    * store over {@code cacher}, discovery, and every verb a stored resource has. Serving a
-   * resource already served (by group, version and plural) replaces its definition.
+   * resource already served (by group, version and plural) replaces its definition. Its writes
+   * pass {@code admissions} (in order) from the first request on.
    */
-  public synchronized ResourceStore serve(ResourceDefinition def, io.listwatch.server.cacher.Cacher cacher) {
+  public synchronized ResourceStore serve(ResourceDefinition def, io.listwatch.server.cacher.Cacher cacher,
+      java.util.List<WriteAdmission> admissions) {
     registry.find(def.group(), def.version(), def.plural()).ifPresent(this::unserve);
     ResourceStore store = new ResourceStore(def, storage, cacher, defaults, namespaceCheck);
     stores.put(def, store);
-    handlers.put(def, new ResourceHandler(store));
+    ResourceHandler handler = new ResourceHandler(store);
+    admissions.forEach(handler::addAdmission);
+    handlers.put(def, handler);
     if (def.namespaced()) {
       namespacedResources.add(def.group() + "/" + def.plural());
     }
