@@ -138,6 +138,9 @@ class CustomResourceVersionsTest {
     assertThat(deprecated.headers().allValues("warning"))
         .containsExactly("299 - \"" + group + "/v1beta1 Box is deprecated; use " + group + "/v2 Box\"");
     assertThat(http.get(boxes(group, "v1", ns)).headers().allValues("warning")).isEmpty();
+    KubeHttp.Response missing = http.get(boxes(group, "v1beta1", ns) + "/missing");
+    assertThat(missing.code()).isEqualTo(404);
+    assertThat(missing.headers().allValues("warning")).as("failures warn too").hasSize(1);
     try (WatchStream w = http.watch(boxes(group, "v1beta1", ns))) {
       assertThat(w.headers().allValues("warning")).hasSize(1);
     }
