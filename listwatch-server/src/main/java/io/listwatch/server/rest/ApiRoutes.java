@@ -45,6 +45,11 @@ public final class ApiRoutes {
   private final Map<ResourceDefinition, ResourceStore> stores = new java.util.concurrent.ConcurrentHashMap<>();
   /** Handlers of virtual resources and extra subresources, by "group/plural/subresource". */
   private final Map<String, RestHandler> custom = new java.util.concurrent.ConcurrentHashMap<>();
+  /**
+   * The scale handlers of custom resources served now, by definition (their versions share a
+   * plural, so they cannot share {@link #custom}'s key).
+   */
+  private final Map<ResourceDefinition, RestHandler> customScales = new java.util.concurrent.ConcurrentHashMap<>();
   /** Non-resource GET endpoints registered at start ({@code /metrics}), by path. */
   private final Map<String, java.util.function.Supplier<ApiResponse>> nonResourceGets =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -109,7 +114,7 @@ public final class ApiRoutes {
   private void registerSubresources() {
     for (ResourceDefinition def : registry.all()) {
       if (def.subresources().containsKey("scale") && stores.containsKey(def)) {
-        register(def, "scale", new ScaleHandler(stores.get(def)));
+        register(def, "scale", new ScaleHandler(stores.get(def), ScaleFields.builtin()));
       }
     }
     ResourceDefinition namespaces = registry.find("", "v1", "namespaces").orElseThrow();
@@ -167,6 +172,9 @@ public final class ApiRoutes {
     ResourceStore store = new ResourceStore(def, storage, cacher, defaults, namespaceCheck);
     stores.put(def, store);
     handlers.put(def, new ResourceHandler(store));
+    if (def.subresources().containsKey("scale")) {
+      def.customResource().ifPresent(cr -> customScales.put(def, new ScaleHandler(store, ScaleFields.custom(cr))));
+    }
     if (def.namespaced()) {
       namespacedResources.add(def.group() + "/" + def.plural());
     }
@@ -179,6 +187,7 @@ public final class ApiRoutes {
     registry = registry.without(def);
     handlers.remove(def);
     stores.remove(def);
+    customScales.remove(def);
     if (registry.all().stream().noneMatch(d -> d.group().equals(def.group()) && d.plural().equals(def.plural()))) {
       namespacedResources.remove(def.group() + "/" + def.plural());
     }
@@ -235,6 +244,9 @@ public final class ApiRoutes {
       throw StatusException.pathNotFound();
     }
     RestHandler handler = custom.get(info.group() + "/" + info.resource() + "/" + info.subresource());
+    if (handler == null && info.subresource().equals("scale")) {
+      handler = registry.find(info.group(), info.version(), info.resource()).map(customScales::get).orElse(null);
+    }
     if (handler != null) {
       return handler.handle(info, request);
     }
