@@ -169,4 +169,58 @@ class KubectlCrdViewsTest extends KubectlAgainstServer {
         .contains("spec.versions[0].selectableFields[0].jsonPath: Invalid value: \".spec.size\": must point to a "
             + "field of type string, boolean or integer");
   }
+
+  @Test
+  void explain_printsTheSchemasDescriptions() {
+    assertThat(kubectl.ok("explain", "widgets").stdout())
+        .contains("Widget").contains("A widget the views tests print.").contains("spec\t<Object>");
+    assertThat(kubectl.ok("explain", "widgets.spec").stdout())
+        .contains("What the widget should look like.")
+        .contains("color\t<string>").contains("The colour the widget is painted.");
+    assertThat(kubectl.ok("explain", "widgets.metadata").stdout()).as("metadata is kube's ObjectMeta")
+        .contains("resourceVersion");
+  }
+
+  @Test
+  void openApiV2_carriesTheKind_underKubesDefinitionName() {
+    String v2 = kubectl.ok("get", "--raw", "/openapi/v2").stdout();
+
+    assertThat(v2).contains("\"com.example.views.v1.Widget\"").contains("\"com.example.views.v1.WidgetList\"")
+        .contains("/apis/views.example.com/v1/namespaces/{namespace}/widgets/{name}/scale");
+  }
+
+  @Test
+  void apply_ofAChangedWidget_updatesIt() {
+    Path file = kubectl.file("applied.yaml", """
+        apiVersion: views.example.com/v1
+        kind: Widget
+        metadata: {name: applied}
+        spec: {color: white, replicas: 1}
+        """);
+    kubectl.ok("apply", "-n", NS, "-f", file.toString());
+
+    assertThat(kubectl.ok("apply", "-n", NS, "-f", kubectl.file("applied.yaml", """
+        apiVersion: views.example.com/v1
+        kind: Widget
+        metadata: {name: applied}
+        spec: {color: black, replicas: 1}
+        """).toString()).stdout()).contains("widget.views.example.com/applied configured");
+    assertThat(kubectl.ok("get", "widget", "applied", "-n", NS, "-o", "jsonpath={.spec.color}").stdout())
+        .isEqualTo("black");
+  }
+
+  @Test
+  void explain_followsAChangedSchema() {
+    String gizmos = WIDGETS.replace("widgets.views.example.com", "gizmos.views.example.com")
+        .replace("plural: widgets, kind: Widget, shortNames: [wdg]", "plural: gizmos, kind: Gizmo");
+    kubectl.ok("apply", "-f", kubectl.file("gizmos-crd.yaml", gizmos).toString());
+    kubectl.ok("wait", "--for=condition=established", "--timeout=30s", "crd/gizmos.views.example.com");
+    assertThat(kubectl.ok("explain", "gizmos.spec.color").stdout()).contains("The colour the widget is painted.");
+
+    kubectl.ok("apply", "-f", kubectl.file("gizmos-crd.yaml",
+        gizmos.replace("The colour the widget is painted.", "The colour of the gizmo.")).toString());
+
+    await("explain shows the new description",
+        () -> kubectl.run("explain", "gizmos.spec.color").stdout().contains("The colour of the gizmo."));
+  }
 }
