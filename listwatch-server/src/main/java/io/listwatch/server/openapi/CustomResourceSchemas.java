@@ -35,8 +35,12 @@ final class CustomResourceSchemas {
 
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
   private static final String META = "io.k8s.apimachinery.pkg.apis.meta.v1.";
-  /** The built-in definitions every custom resource definition refers to. */
-  static final List<String> REFERENCED = List.of(META + "ObjectMeta", META + "ListMeta");
+  /**
+   * The built-in definitions a custom resource's definitions and operations refer to: its
+   * metadata, its list's, and the bodies of delete answers and patches.
+   */
+  static final List<String> REFERENCED = List.of(META + "ObjectMeta", META + "ListMeta", META + "Status",
+      META + "Patch");
 
   private CustomResourceSchemas() {
   }

@@ -55,6 +55,7 @@ class CustomResourceOpenApiTest {
         .isEqualTo("#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
     assertThat(widget.at("/properties/spec/properties/color/nullable").asBoolean()).isTrue();
     assertThat(schemas.has("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta")).isTrue();
+    assertThat(schemas.has("io.k8s.apimachinery.pkg.apis.meta.v1.Status")).as("deletecollection answers it").isTrue();
     assertThat(schemas.path("com.example.views.v1.WidgetList").at("/properties/items/items/$ref").asText())
         .isEqualTo("#/components/schemas/com.example.views.v1.Widget");
     assertThat(doc.path("paths").has("/apis/views.example.com/v1/namespaces/{namespace}/widgets/{name}/scale"))
