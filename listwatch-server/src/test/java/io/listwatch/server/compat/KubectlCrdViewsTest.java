@@ -223,4 +223,23 @@ class KubectlCrdViewsTest extends KubectlAgainstServer {
     await("explain shows the new description",
         () -> kubectl.run("explain", "gizmos.spec.color").stdout().contains("The colour of the gizmo."));
   }
+
+  @Test
+  void aListFile_isValidatedByKubectlAgainstTheCustomSchema() {
+    Path list = kubectl.file("widget-list.yaml", """
+        apiVersion: v1
+        kind: List
+        items:
+        - apiVersion: views.example.com/v1
+          kind: Widget
+          metadata: {name: listed}
+          spec: {colour: blue}
+        """);
+
+    Kubectl.Result r = kubectl.run("apply", "-n", NS, "-f", list.toString());
+
+    assertThat(r.exitCode()).isNotZero();
+    assertThat(r.stderr()).contains("unknown field \"colour\"").contains("com.example.views.v1.Widget");
+    assertThat(kubectl.run("get", "widget", "listed", "-n", NS).stderr()).contains("NotFound");
+  }
 }
