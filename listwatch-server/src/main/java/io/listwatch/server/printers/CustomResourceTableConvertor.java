@@ -1,6 +1,7 @@
 package io.listwatch.server.printers;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +23,9 @@ import java.util.List;
  */
 public final class CustomResourceTableConvertor implements TableConvertor {
 
-  private static final JsonNode DEFAULT_COLUMNS = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
-      .arrayNode().add(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+  /** What kube serves for a version without printer columns. */
+  private static final JsonNode DEFAULT_COLUMNS = JsonNodeFactory.instance.arrayNode().add(
+      JsonNodeFactory.instance.objectNode()
           .put("name", "Age").put("type", "date")
           .put("description", "CreationTimestamp is a timestamp representing the server time when this object was "
               + "created.")

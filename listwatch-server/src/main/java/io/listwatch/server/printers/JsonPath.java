@@ -1,10 +1,12 @@
 package io.listwatch.server.printers;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The part of kube's JSONPath (client-go's {@code util/jsonpath}, the language of
@@ -179,7 +181,7 @@ public final class JsonPath {
   }
 
   private static JsonNode literal(String text, String expression) {
-    var json = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+    var json = JsonNodeFactory.instance;
     if (isQuoted(text)) {
       return json.textNode(text.substring(1, text.length() - 1));
     }
@@ -306,7 +308,7 @@ public final class JsonPath {
       return "[" + String.join(" ", parts) + "]";
     }
     if (value.isObject()) {
-      java.util.TreeMap<String, String> sorted = new java.util.TreeMap<>();
+      TreeMap<String, String> sorted = new TreeMap<>();
       value.properties().forEach(e -> sorted.put(e.getKey(), text(e.getValue())));
       List<String> parts = new ArrayList<>();
       sorted.forEach((k, v) -> parts.add(k + ":" + v));
