@@ -45,6 +45,11 @@ public final class ApiRoutes {
   private final Map<ResourceDefinition, ResourceStore> stores = new java.util.concurrent.ConcurrentHashMap<>();
   /** Handlers of virtual resources and extra subresources, by "group/plural/subresource". */
   private final Map<String, RestHandler> custom = new java.util.concurrent.ConcurrentHashMap<>();
+  /**
+   * The scale handlers of custom resources served now, by definition (their versions share a
+   * plural, so they cannot share {@link #custom}'s key).
+   */
+  private final Map<ResourceDefinition, RestHandler> customScales = new java.util.concurrent.ConcurrentHashMap<>();
   /** Non-resource GET endpoints registered at start ({@code /metrics}), by path. */
   private final Map<String, java.util.function.Supplier<ApiResponse>> nonResourceGets =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -109,7 +114,7 @@ public final class ApiRoutes {
   private void registerSubresources() {
     for (ResourceDefinition def : registry.all()) {
       if (def.subresources().containsKey("scale") && stores.containsKey(def)) {
-        register(def, "scale", new ScaleHandler(stores.get(def)));
+        register(def, "scale", new ScaleHandler(stores.get(def), ScaleFields.builtin()));
       }
     }
     ResourceDefinition namespaces = registry.find("", "v1", "namespaces").orElseThrow();
@@ -171,6 +176,9 @@ public final class ApiRoutes {
     ResourceHandler handler = new ResourceHandler(store);
     admissions.forEach(handler::addAdmission);
     handlers.put(def, handler);
+    if (def.subresources().containsKey("scale")) {
+      def.customResource().ifPresent(cr -> customScales.put(def, new ScaleHandler(store, ScaleFields.custom(cr))));
+    }
     if (def.namespaced()) {
       namespacedResources.add(def.group() + "/" + def.plural());
     }
@@ -183,6 +191,7 @@ public final class ApiRoutes {
     registry = registry.without(def);
     handlers.remove(def);
     stores.remove(def);
+    customScales.remove(def);
     if (registry.all().stream().noneMatch(d -> d.group().equals(def.group()) && d.plural().equals(def.plural()))) {
       namespacedResources.remove(def.group() + "/" + def.plural());
     }
@@ -239,6 +248,9 @@ public final class ApiRoutes {
       throw StatusException.pathNotFound();
     }
     RestHandler handler = custom.get(info.group() + "/" + info.resource() + "/" + info.subresource());
+    if (handler == null && info.subresource().equals("scale")) {
+      handler = registry.find(info.group(), info.version(), info.resource()).map(customScales::get).orElse(null);
+    }
     java.util.List<String> warnings = deprecationWarnings(info);
     CompletableFuture<ApiResponse> answer = handler != null ? handler.handle(info, request)
         : handlerFor(info).handle(info, request);
