@@ -2,6 +2,9 @@ package io.listwatch.client.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.listwatch.api.LabelSelector;
 import io.listwatch.client.Config;
 import io.listwatch.client.DynamicObject;
@@ -12,10 +15,10 @@ import io.listwatch.client.OwnerReference;
 import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.testing.ApiServerExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +26,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * An operator's informer on its own custom resource, with a model class of its own (records
@@ -33,7 +35,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@link Lister} reading the cache by namespace. The README's operator-author section shows
  * this same code.
  */
-@ExtendWith(ApiServerExtension.class)
 @Timeout(60)
 class CustomResourceInformerTest {
 
@@ -42,17 +43,35 @@ class CustomResourceInformerTest {
   static final ResourceType CRDS = new ResourceType("apiextensions.k8s.io", "v1", "customresourcedefinitions",
       "CustomResourceDefinition", false);
 
+  /** The definition the README's operator-author section shows. */
   static final String WIDGET_CRD = """
-      {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-       "metadata": {"name": "widgets.example.com"},
-       "spec": {"group": "example.com", "scope": "Namespaced",
-         "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
-         "versions": [{"name": "v1", "served": true, "storage": true,
-           "subresources": {"status": {}},
-           "schema": {"openAPIV3Schema": {"type": "object", "properties": {
-             "spec": {"type": "object", "properties": {
-               "color": {"type": "string"}, "size": {"type": "integer"}}},
-             "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}}}}}}]}}""";
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata: {name: widgets.example.com}
+      spec:
+        group: example.com
+        scope: Namespaced
+        names: {plural: widgets, singular: widget, kind: Widget}
+        versions:
+        - name: v1
+          served: true
+          storage: true
+          subresources: {status: {}}
+          schema:
+            openAPIV3Schema:
+              type: object
+              properties:
+                spec:
+                  type: object
+                  properties:
+                    color: {type: string}
+                    size: {type: integer, minimum: 1}
+                status:
+                  type: object
+                  properties:
+                    ready: {type: boolean}
+      """;
+
 
   /** The operator's model: plain records, the metadata being the client's {@link ObjectMeta}. */
   record Widget(String apiVersion, String kind, ObjectMeta metadata, WidgetSpec spec, WidgetStatus status) {
@@ -78,13 +97,15 @@ class CustomResourceInformerTest {
   static final ResourceType WIDGETS = new ResourceType("example.com", "v1", "widgets", "Widget", true);
   static final JacksonCodec<Widget> CODEC = JacksonCodec.of(Widget.class);
 
+  private static ApiServer server;
   private static KubeClient client;
   private static ResourceClient<Widget> widgets;
 
   @BeforeAll
-  static void setUp(ApiServer server) throws InterruptedException {
+  static void setUp() throws Exception {
+    server = ApiServer.builder().build().start(); // port 0, a temporary data directory deleted on close
     client = KubeClient.create(Config.forUrl(server.url()));
-    client.dynamic(CRDS).create(DynamicObject.parse(WIDGET_CRD));
+    client.dynamic(CRDS).create(DynamicObject.of((ObjectNode) new ObjectMapper(new YAMLFactory()).readTree(WIDGET_CRD)));
     awaitEstablished(client.dynamic(CRDS), "widgets.example.com");
     widgets = client.resource(WIDGETS, CODEC);
     for (String ns : List.of("red-team", "blue-team", "meta")) {
@@ -97,6 +118,9 @@ class CustomResourceInformerTest {
   static void tearDown() {
     if (client != null) {
       client.close();
+    }
+    if (server != null) {
+      server.close();
     }
   }
 
@@ -131,7 +155,8 @@ class CustomResourceInformerTest {
 
         @Override
         public void onUpdate(Widget oldW, Widget newW) {
-          seen.add("update " + newW.metadata().name() + " size " + oldW.spec().size() + "->" + newW.spec().size());
+          seen.add("update " + newW.metadata().name() + " size " + oldW.spec().size() + "->" + newW.spec().size()
+              + (newW.status() != null && Boolean.TRUE.equals(newW.status().ready()) ? " ready" : ""));
         }
 
         @Override
@@ -155,6 +180,12 @@ class CustomResourceInformerTest {
           .extracting(w -> w.metadata().name() + " " + w.spec().size()).containsExactly("existing 5");
       assertThat(lister.namespace("blue-team").get("added")).map(w -> w.spec().color()).contains("blue");
       assertThat(lister.namespace("red-team").get("added")).isEmpty();
+
+      // as the README: an object from the cache, its status written through the typed client
+      Optional<Widget> cached = lister.namespace("red-team").get("existing");
+      cached.ifPresent(w -> widgets.updateStatus(new Widget(w.apiVersion(), w.kind(), w.metadata(), w.spec(),
+          new WidgetStatus(true))));
+      assertThat(poll(seen)).isEqualTo("update existing size 5->5 ready");
 
       widgets.delete("blue-team", "added");
       assertThat(poll(seen)).isEqualTo("delete added");
