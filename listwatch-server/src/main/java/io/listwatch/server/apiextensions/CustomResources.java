@@ -41,6 +41,7 @@ public final class CustomResources {
     if (spec.path("scope").asText().equals("Cluster")) {
       b.clusterScoped();
     }
+    b.tracksGeneration(); // kube sets metadata.generation on every custom resource
     if (version.path("subresources").has("status")) {
       b.hasStatus();
     }
