@@ -109,9 +109,14 @@ public final class CelValidator {
    *     empty when every rule holds
    */
   public List<FieldError> validate(JsonNode object, JsonNode oldObject) {
+    return validate(object, oldObject, RuntimeCost.RUNTIME_BUDGET);
+  }
+
+  /** {@link #validate(JsonNode, JsonNode)} with another per-write cost budget. */
+  List<FieldError> validate(JsonNode object, JsonNode oldObject, long costBudget) {
     List<FieldError> errors = new ArrayList<>();
     if (hasRules()) {
-      validate("", object, oldObject, new long[] {RuntimeCost.RUNTIME_BUDGET}, errors);
+      validate("", object, oldObject, new long[] {costBudget}, errors);
     }
     return errors;
   }
