@@ -11,7 +11,8 @@ import java.util.Map;
 /**
  * A JSON value as the CEL value {@code self} holds, shaped by its schema the way
  * {@link DeclTypes} types it: integers as {@code Long}, numbers as {@code Double} (also when
- * written without a fraction), strings, booleans, lists, and objects as maps (struct fields
+ * written without a fraction), strings (as bytes, durations or timestamps for those formats,
+ * see {@link FormattedStrings}), booleans, lists, and objects as maps (struct fields
  * under their escaped names, only the declared properties; a resource's {@code metadata} with
  * only {@code name} and {@code generateName}). JSON null is CEL's {@code null}.
  *
@@ -60,6 +61,10 @@ final class CelValues {
       }
       case "number" -> {
         return value.isNumber() ? (Object) value.doubleValue() : dyn(value);
+      }
+      case "string" -> {
+        return value.isTextual() ? FormattedStrings.of(value.textValue(),
+            Schemas.text(schema, "format")) : dyn(value);
       }
       default -> {
         return dyn(value);

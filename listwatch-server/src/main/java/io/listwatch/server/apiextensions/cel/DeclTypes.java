@@ -20,7 +20,9 @@ import java.util.Set;
  * object with {@code properties} is a struct whose fields are the properties (so a rule naming a
  * field the schema does not declare fails to compile), an object with
  * {@code additionalProperties} a {@code map(string, V)}, an array a {@code list(T)}, integer
- * {@code int}, number {@code double}, string {@code string}, boolean {@code bool}. Values kube
+ * {@code int}, number {@code double}, string {@code string} (with {@code format: byte}
+ * {@code bytes}, {@code duration} {@code duration}, {@code date} and {@code date-time}
+ * {@code timestamp}), boolean {@code bool}. Values kube
  * leaves untyped are {@code dyn}: {@code x-kubernetes-int-or-string}, objects with
  * {@code x-kubernetes-preserve-unknown-fields} and no properties, schemas without a type.
  *
@@ -69,7 +71,12 @@ final class DeclTypes {
         return SimpleType.DOUBLE;
       }
       case "string" -> {
-        return SimpleType.STRING;
+        return switch (String.valueOf(Schemas.text(schema, "format"))) {
+          case "byte" -> SimpleType.BYTES;
+          case "duration" -> SimpleType.DURATION;
+          case "date", "date-time" -> SimpleType.TIMESTAMP;
+          default -> SimpleType.STRING;
+        };
       }
       case "boolean" -> {
         return SimpleType.BOOL;

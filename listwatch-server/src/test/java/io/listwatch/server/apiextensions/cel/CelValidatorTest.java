@@ -172,6 +172,20 @@ class CelValidatorTest {
             "{'max-surge':7,'namespace':'a'}", null,
             "spec: Invalid value: \"object\": failed rule: self.max__dash__surge < 5 &&"
                 + " self.__namespace__ != ''"),
+        c("formatted strings are timestamps, durations and bytes", spec(
+                "'start':{'type':'string','format':'date-time'},"
+                    + "'day':{'type':'string','format':'date'},"
+                    + "'timeout':{'type':'string','format':'duration'},"
+                    + "'data':{'type':'string','format':'byte'}",
+                "{'rule':\"self.start > timestamp('2024-01-01T00:00:00Z')\",'message':'start'},"
+                    + "{'rule':\"self.day < self.start\",'message':'day'},"
+                    + "{'rule':\"self.timeout <= duration('1h')\",'message':'timeout'},"
+                    + "{'rule':\"size(self.data) == 5\",'message':'data'}"),
+            "{'start':'2023-06-01T10:00:00+02:00','day':'2023-07-01',"
+                + "'timeout':'1h30m','data':'aGVsbG8='}", null,
+            "spec: Invalid value: \"object\": start",
+            "spec: Invalid value: \"object\": day",
+            "spec: Invalid value: \"object\": timeout"),
         c("null values are not evaluated", IMMUTABLE, "{'name':null}", "{'name':'a'}"),
         c("string and list functions kube offers", spec(
                 "'name':{'type':'string'},'nums':{'type':'array','items':{'type':'integer'}},"
