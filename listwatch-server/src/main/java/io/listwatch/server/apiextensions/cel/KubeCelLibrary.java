@@ -34,11 +34,13 @@ import java.util.List;
  *       ({@code slice}, {@code flatten}, {@code distinct}, {@code sort}, ...);</li>
  *   <li>regex: kube's {@code find(re)} and {@code findAll(re[, n])} on strings (here, with
  *       RE2 semantics like {@code matches});</li>
+ *   <li>URLs: kube's {@code url(s)}, {@code isURL(s)} and the URL's getters
+ *       ({@link KubeUrlLibrary});</li>
  *   <li>sets ({@code sets.contains}, {@code sets.equivalent}, {@code sets.intersects}) and
  *       math ({@code math.greatest}, {@code math.least}, ...).</li>
  * </ul>
  *
- * <p>Not available: kube's URL, IP/CIDR, quantity, semver and authorizer libraries.
+ * <p>Not available: kube's IP/CIDR, quantity, semver and authorizer libraries.
  *
  * <p>{@link #BASE} is immutable and thread-safe; it is built once.
  */
@@ -60,7 +62,9 @@ final class KubeCelLibrary {
       .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.lists(),
           CelExtensions.sets(OPTIONS), CelExtensions.math(OPTIONS), CelExtensions.optional())
       .addFunctionDeclarations(declarations())
+      .addFunctionDeclarations(KubeUrlLibrary.declarations())
       .addFunctionBindings(bindings())
+      .addFunctionBindings(KubeUrlLibrary.bindings())
       .build();
 
   private KubeCelLibrary() {

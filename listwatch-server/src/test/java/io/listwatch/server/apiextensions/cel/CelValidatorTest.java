@@ -186,6 +186,23 @@ class CelValidatorTest {
             "spec: Invalid value: \"object\": start",
             "spec: Invalid value: \"object\": day",
             "spec: Invalid value: \"object\": timeout"),
+        c("kube's URL functions", spec("'endpoint':{'type':'string'}",
+                "{'rule':\"isURL(self.endpoint) && url(self.endpoint).getScheme() == 'https'\","
+                    + "'message':'scheme'},"
+                    + "{'rule':\"url(self.endpoint).getHost() == 'example.com:8443' &&"
+                    + " url(self.endpoint).getHostname() == 'example.com' &&"
+                    + " url(self.endpoint).getPort() == '8443'\",'message':'host'},"
+                    + "{'rule':\"url(self.endpoint).getEscapedPath() == '/a%20b' &&"
+                    + " url(self.endpoint).getQuery()['k'] == ['1', '2']\",'message':'path'},"
+                    + "{'rule':\"!isURL('not a url')\",'message':'isURL'}"),
+            "{'endpoint':'https://example.com:8443/a%20b?k=1&k=2'}", null),
+        c("url() of a string that is not a URL fails to evaluate", spec(
+                "'endpoint':{'type':'string'}",
+                "{'rule':\"url(self.endpoint).getScheme() == 'https'\"}"),
+            "{'endpoint':'example'}", null,
+            "spec: Invalid value: \"object\": URL parse error during conversion from string:"
+                + " parse \"example\": invalid URI for request evaluating rule:"
+                + " url(self.endpoint).getScheme() == 'https'"),
         c("null values are not evaluated", IMMUTABLE, "{'name':null}", "{'name':'a'}"),
         c("string and list functions kube offers", spec(
                 "'name':{'type':'string'},'nums':{'type':'array','items':{'type':'integer'}},"
