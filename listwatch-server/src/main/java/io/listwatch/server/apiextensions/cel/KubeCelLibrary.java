@@ -36,11 +36,13 @@ import java.util.List;
  *       RE2 semantics like {@code matches});</li>
  *   <li>URLs: kube's {@code url(s)}, {@code isURL(s)} and the URL's getters
  *       ({@link KubeUrlLibrary});</li>
+ *   <li>quantities: kube's {@code quantity(s)}, {@code isQuantity(s)} and the quantity's
+ *       methods ({@link KubeQuantityLibrary});</li>
  *   <li>sets ({@code sets.contains}, {@code sets.equivalent}, {@code sets.intersects}) and
  *       math ({@code math.greatest}, {@code math.least}, ...).</li>
  * </ul>
  *
- * <p>Not available: kube's IP/CIDR, quantity, semver and authorizer libraries.
+ * <p>Not available: kube's IP/CIDR, semver and authorizer libraries.
  *
  * <p>{@link #BASE} is immutable and thread-safe; it is built once.
  */
@@ -63,8 +65,10 @@ final class KubeCelLibrary {
           CelExtensions.sets(OPTIONS), CelExtensions.math(OPTIONS), CelExtensions.optional())
       .addFunctionDeclarations(declarations())
       .addFunctionDeclarations(KubeUrlLibrary.declarations())
+      .addFunctionDeclarations(KubeQuantityLibrary.declarations())
       .addFunctionBindings(bindings())
       .addFunctionBindings(KubeUrlLibrary.bindings())
+      .addFunctionBindings(KubeQuantityLibrary.bindings())
       .build();
 
   private KubeCelLibrary() {

@@ -203,6 +203,21 @@ class CelValidatorTest {
             "spec: Invalid value: \"object\": URL parse error during conversion from string:"
                 + " parse \"example\": invalid URI for request evaluating rule:"
                 + " url(self.endpoint).getScheme() == 'https'"),
+        c("kube's quantity functions", spec("'memory':{'type':'string'},'cpu':{'type':'string'}",
+                "{'rule':\"quantity(self.memory).isLessThan(quantity('2Gi'))\",'message':'lt'},"
+                    + "{'rule':\"quantity(self.cpu) == quantity('0.5')\",'message':'eq'},"
+                    + "{'rule':\"quantity(self.memory).add(quantity('512Mi')).compareTo("
+                    + "quantity('1.5Gi')) == 0\",'message':'add'},"
+                    + "{'rule':\"quantity(self.memory).isInteger() &&"
+                    + " quantity(self.memory).asInteger() == 1073741824 &&"
+                    + " !quantity(self.cpu).isInteger()\",'message':'int'},"
+                    + "{'rule':\"isQuantity(self.cpu) && !isQuantity('1Zi')\",'message':'is'}"),
+            "{'memory':'1Gi','cpu':'500m'}", null),
+        c("a quantity over the limit", spec("'memory':{'type':'string'}",
+                "{'rule':\"quantity(self.memory).isLessThan(quantity('2Gi'))\","
+                    + "'message':'memory must be under 2Gi'}"),
+            "{'memory':'3G'}", null,
+            "spec: Invalid value: \"object\": memory must be under 2Gi"),
         c("null values are not evaluated", IMMUTABLE, "{'name':null}", "{'name':'a'}"),
         c("string and list functions kube offers", spec(
                 "'name':{'type':'string'},'nums':{'type':'array','items':{'type':'integer'}},"
