@@ -112,6 +112,37 @@ public final class CelValidator {
     return validate(object, oldObject, RuntimeCost.RUNTIME_BUDGET);
   }
 
+  /**
+   * The rules' errors to add to a write's schema errors, as kube's custom resource strategy
+   * adds them: when schema validation found an error that leaves values unfit for the rules
+   * (Required, Unsupported value, Too long, Too many, a wrong type), the rules are not run and a
+   * single {@code <nil>: Invalid value: "null": some validation rules were not checked because
+   * the object was invalid; correct the existing errors to complete validation} is returned
+   * instead.
+   *
+   * @param schemaErrors the errors schema validation found for this write
+   * @param object the new object
+   * @param oldObject the stored object on update, null on create
+   */
+  public List<FieldError> validateAfterSchema(List<FieldError> schemaErrors, JsonNode object,
+      JsonNode oldObject) {
+    if (!hasRules()) {
+      return List.of();
+    }
+    for (FieldError e : schemaErrors) {
+      switch (e.type()) {
+        case REQUIRED, NOT_SUPPORTED, TOO_LONG, TOO_MANY, TYPE_INVALID -> {
+          return List.of(FieldError.invalid("<nil>", null, "some validation rules were not"
+              + " checked because the object was invalid; correct the existing errors to"
+              + " complete validation"));
+        }
+        default -> {
+        }
+      }
+    }
+    return validate(object, oldObject);
+  }
+
   /** {@link #validate(JsonNode, JsonNode)} with another per-write cost budget. */
   List<FieldError> validate(JsonNode object, JsonNode oldObject, long costBudget) {
     List<FieldError> errors = new ArrayList<>();

@@ -332,6 +332,22 @@ class CelValidatorTest {
   }
 
   @Test
+  void validateAfterSchema_skipsTheRules_whenTheSchemaFoundABlockingError() {
+    CelValidator validator = CelValidator.compile(json(REPLICAS));
+    JsonNode object = object("{'minReplicas':1,'replicas':20,'maxReplicas':10}");
+
+    assertThat(validator.validateAfterSchema(
+        List.of(FieldError.required("spec.image", "")), object, null))
+        .map(FieldError::toString).containsExactly("<nil>: Invalid value: \"null\": some"
+            + " validation rules were not checked because the object was invalid; correct the"
+            + " existing errors to complete validation");
+    assertThat(validator.validateAfterSchema(
+        List.of(FieldError.invalid("spec.replicas", 20, "must be less than 11")), object, null))
+        .map(FieldError::toString).containsExactly("spec: Invalid value: \"object\": failed"
+            + " rule: self.replicas <= self.maxReplicas");
+  }
+
+  @Test
   void compile_withoutRules_acceptsEverything() {
     CelValidator validator = CelValidator.compile(json(root("{'type':'object'}")));
     assertThat(validator.hasRules()).isFalse();
