@@ -9,12 +9,14 @@ import dev.cel.runtime.CelRuntime;
  * @param rule the rule as written
  * @param program the compiled {@code rule}
  * @param messageProgram the compiled {@code messageExpression}, or null
+ * @param messageProgramOk false when the {@code messageExpression} did not compile
  * @param usesOldSelf whether the rule refers to {@code oldSelf} (a transition rule)
  * @param fieldPath the rule's {@code fieldPath} as a field path relative to the rule's
  *     location ({@code spec.replicas}, {@code labels[app]}), or "" when unset
  */
 record CompilationResult(ValidationRule rule, CelRuntime.Program program,
-    CelRuntime.Program messageProgram, boolean usesOldSelf, String fieldPath) {
+    CelRuntime.Program messageProgram, boolean messageProgramOk, boolean usesOldSelf,
+    String fieldPath) {
 
   /** Whether the rule runs without an old value (a transition rule with optionalOldSelf). */
   boolean optionalOldSelf() {

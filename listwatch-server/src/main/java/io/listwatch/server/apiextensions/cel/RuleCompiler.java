@@ -30,11 +30,19 @@ final class RuleCompiler {
   private static final String OLD_SELF = "oldSelf";
 
   private final DeclTypes types = new DeclTypes();
-  private final List<FieldError> errors = new ArrayList<>();
+  /** Errors in how rules are written; a node with any (or any below it) is not compiled. */
+  private final List<FieldError> schemaErrors = new ArrayList<>();
+  /** Errors compiling rules. */
+  private final List<FieldError> celErrors = new ArrayList<>();
 
-  /** The errors found so far, in schema order. */
+  /**
+   * The errors found, as kube lists them: first those about how rules are written, then
+   * those from compiling them; each group depth first, a node's children before the node.
+   */
   List<FieldError> errors() {
-    return errors;
+    List<FieldError> all = new ArrayList<>(schemaErrors);
+    all.addAll(celErrors);
+    return all;
   }
 
   /**
@@ -50,7 +58,7 @@ final class RuleCompiler {
     if (schema == null || !schema.isObject()) {
       return null;
     }
-    List<CompilationResult> rules = rules(schema, resourceRoot, path, name, uncorrelatable);
+    int schemaErrorsBefore = schemaErrors.size();
     Map<String, CelValidator> properties = new LinkedHashMap<>();
     for (Map.Entry<String, JsonNode> p : Schemas.properties(schema).entrySet()) {
       String field = DeclTypes.escape(p.getKey());
@@ -77,6 +85,8 @@ final class RuleCompiler {
           Schemas.flag(additionalSchema, "x-kubernetes-embedded-resource"),
           path + ".additionalProperties", name + "@elem", uncorrelatable);
     }
+    List<CompilationResult> rules =
+        rules(schema, resourceRoot, path, name, uncorrelatable, schemaErrorsBefore);
     if (rules.isEmpty() && properties.isEmpty() && items == null && additional == null) {
       return null;
     }
@@ -84,10 +94,19 @@ final class RuleCompiler {
   }
 
   private List<CompilationResult> rules(JsonNode schema, boolean resourceRoot, String path,
-      String name, String uncorrelatable) {
+      String name, String uncorrelatable, int schemaErrorsBefore) {
     List<ValidationRule> rules = ValidationRule.of(schema);
     List<CompilationResult> out = new ArrayList<>();
     if (rules.isEmpty()) {
+      return out;
+    }
+    String at = path + ".x-kubernetes-validations";
+    List<String> fieldPaths = new ArrayList<>();
+    for (int i = 0; i < rules.size(); i++) {
+      fieldPaths.add(wellFormed(rules.get(i), at + "[" + i + "]", schema));
+    }
+    if (schemaErrors.size() > schemaErrorsBefore) {
+      // as kube: rules are not compiled where they, or rules below them, are badly written
       return out;
     }
     CelType self = types.typeOf(schema, resourceRoot, name);
@@ -95,95 +114,110 @@ final class RuleCompiler {
     Cel optional = environment(self, OptionalType.create(self));
     for (int i = 0; i < rules.size(); i++) {
       ValidationRule rule = rules.get(i);
-      String at = path + ".x-kubernetes-validations[" + i + "]";
-      if (!wellFormed(rule, at)) {
-        continue;
-      }
-      String fieldPath = "";
-      if (!rule.fieldPath().isEmpty()) {
-        try {
-          fieldPath = RuleFieldPath.normalize(rule.fieldPath(), schema);
-        } catch (IllegalArgumentException e) {
-          errors.add(FieldError.invalid(at + ".fieldPath", rule.fieldPath(),
-              "fieldPath must be a valid path: " + e.getMessage()));
-          continue;
-        }
-      }
+      String ruleAt = at + "[" + i + "]";
       Cel cel = Boolean.TRUE.equals(rule.optionalOldSelf()) ? optional : plain;
-      CelValidationResult compiled = cel.compile(rule.rule());
-      if (compiled.hasError()) {
-        errors.add(FieldError.invalid(at + ".rule", rule,
-            "compilation failed: " + compiled.getErrorString()));
+      CompilationResult compiled = compile(cel, rule, ruleAt, fieldPaths.get(i));
+      if (compiled == null) {
         continue;
       }
-      CelAbstractSyntaxTree ast = ast(compiled);
-      if (!ast.getResultType().equals(SimpleType.BOOL)
-          && !ast.getResultType().equals(SimpleType.DYN)) {
-        errors.add(FieldError.invalid(at + ".rule", rule,
-            "compilation failed: cel expression must evaluate to a bool"));
-        continue;
-      }
-      boolean usesOldSelf = usesOldSelf(ast);
-      if (usesOldSelf && uncorrelatable != null) {
-        errors.add(FieldError.invalid(at + ".rule", rule.rule(),
+      if (compiled.usesOldSelf() && uncorrelatable != null) {
+        celErrors.add(FieldError.invalid(ruleAt + ".rule", rule.rule(),
             "oldSelf cannot be used on the uncorrelatable portion of the schema within "
                 + uncorrelatable));
-        continue;
+      } else if (!compiled.usesOldSelf() && rule.optionalOldSelf() != null) {
+        celErrors.add(FieldError.invalid(ruleAt + ".optionalOldSelf", rule.optionalOldSelf(),
+            "may not be set if oldSelf is not used in rule"));
+      } else if (compiled.program() != null && compiled.messageProgramOk()) {
+        out.add(compiled);
       }
-      if (rule.optionalOldSelf() != null && !usesOldSelf) {
-        errors.add(FieldError.forbidden(at + ".optionalOldSelf",
-            "may not be set if the rule does not use oldSelf"));
-        continue;
-      }
-      CelRuntime.Program message = null;
-      if (!rule.messageExpression().isEmpty()) {
-        CelValidationResult m = cel.compile(rule.messageExpression());
-        if (m.hasError()) {
-          errors.add(FieldError.invalid(at + ".messageExpression", rule,
-              "messageExpression compilation failed: " + m.getErrorString()));
-          continue;
-        }
-        CelAbstractSyntaxTree mast = ast(m);
-        if (!mast.getResultType().equals(SimpleType.STRING)
-            && !mast.getResultType().equals(SimpleType.DYN)) {
-          errors.add(FieldError.invalid(at + ".messageExpression", rule,
-              "must evaluate to a string"));
-          continue;
-        }
-        message = program(cel, mast);
-      }
-      out.add(new CompilationResult(rule, program(cel, ast), message, usesOldSelf, fieldPath));
     }
     return out;
   }
 
-  /** kube's checks of a rule's text before compiling it; false when the rule is unusable. */
-  private boolean wellFormed(ValidationRule rule, String at) {
+  /**
+   * kube's {@code compileRule}: the rule, then its messageExpression. Returns null when the rule
+   * does not compile; a result whose {@link CompilationResult#messageProgramOk()} is false
+   * when its messageExpression does not.
+   */
+  private CompilationResult compile(Cel cel, ValidationRule rule, String at, String fieldPath) {
+    CelValidationResult compiled = cel.compile(rule.rule());
+    if (compiled.hasError()) {
+      celErrors.add(FieldError.invalid(at + ".rule", rule,
+          "compilation failed: " + compiled.getErrorString()));
+      return null;
+    }
+    CelAbstractSyntaxTree ast = ast(compiled);
+    if (!ast.getResultType().equals(SimpleType.BOOL)) {
+      celErrors.add(FieldError.invalid(at + ".rule", rule,
+          "cel expression must evaluate to a bool"));
+      return null;
+    }
+    boolean usesOldSelf = usesOldSelf(ast);
+    CelRuntime.Program program = program(cel, ast);
+    if (rule.messageExpression().isEmpty()) {
+      return new CompilationResult(rule, program, null, true, usesOldSelf, fieldPath);
+    }
+    CelValidationResult m = cel.compile(rule.messageExpression());
+    if (m.hasError()) {
+      celErrors.add(FieldError.invalid(at + ".messageExpression", rule,
+          "messageExpression compilation failed: " + m.getErrorString()));
+      return new CompilationResult(rule, program, null, false, usesOldSelf, fieldPath);
+    }
+    CelAbstractSyntaxTree mast = ast(m);
+    if (!mast.getResultType().equals(SimpleType.STRING)) {
+      celErrors.add(FieldError.invalid(at + ".messageExpression", rule,
+          "messageExpression must evaluate to a string"));
+      return new CompilationResult(rule, program, null, false, usesOldSelf, fieldPath);
+    }
+    return new CompilationResult(rule, program, program(cel, mast), true, usesOldSelf,
+        fieldPath);
+  }
+
+  /**
+   * kube's checks of how a rule is written, before compiling it. Returns the rule's
+   * {@code fieldPath} as a field path ("" when unset or invalid).
+   */
+  private String wellFormed(ValidationRule rule, String at, JsonNode schema) {
     String trimmedRule = rule.rule().strip();
     String trimmedMessage = rule.message().strip();
-    boolean ok = true;
     if (trimmedRule.isEmpty()) {
-      errors.add(FieldError.required(at + ".rule", "rule is not specified"));
-      ok = false;
+      schemaErrors.add(FieldError.required(at + ".rule", "rule is not specified"));
     } else if (!rule.message().isEmpty() && trimmedMessage.isEmpty()) {
-      errors.add(FieldError.invalid(at + ".message", rule.message(),
+      schemaErrors.add(FieldError.invalid(at + ".message", rule.message(),
           "message must be non-empty if specified"));
-      ok = false;
     } else if (hasNewlines(trimmedMessage)) {
-      errors.add(FieldError.invalid(at + ".message", rule.message(),
+      schemaErrors.add(FieldError.invalid(at + ".message", rule.message(),
           "message must not contain line breaks"));
-      ok = false;
     } else if (hasNewlines(trimmedRule) && trimmedMessage.isEmpty()) {
-      errors.add(FieldError.required(at + ".message",
+      schemaErrors.add(FieldError.required(at + ".message",
           "message must be specified if rule contains line breaks"));
-      ok = false;
+    }
+    if (!rule.messageExpression().isEmpty() && rule.messageExpression().isBlank()) {
+      schemaErrors.add(FieldError.required(at + ".messageExpression",
+          "messageExpression must be non-empty if specified"));
     }
     if (rule.reason() != null && !ValidationRule.SUPPORTED_REASONS.contains(rule.reason())) {
-      errors.add(FieldError.notSupported(at + ".reason", rule.reason(),
+      schemaErrors.add(FieldError.notSupported(at + ".reason", rule.reason(),
           ValidationRule.SUPPORTED_REASONS));
-      ok = false;
     }
-    return ok;
+    String fieldPath = rule.fieldPath();
+    if (!fieldPath.isEmpty() && fieldPath.isBlank()) {
+      schemaErrors.add(FieldError.invalid(at + ".fieldPath", fieldPath,
+          "fieldPath must be non-empty if specified"));
+    }
+    if (hasNewlines(fieldPath)) {
+      schemaErrors.add(FieldError.invalid(at + ".fieldPath", fieldPath,
+          "fieldPath must not contain line breaks"));
+    }
+    if (!fieldPath.isEmpty()) {
+      try {
+        return RuleFieldPath.normalize(fieldPath, schema);
+      } catch (IllegalArgumentException e) {
+        schemaErrors.add(FieldError.invalid(at + ".fieldPath", fieldPath,
+            "fieldPath must be a valid path"));
+      }
+    }
+    return "";
   }
 
   private Cel environment(CelType self, CelType oldSelf) {

@@ -57,8 +57,7 @@ class CompileErrorsTest {
             SPEC_RULES + "[0].rule: Invalid value: apiextensions.ValidationRule{"
                 + "Rule:\"self.replicas\", Message:\"\", MessageExpression:\"\","
                 + " Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:\"\","
-                + " OptionalOldSelf:(*bool)(nil)}: compilation failed: cel expression must"
-                + " evaluate to a bool"),
+                + " OptionalOldSelf:(*bool)(nil)}: cel expression must evaluate to a bool"),
         c("a nested rule, deep in items", root("{'type':'object','properties':{'ports':{"
                 + "'type':'array','items':{'type':'object','properties':{'port':{"
                 + "'type':'integer','x-kubernetes-validations':[{'rule':'self.x'}]}}}}}}"),
@@ -87,7 +86,20 @@ class CompileErrorsTest {
                 + " \"FieldValueRequired\""),
         c("a fieldPath to no field", spec(INTS, "{'rule':'true','fieldPath':'.nope'}"),
             SPEC_RULES + "[0].fieldPath: Invalid value: \".nope\": fieldPath must be a valid"
-                + " path: does not refer to a valid field"),
+                + " path"),
+        c("a blank messageExpression", spec(INTS, "{'rule':'true','messageExpression':' '}"),
+            SPEC_RULES + "[0].messageExpression: Required value: messageExpression must be"
+                + " non-empty if specified"),
+        c("a messageExpression that is not a string", spec(INTS,
+                "{'rule':'true','messageExpression':'1'}"),
+            SPEC_RULES + "[0].messageExpression: Invalid value: apiextensions.ValidationRule{"
+                + "Rule:\"true\", Message:\"\", MessageExpression:\"1\","
+                + " Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:\"\","
+                + " OptionalOldSelf:(*bool)(nil)}: messageExpression must evaluate to a string"),
+        c("optionalOldSelf on a rule without oldSelf", spec(INTS,
+                "{'rule':'true','optionalOldSelf':true}"),
+            SPEC_RULES + "[0].optionalOldSelf: Invalid value: true: may not be set if oldSelf"
+                + " is not used in rule"),
         c("a messageExpression that does not compile", spec(INTS,
                 "{'rule':'true','messageExpression':'self.nope'}"),
             SPEC_RULES + "[0].messageExpression: Invalid value: apiextensions.ValidationRule{"
@@ -109,16 +121,28 @@ class CompileErrorsTest {
             + "'x-kubernetes-list-map-keys':['name'],'items':{'type':'object',"
             + "'properties':{'name':{'type':'string'}},"
             + "'x-kubernetes-validations':[{'rule':'self == oldSelf'}]}}}}")),
-        c("every bad rule is reported, in order", spec(INTS,
-                "{'rule':'self.replicas > 0'},{'rule':''},{'rule':'self.nope'}"),
-            SPEC_RULES + "[1].rule: Required value: rule is not specified",
-            SPEC_RULES + "[2].rule: Invalid value: apiextensions.ValidationRule{"
-                + "Rule:\"self.nope\", Message:\"\", MessageExpression:\"\","
+        c("every rule that does not compile is reported, in order", spec(INTS,
+                "{'rule':'self.replicas > 0'},{'rule':'self.a'},{'rule':'self.b'}"),
+            SPEC_RULES + "[1].rule: Invalid value: apiextensions.ValidationRule{"
+                + "Rule:\"self.a\", Message:\"\", MessageExpression:\"\","
                 + " Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:\"\","
                 + " OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:5:"
-                + " undefined field 'nope'\n"
-                + " | self.nope\n"
-                + " | ....^"));
+                + " undefined field 'a'\n"
+                + " | self.a\n"
+                + " | ....^",
+            SPEC_RULES + "[2].rule: Invalid value: apiextensions.ValidationRule{"
+                + "Rule:\"self.b\", Message:\"\", MessageExpression:\"\","
+                + " Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:\"\","
+                + " OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:5:"
+                + " undefined field 'b'\n"
+                + " | self.b\n"
+                + " | ....^"),
+        c("a badly written rule keeps the rules beside and above it from compiling", root(
+                "{'type':'object','properties':{'replicas':{'type':'integer',"
+                    + "'x-kubernetes-validations':[{'rule':''}]}},"
+                    + "'x-kubernetes-validations':[{'rule':'self.nope'}]}"),
+            AT + ".properties[spec].properties[replicas].x-kubernetes-validations[0].rule:"
+                + " Required value: rule is not specified"));
   }
 
   @ParameterizedTest(name = "{0}")
