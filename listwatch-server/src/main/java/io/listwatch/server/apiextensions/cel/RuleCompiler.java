@@ -110,12 +110,18 @@ final class RuleCompiler {
       return out;
     }
     CelType self = types.typeOf(schema, resourceRoot, name);
-    Cel plain = environment(self, self);
-    Cel optional = environment(self, OptionalType.create(self));
+    Cel plain = null;
+    Cel optional = null;
     for (int i = 0; i < rules.size(); i++) {
       ValidationRule rule = rules.get(i);
       String ruleAt = at + "[" + i + "]";
-      Cel cel = Boolean.TRUE.equals(rule.optionalOldSelf()) ? optional : plain;
+      Cel cel;
+      if (Boolean.TRUE.equals(rule.optionalOldSelf())) {
+        cel = optional = optional != null ? optional
+            : environment(self, OptionalType.create(self));
+      } else {
+        cel = plain = plain != null ? plain : environment(self, self);
+      }
       CompilationResult compiled = compile(cel, rule, ruleAt, fieldPaths.get(i));
       if (compiled == null) {
         continue;
