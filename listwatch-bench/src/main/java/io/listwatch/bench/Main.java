@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     version = "listwatch-bench 0.1.0-SNAPSHOT",
     description = "Benchmarks of the listwatch components.",
-    subcommands = {StorageBenchmark.class, FanOutBenchmark.class, ListBenchmark.class, InformerSyncBenchmark.class,
+    subcommands = {StorageBenchmark.class, FanOutBenchmark.class, ListBenchmark.class,
+        io.listwatch.bench.server.WriteBenchmark.class, InformerSyncBenchmark.class,
         InformerJmhCommand.class, io.listwatch.bench.server.EncodingJmhCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable {

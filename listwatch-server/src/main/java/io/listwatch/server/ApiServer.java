@@ -98,8 +98,8 @@ public final class ApiServer implements AutoCloseable {
   private final Builder config;
   private final ResourceRegistry registry = ResourceRegistry.builtins();
   private final Map<ResourceDefinition, Cacher> cachers = new LinkedHashMap<>();
-  /** The caches of the custom resources served now, by "group/plural" (the CRD controller's thread writes it). */
-  private final Map<String, Cacher> customCachers = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The custom resources served now (the CRD controller's thread serves them). */
+  private CustomResourceServing customResources;
   private io.listwatch.server.controllers.CustomResourceDefinitionController crdController;
   private Path dataDir;
   private boolean deleteDataDir;
@@ -266,29 +266,11 @@ public final class ApiServer implements AutoCloseable {
         routes.store(registry.find("", "v1", "namespaces").orElseThrow()),
         routes.store(registry.find("", "v1", "serviceaccounts").orElseThrow()));
     serviceAccountsController.start();
+    customResources = new CustomResourceServing(routes, storage, config.cacherConfig, timer, config.clock,
+        garbageCollector, namespaceController);
     crdController = new io.listwatch.server.controllers.CustomResourceDefinitionController(
         routes.store(registry.find("apiextensions.k8s.io", "v1", "customresourcedefinitions").orElseThrow()),
-        new io.listwatch.server.controllers.CustomResourceDefinitionController.Serving() {
-          @Override
-          public void serve(ResourceDefinition def) {
-            Cacher cacher = new Cacher(def, storage, config.cacherConfig, timer, config.clock);
-            cacher.start();
-            Cacher previous = customCachers.put(def.group() + "/" + def.plural(), cacher);
-            routes.serve(def, cacher);
-            if (previous != null) {
-              previous.close();
-            }
-          }
-
-          @Override
-          public void unserve(ResourceDefinition def) {
-            routes.unserve(def);
-            Cacher cacher = customCachers.remove(def.group() + "/" + def.plural());
-            if (cacher != null) {
-              cacher.close();
-            }
-          }
-        }, config.clock);
+        customResources, config.clock, registry.all());
     crdController.start();
     routes.store(registry.find("", "v1", "pods").orElseThrow()).resumeGracePeriods();
   }
@@ -415,7 +397,8 @@ public final class ApiServer implements AutoCloseable {
     }
     // end every watch and let its last chunk reach the socket before the event loops stop
     // (a stopping event loop closes its connections before running queued writes)
-    CompletableFuture<?>[] ends = java.util.stream.Stream.concat(cachers.values().stream(), customCachers.values().stream())
+    List<Cacher> custom = customResources == null ? List.of() : customResources.cachers();
+    CompletableFuture<?>[] ends = java.util.stream.Stream.concat(cachers.values().stream(), custom.stream())
         .map(Cacher::endWatches).toArray(CompletableFuture[]::new);
     try {
       CompletableFuture.allOf(ends).get(5, TimeUnit.SECONDS);
@@ -440,8 +423,9 @@ public final class ApiServer implements AutoCloseable {
       crdController.close();
     }
     cachers.values().forEach(Cacher::close);
-    customCachers.values().forEach(Cacher::close);
-    customCachers.clear();
+    if (customResources != null) {
+      customResources.closeAll();
+    }
     if (workers != null) {
       workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
       boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

@@ -10,6 +10,8 @@
  *       update may not change, and finalizers during deletion.</li>
  *   <li>{@link io.listwatch.api.meta.NameGenerator}: {@code generateName} plus five random
  *       characters from kube's alphabet.</li>
+ *   <li>{@link io.listwatch.api.meta.VersionPriority}: kube's order of an API group's versions
+ *       (the preferred one first).</li>
  * </ul>
  */
 package io.listwatch.api.meta;

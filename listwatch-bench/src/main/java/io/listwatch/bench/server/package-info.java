@@ -9,6 +9,10 @@
  *       GC pauses. One point is a {@link io.listwatch.bench.server.FanOutPoint}.
  *   <li>{@link io.listwatch.bench.server.ListBenchmark}: {@code bench server-list}, full and
  *       paged lists of 10,000 and 100,000 pods, and heap per cached object (server in-process).
+ *   <li>{@link io.listwatch.bench.server.WriteBenchmark}: {@code bench server-writes}, the
+ *       latency and server CPU of a plain update, a server-side apply and a custom resource's
+ *       schema validation per write, on objects of about 1 KB
+ *       ({@link io.listwatch.bench.server.WriteObjects}), server in its own JVM.
  *   <li>Load generators cheap enough to leave the CPU to the server:
  *       {@link io.listwatch.bench.server.RawWatchFleet} (plain HTTP/1.1 watches on one selector
  *       thread), {@link io.listwatch.bench.server.NettyWatchFleet} (TLS, HTTP/2 and WebSocket

@@ -1,14 +1,18 @@
 package io.listwatch.server.apiextensions;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.listwatch.server.printers.CustomResourceTableConvertor;
 import io.listwatch.server.registry.CustomResourceVersion;
+import io.listwatch.server.registry.FieldExtractor;
 import io.listwatch.server.registry.ResourceDefinition;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * How a CustomResourceDefinition becomes the {@link ResourceDefinition}s the server serves:
- * one per served version, each carrying its {@link CustomResourceVersion}. Stateless;
+ * one per served version, each carrying its {@link CustomResourceVersion}, its Table columns
+ * ({@link CustomResourceTableConvertor}), its {@code selectableFields} (a missing field selects
+ * as {@code ""}, a number or boolean as its JSON text) and its {@code scale} subresource. Stateless;
  * thread-safe.
  */
 public final class CustomResources {
@@ -40,6 +44,16 @@ public final class CustomResources {
     b.tracksGeneration(); // every custom resource starts at generation 1 (CustomResourceStrategy moves it)
     if (version.path("subresources").has("status")) {
       b.hasStatus().clearsStatusOnCreate(); // kube's strategy drops a new object's status then
+    }
+    if (version.path("subresources").has("scale")) {
+      b.subresource("scale", "autoscaling", "v1", "Scale", "get", "patch", "update");
+    }
+    b.tableConvertor(CustomResourceTableConvertor.of(version.path("additionalPrinterColumns")));
+    for (JsonNode field : version.path("selectableFields")) {
+      // kube names the field by its path without the leading dot: spec.color
+      String path = field.path("jsonPath").asText("");
+      String name = path.startsWith(".") ? path.substring(1) : path;
+      b.selectableField(name, FieldExtractor.string(name));
     }
     b.customResource(new CustomResourceVersion(spec.deepCopy(), version.deepCopy()));
     return b.build();

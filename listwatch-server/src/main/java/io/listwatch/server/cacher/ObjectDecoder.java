@@ -3,6 +3,7 @@ package io.listwatch.server.cacher;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.server.registry.CustomResourceConversion;
 import io.listwatch.server.registry.ResourceDefinition;
 import java.io.IOException;
 import java.util.HashMap;
@@ -12,7 +13,8 @@ import java.util.Map;
 /**
  * Turns stored JSON into a {@link CachedObject}: stamps {@code metadata.resourceVersion}
  * with the storage revision (storage does not know its own revision when a value is
- * written, as in kube) and extracts labels and selectable fields.
+ * written, as in kube), turns a custom resource into the version the cache serves
+ * ({@link CustomResourceConversion}) and extracts labels and selectable fields.
  *
  * <p>Memory: label keys and values and field values repeat across objects ("default",
  * "Running", a node's name), so they are interned in a bounded per-resource table; fields are
@@ -54,6 +56,8 @@ final class ObjectDecoder {
   }
 
   CachedObject fromTree(String key, long resourceVersion, ObjectNode tree) throws IOException {
+    // a custom resource is stored in its storage version: this cache serves it in its own
+    CustomResourceConversion.toServed(def, tree);
     JsonNode m = tree.get("metadata");
     ObjectNode meta = m instanceof ObjectNode mo ? mo : tree.putObject("metadata");
     meta.put("resourceVersion", Long.toString(resourceVersion));

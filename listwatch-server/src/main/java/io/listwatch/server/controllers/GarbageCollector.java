@@ -41,8 +41,10 @@ import java.util.concurrent.CompletionException;
  * parsing only objects that carry ownerReferences, so a deletion costs a lookup, not a scan.
  * Work that fails is logged and not retried until the object changes again.
  *
+ * <p>Custom resources are followed while they are served ({@link #serve}, {@link #unserve}).
+ *
  * <p>Thread-safe: listeners update the owner graph (under its lock) and queue keys; everything
- * else runs on the worker.
+ * else runs on the worker; the list of stores is copy-on-write.
  */
 public final class GarbageCollector implements AutoCloseable {
 
@@ -53,6 +55,7 @@ public final class GarbageCollector implements AutoCloseable {
 
   private static final byte[] OWNER_REFERENCES = "\"ownerReferences\"".getBytes(StandardCharsets.US_ASCII);
 
+  /** The stores followed: the built-ins given at start, and custom resources as they are served. */
   private final List<ResourceStore> stores;
   private final ControllerQueue queue = new ControllerQueue("garbage-collector", this::process);
   /**
@@ -67,7 +70,7 @@ public final class GarbageCollector implements AutoCloseable {
 
   /** @param stores the store of every stored resource */
   public GarbageCollector(List<ResourceStore> stores) {
-    this.stores = List.copyOf(stores);
+    this.stores = new java.util.concurrent.CopyOnWriteArrayList<>(stores);
   }
 
   /** Registers the cache listeners and starts the worker. */
@@ -75,6 +78,36 @@ public final class GarbageCollector implements AutoCloseable {
     queue.start();
     for (ResourceStore store : stores) {
       store.cacher().addListener(new Listener(store.resource()));
+    }
+  }
+
+  /**
+   * Follows a resource served after start (a version of a custom resource): its objects may own
+   * others and be owned. Call after {@link #start}.
+   */
+  public void serve(ResourceStore store) {
+    stores.add(store);
+    store.cacher().addListener(new Listener(store.resource()));
+  }
+
+  /**
+   * Stops following a resource {@link #serve} followed (its cache is closing). When no other
+   * version of it is followed, its objects leave the owner graph.
+   */
+  public void unserve(ResourceStore store) {
+    stores.remove(store);
+    ResourceDefinition def = store.resource();
+    if (stores.stream().anyMatch(s -> s.resource().group().equals(def.group())
+        && s.resource().plural().equals(def.plural()))) {
+      return;
+    }
+    String prefix = def.group() + "/" + def.plural() + "/";
+    synchronized (graphLock) {
+      for (String key : List.copyOf(ownersByDependent.keySet())) {
+        if (key.startsWith(prefix)) {
+          unlink(key);
+        }
+      }
     }
   }
 

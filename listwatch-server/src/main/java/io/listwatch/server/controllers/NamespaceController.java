@@ -42,10 +42,9 @@ public final class NamespaceController implements AutoCloseable {
   static final String FINALIZER = "kubernetes";
 
   private final ResourceStore namespaces;
-  /** Every namespaced stored resource. */
   /** The stores served now (custom resources come and go): their namespaced ones are a namespace's content. */
   private final java.util.function.Supplier<List<ResourceStore>> stores;
-  /** The namespaced stores served at start, whose deletions are watched. */
+  /** The namespaced stores served at start, whose deletions are watched (later ones: {@link #serve}). */
   private final List<ResourceStore> contents;
   private final Clock clock;
   /** Namespaces seen terminating: deletions in them queue a new look. */
@@ -86,20 +85,30 @@ public final class NamespaceController implements AutoCloseable {
         }
       }
     });
-    for (ResourceStore store : contents) {
-      store.cacher().addListener(new CacheListener() {
-        @Override
-        public void onReplace(List<CachedObject> objects, long resourceVersion) {
-        }
+    contents.forEach(this::serve);
+  }
 
-        @Override
-        public void onEvent(WatchCacheEvent event) {
-          if (event.type() == WatchCacheEvent.Type.DELETED && terminating.contains(event.object().namespace())) {
-            queue.add(event.object().namespace());
-          }
-        }
-      });
+  /**
+   * Watches the deletions of a resource served after start (a custom resource), so a
+   * terminating namespace is looked at again as its objects go. Cluster-scoped ones are
+   * ignored.
+   */
+  public void serve(ResourceStore store) {
+    if (!store.resource().namespaced()) {
+      return;
     }
+    store.cacher().addListener(new CacheListener() {
+      @Override
+      public void onReplace(List<CachedObject> objects, long resourceVersion) {
+      }
+
+      @Override
+      public void onEvent(WatchCacheEvent event) {
+        if (event.type() == WatchCacheEvent.Type.DELETED && terminating.contains(event.object().namespace())) {
+          queue.add(event.object().namespace());
+        }
+      }
+    });
   }
 
   private static List<ResourceStore> namespaced(List<ResourceStore> stores) {

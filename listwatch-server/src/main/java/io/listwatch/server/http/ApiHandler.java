@@ -122,6 +122,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         return;
       }
       FullHttpResponse out = e == null ? Responses.encode(r, admitted) : errorResponse(e, admitted);
+      if (e != null) {
+        addDeprecationWarnings(out, served); // a success has them from the routes
+      }
       record(served, admitted.contentType(), out.status().code(), startNanos);
       ctx.writeAndFlush(out);
       idle.requestEnded();
@@ -159,6 +162,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     } catch (RuntimeException e) {
       admission.release();
       FullHttpResponse refused = errorResponse(e, request);
+      addDeprecationWarnings(refused, info);
       metrics.watchStarted(info, refused.status().code());
       ctx.writeAndFlush(refused);
       idle.requestEnded();
@@ -186,6 +190,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       head.headers().set(HttpHeaderNames.CONTENT_TYPE, encoding == WatchEncoding.PROTOBUF
           ? KubeProtobuf.WATCH_MEDIA_TYPE : HttpHeaderValues.APPLICATION_JSON.toString());
       head.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
+      addDeprecationWarnings(head, info);
       HttpUtil.setTransferEncodingChunked(head, true);
       metrics.watchStarted(info, HttpResponseStatus.OK.code());
       ctx.writeAndFlush(head);
@@ -222,6 +227,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       watchAdmission = null;
       watchIdle.requestEnded();
       watchIdle = null;
+    }
+  }
+
+  /** kube warns of a deprecated custom resource version on every answer, failures included. */
+  private void addDeprecationWarnings(HttpResponse response, RequestInfo info) {
+    for (String warning : routes.deprecationWarnings(info)) {
+      response.headers().add("Warning", io.listwatch.server.rest.ApiResponse.warningHeader(warning));
     }
   }
 

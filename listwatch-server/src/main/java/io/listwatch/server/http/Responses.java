@@ -129,6 +129,7 @@ public final class Responses {
       r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private"); // as every protobuf answer
     }
     r.headers().set(HttpHeaderNames.CONTENT_LENGTH, chunks.length());
+    response.headers().forEach((name, values) -> r.headers().set(name, values)); // Warning
     return r;
   }
 

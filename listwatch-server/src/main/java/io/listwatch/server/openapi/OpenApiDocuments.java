@@ -30,8 +30,11 @@ import java.util.TreeMap;
  * {@code x-kubernetes-action}, and on POST, PUT and PATCH the {@code dryRun},
  * {@code fieldManager} and {@code fieldValidation} query parameters (kubectl validates through
  * the server, with {@code fieldValidation=Strict}, when a kind's PATCH operation lists
- * {@code fieldValidation}). Definitions come from {@link ProtoSchemas}; resources whose kind it
- * does not know are left out.
+ * {@code fieldValidation}). Definitions of built-in kinds come from {@link ProtoSchemas} (resources
+ * whose kind it does not know are left out); those of custom resources from their version's
+ * schema ({@link CustomResourceSchemas}), whose PATCH operations list the patch types kube
+ * accepts for them (JSON patch, merge patch and apply, not strategic merge: kubectl's
+ * {@code apply} reads that list to choose its patch).
  *
  * <p>Thread-safe: immutable, apart from the v2 protobuf form, built on first use and published
  * through a volatile field.
@@ -42,6 +45,9 @@ public final class OpenApiDocuments {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
   private static final String META = "io.k8s.apimachinery.pkg.apis.meta.v1.";
   private static final String KUBE_VERSION = "v1.32.0";
+  /** The patch types kube accepts for custom resources: no strategic merge. */
+  private static final List<String> CUSTOM_PATCH_TYPES = List.of("application/json-patch+json",
+      "application/merge-patch+json", "application/apply-patch+yaml");
 
   /** A serialized document (JSON, or the v2 document's protobuf form) and its hash. */
   public record Document(byte[] bytes, String hash) {
@@ -68,7 +74,7 @@ public final class OpenApiDocuments {
   public static OpenApiDocuments build(List<ResourceDefinition> resources, ProtoSchemas schemas) {
     Map<String, List<ResourceDefinition>> byGroupVersion = new TreeMap<>();
     for (ResourceDefinition def : resources) {
-      if (schemas.definitionFor(def.group(), def.version(), def.kind()).isEmpty()) {
+      if (def.customResource().isEmpty() && schemas.definitionFor(def.group(), def.version(), def.kind()).isEmpty()) {
         continue;
       }
       String key = def.group().isEmpty() ? "api/" + def.version() : "apis/" + def.group() + "/" + def.version();
@@ -140,6 +146,10 @@ public final class OpenApiDocuments {
     private final Dialect dialect;
     /** Definition name to the GVKs it is served as. */
     private final Map<String, Set<List<String>>> gvks = new TreeMap<>();
+    /** The definitions of the custom resources written, by name. */
+    private final Map<String, ObjectNode> custom = new TreeMap<>();
+    /** GVKs ("group/version/kind") of the custom kinds written. */
+    private final Set<String> customKinds = new java.util.HashSet<>();
 
     Writer(ProtoSchemas schemas, Dialect dialect) {
       this.schemas = schemas;
@@ -149,9 +159,22 @@ public final class OpenApiDocuments {
     ObjectNode document(List<ResourceDefinition> resources) {
       ObjectNode paths = JSON.objectNode();
       for (ResourceDefinition def : resources) {
+        def.customResource().ifPresent(cr -> {
+          custom.putAll(CustomResourceSchemas.definitions(def, cr, dialect));
+          customKinds.add(def.group() + "/" + def.version() + "/" + def.kind());
+          customKinds.add(def.group() + "/" + def.version() + "/" + def.listKind());
+        });
+      }
+      for (ResourceDefinition def : resources) {
         addPaths(paths, def);
       }
-      Map<String, ObjectNode> definitions = schemas.closure(gvks.keySet(), dialect);
+      Set<String> roots = new java.util.TreeSet<>(gvks.keySet());
+      roots.removeAll(custom.keySet());
+      if (!custom.isEmpty()) {
+        roots.addAll(CustomResourceSchemas.REFERENCED);
+      }
+      Map<String, ObjectNode> definitions = new TreeMap<>(schemas.closure(roots, dialect));
+      definitions.putAll(custom);
       ObjectNode defs = JSON.objectNode();
       definitions.forEach((name, schema) -> {
         Set<List<String>> served = gvks.get(name);
@@ -178,7 +201,9 @@ public final class OpenApiDocuments {
     }
 
     private String served(String group, String version, String kind) {
-      String name = schemas.definitionFor(group, version, kind).orElse(null);
+      String name = customKinds.contains(group + "/" + version + "/" + kind)
+          ? CustomResourceSchemas.definitionName(group, version, kind)
+          : schemas.definitionFor(group, version, kind).orElse(null);
       if (name != null) {
         gvks.computeIfAbsent(name, n -> new LinkedHashSet<>()).add(List.of(group, version, kind));
       }
@@ -298,7 +323,8 @@ public final class OpenApiDocuments {
         default -> { }
       }
       if (bodyDef != null) {
-        List<String> types = action.equals("patch") ? patchTypes() : List.of("*/*");
+        List<String> types = !action.equals("patch") ? List.of("*/*")
+            : def.customResource().isPresent() ? CUSTOM_PATCH_TYPES : patchTypes();
         if (dialect == Dialect.SWAGGER_2) {
           ObjectNode body = JSON.objectNode().put("in", "body").put("name", "body").put("required", true);
           body.set("schema", ref(bodyDef));

@@ -1,5 +1,5 @@
 /**
- * OpenAPI and server-side field validation for built-in kinds.
+ * OpenAPI (of built-in kinds and custom resources) and server-side field validation for built-in kinds.
  *
  * <ul>
  *   <li>{@link io.listwatch.server.openapi.ProtoSchemas}: kube's OpenAPI schemas, derived from the
@@ -10,6 +10,8 @@
  *   <li>{@link io.listwatch.server.openapi.OpenApiDocuments}: {@code /openapi/v2} and
  *       {@code /openapi/v3} (index and one document per group-version), built once per set of
  *       served kinds, with their ETags.</li>
+ *   <li>{@code CustomResourceSchemas}: the definitions of a served custom resource version,
+ *       from its CustomResourceDefinition's schema, under kube's names.</li>
  *   <li>{@link io.listwatch.server.openapi.FieldValidation}: the {@code fieldValidation} query
  *       parameter ({@code Strict}, {@code Warn}, {@code Ignore}): unknown and duplicate fields in
  *       a JSON body are rejected or warned about, and unknown fields are pruned.</li>

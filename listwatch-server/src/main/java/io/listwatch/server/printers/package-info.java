@@ -10,7 +10,10 @@
  * {@link io.listwatch.server.printers.HumanDuration} (the AGE strings),
  * {@link io.listwatch.server.printers.Cells} (helpers shared by the convertors) and
  * {@code WorkloadColumns} (the layout the workload kinds share: AGE, then their pod
- * template's CONTAINERS, IMAGES and SELECTOR). Which
+ * template's CONTAINERS, IMAGES and SELECTOR);
+ * {@link io.listwatch.server.printers.CustomResourceTableConvertor} prints custom resources
+ * from their definition's printer columns, whose paths
+ * {@link io.listwatch.server.printers.JsonPath} evaluates. Which
  * convertor a resource uses is part of its
  * {@link io.listwatch.server.registry.ResourceDefinition}. Assembling the Table document
  * (metadata, the row's object, the wire encoding) is the transport's job

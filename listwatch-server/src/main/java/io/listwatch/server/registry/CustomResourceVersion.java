@@ -41,4 +41,33 @@ public record CustomResourceVersion(JsonNode spec, JsonNode version) {
     }
     return name();
   }
+
+  /**
+   * The warning a request to a {@code deprecated: true} version gets (kube's Warning header):
+   * the version's {@code deprecationWarning}, or
+   * {@code <group>/<version> <Kind> is deprecated; use <group>/<version> <Kind>} naming the
+   * highest-priority served, not deprecated version above it, if any. Empty when the version is
+   * not deprecated.
+   */
+  public java.util.Optional<String> deprecationWarning() {
+    if (!version.path("deprecated").asBoolean(false)) {
+      return java.util.Optional.empty();
+    }
+    if (version.hasNonNull("deprecationWarning")) {
+      return java.util.Optional.of(version.path("deprecationWarning").asText());
+    }
+    String group = spec.path("group").asText();
+    String kind = spec.path("names").path("kind").asText();
+    String message = group + "/" + name() + " " + kind + " is deprecated";
+    String better = null;
+    for (JsonNode v : spec.path("versions")) {
+      String candidate = v.path("name").asText();
+      if (v.path("served").asBoolean(false) && !v.path("deprecated").asBoolean(false)
+          && io.listwatch.api.meta.VersionPriority.higher(candidate, name())
+          && (better == null || io.listwatch.api.meta.VersionPriority.higher(candidate, better))) {
+        better = candidate;
+      }
+    }
+    return java.util.Optional.of(better == null ? message : message + "; use " + group + "/" + better + " " + kind);
+  }
 }

@@ -12,6 +12,10 @@
  *   <li>{@link io.listwatch.server.registry.FieldExtractor}: reads one selectable field from an
  *       object, with kube's zero values.</li>
  *   <li>{@link io.listwatch.server.registry.NameValidation}: which name syntax a type uses.</li>
+ *   <li>{@link io.listwatch.server.registry.CustomResourceVersion}: the CustomResourceDefinition
+ *       version a custom resource's definition serves (schema, deprecation warning), and
+ *       {@link io.listwatch.server.registry.CustomResourceConversion}: conversion strategy None
+ *       between a custom resource's storage version and the version served.</li>
  *   <li>{@code Builtins} (package-private): the built-in types as kube 1.32 defines them.
  *       Adding a built-in resource touches only that file.</li>
  * </ul>

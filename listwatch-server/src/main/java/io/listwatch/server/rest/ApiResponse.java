@@ -41,9 +41,14 @@ public record ApiResponse(int code, Body body, Map<String, List<String>> headers
   public ApiResponse withWarnings(List<String> warnings) {
     ApiResponse r = this;
     for (String w : warnings) {
-      r = r.withHeader("Warning", "299 - \"" + w.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+      r = r.withHeader("Warning", warningHeader(w));
     }
     return r;
+  }
+
+  /** The value of kube's {@code Warning} header for {@code text}: {@code 299 - "text"}, quoted. */
+  public static String warningHeader(String text) {
+    return "299 - \"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 
   /** A response body. */

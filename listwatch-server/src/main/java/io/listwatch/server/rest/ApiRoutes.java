@@ -47,6 +47,11 @@ public final class ApiRoutes {
   private final Map<ResourceDefinition, ResourceStore> stores = new java.util.concurrent.ConcurrentHashMap<>();
   /** Handlers of virtual resources and extra subresources, by "group/plural/subresource". */
   private final Map<String, RestHandler> custom = new java.util.concurrent.ConcurrentHashMap<>();
+  /**
+   * The scale handlers of custom resources served now, by definition (their versions share a
+   * plural, so they cannot share {@link #custom}'s key).
+   */
+  private final Map<ResourceDefinition, RestHandler> customScales = new java.util.concurrent.ConcurrentHashMap<>();
   /** Non-resource GET endpoints registered at start ({@code /metrics}), by path. */
   private final Map<String, java.util.function.Supplier<ApiResponse>> nonResourceGets =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -111,7 +116,7 @@ public final class ApiRoutes {
   private void registerSubresources() {
     for (ResourceDefinition def : registry.all()) {
       if (def.subresources().containsKey("scale") && stores.containsKey(def)) {
-        register(def, "scale", new ScaleHandler(stores.get(def)));
+        register(def, "scale", new ScaleHandler(stores.get(def), ScaleFields.builtin()));
       }
     }
     ResourceDefinition namespaces = registry.find("", "v1", "namespaces").orElseThrow();
@@ -162,14 +167,21 @@ public final class ApiRoutes {
   /**
    * Serves a resource from now on (a custom resource whose definition was accepted): its
    * store over {@code cacher}, discovery, and every verb a stored resource has. Serving a
-   * resource already served (by group, version and plural) replaces its definition.
+   * resource already served (by group, version and plural) replaces its definition. Its writes
+   * pass {@code admissions} (in order) from the first request on.
    */
-  public synchronized ResourceStore serve(ResourceDefinition def, io.listwatch.server.cacher.Cacher cacher) {
+  public synchronized ResourceStore serve(ResourceDefinition def, io.listwatch.server.cacher.Cacher cacher,
+      java.util.List<WriteAdmission> admissions) {
     registry.find(def.group(), def.version(), def.plural()).ifPresent(this::unserve);
     ResourceStore store = new ResourceStore(def, storage, cacher, defaults, namespaceCheck,
         def.customResource().isPresent() ? customResourceStrategies.apply(def) : null);
     stores.put(def, store);
-    handlers.put(def, new ResourceHandler(store));
+    ResourceHandler handler = new ResourceHandler(store);
+    admissions.forEach(handler::addAdmission);
+    handlers.put(def, handler);
+    if (def.subresources().containsKey("scale")) {
+      def.customResource().ifPresent(cr -> customScales.put(def, new ScaleHandler(store, ScaleFields.custom(cr))));
+    }
     if (def.namespaced()) {
       namespacedResources.add(def.group() + "/" + def.plural());
     }
@@ -190,6 +202,7 @@ public final class ApiRoutes {
     registry = registry.without(def);
     handlers.remove(def);
     stores.remove(def);
+    customScales.remove(def);
     if (registry.all().stream().noneMatch(d -> d.group().equals(def.group()) && d.plural().equals(def.plural()))) {
       namespacedResources.remove(def.group() + "/" + def.plural());
     }
@@ -246,10 +259,21 @@ public final class ApiRoutes {
       throw StatusException.pathNotFound();
     }
     RestHandler handler = custom.get(info.group() + "/" + info.resource() + "/" + info.subresource());
-    if (handler != null) {
-      return handler.handle(info, request);
+    if (handler == null && info.subresource().equals("scale")) {
+      handler = registry.find(info.group(), info.version(), info.resource()).map(customScales::get).orElse(null);
     }
-    return handlerFor(info).handle(info, request);
+    java.util.List<String> warnings = deprecationWarnings(info);
+    CompletableFuture<ApiResponse> answer = handler != null ? handler.handle(info, request)
+        : handlerFor(info).handle(info, request);
+    return warnings.isEmpty() ? answer : answer.thenApply(r -> r.withWarnings(warnings));
+  }
+
+  /** kube's Warning for every request to a deprecated custom resource version; empty for others. */
+  public java.util.List<String> deprecationWarnings(RequestInfo info) {
+    return registry.find(info.group(), info.version(), info.resource())
+        .flatMap(ResourceDefinition::customResource)
+        .flatMap(io.listwatch.server.registry.CustomResourceVersion::deprecationWarning)
+        .map(java.util.List::of).orElse(java.util.List.of());
   }
 
   private ApiResponse nonResource(String path, ApiRequest request) {

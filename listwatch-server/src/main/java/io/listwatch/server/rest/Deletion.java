@@ -30,6 +30,10 @@ import java.util.Set;
  *   <li><b>Namespaces</b>: a namespace with {@code spec.finalizers} (kube sets
  *       {@code ["kubernetes"]} at creation) is marked and its {@code status.phase} becomes
  *       {@code Terminating}; the namespace controller empties it and removes the finalizer.
+ *   <li><b>CustomResourceDefinitions</b>: the first delete adds the finalizer
+ *       {@code customresourcecleanup.apiextensions.k8s.io} and the condition {@code Terminating}
+ *       ({@code InstanceDeletionPending}); the CRD controller deletes the custom resources,
+ *       then removes the finalizer.
  * </ul>
  * Stateless.
  */
@@ -41,6 +45,8 @@ final class Deletion {
   static final String ORPHAN = "orphan";
   /** The namespace finalizer kube puts in every namespace's {@code spec.finalizers}. */
   static final String NAMESPACE_FINALIZER = "kubernetes";
+  /** The finalizer kube puts on a CustomResourceDefinition when it is first deleted. */
+  static final String CRD_CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
   /** kube's default {@code terminationGracePeriodSeconds}. */
   static final long DEFAULT_POD_GRACE_SECONDS = 30;
 
@@ -94,6 +100,10 @@ final class Deletion {
     }
     boolean namespaceFinalizers = isNamespace(def) && !current.path("spec").path("finalizers").isEmpty();
     ObjectNode marked = current.deepCopy();
+    if (isCustomResourceDefinition(def) && !ObjectMetaRules.isMarkedForDeletion(current)) {
+      finalizers.add(CRD_CLEANUP_FINALIZER);
+      markCrdTerminating(marked, now);
+    }
     ObjectNode meta = ObjectMetaRules.metadata(marked);
     long timer = 0;
     if (ObjectMetaRules.isMarkedForDeletion(current)) {
@@ -160,6 +170,24 @@ final class Deletion {
       return 0;
     }
     return Math.max(0, grace);
+  }
+
+  static boolean isCustomResourceDefinition(ResourceDefinition def) {
+    return def.group().equals("apiextensions.k8s.io") && def.plural().equals("customresourcedefinitions");
+  }
+
+  /** kube's CRD REST Delete: the Terminating condition, before the controller starts deleting. */
+  private static void markCrdTerminating(ObjectNode crd, Instant now) {
+    ObjectNode status = crd.get("status") instanceof ObjectNode s ? s : crd.putObject("status");
+    ArrayNode conditions = status.get("conditions") instanceof ArrayNode c ? c : status.putArray("conditions");
+    for (int i = conditions.size() - 1; i >= 0; i--) {
+      if (conditions.get(i).path("type").asText().equals("Terminating")) {
+        conditions.remove(i);
+      }
+    }
+    conditions.addObject().put("type", "Terminating").put("status", "True")
+        .put("lastTransitionTime", ObjectMetaRules.timestamp(now)).put("reason", "InstanceDeletionPending")
+        .put("message", "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon");
   }
 
   static boolean isNamespace(ResourceDefinition def) {

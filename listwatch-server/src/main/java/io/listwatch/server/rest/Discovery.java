@@ -54,12 +54,23 @@ final class Discovery {
     return m;
   }
 
+  /**
+   * The versions of a group, the preferred first: a built-in group's in the order kube lists
+   * them, a group of custom resources' in kube's version priority (v2, v1, v1beta1, ...).
+   */
   private List<String> versionsOf(String group) {
     List<String> versions = new ArrayList<>();
+    boolean custom = false;
     for (ResourceDefinition d : registries.get().all()) {
-      if (d.group().equals(group) && !versions.contains(d.version())) {
-        versions.add(d.version());
+      if (d.group().equals(group)) {
+        custom |= d.customResource().isPresent();
+        if (!versions.contains(d.version())) {
+          versions.add(d.version());
+        }
       }
+    }
+    if (custom) {
+      versions.sort(io.listwatch.api.meta.VersionPriority.HIGHEST_FIRST);
     }
     return versions;
   }

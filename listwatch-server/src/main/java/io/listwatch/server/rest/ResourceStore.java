@@ -6,6 +6,7 @@ import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.server.cacher.Cacher;
+import io.listwatch.server.registry.CustomResourceConversion;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.validation.ObjectMetaValidator;
 import io.listwatch.storage.KeyValue;
@@ -112,7 +113,7 @@ public final class ResourceStore {
         throw namespaceTerminating(name, namespace);
       }
       return dryRun ? CompletableFuture.<KeyValue>completedFuture(null)
-          : storage.create(def.storageKey(namespace, name), toBytes(obj));
+          : storage.create(def.storageKey(namespace, name), storedBytes(obj));
     }).handle((kv, e) -> {
       if (e == null) {
         return CompletableFuture.completedFuture(dryRun ? obj : stamp(obj, kv.modRevision()));
@@ -159,7 +160,7 @@ public final class ResourceStore {
     String key = def.storageKey(namespace, name);
     return storage.get(key).thenCompose(found -> {
       KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
-      ObjectNode current = stamp(parse(kv.value()), kv.modRevision());
+      ObjectNode current = stamp(served(kv.value()), kv.modRevision());
       ObjectNode changed = change.apply(current.deepCopy());
       // defaulted as decoded, before the generation compares the spec (a status write's spec is the stored one)
       Defaulting.apply(def, changed);
@@ -191,7 +192,7 @@ public final class ResourceStore {
       if (dryRun) {
         return CompletableFuture.completedFuture(stamp(updated, kv.modRevision()));
       }
-      return storage.update(key, toBytes(updated), kv.modRevision()).thenCompose(stored -> {
+      return storage.update(key, storedBytes(updated), kv.modRevision()).thenCompose(stored -> {
         ObjectNode result = stamp(updated, stored.modRevision());
         if (!Deletion.readyToRemove(def, updated)) {
           return CompletableFuture.completedFuture(result);
@@ -235,7 +236,7 @@ public final class ResourceStore {
     String key = def.storageKey(namespace, name);
     return storage.get(key).thenCompose(found -> {
       KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
-      ObjectNode current = stamp(parse(kv.value()), kv.modRevision());
+      ObjectNode current = stamp(served(kv.value()), kv.modRevision());
       Deletion.checkPreconditions(def, name, current, options);
       Deletion.Plan plan = Deletion.plan(def, current, options, clock().now());
       if (plan.marked() == null) {
@@ -249,7 +250,7 @@ public final class ResourceStore {
       }
       ObjectNode marked = plan.marked();
       ObjectMetaDefaults.metadata(marked).remove("resourceVersion");
-      return storage.update(key, toBytes(marked), kv.modRevision()).thenApply(stored -> {
+      return storage.update(key, storedBytes(marked), kv.modRevision()).thenApply(stored -> {
         if (plan.graceSeconds() > 0) {
           String uid = ObjectMetaDefaults.metadata(marked).path("uid").asText();
           clock().schedule(java.time.Duration.ofSeconds(plan.graceSeconds()),
@@ -333,14 +334,14 @@ public final class ResourceStore {
    */
   public CompletableFuture<Optional<ObjectNode>> getInternal(String namespace, String name) {
     return storage.get(def.storageKey(namespace, name))
-        .thenApply(kv -> kv.map(v -> stamp(parse(v.value()), v.modRevision())));
+        .thenApply(kv -> kv.map(v -> stamp(served(v.value()), v.modRevision())));
   }
 
   /** Every object in {@code namespace} ("" for all) as storage has it now; see {@link #getInternal}. */
   public CompletableFuture<java.util.List<ObjectNode>> listInternal(String namespace) {
     String prefix = namespace.isEmpty() ? def.storagePrefix() : def.storagePrefix(namespace);
     return storage.range(io.listwatch.storage.RangeRequest.prefix(prefix)).thenApply(r -> r.kvs().stream()
-        .map(v -> stamp(parse(v.value()), v.modRevision())).toList());
+        .map(v -> stamp(served(v.value()), v.modRevision())).toList());
   }
 
   /** Deletes an object on behalf of the server itself (garbage collector, namespace controller, timers). */
@@ -399,6 +400,16 @@ public final class ResourceStore {
       c = c.getCause();
     }
     return c instanceof StorageException se && se.code() == StorageException.Code.CONFLICT;
+  }
+
+  /** A stored value as this resource serves it (a custom resource's version; see {@link CustomResourceConversion}). */
+  private ObjectNode served(byte[] stored) {
+    return CustomResourceConversion.toServed(def, parse(stored));
+  }
+
+  /** The bytes to store for {@code obj} (a custom resource in its storage version). */
+  private byte[] storedBytes(ObjectNode obj) {
+    return toBytes(CustomResourceConversion.toStorage(def, obj));
   }
 
   static ObjectNode parse(byte[] json) {

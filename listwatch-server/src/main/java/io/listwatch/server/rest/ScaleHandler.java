@@ -3,7 +3,6 @@ package io.listwatch.server.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.JsonMergePatch;
-import io.listwatch.api.LabelSelector;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.Reasons;
 import io.listwatch.api.Status;
@@ -16,13 +15,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The {@code scale} subresource of deployments, replicasets and statefulsets: an
- * {@code autoscaling/v1 Scale} view of the object ({@code spec.replicas}, {@code status.replicas}
- * and {@code status.selector}, the object's {@code spec.selector} as a selector string, as
- * kube's {@code LabelSelectorAsSelector(...).String()} prints it). GET reads it; PUT and a JSON
- * merge patch ({@code kubectl scale}) set {@code spec.replicas} of the object and nothing else,
- * guarded by the Scale's {@code metadata.resourceVersion} when given. A missing
- * {@code spec.replicas} reads as 1, kube's default. Negative replicas are refused with kube's 422.
+ * The {@code scale} subresource of deployments, replicasets, statefulsets and custom resources
+ * that declare one: an {@code autoscaling/v1 Scale} view of the object (its desired and observed
+ * replicas and its selector, found where {@link ScaleFields} says). GET reads it; PUT and a JSON
+ * merge patch ({@code kubectl scale}) set the desired replicas of the object and nothing else,
+ * guarded by the Scale's {@code metadata.resourceVersion} when given. Negative replicas are
+ * refused with kube's 422.
  *
  * <p>Thread-safe (stateless beyond the store).
  */
@@ -33,10 +31,12 @@ final class ScaleHandler implements RestHandler {
 
   private final ResourceStore store;
   private final ResourceDefinition def;
+  private final ScaleFields fields;
 
-  ScaleHandler(ResourceStore store) {
+  ScaleHandler(ResourceStore store, ScaleFields fields) {
     this.store = store;
     this.def = store.resource();
+    this.fields = fields;
   }
 
   @Override
@@ -48,7 +48,7 @@ final class ScaleHandler implements RestHandler {
     if (HttpMethod.GET.equals(m)) {
       return store.cacher().get(info.namespace(), info.name(), CONSISTENT).thenApply(found -> {
         var obj = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), info.name()));
-        return ApiResponse.ok(scaleOf(ResourceStore.parse(obj.json())));
+        return ApiResponse.ok(scaleOf(ResourceStore.parse(obj.json()), fields));
       });
     }
     if (HttpMethod.PUT.equals(m)) {
@@ -65,7 +65,7 @@ final class ScaleHandler implements RestHandler {
         throw StatusException.badRequest("a merge patch for an object must be a JSON object");
       }
       return update(info, request, current -> {
-        JsonNode patched = JsonMergePatch.apply(scaleOf(current), patch);
+        JsonNode patched = JsonMergePatch.apply(scaleOf(current, fields), patch);
         if (!(patched instanceof ObjectNode o)) {
           throw StatusException.badRequest("the patch does not produce an object");
         }
@@ -95,9 +95,9 @@ final class ScaleHandler implements RestHandler {
             "spec.replicas")));
       }
       ObjectNode updated = current.deepCopy();
-      (updated.get("spec") instanceof ObjectNode s ? s : updated.putObject("spec")).put("replicas", (int) n);
+      fields.setSpecReplicas(updated, (int) n);
       return updated;
-    }).thenApply(updated -> ApiResponse.ok(scaleOf(updated)));
+    }).thenApply(updated -> ApiResponse.ok(scaleOf(updated, fields)));
   }
 
   private static void checkTypeMeta(ObjectNode scale) {
@@ -113,7 +113,7 @@ final class ScaleHandler implements RestHandler {
   }
 
   /** The autoscaling/v1 Scale of {@code obj}. */
-  static ObjectNode scaleOf(ObjectNode obj) {
+  static ObjectNode scaleOf(ObjectNode obj, ScaleFields fields) {
     ObjectNode scale = ResourceStore.MAPPER.createObjectNode();
     scale.put("kind", "Scale").put("apiVersion", "autoscaling/v1");
     ObjectNode meta = scale.putObject("metadata");
@@ -123,11 +123,10 @@ final class ScaleHandler implements RestHandler {
         meta.set(f, m.get(f).deepCopy());
       }
     }
-    JsonNode replicas = obj.path("spec").path("replicas");
-    scale.putObject("spec").put("replicas", replicas.isIntegralNumber() ? replicas.intValue() : Defaulting.DEFAULT_REPLICAS);
+    scale.putObject("spec").put("replicas", fields.specReplicas(obj));
     ObjectNode status = scale.putObject("status");
-    status.put("replicas", obj.path("status").path("replicas").asInt(0));
-    status.put("selector", LabelSelector.fromObject(obj.path("spec").path("selector")).toString());
+    status.put("replicas", fields.statusReplicas(obj));
+    status.put("selector", fields.selector(obj));
     return scale;
   }
 }

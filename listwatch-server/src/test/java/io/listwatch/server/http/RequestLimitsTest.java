@@ -80,6 +80,10 @@ class RequestLimitsTest {
   void readOverTheLimit_gets429WithRetryAfter_whileWritesAreCountedApart() throws Exception {
     String ns = admin.createNamespace("limits");
     String cms = "/api/v1/namespaces/" + ns + "/configmaps";
+    // the service accounts controller writes the namespace's default account: wait for it, so
+    // that no write but the test's own releases the held read
+    KubeHttp.await("the namespace's default service account", KubeHttp.WAIT,
+        () -> admin.get("/api/v1/namespaces/" + ns + "/serviceaccounts/default").code() == 200);
     long rv = admin.listResourceVersion(cms);
     CompletableFuture<HttpResponse<String>> held = HttpClient.newHttpClient().sendAsync(
         HttpRequest.newBuilder(URI.create(anonymousUrl() + cms + "?resourceVersion=" + (rv + 1))).build(),

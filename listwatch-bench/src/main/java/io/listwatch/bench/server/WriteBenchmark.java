@@ -1,0 +1,371 @@
+package io.listwatch.bench.server;
+
+import static io.listwatch.bench.Format.count;
+import static io.listwatch.bench.Format.ms;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.listwatch.bench.CpuMonitor;
+import io.listwatch.bench.Format;
+import io.listwatch.bench.LatencyRecorder;
+import io.listwatch.bench.MachineInfo;
+import io.listwatch.bench.Report;
+import io.listwatch.bench.ResultTable;
+import io.listwatch.bench.ServerJvm;
+import io.listwatch.bench.server.WriteObjects.Kind;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code bench server-writes}: what a write costs the API server by how it is made — a plain
+ * update ({@code PUT} with the resourceVersion of the previous answer), server-side apply
+ * ({@code PATCH} with {@code application/apply-patch+yaml}, {@code force=true}) — and by what
+ * it writes: a ConfigMap (a built-in), a custom resource whose schema types and constrains every
+ * field, and the same custom resource under a schema that checks nothing
+ * ({@link WriteObjects}). The difference between the last two is the schema's work per write.
+ *
+ * <p>The server ({@code ./listwatch server}, embedded store in a new temporary directory) runs
+ * in a JVM of its own ({@link ServerJvm}). Each scenario runs {@code --writers} platform
+ * threads, each writing its own object as fast as answers come back on one keep-alive
+ * connection ({@link RawHttp}): {@code --warmup} seconds unrecorded, then {@code --seconds}
+ * recorded. Figures: latency percentiles of the recorded requests, writes/s, and the server
+ * JVM's CPU over the recorded window divided by its writes. A scenario the server refuses
+ * (e.g. apply of a custom resource on a server that does not serve it) is reported with its
+ * first error instead of figures.
+ *
+ * <p>Confined to the thread that runs the command; the writers are threads of their own.
+ */
+@Command(
+    name = "server-writes",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = "Update, server-side apply and schema validation: latency and server CPU per write.")
+public final class WriteBenchmark implements Callable<Integer> {
+
+  private static final long NANOS_PER_TICK = 10_000_000L; // USER_HZ is 100 on Linux
+  private static final Pattern RESOURCE_VERSION = Pattern.compile("\"resourceVersion\":\"(\\d+)\"");
+  private static final String APPLY = "application/apply-patch+yaml";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** One measured combination: what is written and how. */
+  private record Scenario(String label, Kind kind, boolean apply, String prefix) {
+  }
+
+  private static final List<Scenario> SCENARIOS = List.of(
+      new Scenario("ConfigMap, PUT update", Kind.CONFIGMAP, false, "cm-put"),
+      new Scenario("ConfigMap, server-side apply", Kind.CONFIGMAP, true, "cm-apply"),
+      new Scenario("custom resource, no schema checks, PUT update", Kind.OPEN_CR, false, "open-put"),
+      new Scenario("custom resource, typed schema, PUT update", Kind.SCHEMA_CR, false, "typed-put"),
+      new Scenario("custom resource, typed schema, server-side apply", Kind.SCHEMA_CR, true, "typed-apply"));
+
+  @Spec
+  private CommandSpec spec;
+
+  @Option(names = "--writers", defaultValue = "4", paramLabel = "N",
+      description = "Concurrent writers, each on its own object and connection (default: ${DEFAULT-VALUE}).")
+  private int writers;
+
+  @Option(names = "--seconds", defaultValue = "10", paramLabel = "S",
+      description = "Recorded seconds per scenario (default: ${DEFAULT-VALUE}).")
+  private int seconds;
+
+  @Option(names = "--warmup", defaultValue = "5", paramLabel = "S",
+      description = "Unrecorded seconds of each scenario in the warm-up pass before the recorded rounds "
+          + "(default: ${DEFAULT-VALUE}).")
+  private int warmup;
+
+  @Option(names = "--rounds", defaultValue = "3", paramLabel = "N",
+      description = "Recorded rounds; each runs every scenario in turn, so that a slower spell of the machine "
+          + "spreads over all of them (default: ${DEFAULT-VALUE}).")
+  private int rounds;
+
+  @Option(names = "--object-bytes", defaultValue = "1024", paramLabel = "N",
+      description = "Approximate JSON size of each object as stored after create (default: ${DEFAULT-VALUE}).")
+  private int objectBytes;
+
+  @Option(names = "--server-heap", defaultValue = "1g", paramLabel = "SIZE",
+      description = "-Xmx of the server's JVM (default: ${DEFAULT-VALUE}).")
+  private String serverHeap;
+
+  @Option(names = "--markdown", description = "Print the results as Markdown, for docs/benchmarks.md.")
+  private boolean markdown;
+
+  private final Report report = new Report("server-writes");
+
+  @Override
+  public Integer call() throws Exception {
+    if (writers < 1 || seconds < 1 || rounds < 1 || warmup < 0 || objectBytes < 0) {
+      throw new ParameterException(spec.commandLine(), "--writers, --seconds and --rounds must be >= 1, --warmup "
+          + "and --object-bytes >= 0");
+    }
+    Path dir = Files.createTempDirectory("listwatch-bench-writes-");
+    MachineInfo machine = MachineInfo.describe(dir);
+    List<String> jvm = List.of("-Xmx" + serverHeap, "-XX:+UseG1GC", "--enable-native-access=ALL-UNNAMED");
+    ResultTable table = report.table(new ResultTable(String.format(
+        "Writes: %d writers, each on its own object; %d rounds of %d s recorded per scenario, after a warm-up pass "
+            + "of %d s each; server CPU is the server JVM's over the recorded windows, per write", writers, rounds,
+        seconds, warmup),
+        "write", "stored bytes", "writes", "writes/s", "p50 ms", "p90 ms", "p99 ms", "max ms",
+        "server CPU µs/write", "vs ConfigMap PUT", "errors"));
+    WriteObjects objects = new WriteObjects(objectBytes);
+    try (ServerJvm server = ServerJvm.start(dir.resolve("data"), jvm, dir.resolve("server.log"))) {
+      report.progress("server %s (log %s)", server.url(), dir.resolve("server.log"));
+      try (RawHttp http = new RawHttp(server.address())) {
+        for (String crd : List.of(WriteObjects.SCHEMA_CRD, WriteObjects.OPEN_CRD)) {
+          RawHttp.Response r = http.send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+              "application/json", crd.getBytes(StandardCharsets.UTF_8), 4096);
+          check(r.status() == 201, "creating a CustomResourceDefinition: HTTP " + r.status() + " " + r.bodyText());
+        }
+        awaitEstablished(http, "typedwidgets." + WriteObjects.GROUP);
+        awaitEstablished(http, "openwidgets." + WriteObjects.GROUP);
+      }
+      CpuMonitor warmupCpu = CpuMonitor.now();
+      long warmupTicks = server.cpuTicks();
+      for (Scenario s : SCENARIOS) {
+        report.progress("warm-up: %s", s.label());
+        run(server, objects, s, "w", warmup);
+      }
+      report.phase("warm-up pass (server JVM included)", warmupCpu, server.cpuTicks() - warmupTicks);
+      Result[] results = new Result[SCENARIOS.size()];
+      for (int round = 1; round <= rounds; round++) {
+        CpuMonitor cpu = CpuMonitor.now();
+        long ticks0 = server.cpuTicks();
+        for (int i = 0; i < SCENARIOS.size(); i++) {
+          Scenario s = SCENARIOS.get(i);
+          report.progress("round %d of %d: %s", round, rounds, s.label());
+          Result r = run(server, objects, s, "r" + round, seconds);
+          results[i] = results[i] == null ? r : results[i].plus(r);
+        }
+        report.phase("round " + round + ", every scenario (server JVM included)", cpu, server.cpuTicks() - ticks0);
+      }
+      double baseline = -1;
+      for (int i = 0; i < SCENARIOS.size(); i++) {
+        Scenario s = SCENARIOS.get(i);
+        Result r = results[i];
+        if (r.writes() == 0) {
+          table.row(s.label(), count(r.storedBytes()), "0", "", "", "", "", "", "", "",
+              "all " + count(r.errors()) + " refused, first: " + r.firstError());
+          continue;
+        }
+        double cpuPerWrite = r.serverCpuNanos() / 1e3 / r.writes();
+        if (s.kind() == Kind.CONFIGMAP && !s.apply()) {
+          baseline = cpuPerWrite;
+        }
+        LatencyRecorder l = r.latency();
+        table.row(s.label(), count(r.storedBytes()), count(r.writes()),
+            count(r.writes() / (double) (seconds * rounds)),
+            ms(l.percentile(0.5)), ms(l.percentile(0.9)), ms(l.percentile(0.99)), ms(l.max()),
+            count(cpuPerWrite), baseline > 0 ? String.format("%.2fx", cpuPerWrite / baseline) : "",
+            r.errors() == 0 ? "0" : count(r.errors()) + " (first: " + r.firstError() + ")");
+      }
+    } finally {
+      Format.deleteRecursively(dir);
+    }
+    report.parameters.put("server", "./listwatch server in its own JVM (" + String.join(" ", jvm) + " "
+        + ServerJvm.NO_LEAK_DETECTION + "), embedded RocksDB store in a new temp dir, plain HTTP/1.1 on 127.0.0.1");
+    report.parameters.put("objects", String.format("~%,d bytes of JSON as stored after create, in namespace %s; "
+        + "each write changes a counter", objectBytes, WriteObjects.NAMESPACE));
+    report.parameters.put("writes", "PUT with the resourceVersion of the previous answer; apply: PATCH "
+        + APPLY + " ?fieldManager=bench&force=true with the whole object (JSON)");
+    report.print(System.out, spec, machine, markdown);
+    return 0;
+  }
+
+  /** What one scenario measured, over one or more runs. */
+  private record Result(long writes, long errors, String firstError, LatencyRecorder latency, long serverCpuNanos,
+      long storedBytes) {
+    Result plus(Result other) {
+      latency.merge(other.latency);
+      return new Result(writes + other.writes, errors + other.errors, firstError != null ? firstError
+          : other.firstError, latency, serverCpuNanos + other.serverCpuNanos, other.storedBytes);
+    }
+  }
+
+  /**
+   * Runs scenario {@code s} for {@code runSeconds} on new objects named {@code prefix-run-i};
+   * each writer's first write (the create) is not recorded.
+   */
+  private Result run(ServerJvm server, WriteObjects objects, Scenario s, String run, int runSeconds)
+      throws Exception {
+    List<Writer> ws = new ArrayList<>();
+    for (int i = 0; i < writers; i++) {
+      ws.add(new Writer(server, objects, s, s.prefix() + "-" + run + "-" + i));
+    }
+    for (Writer w : ws) {
+      w.create(); // so that the recorded window starts with every object in place
+    }
+    long measureFrom = System.nanoTime();
+    long until = measureFrom + TimeUnit.SECONDS.toNanos(runSeconds);
+    for (Writer w : ws) {
+      w.until = until;
+    }
+    long ticks0 = server.cpuTicks();
+    List<Thread> threads = new ArrayList<>();
+    for (Writer w : ws) {
+      threads.add(Thread.ofPlatform().name("writer-" + w.name).start(w));
+    }
+    sleepUntil(until);
+    long ticks1 = server.cpuTicks();
+    for (Thread t : threads) {
+      t.join();
+    }
+    LatencyRecorder all = new LatencyRecorder();
+    long errors = 0;
+    String firstError = null;
+    for (Writer w : ws) {
+      if (w.failure.get() != null) {
+        throw new IllegalStateException(w.name + " failed", w.failure.get());
+      }
+      all.merge(w.latency);
+      errors += w.errors;
+      if (firstError == null) {
+        firstError = w.firstError;
+      }
+    }
+    long stored;
+    try (RawHttp http = new RawHttp(server.address())) {
+      RawHttp.Response r = http.send("GET", s.kind().collection + "/" + ws.get(0).name, null, null, 0);
+      stored = r.status() == 200 ? r.bodyBytes() : 0;
+    }
+    return new Result(all.count(), errors, firstError, all, (ticks1 - ticks0) * NANOS_PER_TICK, stored);
+  }
+
+  /**
+   * One writer: its own object and connection. {@link #create()} runs on the caller's thread,
+   * {@link #run()} on the writer's; the caller reads the figures after joining it.
+   */
+  private static final class Writer implements Runnable {
+    final String name;
+    private final WriteObjects objects;
+    private final Scenario scenario;
+    private final RawHttp http;
+    private final String path;
+    volatile long until;
+    private String rv;
+    private long counter;
+    final LatencyRecorder latency = new LatencyRecorder();
+    final AtomicReference<Throwable> failure = new AtomicReference<>();
+    long errors;
+    String firstError;
+
+    Writer(ServerJvm server, WriteObjects objects, Scenario scenario, String name) {
+      this.objects = objects;
+      this.scenario = scenario;
+      this.name = name;
+      this.http = new RawHttp(server.address());
+      this.path = scenario.kind().collection + "/" + name + (scenario.apply() ? "?fieldManager=bench&force=true" : "");
+    }
+
+    /** The first write, unrecorded: a POST, or the apply that creates the object. */
+    void create() throws IOException {
+      Kind kind = scenario.kind();
+      if (scenario.apply()) {
+        record(http.send("PATCH", path, APPLY, objects.body(kind, name, counter++, null), 2048), -1);
+        return;
+      }
+      RawHttp.Response created = http.send("POST", kind.collection, "application/json",
+          objects.body(kind, name, counter++, null), 2048);
+      check(created.status() == 201, "creating " + name + ": HTTP " + created.status() + " " + created.bodyText());
+      rv = resourceVersion(created);
+    }
+
+    @Override
+    public void run() {
+      Kind kind = scenario.kind();
+      try (http) {
+        while (true) {
+          long start = System.nanoTime();
+          if (start >= until) {
+            return;
+          }
+          RawHttp.Response r = scenario.apply()
+              ? http.send("PATCH", path, APPLY, objects.body(kind, name, counter++, null), 2048)
+              : http.send("PUT", path, "application/json", objects.body(kind, name, counter++, rv), 2048);
+          record(r, System.nanoTime() - start);
+        }
+      } catch (Throwable t) {
+        failure.set(t);
+      }
+    }
+
+    /** Records an answer; {@code took} < 0 for one outside the recorded window. */
+    private void record(RawHttp.Response r, long took) {
+      if (r.status() != 200 && r.status() != 201) {
+        if (took >= 0) {
+          errors++;
+        }
+        if (firstError == null) {
+          firstError = describe(r);
+        }
+        return;
+      }
+      if (!scenario.apply()) {
+        rv = resourceVersion(r);
+      }
+      if (took >= 0) {
+        latency.record(took);
+      }
+    }
+  }
+
+  /** {@code HTTP <code>: <the Status's message>}, shortened. */
+  private static String describe(RawHttp.Response r) {
+    String message;
+    try {
+      message = JSON.readTree(r.body()).path("message").asText(r.bodyText());
+    } catch (IOException e) {
+      message = r.bodyText();
+    }
+    message = message.replaceAll("\\s+", " ");
+    return "HTTP " + r.status() + ": " + (message.length() > 120 ? message.substring(0, 120) + "..." : message);
+  }
+
+  private static String resourceVersion(RawHttp.Response r) {
+    Matcher m = RESOURCE_VERSION.matcher(r.bodyText());
+    check(m.find(), "no resourceVersion in the answer: " + r.bodyText());
+    return m.group(1);
+  }
+
+  /** Polls the definition until its Established condition is True (at most 30 s). */
+  private static void awaitEstablished(RawHttp http, String name) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < deadline) {
+      RawHttp.Response r = http.send("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + name,
+          null, null, Integer.MAX_VALUE);
+      for (JsonNode c : JSON.readTree(r.body()).path("status").path("conditions")) {
+        if (c.path("type").asText().equals("Established") && c.path("status").asText().equals("True")) {
+          return;
+        }
+      }
+      Thread.sleep(20);
+    }
+    throw new IllegalStateException(name + " was not Established within 30 s");
+  }
+
+  private static void sleepUntil(long nanoTime) throws InterruptedException {
+    long left;
+    while ((left = nanoTime - System.nanoTime()) > 0) {
+      TimeUnit.NANOSECONDS.sleep(left);
+    }
+  }
+
+  private static void check(boolean condition, String message) {
+    if (!condition) {
+      throw new IllegalStateException(message);
+    }
+  }
+}

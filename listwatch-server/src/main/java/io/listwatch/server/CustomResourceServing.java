@@ -1,0 +1,95 @@
+package io.listwatch.server;
+
+import io.listwatch.api.clock.Clock;
+import io.listwatch.server.cacher.Cacher;
+import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.server.controllers.CustomResourceDefinitionController;
+import io.listwatch.server.controllers.GarbageCollector;
+import io.listwatch.server.controllers.NamespaceController;
+import io.listwatch.server.registry.ResourceDefinition;
+import io.listwatch.server.rest.ApiRoutes;
+import io.listwatch.server.rest.ResourceStore;
+import io.listwatch.server.rest.WriteAdmission;
+import io.listwatch.storage.Storage;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * How the server serves a custom resource version at runtime: a watch cache of its own (each
+ * version has one, over the same storage prefix: storage keys carry no version), its routes,
+ * and the garbage collector and namespace controller following its objects; unserving undoes
+ * all of it and closes the cache (which ends its watches).
+ *
+ * <p>Thread-safe: called by the CRD controller's thread; the maps are concurrent so
+ * {@link #closeAll} may run from another.
+ */
+final class CustomResourceServing implements CustomResourceDefinitionController.Serving {
+
+  private record Served(Cacher cacher, ResourceStore store) {
+  }
+
+  private final ApiRoutes routes;
+  private final Storage storage;
+  private final CacherConfig cacherConfig;
+  private final ScheduledExecutorService timer;
+  private final Clock clock;
+  private final GarbageCollector garbageCollector;
+  private final NamespaceController namespaceController;
+  /** What is served now, by "group/version/plural". */
+  private final Map<String, Served> served = new ConcurrentHashMap<>();
+
+  CustomResourceServing(ApiRoutes routes, Storage storage, CacherConfig cacherConfig, ScheduledExecutorService timer,
+      Clock clock, GarbageCollector garbageCollector, NamespaceController namespaceController) {
+    this.routes = routes;
+    this.storage = storage;
+    this.cacherConfig = cacherConfig;
+    this.timer = timer;
+    this.clock = clock;
+    this.garbageCollector = garbageCollector;
+    this.namespaceController = namespaceController;
+  }
+
+  private static String key(ResourceDefinition def) {
+    return def.group() + "/" + def.version() + "/" + def.plural();
+  }
+
+  @Override
+  public ResourceStore serve(ResourceDefinition def, WriteAdmission admission) {
+    Cacher cacher = new Cacher(def, storage, cacherConfig, timer, clock);
+    cacher.start();
+    ResourceStore store = routes.serve(def, cacher, java.util.List.of(admission));
+    Served previous = served.put(key(def), new Served(cacher, store));
+    if (previous != null) {
+      stop(previous);
+    }
+    garbageCollector.serve(store);
+    namespaceController.serve(store);
+    return store;
+  }
+
+  @Override
+  public void unserve(ResourceDefinition def) {
+    routes.unserve(def);
+    Served gone = served.remove(key(def));
+    if (gone != null) {
+      stop(gone);
+    }
+  }
+
+  private void stop(Served s) {
+    garbageCollector.unserve(s.store());
+    s.cacher().close();
+  }
+
+  /** The caches of the custom resources served now. */
+  java.util.List<Cacher> cachers() {
+    return served.values().stream().map(Served::cacher).toList();
+  }
+
+  /** Closes every cache (server shutdown). */
+  void closeAll() {
+    served.values().forEach(s -> s.cacher().close());
+    served.clear();
+  }
+}
