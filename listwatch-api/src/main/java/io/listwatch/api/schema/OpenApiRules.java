@@ -125,7 +125,7 @@ final class OpenApiRules {
     if (!SchemaNodes.get(s, "id").asText("").isEmpty()) {
       errors.add(FieldError.forbidden(child(path, "id"), "id is not supported"));
     }
-    if (s.has("additionalItems")) {
+    if (s.hasNonNull("additionalItems")) {
       errors.add(FieldError.forbidden(child(path, "additionalItems"),
           "additionalItems is not supported"));
     }
@@ -134,11 +134,12 @@ final class OpenApiRules {
         errors.add(FieldError.forbidden(child(path, keyword), keyword + " is not supported"));
       }
     }
-    if (s.has("dependencies")) {
+    // an empty map is none (clients' models send "dependencies": {}, as kube's decoding drops it)
+    if (s.hasNonNull("dependencies") && !s.get("dependencies").isEmpty()) {
       errors.add(FieldError.forbidden(child(path, "dependencies"),
           "dependencies is not supported"));
     }
-    if (s.has("$ref")) {
+    if (s.hasNonNull("$ref")) {
       errors.add(FieldError.forbidden(child(path, "$ref"), "$ref is not supported"));
     }
     if (type.equals("null")) {
