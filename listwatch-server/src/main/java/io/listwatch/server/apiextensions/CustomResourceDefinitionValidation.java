@@ -8,6 +8,7 @@ import io.listwatch.api.StatusException;
 import io.listwatch.api.schema.FieldError;
 import io.listwatch.api.schema.StructuralSchema;
 import io.listwatch.api.validation.NameSyntax;
+import io.listwatch.server.apiextensions.cel.CelValidator;
 import io.listwatch.server.authn.UserInfo;
 import io.listwatch.server.rest.WriteAdmission;
 import java.util.ArrayList;
@@ -30,7 +31,8 @@ import java.util.Set;
  * storage version; on update, the group, the scope (kube allows a change only while no object
  * is stored; here never) and the names' plural may not change. Each version has a schema
  * ({@code openAPIV3Schema}, {@code Required value: schemas are required}), which must be
- * structural, with valid defaults and kube's OpenAPI rules ({@link StructuralSchema}), e.g.
+ * structural, with valid defaults and kube's OpenAPI rules ({@link StructuralSchema}), and
+ * whose {@code x-kubernetes-validations} compile ({@link CelValidator#compileErrors}), e.g.
  * {@code spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must
  * not be empty for specified object fields}. Stateless.
  */
@@ -149,8 +151,11 @@ public final class CustomResourceDefinitionValidation implements WriteAdmission 
         causes.add(new Status.Cause(Reasons.FIELD_VALUE_REQUIRED, "Required value: schemas are required",
             "spec.versions[" + i + "].schema.openAPIV3Schema"));
       } else {
-        for (FieldError e : StructuralSchema.validate(schema, "spec.versions[" + i + "].schema.openAPIV3Schema")) {
-          causes.add(e.toCause());
+        String path = "spec.versions[" + i + "].schema.openAPIV3Schema";
+        List<FieldError> schemaErrors = StructuralSchema.validate(schema, path);
+        schemaErrors.forEach(e -> causes.add(e.toCause()));
+        if (schemaErrors.isEmpty()) { // kube compiles the rules of a structural schema only
+          CelValidator.compileErrors(schema, path).forEach(e -> causes.add(e.toCause()));
         }
       }
     }

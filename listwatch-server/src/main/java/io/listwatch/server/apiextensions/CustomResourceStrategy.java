@@ -11,6 +11,7 @@ import io.listwatch.api.schema.Defaulter;
 import io.listwatch.api.schema.FieldError;
 import io.listwatch.api.schema.Pruner;
 import io.listwatch.api.schema.SchemaValidator;
+import io.listwatch.server.apiextensions.cel.CelValidator;
 import io.listwatch.server.openapi.FieldValidation;
 import io.listwatch.server.registry.CustomResourceVersion;
 import io.listwatch.server.registry.ResourceDefinition;
@@ -53,6 +54,8 @@ public final class CustomResourceStrategy implements WriteStrategy {
   /** The version's openAPIV3Schema, or null when it declares none (nothing is pruned or checked). */
   private final JsonNode schema;
   private final FieldManager fieldManager;
+  /** The version's x-kubernetes-validations, compiled once; null without a schema. */
+  private final CelValidator rules;
 
   CustomResourceStrategy(ResourceDefinition def, CustomResourceVersion version) {
     this.def = def;
@@ -60,6 +63,7 @@ public final class CustomResourceStrategy implements WriteStrategy {
     JsonNode s = version.schema();
     this.schema = s.isObject() ? s : null;
     this.fieldManager = new FieldManager(StructuralApplySchema.of(schema == null ? missingSchema() : schema));
+    this.rules = schema == null ? null : CelValidator.compile(schema);
   }
 
   /** The strategy of a served custom resource, or null for a definition that is not one. */
@@ -174,14 +178,17 @@ public final class CustomResourceStrategy implements WriteStrategy {
   /**
    * Where the errors of the version's CEL rules ({@code x-kubernetes-validations}) are added:
    * the single call site for their evaluation, after the schema's own checks, on the object
-   * about to be stored (pruned and defaulted). No rules are evaluated yet: the rules are to be
-   * compiled once in the constructor, next to {@link #fieldManager}.
+   * about to be stored (pruned and defaulted), by {@link CelValidator} (compiled once, in the
+   * constructor).
    *
    * @param old the stored object for transition rules ({@code oldSelf}), null on create
    * @param schemaErrors the schema's errors for this write (kube skips the rules after some)
    * @param ruleErrors where the rules' errors go
    */
   void addRuleErrors(ObjectNode object, ObjectNode old, List<FieldError> schemaErrors, List<FieldError> ruleErrors) {
+    if (rules != null && rules.hasRules()) {
+      ruleErrors.addAll(rules.validateAfterSchema(schemaErrors, object, old));
+    }
   }
 
   @Override

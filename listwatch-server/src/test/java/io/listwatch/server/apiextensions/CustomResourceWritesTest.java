@@ -82,17 +82,27 @@ class CustomResourceWritesTest {
       """;
 
   @BeforeAll
-  static void defineCustomResources(ApiServer server) throws InterruptedException {
+  static void defineCustomResources(ApiServer server) {
     base = server.url();
     client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(WAIT).build();
     send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", "application/json", CRONTAB_CRD)
         .expect(201);
     send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", "application/json", WIDGET_CRD)
         .expect(201);
+    awaitServed(CRONTABS);
+    awaitServed(WIDGETS);
+  }
+
+  private static void awaitServed(String path) {
     long deadline = System.nanoTime() + WAIT.toNanos();
-    while (get(CRONTABS).code() != 200 || get(WIDGETS).code() != 200) {
-      assertThat(System.nanoTime() < deadline).as("the custom resources are served in time").isTrue();
-      Thread.sleep(20); // polling until the definition controller serves them, bounded
+    while (get(path).code() != 200) {
+      assertThat(System.nanoTime() < deadline).as("%s is served in time", path).isTrue();
+      try {
+        Thread.sleep(20); // polling until the definition controller serves it, bounded
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
     }
   }
 
@@ -329,6 +339,35 @@ class CustomResourceWritesTest {
         .contains("spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: "
             + "must not be empty for specified object fields");
     get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.stable.example.com").expect(404);
+  }
+
+  @Test
+  void celRules_rejectAWrite_transitionRulesSeeTheOldObject_andARuleThatDoesNotCompileRefusesTheDefinition() {
+    String crd = WIDGET_CRD.replace("widgets", "ranges").replace("Widget", "Range")
+        .replace("\"spec\":{\"type\":\"object\",\"properties\":{\"size\":{\"type\":\"integer\"}}}",
+            "\"spec\":{\"type\":\"object\",\"properties\":{\"min\":{\"type\":\"integer\"},"
+            + "\"max\":{\"type\":\"integer\"},\"zone\":{\"type\":\"string\"}},"
+            + "\"x-kubernetes-validations\":[{\"rule\":\"self.min <= self.max\",\"message\":\"min must not exceed max\"},"
+            + "{\"rule\":\"self.zone == oldSelf.zone\",\"message\":\"zone is immutable\"}]}");
+    post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd).expect(201);
+    String ranges = "/apis/stable.example.com/v1/namespaces/default/ranges";
+    awaitServed(ranges);
+    String range = "{'apiVersion':'stable.example.com/v1','kind':'Range','metadata':{'name':'r'},"
+        + "'spec':{'min':5,'max':1,'zone':'a'}}";
+
+    Response refused = post(ranges, range).expect(422);
+    assertThat(refused.json().path("message").asText()).isEqualTo("Range.stable.example.com \"r\" is invalid: "
+        + "spec: Invalid value: \"object\": min must not exceed max");
+    post(ranges, range.replace("'max':1", "'max':9")).expect(201);
+    Response moved = mergePatch(ranges + "/r", "{'spec':{'zone':'b'}}").expect(422);
+    assertThat(moved.json().at("/details/causes/0/message").asText())
+        .isEqualTo("Invalid value: \"object\": zone is immutable");
+
+    String broken = crd.replace("ranges", "brokens").replace("Range", "Broken").replace("self.min <= self.max",
+        "self.min <= self.nothing");
+    Response r = post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", broken).expect(422);
+    assertThat(r.json().at("/details/causes/0/field").asText())
+        .startsWith("spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0]");
   }
 
   @Test

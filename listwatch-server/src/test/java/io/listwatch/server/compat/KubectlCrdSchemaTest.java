@@ -42,6 +42,8 @@ class KubectlCrdSchemaTest extends KubectlAgainstServer {
                       cronSpec: {type: string}
                       image: {type: string}
                       replicas: {type: integer, minimum: 1, maximum: 10, default: 1}
+                    x-kubernetes-validations:
+                    - {rule: "!has(self.image) || self.image != 'forbidden'", message: "this image is not allowed"}
                   status:
                     type: object
                     properties:
@@ -71,6 +73,15 @@ class KubectlCrdSchemaTest extends KubectlAgainstServer {
     assertThat(r.stderr()).contains("The CronTab \"bad\" is invalid: spec.replicas: Invalid value: 20: "
         + "spec.replicas in body should be less than or equal to 10");
     assertThat(kubectl.run("get", "crontab", "bad", "-n", NS).stderr()).contains("NotFound");
+  }
+
+  @Test
+  void create_aCelRuleRejectsTheWrite() {
+    Kubectl.Result r = kubectl.run("create", "-f", cronTab("cel.yaml", "cel", "{image: forbidden}").toString());
+
+    assertThat(r.exitCode()).isNotZero();
+    assertThat(r.stderr()).contains("The CronTab \"cel\" is invalid: spec: Invalid value: \"object\": "
+        + "this image is not allowed");
   }
 
   @Test
