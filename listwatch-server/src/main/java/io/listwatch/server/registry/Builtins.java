@@ -374,7 +374,8 @@ final class Builtins {
 
   /**
    * apiextensions.k8s.io/v1 CustomResourceDefinition: stored, with kube's defaults and
-   * validation (server/apiextensions). Its custom resources are not served yet (step 6).
+   * validation (server/apiextensions); the custom resources it declares are served by
+   * controllers.CustomResourceDefinitionController.
    */
   static ResourceDefinition customResourceDefinitions() {
     return ResourceDefinition.builder("apiextensions.k8s.io", "v1", "CustomResourceDefinition",
