@@ -3,6 +3,7 @@ package io.listwatch.server.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 class KubectlCrdViewsTest extends KubectlAgainstServer {
 
   private static final String NS = "k-views";
+  private static final Duration WAIT = Duration.ofSeconds(20);
 
   private static final String WIDGETS = """
       apiVersion: apiextensions.k8s.io/v1
@@ -95,6 +97,27 @@ class KubectlCrdViewsTest extends KubectlAgainstServer {
     assertThat(lines[2].split("\\s+")).hasSize(3).startsWith("red-one", "red");
     assertThat(kubectl.ok("get", "widgets", "blue-one", "-n", NS, "-o", "wide").stdout())
         .as("a priority-1 column shows with -o wide").contains("SIZE").contains("1.5");
+  }
+
+  @Test
+  void getWatch_printsARowWithTheDeclaredColumns_forEachChange() {
+    String ns = NS + "-watch";
+    api.createNamespace(ns);
+    try (Kubectl.Background watch = kubectl.start("get", "widgets", "-w", "-n", ns)) {
+      kubectl.ok("apply", "-n", ns, "-f", kubectl.file("watched.yaml", """
+          apiVersion: views.example.com/v1
+          kind: Widget
+          metadata: {name: watched}
+          spec: {color: purple, replicas: 1}
+          """).toString());
+      assertThat(watch.nextLine(WAIT).split("\\s+")).containsExactly("NAME", "COLOR", "REPLICAS", "READY", "AGE");
+      assertThat(watch.nextLine(WAIT).split("\\s+")).startsWith("watched", "purple", "1");
+
+      kubectl.ok("scale", "widget/watched", "-n", ns, "--replicas=4");
+
+      assertThat(watch.nextLine(WAIT).split("\\s+")).as("the scaled widget's new row").startsWith("watched", "purple", "4");
+      assertThat(watch.stderrText()).doesNotContain("error");
+    }
   }
 
   @Test
