@@ -11,9 +11,10 @@ import java.util.TreeMap;
  * Reading an {@code openAPIV3Schema} held as a Jackson tree, and building kube's field paths
  * ({@code field.Path}: {@code a.b}, {@code a[key]}, {@code a[0]}).
  *
- * <p>Stateless; thread-safe.
+ * <p>Public for the server's CEL rules, which read the same schemas; not meant for users.
+ * Stateless; thread-safe.
  */
-final class SchemaNodes {
+public final class SchemaNodes {
 
   static final String PRESERVE_UNKNOWN_FIELDS = "x-kubernetes-preserve-unknown-fields";
   static final String EMBEDDED_RESOURCE = "x-kubernetes-embedded-resource";
@@ -41,18 +42,18 @@ final class SchemaNodes {
   }
 
   /** The schema's {@code type}, or "" when unset. */
-  static String type(JsonNode s) {
+  public static String type(JsonNode s) {
     JsonNode t = s.path("type");
     return t.isTextual() ? t.textValue() : "";
   }
 
   /** A boolean keyword or extension; false when unset or not a boolean. */
-  static boolean flag(JsonNode s, String name) {
+  public static boolean flag(JsonNode s, String name) {
     return s.path(name).asBoolean(false) && s.path(name).isBoolean();
   }
 
   /** A string keyword or extension, or null when unset. */
-  static String text(JsonNode s, String name) {
+  public static String text(JsonNode s, String name) {
     JsonNode v = s.get(name);
     return v != null && v.isTextual() ? v.textValue() : null;
   }
@@ -68,13 +69,13 @@ final class SchemaNodes {
   }
 
   /** The {@code items} schema when it is a single schema object, else null. */
-  static JsonNode items(JsonNode s) {
+  public static JsonNode items(JsonNode s) {
     JsonNode items = s.get("items");
     return items != null && items.isObject() ? items : null;
   }
 
   /** The {@code additionalProperties} schema when it is a schema object, else null. */
-  static JsonNode additionalPropertiesSchema(JsonNode s) {
+  public static JsonNode additionalPropertiesSchema(JsonNode s) {
     JsonNode ap = s.get("additionalProperties");
     return ap != null && ap.isObject() ? ap : null;
   }

@@ -1,6 +1,7 @@
 package io.listwatch.server.apiextensions.cel;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.listwatch.api.schema.SchemaNodes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -15,20 +16,17 @@ final class Schemas {
 
   /** The schema's {@code type}, or "" when unset. */
   static String type(JsonNode s) {
-    JsonNode t = s.get("type");
-    return t != null && t.isTextual() ? t.textValue() : "";
+    return SchemaNodes.type(s);
   }
 
   /** A boolean extension; false when unset. */
   static boolean flag(JsonNode s, String name) {
-    JsonNode v = s.get(name);
-    return v != null && v.isBoolean() && v.booleanValue();
+    return SchemaNodes.flag(s, name);
   }
 
   /** A string keyword or extension, or null when unset. */
   static String text(JsonNode s, String name) {
-    JsonNode v = s.get(name);
-    return v != null && v.isTextual() ? v.textValue() : null;
+    return SchemaNodes.text(s, name);
   }
 
   /** The {@code properties}, in the schema's order. */
@@ -43,14 +41,12 @@ final class Schemas {
 
   /** The {@code items} schema, or null. */
   static JsonNode items(JsonNode s) {
-    JsonNode items = s.get("items");
-    return items != null && items.isObject() ? items : null;
+    return SchemaNodes.items(s);
   }
 
   /** The {@code additionalProperties} schema when it is a schema object, or null. */
   static JsonNode additionalProperties(JsonNode s) {
-    JsonNode ap = s.get("additionalProperties");
-    return ap != null && ap.isObject() ? ap : null;
+    return SchemaNodes.additionalPropertiesSchema(s);
   }
 
   /** Whether CEL sees values of this schema as {@code dyn}. */
