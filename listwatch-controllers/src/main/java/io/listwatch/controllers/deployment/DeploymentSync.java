@@ -56,11 +56,18 @@ final class DeploymentSync {
     }
   }
 
-  /** kube's {@code getAllReplicaSetsAndSyncRevision}. */
+  /**
+   * kube's {@code getAllReplicaSetsAndSyncRevision}. When the existing new ReplicaSet is
+   * written, {@code rsList} (mutable) gets the written copy in its place.
+   */
   Split allReplicaSetsAndSyncRevision(Deployment d, List<ReplicaSet> rsList, boolean create) {
     ReplicaSet existing = ReplicaSets.findNew(d, rsList).orElse(null);
     List<ReplicaSet> old = ReplicaSets.findOld(rsList, existing);
     ReplicaSet newRs = newReplicaSet(d, existing, old, create);
+    if (existing != null && newRs != existing) {
+      // written (revision, annotations): later steps of this sync must not write the stale copy
+      rsList.replaceAll(rs -> rs.uid().equals(newRs.uid()) ? newRs : rs);
+    }
     return new Split(newRs, old);
   }
 
@@ -83,7 +90,7 @@ final class DeploymentSync {
       if (needsUpdate) {
         updateStatus(d);
       }
-      return copy;
+      return existing;
     }
     if (!create) {
       return null;
