@@ -14,7 +14,8 @@ import java.util.Map;
  * alphabet (consonants and digits that cannot spell words), so names look like kube's
  * ({@code web-7d9f8c6b5}).
  *
- * <p>kube hashes a debug print of its Go structure, which no other program can reproduce; this
+ * <p>The template is hashed as {@link Trees#normalized} leaves it, so the templates the
+ * controller takes for equal hash alike. kube hashes a debug print of its Go structure, which no other program can reproduce; this
  * hashes the template's JSON with object keys sorted, so equal templates give equal hashes and
  * the hash is stable across restarts, but the values differ from kube's for the same template.
  * Only the hash's stability matters to the controller: it finds a deployment's ReplicaSet by
@@ -38,7 +39,7 @@ final class PodTemplateHash {
   /** The hash label value of {@code template} with {@code collisionCount} (null when none). */
   static String compute(JsonNode template, Integer collisionCount) {
     StringBuilder canonical = new StringBuilder();
-    write(template, canonical);
+    write(Trees.normalized(template), canonical);
     int h = FNV_OFFSET;
     for (byte b : canonical.toString().getBytes(StandardCharsets.UTF_8)) {
       h = (h ^ (b & 0xff)) * FNV_PRIME;

@@ -40,8 +40,13 @@ final class Trees {
   }
 
   /**
-   * A copy of {@code node} without null values, empty objects and empty arrays, as kube's
-   * semantic equality treats a nil and an empty map or slice as equal.
+   * A copy of {@code node} without null values, Go's zero values ({@code false}, {@code 0},
+   * {@code ""}), empty objects and empty arrays (null when nothing is left). kube compares
+   * decoded Go structures, where a field absent from the JSON and one sent with its zero value
+   * decode alike and a nil and an empty map or slice are semantically equal; clients that send
+   * Go structures back (kubectl's rollout undo copies a ReplicaSet's template so) write out
+   * every zero value. The cost: a pointer field set to its zero value compares equal to an
+   * absent one.
    */
   static JsonNode normalized(JsonNode node) {
     if (node == null) {
@@ -65,6 +70,10 @@ final class Trees {
       }
       return out.isEmpty() ? null : out;
     }
-    return node.isNull() ? null : node;
+    if (node.isNull() || (node.isBoolean() && !node.booleanValue())
+        || (node.isNumber() && node.doubleValue() == 0) || (node.isTextual() && node.textValue().isEmpty())) {
+      return null;
+    }
+    return node;
   }
 }
