@@ -217,11 +217,6 @@ public final class DeploymentController implements Controller {
     }
   }
 
-  /** Keys queued and not yet handed to a worker (for tests). */
-  int queueLength() {
-    return queue.len();
-  }
-
   private static String key(String namespace, String name) {
     return namespace + "/" + name;
   }

@@ -245,4 +245,45 @@ class DeploymentControllerTest {
       assertThat(condition(f.sent(0).path("status"), "Progressing")).isEqualTo("False ProgressDeadlineExceeded");
     }
   }
+
+  @Test
+  void hashCollision_nameTakenByAnotherTemplate_bumpsCollisionCount_andTheNextSyncUsesANewName() throws Exception {
+    ObjectNode squatter = replicaSet("nginx:0", 0, 0, 0, 20);
+    ((ObjectNode) squatter.path("metadata")).put("name", rsName("nginx:1"));
+    ((ObjectNode) squatter.path("metadata")).remove("ownerReferences");
+    ((ObjectNode) squatter.path("metadata").path("labels")).put("app", "other");
+    try (DeploymentFixture f = new DeploymentFixture().objects(D, deployment(1, "nginx:1", 1, 0))
+        .objects(RS, squatter)) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> f.sync("default/web"))
+          .isInstanceOf(io.listwatch.api.StatusException.class);
+      assertThat(f.writes()).containsExactly("create replicasets.apps default/" + rsName("nginx:1"),
+          "update deployments.apps/status default/web");
+      assertThat(f.sent(1).path("status").path("collisionCount").asInt()).isEqualTo(1);
+
+      String expected = "web-" + PodTemplateHash.compute(DeploymentFixture.parse(DeploymentFixture.template("nginx:1")), 1);
+      assertThat(expected).isNotEqualTo(rsName("nginx:1"));
+      f.awaitCached(D, "web", d -> d.path("status").path("collisionCount").asInt() == 1);
+      f.sync("default/web");
+      assertThat(f.writes().getFirst()).isEqualTo("create replicasets.apps default/" + expected);
+    }
+  }
+
+  @Test
+  void progress_stuckRollout_isRequeuedWhenItsDeadlinePasses() throws Exception {
+    ObjectNode d = deployment(2, "nginx:2", 1, 0);
+    ObjectNode status = d.putObject("status");
+    status.put("observedGeneration", 1).put("replicas", 3).put("updatedReplicas", 1).put("readyReplicas", 2)
+        .put("availableReplicas", 2).put("unavailableReplicas", 1);
+    try (DeploymentFixture f = new DeploymentFixture().objects(D, synced(d, 2))
+        .objects(RS, replicaSet("nginx:1", 2, 2, 1, 30), replicaSet("nginx:2", 1, 0, 2, 20))) {
+      f.sync("default/web");
+      assertThat(f.writes()).containsExactly("update deployments.apps/status default/web");
+      f.awaitCached(D, "web", x -> x.path("status").path("conditions").size() == 2);
+      assertThat(f.clock.pendingTasks()).isZero();
+      f.sync("default/web"); // nothing moved: no write, a requeue one second after the deadline instead
+      assertThat(f.writes()).isEmpty();
+      assertThat(f.clock.pendingTasks()).isEqualTo(1);
+      assertThat(f.clock.nextDue()).isEqualTo(java.time.Duration.ofSeconds(601));
+    }
+  }
 }

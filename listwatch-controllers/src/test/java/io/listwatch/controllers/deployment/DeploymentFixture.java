@@ -70,6 +70,20 @@ final class DeploymentFixture implements AutoCloseable {
     return writeActions().get(index).object(DynamicObject.class).toTree();
   }
 
+  /** Waits (at most 30 s) until the informers' cache holds {@code default/name} matching {@code condition}. */
+  void awaitCached(ResourceType type, String name, java.util.function.Predicate<ObjectNode> condition)
+      throws InterruptedException {
+    var indexer = factory.informerFor(type, DynamicObject.CODEC).getIndexer();
+    for (int i = 0; i < 600; i++) {
+      var cached = indexer.getByKey("default/" + name);
+      if (cached.isPresent() && condition.test(cached.get().toTree())) {
+        return;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError(type + " default/" + name + " did not reach the condition in the cache within 30 s");
+  }
+
   DeploymentController controller() {
     return controller;
   }
