@@ -137,4 +137,36 @@ class DeploymentRolloutKubectlTest {
       assertThat(kubectl.ok("get", "deployment", "web", "-o", "jsonpath={.status.readyReplicas}")).isEqualTo("5");
     }
   }
+
+  @Test
+  void kubectl_recreateStrategy_setImage_replacesTheOldReplicaSetWholly() throws Exception {
+    List<String> events = new CopyOnWriteArrayList<>();
+    EventRecorder recorder = (involved, type, reason, message) -> events.add(reason + " " + message);
+    try (ApiServer server = ApiServer.builder().build().start();
+        KubeClient client = KubeClient.create(Config.forUrl(server.url()));
+        SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+        DeploymentController controller =
+            new DeploymentController(new ControllerContext(client, factory, recorder, Clock.system()))) {
+      new ReplicaSetPlayer(client, factory);
+      factory.start();
+      controller.run(1);
+      KubectlRunner kubectl = new KubectlRunner(server.url(), dir);
+      kubectl.ok("create", "deployment", "web", "--image=nginx:1", "--replicas=2");
+      kubectl.ok("patch", "deployment", "web", "--type=merge", "-p",
+          "{\"spec\":{\"strategy\":{\"type\":\"Recreate\",\"rollingUpdate\":null}}}");
+      kubectl.ok("rollout", "status", "deployment/web", "--timeout=60s");
+      String v1 = replicaSets(client).getFirst().name();
+      kubectl.ok("set", "image", "deployment/web", "nginx=nginx:2");
+      kubectl.ok("rollout", "status", "deployment/web", "--timeout=60s");
+      List<DynamicObject> rss = replicaSets(client);
+      assertThat(rss).hasSize(2);
+      DynamicObject v2 = rss.stream().filter(rs -> !rs.name().equals(v1)).findFirst().orElseThrow();
+      assertThat(replicas(v2)).isEqualTo(2);
+      // the old ReplicaSet went to zero in one step, before the new one got any replica
+      int down = events.indexOf("ScalingReplicaSet Scaled down replica set " + v1 + " from 2 to 0");
+      int up = events.indexOf("ScalingReplicaSet Scaled up replica set " + v2.name() + " from 0 to 2");
+      assertThat(down).isNotNegative();
+      assertThat(up).isGreaterThan(down);
+    }
+  }
 }
