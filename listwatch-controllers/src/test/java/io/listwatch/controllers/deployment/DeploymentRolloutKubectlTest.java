@@ -3,6 +3,7 @@ package io.listwatch.controllers.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.client.Config;
@@ -167,6 +168,21 @@ class DeploymentRolloutKubectlTest {
       int up = events.indexOf("ScalingReplicaSet Scaled up replica set " + v2.name() + " from 0 to 2");
       assertThat(down).isNotNegative();
       assertThat(up).isGreaterThan(down);
+
+      // an orphan the selector matches is adopted through the server's strategic merge patch
+      ObjectNode orphan = DeploymentFixture.replicaSet("nginx:0", 0, 0, 0, 0);
+      ObjectNode meta = (ObjectNode) orphan.path("metadata");
+      meta.remove(List.of("ownerReferences", "uid", "creationTimestamp", "generation"));
+      orphan.remove("status");
+      client.dynamic(ResourceType.REPLICASETS).create(DynamicObject.of(orphan));
+      String uid = client.dynamic(ResourceType.DEPLOYMENTS).get("default", "web").orElseThrow().uid();
+      Instant deadline = Instant.now().plusSeconds(60);
+      while (!client.dynamic(ResourceType.REPLICASETS).get("default", DeploymentFixture.rsName("nginx:0"))
+          .flatMap(rs -> rs.get("metadata", "ownerReferences", "0", "uid")).map(JsonNode::asText).orElse("")
+          .equals(uid)) {
+        assertThat(Instant.now()).as("the orphan is adopted within 60 s").isBefore(deadline);
+        Thread.sleep(50);
+      }
     }
   }
 }
