@@ -12,6 +12,7 @@ import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
 import io.listwatch.client.cache.ListWatch;
 import io.listwatch.client.cache.ResourceEventHandler;
+import io.listwatch.client.cache.ResourceEventHandlerRegistration;
 import io.listwatch.client.cache.SharedIndexInformer;
 import io.listwatch.controllers.Controller;
 import io.listwatch.controllers.ControllerContext;
@@ -64,6 +65,8 @@ public final class Scheduler implements Controller {
   private final SharedIndexInformer<DynamicObject> unscheduled;
   private final SharedIndexInformer<DynamicObject> assigned;
   private final SharedIndexInformer<DynamicObject> nodes;
+  /** The handlers' registrations: synced once each handler has seen its informer's initial list. */
+  private final List<ResourceEventHandlerRegistration> handlers;
   private final SchedulerCache cache = new SchedulerCache();
   private final SchedulingQueue queue;
   private final List<FilterPlugin> filters = FilterPlugin.defaults();
@@ -91,9 +94,8 @@ public final class Scheduler implements Controller {
         .name("pods-unscheduled").clock(ctx.clock()).build();
     this.assigned = ctx.informers().informerFor(ResourceType.PODS, DynamicObject.CODEC);
     this.nodes = ctx.informers().informerFor(ResourceType.NODES, DynamicObject.CODEC);
-    unscheduled.addEventHandler(new UnscheduledPodHandler());
-    assigned.addEventHandler(new AssignedPodHandler());
-    nodes.addEventHandler(new NodeHandler());
+    this.handlers = List.of(unscheduled.addEventHandler(new UnscheduledPodHandler()),
+        assigned.addEventHandler(new AssignedPodHandler()), nodes.addEventHandler(new NodeHandler()));
   }
 
   @Override
@@ -159,14 +161,18 @@ public final class Scheduler implements Controller {
     }
   }
 
+  /**
+   * Waits (real time, checking every 20 ms as client-go's WaitForCacheSync polls) until the
+   * three informers have synced and the scheduler's handlers have seen their initial lists, so the first decisions see every node and bound pod.
+   */
   private boolean waitForSync() throws InterruptedException {
-    long deadline = ctx.clock().nanoTime() + SYNC_TIMEOUT.toNanos();
-    while (!(unscheduled.hasSynced() && assigned.hasSynced() && nodes.hasSynced())) {
-      if (ctx.clock().nanoTime() > deadline) {
+    long deadline = System.nanoTime() + SYNC_TIMEOUT.toNanos();
+    while (!handlers.stream().allMatch(ResourceEventHandlerRegistration::hasSynced)) {
+      if (System.nanoTime() > deadline) {
         log.error("Scheduler: informers did not sync within {}", SYNC_TIMEOUT);
         return false;
       }
-      ctx.clock().sleep(Duration.ofMillis(20));
+      Thread.sleep(20);
     }
     return true;
   }
