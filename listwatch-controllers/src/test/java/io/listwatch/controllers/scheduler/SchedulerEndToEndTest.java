@@ -54,6 +54,13 @@ class SchedulerEndToEndTest {
     for (DynamicObject n : nodes.list("", ListOptions.builder().build()).items()) {
       nodes.delete("", n.name());
     }
+  }
+
+  /**
+   * Starts the scheduler once the test's first nodes exist, so its first decisions see them
+   * all (nodes and pods come on separate watches, in no fixed order between them).
+   */
+  private void startScheduler() {
     factory = SharedInformerFactory.builder(client).build();
     scheduler = new Scheduler(new ControllerContext(client, factory, events, Clock.system()));
     factory.start();
@@ -62,13 +69,25 @@ class SchedulerEndToEndTest {
 
   @AfterEach
   void stop() {
-    scheduler.close();
-    factory.close();
+    if (scheduler != null) {
+      scheduler.close();
+      factory.close();
+    }
     client.close();
   }
 
+  /**
+   * Creates the node under a name unique to the test ({@code <namespace>-<name>}): pods of
+   * earlier tests stay bound to their nodes' names, and must not count here.
+   */
   private void createNode(ObjectNode node) {
+    ObjectNode meta = (ObjectNode) node.get("metadata");
+    meta.put("name", namespace + "-" + meta.get("name").asText());
     nodes.create(DynamicObject.of(node));
+  }
+
+  private String n(String name) {
+    return namespace + "-" + name;
   }
 
   private void createPod(ObjectNode pod) {
@@ -86,6 +105,7 @@ class SchedulerEndToEndTest {
     createNode(node("n1"));
     createNode(node("n2"));
     createNode(node("n3"));
+    startScheduler();
     for (int i = 0; i < 6; i++) {
       createPod(ownedBy(pod("web-" + i, "100m", "64Mi"), "3f1e2a9c-0000-4000-8000-000000000001"));
     }
@@ -102,7 +122,7 @@ class SchedulerEndToEndTest {
     for (int i = 0; i < 6; i++) {
       perNode.merge(nodeOf("web-" + i).orElseThrow(), 1, Integer::sum);
     }
-    assertThat(perNode).containsOnly(Map.entry("n1", 2), Map.entry("n2", 2), Map.entry("n3", 2));
+    assertThat(perNode).containsOnly(Map.entry(n("n1"), 2), Map.entry(n("n2"), 2), Map.entry(n("n3"), 2));
     DynamicObject bound = pods.get(namespace, "web-0").orElseThrow();
     assertThat(bound.get("status", "conditions").orElseThrow().toString())
         .contains("\"type\":\"PodScheduled\"", "\"status\":\"True\"");
@@ -114,10 +134,11 @@ class SchedulerEndToEndTest {
     createNode(node("n1"));
     createNode(labels(node("n2"), Map.of("disk", "ssd")));
     createNode(node("n3"));
+    startScheduler();
     createPod(spec(pod("db"), "nodeSelector", "{\"disk\":\"ssd\"}"));
 
     Await.until("db bound", () -> nodeOf("db").isPresent());
-    assertThat(nodeOf("db")).contains("n2");
+    assertThat(nodeOf("db")).contains(n("n2"));
   }
 
   @Test
@@ -125,6 +146,7 @@ class SchedulerEndToEndTest {
     createNode(node("n1", "2", "4Gi", 110));
     createNode(node("n2", "2", "4Gi", 110));
     createNode(node("n3", "1", "4Gi", 110));
+    startScheduler();
     createPod(pod("big", "3", "1Gi"));
 
     Await.until("PodScheduled=False", () -> pods.get(namespace, "big")
@@ -141,9 +163,9 @@ class SchedulerEndToEndTest {
     createNode(node("n4", "4", "8Gi", 110));
 
     Await.until("big bound", () -> nodeOf("big").isPresent());
-    assertThat(nodeOf("big")).contains("n4");
+    assertThat(nodeOf("big")).contains(n("n4"));
     List<String> scheduled = events.lines.stream().filter(l -> l.startsWith("Normal Scheduled")).toList();
     assertThat(scheduled).containsExactly("Normal Scheduled " + namespace + "/big: Successfully assigned "
-        + namespace + "/big to n4");
+        + namespace + "/big to " + n("n4"));
   }
 }
