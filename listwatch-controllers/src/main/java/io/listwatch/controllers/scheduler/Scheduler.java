@@ -180,7 +180,8 @@ public final class Scheduler implements Controller {
   /** One scheduling cycle for {@code q}'s pod. */
   void scheduleOne(SchedulingQueue.QueuedPod q) {
     PodInfo pod = q.pod();
-    if (pod.deleting()) {
+    if (pod.deleting() || cache.hasPod(pod.key())) {
+      // Being deleted, or already bound (a stale update of the unscheduled pod re-queued it).
       queue.done(q);
       return;
     }
@@ -209,8 +210,8 @@ public final class Scheduler implements Controller {
       bind(pod, chosen.name());
     } catch (RuntimeException e) {
       cache.forget(pod.key());
-      if (e instanceof StatusException s && s.code() == 404) {
-        queue.done(q); // the pod is gone
+      if (e instanceof StatusException s && (s.code() == 404 || s.code() == 409)) {
+        queue.done(q); // the pod is gone, being deleted, or bound by someone else
         return;
       }
       log.warn("Scheduler: binding {} to {} failed: {}", pod.key(), chosen.name(), e.getMessage());

@@ -101,6 +101,16 @@ final class SchedulerCache {
     }
   }
 
+  /** Whether the pod is bound (as the informer reports) or assumed onto a node. */
+  boolean hasPod(String key) {
+    lock.lock();
+    try {
+      return nodeOfPod.containsKey(key);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Every known node with its pods, sorted by name. */
   List<NodeInfo> snapshot() {
     lock.lock();
