@@ -116,6 +116,10 @@ public final class Scheduler implements Controller {
     }
   }
 
+  /**
+   * Stops the scheduling thread (after the pod at hand), closes the unscheduled-pods informer
+   * and removes the handlers from the shared informers. Idempotent.
+   */
   @Override
   public void close() {
     Thread t;
@@ -136,6 +140,9 @@ public final class Scheduler implements Controller {
       }
     }
     unscheduled.close();
+    // The shared informers outlive this scheduler (e.g. when leadership moves): stop being told.
+    assigned.removeEventHandler(handlers.get(1));
+    nodes.removeEventHandler(handlers.get(2));
   }
 
   private void loop() {
