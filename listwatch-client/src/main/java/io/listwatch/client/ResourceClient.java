@@ -65,6 +65,17 @@ public interface ResourceClient<T> {
    */
   T patch(String namespace, String name, PatchType type, String patch);
 
+  /**
+   * POST {@code body} to a subresource of one object, e.g. a Binding to
+   * {@code pods/<name>/binding} (what a scheduler sends) or an Eviction to
+   * {@code pods/<name>/eviction}. Returns the server's answer as it came (a success Status for
+   * a binding).
+   *
+   * @throws io.listwatch.api.StatusException with the server's Status (404 when the object or
+   *     the subresource does not exist, 409 for a pod already bound, ...)
+   */
+  DynamicObject createSubresource(String namespace, String name, String subresource, DynamicObject body);
+
   /** DELETE; returns true if it existed (false on 404). */
   boolean delete(String namespace, String name);
 }

@@ -124,6 +124,24 @@ final class HttpResourceClient<T> implements ResourceClient<T> {
   }
 
   @Override
+  public DynamicObject createSubresource(String namespace, String name, String subresource, DynamicObject body) {
+    Objects.requireNonNull(subresource, "subresource");
+    Objects.requireNonNull(body, "body");
+    String path = objectPath(namespace, name) + "/" + PathSegments.encode(subresource);
+    HttpRequest.Builder req = client.request(path)
+        .header("Content-Type", JSON).POST(HttpRequest.BodyPublishers.ofByteArray(body.toJson()));
+    HttpResponse<InputStream> r = expectSuccess(client.send(req));
+    try (InputStream in = r.body(); JsonParser p = Json.FACTORY.createParser(recordIfNeeded(in, DynamicObject.CODEC))) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw new IOException("response is not a JSON object");
+      }
+      return DynamicObject.CODEC.decode(p);
+    } catch (IOException e) {
+      throw new UncheckedIOException("POST " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
   public boolean delete(String namespace, String name) {
     HttpResponse<InputStream> r = client.send(client.request(objectPath(namespace, name)).DELETE());
     if (r.statusCode() == 404) {

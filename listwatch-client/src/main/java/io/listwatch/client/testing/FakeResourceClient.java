@@ -1,8 +1,12 @@
 package io.listwatch.client.testing;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.StatusException;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.patch.PatchType;
+import io.listwatch.client.DynamicObject;
 import io.listwatch.client.ObjectCodec;
 import io.listwatch.client.ObjectList;
 import io.listwatch.client.ResourceClient;
@@ -110,6 +114,44 @@ final class FakeResourceClient<T> implements ResourceClient<T> {
       return codec.type().cast(r.result());
     }
     return Trees.decode(codec, tracker.patch(type, namespace, name, patchType, patch));
+  }
+
+  /**
+   * Records a {@code create} action with the subresource and {@code body}. Unless a reactor
+   * answers, only a pod's {@code binding} is served, as the API server serves it: the pod
+   * gets {@code spec.nodeName} (an update) and the {@code PodScheduled=True} condition (a
+   * status update); a pod already bound is a 409 Conflict, a missing one a 404. Any other
+   * subresource is a 404.
+   */
+  @Override
+  public DynamicObject createSubresource(String namespace, String name, String subresource, DynamicObject body) {
+    String ns = type.namespaced() && (namespace == null || namespace.isEmpty()) ? client.defaultNamespace() : namespace;
+    Reaction r = client.react(new Action(Action.CREATE, type, subresource, ns, name, body, null, null));
+    if (r.handled()) {
+      return (DynamicObject) r.result();
+    }
+    if (!type.equals(ResourceType.PODS) || !"binding".equals(subresource)) {
+      throw StatusException.pathNotFound();
+    }
+    String node = body.get("target", "name").map(JsonNode::asText).orElse("");
+    ObjectNode pod = tracker.get(type, ns, name).orElseThrow(() -> StatusException.notFound("", "pods", name));
+    String bound = pod.path("spec").path("nodeName").asText("");
+    if (!bound.isEmpty()) {
+      throw StatusException.conflict("", "pods", name, "pod " + name + " is already assigned to node \"" + bound + "\"");
+    }
+    ObjectNode spec = pod.get("spec") instanceof ObjectNode s ? s : pod.putObject("spec");
+    spec.put("nodeName", node);
+    ObjectNode updated = tracker.update(type, pod);
+    ObjectNode status = updated.get("status") instanceof ObjectNode st ? st : updated.putObject("status");
+    ArrayNode conditions = status.get("conditions") instanceof ArrayNode c ? c : status.putArray("conditions");
+    for (int i = conditions.size() - 1; i >= 0; i--) {
+      if ("PodScheduled".equals(conditions.get(i).path("type").asText())) {
+        conditions.remove(i);
+      }
+    }
+    conditions.addObject().put("type", "PodScheduled").put("status", "True");
+    tracker.updateStatus(type, updated);
+    return DynamicObject.parse("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}");
   }
 
   @Override

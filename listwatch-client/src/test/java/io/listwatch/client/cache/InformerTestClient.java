@@ -77,6 +77,11 @@ final class InformerTestClient implements KubeClient {
       throw no();
     }
     @Override public boolean delete(String namespace, String name) { throw no(); }
+    @Override
+    public io.listwatch.client.DynamicObject createSubresource(String namespace, String name, String subresource,
+        io.listwatch.client.DynamicObject body) {
+      throw no();
+    }
 
     private UnsupportedOperationException no() {
       return new UnsupportedOperationException("the test client only lists and watches");

@@ -1,0 +1,64 @@
+package io.listwatch.controllers.scheduler;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.client.DynamicObject;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A node and the pods on it, as one scheduling cycle sees them (kube's {@code NodeInfo}).
+ * Immutable: the {@link SchedulerCache} builds a new one when the node or its pods change.
+ *
+ * @param name the node's name
+ * @param labels its labels
+ * @param taints {@code spec.taints}
+ * @param unschedulable {@code spec.unschedulable} (cordoned)
+ * @param allocatable {@code status.allocatable}'s CPU and memory
+ * @param allowedPods {@code status.allocatable.pods}
+ * @param pods the pods bound (or assumed) to the node, by {@code namespace/name}
+ * @param requested the sum of their requests
+ * @param nonZeroRequested the sum of their non-zero requests (for scoring)
+ */
+record NodeInfo(String name, Map<String, String> labels, List<Taint> taints, boolean unschedulable,
+    Resources allocatable, long allowedPods, Map<String, PodInfo> pods, Resources requested,
+    Resources nonZeroRequested) {
+
+  /** The node's own fields and the pods on it. */
+  static NodeInfo of(DynamicObject node, Map<String, PodInfo> pods) {
+    ObjectNode tree = node.toTree();
+    JsonNode allocatable = tree.path("status").path("allocatable");
+    return of(node.name(), node.labels(), Taint.of(tree.path("spec").path("taints")),
+        tree.path("spec").path("unschedulable").asBoolean(false), Resources.of(allocatable),
+        Resources.value(allocatable.path("pods")), pods);
+  }
+
+  /** A node from its parts (tests build fixtures with it). */
+  static NodeInfo of(String name, Map<String, String> labels, List<Taint> taints, boolean unschedulable,
+      Resources allocatable, long allowedPods, Map<String, PodInfo> pods) {
+    Resources requested = Resources.ZERO;
+    Resources nonZero = Resources.ZERO;
+    for (PodInfo p : pods.values()) {
+      requested = requested.plus(p.requests());
+      nonZero = nonZero.plus(p.nonZeroRequests());
+    }
+    return new NodeInfo(name, Map.copyOf(labels), List.copyOf(taints), unschedulable, allocatable, allowedPods,
+        Map.copyOf(pods), requested, nonZero);
+  }
+
+  /** How many of the node's pods have the controller owner {@code ownerUid}. */
+  int podsOwnedBy(String ownerUid) {
+    if (ownerUid.isEmpty()) {
+      return 0;
+    }
+    int n = 0;
+    Collection<PodInfo> all = pods.values();
+    for (PodInfo p : all) {
+      if (ownerUid.equals(p.ownerUid())) {
+        n++;
+      }
+    }
+    return n;
+  }
+}

@@ -1,0 +1,170 @@
+package io.listwatch.controllers.scheduler;
+
+import static io.listwatch.controllers.scheduler.Fixtures.labels;
+import static io.listwatch.controllers.scheduler.Fixtures.node;
+import static io.listwatch.controllers.scheduler.Fixtures.ownedBy;
+import static io.listwatch.controllers.scheduler.Fixtures.pod;
+import static io.listwatch.controllers.scheduler.Fixtures.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.clock.Clock;
+import io.listwatch.client.DynamicObject;
+import io.listwatch.client.ResourceType;
+import io.listwatch.client.cache.SharedInformerFactory;
+import io.listwatch.client.testing.Action;
+import io.listwatch.client.testing.FakeClient;
+import io.listwatch.controllers.ControllerContext;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The scheduler against FakeClient: fixture nodes and pods in, binding and status actions out. */
+@Timeout(60)
+class SchedulerTest {
+
+  private final FakeClient client = FakeClient.create();
+  private final RecordedEvents events = new RecordedEvents();
+  private SharedInformerFactory factory;
+  private Scheduler scheduler;
+
+  private void seed(ResourceType type, ObjectNode... objects) {
+    for (ObjectNode o : objects) {
+      client.tracker().add(type, o);
+    }
+  }
+
+  private void start() {
+    factory = SharedInformerFactory.builder(client).build();
+    scheduler = new Scheduler(new ControllerContext(client, factory, events, Clock.system()), new Random(7));
+    factory.start();
+    scheduler.run(1);
+  }
+
+  @AfterEach
+  void stop() {
+    if (scheduler != null) {
+      scheduler.close();
+      factory.close();
+    }
+    client.close();
+  }
+
+  /** {@code pod -> node} for every binding posted, in order. */
+  private List<String> bindings() {
+    return client.actions().stream().filter(a -> a.is(Action.CREATE, ResourceType.PODS))
+        .filter(a -> a.subresource().equals("binding"))
+        .map(a -> a.name() + " -> " + ((DynamicObject) a.object()).get("target", "name").orElseThrow().asText())
+        .toList();
+  }
+
+  private List<Action> statusUpdates() {
+    return client.actions().stream().filter(a -> a.is(Action.UPDATE, ResourceType.PODS) && a.isStatus()).toList();
+  }
+
+  @Test
+  void pendingPodsOfOneOwner_areBoundOnePerNode_withScheduledEvents() throws Exception {
+    seed(ResourceType.NODES, node("n1"), node("n2"), node("n3"));
+    seed(ResourceType.PODS, ownedBy(pod("web-1"), "rs-1"), ownedBy(pod("web-2"), "rs-1"),
+        ownedBy(pod("web-3"), "rs-1"));
+    start();
+
+    Await.until("three bindings", () -> bindings().size() == 3);
+    assertThat(bindings()).extracting(b -> b.substring(b.indexOf("-> ") + 3)).containsExactlyInAnyOrder("n1", "n2", "n3");
+    assertThat(bindings()).extracting(b -> b.substring(0, b.indexOf(" ->")))
+        .containsExactlyInAnyOrder("web-1", "web-2", "web-3");
+    Await.until("three events", () -> events.lines.size() == 3);
+    for (String b : bindings()) {
+      String[] parts = b.split(" -> ");
+      assertThat(events.lines).contains("Normal Scheduled default/" + parts[0] + ": Successfully assigned default/"
+          + parts[0] + " to " + parts[1]);
+    }
+    assertThat(statusUpdates()).isEmpty();
+  }
+
+  @Test
+  void podWithNodeSelector_isBoundToTheMatchingNode() throws Exception {
+    seed(ResourceType.NODES, node("n1"), labels(node("n2"), Map.of("disk", "ssd")), node("n3"));
+    seed(ResourceType.PODS, spec(pod("db"), "nodeSelector", "{\"disk\":\"ssd\"}"));
+    start();
+
+    Await.until("a binding", () -> bindings().size() == 1);
+    assertThat(bindings()).containsExactly("db -> n2");
+  }
+
+  @Test
+  void boundPods_useUpTheirNode_soTheNextPodGoesElsewhere() throws Exception {
+    seed(ResourceType.NODES, node("n1", "2", "4Gi", 110), node("n2", "2", "4Gi", 110));
+    ObjectNode running = pod("running", "1500m", null);
+    spec(running, "nodeName", "\"n1\"");
+    seed(ResourceType.PODS, running, pod("new", "1", null));
+    start();
+
+    Await.until("a binding", () -> bindings().size() == 1);
+    assertThat(bindings()).containsExactly("new -> n2");
+  }
+
+  @Test
+  void podOfAnotherScheduler_isLeftAlone() throws Exception {
+    seed(ResourceType.NODES, node("n1"));
+    seed(ResourceType.PODS, spec(pod("other"), "schedulerName", "\"my-scheduler\""));
+    seed(ResourceType.PODS, spec(pod("mine"), "schedulerName", "\"default-scheduler\""));
+    start();
+
+    // Pods are tried in arrival order: had "other" been taken, it would be bound first.
+    Await.until("a binding", () -> bindings().size() == 1);
+    assertThat(bindings()).containsExactly("mine -> n1");
+  }
+
+  @Test
+  void podThatFitsNowhere_getsPodScheduledFalse_andIsBoundOnceAFittingNodeIsAdded() throws Exception {
+    seed(ResourceType.NODES, node("n1", "2", "4Gi", 110), labels(node("n2", "2", "4Gi", 110), Map.of("a", "b")),
+        node("n3", "2", "4Gi", 110));
+    seed(ResourceType.PODS, spec(pod("big", "3", null), "nodeSelector", "{\"size\":\"big\"}"));
+    start();
+
+    Await.until("a status update", () -> statusUpdates().size() == 1);
+    DynamicObject status = (DynamicObject) statusUpdates().get(0).object();
+    String condition = status.get("status", "conditions").orElseThrow().get(0).toString();
+    assertThat(condition).contains("\"type\":\"PodScheduled\"", "\"status\":\"False\"", "\"reason\":\"Unschedulable\"",
+        "\"message\":\"0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.\"");
+    Await.until("a warning", () -> !events.lines.isEmpty());
+    assertThat(events.lines).containsExactly("Warning FailedScheduling default/big: 0/3 nodes are available: "
+        + "3 node(s) didn't match Pod's node affinity/selector.");
+    assertThat(bindings()).isEmpty();
+
+    // A labelled node that is too small does not help; a big one does.
+    client.dynamic(ResourceType.NODES).create(DynamicObject.of(labels(node("small", "1", "4Gi", 110),
+        Map.of("size", "big"))));
+    client.dynamic(ResourceType.NODES).create(DynamicObject.of(labels(node("large", "8", "16Gi", 110),
+        Map.of("size", "big"))));
+
+    Await.until("a binding", () -> bindings().size() == 1);
+    assertThat(bindings()).containsExactly("big -> large");
+    Await.until("the Scheduled event", () -> events.lines.size() >= 2);
+    assertThat(events.lines).last().isEqualTo("Normal Scheduled default/big: Successfully assigned default/big to large");
+  }
+
+  @Test
+  void failedBinding_isRetriedAfterBackoff() throws Exception {
+    seed(ResourceType.NODES, node("n1"));
+    seed(ResourceType.PODS, pod("p"));
+    java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+    client.prependReactor(Action.CREATE, ResourceType.PODS, action -> {
+      if (action.subresource().equals("binding") && calls.getAndIncrement() == 0) {
+        throw io.listwatch.api.StatusException.internal("etcd is sad");
+      }
+      return io.listwatch.client.testing.Reaction.passThrough();
+    });
+    start();
+
+    // Actions are recorded before they are served: wait for the pod itself to be bound.
+    Await.until("p bound", () -> client.tracker().get(ResourceType.PODS, "default", "p").orElseThrow()
+        .path("spec").path("nodeName").asText().equals("n1"));
+    assertThat(bindings()).containsExactly("p -> n1", "p -> n1");
+    assertThat(events.lines.get(0)).startsWith("Warning FailedScheduling default/p: Binding rejected: ");
+  }
+}
