@@ -37,7 +37,9 @@ import org.slf4j.LoggerFactory;
  *       finds the event gone creates it again. A write that fails for a connection error,
  *       a 429 or a 5xx is retried up to {@value #MAX_TRIES} times, {@link #RETRY_INTERVAL}
  *       apart (client-go's numbers); any other refusal drops the event.
- *   <li><b>The Event</b> is kube's: named {@code <involved-name>.<hex of the Unix nanoseconds>},
+ *   <li><b>The Event</b> is kube's: named {@code <involved-name>.<hex of the Unix nanoseconds>}
+ *       (one nanosecond later than the previous event's when the clock has not moved, so two
+ *       events recorded at once never collide),
  *       in the involved object's namespace ({@code default} for a cluster-scoped one), with
  *       {@code involvedObject} (kind, namespace, name, uid, apiVersion, resourceVersion),
  *       {@code source.component} and {@code reportingComponent} set to the component name,
@@ -67,6 +69,8 @@ public final class ClientEventRecorder implements EventRecorder, AutoCloseable {
   /** Confined to the writer thread. */
   private final EventCorrelator correlator = new EventCorrelator(EventCorrelator.DEFAULT_CAPACITY);
   private final AtomicLong dropped = new AtomicLong();
+  /** The timestamp of the last event name handed out: names stay unique within a nanosecond. */
+  private final AtomicLong lastNameNanos = new AtomicLong(Long.MIN_VALUE);
   private final Thread writer;
   private volatile boolean closed;
 
@@ -119,7 +123,8 @@ public final class ClientEventRecorder implements EventRecorder, AutoCloseable {
   ObjectNode makeEvent(DynamicObject involved, String type, String reason, String message) {
     Instant now = clock.now();
     String namespace = involved.namespace().isEmpty() ? "default" : involved.namespace();
-    long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    long clockNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    long nanos = lastNameNanos.accumulateAndGet(clockNanos, (last, t) -> Math.max(last + 1, t));
     ObjectNode e = MAPPER.createObjectNode();
     e.put("apiVersion", "v1");
     e.put("kind", "Event");
