@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -112,14 +113,17 @@ public final class ControllerExpectations {
     records.remove(key);
   }
 
-  /** Outstanding {adds, dels} for {@code key}, or empty if nothing is recorded; for tests and logs. */
-  long[] pending(String key) {
+  /** Creations and deletions still expected for one key (negative when more were seen). */
+  public record Pending(long adds, long dels) {}
+
+  /** What is still expected for {@code key}, if anything is recorded (for logs and tests). */
+  public Optional<Pending> pending(String key) {
     Record r = records.get(key);
     if (r == null) {
-      return new long[0];
+      return Optional.empty();
     }
     synchronized (r) {
-      return new long[] {r.adds, r.dels};
+      return Optional.of(new Pending(r.adds, r.dels));
     }
   }
 }
