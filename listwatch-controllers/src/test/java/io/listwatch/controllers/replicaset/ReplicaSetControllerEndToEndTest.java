@@ -140,6 +140,28 @@ class ReplicaSetControllerEndToEndTest {
   }
 
   @Test
+  void orphanIsAdopted_andAPodRelabeledAwayIsReleasedAndReplaced() throws Exception {
+    DynamicObject orphan = pods.create(DynamicObject.parse("""
+        {"apiVersion":"v1","kind":"Pod","metadata":{"name":"stray","namespace":"%s","labels":{"app":"adopter"}},
+         "spec":{"containers":[{"name":"web","image":"nginx"}]}}
+        """.formatted(NS)));
+    DynamicObject adopter = createReplicaSet("adopter", 1);
+
+    List<DynamicObject> owned = awaitValue("the orphan adopted", () -> podsOf(adopter),
+        l -> l.size() == 1 && l.getFirst().name().equals("stray"));
+    assertThat(owned.getFirst().uid()).isEqualTo(orphan.uid());
+    awaitValue("status.replicas 1", () -> statusField("adopter", "replicas"), n -> n == 1);
+    assertThat(podsOf(adopter)).extracting(DynamicObject::name).containsExactly("stray"); // nothing created
+
+    pods.mergePatch(NS, "stray", "{\"metadata\":{\"labels\":{\"app\":\"debugging\"}}}");
+
+    awaitValue("a replacement", () -> podsOf(adopter), l -> l.size() == 1 && !l.getFirst().name().equals("stray"));
+    DynamicObject released = awaitValue("the ownerReference removed", () -> pods.get(NS, "stray").orElseThrow(),
+        p -> ControllerRefManager.controllerOf(p).isEmpty());
+    assertThat(released.get("metadata", "ownerReferences").map(JsonNode::size).orElse(0)).isZero();
+  }
+
+  @Test
   void podsMarkedReady_throughStatus_makeReadyReplicasFollow() throws Exception {
     DynamicObject api = createReplicaSet("api", 2);
     List<DynamicObject> two = awaitValue("2 pods", () -> podsOf(api), l -> l.size() == 2);
