@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -32,8 +33,10 @@ import org.slf4j.LoggerFactory;
  *       when the queue is full the event is dropped and counted ({@link #dropped()}), never
  *       waited for.
  *   <li><b>One writer thread</b> ({@code event-recorder-<component>}) takes events in order,
- *       correlates them ({@link EventCorrelator}: a repeat PATCHes the first event's
- *       {@code count}, {@code lastTimestamp} and {@code message}) and writes them. A patch that
+ *       correlates them ({@link EventCorrelator}: similar events beyond ten are combined, a
+ *       repeat PATCHes the first event's {@code count}, {@code lastTimestamp} and
+ *       {@code message}, and more than 25 events about one object within minutes are
+ *       dropped by the spam filter) and writes them. A patch that
  *       finds the event gone creates it again. A write that fails for a connection error,
  *       a 429 or a 5xx is retried up to {@value #MAX_TRIES} times, {@link #RETRY_INTERVAL}
  *       apart (client-go's numbers); any other refusal drops the event.
@@ -67,7 +70,7 @@ public final class ClientEventRecorder implements EventRecorder, AutoCloseable {
   private final ResourceClient<DynamicObject> events;
   private final BlockingQueue<ObjectNode> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
   /** Confined to the writer thread. */
-  private final EventCorrelator correlator = new EventCorrelator(EventCorrelator.DEFAULT_CAPACITY);
+  private final EventCorrelator correlator;
   private final AtomicLong dropped = new AtomicLong();
   /** The timestamp of the last event name handed out: names stay unique within a nanosecond. */
   private final AtomicLong lastNameNanos = new AtomicLong(Long.MIN_VALUE);
@@ -87,6 +90,7 @@ public final class ClientEventRecorder implements EventRecorder, AutoCloseable {
     }
     this.clock = Objects.requireNonNull(clock, "clock");
     this.events = client.dynamic(ResourceType.EVENTS);
+    this.correlator = new EventCorrelator(EventCorrelator.DEFAULT_CAPACITY, clock::nanoTime);
     this.writer = Thread.ofPlatform().daemon().name("event-recorder-" + component).unstarted(this::writeLoop);
     writer.start();
   }
@@ -96,7 +100,10 @@ public final class ClientEventRecorder implements EventRecorder, AutoCloseable {
     return component;
   }
 
-  /** How many events were dropped because the queue was full or the recorder closed. */
+  /**
+   * How many events were dropped: the queue was full, the recorder closed, or the spam filter
+   * held them back.
+   */
   public long dropped() {
     return dropped.get();
   }
@@ -160,7 +167,12 @@ public final class ClientEventRecorder implements EventRecorder, AutoCloseable {
         if (event == STOP) {
           return;
         }
-        write(correlator.correlate(event));
+        Optional<EventCorrelator.Correlation> c = correlator.correlate(event);
+        if (c.isPresent()) {
+          write(c.get());
+        } else {
+          dropped.incrementAndGet(); // the spam filter's
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

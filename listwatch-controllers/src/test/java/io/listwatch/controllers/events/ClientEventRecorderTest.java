@@ -154,7 +154,7 @@ class ClientEventRecorderTest {
 
     int extra = 7;
     for (int i = 0; i < ClientEventRecorder.QUEUE_CAPACITY + extra; i++) {
-      recorder.event(web, EventRecorder.NORMAL, "Scaled", "event " + i);
+      recorder.event(rs("shop", "web-" + i), EventRecorder.NORMAL, "Scaled", "event " + i);
     }
 
     assertThat(recorder.dropped()).isEqualTo(extra);
@@ -178,9 +178,26 @@ class ClientEventRecorderTest {
   }
 
   @Test
+  void manyEventsAboutOneObject_areCombined_thenHeldBackByTheSpamFilter() throws Exception {
+    DynamicObject web = rs("shop", "web");
+    for (int i = 0; i < 40; i++) {
+      recorder.event(web, EventRecorder.NORMAL, "SuccessfulCreate", "Created pod: web-" + i);
+    }
+    recorder.close();
+
+    List<JsonNode> stored = List.copyOf(client.tracker().list(ResourceType.EVENTS, "shop"));
+    assertThat(stored).hasSize(EventCorrelator.MAX_SIMILAR);
+    JsonNode combined = stored.stream()
+        .filter(e -> e.path("message").asText().startsWith(EventCorrelator.COMBINED_PREFIX)).findFirst().orElseThrow();
+    assertThat(combined.path("count").asInt()).isEqualTo(EventCorrelator.SPAM_BURST - (EventCorrelator.MAX_SIMILAR - 1));
+    assertThat(combined.path("message").asText()).isEqualTo(EventCorrelator.COMBINED_PREFIX + "Created pod: web-24");
+    assertThat(recorder.dropped()).isEqualTo(40 - EventCorrelator.SPAM_BURST);
+  }
+
+  @Test
   void close_writesWhatIsQueued() throws Exception {
     for (int i = 0; i < 20; i++) {
-      recorder.event(rs("shop", "web"), EventRecorder.NORMAL, "Scaled", "event " + i);
+      recorder.event(rs("shop", "web-" + i), EventRecorder.NORMAL, "Scaled", "event " + i);
     }
     recorder.close();
 

@@ -145,6 +145,9 @@ class ReplicaSetControllerEndToEndTest {
         {"apiVersion":"v1","kind":"Pod","metadata":{"name":"stray","namespace":"%s","labels":{"app":"adopter"}},
          "spec":{"containers":[{"name":"web","image":"nginx"}]}}
         """.formatted(NS)));
+    // as in kube, a ReplicaSet synced before its informer saw the orphan would create a pod instead
+    awaitValue("the orphan in the controller's cache", () -> factory.informerFor(ResourceType.PODS,
+        DynamicObject.CODEC).getStore().getByKey(NS + "/stray").isPresent(), seen -> seen);
     DynamicObject adopter = createReplicaSet("adopter", 1);
 
     List<DynamicObject> owned = awaitValue("the orphan adopted", () -> podsOf(adopter),
