@@ -32,7 +32,8 @@ import java.util.function.Function;
  *       slow-start batches of 1, 2, 4, ... in parallel, stopping at the first batch with a
  *       failure (a quota or admission error fails the same way for every pod; kube's
  *       {@code slowStartBatch}). Creations not done or failed are taken back from the
- *       expectations, which would otherwise wait for pods that will never appear.
+ *       expectations, which would otherwise wait for pods that will never appear. A refusal
+ *       because the namespace is terminating is not a failure (kube's rule).
  *   <li>Pods are made from the template: its labels, annotations and finalizers, name
  *       {@code <replicaset>-<random suffix>} (generateName), the ReplicaSet as controller
  *       ownerReference ({@code controller: true}, {@code blockOwnerDeletion: true}).
@@ -115,8 +116,20 @@ final class ReplicaSetScaler {
       return null;
     } catch (RuntimeException e) {
       events.event(rs, EventRecorder.WARNING, "FailedCreate", "Error creating: " + e.getMessage());
+      if (namespaceTerminating(e)) {
+        return null; // kube: not a failure of the ReplicaSet; the namespace is going away
+      }
       throw e;
     }
+  }
+
+  /** A refusal with kube's {@code NamespaceTerminating} cause. */
+  static boolean namespaceTerminating(RuntimeException e) {
+    if (!(e instanceof StatusException s) || s.status().details() == null
+        || s.status().details().causes() == null) {
+      return false;
+    }
+    return s.status().details().causes().stream().anyMatch(c -> "NamespaceTerminating".equals(c.reason()));
   }
 
   private Void delete(String key, DynamicObject rs, DynamicObject pod) {

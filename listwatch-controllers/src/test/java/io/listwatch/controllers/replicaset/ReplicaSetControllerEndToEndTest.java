@@ -196,9 +196,10 @@ class ReplicaSetControllerEndToEndTest {
     scale("cache", 0);
     awaitValue("no pods", () -> podsOf(cache), List::isEmpty);
 
-    // kubectl describe lists the events of an object by field selector
-    ListOptions byObject = ListOptions.builder().fieldSelector(FieldSelector.parse(
-        "involvedObject.name=cache,involvedObject.namespace=" + NS + ",involvedObject.uid=" + cache.uid())).build();
+    // kubectl describe lists the events of an object with this field selector
+    ListOptions byObject = ListOptions.builder().fieldSelector(FieldSelector.parse("involvedObject.name=cache,"
+        + "involvedObject.namespace=" + NS + ",involvedObject.kind=ReplicaSet,involvedObject.uid=" + cache.uid()))
+        .build();
     List<DynamicObject> events = awaitValue("4 events", () -> client.dynamic(ResourceType.EVENTS)
         .list(NS, byObject).items(), l -> l.size() == 4);
 

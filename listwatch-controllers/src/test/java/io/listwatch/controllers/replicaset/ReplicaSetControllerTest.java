@@ -89,6 +89,25 @@ class ReplicaSetControllerTest {
   }
 
   @Test
+  void createRefusedInATerminatingNamespace_isNoFailureOfTheReplicaSet() throws Exception {
+    f.replicaSet("web", 2, 0);
+    f.start();
+    StatusException forbidden = StatusException.forbidden("", "pods", "", "unable to create new content in namespace "
+        + NS + " because it is being terminated");
+    f.client.prependReactor(Action.CREATE, ResourceType.PODS, a -> {
+      throw new StatusException(io.listwatch.api.Status.failure(403, forbidden.reason(), forbidden.getMessage(),
+          forbidden.status().details().withCauses(List.of(new io.listwatch.api.Status.Cause("NamespaceTerminating",
+              "namespace " + NS + " is being terminated", "metadata.namespace")))));
+    });
+
+    f.sync("web");
+
+    assertThat(f.client.actionsFor(Action.CREATE, ResourceType.PODS)).hasSize(2);
+    ObjectNode status = status(f.client.actionsFor(Action.UPDATE, ResourceType.REPLICASETS).getFirst());
+    assertThat(status.has("conditions")).isFalse();
+  }
+
+  @Test
   void staleCache_neverDoubleCreates_untilTheExpectationsExpire() throws Exception {
     f.replicaSet("web", 2, 0);
     f.start();
