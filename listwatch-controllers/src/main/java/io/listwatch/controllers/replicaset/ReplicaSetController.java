@@ -20,7 +20,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -184,7 +186,7 @@ public final class ReplicaSetController implements Controller {
     RuntimeException manageError = null;
     if (needsSync && !ControllerRefManager.isBeingDeleted(rs)) {
       try {
-        scaler.manageReplicas(key, rs, claimed.owned());
+        scaler.manageReplicas(key, rs, claimed.owned(), relatedPods(rs, claimed.owned(), active));
       } catch (RuntimeException e) {
         manageError = e;
       }
@@ -201,6 +203,32 @@ public final class ReplicaSetController implements Controller {
     if (manageError != null) {
       throw manageError;
     }
+  }
+
+  /**
+   * The active pods of every ReplicaSet with the same controller as {@code rs} (the same
+   * Deployment's), or {@code owned} when {@code rs} has no controller (kube's
+   * {@code getIndirectlyRelatedPods}).
+   */
+  private List<DynamicObject> relatedPods(DynamicObject rs, List<DynamicObject> owned, List<DynamicObject> active) {
+    Optional<OwnerReference> owner = ControllerRefManager.controllerOf(rs);
+    if (owner.isEmpty()) {
+      return owned;
+    }
+    Set<String> siblings = new HashSet<>();
+    for (DynamicObject other : rsLister.namespace(rs.namespace()).list(LabelSelector.everything())) {
+      if (ControllerRefManager.controllerOf(other).map(o -> o.uid().equals(owner.get().uid())).orElse(false)) {
+        siblings.add(other.uid());
+      }
+    }
+    siblings.add(rs.uid());
+    List<DynamicObject> related = new ArrayList<>();
+    for (DynamicObject pod : active) {
+      if (ControllerRefManager.controllerOf(pod).map(r -> siblings.contains(r.uid())).orElse(false)) {
+        related.add(pod);
+      }
+    }
+    return related;
   }
 
   /** Objects of a list carry no kind; events and ownerReferences need it. */

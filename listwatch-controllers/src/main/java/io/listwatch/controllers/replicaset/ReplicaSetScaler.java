@@ -65,7 +65,7 @@ final class ReplicaSetScaler {
    * Creates or deletes pods of {@code rs} (key {@code key}) given the active pods it owns;
    * throws the first error after doing what it could.
    */
-  void manageReplicas(String key, DynamicObject rs, List<DynamicObject> owned) {
+  void manageReplicas(String key, DynamicObject rs, List<DynamicObject> owned, List<DynamicObject> related) {
     int diff = owned.size() - ReplicaSetSpec.replicas(rs);
     if (diff < 0) {
       int count = Math.min(-diff, BURST_REPLICAS);
@@ -81,7 +81,7 @@ final class ReplicaSetScaler {
       }
     } else if (diff > 0) {
       int count = Math.min(diff, BURST_REPLICAS);
-      List<DynamicObject> victims = podsToDelete(owned, count);
+      List<DynamicObject> victims = podsToDelete(owned, related, count);
       expectations.expectDeletions(key, victims.stream().map(Pods::key).toList());
       List<RuntimeException> errors = parallel(victims, pod -> delete(key, rs, pod));
       if (!errors.isEmpty()) {
@@ -90,10 +90,14 @@ final class ReplicaSetScaler {
     }
   }
 
-  /** The {@code count} pods to delete first, in kube's preference order. */
-  List<DynamicObject> podsToDelete(List<DynamicObject> owned, int count) {
+  /**
+   * The {@code count} pods to delete first, in kube's preference order; a pod's rank is how
+   * many of the {@code related} active pods (those of every ReplicaSet with the same owner, e.g.
+   * the same Deployment's; kube's {@code getIndirectlyRelatedPods}) share its node.
+   */
+  List<DynamicObject> podsToDelete(List<DynamicObject> owned, List<DynamicObject> related, int count) {
     Map<String, Integer> perNode = new HashMap<>();
-    for (DynamicObject pod : owned) {
+    for (DynamicObject pod : related) {
       String node = Pods.nodeName(pod);
       if (!node.isEmpty()) {
         perNode.merge(node, 1, Integer::sum);
@@ -102,7 +106,7 @@ final class ReplicaSetScaler {
     Map<DynamicObject, Integer> ranks = new HashMap<>();
     for (DynamicObject pod : owned) {
       String node = Pods.nodeName(pod);
-      ranks.put(pod, node.isEmpty() ? 0 : perNode.get(node));
+      ranks.put(pod, node.isEmpty() ? 0 : perNode.getOrDefault(node, 0));
     }
     List<DynamicObject> sorted = new ArrayList<>(owned);
     sorted.sort(new ActivePodsWithRanks(ranks, clock.now()));

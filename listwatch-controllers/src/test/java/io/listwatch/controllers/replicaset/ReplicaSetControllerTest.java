@@ -165,6 +165,26 @@ class ReplicaSetControllerTest {
   }
 
   @Test
+  void scaleDown_relievesTheNodeCrowdedWithPodsOfTheSameDeployment() throws Exception {
+    ObjectNode old = f.replicaSet("web-old", 1, 0).toTree();
+    ObjectNode web = f.replicaSet("web", 1, 0).toTree();
+    for (ObjectNode rs : List.of(old, web)) {
+      ((ObjectNode) rs.path("metadata")).putArray("ownerReferences").addObject().put("apiVersion", "apps/v1")
+          .put("kind", "Deployment").put("name", "web").put("uid", "uid-deployment").put("controller", true);
+      f.client.tracker().update(ResourceType.REPLICASETS, rs);
+    }
+    f.pod("old-on-n1").labels(Map.of("app", "web-old")).ownedBy("web-old").node("n1")
+        .readySince(NOW.minusSeconds(600)).seed();
+    f.pod("on-n1").labels(WEB).ownedBy("web").node("n1").readySince(NOW.minusSeconds(600)).seed();
+    f.pod("on-n2").labels(WEB).ownedBy("web").node("n2").readySince(NOW.minusSeconds(600)).seed();
+    f.start();
+
+    f.sync("web");
+
+    assertThat(f.client.actionsFor(Action.DELETE, ResourceType.PODS)).extracting(Action::name).containsExactly("on-n1");
+  }
+
+  @Test
   void scaleDown_withStaleCache_doesNotDeleteTheSamePodsTwice() throws Exception {
     f.replicaSet("web", 1, 0);
     f.pod("a").labels(WEB).ownedBy("web").node("n1").readySince(NOW.minusSeconds(600)).seed();
