@@ -1,0 +1,73 @@
+package io.listwatch.controllers.replicaset;
+
+import static io.listwatch.controllers.replicaset.ReplicaSetFixture.NOW;
+import static io.listwatch.controllers.replicaset.ReplicaSetFixture.NS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.listwatch.client.ResourceType;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The controller running its workers over a FakeClient: handlers, queue and syncs together. */
+class ReplicaSetControllerRunTest {
+
+  private static final Duration BOUND = Duration.ofSeconds(10);
+  private final ReplicaSetFixture f = new ReplicaSetFixture();
+
+  @AfterEach
+  void tearDown() {
+    f.close();
+  }
+
+  private JsonNode awaitStatus(String what, Predicate<JsonNode> done) throws InterruptedException {
+    long deadline = System.nanoTime() + BOUND.toNanos();
+    while (true) {
+      JsonNode status = f.client.tracker().get(ResourceType.REPLICASETS, NS, "web").orElseThrow().path("status");
+      if (done.test(status)) {
+        return status;
+      }
+      assertThat(System.nanoTime()).as("waiting for " + what + "; status " + status).isLessThan(deadline);
+      Thread.sleep(10);
+    }
+  }
+
+  @Test
+  void podReadyRecently_becomesAvailable_whenMinReadySecondsHavePassed() throws Exception {
+    f.replicaSet("web", 1, 10);
+    f.pod("p").labels(Map.of("app", "web", "tier", "front")).ownedBy("web").node("n1").readySince(NOW).seed();
+    f.start();
+    f.controller.run(1);
+
+    awaitStatus("ready 1, available 0", s -> s.path("readyReplicas").asInt() == 1);
+    assertThat(f.client.tracker().get(ResourceType.REPLICASETS, NS, "web").orElseThrow()
+        .path("status").path("availableReplicas").asInt()).isZero();
+    assertThat(f.clock.awaitWaiters(1, BOUND)).as("the ReplicaSet is queued again for later").isTrue();
+
+    f.clock.advance(Duration.ofSeconds(10));
+
+    awaitStatus("available 1", s -> s.path("availableReplicas").asInt() == 1);
+  }
+
+  @Test
+  void deletedPod_isReplaced_byTheRunningController() throws Exception {
+    f.replicaSet("web", 2, 0);
+    f.start();
+    f.controller.run(2);
+    awaitStatus("2 replicas", s -> s.path("replicas").asInt() == 2);
+
+    String victim = f.client.tracker().list(ResourceType.PODS, NS).getFirst().path("metadata").path("name").asText();
+    f.client.dynamic(ResourceType.PODS).delete(NS, victim);
+
+    long deadline = System.nanoTime() + BOUND.toNanos();
+    while (f.client.tracker().list(ResourceType.PODS, NS).size() != 2) {
+      assertThat(System.nanoTime()).as("a replacement pod").isLessThan(deadline);
+      Thread.sleep(10);
+    }
+    assertThat(f.client.tracker().list(ResourceType.PODS, NS))
+        .extracting(p -> p.path("metadata").path("name").asText()).doesNotContain(victim);
+  }
+}
