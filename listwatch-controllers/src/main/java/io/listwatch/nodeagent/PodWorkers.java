@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  *       of the range (an agent restart) is adopted as it is.
  *   <li>{@link Simulation}'s annotation makes the containers exit or restart.
  *   <li>A pod marked for deletion is deleted for good ({@code gracePeriodSeconds: 0} with the
- *       pod's uid as precondition) once its grace period has passed on the clock; at once if
- *       its containers are not running (terminal, or not started).
+ *       pod's uid as precondition) once its grace period has passed on the clock (no later
+ *       than its {@code deletionTimestamp}, for a pod found already marked); at once if its
+ *       containers are not running (terminal, or not started).
  *   <li>A pod gone from the API server is forgotten and its IP freed.
  * </ul>
  *
@@ -139,8 +140,8 @@ final class PodWorkers {
 
   /**
    * A pod marked for deletion: deletes it for good after its grace period
-   * ({@code deletionGracePeriodSeconds}, 30 when absent), or at once when its containers are
-   * not running.
+   * ({@code deletionGracePeriodSeconds}, 30 when absent, but no later than
+   * {@code deletionTimestamp}), or at once when its containers are not running.
    */
   void terminate(DynamicObject pod) {
     State state = states.computeIfAbsent(pod.uid(), uid -> new State(pod.namespace(), pod.name()));
@@ -154,6 +155,10 @@ final class PodWorkers {
     String phase = pod.get("status", "phase").map(n -> n.asText()).orElse("");
     boolean running = phase.equals("Running");
     long grace = pod.get("metadata", "deletionGracePeriodSeconds").map(n -> n.asLong()).orElse(30L);
+    Instant deadline = Times.parse(pod.get("metadata", "deletionTimestamp").map(n -> n.asText()).orElse(""));
+    if (deadline != null) {
+      grace = Math.max(0, Math.min(grace, Duration.between(clock.now(), deadline).toSeconds()));
+    }
     String uid = pod.uid();
     Runnable delete = () -> {
       try {

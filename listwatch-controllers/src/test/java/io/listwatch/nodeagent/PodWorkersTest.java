@@ -85,6 +85,21 @@ class PodWorkersTest {
   }
 
   @Test
+  void podFoundAlreadyMarked_isDeletedAtItsDeletionTimestamp_notAFullGraceLater() {
+    workers.sync(create("web", "Always", ""));
+    clock.advance(Duration.ofSeconds(2));
+    var marked = current("web").toTree();
+    marked.with("metadata").put("deletionTimestamp", "2026-01-01T00:00:12Z").put("deletionGracePeriodSeconds", 30);
+    client.clearActions();
+
+    workers.terminate(DynamicObject.of(marked));
+    clock.advance(Duration.ofSeconds(9));
+    assertThat(client.actionsFor(Action.DELETE, ResourceType.PODS)).isEmpty();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(client.actionsFor(Action.DELETE, ResourceType.PODS)).hasSize(1);
+  }
+
+  @Test
   void simulateFail_withRestartPolicyNever_failsThePod() {
     workers.sync(create("job", "Never", "\"listwatch.io/simulate\":\"fail\""));
     clock.advance(Duration.ofSeconds(2));
