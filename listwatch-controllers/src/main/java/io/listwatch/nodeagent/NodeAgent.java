@@ -12,8 +12,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -70,14 +72,15 @@ public final class NodeAgent implements AutoCloseable {
     this.podThread = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name(name + " pods").factory());
     this.heartbeatThread =
         Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name(name + " heartbeat").factory());
+    Executor podExecutor = closedDrops(podThread);
     ResourceClient<DynamicObject> pods = client.dynamic(ResourceType.PODS);
     this.nodeStatus = new NodeStatusManager(client.dynamic(ResourceType.NODES), config, clock);
     this.lease = new NodeLease(client.dynamic(ResourceType.LEASES), config.nodeName(), config.leaseDuration(), clock,
         nodeStatus::nodeUid);
-    this.workers = new PodWorkers(pods, clock, podThread, new PodIpAllocator(config.podCidr()), config.nodeIp(),
+    this.workers = new PodWorkers(pods, clock, podExecutor, new PodIpAllocator(config.podCidr()), config.nodeIp(),
         config.containerStartDelay(), config.nodeName());
     this.mirrors = new MirrorPods(pods, config.nodeName(), nodeStatus::nodeUid);
-    this.podConfig = new PodConfig(update -> podThread.execute(() -> handle(update)), clock);
+    this.podConfig = new PodConfig(update -> podExecutor.execute(() -> handle(update)), clock);
     this.apiSource = new ApiserverSource(pods, config.nodeName(), podConfig.channel(PodSources.API));
     if (config.manifestDir() != null) {
       sources.add(new FileSource(config.manifestDir(), config.nodeName(), podConfig.channel(PodSources.FILE),
@@ -136,7 +139,7 @@ public final class NodeAgent implements AutoCloseable {
       if (closed.get()) {
         return;
       }
-      timers.add(clock.schedule(period, () -> heartbeatThread.execute(() -> {
+      timers.add(clock.schedule(period, () -> closedDrops(heartbeatThread).execute(() -> {
         try {
           task.run();
         } catch (RuntimeException e) {
@@ -145,6 +148,20 @@ public final class NodeAgent implements AutoCloseable {
         every(period, task, what);
       })));
     }
+  }
+
+  /**
+   * {@code executor}, dropping tasks once it is shut down: late timers and source updates after
+   * {@link #close} have nothing left to do.
+   */
+  private static Executor closedDrops(ExecutorService executor) {
+    return task -> {
+      try {
+        executor.execute(task);
+      } catch (RejectedExecutionException e) {
+        // closed
+      }
+    };
   }
 
   /** One merged update, on the pod thread. */

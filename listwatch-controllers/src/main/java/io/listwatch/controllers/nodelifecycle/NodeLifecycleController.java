@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -143,10 +144,16 @@ public final class NodeLifecycleController implements Controller {
 
   private synchronized void schedule() {
     if (!closed) {
-      timer = clock.schedule(settings.monitorPeriod(), () -> thread.execute(() -> {
-        monitor();
-        schedule();
-      }));
+      timer = clock.schedule(settings.monitorPeriod(), () -> {
+        try {
+          thread.execute(() -> {
+            monitor();
+            schedule();
+          });
+        } catch (RejectedExecutionException e) {
+          // closed meanwhile
+        }
+      });
     }
   }
 
