@@ -78,4 +78,11 @@ public interface ResourceClient<T> {
 
   /** DELETE; returns true if it existed (false on 404). */
   boolean delete(String namespace, String name);
+
+  /**
+   * DELETE with {@code options} as the body: a grace period, preconditions (a uid or
+   * resourceVersion that does not match answers 409 Conflict), a propagation policy. Returns
+   * true if it existed (false on 404).
+   */
+  boolean delete(String namespace, String name, DeleteOptions options);
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.patch.PatchType;
+import io.listwatch.client.DeleteOptions;
 import io.listwatch.client.DynamicObject;
 import io.listwatch.client.ObjectCodec;
 import io.listwatch.client.ObjectList;
@@ -143,7 +144,23 @@ final class HttpResourceClient<T> implements ResourceClient<T> {
 
   @Override
   public boolean delete(String namespace, String name) {
-    HttpResponse<InputStream> r = client.send(client.request(objectPath(namespace, name)).DELETE());
+    return delete(client.request(objectPath(namespace, name)).DELETE());
+  }
+
+  @Override
+  public boolean delete(String namespace, String name, DeleteOptions options) {
+    byte[] body;
+    try {
+      body = Json.MAPPER.writeValueAsBytes(Objects.requireNonNull(options, "options").toTree());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return delete(client.request(objectPath(namespace, name)).header("Content-Type", JSON)
+        .method("DELETE", HttpRequest.BodyPublishers.ofByteArray(body)));
+  }
+
+  private boolean delete(HttpRequest.Builder request) {
+    HttpResponse<InputStream> r = client.send(request);
     if (r.statusCode() == 404) {
       discard(r);
       return false;

@@ -7,6 +7,7 @@ import io.listwatch.api.StatusException;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.patch.PatchType;
 import io.listwatch.client.DynamicObject;
+import io.listwatch.client.DeleteOptions;
 import io.listwatch.client.ObjectCodec;
 import io.listwatch.client.ObjectList;
 import io.listwatch.client.ResourceClient;
@@ -159,6 +160,34 @@ final class FakeResourceClient<T> implements ResourceClient<T> {
     Reaction r = client.react(new Action(Action.DELETE, type, "", namespace, name, null, null, null));
     if (r.handled()) {
       return (Boolean) r.result();
+    }
+    return tracker.delete(type, namespace, name);
+  }
+
+  /**
+   * Recorded as a delete whose {@link Action#object()} is the {@link DeleteOptions}. The tracker
+   * checks the uid and resourceVersion preconditions (409 Conflict) and then deletes as
+   * {@link #delete(String, String)} does: the grace period is not simulated.
+   */
+  @Override
+  public boolean delete(String namespace, String name, DeleteOptions options) {
+    Reaction r = client.react(new Action(Action.DELETE, type, "", namespace, name, options, null, null));
+    if (r.handled()) {
+      return (Boolean) r.result();
+    }
+    Optional<ObjectNode> current = tracker.get(type, namespace, name);
+    if (current.isEmpty()) {
+      return false;
+    }
+    String uid = Trees.meta(current.get(), "uid");
+    String rv = Trees.meta(current.get(), "resourceVersion");
+    if (!options.preconditionUid().isEmpty() && !options.preconditionUid().equals(uid)) {
+      throw StatusException.conflict(type.group(), type.plural(), name, "Precondition failed: UID in precondition: "
+          + options.preconditionUid() + ", UID in object meta: " + uid);
+    }
+    if (!options.preconditionResourceVersion().isEmpty() && !options.preconditionResourceVersion().equals(rv)) {
+      throw StatusException.conflict(type.group(), type.plural(), name, "Precondition failed: ResourceVersion in "
+          + "precondition: " + options.preconditionResourceVersion() + ", ResourceVersion in object meta: " + rv);
     }
     return tracker.delete(type, namespace, name);
   }

@@ -82,6 +82,9 @@ final class InformerTestClient implements KubeClient {
         io.listwatch.client.DynamicObject body) {
       throw no();
     }
+    @Override public boolean delete(String namespace, String name, io.listwatch.client.DeleteOptions options) {
+      throw no();
+    }
 
     private UnsupportedOperationException no() {
       return new UnsupportedOperationException("the test client only lists and watches");

@@ -1,0 +1,15 @@
+/**
+ * A kubelet-style node agent: the list-watch side of the kubelet, with pods "run" by simulation.
+ *
+ * <ul>
+ *   <li>{@link io.listwatch.nodeagent.PodConfig}: merges the pod sources into one stream of
+ *       {@link io.listwatch.nodeagent.PodUpdate}s ({@link io.listwatch.nodeagent.PodOperation}).
+ *   <li>Sources: {@link io.listwatch.nodeagent.ApiserverSource} (pods bound to the node, through
+ *       an UndeltaStore), {@link io.listwatch.nodeagent.FileSource} (the manifest directory),
+ *       {@link io.listwatch.nodeagent.HttpSource} (the manifest URL);
+ *       {@link io.listwatch.nodeagent.StaticPods} names and annotates static pods.
+ *   <li>{@link io.listwatch.nodeagent.NodeAgent}: registers the Node, renews its Lease, and acts on
+ *       the merged updates.
+ * </ul>
+ */
+package io.listwatch.nodeagent;
