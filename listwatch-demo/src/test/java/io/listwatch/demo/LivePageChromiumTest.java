@@ -60,6 +60,16 @@ class LivePageChromiumTest {
       awaitPods(browser, "[\"node-1|default/web-1|running\",\"node-1|default/web-3|pending\","
           + "\"node-2|default/web-2|running\"]");
       assertThat(browser.evaluate("document.querySelectorAll('.node.ready').length").asInt()).isEqualTo(2);
+
+      // a deployment's rollout state: replicas, updated, ready, available; rolling until all are ready
+      ResourceClient<DynamicObject> deployments = client.dynamic(ResourceType.DEPLOYMENTS);
+      DynamicObject web = deployments.create(DynamicObject.parse("{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\","
+          + "\"metadata\":{\"name\":\"web\",\"namespace\":\"default\"},\"spec\":{\"replicas\":3,"
+          + "\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":{\"metadata\":{\"labels\":{\"app\":\"web\"}},"
+          + "\"spec\":{\"containers\":[{\"name\":\"nginx\",\"image\":\"nginx\"}]}}}}"));
+      deployments.updateStatus(withStatus(web, "{\"replicas\":3,\"updatedReplicas\":3,\"readyReplicas\":2,\"availableReplicas\":2}"));
+      awaitValue(browser, "[...document.querySelectorAll('[data-deployment]')].map(r => r.className + ':' + "
+          + "[...r.cells].map(c => c.textContent).join(' ')).join(',')", "rolling:default web 3 3 2 2");
       browser.screenshot(Path.of("target", "live-page-before.png"));
 
       // scale up: three more pods, one not scheduled yet; a bound pod deleted turns Terminating
@@ -85,8 +95,12 @@ class LivePageChromiumTest {
 
   /** Waits until the page shows exactly {@code expected}: node|pod|phase, sorted, as JSON. */
   private static void awaitPods(Chromium browser, String expected) throws Exception {
-    String expr = "JSON.stringify([...document.querySelectorAll('[data-pod]')].map(e => "
-        + "(e.closest('.node').dataset.node || '-') + '|' + e.dataset.pod + '|' + e.dataset.phase).sort())";
+    awaitValue(browser, "JSON.stringify([...document.querySelectorAll('[data-pod]')].map(e => "
+        + "(e.closest('.node').dataset.node || '-') + '|' + e.dataset.pod + '|' + e.dataset.phase).sort())", expected);
+  }
+
+  /** Waits until {@code expr}, evaluated in the page, gives {@code expected}. */
+  private static void awaitValue(Chromium browser, String expr, String expected) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     String shown = null;
     while (System.nanoTime() < deadline) {
