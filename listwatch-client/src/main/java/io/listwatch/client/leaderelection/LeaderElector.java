@@ -146,10 +146,10 @@ public final class LeaderElector implements AutoCloseable {
     } finally {
       if (leading) {
         leading = false;
+        Thread.interrupted(); // close's or the watchdog's interrupt must not cut the stop short
         LOG.info("{}: {} stopped leading", logName, lock.identity());
         callSafely(callbacks::onStoppedLeading);
         if (closed && releaseOnCancel) {
-          Thread.interrupted();
           release();
         }
       }
