@@ -159,6 +159,9 @@ public final class ApiServer implements AutoCloseable {
       routes.customResourceStrategies(io.listwatch.server.apiextensions.CustomResourceStrategy::forDefinition);
       routes.registerNonResource("/metrics",
           () -> new ApiResponse(200, new ApiResponse.Text(metrics.exposition(), ServerMetrics.CONTENT_TYPE)));
+      if (config.ui) {
+        io.listwatch.server.ui.UiHandler.install(routes);
+      }
       // kube's order: client certificates, then bearer tokens (static, then service accounts)
       List<Authenticator> authenticators = new java.util.ArrayList<>(List.of(new X509Authenticator()));
       authenticators.addAll(config.authentication.install(dataDir, registry, routes,
@@ -466,6 +469,7 @@ public final class ApiServer implements AutoCloseable {
     private AuthorizationMode authorizationMode = AuthorizationMode.RBAC;
     private TlsConfig tls;
     private int insecurePort = -1;
+    private boolean ui;
     private int maxRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_REQUESTS_INFLIGHT;
     private int maxMutatingRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT;
     private int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
@@ -589,6 +593,12 @@ public final class ApiServer implements AutoCloseable {
      */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock);
+      return this;
+    }
+
+    /** Serve the live page at {@code /ui/} (see {@link io.listwatch.server.ui.UiHandler}); default: off. */
+    public Builder ui(boolean on) {
+      this.ui = on;
       return this;
     }
 

@@ -98,6 +98,10 @@ public final class ServerCommand implements Callable<Integer> {
       description = "How requests are authorized: RBAC or AlwaysAllow (default: ${DEFAULT-VALUE}).")
   AuthorizationMode authorizationMode = AuthorizationMode.RBAC;
 
+  @Option(names = "--ui", description = "Serve the live page of nodes and pods at /ui/ (a browser uses it "
+      + "on the plain-HTTP listener, --http-port, where requests act as the admin).")
+  boolean ui;
+
   @Override
   public Integer call() throws InterruptedException {
     CacherConfig cacher = new CacherConfig(watchCacheSize, parseDuration(watchCacheHistory), watcherQueue,
@@ -105,7 +109,7 @@ public final class ServerCommand implements Callable<Integer> {
     ApiServer.Builder builder = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(securePort)
         .tls(tlsConfig()).cacherConfig(cacher).maxInFlight(maxRequestsInflight, maxMutatingRequestsInflight)
         .maxWatchesPerUser(maxWatchesPerUser).authentication(authentication.config())
-        .authorizationMode(authorizationMode);
+        .authorizationMode(authorizationMode).ui(ui);
     if (httpPort > 0) {
       builder.insecurePort(httpPort);
     }

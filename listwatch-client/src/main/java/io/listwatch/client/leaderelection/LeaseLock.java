@@ -1,0 +1,126 @@
+package io.listwatch.client.leaderelection;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.client.DynamicObject;
+import io.listwatch.client.KubeClient;
+import io.listwatch.client.ResourceClient;
+import io.listwatch.client.ResourceType;
+import io.listwatch.client.internal.Json;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A {@link ResourceLock} over a {@code coordination.k8s.io/v1} Lease (client-go's
+ * {@code LeaseLock}): the record lives in the Lease's spec, times as kube's MicroTime
+ * (RFC 3339 with microseconds), and every write is a PUT guarded by the resourceVersion last
+ * read or written, so a concurrent writer gets 409 Conflict.
+ *
+ * <p>Confined to its elector's thread (it remembers the last Lease it saw).
+ */
+public final class LeaseLock implements ResourceLock {
+
+  private static final DateTimeFormatter MICRO_TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX").withZone(ZoneOffset.UTC);
+
+  private final ResourceClient<DynamicObject> leases;
+  private final String namespace;
+  private final String name;
+  private final String identity;
+  /** The Lease last read or written, or null; its resourceVersion guards the next update. */
+  private DynamicObject lease;
+
+  /**
+   * A lock on Lease {@code namespace/name}, for the candidate {@code identity}.
+   */
+  public LeaseLock(KubeClient client, String namespace, String name, String identity) {
+    this.leases = Objects.requireNonNull(client, "client").dynamic(ResourceType.LEASES);
+    this.namespace = requireNonEmpty(namespace, "namespace");
+    this.name = requireNonEmpty(name, "name");
+    this.identity = requireNonEmpty(identity, "identity");
+  }
+
+  @Override
+  public Optional<LeaderElectionRecord> get() {
+    Optional<DynamicObject> found = leases.get(namespace, name);
+    lease = found.orElse(null);
+    return found.map(LeaseLock::toRecord);
+  }
+
+  @Override
+  public void create(LeaderElectionRecord record) {
+    ObjectNode tree = Json.MAPPER.createObjectNode();
+    tree.put("apiVersion", ResourceType.LEASES.apiVersion());
+    tree.put("kind", ResourceType.LEASES.kind());
+    ObjectNode metadata = tree.putObject("metadata");
+    metadata.put("namespace", namespace);
+    metadata.put("name", name);
+    writeSpec(tree.putObject("spec"), record);
+    lease = leases.create(DynamicObject.of(tree));
+  }
+
+  @Override
+  public void update(LeaderElectionRecord record) {
+    if (lease == null) {
+      throw new IllegalStateException("update before get or create of " + describe());
+    }
+    ObjectNode tree = lease.toTree();
+    writeSpec(tree.putObject("spec"), record);
+    lease = leases.update(DynamicObject.of(tree));
+  }
+
+  @Override
+  public String identity() {
+    return identity;
+  }
+
+  @Override
+  public String describe() {
+    return namespace + "/" + name;
+  }
+
+  /** The record a Lease holds; missing fields read as empty, zero or null. */
+  static LeaderElectionRecord toRecord(DynamicObject lease) {
+    JsonNode spec = lease.get("spec").orElse(Json.MAPPER.createObjectNode());
+    return new LeaderElectionRecord(
+        spec.path("holderIdentity").asText(""),
+        spec.path("leaseDurationSeconds").asInt(0),
+        parseTime(spec.path("acquireTime")),
+        parseTime(spec.path("renewTime")),
+        spec.path("leaseTransitions").asInt(0));
+  }
+
+  private static void writeSpec(ObjectNode spec, LeaderElectionRecord record) {
+    spec.put("holderIdentity", record.holderIdentity());
+    spec.put("leaseDurationSeconds", record.leaseDurationSeconds());
+    if (record.acquireTime() != null) {
+      spec.put("acquireTime", MICRO_TIME.format(record.acquireTime()));
+    }
+    if (record.renewTime() != null) {
+      spec.put("renewTime", MICRO_TIME.format(record.renewTime()));
+    }
+    spec.put("leaseTransitions", record.leaseTransitions());
+  }
+
+  private static Instant parseTime(JsonNode node) {
+    if (!node.isTextual() || node.asText().isEmpty()) {
+      return null;
+    }
+    try {
+      return DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(node.asText(), Instant::from);
+    } catch (DateTimeParseException e) {
+      return null; // a time we cannot read counts as absent; validity never depends on it
+    }
+  }
+
+  private static String requireNonEmpty(String value, String what) {
+    if (value == null || value.isEmpty()) {
+      throw new IllegalArgumentException(what + " must not be empty");
+    }
+    return value;
+  }
+}

@@ -1,0 +1,54 @@
+package io.listwatch.controllers;
+
+import io.listwatch.client.KubeClient;
+import io.listwatch.controllers.events.EventRecorder;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * The controllers {@code ./listwatch controllers} and {@code ./listwatch demo} run, in start
+ * order, each with its worker count (kube-controller-manager's list of initializers). Adding a
+ * controller to the process is one {@link Entry} in {@link #defaults()}.
+ *
+ * <p>Immutable; thread-safe.
+ */
+public final class ControllerSet {
+
+  /**
+   * One controller of the set.
+   *
+   * @param name the controller's name, as {@link Controller#name()}
+   * @param workers how many workers it runs
+   * @param factory builds it over the shared context (registering its informer handlers)
+   */
+  public record Entry(String name, int workers, Function<ControllerContext, Controller> factory) {
+    public Entry {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(factory, "factory");
+      if (workers < 1) {
+        throw new IllegalArgumentException("workers must be at least 1");
+      }
+    }
+  }
+
+  private ControllerSet() {
+  }
+
+  /** Every controller of the controller manager, in start order. */
+  public static List<Entry> defaults() {
+    return List.of(
+        // one line per controller, e.g.:
+        // new Entry("replicaset", 5, ReplicaSetController::new),
+    );
+  }
+
+  /**
+   * The event recorder the controllers of a process share, writing through {@code client}.
+   * Events are dropped until the events package's recorder is wired here.
+   */
+  public static EventRecorder eventRecorder(KubeClient client) {
+    Objects.requireNonNull(client, "client");
+    return EventRecorder.DISCARD;
+  }
+}

@@ -1,0 +1,105 @@
+package io.listwatch.demo;
+
+import io.listwatch.controllers.ControllerSet;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./listwatch demo}: starts a {@link Demo}, prints the kubectl commands to try and the
+ * live page's URL, and runs until Ctrl-C or SIGTERM.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+    description = "Starts the API server, the controllers and simulated nodes in one process, "
+        + "writes a kubeconfig, and serves a live page of the nodes and their pods.")
+public final class DemoCommand implements Callable<Integer> {
+
+  @Option(names = "--nodes", defaultValue = "3", description = "How many simulated nodes (default: ${DEFAULT-VALUE}).")
+  int nodes;
+
+  @Option(names = "--port", defaultValue = "8080",
+      description = "The port on 127.0.0.1, plain HTTP (default: ${DEFAULT-VALUE}; 0 picks a free one).")
+  int port;
+
+  @Option(names = "--data-dir", description = "Where the store keeps its data (default: a temporary directory, deleted at exit).")
+  Path dataDir;
+
+  @Option(names = "--kubeconfig", defaultValue = "demo-kubeconfig.yaml",
+      description = "Where to write the kubeconfig for kubectl (default: ${DEFAULT-VALUE}).")
+  Path kubeconfig;
+
+  @Spec
+  CommandSpec spec;
+
+  /** The node agents of the demo; null until the node agent is part of the build. */
+  static final NodeAgentLauncher NODE_AGENTS = null;
+
+  private final CompletableFuture<Demo> started;
+  private final CompletableFuture<Void> stop;
+  private final PrintStream out;
+
+  public DemoCommand() {
+    this(new CompletableFuture<>(), new CompletableFuture<>(), System.out);
+  }
+
+  /** For tests: hands the running demo to {@code started} and stops when {@code stop} completes. */
+  DemoCommand(CompletableFuture<Demo> started, CompletableFuture<Void> stop, PrintStream out) {
+    this.started = started;
+    this.stop = stop;
+    this.out = out;
+  }
+
+  @Override
+  public Integer call() {
+    Demo demo;
+    try {
+      demo = Demo.start(port, dataDir, kubeconfig, nodes, ControllerSet.defaults(), NODE_AGENTS);
+    } catch (RuntimeException e) {
+      spec.commandLine().getErr().println("listwatch demo: cannot start: " + e.getMessage());
+      started.completeExceptionally(e);
+      return 1;
+    }
+    Thread hook = Thread.ofPlatform().name("listwatch-demo-shutdown").unstarted(() -> stop.complete(null));
+    Runtime.getRuntime().addShutdownHook(hook);
+    try (demo) {
+      String kc = demo.kubeconfig().toAbsolutePath().toString();
+      out.println("listwatch demo: API server on " + demo.url() + " (plain HTTP; every request acts as the admin)");
+      out.println("  controllers: " + (demo.controllerNames().isEmpty() ? "none" : String.join(", ", demo.controllerNames())));
+      out.println("  nodes: " + demo.nodeCount());
+      out.println();
+      out.println("Watch it live: " + demo.pageUrl());
+      out.println();
+      out.println("Try:");
+      out.println("  export KUBECONFIG=" + kc);
+      out.println("  kubectl get nodes");
+      out.println("  kubectl create deployment web --image=nginx --replicas=3");
+      out.println("  kubectl get pods -o wide -w");
+      out.println("  kubectl scale deployment web --replicas=10");
+      out.println("  kubectl set image deployment/web nginx=nginx:1.27 && kubectl rollout status deployment/web");
+      out.println("  kubectl rollout undo deployment/web");
+      out.println("  kubectl delete deployment web");
+      out.println();
+      out.println("Ctrl-C stops everything.");
+      out.flush();
+      started.complete(demo);
+      stop.join();
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running
+      }
+    }
+    return 0;
+  }
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new DemoCommand()).execute(args));
+  }
+}
