@@ -74,7 +74,7 @@ public final class ControllerManager implements AutoCloseable {
     return running.stream().map(Controller::name).toList();
   }
 
-  /** Stops the controllers (last started first), then the informers. Idempotent. */
+  /** Stops the controllers (last started first), then the informers and the event recorder. Idempotent. */
   @Override
   public synchronized void close() {
     if (closed) {
@@ -91,6 +91,13 @@ public final class ControllerManager implements AutoCloseable {
     running.clear();
     if (informers != null) {
       informers.close();
+    }
+    if (events instanceof AutoCloseable closeable) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        LOG.warn("ControllerManager: the event recorder failed to stop", e);
+      }
     }
   }
 }

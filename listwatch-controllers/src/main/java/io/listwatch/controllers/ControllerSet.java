@@ -1,7 +1,13 @@
 package io.listwatch.controllers;
 
 import io.listwatch.client.KubeClient;
+import io.listwatch.api.clock.Clock;
+import io.listwatch.controllers.deployment.DeploymentController;
+import io.listwatch.controllers.events.ClientEventRecorder;
 import io.listwatch.controllers.events.EventRecorder;
+import io.listwatch.controllers.nodelifecycle.NodeLifecycleController;
+import io.listwatch.controllers.replicaset.ReplicaSetController;
+import io.listwatch.controllers.scheduler.Scheduler;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -38,17 +44,21 @@ public final class ControllerSet {
   /** Every controller of the controller manager, in start order. */
   public static List<Entry> defaults() {
     return List.of(
-        // one line per controller, e.g.:
-        // new Entry("replicaset", 5, ReplicaSetController::new),
-    );
+        new Entry("replicaset", 5, ReplicaSetController::new),
+        new Entry("deployment", 5, DeploymentController::new),
+        new Entry("scheduler", 1, Scheduler::new),
+        new Entry("nodelifecycle", 1, ctx -> new NodeLifecycleController(ctx, NodeLifecycleController.Settings.DEFAULTS)));
   }
 
+  /** The source component of the events the controllers of a process record. */
+  public static final String COMPONENT = "listwatch-controller-manager";
+
   /**
-   * The event recorder the controllers of a process share, writing through {@code client}.
-   * Events are dropped until the events package's recorder is wired here.
+   * The event recorder the controllers of a process share, writing core/v1 Events through
+   * {@code client} in the background. {@link ControllerManager#close()} closes it.
    */
   public static EventRecorder eventRecorder(KubeClient client) {
     Objects.requireNonNull(client, "client");
-    return EventRecorder.DISCARD;
+    return new ClientEventRecorder(client, COMPONENT, Clock.system());
   }
 }

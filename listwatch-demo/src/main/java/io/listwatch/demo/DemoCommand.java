@@ -1,6 +1,7 @@
 package io.listwatch.demo;
 
 import io.listwatch.controllers.ControllerSet;
+import io.listwatch.nodeagent.NodeAgent;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -37,8 +38,12 @@ public final class DemoCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  /** The node agents of the demo; null until the node agent is part of the build. */
-  static final NodeAgentLauncher NODE_AGENTS = null;
+  /** The demo's node agents: each registers its Node and "runs" the pods bound to it. */
+  static final NodeAgentLauncher NODE_AGENTS = (client, nodeName, podCidr) -> {
+    NodeAgent agent = NodeAgent.builder(client, nodeName).podCidr(podCidr).build();
+    agent.start();
+    return agent;
+  };
 
   private final CompletableFuture<Demo> started;
   private final CompletableFuture<Void> stop;
