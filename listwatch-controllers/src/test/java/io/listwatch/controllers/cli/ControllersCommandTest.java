@@ -14,14 +14,11 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,22 +38,7 @@ class ControllersCommandTest {
   static void start() throws Exception {
     server = ApiServer.builder().build().start();
     client = KubeClient.create(Config.forUrl(server.url()));
-    kubeconfig = dir.resolve("kubeconfig.yaml");
-    Files.writeString(kubeconfig, """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: c
-          cluster:
-            server: %s
-        users:
-        - name: u
-          user: {}
-        contexts:
-        - name: c
-          context: {cluster: c, user: u}
-        current-context: c
-        """.formatted(server.url()));
+    kubeconfig = CommandTests.writeKubeconfig(dir.resolve("kubeconfig.yaml"), server.url());
   }
 
   @AfterAll
@@ -77,7 +59,7 @@ class ControllersCommandTest {
         "--leader-elect-resource-namespace", "default", "--leader-elect-lease-duration", "3",
         "--leader-elect-renew-deadline", "2", "--leader-elect-retry-period", "1"));
     try {
-      awaitTrue(() -> log.contains("recorder run 2"));
+      CommandTests.awaitTrue(() -> log.contains("recorder run 2"));
       assertThat(holder()).isEqualTo("me");
     } finally {
       stop.complete(null);
@@ -97,7 +79,7 @@ class ControllersCommandTest {
     CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> new CommandLine(
         new ControllersCommand(entries, stop, new PrintStream(out, true, StandardCharsets.UTF_8)))
         .execute("--kubeconfig", kubeconfig.toString()));
-    awaitTrue(() -> log.contains("recorder run 1"));
+    CommandTests.awaitTrue(() -> log.contains("recorder run 1"));
     stop.complete(null);
     assertThat(exit.get(30, TimeUnit.SECONDS)).isZero();
     assertThat(log).containsExactly("recorder run 1", "recorder closed");
@@ -116,15 +98,5 @@ class ControllersCommandTest {
   private static String holder() {
     DynamicObject lease = client.dynamic(ResourceType.LEASES).get("default", "listwatch-controllers").orElseThrow();
     return lease.get("spec", "holderIdentity").map(n -> n.asText()).orElse("");
-  }
-
-  private static void awaitTrue(BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 20 s");
-      }
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-    }
   }
 }

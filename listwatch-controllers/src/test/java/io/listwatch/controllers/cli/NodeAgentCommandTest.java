@@ -16,8 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,22 +35,7 @@ class NodeAgentCommandTest {
   static void start() throws Exception {
     server = ApiServer.builder().build().start();
     client = KubeClient.create(Config.forUrl(server.url()));
-    kubeconfig = dir.resolve("kubeconfig.yaml");
-    Files.writeString(kubeconfig, """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: c
-          cluster:
-            server: %s
-        users:
-        - name: u
-          user: {}
-        contexts:
-        - name: c
-          context: {cluster: c, user: u}
-        current-context: c
-        """.formatted(server.url()));
+    kubeconfig = CommandTests.writeKubeconfig(dir.resolve("kubeconfig.yaml"), server.url());
   }
 
   @AfterAll
@@ -79,9 +62,9 @@ class NodeAgentCommandTest {
         "--kubeconfig", kubeconfig.toString(), "--node-name", "cli-node", "--manifest-dir", manifests.toString(),
         "--pod-cidr", "10.99.0.0/24"));
     try {
-      awaitTrue(() -> client.dynamic(ResourceType.NODES).get("", "cli-node").isPresent());
+      CommandTests.awaitTrue(() -> client.dynamic(ResourceType.NODES).get("", "cli-node").isPresent());
       // the static pod's mirror, named after the node, runs with an IP from the given CIDR
-      awaitTrue(() -> client.dynamic(ResourceType.PODS).get("default", "web-cli-node")
+      CommandTests.awaitTrue(() -> client.dynamic(ResourceType.PODS).get("default", "web-cli-node")
           .flatMap(p -> p.get("status", "podIP")).map(ip -> ip.asText().startsWith("10.99.0.")).orElse(false));
       DynamicObject mirror = client.dynamic(ResourceType.PODS).get("default", "web-cli-node").orElseThrow();
       assertThat(mirror.get("metadata", "annotations", "kubernetes.io/config.mirror")).isPresent();
@@ -102,13 +85,4 @@ class NodeAgentCommandTest {
     assertThat(err.toString()).contains("--node-name");
   }
 
-  private static void awaitTrue(BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 20 s");
-      }
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-    }
-  }
 }
