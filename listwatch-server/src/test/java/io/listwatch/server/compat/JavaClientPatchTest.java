@@ -30,7 +30,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The official Java client's patches against the server, one test per patch type it offers
  * ({@code V1Patch.PATCH_FORMAT_*} through {@code PatchUtils}, which sends the matching
  * {@code Content-Type}): JSON Patch, JSON merge patch and strategic merge patch change what
- * they name and keep the rest; server-side apply is not served and is refused with kube's 415.
+ * they name and keep the rest; server-side apply merges the applied fields and records the
+ * manager in {@code managedFields}.
  */
 @ExtendWith(ApiServerExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS)

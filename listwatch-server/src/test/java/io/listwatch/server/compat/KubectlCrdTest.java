@@ -7,8 +7,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * kubectl (1.32, from PATH) with CustomResourceDefinitions as stored objects: applied with
- * validation on, listed, refused with kube's messages when invalid. Their custom resources are
- * not served yet (step 6). That the CRD list answers also lets kubectl validate the create-only
+ * validation on, listed, refused with kube's messages when invalid, and their custom resources
+ * served at once (the Kubectl*Crd*Test classes cover schemas, columns, versions and deletion).
+ * That the CRD list answers also lets kubectl validate the create-only
  * kinds (the reviews) without {@code --validate=false}: it checks whether their kind is a CRD.
  */
 class KubectlCrdTest extends KubectlAgainstServer {
