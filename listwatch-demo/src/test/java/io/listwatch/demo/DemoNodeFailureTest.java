@@ -1,0 +1,166 @@
+package io.listwatch.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.client.KubeClient;
+import io.listwatch.controllers.ControllerSet;
+import io.listwatch.controllers.nodelifecycle.NodeLifecycleController;
+import io.listwatch.nodeagent.NodeAgent;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A node of the demo fails and comes back, seen with the real {@code kubectl}: the node agent
+ * of {@code node-2} is stopped, the node lifecycle controller marks the node NotReady and taints
+ * it unreachable, evicts its pod, and the ReplicaSet replaces the pod on another node; the agent
+ * restarted, the node is Ready again and untainted. The timings are shortened (a 3 s lease
+ * renewed every second, a 3 s grace period, a 2 s eviction timeout) so that this takes seconds
+ * rather than the minutes of kube's defaults.
+ */
+class DemoNodeFailureTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** How long the cluster may take to reach a state the test waits for. */
+  private static final long AWAIT_SECONDS = 60;
+
+  /** The demo's controllers, with a node lifecycle controller that notices a lost node in seconds. */
+  private static List<ControllerSet.Entry> fastControllers() {
+    List<ControllerSet.Entry> entries = new ArrayList<>();
+    for (ControllerSet.Entry e : ControllerSet.defaults()) {
+      entries.add(!e.name().equals("nodelifecycle") ? e : new ControllerSet.Entry(e.name(), e.workers(),
+          ctx -> new NodeLifecycleController(ctx, new NodeLifecycleController.Settings(
+              Duration.ofMillis(500), Duration.ofSeconds(3), Duration.ofSeconds(2)))));
+    }
+    assertThat(entries).extracting(ControllerSet.Entry::name).contains("nodelifecycle");
+    return entries;
+  }
+
+  @Test
+  void nodeAgentStopped_nodeNotReadyTaintedAndPodReplacedElsewhere_restarted_nodeReadyAgain(@TempDir Path dir)
+      throws Exception {
+    assertThat(KubectlRunner.binary()).as("kubectl on PATH").isNotNull();
+    Map<String, AutoCloseable> agents = new ConcurrentHashMap<>();
+    AtomicReference<KubeClient> demoClient = new AtomicReference<>();
+    NodeAgentLauncher launcher = (client, nodeName, podCidr) -> {
+      demoClient.set(client);
+      NodeAgent agent = NodeAgent.builder(client, nodeName).podCidr(podCidr)
+          .lease(Duration.ofSeconds(3), Duration.ofSeconds(1)).statusUpdatePeriod(Duration.ofSeconds(1)).build();
+      agent.start();
+      agents.put(nodeName, agent);
+      return agent;
+    };
+    AutoCloseable restarted = null;
+    try (Demo demo = Demo.start(0, null, dir.resolve("kubeconfig.yaml"), 3, fastControllers(), launcher)) {
+      KubectlRunner kubectl = new KubectlRunner(demo.kubeconfig(), dir);
+      await("3 Ready nodes", () -> readyNodes(kubectl), n -> n.size() == 3);
+
+      ObjectNode web = (ObjectNode) JSON.readTree(kubectl.ok("create", "deployment", "web", "--image=nginx",
+          "--replicas=3", "--dry-run=client", "-o", "json"));
+      ((ObjectNode) web.path("spec").path("template").path("spec")).put("terminationGracePeriodSeconds", 1);
+      kubectl.ok("create", "-f", kubectl.file("web.json", JSON.writeValueAsString(web)).toString());
+      List<JsonNode> pods = await("3 Running pods", () -> runningPods(kubectl), p -> p.size() == 3);
+      assertThat(nodeNames(pods)).as("one pod on each node").containsExactlyInAnyOrder("node-1", "node-2", "node-3");
+      String lostPod = pods.stream().filter(p -> p.path("spec").path("nodeName").asText().equals("node-2"))
+          .findFirst().orElseThrow().path("metadata").path("name").asText();
+
+      // node-2's agent stops: no more lease renewals, no more status
+      agents.get("node-2").close();
+
+      await("node-2 Ready condition Unknown", () -> readyStatus(kubectl, "node-2"), "Unknown"::equals);
+      assertThat(kubectl.ok("get", "node", "node-2", "--no-headers")).as("kubectl get node node-2")
+          .contains("NotReady");
+      await("node-2 tainted unreachable", () -> taintKeys(kubectl, "node-2"),
+          k -> k.contains(NodeLifecycleController.UNREACHABLE_TAINT));
+      List<JsonNode> replaced = await("3 Running pods, none on node-2", () -> runningPods(kubectl),
+          p -> p.size() == 3 && !nodeNames(p).contains("node-2"));
+      assertThat(nodeNames(replaced)).containsOnly("node-1", "node-3");
+      assertThat(replaced).extracting(p -> p.path("metadata").path("name").asText()).doesNotContain(lostPod);
+      KubectlRunner.Result lost = kubectl.run("get", "pod", lostPod, "-o", "json");
+      assertThat(lost.exitCode() != 0 || JSON.readTree(lost.stdout()).path("metadata").has("deletionTimestamp"))
+          .as("node-2's pod is evicted: gone or being deleted; %s", lost).isTrue();
+
+      // node-2's agent is started again: it renews its lease and reports Ready; the taint goes
+      restarted = launcher.start(demoClient.get(), "node-2", "10.244.2.0/24");
+      await("node-2 Ready", () -> readyStatus(kubectl, "node-2"), "True"::equals);
+      await("node-2 untainted", () -> taintKeys(kubectl, "node-2"),
+          k -> !k.contains(NodeLifecycleController.UNREACHABLE_TAINT));
+      await("3 Ready nodes again", () -> readyNodes(kubectl), n -> n.size() == 3);
+      await("node-2's evicted pod deleted", () -> kubectl.run("get", "pod", lostPod).exitCode(), c -> c != 0);
+      assertThat(runningPods(kubectl)).hasSize(3);
+    } finally {
+      if (restarted != null) {
+        restarted.close();
+      }
+    }
+  }
+
+  /** The Ready condition's status of {@code node}. */
+  private static String readyStatus(KubectlRunner kubectl, String node) {
+    for (JsonNode c : kubectl.json("get", "node", node).path("status").path("conditions")) {
+      if (c.path("type").asText().equals("Ready")) {
+        return c.path("status").asText();
+      }
+    }
+    return "";
+  }
+
+  private static List<String> taintKeys(KubectlRunner kubectl, String node) {
+    List<String> keys = new ArrayList<>();
+    kubectl.json("get", "node", node).path("spec").path("taints").forEach(t -> keys.add(t.path("key").asText()));
+    return keys;
+  }
+
+  /** The names of the nodes whose Ready condition is True. */
+  private static List<String> readyNodes(KubectlRunner kubectl) {
+    List<String> names = new ArrayList<>();
+    for (JsonNode node : kubectl.json("get", "nodes").path("items")) {
+      for (JsonNode c : node.path("status").path("conditions")) {
+        if (c.path("type").asText().equals("Ready") && c.path("status").asText().equals("True")) {
+          names.add(node.path("metadata").path("name").asText());
+        }
+      }
+    }
+    return names;
+  }
+
+  /** The deployment's pods that run and are not being deleted (Terminating ones are left out). */
+  private static List<JsonNode> runningPods(KubectlRunner kubectl) {
+    List<JsonNode> running = new ArrayList<>();
+    for (JsonNode pod : kubectl.json("get", "pods", "-l", "app=web").path("items")) {
+      if (pod.path("status").path("phase").asText().equals("Running")
+          && pod.path("metadata").path("deletionTimestamp").isMissingNode()) {
+        running.add(pod);
+      }
+    }
+    return running;
+  }
+
+  private static List<String> nodeNames(List<JsonNode> pods) {
+    return pods.stream().map(p -> p.path("spec").path("nodeName").asText()).toList();
+  }
+
+  /** Polls {@code value} until {@code done} holds, at most {@link #AWAIT_SECONDS}; returns the last value. */
+  private static <T> T await(String what, Supplier<T> value, Predicate<T> done) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AWAIT_SECONDS);
+    T last = value.get();
+    while (!done.test(last) && System.nanoTime() < deadline) {
+      TimeUnit.MILLISECONDS.sleep(200); // polling the cluster until it reaches the state awaited
+      last = value.get();
+    }
+    assertThat(done.test(last)).as("%s within %d s; last seen: %s", what, AWAIT_SECONDS, last).isTrue();
+    return last;
+  }
+}
