@@ -1,5 +1,8 @@
 package io.listwatch.demo;
 
+import static io.listwatch.demo.DemoCluster.await;
+import static io.listwatch.demo.DemoCluster.readyNodes;
+import static io.listwatch.demo.DemoCluster.runningPods;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,10 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Predicate;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,7 +34,6 @@ class DemoNodeFailureTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   /** How long the cluster may take to reach a state the test waits for. */
-  private static final long AWAIT_SECONDS = 60;
 
   /** The demo's controllers, with a node lifecycle controller that notices a lost node in seconds. */
   private static List<ControllerSet.Entry> fastControllers() {
@@ -123,44 +122,7 @@ class DemoNodeFailureTest {
     return keys;
   }
 
-  /** The names of the nodes whose Ready condition is True. */
-  private static List<String> readyNodes(KubectlRunner kubectl) {
-    List<String> names = new ArrayList<>();
-    for (JsonNode node : kubectl.json("get", "nodes").path("items")) {
-      for (JsonNode c : node.path("status").path("conditions")) {
-        if (c.path("type").asText().equals("Ready") && c.path("status").asText().equals("True")) {
-          names.add(node.path("metadata").path("name").asText());
-        }
-      }
-    }
-    return names;
-  }
-
-  /** The deployment's pods that run and are not being deleted (Terminating ones are left out). */
-  private static List<JsonNode> runningPods(KubectlRunner kubectl) {
-    List<JsonNode> running = new ArrayList<>();
-    for (JsonNode pod : kubectl.json("get", "pods", "-l", "app=web").path("items")) {
-      if (pod.path("status").path("phase").asText().equals("Running")
-          && pod.path("metadata").path("deletionTimestamp").isMissingNode()) {
-        running.add(pod);
-      }
-    }
-    return running;
-  }
-
   private static List<String> nodeNames(List<JsonNode> pods) {
     return pods.stream().map(p -> p.path("spec").path("nodeName").asText()).toList();
-  }
-
-  /** Polls {@code value} until {@code done} holds, at most {@link #AWAIT_SECONDS}; returns the last value. */
-  private static <T> T await(String what, Supplier<T> value, Predicate<T> done) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AWAIT_SECONDS);
-    T last = value.get();
-    while (!done.test(last) && System.nanoTime() < deadline) {
-      TimeUnit.MILLISECONDS.sleep(200); // polling the cluster until it reaches the state awaited
-      last = value.get();
-    }
-    assertThat(done.test(last)).as("%s within %d s; last seen: %s", what, AWAIT_SECONDS, last).isTrue();
-    return last;
   }
 }
