@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
     subcommands = {StorageBenchmark.class, FanOutBenchmark.class, ListBenchmark.class,
         io.listwatch.bench.server.WriteBenchmark.class, InformerSyncBenchmark.class,
         InformerJmhCommand.class, io.listwatch.bench.server.EncodingJmhCommand.class,
+        io.listwatch.bench.demo.DemoScaleBenchmark.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

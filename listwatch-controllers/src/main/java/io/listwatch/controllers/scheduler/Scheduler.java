@@ -23,6 +23,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,16 +46,19 @@ import org.slf4j.LoggerFactory;
  * <p><b>A scheduling cycle</b> ({@link #scheduleOne}) pops a pod from the
  * {@link SchedulingQueue}, runs the filters ({@link FilterPlugin#defaults}) on every node of a
  * {@link SchedulerCache} snapshot, and scores the nodes that pass ({@link NodeScorer}). The
- * pod is assumed onto the chosen node, then bound with a Binding posted to
- * {@code pods/<name>/binding}; the Normal Event {@code Scheduled} follows. When no node fits,
+ * pod is assumed onto the chosen node (so the next cycle counts it there), and its
+ * <b>binding cycle</b> starts: a Binding posted to {@code pods/<name>/binding}, then the Normal
+ * Event {@code Scheduled}. As in kube-scheduler, binding cycles run apart from the scheduling
+ * thread, at most {@value #MAX_BINDINGS_IN_FLIGHT} at once, so the next pod is scheduled while
+ * the previous one's write is on its way; a failed binding forgets the assumed pod. When no node fits,
  * the pod gets the condition {@code PodScheduled=False}, reason {@code Unschedulable}, with
  * kube's message ({@link FitError}), written through {@code /status}, and the Warning Event
  * {@code FailedScheduling}; it waits as unschedulable until a node is added or changes or a
  * bound pod goes away. A failed binding is retried after the backoff.
  *
  * <p><b>Threads.</b> One scheduling thread ({@code scheduler}), as kube schedules one pod at
- * a time so each decision sees the previous one; the {@code workers} argument of
- * {@link #run} is therefore ignored. Informer handlers only update the cache and the queue,
+ * a time so each decision sees the previous one (assumed pods included); the {@code workers}
+ * argument of {@link #run} is therefore ignored. Binding cycles run on virtual threads. Informer handlers only update the cache and the queue,
  * both thread-safe. {@link #close} may be called from any thread.
  */
 public final class Scheduler implements Controller {
@@ -59,6 +67,8 @@ public final class Scheduler implements Controller {
   /** kube's field selector of the scheduler's unscheduled pods. */
   static final String UNSCHEDULED_PODS = "spec.nodeName=,status.phase!=Succeeded,status.phase!=Failed";
   private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(5);
+  /** Binding cycles running at once at most; the scheduling thread waits for a free one. */
+  static final int MAX_BINDINGS_IN_FLIGHT = 16;
 
   private final ControllerContext ctx;
   private final ResourceClient<DynamicObject> pods;
@@ -71,6 +81,9 @@ public final class Scheduler implements Controller {
   private final SchedulingQueue queue;
   private final List<FilterPlugin> filters = FilterPlugin.defaults();
   private final NodeScorer scorer;
+  private final Semaphore bindingSlots = new Semaphore(MAX_BINDINGS_IN_FLIGHT);
+  private final ExecutorService binder = Executors.newThreadPerTaskExecutor(
+      Thread.ofVirtual().name("scheduler-binding-", 0).factory());
   private final Object runLock = new Object();
   /** The scheduling thread; guarded by runLock. */
   private Thread thread;
@@ -138,6 +151,15 @@ public final class Scheduler implements Controller {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+    }
+    binder.shutdown();
+    try {
+      if (!binder.awaitTermination(10, TimeUnit.SECONDS)) {
+        binder.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      binder.shutdownNow();
+      Thread.currentThread().interrupt();
     }
     unscheduled.close();
     // The shared informers outlive this scheduler (e.g. when leadership moves): stop being told.
@@ -212,7 +234,31 @@ public final class Scheduler implements Controller {
       return;
     }
     NodeInfo chosen = scorer.select(pod, feasible);
+    try {
+      bindingSlots.acquire();
+    } catch (InterruptedException e) {
+      queue.backoff(q); // closing
+      Thread.currentThread().interrupt();
+      return;
+    }
     cache.assume(pod, chosen.name());
+    try {
+      binder.execute(() -> {
+        try {
+          bindingCycle(q, pod, chosen);
+        } finally {
+          bindingSlots.release();
+        }
+      });
+    } catch (RejectedExecutionException closing) {
+      bindingSlots.release();
+      cache.forget(pod.key());
+      queue.backoff(q);
+    }
+  }
+
+  /** Binds the assumed pod; on failure forgets it and retries it after the backoff. */
+  private void bindingCycle(SchedulingQueue.QueuedPod q, PodInfo pod, NodeInfo chosen) {
     try {
       bind(pod, chosen.name());
     } catch (RuntimeException e) {
