@@ -207,9 +207,10 @@ public final class DemoScaleBenchmark implements Callable<Integer> {
         "Phases: seconds from the benchmark's first write to each milestone seen by its informers",
         "phase", "milestone", "seconds"));
     ResultTable load = report.table(new ResultTable(
-        "Load per phase: Events recorded (aggregated counts included) and API requests of the whole system "
-            + "(the server's apiserver_request_total)",
-        "phase", "seconds", "Events", "Events/s", "writes", "writes/s", "requests by verb"));
+        "Load per phase: Events recorded (aggregated counts included), API requests of the whole system "
+            + "(the server's apiserver_request_total) and watch events it delivered (apiserver_watch_events_total)",
+        "phase", "seconds", "Events", "Events/s", "writes", "writes/s", "watch events delivered", "delivered/s",
+        "requests by verb"));
     ResultTable cpu = report.table(new ResultTable(
         "CPU per process over each phase: seconds of CPU, and percent of one core",
         "phase", "API server", "controllers", "node fleet", "benchmark (informers)"));
@@ -222,8 +223,13 @@ public final class DemoScaleBenchmark implements Callable<Integer> {
       double seconds = p.seconds();
       long events = p.last.eventCount() - p.first.eventCount();
       long writes = ServerRequests.writes(p.requests);
+      Map<String, Long> verbs = new java.util.TreeMap<>(p.requests);
+      long delivered = verbs.getOrDefault(ServerRequests.WATCH_EVENTS, 0L);
+      verbs.remove(ServerRequests.WATCH_EVENTS);
+      verbs.values().removeIf(n -> n == 0);
       load.row(p.name, String.format("%.1f", seconds), count(events), String.format("%.0f", events / seconds),
-          count(writes), String.format("%.0f", writes / seconds), p.requests.toString());
+          count(writes), String.format("%.0f", writes / seconds), count(delivered),
+          String.format("%.0f", delivered / seconds), verbs.toString());
       String[] cells = new String[4];
       for (int i = 0; i < 3; i++) {
         double s = Processes.cpuSeconds(p.from, p.to, i);

@@ -12,15 +12,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The API server's request counts by verb, read from its {@code /metrics}
- * ({@code apiserver_request_total}, summed over resources and codes): how many requests the
- * whole system made in a phase is the difference of two readings.
+ * The API server's request counts by verb ({@code apiserver_request_total}, summed over
+ * resources and codes) and the watch events it queued to watchers
+ * ({@code apiserver_watch_events_total}, one per watcher per event, summed over resources),
+ * read from its {@code /metrics}: what the whole system did in a phase is the difference of
+ * two readings. The watch-event total is kept under the pseudo-verb {@value #WATCH_EVENTS}.
  *
  * <p>Stateless apart from its HTTP client; thread-safe.
  */
 final class ServerRequests {
 
   private static final Pattern TOTAL = Pattern.compile("^apiserver_request_total\\{([^}]*)\\} ([0-9.eE+]+)");
+  private static final Pattern WATCH_EVENTS_TOTAL = Pattern.compile("^apiserver_watch_events_total\\{[^}]*\\} ([0-9.eE+]+)");
+  /** The key of the watch events delivered in {@link #read}'s map. */
+  static final String WATCH_EVENTS = "watch events";
   private static final Pattern VERB = Pattern.compile("\\bverb=\"([A-Z]+)\"");
   /** kube's verbs on the metric that change something. */
   static final java.util.Set<String> WRITES = java.util.Set.of("POST", "PUT", "PATCH", "APPLY", "DELETE", "DELETECOLLECTION");
@@ -32,7 +37,7 @@ final class ServerRequests {
     this.metrics = URI.create(serverUrl + "/metrics");
   }
 
-  /** Requests so far by verb ({@code POST}, {@code LIST}, {@code WATCH}, ...). */
+  /** Requests so far by verb ({@code POST}, {@code LIST}, {@code WATCH}, ...), and the watch events. */
   Map<String, Long> read() throws IOException, InterruptedException {
     HttpResponse<String> r = http.send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(30)).build(),
         HttpResponse.BodyHandlers.ofString());
@@ -45,6 +50,11 @@ final class ServerRequests {
   static Map<String, Long> parse(String text) {
     Map<String, Long> byVerb = new TreeMap<>();
     for (String line : text.split("\n")) {
+      Matcher w = WATCH_EVENTS_TOTAL.matcher(line);
+      if (w.find()) {
+        byVerb.merge(WATCH_EVENTS, (long) Double.parseDouble(w.group(1)), Long::sum);
+        continue;
+      }
       Matcher m = TOTAL.matcher(line);
       if (!m.find()) {
         continue;
