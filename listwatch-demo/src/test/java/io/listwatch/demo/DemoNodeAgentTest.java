@@ -1,0 +1,103 @@
+package io.listwatch.demo;
+
+import static io.listwatch.demo.DemoCluster.await;
+import static io.listwatch.demo.DemoCluster.readyNodes;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.listwatch.controllers.ControllerSet;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the demo's node agents do beyond running a deployment's pods, seen with the real
+ * {@code kubectl}: static pods from a node's manifest directory. The agents re-read their
+ * manifest directory every second (the kubelet: 20 s) besides reading it on every change.
+ */
+class DemoNodeAgentTest {
+
+  private static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
+
+  @TempDir
+  static Path dir;
+  private static Demo demo;
+  private static KubectlRunner kubectl;
+
+  @BeforeAll
+  static void startDemo() throws Exception {
+    assertThat(KubectlRunner.binary()).as("kubectl on PATH").isNotNull();
+    demo = Demo.start(0, null, dir.resolve("kubeconfig.yaml"), 2, ControllerSet.defaults(),
+        DemoCommand.nodeAgents(b -> b.manifestCheckPeriod(Duration.ofSeconds(1))));
+    kubectl = new KubectlRunner(demo.kubeconfig(), dir);
+    await("2 Ready nodes", () -> readyNodes(kubectl), n -> n.size() == 2);
+  }
+
+  @AfterAll
+  static void stopDemo() {
+    if (demo != null) {
+      demo.close();
+    }
+  }
+
+  @Test
+  void manifestDroppedInNode2sDir_runsAsMirrorPod_isRecreatedWhenDeleted_andGoesWithTheFile() throws Exception {
+    Path manifests = demo.manifestDir("node-2");
+    assertThat(manifests).isDirectory().isEqualTo(demo.manifestDir("node-2").toAbsolutePath());
+    Path manifest = manifests.resolve("static-web.yaml");
+    // written aside and moved in, as a user's editor or `mv` would, so the agent never reads half a file
+    Path draft = Files.writeString(dir.resolve("static-web.yaml"), """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: static-web
+          labels:
+            app: static-web
+        spec:
+          containers:
+          - name: web
+            image: nginx
+        """);
+    Files.move(draft, manifest, StandardCopyOption.ATOMIC_MOVE);
+
+    JsonNode mirror = await("mirror pod static-web-node-2 Running", () -> pod("static-web-node-2"),
+        p -> p.path("status").path("phase").asText().equals("Running"));
+    assertThat(mirror.path("spec").path("nodeName").asText()).isEqualTo("node-2");
+    assertThat(mirror.path("metadata").path("annotations").path(MIRROR_ANNOTATION).asText()).isNotEmpty();
+    assertThat(mirror.path("metadata").path("ownerReferences").path(0).path("kind").asText()).isEqualTo("Node");
+    String table = kubectl.ok("get", "pods", "-o", "wide", "--no-headers");
+    assertThat(table.lines().filter(l -> l.startsWith("static-web-node-2 ")))
+        .singleElement().satisfies(l -> assertThat(l).contains("Running").contains("node-2"));
+
+    kubectl.ok("delete", "pod", "static-web-node-2");
+    String firstUid = mirror.path("metadata").path("uid").asText();
+    JsonNode recreated = await("mirror pod created again and Running", () -> pod("static-web-node-2"),
+        p -> !p.path("metadata").path("uid").asText(firstUid).equals(firstUid)
+            && p.path("status").path("phase").asText().equals("Running"));
+    assertThat(recreated.path("metadata").path("annotations").path(MIRROR_ANNOTATION).asText())
+        .isEqualTo(mirror.path("metadata").path("annotations").path(MIRROR_ANNOTATION).asText());
+
+    Files.delete(manifest);
+    await("mirror pod gone", () -> kubectl.run("get", "pod", "static-web-node-2").stderr(),
+        err -> err.contains("NotFound"));
+    assertThat(kubectl.json("get", "pods", "-l", "app=static-web").path("items")).isEmpty();
+  }
+
+  /** The pod {@code name} as {@code kubectl get pod -o json} shows it; a missing node when there is none. */
+  private static JsonNode pod(String name) {
+    KubectlRunner.Result r = kubectl.run("get", "pod", name, "-o", "json");
+    if (r.exitCode() != 0) {
+      return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    }
+    try {
+      return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.stdout());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
