@@ -17,8 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What the demo's node agents do beyond running a deployment's pods, seen with the real
- * {@code kubectl}: static pods from a node's manifest directory. The agents re-read their
- * manifest directory every second (the kubelet: 20 s) besides reading it on every change.
+ * {@code kubectl}: static pods from a node's manifest directory, CrashLoopBackOff, and a pod
+ * status overwritten through the API written back. The agents re-read their manifest
+ * directory every second (the kubelet: 20 s) besides reading it on every change, and back off
+ * from 1 s to 4 s (the kubelet: 10 s to 5 min).
  */
 class DemoNodeAgentTest {
 
@@ -33,7 +35,8 @@ class DemoNodeAgentTest {
   static void startDemo() throws Exception {
     assertThat(KubectlRunner.binary()).as("kubectl on PATH").isNotNull();
     demo = Demo.start(0, null, dir.resolve("kubeconfig.yaml"), 2, ControllerSet.defaults(),
-        DemoCommand.nodeAgents(b -> b.manifestCheckPeriod(Duration.ofSeconds(1))));
+        DemoCommand.nodeAgents(b -> b.manifestCheckPeriod(Duration.ofSeconds(1))
+            .crashLoopBackOff(Duration.ofSeconds(1), Duration.ofSeconds(4))));
     kubectl = new KubectlRunner(demo.kubeconfig(), dir);
     await("2 Ready nodes", () -> readyNodes(kubectl), n -> n.size() == 2);
   }
@@ -86,6 +89,50 @@ class DemoNodeAgentTest {
     await("mirror pod gone", () -> kubectl.run("get", "pod", "static-web-node-2").stderr(),
         err -> err.contains("NotFound"));
     assertThat(kubectl.json("get", "pods", "-l", "app=static-web").path("items")).isEmpty();
+  }
+
+  @Test
+  void podWhoseContainerFails_showsCrashLoopBackOffWithRestartsCounting_andRunsOnceHealed() throws Exception {
+    kubectl.ok("run", "crash", "--image=busybox", "--annotations=listwatch.io/simulate=fail");
+
+    String row = await("kubectl get pod crash: CrashLoopBackOff, restarted twice or more",
+        () -> kubectl.ok("get", "pod", "crash", "--no-headers"),
+        r -> r.contains("CrashLoopBackOff") && restarts(r) >= 2);
+    assertThat(row).contains("0/1");
+    JsonNode container = pod("crash").path("status").path("containerStatuses").path(0);
+    assertThat(container.path("state").path("waiting").path("message").asText())
+        .matches("back-off \\d+s restarting failed container=crash pod=crash_default\\(.+\\)");
+    assertThat(container.path("lastState").path("terminated").path("exitCode").asInt()).isEqualTo(1);
+
+    kubectl.ok("annotate", "pod", "crash", "listwatch.io/simulate-");
+    JsonNode healed = await("crash Running and Ready", () -> pod("crash"),
+        p -> p.path("status").path("containerStatuses").path(0).path("ready").asBoolean(false));
+    assertThat(healed.path("status").path("containerStatuses").path(0).path("restartCount").asInt())
+        .isGreaterThanOrEqualTo(restarts(row));
+    assertThat(kubectl.ok("get", "pod", "crash", "--no-headers")).contains("1/1").contains("Running");
+    kubectl.ok("delete", "pod", "crash", "--grace-period=1");
+  }
+
+  @Test
+  void podStatusOverwrittenWithKubectl_isWrittenBackByTheNodeAgent() throws Exception {
+    kubectl.ok("run", "steady", "--image=nginx");
+    JsonNode running = await("steady Running", () -> pod("steady"),
+        p -> p.path("status").path("phase").asText().equals("Running"));
+
+    JsonNode patched = kubectl.json("patch", "pod", "steady", "--subresource=status", "--type=merge",
+        "-p", "{\"status\":{\"phase\":\"Pending\"}}");
+    assertThat(patched.path("status").path("phase").asText()).isEqualTo("Pending");
+
+    JsonNode restored = await("steady Running again", () -> pod("steady"),
+        p -> p.path("status").path("phase").asText().equals("Running"));
+    assertThat(restored.path("status").path("podIP").asText()).isEqualTo(running.path("status").path("podIP").asText());
+    kubectl.ok("delete", "pod", "steady", "--grace-period=1");
+  }
+
+  /** The RESTARTS count of a {@code kubectl get pod --no-headers} row ("2 (3s ago)" is 2). */
+  private static int restarts(String row) {
+    String[] cells = row.trim().split("\\s+");
+    return Integer.parseInt(cells[3]);
   }
 
   /** The pod {@code name} as {@code kubectl get pod -o json} shows it; a missing node when there is none. */
