@@ -54,18 +54,10 @@ class DemoNodeAgentTest {
     assertThat(manifests).isDirectory().isEqualTo(demo.manifestDir("node-2").toAbsolutePath());
     Path manifest = manifests.resolve("static-web.yaml");
     // written aside and moved in, as a user's editor or `mv` would, so the agent never reads half a file
-    Path draft = Files.writeString(dir.resolve("static-web.yaml"), """
-        apiVersion: v1
-        kind: Pod
-        metadata:
-          name: static-web
-          labels:
-            app: static-web
-        spec:
-          containers:
-          - name: web
-            image: nginx
-        """);
+    // the manifest the README suggests: kubectl's own dry run
+    String yaml = kubectl.ok("run", "static-web", "--image=nginx", "--labels=app=static-web", "--dry-run=client",
+        "-o", "yaml");
+    Path draft = Files.writeString(dir.resolve("static-web.yaml"), yaml);
     Files.move(draft, manifest, StandardCopyOption.ATOMIC_MOVE);
 
     JsonNode mirror = await("mirror pod static-web-node-2 Running", () -> pod("static-web-node-2"),
@@ -77,7 +69,9 @@ class DemoNodeAgentTest {
     assertThat(table.lines().filter(l -> l.startsWith("static-web-node-2 ")))
         .singleElement().satisfies(l -> assertThat(l).contains("Running").contains("node-2"));
 
-    kubectl.ok("delete", "pod", "static-web-node-2");
+    // --wait=false: kubectl waits for a pod of that name to go, and the agent may recreate the
+    // mirror pod before kubectl starts watching, which it then waits for forever
+    kubectl.ok("delete", "pod", "static-web-node-2", "--wait=false");
     String firstUid = mirror.path("metadata").path("uid").asText();
     JsonNode recreated = await("mirror pod created again and Running", () -> pod("static-web-node-2"),
         p -> !p.path("metadata").path("uid").asText(firstUid).equals(firstUid)
