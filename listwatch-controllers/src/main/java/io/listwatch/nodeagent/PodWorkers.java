@@ -1,5 +1,7 @@
 package io.listwatch.nodeagent;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.GoDuration;
 import io.listwatch.api.StatusException;
@@ -26,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *   <li>A new pod gets an IP from the node's pod CIDR and the status Pending with its
  *       containers waiting (ContainerCreating); {@code containerStartDelay} later, Running and
  *       Ready with the containers running since then. A pod found already Running with an IP
- *       of the range (an agent restart) is adopted as it is.
+ *       of the range (an agent restart) is adopted as it is; one found in CrashLoopBackOff is
+ *       restarted after a back-off.
  *   <li>While {@link Simulation}'s annotation is set, the containers of a running pod exit each
  *       time they start. When the pod's {@code restartPolicy} restarts them, they do so with
  *       the kubelet's exponential back-off ({@link Backoff}), waiting meanwhile with reason
@@ -119,6 +122,15 @@ final class PodWorkers {
       if (phase.equals("Running") && !podIp.isEmpty() && ips.reserve(pod.uid(), podIp)) {
         state.runtime = Runtime.RUNNING;
         statuses.adopt(pod);
+        if (backingOff(pod)) {
+          // found in CrashLoopBackOff (the agent restarted): restarted after a back-off from now
+          String uid = pod.uid();
+          state.runtime = Runtime.BACKING_OFF;
+          state.lastExit = clock.now();
+          backoff.next(uid, state.lastExit);
+          state.timer = clock.schedule(backoff.get(uid), () -> worker.execute(() -> restartAfterBackOff(uid)));
+          return;
+        }
       } else {
         start(pod, state);
         return;
@@ -233,6 +245,16 @@ final class PodWorkers {
         PodStatuses.exitAll(status, sim.get().exitCode, t);
       });
     }
+  }
+
+  /** Whether a container of {@code pod} waits in CrashLoopBackOff. */
+  private static boolean backingOff(DynamicObject pod) {
+    for (JsonNode cs : pod.get("status", "containerStatuses").orElse(MissingNode.getInstance())) {
+      if (cs.path("state").path("waiting").path("reason").asText().equals("CrashLoopBackOff")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String restartPolicy(DynamicObject pod) {

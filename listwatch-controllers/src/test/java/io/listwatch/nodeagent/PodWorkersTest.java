@@ -241,6 +241,29 @@ class PodWorkersTest {
   }
 
   @Test
+  void podFoundInCrashLoopBackOff_withoutTheAnnotation_runsAfterABackOff() {
+    workers.sync(create("web", "Always", "\"listwatch.io/simulate\":\"fail\""));
+    clock.advance(Duration.ofSeconds(2));
+    workers.sync(current("web"));
+    assertThat(container(current("web")).path("state").path("waiting").path("reason").asText())
+        .isEqualTo("CrashLoopBackOff");
+    setAnnotation("web", null);
+
+    // another agent (restarted) finds the pod backing off
+    PodWorkers restarted = new PodWorkers(pods, clock, Runnable::run, new PodIpAllocator("10.244.1.0/24"),
+        "192.168.0.10", Duration.ofSeconds(2), new Backoff(clock, Duration.ofSeconds(10), Duration.ofMinutes(5)),
+        "n1");
+    workers.close();
+    restarted.sync(current("web"));
+    clock.advance(Duration.ofSeconds(9));
+    assertThat(container(current("web")).path("state").has("waiting")).isTrue();
+    clock.advance(Duration.ofSeconds(1));
+    JsonNode c = container(current("web"));
+    assertThat(c.path("state").path("running").path("startedAt").asText()).isEqualTo("2026-01-01T00:00:12Z");
+    assertThat(c.path("restartCount").asInt()).isEqualTo(2);
+  }
+
+  @Test
   void statusOverwrittenThroughTheApi_isWrittenBack_keepingConditionsTheAgentDoesNotOwn() {
     workers.sync(create("web", "Always", ""));
     clock.advance(Duration.ofSeconds(2));
