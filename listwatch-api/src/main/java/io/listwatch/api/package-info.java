@@ -13,6 +13,8 @@
  *   <li>{@link io.listwatch.api.JsonMergePatch}: RFC 7386, what the server applies for
  *       {@code application/merge-patch+json} (and the client's fake too). The other patch
  *       types and kube's table of merge keys are in {@link io.listwatch.api.patch}.</li>
+ *   <li>{@link io.listwatch.api.GoDuration}: Go's duration strings ({@code "1m20s"}), as
+ *       {@code metav1.Duration} is in JSON and as kube's messages write durations.</li>
  * </ul>
  *
  * <p>Package-private helpers: {@code LabelSelectorParser} (the {@code labels.Parse} lexer and

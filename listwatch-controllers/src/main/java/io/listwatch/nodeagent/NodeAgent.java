@@ -32,8 +32,11 @@ import org.slf4j.LoggerFactory;
  *       {@code statusUpdatePeriod}.
  *   <li>A {@link PodConfig} merges the sources: {@link ApiserverSource} (always),
  *       {@link FileSource} (with a manifest directory), {@link HttpSource} (with a manifest URL).
- *   <li>Pods of the API server are run by {@link PodWorkers}; static pods get mirror pods
- *       ({@link MirrorPods}), which are then run like any other pod.
+ *   <li>Pods of the API server are run by {@link PodWorkers} (a failing container restarts
+ *       with the kubelet's CrashLoopBackOff); their status goes through a
+ *       {@link PodStatusManager}, which writes it back when someone else changed it (a
+ *       RECONCILE). Static pods get mirror pods ({@link MirrorPods}), which are then run like
+ *       any other pod.
  * </ul>
  *
  * <h2>Threads</h2>
@@ -78,7 +81,8 @@ public final class NodeAgent implements AutoCloseable {
     this.lease = new NodeLease(client.dynamic(ResourceType.LEASES), config.nodeName(), config.leaseDuration(), clock,
         nodeStatus::nodeUid);
     this.workers = new PodWorkers(pods, clock, podExecutor, new PodIpAllocator(config.podCidr()), config.nodeIp(),
-        config.containerStartDelay(), config.nodeName());
+        config.containerStartDelay(), new Backoff(clock, config.crashLoopBackOff(), config.crashLoopBackOffMax()),
+        config.nodeName());
     this.mirrors = new MirrorPods(pods, config.nodeName(), nodeStatus::nodeUid);
     this.podConfig = new PodConfig(update -> podExecutor.execute(() -> handle(update)), clock);
     this.apiSource = new ApiserverSource(pods, config.nodeName(), podConfig.channel(PodSources.API));
@@ -256,6 +260,8 @@ public final class NodeAgent implements AutoCloseable {
     private Duration fileCheckPeriod = FileSource.DEFAULT_PERIOD;
     private Duration httpCheckPeriod = HttpSource.DEFAULT_PERIOD;
     private Duration containerStartDelay = Duration.ofSeconds(1);
+    private Duration crashLoopBackOff = Duration.ofSeconds(10);
+    private Duration crashLoopBackOffMax = Duration.ofMinutes(5);
     private Clock clock = Clock.system();
 
     private Builder(KubeClient client, String nodeName) {
@@ -286,6 +292,15 @@ public final class NodeAgent implements AutoCloseable {
     public Builder manifestCheckPeriod(Duration d) { this.fileCheckPeriod = d; this.httpCheckPeriod = d; return this; }
     /** How long a new pod's containers take to start (default 1 s). */
     public Builder containerStartDelay(Duration d) { this.containerStartDelay = d; return this; }
+    /**
+     * The back-off of containers restarted after exiting: {@code initial} doubling at each
+     * restart up to {@code max}, and back to {@code initial} after {@code 2 * max} (kube: 10 s,
+     * 5 min, so reset after 10 min).
+     */
+    public Builder crashLoopBackOff(Duration initial, Duration max) {
+      this.crashLoopBackOff = Objects.requireNonNull(initial); this.crashLoopBackOffMax = Objects.requireNonNull(max);
+      return this;
+    }
     /** The clock of every timer (default: the system clock). */
     public Builder clock(Clock clock) { this.clock = Objects.requireNonNull(clock); return this; }
 
@@ -293,7 +308,8 @@ public final class NodeAgent implements AutoCloseable {
      * The agent, not started.
      *
      * @throws IllegalArgumentException for a node name that is not a DNS subdomain, a pod
-     *     CIDR that is not IPv4, or a non-positive period or capacity
+     *     CIDR that is not IPv4, a non-positive period or capacity, or a back-off over its
+     *     maximum
      */
     public NodeAgent build() {
       List<String> nameErrors = NameSyntax.isDns1123Subdomain(nodeName);
@@ -302,10 +318,14 @@ public final class NodeAgent implements AutoCloseable {
       }
       new PodIpAllocator(podCidr);
       for (Duration d : List.of(leaseDuration, leaseRenewInterval, statusUpdatePeriod, fileCheckPeriod,
-          httpCheckPeriod)) {
+          httpCheckPeriod, crashLoopBackOff)) {
         if (d.isNegative() || d.isZero()) {
           throw new IllegalArgumentException("periods must be positive, got " + d);
         }
+      }
+      if (crashLoopBackOffMax.compareTo(crashLoopBackOff) < 0) {
+        throw new IllegalArgumentException("crashLoopBackOff " + crashLoopBackOff + " is over its maximum "
+            + crashLoopBackOffMax);
       }
       if (containerStartDelay.isNegative()) {
         throw new IllegalArgumentException("containerStartDelay must not be negative");
@@ -315,7 +335,7 @@ public final class NodeAgent implements AutoCloseable {
       }
       NodeAgentConfig config = new NodeAgentConfig(nodeName, manifestDir, manifestUrl, podCidr, nodeIp, cpu, memory,
           maxPods, leaseDuration, leaseRenewInterval, statusUpdatePeriod, fileCheckPeriod, httpCheckPeriod,
-          containerStartDelay);
+          containerStartDelay, crashLoopBackOff, crashLoopBackOffMax);
       return new NodeAgent(client, config, clock);
     }
   }

@@ -21,8 +21,11 @@ import java.time.Duration;
  * @param fileCheckPeriod how often the manifest directory is re-read at least
  * @param httpCheckPeriod how often the manifest URL is polled
  * @param containerStartDelay how long a new pod's containers take to start
+ * @param crashLoopBackOff the first back-off before restarting a container that exited again
+ * @param crashLoopBackOffMax the longest back-off (it doubles up to it)
  */
 public record NodeAgentConfig(String nodeName, Path manifestDir, URI manifestUrl, String podCidr, String nodeIp,
     String cpu, String memory, int maxPods, Duration leaseDuration, Duration leaseRenewInterval,
-    Duration statusUpdatePeriod, Duration fileCheckPeriod, Duration httpCheckPeriod, Duration containerStartDelay) {
+    Duration statusUpdatePeriod, Duration fileCheckPeriod, Duration httpCheckPeriod, Duration containerStartDelay,
+    Duration crashLoopBackOff, Duration crashLoopBackOffMax) {
 }

@@ -5,11 +5,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * The pod statuses a simulated runtime reports, shaped as the kubelet's: what a pod's status
- * is while its containers are being created, once they run, once they have exited, and after
- * a container restarted. Each builds a new status from the pod's current one, keeping
+ * is while its containers are being created, once they run, once they have exited for good,
+ * and the steps of a crash loop (exit, wait in CrashLoopBackOff, restart). Each builds a new status from the pod's current one, keeping
  * {@code startTime} and the {@code lastTransitionTime} of conditions whose status did not
  * change. Stateless.
  */
@@ -76,23 +79,88 @@ final class PodStatuses {
     return status;
   }
 
-  /**
-   * Every container exited with {@code exitCode} and was started again: restartCount + 1, the
-   * exit in {@code lastState}, running since {@code now}.
+  /*
+   * The crash loop, as steps on a copy of a Running pod's status, applied to every container:
+   * exitAll, then restartAll or backOffAll, then readiness for the pod's conditions.
    */
-  static ObjectNode restarted(ObjectNode pod, int exitCode, Instant now) {
-    ObjectNode status = PodTrees.status(pod).deepCopy();
-    ArrayNode containers = status.putArray("containerStatuses");
-    JsonNode old = PodTrees.status(pod).path("containerStatuses");
-    for (JsonNode c : containers(pod)) {
-      ObjectNode cs = container(c, true);
-      JsonNode previous = find(old, c.path("name").asText());
-      cs.put("restartCount", previous.path("restartCount").asInt(0) + 1);
-      cs.set("lastState", JSON.objectNode().set("terminated", exit(previous, exitCode, now)));
-      cs.putObject("state").putObject("running").put("startedAt", Times.time(now));
-      containers.add(cs);
+
+  /** Every container exits with {@code exitCode} at {@code now}: its state is terminated. */
+  static void exitAll(ObjectNode status, int exitCode, Instant now) {
+    for (ObjectNode cs : containerStatuses(status)) {
+      ObjectNode exit = exit(cs, exitCode, now);
+      cs.set("state", JSON.objectNode().set("terminated", exit));
+      cs.put("ready", false).put("started", false);
     }
-    return status;
+  }
+
+  /**
+   * Every container is started again at {@code now}: {@code restartCount} + 1, its last exit
+   * (a terminated state, or already in {@code lastState}) in {@code lastState}, running.
+   */
+  static void restartAll(ObjectNode status, Instant now) {
+    for (ObjectNode cs : containerStatuses(status)) {
+      lastStateFromExit(cs);
+      cs.put("restartCount", cs.path("restartCount").asInt(0) + 1);
+      cs.set("state", JSON.objectNode().set("running", JSON.objectNode().put("startedAt", Times.time(now))));
+      cs.put("ready", true).put("started", true);
+    }
+  }
+
+  /**
+   * Every exited container waits to be restarted, as kube shows it: the exit in
+   * {@code lastState}, the state waiting with reason {@code CrashLoopBackOff} and the message
+   * {@code message} makes of the container's name.
+   */
+  static void backOffAll(ObjectNode status, Function<String, String> message) {
+    for (ObjectNode cs : containerStatuses(status)) {
+      lastStateFromExit(cs);
+      cs.set("state", JSON.objectNode().set("waiting", JSON.objectNode().put("reason", "CrashLoopBackOff")
+          .put("message", message.apply(cs.path("name").asText()))));
+      cs.put("ready", false).put("started", false);
+    }
+  }
+
+  /**
+   * The pod's ContainersReady and Ready conditions from its containers: True when every one is
+   * ready, else False with reason ContainersNotReady and the kubelet's message naming them.
+   */
+  static void readiness(ObjectNode status, Instant now) {
+    List<String> unready = new ArrayList<>();
+    for (ObjectNode cs : containerStatuses(status)) {
+      if (!cs.path("ready").asBoolean(false)) {
+        unready.add(cs.path("name").asText());
+      }
+    }
+    String message = "containers with unready status: [" + String.join(" ", unready) + "]";
+    for (String type : List.of("ContainersReady", "Ready")) {
+      setCondition(status, type, unready.isEmpty(), unready.isEmpty() ? "" : "ContainersNotReady", now);
+      for (JsonNode c : status.path("conditions")) {
+        if (c.path("type").asText().equals(type) && c instanceof ObjectNode o) {
+          if (unready.isEmpty()) {
+            o.remove("message");
+          } else {
+            o.put("message", message);
+          }
+        }
+      }
+    }
+  }
+
+  private static void lastStateFromExit(ObjectNode cs) {
+    JsonNode terminated = cs.path("state").path("terminated");
+    if (terminated.isObject()) {
+      cs.set("lastState", JSON.objectNode().set("terminated", terminated.deepCopy()));
+    }
+  }
+
+  private static List<ObjectNode> containerStatuses(ObjectNode status) {
+    List<ObjectNode> all = new ArrayList<>();
+    for (JsonNode cs : status.path("containerStatuses")) {
+      if (cs instanceof ObjectNode o) {
+        all.add(o);
+      }
+    }
+    return all;
   }
 
   private static ObjectNode exit(JsonNode previous, int exitCode, Instant now) {

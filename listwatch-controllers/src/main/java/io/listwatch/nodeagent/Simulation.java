@@ -10,13 +10,15 @@ import java.util.Optional;
  * <table>
  *   <caption>Outcomes</caption>
  *   <tr><th>value</th><th>the containers</th><th>Always</th><th>OnFailure</th><th>Never</th></tr>
- *   <tr><td>{@code complete}</td><td>exit 0</td><td>restarted</td><td>Succeeded</td><td>Succeeded</td></tr>
- *   <tr><td>{@code fail}</td><td>exit 1</td><td>restarted</td><td>restarted</td><td>Failed</td></tr>
- *   <tr><td>{@code restart}</td><td>killed (exit 137)</td><td>restarted</td><td>restarted</td><td>Failed</td></tr>
+ *   <tr><td>{@code complete}</td><td>exit 0</td><td>crash loop</td><td>Succeeded</td><td>Succeeded</td></tr>
+ *   <tr><td>{@code fail}</td><td>exit 1</td><td>crash loop</td><td>crash loop</td><td>Failed</td></tr>
+ *   <tr><td>{@code restart}</td><td>killed (exit 137)</td><td>crash loop</td><td>crash loop</td><td>Failed</td></tr>
  * </table>
- * "restarted": {@code restartCount} + 1, the exit in {@code lastState.terminated}, running again.
- * Each value is acted on once per pod: setting the same value again does nothing; removing
- * the annotation and setting it again (or another value) acts again.
+ * While the annotation is set, the containers exit each time they start, so "restarted" is a
+ * crash loop: {@code restartCount} + 1 at each restart, the exit in
+ * {@code lastState.terminated}, and the containers waiting in CrashLoopBackOff between
+ * restarts ({@link PodWorkers}, {@link Backoff}). Once the annotation is removed, the next
+ * restart keeps running.
  */
 enum Simulation {
   COMPLETE(0), FAIL(1), RESTART(137);

@@ -10,6 +10,10 @@
  *       {@link io.listwatch.nodeagent.StaticPods} names and annotates static pods.
  *   <li>{@link io.listwatch.nodeagent.NodeAgent}: registers the Node, renews its Lease, and acts on
  *       the merged updates.
+ *   <li>Package-private: {@code PodWorkers} runs the pods by simulation ({@code Simulation}
+ *       makes containers exit, {@code Backoff} paces their restarts: CrashLoopBackOff);
+ *       {@code PodStatusManager} writes pod statuses and writes them back when someone else
+ *       changed them; {@code MirrorPods} keeps the static pods' mirror pods.
  * </ul>
  */
 package io.listwatch.nodeagent;

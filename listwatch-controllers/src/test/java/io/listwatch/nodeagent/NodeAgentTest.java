@@ -45,10 +45,13 @@ class NodeAgentTest {
   }
 
   @Test
-  void builder_refusesABadNodeNameOrCidr() {
+  void builder_refusesABadNodeNameCidrOrBackOff() {
     assertThatThrownBy(() -> NodeAgent.builder(client, "Bad_Name").build())
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> NodeAgent.builder(client, "n1").podCidr("10.0.0.0/33").build())
         .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> NodeAgent.builder(client, "n1")
+        .crashLoopBackOff(Duration.ofMinutes(10), Duration.ofMinutes(5)).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("over its maximum");
   }
 }

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * acts as the cluster admin there, so kubectl needs no credentials and a browser can load the
  * live page at {@code /ui/}), a kubeconfig pointing at it, the {@link ControllerSet} in a
  * {@link ControllerManager}, and one node agent per simulated node ({@code node-1} ...
- * {@code node-N}, pod CIDRs {@code 10.244.<i>.0/24}).
+ * {@code node-N}, pod CIDRs {@code 10.244.<i>.0/24}), each reading static pods from its own
+ * manifest directory, {@code <data dir>/manifests/node-<i>} (created at start).
  *
  * <p>Thread-safe: {@link #close} may be called from any thread, e.g. a shutdown hook, and is
  * idempotent. Stops in reverse order: nodes, controllers, client, server.
@@ -37,6 +38,9 @@ public final class Demo implements AutoCloseable {
   private final List<AutoCloseable> nodes;
   private boolean closed;
 
+  /** The directory holding one manifest directory per node. */
+  static final String MANIFESTS = "manifests";
+
   private Demo(ApiServer server, Path kubeconfig, KubeClient client, ControllerManager controllers,
       List<AutoCloseable> nodes) {
     this.server = server;
@@ -48,9 +52,10 @@ public final class Demo implements AutoCloseable {
 
   /**
    * Starts everything. {@code port} 0 picks a free port; {@code dataDir} null uses a temporary
-   * directory deleted on close; {@code nodeAgents} null starts no nodes.
+   * directory deleted on close; {@code nodeAgents} null starts no nodes. Node {@code node-<i>}
+   * gets the manifest directory {@link #manifestDir}, created if missing.
    *
-   * @throws UncheckedIOException if the kubeconfig cannot be written
+   * @throws UncheckedIOException if the kubeconfig or a manifest directory cannot be written
    */
   public static Demo start(int port, Path dataDir, Path kubeconfig, int nodeCount,
       List<ControllerSet.Entry> controllerSet, NodeAgentLauncher nodeAgents) {
@@ -73,7 +78,9 @@ public final class Demo implements AutoCloseable {
           Clock.system()).start();
       if (nodeAgents != null) {
         for (int i = 1; i <= nodeCount; i++) {
-          nodes.add(nodeAgents.start(client, "node-" + i, "10.244." + i + ".0/24"));
+          String name = "node-" + i;
+          Path manifests = createDirectories(manifestDir(server.dataDir(), name));
+          nodes.add(nodeAgents.start(client, name, "10.244." + i + ".0/24", manifests));
         }
       }
       return new Demo(server, kubeconfig, client, controllers, nodes);
@@ -101,6 +108,27 @@ public final class Demo implements AutoCloseable {
   /** The names of the running controllers. */
   public List<String> controllerNames() {
     return controllers.controllerNames();
+  }
+
+  /**
+   * The static pod directory of node {@code nodeName}, {@code <data dir>/manifests/<node>}: a
+   * pod manifest dropped there runs on that node, with a mirror pod named
+   * {@code <pod>-<node>} in the API server.
+   */
+  public Path manifestDir(String nodeName) {
+    return manifestDir(server.dataDir(), nodeName);
+  }
+
+  private static Path manifestDir(Path dataDir, String nodeName) {
+    return dataDir.resolve(MANIFESTS).resolve(nodeName).toAbsolutePath();
+  }
+
+  private static Path createDirectories(Path dir) {
+    try {
+      return Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the manifest directory " + dir, e);
+    }
   }
 
   /** How many simulated nodes run. */

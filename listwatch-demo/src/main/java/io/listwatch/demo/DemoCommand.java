@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,12 +39,24 @@ public final class DemoCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  /** The demo's node agents: each registers its Node and "runs" the pods bound to it. */
-  static final NodeAgentLauncher NODE_AGENTS = (client, nodeName, podCidr) -> {
-    NodeAgent agent = NodeAgent.builder(client, nodeName).podCidr(podCidr).build();
-    agent.start();
-    return agent;
-  };
+  /**
+   * The demo's node agents: each registers its Node, "runs" the pods bound to it and the static
+   * pods of its manifest directory, with the kubelet's timings.
+   */
+  static final NodeAgentLauncher NODE_AGENTS = nodeAgents(UnaryOperator.identity());
+
+  /**
+   * Node agents as the demo's, with {@code options} applied to each agent's builder last (tests
+   * shorten timings with it).
+   */
+  static NodeAgentLauncher nodeAgents(UnaryOperator<NodeAgent.Builder> options) {
+    return (client, nodeName, podCidr, manifestDir) -> {
+      NodeAgent agent = options.apply(NodeAgent.builder(client, nodeName).podCidr(podCidr).manifestDir(manifestDir))
+          .build();
+      agent.start();
+      return agent;
+    };
+  }
 
   private final CompletableFuture<Demo> started;
   private final CompletableFuture<Void> stop;
@@ -89,6 +102,17 @@ public final class DemoCommand implements Callable<Integer> {
       out.println("  kubectl set image deployment/web nginx=nginx:1.27 && kubectl rollout status deployment/web");
       out.println("  kubectl rollout undo deployment/web");
       out.println("  kubectl delete deployment web");
+      out.println("  kubectl run crash --image=busybox --annotations=listwatch.io/simulate=fail   # CrashLoopBackOff");
+      if (demo.nodeCount() > 0) {
+        out.println();
+        out.println("Static pods: a pod manifest dropped in a node's manifest directory runs on that node,");
+        out.println("with a mirror pod <name>-<node> in the API server; removing the file removes it:");
+        for (int i = 1; i <= demo.nodeCount(); i++) {
+          out.println("  node-" + i + ": " + demo.manifestDir("node-" + i));
+        }
+        out.println("  kubectl run static-web --image=nginx --dry-run=client -o yaml > "
+            + demo.manifestDir("node-1").resolve("static-web.yaml"));
+      }
       out.println();
       out.println("Ctrl-C stops everything.");
       out.flush();

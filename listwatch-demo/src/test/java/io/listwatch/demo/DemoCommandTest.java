@@ -23,14 +23,14 @@ import picocli.CommandLine;
 class DemoCommandTest {
 
   @Test
-  void demo_servesHealthzAndTheLivePage_writesAWorkingKubeconfig_andStops(@TempDir Path dir) throws Exception {
+  void demo_servesHealthzAndTheLivePage_writesAWorkingKubeconfig_printsTheManifestDirs_andStops(@TempDir Path dir) throws Exception {
     CompletableFuture<Demo> started = new CompletableFuture<>();
     CompletableFuture<Void> stop = new CompletableFuture<>();
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     Path kubeconfig = dir.resolve("kubeconfig.yaml");
     CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> new CommandLine(
         new DemoCommand(started, stop, new PrintStream(printed, true, StandardCharsets.UTF_8)))
-        .execute("--port", "0", "--nodes", "0", "--kubeconfig", kubeconfig.toString()));
+        .execute("--port", "0", "--nodes", "1", "--kubeconfig", kubeconfig.toString()));
     try {
       Demo demo = started.get(30, TimeUnit.SECONDS);
       HttpClient http = HttpClient.newHttpClient();
@@ -48,7 +48,9 @@ class DemoCommandTest {
       assertThat(printed.toString(StandardCharsets.UTF_8))
           .contains("Watch it live: " + demo.pageUrl())
           .contains("export KUBECONFIG=" + kubeconfig.toAbsolutePath())
-          .contains("kubectl create deployment web");
+          .contains("kubectl create deployment web")
+          .contains("node-1: " + demo.manifestDir("node-1"));
+      assertThat(demo.manifestDir("node-1")).isDirectory();
     } finally {
       stop.complete(null);
     }

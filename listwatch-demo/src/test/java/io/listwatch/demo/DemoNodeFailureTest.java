@@ -53,9 +53,9 @@ class DemoNodeFailureTest {
     assertThat(KubectlRunner.binary()).as("kubectl on PATH").isNotNull();
     Map<String, AutoCloseable> agents = new ConcurrentHashMap<>();
     AtomicReference<KubeClient> demoClient = new AtomicReference<>();
-    NodeAgentLauncher launcher = (client, nodeName, podCidr) -> {
+    NodeAgentLauncher launcher = (client, nodeName, podCidr, manifestDir) -> {
       demoClient.set(client);
-      NodeAgent agent = NodeAgent.builder(client, nodeName).podCidr(podCidr)
+      NodeAgent agent = NodeAgent.builder(client, nodeName).podCidr(podCidr).manifestDir(manifestDir)
           .lease(Duration.ofSeconds(3), Duration.ofSeconds(1)).statusUpdatePeriod(Duration.ofSeconds(1)).build();
       agent.start();
       agents.put(nodeName, agent);
@@ -92,7 +92,7 @@ class DemoNodeFailureTest {
           .as("node-2's pod is evicted: gone or being deleted; %s", lost).isTrue();
 
       // node-2's agent is started again: it renews its lease and reports Ready; the taint goes
-      restarted = launcher.start(demoClient.get(), "node-2", "10.244.2.0/24");
+      restarted = launcher.start(demoClient.get(), "node-2", "10.244.2.0/24", demo.manifestDir("node-2"));
       await("node-2 Ready", () -> readyStatus(kubectl, "node-2"), "True"::equals);
       await("node-2 untainted", () -> taintKeys(kubectl, "node-2"),
           k -> !k.contains(NodeLifecycleController.UNREACHABLE_TAINT));

@@ -9,6 +9,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
+import io.listwatch.api.GoDuration;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import io.listwatch.api.GoDuration;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Instant;

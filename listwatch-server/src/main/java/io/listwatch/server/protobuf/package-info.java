@@ -9,7 +9,8 @@
  *       kube's special types (Time, MicroTime, Duration, Quantity, IntOrString, RawExtension,
  *       FieldsV1) mapped as kube's JSON has them; {@code ProtoWriter} the way back, from the JSON
  *       tree straight to the wire format.</li>
- *   <li>{@link io.listwatch.server.protobuf.GoDuration}: Go's duration strings (metav1.Duration).</li>
+ *   <li>Durations ({@code metav1.Duration}) are Go's duration strings, read and written by
+ *       {@link io.listwatch.api.GoDuration}.</li>
  *   <li>{@link io.listwatch.server.protobuf.Envelope}: the {@code k8s\0} magic and the
  *       {@code runtime.Unknown} around an object's bytes.</li>
  *   <li>{@link io.listwatch.server.protobuf.KubeProtobuf}: what the server reads and writes: request

@@ -1,4 +1,4 @@
-package io.listwatch.server.protobuf;
+package io.listwatch.api;
 
 import java.math.BigDecimal;
 

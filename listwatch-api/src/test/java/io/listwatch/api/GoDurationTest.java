@@ -1,4 +1,4 @@
-package io.listwatch.server.protobuf;
+package io.listwatch.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
