@@ -67,6 +67,11 @@ record NodeInfo(String name, Map<String, String> labels, List<Taint> taints, boo
         List.copyOf(withRequiredAnti));
   }
 
+  /** The same node with {@code pods} on it instead (the node's own fields are not parsed again). */
+  NodeInfo withPods(Map<String, PodInfo> pods) {
+    return of(name, labels, taints, unschedulable, allocatable, allowedPods, pods);
+  }
+
   /** How many of the node's pods have the controller owner {@code ownerUid}. */
   int podsOwnedBy(String ownerUid) {
     return ownerUid.isEmpty() ? 0 : ownerCounts.getOrDefault(ownerUid, 0);
