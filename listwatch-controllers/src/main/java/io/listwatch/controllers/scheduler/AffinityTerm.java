@@ -6,6 +6,7 @@ import io.listwatch.api.StatusException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -70,14 +71,22 @@ record AffinityTerm(LabelSelector selector, Set<String> namespaces, LabelSelecto
 
   /** Whether {@code pod} is one of the pods this term is about. */
   boolean matches(PodInfo pod, NamespaceLabels namespaceLabels) {
+    return matches(pod.object().namespace(), pod.labels(), namespaceLabels);
+  }
+
+  /** Whether the pods of {@code group} are pods this term is about. */
+  boolean matches(PodGroup group, NamespaceLabels namespaceLabels) {
+    return matches(group.namespace(), group.labels(), namespaceLabels);
+  }
+
+  private boolean matches(String ns, Map<String, String> labels, NamespaceLabels namespaceLabels) {
     if (selector == null) {
       return false;
     }
-    String ns = pod.object().namespace();
     if (!namespaces.contains(ns)
         && (namespaceSelector == null || !namespaceSelector.matches(namespaceLabels.of(ns)))) {
       return false;
     }
-    return selector.matches(pod.labels());
+    return selector.matches(labels);
   }
 }

@@ -65,31 +65,36 @@ final class InterPodAffinity {
     Map<TopologyPair, Integer> antiCounts = new HashMap<>();
     if (!affinity.required().isEmpty() || !affinity.requiredAnti().isEmpty()) {
       for (NodeInfo node : nodes) {
-        for (PodInfo existing : node.pods().values()) {
+        for (PodGroup existing : node.podGroups()) {
           if (!affinity.required().isEmpty() && matchesAll(affinity.required(), existing, namespaces)) {
             for (AffinityTerm term : affinity.required()) {
               TopologyPair pair = TopologyPair.of(term.topologyKey(), node.labels());
               if (pair != null) {
-                affinityCounts.merge(pair, 1, Integer::sum);
+                affinityCounts.merge(pair, existing.count(), Integer::sum);
               }
             }
           }
           for (AffinityTerm term : affinity.requiredAnti()) {
-            TopologyPair pair = TopologyPair.of(term.topologyKey(), node.labels());
-            if (pair != null && term.matches(existing, namespaces)) {
-              antiCounts.merge(pair, 1, Integer::sum);
+            if (term.matches(existing, namespaces)) {
+              TopologyPair pair = TopologyPair.of(term.topologyKey(), node.labels());
+              if (pair != null) {
+                antiCounts.merge(pair, existing.count(), Integer::sum);
+              }
             }
           }
         }
       }
     }
-    boolean selfMatch = matchesAll(affinity.required(), pod, namespaces);
+    boolean selfMatch = true;
+    for (AffinityTerm term : affinity.required()) {
+      selfMatch &= term.matches(pod, namespaces);
+    }
     return Optional.of(new Filter(affinity, affinityCounts, antiCounts, existingAnti, selfMatch));
   }
 
-  private static boolean matchesAll(List<AffinityTerm> terms, PodInfo pod, NamespaceLabels namespaces) {
+  private static boolean matchesAll(List<AffinityTerm> terms, PodGroup pods, NamespaceLabels namespaces) {
     for (AffinityTerm term : terms) {
-      if (!term.matches(pod, namespaces)) {
+      if (!term.matches(pods, namespaces)) {
         return false;
       }
     }
@@ -157,9 +162,13 @@ final class InterPodAffinity {
       if (node.labels().isEmpty()) {
         continue;
       }
-      for (PodInfo existing : own ? node.pods().values() : node.podsWithAffinity()) {
-        add(byDomain, affinity.preferred(), existing, namespaces, node, 1, false);
-        add(byDomain, affinity.preferredAnti(), existing, namespaces, node, -1, false);
+      if (own) {
+        for (PodGroup existing : node.podGroups()) {
+          addOwn(byDomain, affinity.preferred(), existing, namespaces, node, 1);
+          addOwn(byDomain, affinity.preferredAnti(), existing, namespaces, node, -1);
+        }
+      }
+      for (PodInfo existing : node.podsWithAffinity()) {
         PodAffinity theirs = existing.affinity();
         add(byDomain, theirs.required(), pod, namespaces, node, 1, true);
         add(byDomain, theirs.preferred(), pod, namespaces, node, 1, false);
@@ -178,6 +187,20 @@ final class InterPodAffinity {
     return Optional.of(normalizeMinMax(scores));
   }
 
+  /** The incoming pod's preferred {@code terms} that select the pods of {@code existing}. */
+  private static void addOwn(Map<TopologyPair, Long> byDomain, List<AffinityTerm> terms, PodGroup existing,
+      NamespaceLabels namespaces, NodeInfo node, int sign) {
+    for (AffinityTerm term : terms) {
+      if (term.weight() != 0 && term.matches(existing, namespaces)) {
+        TopologyPair pair = TopologyPair.of(term.topologyKey(), node.labels());
+        if (pair != null) {
+          byDomain.merge(pair, (long) sign * term.weight() * existing.count(), Long::sum);
+        }
+      }
+    }
+  }
+
+  /** An existing pod's {@code terms} that select the incoming pod {@code target}. */
   private static void add(Map<TopologyPair, Long> byDomain, List<AffinityTerm> terms, PodInfo target,
       NamespaceLabels namespaces, NodeInfo node, int sign, boolean hard) {
     for (AffinityTerm term : terms) {

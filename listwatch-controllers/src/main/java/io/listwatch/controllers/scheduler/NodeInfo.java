@@ -26,11 +26,12 @@ import java.util.Map;
  *     {@code PodsWithAffinity}), so inter-pod affinity looks at these only
  * @param podsWithRequiredAntiAffinity its pods with a required anti-affinity term, which every
  *     incoming pod must respect
+ * @param podGroups its pods grouped by namespace and labels, for counting pods a selector matches
  */
 record NodeInfo(String name, Map<String, String> labels, List<Taint> taints, boolean unschedulable,
     Resources allocatable, long allowedPods, Map<String, PodInfo> pods, Resources requested,
     Resources nonZeroRequested, Map<String, Integer> ownerCounts, List<PodInfo> podsWithAffinity,
-    List<PodInfo> podsWithRequiredAntiAffinity) {
+    List<PodInfo> podsWithRequiredAntiAffinity, List<PodGroup> podGroups) {
 
   /** The node's own fields and the pods on it. */
   static NodeInfo of(DynamicObject node, Map<String, PodInfo> pods) {
@@ -64,7 +65,7 @@ record NodeInfo(String name, Map<String, String> labels, List<Taint> taints, boo
     }
     return new NodeInfo(name, Map.copyOf(labels), List.copyOf(taints), unschedulable, allocatable, allowedPods,
         Map.copyOf(pods), requested, nonZero, Map.copyOf(owners), List.copyOf(withAffinity),
-        List.copyOf(withRequiredAnti));
+        List.copyOf(withRequiredAnti), PodGroup.of(pods.values()));
   }
 
   /** The same node with {@code pods} on it instead (the node's own fields are not parsed again). */

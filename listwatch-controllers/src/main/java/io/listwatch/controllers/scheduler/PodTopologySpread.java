@@ -43,7 +43,14 @@ final class PodTopologySpread {
     if (constraints.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new Filter(constraints, countByDomain(pod, constraints, nodes)));
+    List<Map<String, Integer>> counts = countByDomain(pod, constraints, nodes);
+    long[] min = new long[constraints.size()];
+    for (int i = 0; i < min.length; i++) {
+      Map<String, Integer> byDomain = counts.get(i);
+      min[i] = byDomain.size() < constraints.get(i).minDomains() ? 0
+          : byDomain.values().stream().mapToLong(Integer::longValue).min().orElse(Integer.MAX_VALUE);
+    }
+    return Optional.of(new Filter(constraints, counts, min));
   }
 
   /**
@@ -62,9 +69,9 @@ final class PodTopologySpread {
       for (int i = 0; i < constraints.size(); i++) {
         TopologySpreadConstraint c = constraints.get(i);
         int matching = 0;
-        for (PodInfo p : node.pods().values()) {
-          if (c.counts(p, pod.object().namespace())) {
-            matching++;
+        for (PodGroup g : node.podGroups()) {
+          if (c.counts(g, pod.object().namespace())) {
+            matching += g.count();
           }
         }
         counts.get(i).merge(node.labels().get(c.topologyKey()), matching, Integer::sum);
@@ -82,8 +89,11 @@ final class PodTopologySpread {
     return true;
   }
 
-  /** One cycle's filter: the counts per constraint and domain. Immutable. */
-  private record Filter(List<TopologySpreadConstraint> constraints, List<Map<String, Integer>> counts)
+  /**
+   * One cycle's filter: the counts per constraint and domain, and each constraint's minimum
+   * (0 while there are fewer domains than {@code minDomains}). Immutable.
+   */
+  private record Filter(List<TopologySpreadConstraint> constraints, List<Map<String, Integer>> counts, long[] min)
       implements FilterPlugin {
 
     @Override
@@ -99,15 +109,8 @@ final class PodTopologySpread {
         if (domain == null) {
           return List.of(MISSING_LABEL);
         }
-        Map<String, Integer> byDomain = counts.get(i);
-        long min;
-        if (byDomain.size() < c.minDomains()) {
-          min = 0;
-        } else {
-          min = byDomain.values().stream().mapToLong(Integer::longValue).min().orElse(Integer.MAX_VALUE);
-        }
         int self = c.selector() != null && c.selector().matches(pod.labels()) ? 1 : 0;
-        long skew = byDomain.getOrDefault(domain, 0) + self - min;
+        long skew = counts.get(i).getOrDefault(domain, 0) + self - min[i];
         if (skew > c.maxSkew()) {
           return List.of(REASON);
         }

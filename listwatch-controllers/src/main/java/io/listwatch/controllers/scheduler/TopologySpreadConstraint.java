@@ -40,9 +40,9 @@ record TopologySpreadConstraint(int maxSkew, String topologyKey, boolean doNotSc
     return List.copyOf(list);
   }
 
-  /** Whether {@code pod} (in the constrained pod's namespace {@code namespace}) counts. */
-  boolean counts(PodInfo pod, String namespace) {
-    return selector != null && !pod.deleting() && pod.object().namespace().equals(namespace)
-        && selector.matches(pod.labels());
+  /** Whether the pods of {@code group} count for a pod in {@code namespace}. */
+  boolean counts(PodGroup group, String namespace) {
+    return selector != null && !group.deleting() && group.namespace().equals(namespace)
+        && selector.matches(group.labels());
   }
 }
