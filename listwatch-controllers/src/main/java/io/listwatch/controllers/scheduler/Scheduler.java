@@ -384,7 +384,8 @@ public final class Scheduler implements Controller {
         }
       } else {
         cache.putPod(pod);
-        if (PodInfo.of(oldObject).nodeName().isEmpty() || !oldObject.labels().equals(newObject.labels())) {
+        if (!oldObject.labels().equals(newObject.labels())
+            || oldObject.get("spec", "nodeName").map(JsonNode::asText).orElse("").isEmpty()) {
           queue.moveAllToActiveOrBackoff(Scheduler::waitsForOtherPods);
         }
       }
