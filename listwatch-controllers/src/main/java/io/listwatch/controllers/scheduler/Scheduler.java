@@ -36,9 +36,9 @@ import org.slf4j.LoggerFactory;
  * field selector {@code spec.nodeName=,status.phase!=Succeeded,status.phase!=Failed}; only
  * pods whose {@code spec.schedulerName} is {@code default-scheduler} (or empty) are taken.
  * The pods already bound, which use up the nodes, come from the shared pods informer of the
- * {@link ControllerContext} (shared with the other controllers), and nodes from its nodes
- * informer, and namespaces (for the {@code namespaceSelector} of pod affinity terms) from its
- * namespaces informer.
+ * {@link ControllerContext} (shared with the other controllers), nodes from its nodes
+ * informer, and namespaces (whose labels the {@code namespaceSelector} of pod affinity terms
+ * reads) from its namespaces informer.
  *
  * <p><b>A scheduling cycle</b> ({@link #scheduleOne}) pops a pod from the
  * {@link SchedulingQueue}, runs the filters ({@link FilterPlugin#defaults}, then
@@ -50,8 +50,9 @@ import org.slf4j.LoggerFactory;
  * the pod gets the condition {@code PodScheduled=False}, reason {@code Unschedulable}, with
  * kube's message ({@link FitError}), written through {@code /status}, and the Warning Event
  * {@code FailedScheduling}; it waits as unschedulable until a node is added or changes or a
- * bound pod goes away (or, for a pod with required pod affinity or spread constraints, a pod
- * is bound or relabelled). A failed binding is retried after the backoff.
+ * bound pod goes away or a namespace is relabelled (or, for a pod with required pod affinity
+ * or spread constraints, a pod is bound or relabelled). A failed binding is retried after the
+ * backoff.
  *
  * <p><b>Threads.</b> One scheduling thread ({@code scheduler}), as kube schedules one pod at
  * a time so each decision sees the previous one; the {@code workers} argument of
@@ -104,7 +105,8 @@ public final class Scheduler implements Controller {
     this.namespaces = ctx.informers().informerFor(ResourceType.NAMESPACES, DynamicObject.CODEC);
     this.namespaceLabels = ns -> namespaces.getIndexer().getByKey(ns).map(DynamicObject::labels).orElse(Map.of());
     this.handlers = List.of(unscheduled.addEventHandler(new UnscheduledPodHandler()),
-        assigned.addEventHandler(new AssignedPodHandler()), nodes.addEventHandler(new NodeHandler()));
+        assigned.addEventHandler(new AssignedPodHandler()), nodes.addEventHandler(new NodeHandler()),
+        namespaces.addEventHandler(new NamespaceHandler()));
   }
 
   @Override
@@ -152,6 +154,7 @@ public final class Scheduler implements Controller {
     // The shared informers outlive this scheduler (e.g. when leadership moves): stop being told.
     assigned.removeEventHandler(handlers.get(1));
     nodes.removeEventHandler(handlers.get(2));
+    namespaces.removeEventHandler(handlers.get(3));
   }
 
   private void loop() {
@@ -179,11 +182,11 @@ public final class Scheduler implements Controller {
 
   /**
    * Waits (real time, checking every 20 ms as client-go's WaitForCacheSync polls) until the
-   * three informers have synced and the scheduler's handlers have seen their initial lists, so the first decisions see every node and bound pod.
+   * four informers have synced and the scheduler's handlers have seen their initial lists, so the first decisions see every node and bound pod.
    */
   private boolean waitForSync() throws InterruptedException {
     long deadline = System.nanoTime() + SYNC_TIMEOUT.toNanos();
-    while (!handlers.stream().allMatch(ResourceEventHandlerRegistration::hasSynced) || !namespaces.hasSynced()) {
+    while (!handlers.stream().allMatch(ResourceEventHandlerRegistration::hasSynced)) {
       if (System.nanoTime() > deadline) {
         log.error("Scheduler: informers did not sync within {}", SYNC_TIMEOUT);
         return false;
@@ -399,6 +402,27 @@ public final class Scheduler implements Controller {
       }
       cache.removePod(pod.key());
       queue.moveAllToActiveOrBackoff();
+    }
+  }
+
+  /**
+   * Namespaces: a change of labels may make a {@code namespaceSelector} of a pod affinity term
+   * select other pods, so the pods that wait are tried again (namespaces are read on demand).
+   */
+  private final class NamespaceHandler implements ResourceEventHandler<DynamicObject> {
+    @Override
+    public void onAdd(DynamicObject object, boolean isInInitialList) {
+    }
+
+    @Override
+    public void onUpdate(DynamicObject oldObject, DynamicObject newObject) {
+      if (!oldObject.labels().equals(newObject.labels())) {
+        queue.moveAllToActiveOrBackoff();
+      }
+    }
+
+    @Override
+    public void onDelete(DynamicObject object, boolean deletedFinalStateUnknown) {
     }
   }
 

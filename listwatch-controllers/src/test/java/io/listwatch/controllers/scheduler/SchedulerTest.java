@@ -248,4 +248,28 @@ class SchedulerTest {
             java.util.stream.Collectors.counting()));
     assertThat(perZone).containsOnly(Map.entry("a", 2L), Map.entry("b", 2L));
   }
+
+  @Test
+  void affinityWithNamespaceSelector_isRetriedWhenANamespaceGetsTheLabel() throws Exception {
+    seed(ResourceType.NAMESPACES, Fixtures.tree("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\","
+        + "\"metadata\":{\"name\":\"data\"}}"));
+    seed(ResourceType.NODES, zonedNode("n1", "a"), zonedNode("n2", "a"), zonedNode("n3", "b"));
+    ObjectNode db = Fixtures.namespace(spec(labelled("db", "app", "db"), "nodeName", "\"n3\""), "data");
+    seed(ResourceType.PODS, db, spec(labelled("cache", "app", "cache"), "affinity", InterPodAffinityTest.required(
+        "podAffinity", InterPodAffinityTest.term("db", InterPodAffinityTest.HOST,
+            "\"namespaceSelector\":{\"matchLabels\":{\"tier\":\"data\"}}"))));
+    start();
+
+    Await.until("a status update for cache", () -> !podScheduledMessage("cache").isEmpty());
+    assertThat(podScheduledMessage("cache"))
+        .isEqualTo("0/3 nodes are available: 3 node(s) didn't match pod affinity rules.");
+
+    var namespaces = client.dynamic(ResourceType.NAMESPACES);
+    ObjectNode ns = namespaces.get("", "data").orElseThrow().toTree();
+    labels(ns, Map.of("tier", "data"));
+    namespaces.update(DynamicObject.of(ns));
+
+    Await.until("a binding", () -> bindings().size() == 1);
+    assertThat(bindings()).containsExactly("cache -> n3");
+  }
 }
