@@ -3,6 +3,7 @@ package io.listwatch.controllers.scheduler;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Honours {@code spec.nodeSelector} and the required node affinity
@@ -11,7 +12,11 @@ import java.util.Map;
  * {@code nodeSelectorTerms} must match. A term matches when all its {@code matchExpressions}
  * (on labels: {@code In}, {@code NotIn}, {@code Exists}, {@code DoesNotExist}, {@code Gt},
  * {@code Lt}) and {@code matchFields} (only {@code metadata.name}, with {@code In} or
- * {@code NotIn}) hold; a term with neither matches nothing. Stateless.
+ * {@code NotIn}) hold; a term with neither matches nothing.
+ *
+ * <p>Its score ({@link #score}) is kube's: the sum of the weights of the
+ * {@code preferredDuringSchedulingIgnoredDuringExecution} terms whose {@code preference} the
+ * node matches, scaled so the best node scores 100. Stateless.
  */
 final class NodeAffinity implements FilterPlugin {
 
@@ -34,6 +39,34 @@ final class NodeAffinity implements FilterPlugin {
       return List.of(REASON);
     }
     return List.of();
+  }
+
+  /**
+   * The normalized score (0-100) of each of {@code feasible}; empty when the pod has no
+   * preferred node affinity, so every node would score the same.
+   */
+  static Optional<long[]> score(PodInfo pod, List<NodeInfo> feasible) {
+    JsonNode preferred = pod.preferredNodeAffinity();
+    if (preferred.isEmpty()) {
+      return Optional.empty();
+    }
+    long[] scores = new long[feasible.size()];
+    long max = 0;
+    for (int i = 0; i < scores.length; i++) {
+      for (JsonNode term : preferred) {
+        int weight = term.path("weight").asInt(0);
+        if (weight != 0 && matchesTerm(term.path("preference"), feasible.get(i))) {
+          scores[i] += weight;
+        }
+      }
+      max = Math.max(max, scores[i]);
+    }
+    if (max > 0) {
+      for (int i = 0; i < scores.length; i++) {
+        scores[i] = NodeScorer.MAX_SCORE * scores[i] / max;
+      }
+    }
+    return Optional.of(scores);
   }
 
   static boolean matchesAnyTerm(JsonNode terms, NodeInfo node) {

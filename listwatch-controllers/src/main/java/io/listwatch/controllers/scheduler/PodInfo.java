@@ -22,10 +22,14 @@ import java.util.Map;
  * @param requests the requests the fit filter counts ({@link PodRequests#of})
  * @param nonZeroRequests the requests the scorers count ({@link PodRequests#nonZero})
  * @param ownerUid the uid of the controller owner reference, {@code ""} if none
+ * @param labels {@code metadata.labels}
+ * @param affinity the pod (anti-)affinity terms, {@link PodAffinity#NONE} without any
+ * @param spreadConstraints {@code spec.topologySpreadConstraints}
  */
 record PodInfo(DynamicObject object, JsonNode spec, String nodeName, String schedulerName, String phase,
     boolean deleting, int priority, Map<String, String> nodeSelector, List<Toleration> tolerations,
-    Resources requests, Resources nonZeroRequests, String ownerUid) {
+    Resources requests, Resources nonZeroRequests, String ownerUid, Map<String, String> labels,
+    PodAffinity affinity, List<TopologySpreadConstraint> spreadConstraints) {
 
   static final String DEFAULT_SCHEDULER = "default-scheduler";
 
@@ -44,7 +48,9 @@ record PodInfo(DynamicObject object, JsonNode spec, String nodeName, String sche
     return new PodInfo(pod, spec, spec.path("nodeName").asText(""),
         schedulerName.isEmpty() ? DEFAULT_SCHEDULER : schedulerName, tree.path("status").path("phase").asText(""),
         tree.path("metadata").hasNonNull("deletionTimestamp"), spec.path("priority").asInt(0), Map.copyOf(selector),
-        Toleration.of(spec.path("tolerations")), PodRequests.of(spec), PodRequests.nonZero(spec), owner);
+        Toleration.of(spec.path("tolerations")), PodRequests.of(spec), PodRequests.nonZero(spec), owner,
+        pod.labels(), PodAffinity.of(spec.path("affinity"), pod.namespace()),
+        TopologySpreadConstraint.of(spec.path("topologySpreadConstraints")));
   }
 
   /** {@code namespace/name}, the queue's and the cache's key. */
@@ -60,5 +66,10 @@ record PodInfo(DynamicObject object, JsonNode spec, String nodeName, String sche
   /** {@code spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution}, possibly missing. */
   JsonNode requiredNodeAffinity() {
     return spec.path("affinity").path("nodeAffinity").path("requiredDuringSchedulingIgnoredDuringExecution");
+  }
+
+  /** {@code spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution}, possibly missing. */
+  JsonNode preferredNodeAffinity() {
+    return spec.path("affinity").path("nodeAffinity").path("preferredDuringSchedulingIgnoredDuringExecution");
   }
 }

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,27 +35,32 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler: binds each pod without a node to a node that can run it, as kube-scheduler
- * does with its default plugins (minus volumes, ports and inter-pod affinity).
+ * does with its default plugins (minus volumes, ports and preemption).
  *
  * <p><b>Informers.</b> Unscheduled pods come from the scheduler's own informer, with kube's
  * field selector {@code spec.nodeName=,status.phase!=Succeeded,status.phase!=Failed}; only
  * pods whose {@code spec.schedulerName} is {@code default-scheduler} (or empty) are taken.
  * The pods already bound, which use up the nodes, come from the shared pods informer of the
- * {@link ControllerContext} (shared with the other controllers), and nodes from its nodes
- * informer.
+ * {@link ControllerContext} (shared with the other controllers), nodes from its nodes
+ * informer, and namespaces (whose labels the {@code namespaceSelector} of pod affinity terms
+ * reads) from its namespaces informer.
  *
  * <p><b>A scheduling cycle</b> ({@link #scheduleOne}) pops a pod from the
- * {@link SchedulingQueue}, runs the filters ({@link FilterPlugin#defaults}) on every node of a
- * {@link SchedulerCache} snapshot, and scores the nodes that pass ({@link NodeScorer}). The
- * pod is assumed onto the chosen node (so the next cycle counts it there), and its
- * <b>binding cycle</b> starts: a Binding posted to {@code pods/<name>/binding}, then the Normal
- * Event {@code Scheduled}. As in kube-scheduler, binding cycles run apart from the scheduling
- * thread, at most {@value #MAX_BINDINGS_IN_FLIGHT} at once, so the next pod is scheduled while
- * the previous one's write is on its way; a failed binding forgets the assumed pod. When no node fits,
+ * {@link SchedulingQueue}, runs the filters ({@link FilterPlugin#defaults}, then
+ * {@link PodTopologySpread} and {@link InterPodAffinity} when the pod or the pods already
+ * placed have terms for them) on every node of a {@link SchedulerCache} snapshot, and scores
+ * the nodes that pass ({@link NodeScorer}). The pod is assumed onto the chosen node (so the
+ * next cycle counts it there), and its <b>binding cycle</b> starts: a Binding posted to
+ * {@code pods/<name>/binding}, then the Normal Event {@code Scheduled}. As in kube-scheduler,
+ * binding cycles run apart from the scheduling thread, at most
+ * {@value #MAX_BINDINGS_IN_FLIGHT} at once, so the next pod is scheduled while the previous
+ * one's write is on its way; a failed binding forgets the assumed pod. When no node fits,
  * the pod gets the condition {@code PodScheduled=False}, reason {@code Unschedulable}, with
  * kube's message ({@link FitError}), written through {@code /status}, and the Warning Event
  * {@code FailedScheduling}; it waits as unschedulable until a node is added or changes or a
- * bound pod goes away. A failed binding is retried after the backoff.
+ * bound pod goes away or a namespace is relabelled (or, for a pod with required pod affinity
+ * or spread constraints, a pod is bound or relabelled). A failed binding is retried after the
+ * backoff.
  *
  * <p><b>Threads.</b> One scheduling thread ({@code scheduler}), as kube schedules one pod at
  * a time so each decision sees the previous one (assumed pods included); the {@code workers}
@@ -75,6 +81,8 @@ public final class Scheduler implements Controller {
   private final SharedIndexInformer<DynamicObject> unscheduled;
   private final SharedIndexInformer<DynamicObject> assigned;
   private final SharedIndexInformer<DynamicObject> nodes;
+  private final SharedIndexInformer<DynamicObject> namespaces;
+  private final NamespaceLabels namespaceLabels;
   /** The handlers' registrations: synced once each handler has seen its informer's initial list. */
   private final List<ResourceEventHandlerRegistration> handlers;
   private final SchedulerCache cache = new SchedulerCache();
@@ -107,8 +115,11 @@ public final class Scheduler implements Controller {
         .name("pods-unscheduled").clock(ctx.clock()).build();
     this.assigned = ctx.informers().informerFor(ResourceType.PODS, DynamicObject.CODEC);
     this.nodes = ctx.informers().informerFor(ResourceType.NODES, DynamicObject.CODEC);
+    this.namespaces = ctx.informers().informerFor(ResourceType.NAMESPACES, DynamicObject.CODEC);
+    this.namespaceLabels = ns -> namespaces.getIndexer().getByKey(ns).map(DynamicObject::labels).orElse(Map.of());
     this.handlers = List.of(unscheduled.addEventHandler(new UnscheduledPodHandler()),
-        assigned.addEventHandler(new AssignedPodHandler()), nodes.addEventHandler(new NodeHandler()));
+        assigned.addEventHandler(new AssignedPodHandler()), nodes.addEventHandler(new NodeHandler()),
+        namespaces.addEventHandler(new NamespaceHandler()));
   }
 
   @Override
@@ -165,6 +176,7 @@ public final class Scheduler implements Controller {
     // The shared informers outlive this scheduler (e.g. when leadership moves): stop being told.
     assigned.removeEventHandler(handlers.get(1));
     nodes.removeEventHandler(handlers.get(2));
+    namespaces.removeEventHandler(handlers.get(3));
   }
 
   private void loop() {
@@ -192,7 +204,7 @@ public final class Scheduler implements Controller {
 
   /**
    * Waits (real time, checking every 20 ms as client-go's WaitForCacheSync polls) until the
-   * three informers have synced and the scheduler's handlers have seen their initial lists, so the first decisions see every node and bound pod.
+   * four informers have synced and the scheduler's handlers have seen their initial lists, so the first decisions see every node and bound pod.
    */
   private boolean waitForSync() throws InterruptedException {
     long deadline = System.nanoTime() + SYNC_TIMEOUT.toNanos();
@@ -215,10 +227,18 @@ public final class Scheduler implements Controller {
       return;
     }
     List<NodeInfo> all = cache.snapshot();
+    List<FilterPlugin> cycleFilters = filters;
+    Optional<FilterPlugin> spread = PodTopologySpread.preFilter(pod, all);
+    Optional<FilterPlugin> affinity = InterPodAffinity.preFilter(pod, all, namespaceLabels);
+    if (spread.isPresent() || affinity.isPresent()) {
+      cycleFilters = new ArrayList<>(filters);
+      spread.ifPresent(cycleFilters::add);
+      affinity.ifPresent(cycleFilters::add);
+    }
     Map<String, List<String>> failures = new LinkedHashMap<>();
     List<NodeInfo> feasible = new ArrayList<>();
     for (NodeInfo node : all) {
-      List<String> reasons = FilterPlugin.run(filters, pod, node);
+      List<String> reasons = FilterPlugin.run(cycleFilters, pod, node);
       if (reasons.isEmpty()) {
         feasible.add(node);
       } else {
@@ -233,7 +253,7 @@ public final class Scheduler implements Controller {
       ctx.events().event(pod.object(), EventRecorder.WARNING, "FailedScheduling", message);
       return;
     }
-    NodeInfo chosen = scorer.select(pod, feasible);
+    NodeInfo chosen = scorer.select(pod, feasible, all, namespaceLabels);
     try {
       bindingSlots.acquire();
     } catch (InterruptedException e) {
@@ -349,6 +369,15 @@ public final class Scheduler implements Controller {
     return true;
   }
 
+  /**
+   * Whether an unschedulable pod may fit once another pod is bound or relabelled: it has
+   * required pod affinity (it waits for its peers), or topology spread constraints (a new pod
+   * elsewhere lifts the minimum).
+   */
+  private static boolean waitsForOtherPods(PodInfo pod) {
+    return !pod.affinity().required().isEmpty() || !pod.spreadConstraints().isEmpty();
+  }
+
   /** Whether this scheduler takes the pod. */
   private static boolean responsible(PodInfo pod) {
     return pod.schedulerName().equals(PodInfo.DEFAULT_SCHEDULER) && pod.nodeName().isEmpty() && !pod.terminal();
@@ -387,6 +416,7 @@ public final class Scheduler implements Controller {
       PodInfo pod = PodInfo.of(object);
       if (!pod.nodeName().isEmpty() && !pod.terminal()) {
         cache.putPod(pod);
+        queue.moveAllToActiveOrBackoff(Scheduler::waitsForOtherPods);
       }
     }
 
@@ -403,6 +433,10 @@ public final class Scheduler implements Controller {
         }
       } else {
         cache.putPod(pod);
+        if (!oldObject.labels().equals(newObject.labels())
+            || oldObject.get("spec", "nodeName").map(JsonNode::asText).orElse("").isEmpty()) {
+          queue.moveAllToActiveOrBackoff(Scheduler::waitsForOtherPods);
+        }
       }
     }
 
@@ -414,6 +448,27 @@ public final class Scheduler implements Controller {
       }
       cache.removePod(pod.key());
       queue.moveAllToActiveOrBackoff();
+    }
+  }
+
+  /**
+   * Namespaces: a change of labels may make a {@code namespaceSelector} of a pod affinity term
+   * select other pods, so the pods that wait are tried again (namespaces are read on demand).
+   */
+  private final class NamespaceHandler implements ResourceEventHandler<DynamicObject> {
+    @Override
+    public void onAdd(DynamicObject object, boolean isInInitialList) {
+    }
+
+    @Override
+    public void onUpdate(DynamicObject oldObject, DynamicObject newObject) {
+      if (!oldObject.labels().equals(newObject.labels())) {
+        queue.moveAllToActiveOrBackoff();
+      }
+    }
+
+    @Override
+    public void onDelete(DynamicObject object, boolean deletedFinalStateUnknown) {
     }
   }
 

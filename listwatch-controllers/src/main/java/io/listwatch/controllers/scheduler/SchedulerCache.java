@@ -25,8 +25,8 @@ import java.util.concurrent.locks.ReentrantLock;
 final class SchedulerCache {
 
   private final ReentrantLock lock = new ReentrantLock();
-  /** Nodes by name. Guarded by lock. */
-  private final Map<String, DynamicObject> nodes = new TreeMap<>();
+  /** Nodes by name, parsed once, without their pods. Guarded by lock. */
+  private final Map<String, NodeInfo> nodes = new TreeMap<>();
   /** Bound or assumed pods by node name, then by {@code namespace/name}. Guarded by lock. */
   private final Map<String, Map<String, PodInfo>> podsByNode = new HashMap<>();
   /** The node of every pod in {@link #podsByNode}, by {@code namespace/name}. Guarded by lock. */
@@ -39,7 +39,7 @@ final class SchedulerCache {
   void putNode(DynamicObject node) {
     lock.lock();
     try {
-      nodes.put(node.name(), node);
+      nodes.put(node.name(), NodeInfo.of(node, Map.of()));
       infos.remove(node.name());
     } finally {
       lock.unlock();
@@ -116,9 +116,9 @@ final class SchedulerCache {
     lock.lock();
     try {
       List<NodeInfo> list = new ArrayList<>(nodes.size());
-      for (DynamicObject node : nodes.values()) {
+      for (NodeInfo node : nodes.values()) {
         list.add(infos.computeIfAbsent(node.name(),
-            name -> NodeInfo.of(node, podsByNode.getOrDefault(name, Map.of()))));
+            name -> node.withPods(podsByNode.getOrDefault(name, Map.of()))));
       }
       return list;
     } finally {

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.locks.Condition;
+import java.util.function.Predicate;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -225,6 +226,27 @@ final class SchedulingQueue implements AutoCloseable {
       List<QueuedPod> all = new ArrayList<>(unschedulable.values());
       unschedulable.clear();
       all.forEach(this::activeOrBackoff);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * A pod was bound or relabelled: the unschedulable pods that {@code mayFitNow} accepts go to
+   * backoff or active, as in {@link #moveAllToActiveOrBackoff()}.
+   */
+  void moveAllToActiveOrBackoff(Predicate<PodInfo> mayFitNow) {
+    lock.lock();
+    try {
+      moveRequestCycle = cycle;
+      List<QueuedPod> moved = new ArrayList<>();
+      for (QueuedPod q : unschedulable.values()) {
+        if (mayFitNow.test(q.pod)) {
+          moved.add(q);
+        }
+      }
+      moved.forEach(q -> unschedulable.remove(q.pod.key()));
+      moved.forEach(this::activeOrBackoff);
     } finally {
       lock.unlock();
     }

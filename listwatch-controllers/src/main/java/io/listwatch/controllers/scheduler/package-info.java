@@ -11,10 +11,14 @@
  *   <li>{@code SchedulerCache}, {@code NodeInfo}, {@code PodInfo}: what each node holds
  *       (informer state plus pods assumed while their binding is in flight).</li>
  *   <li>Filters ({@code FilterPlugin}): {@code NodeUnschedulable}, {@code TaintToleration},
- *       {@code NodeAffinity}, {@code NodeResourcesFit}; {@code FitError} words the failure
- *       as kube does.</li>
- *   <li>{@code NodeScorer}: least allocated, balanced allocation, spread of an owner's pods;
- *       ties broken at random.</li>
+ *       {@code NodeAffinity}, {@code NodeResourcesFit}, then per cycle
+ *       {@code PodTopologySpread} and {@code InterPodAffinity}; {@code FitError} words the
+ *       failure as kube does.</li>
+ *   <li>{@code NodeScorer}: least allocated, balanced allocation, preferred node affinity,
+ *       preferred inter-pod affinity, topology spread; ties broken at random.</li>
+ *   <li>{@code PodAffinity}, {@code AffinityTerm}, {@code TopologySpreadConstraint},
+ *       {@code TopologyPair}, {@code NamespaceLabels}: a pod's terms, parsed once, and what
+ *       they are evaluated against.</li>
  *   <li>{@code PodRequests}, {@code Resources}, {@code Taint}, {@code Toleration}: kube's
  *       rules for requests and toleration matching.</li>
  * </ul>

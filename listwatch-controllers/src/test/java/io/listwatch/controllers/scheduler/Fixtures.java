@@ -69,6 +69,21 @@ final class Fixtures {
     return pod;
   }
 
+  /** Moves {@code object} to {@code namespace}. */
+  static ObjectNode namespace(ObjectNode object, String namespace) {
+    ((ObjectNode) object.get("metadata")).put("namespace", namespace);
+    return object;
+  }
+
+  /** A pod in {@code default} with the labels, e.g. {@code labelled("web-1", "app", "web")}. */
+  static ObjectNode labelled(String name, String... keyValues) {
+    Map<String, String> map = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < keyValues.length; i += 2) {
+      map.put(keyValues[i], keyValues[i + 1]);
+    }
+    return labels(pod(name), map);
+  }
+
   static PodInfo podInfo(ObjectNode pod) {
     return PodInfo.of(DynamicObject.of(pod));
   }

@@ -8,6 +8,7 @@ import static io.listwatch.controllers.scheduler.Fixtures.podInfo;
 import static io.listwatch.controllers.scheduler.Fixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -80,6 +81,46 @@ class NodeAffinityTest {
       assertThat(reasons).isEmpty();
     } else {
       assertThat(reasons).containsExactly("node(s) didn't match Pod's node affinity/selector");
+    }
+  }
+
+  private static String preferred(String... weightedTerms) {
+    return "{\"nodeAffinity\":{\"preferredDuringSchedulingIgnoredDuringExecution\":["
+        + String.join(",", weightedTerms) + "]}}";
+  }
+
+  private static String weighted(int weight, String expression) {
+    return "{\"weight\":" + weight + ",\"preference\":{\"matchExpressions\":[" + expression + "]}}";
+  }
+
+  static Stream<Arguments> scoreCases() {
+    return Stream.of(
+        Arguments.of("no preferred terms: no score", null, null),
+        Arguments.of("the matching node scores 100, the others 0", preferred(weighted(5, expr("zone", "In", "a"))),
+            List.of(100L, 0L, 0L)),
+        Arguments.of("weights add up and are scaled to the best node",
+            preferred(weighted(20, expr("zone", "In", "a", "b")), weighted(60, expr("disk", "In", "ssd"))),
+            List.of(25L, 100L, 0L)),
+        Arguments.of("a term no node matches leaves every node at 0", preferred(weighted(5, expr("gpu", "Exists"))),
+            List.of(0L, 0L, 0L)),
+        Arguments.of("a weight of 0 counts nothing", preferred(weighted(0, expr("zone", "In", "a"))),
+            List.of(0L, 0L, 0L)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("scoreCases")
+  void score_preferredNodeAffinity(String name, String affinity, List<Long> expected) {
+    var pod = pod("p");
+    if (affinity != null) {
+      spec(pod, "affinity", affinity);
+    }
+    List<NodeInfo> nodes = List.of(nodeInfo(labels(node("a"), Map.of("zone", "a"))),
+        nodeInfo(labels(node("b"), Map.of("zone", "b", "disk", "ssd"))), nodeInfo(labels(node("c"), Map.of("zone", "c"))));
+    var scores = NodeAffinity.score(podInfo(pod), nodes);
+    if (expected == null) {
+      assertThat(scores).isEmpty();
+    } else {
+      assertThat(scores.orElseThrow()).containsExactly(expected.stream().mapToLong(Long::longValue).toArray());
     }
   }
 }

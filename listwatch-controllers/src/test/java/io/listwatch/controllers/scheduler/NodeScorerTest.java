@@ -19,7 +19,7 @@ class NodeScorerTest {
   void select_prefersTheLeastAllocatedNode() {
     var busy = nodeInfo(node("busy"), podInfo(pod("x", "3", "6Gi")));
     var idle = nodeInfo(node("idle"));
-    assertThat(new NodeScorer(new Random(1)).select(podInfo(pod("p", "100m", "128Mi")), List.of(busy, idle)).name())
+    assertThat(new NodeScorer(new Random(1)).select(podInfo(pod("p", "100m", "128Mi")), List.of(busy, idle), List.of(busy, idle), NamespaceLabels.NONE).name())
         .isEqualTo("idle");
   }
 
@@ -28,7 +28,7 @@ class NodeScorerTest {
     // "a" is emptier but already runs a pod of the owner; "b" runs a bigger pod of someone else.
     var a = nodeInfo(node("a"), podInfo(ownedBy(pod("mine", "100m", "100Mi"), "rs")));
     var b = nodeInfo(node("b"), podInfo(pod("other", "500m", "500Mi")));
-    assertThat(new NodeScorer(new Random(1)).select(podInfo(ownedBy(pod("p"), "rs")), List.of(a, b)).name())
+    assertThat(new NodeScorer(new Random(1)).select(podInfo(ownedBy(pod("p"), "rs")), List.of(a, b), List.of(a, b), NamespaceLabels.NONE).name())
         .isEqualTo("b");
   }
 
@@ -38,7 +38,7 @@ class NodeScorerTest {
     NodeScorer scorer = new NodeScorer(new Random(42));
     Map<String, Integer> picks = new HashMap<>();
     for (int i = 0; i < 300; i++) {
-      picks.merge(scorer.select(podInfo(pod("p")), same).name(), 1, Integer::sum);
+      picks.merge(scorer.select(podInfo(pod("p")), same, same, NamespaceLabels.NONE).name(), 1, Integer::sum);
     }
     assertThat(picks).containsOnlyKeys("n1", "n2", "n3");
     assertThat(picks.values()).allSatisfy(n -> assertThat(n).isGreaterThan(50));
@@ -51,6 +51,6 @@ class NodeScorerTest {
     var skewed = nodeInfo(node("skewed", "4", "4Gi", 110));
     var balancedPod = podInfo(pod("p", "2", "2Gi"));
     var skewedPod = podInfo(pod("q", "4", "1Mi"));
-    assertThat(NodeScorer.score(balancedPod, even, 0)).isGreaterThan(NodeScorer.score(skewedPod, skewed, 0));
+    assertThat(NodeScorer.resourceScore(balancedPod, even)).isGreaterThan(NodeScorer.resourceScore(skewedPod, skewed));
   }
 }

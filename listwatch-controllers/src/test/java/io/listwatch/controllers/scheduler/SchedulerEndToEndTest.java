@@ -1,5 +1,6 @@
 package io.listwatch.controllers.scheduler;
 
+import static io.listwatch.controllers.scheduler.Fixtures.labelled;
 import static io.listwatch.controllers.scheduler.Fixtures.labels;
 import static io.listwatch.controllers.scheduler.Fixtures.node;
 import static io.listwatch.controllers.scheduler.Fixtures.ownedBy;
@@ -167,5 +168,40 @@ class SchedulerEndToEndTest {
     List<String> scheduled = events.lines.stream().filter(l -> l.startsWith("Normal Scheduled")).toList();
     assertThat(scheduled).containsExactly("Normal Scheduled " + namespace + "/big: Successfully assigned "
         + namespace + "/big to " + n("n4"));
+  }
+
+  @Test
+  void requiredAntiAffinity_putsThreeReplicasOnThreeNodes_andLeavesTheFourthPending() throws Exception {
+    for (String name : List.of("n1", "n2", "n3")) {
+      createNode(labels(node(name), Map.of("kubernetes.io/hostname", n(name))));
+    }
+    startScheduler();
+    String antiAffinity = InterPodAffinityTest.required("podAntiAffinity",
+        InterPodAffinityTest.term("web", "kubernetes.io/hostname"));
+    for (int i = 1; i <= 3; i++) {
+      createPod(spec(labelled("web-" + i, "app", "web"), "affinity", antiAffinity));
+    }
+    Await.until("three pods bound", () -> nodeOf("web-1").isPresent() && nodeOf("web-2").isPresent()
+        && nodeOf("web-3").isPresent());
+    assertThat(List.of(nodeOf("web-1").orElseThrow(), nodeOf("web-2").orElseThrow(), nodeOf("web-3").orElseThrow()))
+        .containsExactlyInAnyOrder(n("n1"), n("n2"), n("n3"));
+
+    createPod(spec(labelled("web-4", "app", "web"), "affinity", antiAffinity));
+
+    Await.until("web-4 PodScheduled=False", () -> pods.get(namespace, "web-4")
+        .flatMap(p -> p.get("status", "conditions")).map(JsonNode::toString).orElse("").contains("Unschedulable"));
+    JsonNode condition = pods.get(namespace, "web-4").orElseThrow().get("status", "conditions").orElseThrow().get(0);
+    assertThat(condition.path("type").asText()).isEqualTo("PodScheduled");
+    assertThat(condition.path("status").asText()).isEqualTo("False");
+    assertThat(condition.path("message").asText())
+        .isEqualTo("0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.");
+    assertThat(nodeOf("web-4")).isEmpty();
+
+    // One replica goes away (deleted now, as a node agent does once its containers stopped; a
+    // pod still terminating on its node keeps counting, as in kube): its node is free for the fourth.
+    String freed = nodeOf("web-2").orElseThrow();
+    pods.delete(namespace, "web-2", new io.listwatch.client.DeleteOptions(0L, "", "", ""));
+    Await.until("web-4 bound", () -> nodeOf("web-4").isPresent());
+    assertThat(nodeOf("web-4")).contains(freed);
   }
 }

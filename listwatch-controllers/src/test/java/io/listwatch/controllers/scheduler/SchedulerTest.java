@@ -1,5 +1,6 @@
 package io.listwatch.controllers.scheduler;
 
+import static io.listwatch.controllers.scheduler.Fixtures.labelled;
 import static io.listwatch.controllers.scheduler.Fixtures.labels;
 import static io.listwatch.controllers.scheduler.Fixtures.node;
 import static io.listwatch.controllers.scheduler.Fixtures.ownedBy;
@@ -166,5 +167,109 @@ class SchedulerTest {
         .path("spec").path("nodeName").asText().equals("n1"));
     assertThat(bindings()).containsExactly("p -> n1", "p -> n1");
     assertThat(events.lines.get(0)).startsWith("Warning FailedScheduling default/p: Binding rejected: ");
+  }
+
+  private static ObjectNode zonedNode(String name, String zone) {
+    return labels(node(name), Map.of(InterPodAffinityTest.HOST, name, InterPodAffinityTest.ZONE, zone));
+  }
+
+  private static ObjectNode replica(String name, String affinity) {
+    return spec(ownedBy(labelled(name, "app", "web"), "rs-web"), "affinity", affinity);
+  }
+
+  private String podScheduledMessage(String pod) {
+    return statusUpdates().stream().map(a -> (DynamicObject) a.object()).filter(o -> o.name().equals(pod))
+        .map(o -> o.get("status", "conditions").orElseThrow().get(0).path("message").asText())
+        .reduce((a, b) -> b).orElse("");
+  }
+
+  @Test
+  void requiredAntiAffinity_spreadsThreeReplicasOnThreeNodes_andRefusesTheFourth() throws Exception {
+    String antiAffinity = InterPodAffinityTest.required("podAntiAffinity",
+        InterPodAffinityTest.term("web", InterPodAffinityTest.HOST));
+    seed(ResourceType.NODES, zonedNode("n1", "a"), zonedNode("n2", "a"), zonedNode("n3", "b"));
+    seed(ResourceType.PODS, replica("web-1", antiAffinity), replica("web-2", antiAffinity),
+        replica("web-3", antiAffinity), replica("web-4", antiAffinity));
+    start();
+
+    Await.until("a status update for web-4", () -> !podScheduledMessage("web-4").isEmpty());
+    assertThat(podScheduledMessage("web-4"))
+        .isEqualTo("0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.");
+    assertThat(bindings()).extracting(b -> b.substring(b.indexOf("-> ") + 3)).containsExactlyInAnyOrder("n1", "n2", "n3");
+    assertThat(bindings()).extracting(b -> b.substring(0, b.indexOf(" ->")))
+        .containsExactlyInAnyOrder("web-1", "web-2", "web-3");
+    assertThat(events.lines).contains("Warning FailedScheduling default/web-4: 0/3 nodes are available: "
+        + "3 node(s) didn't match pod anti-affinity rules.");
+  }
+
+  @Test
+  void podWithoutTerms_isKeptOffTheNodeOfAPodWhoseAntiAffinitySelectsIt() throws Exception {
+    ObjectNode loner = labelled("loner", "app", "db");
+    spec(loner, "nodeName", "\"n1\"");
+    spec(loner, "affinity", InterPodAffinityTest.required("podAntiAffinity",
+        InterPodAffinityTest.term("web", InterPodAffinityTest.ZONE)));
+    seed(ResourceType.NODES, zonedNode("n1", "a"), zonedNode("n2", "a"), zonedNode("n3", "b"));
+    seed(ResourceType.PODS, loner, labelled("web", "app", "web"));
+    start();
+
+    Await.until("a binding", () -> bindings().size() == 1);
+    assertThat(bindings()).containsExactly("web -> n3");
+  }
+
+  @Test
+  void podWithRequiredAffinity_waitsForItsPeer_andJoinsItsNodeOnceThePeerIsBound() throws Exception {
+    seed(ResourceType.NODES, zonedNode("n1", "a"), zonedNode("n2", "a"), zonedNode("n3", "b"));
+    seed(ResourceType.PODS, spec(labelled("cache", "app", "cache"), "affinity", InterPodAffinityTest.required(
+        "podAffinity", InterPodAffinityTest.term("db", InterPodAffinityTest.HOST))));
+    start();
+
+    Await.until("a status update for cache", () -> !podScheduledMessage("cache").isEmpty());
+    assertThat(podScheduledMessage("cache"))
+        .isEqualTo("0/3 nodes are available: 3 node(s) didn't match pod affinity rules.");
+
+    client.dynamic(ResourceType.PODS).create(DynamicObject.of(spec(labelled("db", "app", "db"), "nodeName", "\"n2\"")));
+
+    Await.until("a binding", () -> bindings().size() == 1);
+    assertThat(bindings()).containsExactly("cache -> n2");
+  }
+
+  @Test
+  void topologySpread_doNotSchedule_balancesZones() throws Exception {
+    String constraint = "[" + PodTopologySpreadTest.dns(1, InterPodAffinityTest.ZONE) + "]";
+    seed(ResourceType.NODES, zonedNode("n1", "a"), zonedNode("n2", "a"), zonedNode("n3", "b"), node("nozone"));
+    for (int i = 1; i <= 4; i++) {
+      seed(ResourceType.PODS, spec(labelled("web-" + i, "app", "web"), "topologySpreadConstraints", constraint));
+    }
+    start();
+
+    Await.until("four bindings", () -> bindings().size() == 4);
+    Map<String, Long> perZone = bindings().stream().map(b -> b.substring(b.indexOf("-> ") + 3))
+        .collect(java.util.stream.Collectors.groupingBy(n -> n.equals("n3") ? "b" : n.equals("nozone") ? "-" : "a",
+            java.util.stream.Collectors.counting()));
+    assertThat(perZone).containsOnly(Map.entry("a", 2L), Map.entry("b", 2L));
+  }
+
+  @Test
+  void affinityWithNamespaceSelector_isRetriedWhenANamespaceGetsTheLabel() throws Exception {
+    seed(ResourceType.NAMESPACES, Fixtures.tree("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\","
+        + "\"metadata\":{\"name\":\"data\"}}"));
+    seed(ResourceType.NODES, zonedNode("n1", "a"), zonedNode("n2", "a"), zonedNode("n3", "b"));
+    ObjectNode db = Fixtures.namespace(spec(labelled("db", "app", "db"), "nodeName", "\"n3\""), "data");
+    seed(ResourceType.PODS, db, spec(labelled("cache", "app", "cache"), "affinity", InterPodAffinityTest.required(
+        "podAffinity", InterPodAffinityTest.term("db", InterPodAffinityTest.HOST,
+            "\"namespaceSelector\":{\"matchLabels\":{\"tier\":\"data\"}}"))));
+    start();
+
+    Await.until("a status update for cache", () -> !podScheduledMessage("cache").isEmpty());
+    assertThat(podScheduledMessage("cache"))
+        .isEqualTo("0/3 nodes are available: 3 node(s) didn't match pod affinity rules.");
+
+    var namespaces = client.dynamic(ResourceType.NAMESPACES);
+    ObjectNode ns = namespaces.get("", "data").orElseThrow().toTree();
+    labels(ns, Map.of("tier", "data"));
+    namespaces.update(DynamicObject.of(ns));
+
+    Await.until("a binding", () -> bindings().size() == 1);
+    assertThat(bindings()).containsExactly("cache -> n3");
   }
 }

@@ -69,6 +69,22 @@ class SchedulingQueueTest {
   }
 
   @Test
+  void moveOfSomePods_retriesOnlyThoseThePredicateAccepts() throws Exception {
+    queue.add(podInfo(pod("plain")));
+    queue.add(podInfo(spec(pod("spread"), "topologySpreadConstraints", "[{\"maxSkew\":1,"
+        + "\"topologyKey\":\"zone\",\"whenUnsatisfiable\":\"DoNotSchedule\",\"labelSelector\":{}}]")));
+    queue.unschedulable(queue.pop());
+    queue.unschedulable(queue.pop());
+    clock.advance(Duration.ofSeconds(2));
+
+    queue.moveAllToActiveOrBackoff(p -> !p.spreadConstraints().isEmpty());
+
+    assertThat(queue.sizes()).isEqualTo(sizes(1, 0, 1));
+    assertThat(popName()).isEqualTo("spread");
+    assertThat(queue.isUnschedulable("default/plain")).isTrue();
+  }
+
+  @Test
   void moveWhileInFlight_sendsTheFailedPodToBackoff_notUnschedulable() throws Exception {
     queue.add(podInfo(pod("p")));
     SchedulingQueue.QueuedPod q = queue.pop();
