@@ -49,7 +49,8 @@ public final class AuditLogBackend implements AuditBackend {
   private final Thread writer;
   private volatile boolean closed;
 
-  private AuditLogBackend(Writer out, boolean closeOut, String name) {
+  /** Writes to {@code out}, closing it on {@link #close()} when {@code closeOut}; {@code name} is for logs. */
+  AuditLogBackend(Writer out, boolean closeOut, String name) {
     this.out = out;
     this.closeOut = closeOut;
     this.name = name;

@@ -36,8 +36,9 @@ public final class RequestAudit {
   private final Instant received;
   private final String method;
   private final String requestUri;
-  private final HttpHeaders headers;
-  private final SocketAddress remote;
+  /** Read from the request at once (its headers are not kept for a watch's whole life); null when not auditing. */
+  private final List<String> sourceIps;
+  private final String userAgent;
   private RequestInfo info;
   private UserInfo user;
   private UserInfo impersonatedUser;
@@ -53,8 +54,8 @@ public final class RequestAudit {
     this.auditId = sent != null && !sent.isBlank() ? sent.trim() : randomId();
     this.method = method;
     this.requestUri = requestUri;
-    this.headers = headers;
-    this.remote = remote;
+    this.sourceIps = backend.enabled() ? sourceIps(headers, remote) : null;
+    this.userAgent = headers.get("User-Agent");
   }
 
   /** A request that has just arrived with this method, URI and headers from {@code remote}. */
@@ -123,8 +124,8 @@ public final class RequestAudit {
     String verb = info != null ? info.verb() : method.toLowerCase(Locale.ROOT);
     backend.process(new AuditEvent(AuditEvent.KIND, AuditEvent.API_VERSION, AuditEvent.LEVEL_METADATA, auditId,
         stage, requestUri, verb, user == null ? AuditEvent.User.NONE : AuditEvent.User.of(user),
-        impersonatedUser == null ? null : AuditEvent.User.of(impersonatedUser), sourceIps(headers, remote),
-        headers.get("User-Agent"), AuditEvent.ObjectReference.of(info), status, AuditEvent.microTime(received),
+        impersonatedUser == null ? null : AuditEvent.User.of(impersonatedUser), sourceIps,
+        userAgent, AuditEvent.ObjectReference.of(info), status, AuditEvent.microTime(received),
         AuditEvent.microTime(clock.now())));
   }
 
