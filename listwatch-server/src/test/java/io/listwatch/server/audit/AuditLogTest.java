@@ -258,6 +258,29 @@ class AuditLogTest {
   }
 
   @Test
+  void webSocketWatch_logs101AtResponseStarted_andResponseCompleteWhenClosed() throws Exception {
+    String uri = "/api/v1/namespaces/default/configmaps?watch=true&labelSelector=audit%3Dwebsocket";
+    java.net.http.WebSocket ws = client.newWebSocketBuilder().header("Authorization", "Bearer alice-token")
+        .buildAsync(URI.create(server.url().replace("https:", "wss:") + uri), new java.net.http.WebSocket.Listener() { })
+        .get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+    ws.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "done").get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    List<JsonNode> events;
+    do {
+      events = readLog().stream().filter(e -> e.path("requestURI").asText().equals(uri)).toList();
+      Thread.sleep(20);
+    } while (events.size() < 2 && System.nanoTime() < deadline);
+    assertThat(events).extracting(e -> e.path("stage").asText()).containsExactly("ResponseStarted", "ResponseComplete");
+    assertThat(events).allSatisfy(e -> {
+      assertThat(e.path("verb").asText()).isEqualTo("watch");
+      assertThat(e.path("user").path("username").asText()).isEqualTo("alice");
+      assertThat(e.path("responseStatus").path("code").asInt()).isEqualTo(101);
+    });
+    assertThat(events.get(0).path("auditID").asText()).isEqualTo(events.get(1).path("auditID").asText());
+  }
+
+  @Test
   void auditIdSentByTheClient_isKept() {
     HttpResponse<String> r = send("GET", "/version", null, "Authorization", "Bearer alice-token",
         "Audit-Id", "0a1b2c3d-from-a-proxy");
