@@ -117,6 +117,7 @@ public final class ApiServer implements AutoCloseable {
   private volatile ApiRoutes routes;
   private ServerMetrics metrics;
   private ConnectionOptions connectionOptions;
+  private io.listwatch.server.audit.AuditBackend audit = io.listwatch.server.audit.AuditBackend.NONE;
   /** TCP keepalive idle time and probe interval on accepted connections (kube's period). */
   private static final int KEEPALIVE_SECONDS = 180;
   private Rbac rbac;
@@ -182,7 +183,10 @@ public final class ApiServer implements AutoCloseable {
           .watchLimit(new WatchLimit(config.maxWatchesPerUser))
           .build();
       metrics.registerInFlight(chain.inFlightLimit());
-      connectionOptions = new ConnectionOptions(config.idleConnectionTimeout, metrics.requests(), config.clock);
+      if (config.auditLog != null) {
+        audit = io.listwatch.server.audit.AuditLogBackend.open(config.auditLog.toString());
+      }
+      connectionOptions = new ConnectionOptions(config.idleConnectionTimeout, metrics.requests(), config.clock, audit);
       metrics.registerConnections(connectionOptions::readingPaused);
       boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
       workers = new MultiThreadIoEventLoopGroup(config.ioThreads, NioIoHandler.newFactory());
@@ -437,6 +441,7 @@ public final class ApiServer implements AutoCloseable {
     if (timer != null) {
       timer.shutdownNow();
     }
+    audit.close(); // after the event loops: the last requests and watches have been logged
     cachers.clear();
     if (storage != null) {
       storage.close();
@@ -475,6 +480,7 @@ public final class ApiServer implements AutoCloseable {
     private int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
     private Duration idleConnectionTimeout = ConnectionOptions.DEFAULT_IDLE_TIMEOUT;
     private Clock clock = Clock.system();
+    private Path auditLog;
 
     private Builder() {
     }
@@ -593,6 +599,17 @@ public final class ApiServer implements AutoCloseable {
      */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock);
+      return this;
+    }
+
+    /**
+     * {@code --audit-log-path}: log every request to this file as kube's audit events
+     * ({@code audit.k8s.io/v1}, level Metadata, one JSON line each; see
+     * {@link io.listwatch.server.audit.AuditLogBackend}), appending; {@code -} means standard
+     * output. Default: no audit log.
+     */
+    public Builder auditLog(Path path) {
+      this.auditLog = Objects.requireNonNull(path);
       return this;
     }
 

@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * unless the groups asked for include it or {@code system:unauthenticated}
  * ({@code system:anonymous} gets {@code system:unauthenticated} instead), and a service account
  * without groups asked for gets its service-account groups. The headers are removed from the
- * request that goes on. Members of {@code system:masters} may impersonate anyone.
+ * request that goes on; a request without them goes on as the same object. Members of {@code system:masters} may impersonate anyone.
  *
  * <p>Immutable and thread-safe; never blocks (the authorizer answers from memory).
  */

@@ -98,6 +98,11 @@ public final class ServerCommand implements Callable<Integer> {
       description = "How requests are authorized: RBAC or AlwaysAllow (default: ${DEFAULT-VALUE}).")
   AuthorizationMode authorizationMode = AuthorizationMode.RBAC;
 
+  @Option(names = "--audit-log-path",
+      description = "Log every request as a kube audit event (audit.k8s.io/v1, level Metadata, one JSON line each) "
+          + "to this file, appending; - means standard output. No audit policy: every request is logged.")
+  String auditLogPath;
+
   @Option(names = "--ui", description = "Serve the live page of nodes and pods at /ui/ (a browser uses it "
       + "on the plain-HTTP listener, --http-port, where requests act as the admin).")
   boolean ui;
@@ -112,6 +117,9 @@ public final class ServerCommand implements Callable<Integer> {
         .authorizationMode(authorizationMode).ui(ui);
     if (httpPort > 0) {
       builder.insecurePort(httpPort);
+    }
+    if (auditLogPath != null && !auditLogPath.isEmpty()) {
+      builder.auditLog(Path.of(auditLogPath));
     }
     ApiServer server;
     try {

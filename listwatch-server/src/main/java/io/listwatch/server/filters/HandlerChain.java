@@ -1,6 +1,7 @@
 package io.listwatch.server.filters;
 
 import io.listwatch.api.StatusException;
+import io.listwatch.server.audit.RequestAudit;
 import io.listwatch.server.authn.Authenticator;
 import io.listwatch.server.authn.UserInfo;
 import io.listwatch.server.authz.Attributes;
@@ -63,8 +64,23 @@ public final class HandlerChain {
    * is at its in-flight limit or the user at the watch limit.
    */
   public Admission admit(ApiRequest request, RequestInfo info) {
+    return admit(request, info, null);
+  }
+
+  /**
+   * {@link #admit(ApiRequest, RequestInfo)}, telling {@code audit} (when not null) who
+   * authentication found and who the request impersonates as soon as each is known, so that a
+   * request refused later is audited with its user.
+   */
+  public Admission admit(ApiRequest request, RequestInfo info, RequestAudit audit) {
     ApiRequest authenticated = request.withUser(authenticate(request, info));
+    if (audit != null) {
+      audit.authenticated(authenticated.user());
+    }
     ApiRequest effective = impersonation.apply(authenticated);
+    if (audit != null && effective != authenticated) { // impersonation returns the request itself when not asked for
+      audit.impersonated(effective.user());
+    }
     MaxInFlightLimit.Slot slot = inFlight.acquire(effective.user(), info);
     try {
       authorize(effective, info);

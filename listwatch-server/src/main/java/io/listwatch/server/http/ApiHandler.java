@@ -1,6 +1,7 @@
 package io.listwatch.server.http;
 
 import io.listwatch.api.StatusException;
+import io.listwatch.server.audit.RequestAudit;
 import io.listwatch.server.cacher.CacheWatcher;
 import io.listwatch.server.cacher.WatchEncoding;
 import io.listwatch.server.cacher.WatchSink;
@@ -36,7 +37,10 @@ import org.slf4j.LoggerFactory;
  * stream into a {@link ChunkedWatchSink}, or, when the client asked for a WebSocket, switches
  * the connection to WebSocket ({@link WebSocketUpgrade}) and streams into a
  * {@link WebSocketWatchSink}. Every failure becomes a kube Status; an unexpected one is
- * logged and answered 500. Every answer is counted in the {@link RequestMetrics}; a
+ * logged and answered 500. Every answer is counted in the {@link RequestMetrics} and audited
+ * ({@link RequestAudit}: stage ResponseComplete when a response is complete, for a watch
+ * ResponseStarted when its head is sent and ResponseComplete when it ends), and carries the
+ * request's {@code Audit-Id} header; a
  * request's hold on the limits ({@link HandlerChain.Admission#release()}) ends when its response
  * is handed to the connection, a watch's when the watch ends.
  *
@@ -55,18 +59,23 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private final HandlerChain chain;
   private final ConnectionInfo.Listener listener;
   private final RequestMetrics metrics;
+  private final ConnectionOptions options;
   private CacheWatcher activeWatch; // event loop only
   /** The list response being streamed on this channel, if any; event loop only. */
   private ListStreamWriter activeList;
   /** The running watch's hold on the limits and on the connection's idle clock; event loop only. */
   private HandlerChain.Admission watchAdmission;
   private IdleConnections watchIdle;
+  /** The running watch's audit record, completed when the watch ends; event loop only. */
+  private RequestAudit watchAudit;
+  private int watchCode;
 
-  ApiHandler(ApiRoutes routes, HandlerChain chain, ConnectionInfo.Listener listener, RequestMetrics metrics) {
+  ApiHandler(ApiRoutes routes, HandlerChain chain, ConnectionInfo.Listener listener, ConnectionOptions options) {
     this.routes = routes;
     this.chain = chain;
     this.listener = listener;
-    this.metrics = metrics;
+    this.metrics = options.metrics();
+    this.options = options;
   }
 
   @Override
@@ -74,25 +83,31 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     long startNanos = metrics.startTime();
     IdleConnections idle = IdleConnections.of(ctx.channel());
     idle.requestStarted();
+    RequestAudit audit = RequestAudit.begin(options.audit(), options.clock(), req.method().name(), req.uri(),
+        req.headers(), ctx.channel().remoteAddress());
     ApiRequest request;
     RequestInfo info = null;
     HandlerChain.Admission admission;
     try {
       request = ApiRequest.from(req, Connections.info(ctx.channel(), listener));
       info = routes.requestInfo(request);
-      admission = chain.admit(request, info);
+      audit.requestInfo(info);
+      admission = chain.admit(request, info, audit);
     } catch (StatusException e) {
       if (info != null) {
         record(info, req.headers().get(HttpHeaderNames.CONTENT_TYPE), e.code(), startNanos);
       }
-      ctx.writeAndFlush(Responses.status(e, Negotiation.prefersProtobuf(req.headers().get(HttpHeaderNames.ACCEPT))));
+      FullHttpResponse refused = Responses.status(e, Negotiation.prefersProtobuf(req.headers().get(HttpHeaderNames.ACCEPT)));
+      audit.stamp(refused);
+      audit.responseComplete(e.code(), e.status());
+      ctx.writeAndFlush(refused);
       idle.requestEnded();
       return;
     }
     request = admission.request();
     if (request.isWatch()) {
       // watches are long-running: not counted in flight, but held against the user's watch limit
-      startWatch(ctx, info, request, req, admission, idle);
+      startWatch(ctx, info, request, req, admission, idle, audit);
       return;
     }
     CompletableFuture<io.listwatch.server.rest.ApiResponse> response;
@@ -113,7 +128,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       Optional<ListBodyChunks> list = e == null ? Responses.streamedList(r, admitted) : Optional.empty();
       if (list.isPresent()) {
         record(served, admitted.contentType(), r.code(), startNanos);
-        ctx.write(Responses.streamedListHead(r, list.get()));
+        HttpResponse head = Responses.streamedListHead(r, list.get());
+        audit.stamp(head);
+        audit.responseComplete(r.code(), null);
+        ctx.write(head);
         activeList = new ListStreamWriter(ctx, list.get(), () -> {
           activeList = null;
           idle.requestEnded();
@@ -126,6 +144,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         addDeprecationWarnings(out, served); // a success has them from the routes
       }
       record(served, admitted.contentType(), out.status().code(), startNanos);
+      audit.stamp(out);
+      audit.responseComplete(out.status().code(), e == null ? statusBody(r) : errorStatus(e));
       ctx.writeAndFlush(out);
       idle.requestEnded();
     }));
@@ -153,7 +173,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
    * HTTP/1.1 connection, else as a streamed (chunked) body.
    */
   private void startWatch(ChannelHandlerContext ctx, RequestInfo info, ApiRequest request, FullHttpRequest req,
-      HandlerChain.Admission admission, IdleConnections idle) {
+      HandlerChain.Admission admission, IdleConnections idle, RequestAudit audit) {
     ApiRoutes.WatchStart start;
     Optional<TableOptions> table;
     try {
@@ -164,6 +184,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       FullHttpResponse refused = errorResponse(e, request);
       addDeprecationWarnings(refused, info);
       metrics.watchStarted(info, refused.status().code());
+      audit.stamp(refused);
+      audit.responseComplete(refused.status().code(), errorStatus(e));
       ctx.writeAndFlush(refused);
       idle.requestEnded();
       return;
@@ -177,6 +199,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       if (refused.isPresent()) {
         admission.release();
         metrics.watchStarted(info, refused.get().status().code());
+        audit.stamp(refused.get());
+        audit.responseComplete(refused.get().status().code(), null);
         ctx.writeAndFlush(refused.get()).addListener(ChannelFutureListener.CLOSE);
         idle.requestEnded();
         return;
@@ -184,7 +208,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       metrics.watchStarted(info, HttpResponseStatus.SWITCHING_PROTOCOLS.code());
       watchAdmission = admission;
       watchIdle = idle;
-      sink = WebSocketUpgrade.upgrade(ctx, req, encoding, this::watchOver);
+      watchAudit = audit;
+      watchCode = HttpResponseStatus.SWITCHING_PROTOCOLS.code();
+      audit.responseStarted(watchCode);
+      sink = WebSocketUpgrade.upgrade(ctx, req, encoding, this::watchOver,
+          new io.netty.handler.codec.http.DefaultHttpHeaders().set(RequestAudit.AUDIT_ID_HEADER, audit.auditId()));
     } else {
       HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
       head.headers().set(HttpHeaderNames.CONTENT_TYPE, encoding == WatchEncoding.PROTOBUF
@@ -193,9 +221,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       addDeprecationWarnings(head, info);
       HttpUtil.setTransferEncodingChunked(head, true);
       metrics.watchStarted(info, HttpResponseStatus.OK.code());
+      audit.stamp(head);
       ctx.writeAndFlush(head);
       watchAdmission = admission;
       watchIdle = idle;
+      watchAudit = audit;
+      watchCode = HttpResponseStatus.OK.code();
+      audit.responseStarted(watchCode);
       sink = new ChunkedWatchSink(ctx, encoding, this::watchOver);
     }
     // kubectl get -w: this watcher alone pays for printing its events
@@ -222,6 +254,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   /** The watch on this channel is over (ended, aborted, or its client gone): release its limits. Event loop. */
   private void watchOver() {
     activeWatch = null;
+    if (watchAudit != null) {
+      watchAudit.responseComplete(watchCode, null);
+      watchAudit = null;
+    }
     if (watchAdmission != null) {
       watchAdmission.release();
       watchAdmission = null;
@@ -245,6 +281,19 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
     LOG.error("{} {} failed", request.method(), request.path(), cause);
     return Responses.status(StatusException.internal(String.valueOf(cause.getMessage())), protobuf);
+  }
+
+  /** The Status a failure is answered with (an unexpected failure's is a 500 InternalError). */
+  private static io.listwatch.api.Status errorStatus(Throwable e) {
+    Throwable cause = unwrap(e);
+    return cause instanceof StatusException se ? se.status()
+        : StatusException.internal(String.valueOf(cause.getMessage())).status();
+  }
+
+  /** The Status a successful response carries as its body (a delete's), else null. */
+  private static io.listwatch.api.Status statusBody(io.listwatch.server.rest.ApiResponse r) {
+    return r.body() instanceof io.listwatch.server.rest.ApiResponse.Value v
+        && v.value() instanceof io.listwatch.api.Status s ? s : null;
   }
 
   private static Throwable unwrap(Throwable e) {

@@ -1,6 +1,7 @@
 package io.listwatch.server.http;
 
 import io.listwatch.api.clock.Clock;
+import io.listwatch.server.audit.AuditBackend;
 import io.listwatch.server.metrics.RequestMetrics;
 import java.time.Duration;
 import java.util.Objects;
@@ -8,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What every connection of a listener shares: how long it may sit idle (on which clock), where
- * requests are counted, and how many connections have reading paused (their client does not read its
+ * requests are counted and audited, and how many connections have reading paused (their client does not read its
  * responses). Thread-safe.
  */
 public final class ConnectionOptions {
@@ -19,16 +20,31 @@ public final class ConnectionOptions {
   private final Duration idleTimeout;
   private final RequestMetrics metrics;
   private final Clock clock;
+  private final AuditBackend audit;
   private final AtomicInteger readingPaused = new AtomicInteger();
 
-  /** {@code clock} measures and schedules the idle timeout (the server's clock). */
+  /** {@code clock} measures and schedules the idle timeout (the server's clock); nothing is audited. */
   public ConnectionOptions(Duration idleTimeout, RequestMetrics metrics, Clock clock) {
+    this(idleTimeout, metrics, clock, AuditBackend.NONE);
+  }
+
+  /**
+   * {@code clock} measures and schedules the idle timeout and stamps audit events (the server's
+   * clock); every request is audited to {@code audit}.
+   */
+  public ConnectionOptions(Duration idleTimeout, RequestMetrics metrics, Clock clock, AuditBackend audit) {
     if (idleTimeout.isNegative() || idleTimeout.isZero()) {
       throw new IllegalArgumentException("the idle timeout must be positive");
     }
     this.idleTimeout = idleTimeout;
     this.metrics = Objects.requireNonNull(metrics);
     this.clock = Objects.requireNonNull(clock);
+    this.audit = Objects.requireNonNull(audit);
+  }
+
+  /** Where every request's audit events go. */
+  public AuditBackend audit() {
+    return audit;
   }
 
   public Duration idleTimeout() {

@@ -122,7 +122,7 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
     p.addLast("flow-control", new FlowControlHandler());
     p.addLast("keep-alive", new HttpServerKeepAliveHandler());
     p.addLast("aggregator", new StatusAggregator(MAX_BODY_BYTES));
-    p.addLast("api", new ApiHandler(routes, chain, listener, options.metrics()));
+    p.addLast("api", new ApiHandler(routes, chain, listener, options));
   }
 
   /** The HTTP/1.1 codec with this server's limits on the request line and headers. */
@@ -163,7 +163,7 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
       protected void initChannel(Channel stream) {
         stream.config().setWriteBufferWaterMark(WATER_MARK);
         stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true),
-            new StatusAggregator(MAX_BODY_BYTES), new ApiHandler(routes, chain, listener, options.metrics()));
+            new StatusAggregator(MAX_BODY_BYTES), new ApiHandler(routes, chain, listener, options));
       }
     };
   }

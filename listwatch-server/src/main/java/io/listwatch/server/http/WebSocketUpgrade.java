@@ -101,9 +101,11 @@ final class WebSocketUpgrade {
    * @param api the context of the {@link ApiHandler} that admitted the request
    * @param encoding the watch's encoding (protobuf events are binary messages)
    * @param onDone see {@link WebSocketWatchSink}
+   * @param responseHeaders headers to add to the 101 response (its {@code Audit-Id})
    */
   static WebSocketWatchSink upgrade(ChannelHandlerContext api, FullHttpRequest req,
-      io.listwatch.server.cacher.WatchEncoding encoding, Runnable onDone) {
+      io.listwatch.server.cacher.WatchEncoding encoding, Runnable onDone,
+      io.netty.handler.codec.http.HttpHeaders responseHeaders) {
     WebSocketServerHandshaker handshaker = handshakers(api, req).newHandshaker(req);
     // the connection stops being HTTP: nothing may aggregate or keep-alive-track what follows
     ChannelPipeline p = api.pipeline();
@@ -119,7 +121,8 @@ final class WebSocketUpgrade {
     WebSocketWatchSink sink = new WebSocketWatchSink(api, handshaker, req.uri(), encoding, onDone);
     p.addAfter(api.name(), "websocket-watch", sink);
     try {
-      handshaker.handshake(api.channel(), req).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+      handshaker.handshake(api.channel(), req, responseHeaders, api.channel().newPromise())
+          .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
     } catch (WebSocketHandshakeException e) {
       LOG.debug("WebSocket handshake failed; closing", e);
       api.close();

@@ -46,7 +46,8 @@ class ServerCommandTest {
   @Test
   void sigterm_endsWatchesNormally_andKeepsWrites_andReusesTheCertificates() throws Exception {
     String url;
-    Process server = start("--secure-port", "0");
+    Path auditLog = dataDir.resolve("audit/audit.log");
+    Process server = start("--secure-port", "0", "--audit-log-path", auditLog.toString());
     byte[] caFirstStart;
     try {
       List<String> printed = new ArrayList<>();
@@ -74,6 +75,12 @@ class ServerCommandTest {
       });
       assertThat(ended.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
       assertThat(server.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS)).as("server exited").isTrue();
+      // --audit-log-path: the shutdown flushed every request, the watch's end included
+      List<String> audit = Files.readAllLines(auditLog);
+      assertThat(audit).anySatisfy(l -> assertThat(l).contains("\"verb\":\"create\"")
+          .contains("\"user\":{\"username\":\"admin\"").contains("\"code\":201"));
+      assertThat(audit).anySatisfy(l -> assertThat(l).contains("\"stage\":\"ResponseComplete\"")
+          .contains("\"verb\":\"watch\""));
     } finally {
       server.destroyForcibly();
     }

@@ -60,8 +60,10 @@ class WebSocketAdmissionTest {
 
   private String answer(String... extraHeaders) {
     EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), new HttpObjectAggregator(1 << 20),
-        new ApiHandler(routes, chain(), ConnectionInfo.Listener.SECURE,
-            new io.listwatch.server.metrics.ServerMetrics(info -> true, io.listwatch.api.clock.Clock.system()).requests()));
+        new ApiHandler(routes, chain(), ConnectionInfo.Listener.SECURE, new ConnectionOptions(
+            ConnectionOptions.DEFAULT_IDLE_TIMEOUT,
+            new io.listwatch.server.metrics.ServerMetrics(info -> true, io.listwatch.api.clock.Clock.system()).requests(),
+            io.listwatch.api.clock.Clock.system())));
     StringBuilder req = new StringBuilder("GET /api/v1/namespaces/default/pods?watch=true HTTP/1.1\r\n"
         + "Host: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
         + "Sec-WebSocket-Key: " + RawWebSocket.KEY + "\r\n");
