@@ -6,6 +6,7 @@ import io.listwatch.api.StatusException;
 import io.listwatch.client.DynamicObject;
 import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
+import io.listwatch.client.cache.Indexer;
 import io.listwatch.client.cache.Lister;
 import io.listwatch.client.cache.ResourceEventHandler;
 import io.listwatch.client.cache.ResourceEventHandlerRegistration;
@@ -14,6 +15,7 @@ import io.listwatch.client.workqueue.RateLimiters;
 import io.listwatch.client.workqueue.RateLimitingQueue;
 import io.listwatch.controllers.Controller;
 import io.listwatch.controllers.ControllerContext;
+import io.listwatch.controllers.PodControllerIndex;
 import io.listwatch.controllers.events.EventRecorder;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,7 +60,7 @@ public final class DeploymentController implements Controller {
   private final ResourceClient<DynamicObject> rsClient;
   private final Lister<DynamicObject> deployments;
   private final Lister<DynamicObject> replicaSets;
-  private final Lister<DynamicObject> pods;
+  private final Indexer<DynamicObject> podIndexer;
   private final List<ResourceEventHandlerRegistration> registrations = new ArrayList<>();
   private final RateLimitingQueue<String> queue;
   private final DeploymentSync sync;
@@ -80,7 +82,8 @@ public final class DeploymentController implements Controller {
         context.informers().informerFor(ResourceType.PODS, DynamicObject.CODEC);
     this.deployments = new Lister<>(dInformer.getIndexer(), DynamicObject.CODEC);
     this.replicaSets = new Lister<>(rsInformer.getIndexer(), DynamicObject.CODEC);
-    this.pods = new Lister<>(podInformer.getIndexer(), DynamicObject.CODEC);
+    PodControllerIndex.addTo(podInformer);
+    this.podIndexer = podInformer.getIndexer();
     this.queue = RateLimitingQueue.<String>builder(RateLimiters.defaultControllerRateLimiter(context.clock()))
         .name("deployment").clock(context.clock()).build();
     this.sync = new DeploymentSync(context.client(), replicaSets, context.events(), context.clock());
@@ -373,11 +376,11 @@ public final class DeploymentController implements Controller {
   private Map<String, List<JsonNode>> podsByReplicaSet(Deployment d, List<ReplicaSet> rsList) {
     Map<String, List<JsonNode>> out = new HashMap<>();
     rsList.forEach(rs -> out.put(rs.uid(), new ArrayList<>()));
-    for (DynamicObject pod : pods.namespace(d.namespace()).list(d.labelSelector())) {
-      JsonNode tree = pod.toTree();
-      for (JsonNode ref : tree.path("metadata").path("ownerReferences")) {
-        if (ref.path("controller").asBoolean(false) && out.containsKey(ref.path("uid").asText())) {
-          out.get(ref.path("uid").asText()).add(tree);
+    LabelSelector selector = d.labelSelector();
+    for (ReplicaSet rs : rsList) {
+      for (DynamicObject pod : PodControllerIndex.podsOf(podIndexer, d.namespace(), rs.uid(), false)) {
+        if (selector.matches(pod.labels())) {
+          out.get(rs.uid()).add(pod.toTree());
         }
       }
     }

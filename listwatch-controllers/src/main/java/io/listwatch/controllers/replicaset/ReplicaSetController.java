@@ -16,11 +16,12 @@ import io.listwatch.controllers.Controller;
 import io.listwatch.controllers.ControllerContext;
 import io.listwatch.controllers.ControllerExpectations;
 import io.listwatch.controllers.ControllerRefManager;
+import io.listwatch.controllers.PodControllerIndex;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -64,7 +65,6 @@ public final class ReplicaSetController implements Controller {
   private final SharedIndexInformer<DynamicObject> rsInformer;
   private final SharedIndexInformer<DynamicObject> podInformer;
   private final Lister<DynamicObject> rsLister;
-  private final Lister<DynamicObject> podLister;
   private final ResourceClient<DynamicObject> replicaSets;
   private final ResourceClient<DynamicObject> pods;
   private final ControllerExpectations expectations;
@@ -79,7 +79,6 @@ public final class ReplicaSetController implements Controller {
     this.rsInformer = context.informers().informerFor(ResourceType.REPLICASETS, DynamicObject.CODEC);
     this.podInformer = context.informers().informerFor(ResourceType.PODS, DynamicObject.CODEC);
     this.rsLister = new Lister<>(rsInformer.getIndexer(), DynamicObject.CODEC);
-    this.podLister = new Lister<>(podInformer.getIndexer(), DynamicObject.CODEC);
     this.replicaSets = context.client().dynamic(ResourceType.REPLICASETS);
     this.pods = context.client().dynamic(ResourceType.PODS);
     this.expectations = new ControllerExpectations(context.clock());
@@ -87,6 +86,7 @@ public final class ReplicaSetController implements Controller {
         .name("replicaset").clock(context.clock()).build();
     this.scaler = new ReplicaSetScaler(pods, expectations, context.events(), context.clock());
     rsInformer.addEventHandler(new ReplicaSetHandler());
+    PodControllerIndex.addTo(podInformer);
     podInformer.addEventHandler(new PodHandler());
   }
 
@@ -172,7 +172,7 @@ public final class ReplicaSetController implements Controller {
       return;
     }
     List<DynamicObject> active = new ArrayList<>();
-    for (DynamicObject pod : podLister.namespace(namespace).list(LabelSelector.everything())) {
+    for (DynamicObject pod : PodControllerIndex.podsOf(podInformer.getIndexer(), namespace, rs.uid(), true)) {
       if (Pods.isActive(pod)) {
         active.add(pod);
       }
@@ -186,7 +186,7 @@ public final class ReplicaSetController implements Controller {
     RuntimeException manageError = null;
     if (needsSync && !ControllerRefManager.isBeingDeleted(rs)) {
       try {
-        scaler.manageReplicas(key, rs, claimed.owned(), relatedPods(rs, claimed.owned(), active));
+        scaler.manageReplicas(key, rs, claimed.owned(), relatedPods(rs, claimed.owned()));
       } catch (RuntimeException e) {
         manageError = e;
       }
@@ -210,22 +210,24 @@ public final class ReplicaSetController implements Controller {
    * Deployment's), or {@code owned} when {@code rs} has no controller (kube's
    * {@code getIndirectlyRelatedPods}).
    */
-  private List<DynamicObject> relatedPods(DynamicObject rs, List<DynamicObject> owned, List<DynamicObject> active) {
+  private List<DynamicObject> relatedPods(DynamicObject rs, List<DynamicObject> owned) {
     Optional<OwnerReference> owner = ControllerRefManager.controllerOf(rs);
     if (owner.isEmpty()) {
       return owned;
     }
-    Set<String> siblings = new HashSet<>();
+    Set<String> siblings = new LinkedHashSet<>();
+    siblings.add(rs.uid());
     for (DynamicObject other : rsLister.namespace(rs.namespace()).list(LabelSelector.everything())) {
       if (ControllerRefManager.controllerOf(other).map(o -> o.uid().equals(owner.get().uid())).orElse(false)) {
         siblings.add(other.uid());
       }
     }
-    siblings.add(rs.uid());
     List<DynamicObject> related = new ArrayList<>();
-    for (DynamicObject pod : active) {
-      if (ControllerRefManager.controllerOf(pod).map(r -> siblings.contains(r.uid())).orElse(false)) {
-        related.add(pod);
+    for (String uid : siblings) {
+      for (DynamicObject pod : PodControllerIndex.podsOf(podInformer.getIndexer(), rs.namespace(), uid, false)) {
+        if (Pods.isActive(pod)) {
+          related.add(pod);
+        }
       }
     }
     return related;
