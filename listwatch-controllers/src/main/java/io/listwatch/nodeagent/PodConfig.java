@@ -70,6 +70,13 @@ public final class PodConfig {
   private final Set<String> sources = new LinkedHashSet<>();
   /** Sources that have sent a SET. */
   private final Set<String> sourcesSeen = new HashSet<>();
+  /**
+   * The resourceVersion of the API server's pods as last merged, by uid. The API server source
+   * hands over every pod of the node on each change (an UndeltaStore's SET); a pod whose
+   * resourceVersion has not moved since it was merged cannot differ, so it is not parsed and
+   * compared again. Guarded by {@link #lock}.
+   */
+  private final Map<String, String> apiVersions = new HashMap<>();
 
   /**
    * @param downstream receives the merged updates (under the config's lock)
@@ -178,6 +185,9 @@ public final class PodConfig {
           source);
     }
     pods.put(source, current);
+    if (PodSources.API.equals(source)) {
+      apiVersions.keySet().retainAll(current.keySet());
+    }
     return diff;
   }
 
@@ -192,10 +202,18 @@ public final class PodConfig {
             source, fullName);
         continue;
       }
-      ObjectNode ref = pod.toTree();
-      PodTrees.annotations(ref).put(PodSources.CONFIG_SOURCE, source);
       String uid = uid(pod);
       ObjectNode existing = old.get(uid);
+      boolean fromApi = PodSources.API.equals(source) && !pod.resourceVersion().isEmpty();
+      if (existing != null && fromApi && pod.resourceVersion().equals(apiVersions.get(uid))) {
+        into.put(uid, existing); // the same version as merged last time: nothing changed
+        continue;
+      }
+      if (fromApi) {
+        apiVersions.put(uid, pod.resourceVersion());
+      }
+      ObjectNode ref = pod.toTree();
+      PodTrees.annotations(ref).put(PodSources.CONFIG_SOURCE, source);
       if (existing != null) {
         into.put(uid, existing);
         switch (checkAndUpdate(existing, ref)) {
