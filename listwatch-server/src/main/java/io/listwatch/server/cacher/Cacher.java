@@ -387,9 +387,24 @@ public final class Cacher implements AutoCloseable {
     return new ContinueToken(rv, last.key().substring(def.storagePrefix().length()) + "\u0000").encode();
   }
 
-  /** The object {@code namespace/name}, as fresh as the options ask. */
+  /**
+   * The object {@code namespace/name}, as fresh as the options ask. Without a resourceVersion
+   * (the most recent version) it is read from storage, as kube's cacher does for a GET, so a
+   * watch cache running behind under load never turns a plain GET into a 504; with one, from
+   * the cache once it has caught up with that version (0: whatever the cache has).
+   */
   public CompletableFuture<Optional<CachedObject>> get(String namespace, String name, ListOptions options) {
     String key = def.storageKey(namespace, name);
+    if (options.resourceVersionNumber().isEmpty()) {
+      return storage.get(key).handle((kv, e) -> {
+        if (e != null) {
+          Throwable cause = unwrap(e);
+          throw cause instanceof RuntimeException r && !(cause instanceof StorageException) ? r
+              : StatusException.internal(cause.getMessage());
+        }
+        return kv.map(v -> decoder.decode(v.key(), v.modRevision(), v.value()));
+      });
+    }
     return readyFor(options).thenApply(ignored -> Optional.ofNullable(cache.current(key)));
   }
 
