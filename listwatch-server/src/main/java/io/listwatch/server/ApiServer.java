@@ -344,6 +344,26 @@ public final class ApiServer implements AutoCloseable {
     return issueClientCertificate(user, groups).clientSslContext(caCertificate());
   }
 
+  /**
+   * TLS mode: a client {@link javax.net.ssl.SSLContext} that trusts this server and presents no
+   * certificate (for clients that authenticate with a bearer token, or not at all).
+   */
+  public javax.net.ssl.SSLContext trustingSslContext() {
+    try {
+      java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+      trust.load(null, null);
+      trust.setCertificateEntry("ca", caCertificate());
+      javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+          javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+      tmf.init(trust);
+      javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+      ssl.init(null, tmf.getTrustManagers(), null);
+      return ssl;
+    } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+      throw new IllegalStateException("cannot build a TLS context trusting the server's CA", e);
+    }
+  }
+
   /** TLS mode: how many connections negotiated each protocol by ALPN ({@code h2}, {@code http/1.1}), for tests. */
   public Map<String, Long> negotiatedProtocols() {
     requireTls();

@@ -16,13 +16,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -64,13 +62,7 @@ class AuditLogTest {
         .authentication(AuthenticationConfig.builder().tokenAuthFile(tokens).build())
         .authorizer(AUTHORIZER).auditLog(log)
         .build().start();
-    KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-    trust.load(null, null);
-    trust.setCertificateEntry("ca", server.caCertificate());
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(trust);
-    SSLContext ssl = SSLContext.getInstance("TLS");
-    ssl.init(null, tmf.getTrustManagers(), null);
+    SSLContext ssl = server.trustingSslContext();
     client = HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_1_1).connectTimeout(WAIT).build();
   }
 

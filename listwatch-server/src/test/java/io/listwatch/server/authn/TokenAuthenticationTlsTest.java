@@ -8,9 +8,7 @@ import io.listwatch.server.authz.Decision;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,13 +44,7 @@ class TokenAuthenticationTlsTest {
         .authentication(AuthenticationConfig.builder().tokenAuthFile(tokens).build())
         .authorizer(AUTHORIZER)
         .build().start();
-    KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-    trust.load(null, null);
-    trust.setCertificateEntry("ca", server.caCertificate());
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(trust);
-    SSLContext ssl = SSLContext.getInstance("TLS");
-    ssl.init(null, tmf.getTrustManagers(), null);
+    SSLContext ssl = server.trustingSslContext();
     http1 = new Http(server.url(), HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Http.WAIT).build());
     http2 = new Http(server.url(), HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_2)

@@ -106,9 +106,7 @@ class TlsTransportTest {
 
   @Test
   void clientWithoutCertificate_isAnonymous(ApiServer server) throws Exception {
-    // trusts the server, presents no certificate
-    SSLContext anonymous = SSLContext.getInstance("TLS");
-    anonymous.init(null, trustManagers(server), null);
+    SSLContext anonymous = server.trustingSslContext(); // presents no certificate
     HttpClient client = HttpClient.newBuilder().sslContext(anonymous).connectTimeout(WAIT).build();
     try (client) {
       HttpResponse<String> version = client.send(HttpRequest.newBuilder(URI.create(server.url() + "/version"))
@@ -120,16 +118,6 @@ class TlsTransportTest {
           .timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(pods.statusCode()).isEqualTo(401);
     }
-  }
-
-  private static javax.net.ssl.TrustManager[] trustManagers(ApiServer server) throws Exception {
-    java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
-    trust.load(null, null);
-    trust.setCertificateEntry("ca", server.caCertificate());
-    javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
-        javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(trust);
-    return tmf.getTrustManagers();
   }
 
   @Test

@@ -8,13 +8,10 @@ import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Users as static bearer tokens from a {@code --token-auth-file} (one line per user: token,
@@ -47,17 +44,9 @@ final class TokenCredentials implements UserCredentials {
       server = ApiServer.builder().tls()
           .authentication(AuthenticationConfig.builder().tokenAuthFile(tokenFile).build())
           .build().start();
-      KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-      trust.load(null, null);
-      trust.setCertificateEntry("ca", server.caCertificate());
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      tmf.init(trust);
-      trustOnly = SSLContext.getInstance("TLS");
-      trustOnly.init(null, tmf.getTrustManagers(), null);
+      trustOnly = server.trustingSslContext();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
     }
     return server;
   }
