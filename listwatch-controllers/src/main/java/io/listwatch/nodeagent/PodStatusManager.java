@@ -8,6 +8,7 @@ import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.client.DynamicObject;
 import io.listwatch.client.ResourceClient;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -15,6 +16,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -31,7 +34,13 @@ import org.slf4j.LoggerFactory;
  * ContainersReady and Ready are the agent's; any other (such as DisruptionTarget) is kept as
  * the API server has it, first, as the kubelet's {@code mergePodStatus} does.
  *
- * <p>Confined to the agent's pod worker thread.
+ * <p>A write the server refuses for a passing reason (429, a 5xx such as a 504 timeout, or a
+ * connection error) is tried again later, after 1, 2, 4, 8 and then every 10 seconds, up to
+ * {@value #MAX_RETRIES} times, each time computed afresh from the pod's latest version, as the
+ * kubelet's status manager keeps syncing a status the API server does not have yet. Any other
+ * refusal (the pod is invalid, forbidden) is logged and not retried.
+ *
+ * <p>Confined to the agent's pod worker thread: retries run on it too.
  */
 final class PodStatusManager {
 
@@ -41,15 +50,21 @@ final class PodStatusManager {
   static final Set<String> KUBELET_CONDITIONS =
       Set.of("PodScheduled", "PodReadyToStartContainers", "Initialized", "ContainersReady", "Ready");
 
+  /** How many times a write refused for a passing reason is tried again. */
+  static final int MAX_RETRIES = 10;
+  private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(10);
+
   private final ResourceClient<DynamicObject> pods;
   private final Clock clock;
+  private final Executor worker;
   private final String logName;
   /** The status last written or adopted, as the API server returned it, by pod UID. */
   private final Map<String, ObjectNode> statuses = new HashMap<>();
 
-  PodStatusManager(ResourceClient<DynamicObject> pods, Clock clock, String nodeName) {
+  PodStatusManager(ResourceClient<DynamicObject> pods, Clock clock, Executor worker, String nodeName) {
     this.pods = Objects.requireNonNull(pods, "pods");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.worker = Objects.requireNonNull(worker, "worker");
     this.logName = "PodStatusManager[" + nodeName + "]";
   }
 
@@ -112,6 +127,11 @@ final class PodStatusManager {
    * it, up to five times on conflicts; remembers what the server stored.
    */
   private void write(String namespace, String name, String uid, Function<DynamicObject, ObjectNode> status) {
+    write(namespace, name, uid, status, 0);
+  }
+
+  private void write(String namespace, String name, String uid, Function<DynamicObject, ObjectNode> status,
+      int retries) {
     for (int attempt = 0; attempt < 5; attempt++) {
       try {
         Optional<DynamicObject> latest = pods.get(namespace, name);
@@ -128,15 +148,36 @@ final class PodStatusManager {
         statuses.put(uid, PodTrees.status(stored.toTree()).deepCopy());
         return;
       } catch (StatusException e) {
-        if (e.status().code() != 409) {
+        int code = e.status().code();
+        if (code != 409) {
           log.warn("{}: status of {}/{}: {}", logName, namespace, name, e.getMessage());
+          if (code == 429 || code >= 500) {
+            retryLater(namespace, name, uid, status, retries);
+          }
           return;
         }
       } catch (RuntimeException e) {
         log.warn("{}: status of {}/{}: {}", logName, namespace, name, e.toString());
+        retryLater(namespace, name, uid, status, retries);
         return;
       }
     }
+  }
+
+  private void retryLater(String namespace, String name, String uid, Function<DynamicObject, ObjectNode> status,
+      int retries) {
+    if (retries >= MAX_RETRIES) {
+      log.warn("{}: status of {}/{}: giving up after {} retries", logName, namespace, name, retries);
+      return;
+    }
+    Duration delay = Duration.ofSeconds(1L << Math.min(retries, 4));
+    clock.schedule(delay.compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY : delay, () -> {
+      try {
+        worker.execute(() -> write(namespace, name, uid, status, retries + 1));
+      } catch (RejectedExecutionException stopped) {
+        // the agent stopped meanwhile
+      }
+    });
   }
 
   /** {@code ours} with the conditions of {@code theirs} that the kubelet does not own, those first. */

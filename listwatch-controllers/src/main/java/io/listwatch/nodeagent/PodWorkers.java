@@ -92,7 +92,7 @@ final class PodWorkers {
     this.hostIp = Objects.requireNonNull(hostIp, "hostIp");
     this.containerStartDelay = Objects.requireNonNull(containerStartDelay, "containerStartDelay");
     this.backoff = Objects.requireNonNull(backoff, "backoff");
-    this.statuses = new PodStatusManager(pods, clock, nodeName);
+    this.statuses = new PodStatusManager(pods, clock, worker, nodeName);
     this.logName = "PodWorkers[" + nodeName + "]";
   }
 

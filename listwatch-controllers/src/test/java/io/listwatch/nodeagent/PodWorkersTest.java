@@ -3,6 +3,7 @@ package io.listwatch.nodeagent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.FakeClock;
 import io.listwatch.client.DeleteOptions;
 import io.listwatch.client.DynamicObject;
@@ -63,6 +64,21 @@ class PodWorkersTest {
 
   private static String text(DynamicObject pod, String... path) {
     return pod.get(path).map(n -> n.asText()).orElse("");
+  }
+
+  @Test
+  void statusWriteRefusedForAPassingReason_isWrittenOnALaterTry() {
+    DynamicObject pod = create("web", "Always", "");
+    // the API server's watch cache runs behind: the read before the write ends in 504
+    client.failNext(Action.GET, ResourceType.PODS, StatusException.tooLargeResourceVersion(9, 5));
+
+    workers.sync(pod);
+    assertThat(current("web").get("status", "phase")).as("nothing written yet").isEmpty();
+
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(text(current("web"), "status", "phase")).isEqualTo("Pending");
+    clock.advance(Duration.ofSeconds(2));
+    assertThat(text(current("web"), "status", "phase")).isEqualTo("Running");
   }
 
   @Test
