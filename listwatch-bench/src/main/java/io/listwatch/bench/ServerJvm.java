@@ -47,9 +47,16 @@ public final class ServerJvm implements AutoCloseable {
    */
   public static ServerJvm start(Path dataDir, List<String> jvmOptions, Path log)
       throws IOException, InterruptedException {
-    return start("io.listwatch.server.cli.ServerCommand",
-        List.of("--data-dir", dataDir.toString(), "--bind-address", "127.0.0.1", "--secure-port", "0",
-            "--http-port", String.valueOf(freeLoopbackPort())), jvmOptions, Set.of("http"), log);
+    return start(dataDir, List.of(), jvmOptions, log);
+  }
+
+  /** As {@link #start(Path, List, Path)}, with more options of {@code ./listwatch server} after the listener's. */
+  public static ServerJvm start(Path dataDir, List<String> serverOptions, List<String> jvmOptions, Path log)
+      throws IOException, InterruptedException {
+    List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--bind-address", "127.0.0.1",
+        "--secure-port", "0", "--http-port", String.valueOf(freeLoopbackPort())));
+    args.addAll(serverOptions);
+    return start("io.listwatch.server.cli.ServerCommand", args, jvmOptions, Set.of("http"), log);
   }
 
   /** A port free on 127.0.0.1 now (the plain-HTTP listener has no "any free port" setting: 0 turns it off). */

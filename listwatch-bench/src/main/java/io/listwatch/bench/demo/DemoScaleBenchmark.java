@@ -105,6 +105,11 @@ public final class DemoScaleBenchmark implements Callable<Integer> {
       description = "-Xmx of the controllers' and the node fleet's JVMs (default: ${DEFAULT-VALUE}).")
   private String clientHeap;
 
+  @Option(names = "--server-option", paramLabel = "OPTION",
+      description = "An option of ./listwatch server for the server under test, e.g. --server-option=--watch-cache-history=75s "
+          + "(repeatable).")
+  private List<String> serverOptions = new ArrayList<>();
+
   @Option(names = "--keep-logs", description = "Keep the work directory (the four JVMs' logs and GC logs) "
       + "instead of deleting it; its path is printed.")
   private boolean keepLogs;
@@ -129,6 +134,9 @@ public final class DemoScaleBenchmark implements Callable<Integer> {
     report.parameters.put("container start", containerStartMillis + " ms");
     report.parameters.put("grace period", graceSeconds + " s");
     report.parameters.put("heaps", "server -Xmx" + serverHeap + ", controllers and node fleet -Xmx" + clientHeap);
+    if (!serverOptions.isEmpty()) {
+      report.parameters.put("server options", String.join(" ", serverOptions));
+    }
     Path dir = Files.createTempDirectory("listwatch-bench-demo-");
     MachineInfo machine = MachineInfo.describe(dir);
     Path kubeconfig = dir.resolve("kubeconfig");
@@ -137,7 +145,7 @@ public final class DemoScaleBenchmark implements Callable<Integer> {
     GcLog fleetGc = new GcLog(dir.resolve("nodes-gc.log"));
     List<Phase> phases = new ArrayList<>();
     long[] liveHeap = {-1, -1, -1};
-    try (ServerJvm server = ServerJvm.start(dir.resolve("data"), jvmOptions(serverHeap, serverGc),
+    try (ServerJvm server = ServerJvm.start(dir.resolve("data"), serverOptions, jvmOptions(serverHeap, serverGc),
         dir.resolve("server.log"))) {
       report.progress("server %s (log %s)", server.url(), dir.resolve("server.log"));
       writeKubeconfig(kubeconfig, server.url());

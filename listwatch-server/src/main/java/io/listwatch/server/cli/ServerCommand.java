@@ -69,8 +69,8 @@ public final class ServerCommand implements Callable<Integer> {
   int watchCacheSize = CacherConfig.DEFAULTS.historyCapacity();
 
   @Option(names = "--watch-cache-history",
-      description = "Longest age of that history, e.g. 5m, 75s (default: 5m).")
-  String watchCacheHistory = "5m";
+      description = "Longest age of that history, e.g. 75s, 5m (default: 75s, as kube's).")
+  String watchCacheHistory = "75s";
 
   @Option(names = "--watcher-queue",
       description = "Events queued per watcher before a slow watcher is closed (default: ${DEFAULT-VALUE}).")
