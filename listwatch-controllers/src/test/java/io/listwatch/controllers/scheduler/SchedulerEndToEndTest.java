@@ -157,6 +157,8 @@ class SchedulerEndToEndTest {
     assertThat(condition.path("status").asText()).isEqualTo("False");
     assertThat(condition.path("reason").asText()).isEqualTo("Unschedulable");
     assertThat(condition.path("message").asText()).isEqualTo("0/3 nodes are available: 3 Insufficient cpu.");
+    // the event follows the status write
+    Await.until("the FailedScheduling event", () -> events.lines.stream().anyMatch(l -> l.startsWith("Warning")));
     assertThat(events.lines).contains("Warning FailedScheduling " + namespace + "/big: 0/3 nodes are available: "
         + "3 Insufficient cpu.");
     assertThat(nodeOf("big")).isEmpty();
@@ -165,6 +167,8 @@ class SchedulerEndToEndTest {
 
     Await.until("big bound", () -> nodeOf("big").isPresent());
     assertThat(nodeOf("big")).contains(n("n4"));
+    // the event follows the binding's answer, which the server may have sent after storing the binding
+    Await.until("the Scheduled event", () -> events.lines.stream().anyMatch(l -> l.startsWith("Normal Scheduled")));
     List<String> scheduled = events.lines.stream().filter(l -> l.startsWith("Normal Scheduled")).toList();
     assertThat(scheduled).containsExactly("Normal Scheduled " + namespace + "/big: Successfully assigned "
         + namespace + "/big to " + n("n4"));

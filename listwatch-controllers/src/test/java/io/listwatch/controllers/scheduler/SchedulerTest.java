@@ -195,6 +195,9 @@ class SchedulerTest {
     Await.until("a status update for web-4", () -> !podScheduledMessage("web-4").isEmpty());
     assertThat(podScheduledMessage("web-4"))
         .isEqualTo("0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.");
+    // the three replicas were assumed onto their nodes before web-4 was tried; their bindings
+    // run apart from the scheduling thread and may still be on their way
+    Await.until("three bindings", () -> bindings().size() == 3);
     assertThat(bindings()).extracting(b -> b.substring(b.indexOf("-> ") + 3)).containsExactlyInAnyOrder("n1", "n2", "n3");
     assertThat(bindings()).extracting(b -> b.substring(0, b.indexOf(" ->")))
         .containsExactlyInAnyOrder("web-1", "web-2", "web-3");
