@@ -1,6 +1,7 @@
 package io.listwatch.bench.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import io.listwatch.client.DynamicObject;
 import io.listwatch.client.KubeClient;
 import io.listwatch.client.ResourceType;
@@ -93,10 +94,12 @@ final class ClusterProgress implements AutoCloseable {
   }
 
   private static boolean isRunningAndReady(DynamicObject pod) {
-    if (!"Running".equals(pod.get("status", "phase").map(JsonNode::asText).orElse(""))) {
-      return false;
-    }
-    for (JsonNode c : pod.get("status", "conditions").orElse(com.fasterxml.jackson.databind.node.MissingNode.getInstance())) {
+    return "Running".equals(pod.get("status", "phase").map(JsonNode::asText).orElse("")) && isReady(pod);
+  }
+
+  /** The object's (a pod's or a node's) {@code Ready} condition is True. */
+  static boolean isReady(DynamicObject object) {
+    for (JsonNode c : object.get("status", "conditions").orElse(MissingNode.getInstance())) {
       if ("Ready".equals(c.path("type").asText())) {
         return "True".equals(c.path("status").asText());
       }

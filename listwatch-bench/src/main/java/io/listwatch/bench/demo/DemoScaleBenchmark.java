@@ -2,8 +2,10 @@ package io.listwatch.bench.demo;
 
 import static io.listwatch.bench.Format.count;
 
+import io.listwatch.api.ListOptions;
 import io.listwatch.bench.ChildJvm;
 import io.listwatch.bench.CpuMonitor;
+import io.listwatch.bench.Format;
 import io.listwatch.bench.GcLog;
 import io.listwatch.bench.MachineInfo;
 import io.listwatch.bench.Report;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -205,7 +208,7 @@ public final class DemoScaleBenchmark implements Callable<Integer> {
     if (keepLogs) {
       System.err.println("logs kept in " + dir);
     } else {
-      io.listwatch.bench.Format.deleteRecursively(dir);
+      Format.deleteRecursively(dir);
     }
     return phases.stream().allMatch(p -> p.finished) ? 0 : 1;
   }
@@ -231,7 +234,7 @@ public final class DemoScaleBenchmark implements Callable<Integer> {
       double seconds = p.seconds();
       long events = p.last.eventCount() - p.first.eventCount();
       long writes = ServerRequests.writes(p.requests);
-      Map<String, Long> verbs = new java.util.TreeMap<>(p.requests);
+      Map<String, Long> verbs = new TreeMap<>(p.requests);
       long delivered = verbs.getOrDefault(ServerRequests.WATCH_EVENTS, 0L);
       verbs.remove(ServerRequests.WATCH_EVENTS);
       verbs.values().removeIf(n -> n == 0);
@@ -390,15 +393,8 @@ public final class DemoScaleBenchmark implements Callable<Integer> {
     ResourceClient<DynamicObject> nodeClient = client.dynamic(ResourceType.NODES);
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     while (true) {
-      long ready = nodeClient.list("", io.listwatch.api.ListOptions.builder().build()).items().stream()
-          .filter(n -> n.get("status", "conditions").map(cs -> {
-            for (var c : cs) {
-              if ("Ready".equals(c.path("type").asText())) {
-                return "True".equals(c.path("status").asText());
-              }
-            }
-            return false;
-          }).orElse(false))
+      long ready = nodeClient.list("", ListOptions.builder().build()).items().stream()
+          .filter(ClusterProgress::isReady)
           .count();
       if (ready >= nodes) {
         return;

@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,7 +29,7 @@ final class ServerRequests {
   static final String WATCH_EVENTS = "watch events";
   private static final Pattern VERB = Pattern.compile("\\bverb=\"([A-Z]+)\"");
   /** kube's verbs on the metric that change something. */
-  static final java.util.Set<String> WRITES = java.util.Set.of("POST", "PUT", "PATCH", "APPLY", "DELETE", "DELETECOLLECTION");
+  static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "APPLY", "DELETE", "DELETECOLLECTION");
 
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
   private final URI metrics;
