@@ -83,8 +83,23 @@ public interface Storage extends AutoCloseable {
    */
   Watch watch(String prefix, long fromRevision, WatchListener listener);
 
-  /** The revision of the last committed change (0 for an empty, new store). */
+  /**
+   * The revision of the last committed change this instance knows of, without asking anyone
+   * (0 for an empty, new embedded store). At least the revision of every write this instance
+   * acknowledged; over a store shared by several processes it may lag their writes, which
+   * {@link #readCurrentRevision()} does not.
+   */
   long currentRevision();
+
+  /**
+   * The store's current revision as a linearizable read: at least the revision of every write
+   * any client of the store had acknowledged when the call was made. A consistent read (kube's
+   * list without resourceVersion) waits for this revision. The default, for a store that only
+   * this process writes, is {@link #currentRevision()}.
+   */
+  default CompletableFuture<Long> readCurrentRevision() {
+    return CompletableFuture.completedFuture(currentRevision());
+  }
 
   /** The oldest revision still readable: reads and watches below it fail with COMPACTED. */
   long compactedRevision();

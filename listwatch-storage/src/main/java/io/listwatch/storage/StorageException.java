@@ -73,6 +73,11 @@ public final class StorageException extends RuntimeException {
         + " bytes, over the limit of " + limit + " bytes", null, 0, 0, null);
   }
 
+  /** A request the store refused as too large, where only the store knows its size and limit. */
+  public static StorageException tooLarge(String key, String message) {
+    return new StorageException(Code.TOO_LARGE, key, message, null, 0, 0, null);
+  }
+
   public static StorageException invalidKey(String key, String reason) {
     return new StorageException(Code.INVALID_KEY, key, "invalid key: " + reason, null, 0, 0, null);
   }

@@ -23,10 +23,19 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 public abstract class StorageCrudContractTest extends StorageContract {
 
+  /**
+   * A new store is empty, and its first change takes the revision after the one it opened at:
+   * 0 for a new embedded store, the cluster's revision for a store sharing etcd.
+   */
   @Test
-  void currentRevision_isZero_forNewStore() {
-    assertThat(storage.currentRevision()).isZero();
+  void newStore_isEmpty_andItsFirstChangeTakesTheNextRevision() {
+    long opened = storage.currentRevision();
+
+    assertThat(range(RangeRequest.prefix("")).kvs()).isEmpty();
     assertThat(get("/a")).isEmpty();
+    assertThat(join(storage.readCurrentRevision())).isEqualTo(opened);
+    assertThat(create("/a", "v").modRevision()).isEqualTo(opened + 1);
+    assertThat(join(storage.readCurrentRevision())).isEqualTo(opened + 1);
   }
 
   @Test

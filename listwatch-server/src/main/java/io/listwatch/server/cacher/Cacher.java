@@ -278,7 +278,14 @@ public final class Cacher implements AutoCloseable {
     if (rv.isPresent() && rv.getAsLong() == 0) {
       return CompletableFuture.completedFuture(cache.resourceVersion());
     }
-    long target = rv.isPresent() ? rv.getAsLong() : storage.currentRevision();
+    if (rv.isPresent()) {
+      return readyAt(rv.getAsLong());
+    }
+    // a consistent read: the store's current revision, which over etcd includes other replicas' writes
+    return storage.readCurrentRevision().thenCompose(this::readyAt);
+  }
+
+  private CompletableFuture<Long> readyAt(long target) {
     if (cache.resourceVersion() >= target) {
       return CompletableFuture.completedFuture(cache.resourceVersion());
     }

@@ -85,6 +85,11 @@ public final class InstrumentedStorage implements Storage {
   }
 
   @Override
+  public CompletableFuture<Long> readCurrentRevision() {
+    return storage.readCurrentRevision();
+  }
+
+  @Override
   public long compactedRevision() {
     return storage.compactedRevision();
   }

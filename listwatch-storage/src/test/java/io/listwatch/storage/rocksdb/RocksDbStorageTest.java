@@ -102,6 +102,15 @@ class RocksDbStorageTest {
   }
 
   @Test
+  void newStore_startsAtRevisionZero_andItsFirstWriteTakesOne() {
+    try (RocksDbStorage storage = RocksDbStorage.builder(dir).open()) {
+      assertThat(storage.currentRevision()).isZero();
+      assertThat(join(storage.readCurrentRevision())).isZero();
+      assertThat(join(storage.create("/a", new byte[0])).modRevision()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void maxValueBytes_isEnforced_onCreateAndUpdate() {
     try (RocksDbStorage storage = RocksDbStorage.builder(dir).maxValueBytes(1024).open()) {
       KeyValue kv = join(storage.create("/k", new byte[1024]));

@@ -1,0 +1,145 @@
+package io.listwatch.storage.etcd;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real single-member etcd for tests: the {@code etcd} binary from PATH (Debian's etcd-server
+ * package, which {@code ./listwatch test} installs when it may), listening on free ports of
+ * 127.0.0.1 with its data in a directory of the caller's. It can be stopped and started again
+ * on the same data and ports, or killed. Shipped in this module's test-jar for other modules'
+ * tests. Not thread-safe; {@link #close} stops the process.
+ */
+public final class EtcdServer implements AutoCloseable {
+
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+
+  private final Path dataDir;
+  private final Path log;
+  private final int clientPort;
+  private final int peerPort;
+  private Process process;
+
+  private EtcdServer(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    this.dataDir = dir.resolve("etcd-data");
+    this.log = dir.resolve("etcd.log");
+    this.clientPort = freePort();
+    this.peerPort = freePort();
+  }
+
+  /**
+   * Starts etcd with its data under {@code dir} and waits until it answers.
+   *
+   * @throws IllegalStateException when etcd is not installed or does not come up
+   */
+  public static EtcdServer start(Path dir) throws IOException, InterruptedException {
+    EtcdServer server = new EtcdServer(dir);
+    server.startProcess();
+    return server;
+  }
+
+  /** The client URL, {@code http://127.0.0.1:<port>}. */
+  public URI endpoint() {
+    return URI.create("http://127.0.0.1:" + clientPort);
+  }
+
+  /** Stops etcd gracefully (SIGTERM) and waits for it to exit; its data stays. */
+  public void stop() throws InterruptedException {
+    if (process != null && process.isAlive()) {
+      process.destroy();
+      if (!process.waitFor(20, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+    process = null;
+  }
+
+  /** Kills etcd (SIGKILL), as a crash would. */
+  public void kill() throws InterruptedException {
+    if (process != null) {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+    process = null;
+  }
+
+  /** Starts etcd again on the same data directory and ports, and waits until it answers. */
+  public void restart() throws IOException, InterruptedException {
+    stop();
+    startProcess();
+  }
+
+  private void startProcess() throws IOException, InterruptedException {
+    String client = "http://127.0.0.1:" + clientPort;
+    String peer = "http://127.0.0.1:" + peerPort;
+    List<String> command = new ArrayList<>(List.of(binary(),
+        "--name", "listwatch-test",
+        "--data-dir", dataDir.toString(),
+        "--listen-client-urls", client, "--advertise-client-urls", client,
+        "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
+        "--initial-cluster", "listwatch-test=" + peer,
+        "--log-level", "warn"));
+    process = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    while (!accepts(clientPort)) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("etcd exited with " + process.exitValue() + "; its log:\n" + tail());
+      }
+      if (System.nanoTime() > deadline) {
+        close();
+        throw new IllegalStateException("etcd did not listen on " + client + " within " + START_TIMEOUT
+            + "; its log:\n" + tail());
+      }
+      Thread.sleep(20); // polling a port that is about to open; bounded by the deadline
+    }
+  }
+
+  private static String binary() {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+      Path candidate = Path.of(dir, "etcd");
+      if (Files.isExecutable(candidate)) {
+        return candidate.toString();
+      }
+    }
+    throw new IllegalStateException("etcd is not installed: these tests need the etcd binary on PATH"
+        + " (Debian: apt-get install etcd-server; ./listwatch test installs it when run as root)");
+  }
+
+  private static boolean accepts(int port) {
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  private String tail() {
+    try {
+      List<String> lines = Files.readAllLines(log);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    stop();
+  }
+}
