@@ -34,6 +34,7 @@ import io.listwatch.server.tls.ServerSslContexts;
 import io.listwatch.server.tls.TlsConfig;
 import io.listwatch.server.tls.TlsMaterial;
 import io.listwatch.storage.Storage;
+import io.listwatch.storage.etcd.EtcdStorage;
 import io.listwatch.storage.rocksdb.RocksDbStorage;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -143,7 +144,9 @@ public final class ApiServer implements AutoCloseable {
         dataDir = Files.createTempDirectory("listwatch-server-");
         deleteDataDir = true;
       }
-      storage = RocksDbStorage.builder(dataDir).open();
+      storage = config.etcdServers.isEmpty() ? RocksDbStorage.builder(dataDir).open()
+          : EtcdStorage.builder(config.etcdServers).namespace(config.etcdPrefix)
+              .compactionInterval(config.etcdCompactionInterval).open();
       metrics = new ServerMetrics(info -> routes != null && routes.serves(info), config.clock);
       timer = Executors.newSingleThreadScheduledExecutor(
           r -> Thread.ofPlatform().name("listwatch-cacher-timer").daemon(true).unstarted(r));
@@ -484,6 +487,9 @@ public final class ApiServer implements AutoCloseable {
   /** Configures an {@link ApiServer}. */
   public static final class Builder {
     private Path dataDir;
+    private List<java.net.URI> etcdServers = List.of();
+    private String etcdPrefix = "";
+    private Duration etcdCompactionInterval = EtcdStorage.DEFAULT_COMPACTION_INTERVAL;
     private String bindAddress = "127.0.0.1";
     private int port;
     private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
@@ -574,6 +580,28 @@ public final class ApiServer implements AutoCloseable {
         throw new IllegalArgumentException("the idle connection timeout must be positive");
       }
       this.idleConnectionTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Stores objects in the etcd cluster at these client URLs (http://host:port) instead of the
+     * embedded store, so that several servers can serve one cluster (kube's
+     * {@code --etcd-servers}); the data directory then holds only the TLS material and keys.
+     */
+    public Builder etcdServers(List<java.net.URI> endpoints) {
+      this.etcdServers = List.copyOf(endpoints);
+      return this;
+    }
+
+    /** A prefix before every key this server stores in etcd, so several clusters can share one etcd. */
+    public Builder etcdPrefix(String prefix) {
+      this.etcdPrefix = Objects.requireNonNull(prefix);
+      return this;
+    }
+
+    /** How often this server compacts etcd's history (kube's {@code --etcd-compaction-interval}); 0: never. */
+    public Builder etcdCompactionInterval(Duration interval) {
+      this.etcdCompactionInterval = Objects.requireNonNull(interval);
       return this;
     }
 

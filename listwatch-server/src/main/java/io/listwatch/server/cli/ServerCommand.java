@@ -24,11 +24,26 @@ import picocli.CommandLine.Option;
  * only when {@code --http-port} asks for it.
  */
 @Command(name = "server", mixinStandardHelpOptions = true,
-    description = "Runs the Kubernetes-compatible API server on the embedded store.")
+    description = "Runs the Kubernetes-compatible API server on the embedded store, or on an etcd cluster "
+        + "(--etcd-servers) that several servers can share.")
 public final class ServerCommand implements Callable<Integer> {
 
   @Option(names = "--data-dir", description = "Where the embedded store keeps its data (default: ${DEFAULT-VALUE}).")
   Path dataDir = Path.of("data");
+
+  @Option(names = "--etcd-servers", split = ",", paramLabel = "URL",
+      description = "etcd client URLs (http://host:port, comma-separated) to store objects in, instead of the "
+          + "embedded store; servers given the same etcd serve one cluster.")
+  List<java.net.URI> etcdServers = new ArrayList<>();
+
+  @Option(names = "--etcd-prefix",
+      description = "Prefix before every key stored in etcd, so that several clusters can share one etcd "
+          + "(default: none; keys start with /registry).")
+  String etcdPrefix = "";
+
+  @Option(names = "--etcd-compaction-interval",
+      description = "How often to compact etcd's history, e.g. 5m; 0 never (default: 5m, as kube's).")
+  String etcdCompactionInterval = "5m";
 
   @Option(names = "--bind-address",
       description = "Address the secure port listens on (default: ${DEFAULT-VALUE}, this machine only; "
@@ -115,6 +130,11 @@ public final class ServerCommand implements Callable<Integer> {
         .tls(tlsConfig()).cacherConfig(cacher).maxInFlight(maxRequestsInflight, maxMutatingRequestsInflight)
         .maxWatchesPerUser(maxWatchesPerUser).authentication(authentication.config())
         .authorizationMode(authorizationMode).ui(ui);
+    if (!etcdServers.isEmpty()) {
+      builder.etcdServers(etcdServers).etcdPrefix(etcdPrefix)
+          .etcdCompactionInterval("0".equals(etcdCompactionInterval.trim()) ? Duration.ZERO
+              : parseDuration(etcdCompactionInterval));
+    }
     if (httpPort > 0) {
       builder.insecurePort(httpPort);
     }
@@ -124,8 +144,9 @@ public final class ServerCommand implements Callable<Integer> {
     ApiServer server;
     try {
       server = builder.build().start();
-    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
-      // a bad flag value or file (e.g. a malformed token file): say which, without a stack trace
+    } catch (IllegalArgumentException | java.io.UncheckedIOException | io.listwatch.storage.StorageException e) {
+      // a bad flag value or file (e.g. a malformed token file), or an etcd that does not answer:
+      // say which, without a stack trace
       spec.commandLine().getErr().println("listwatch server: cannot start: " + e.getMessage());
       return 1;
     }

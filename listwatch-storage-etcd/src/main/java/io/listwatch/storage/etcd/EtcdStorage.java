@@ -81,6 +81,8 @@ public final class EtcdStorage implements Storage {
   private final Set<EtcdWatch> watches = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final EtcdCompactor compactor;
+  /** True on etcd releases with issue 15220: a progress notification counts once a second one follows. */
+  private final boolean confirmProgress;
 
   private EtcdStorage(Builder b) {
     var cb = Client.builder().endpoints(b.endpoints.toArray(URI[]::new))
@@ -96,7 +98,16 @@ public final class EtcdStorage implements Storage {
     try {
       long current = readCurrentRevision().get(requestTimeout.toMillis(), TimeUnit.MILLISECONDS);
       compacted.set(findCompactedRevision(current));
-      LOG.info("etcd storage on {} at revision {} (compacted to {})", b.endpoints, current, compacted.get());
+      String version = client.getMaintenanceClient().statusMember(b.endpoints.get(0).toString())
+          .get(requestTimeout.toMillis(), TimeUnit.MILLISECONDS).getVersion();
+      LOG.info("etcd {} storage on {} at revision {} (compacted to {})", version, b.endpoints, current,
+          compacted.get());
+      confirmProgress = !orderedProgressNotify(version);
+      if (confirmProgress) {
+        LOG.warn("etcd {} may send a requested progress notification ahead of events still on their way"
+            + " (etcd issue 15220, fixed in 3.4.24 and 3.5.8); each one is confirmed by a second request"
+            + " before it is believed. Prefer etcd 3.4.24, 3.5.8 or later", version);
+      }
     } catch (Exception e) {
       client.close();
       throw StorageException.unavailable("cannot reach etcd at " + b.endpoints + ": " + EtcdErrors.describe(e), e);
@@ -292,6 +303,25 @@ public final class EtcdStorage implements Storage {
     }, 0);
   }
 
+  /**
+   * Whether etcd {@code version} sends a requested progress notification in order with the
+   * watch's events: 3.4.24 and later 3.4s, 3.5.8 and later, 3.6 on (etcd issue 15220).
+   */
+  static boolean orderedProgressNotify(String version) {
+    String[] parts = version.split("[.-]");
+    try {
+      int major = Integer.parseInt(parts[0]);
+      int minor = Integer.parseInt(parts[1]);
+      int patch = Integer.parseInt(parts[2]);
+      if (major != 3) {
+        return major > 3;
+      }
+      return minor > 5 || (minor == 5 && patch >= 8) || (minor == 4 && patch >= 24);
+    } catch (RuntimeException e) {
+      return true; // a version we cannot read is a newer one, not one to warn about
+    }
+  }
+
   /** Records a revision etcd reported; returns it. */
   long seen(long rev) {
     revision.accumulateAndGet(rev, Math::max);
@@ -358,6 +388,10 @@ public final class EtcdStorage implements Storage {
       w.fail(error);
     }
     client.close();
+  }
+
+  boolean confirmProgress() {
+    return confirmProgress;
   }
 
   boolean isClosed() {

@@ -11,6 +11,7 @@ import io.listwatch.storage.WatchListener;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -26,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * etcd watch is cancelled; once the listener has drained the queue, a new etcd watch resumes
  * from the revision after the last queued event, which etcd replays from its history (or
  * answers with a compacted error, which ends this watch with {@code COMPACTED}). So memory
- * stays bounded and the listener still sees every change once, in order. jetcd itself
- * re-establishes a watch whose stream broke (an etcd member restarting or failing over),
- * resuming after the last revision it delivered.
+ * stays bounded and the listener still sees every change once, in order. The same resumption
+ * mends a watch whose stream broke (an etcd member restarting, a connection lost): it is opened
+ * again after a back-off (100 ms doubling to 5 s), for as long as the store is open; only
+ * a compacted history or the store's close ends the watch.
  *
  * <p>Thread-safe: jetcd calls arrive on its threads, the listener is called from the
  * delivery thread only, one call at a time.
@@ -39,6 +41,8 @@ final class EtcdWatch implements Watch {
 
   /** Events queued for the listener before the etcd watch is paused until it catches up. */
   static final int MAX_QUEUED_EVENTS = 10_000;
+  private static final long RETRY_DELAY_MS = 100;
+  private static final long MAX_RETRY_DELAY_MS = 5_000;
 
   private final EtcdStorage storage;
   private final io.etcd.jetcd.Watch client;
@@ -57,7 +61,14 @@ final class EtcdWatch implements Watch {
   private int generation;
   private io.etcd.jetcd.Watch.Watcher etcdWatcher;
   private boolean paused;
+  /** The etcd watch failed for a passing reason; it is opened again at {@link #retryAtNanos}. */
+  private boolean broken;
+  private long retryAtNanos;
+  /** Failures since the last answer from etcd, for the back-off. */
+  private int failures;
   private boolean progressWanted;
+  /** A progress notification waiting for a second one to confirm it (see {@link EtcdStorage#confirmProgress}); -1: none. */
+  private long unconfirmedProgress = -1;
   private boolean ended;
   /** Held while the listener is called, so that {@link #close} returns only after a running call. */
   private final ReentrantLock calling = new ReentrantLock();
@@ -88,6 +99,12 @@ final class EtcdWatch implements Watch {
 
   /** Opens an etcd watch from the revision after {@link #lastRevision}. Called with the lock held. */
   private void openEtcdWatch() {
+    if (etcdWatcher != null) {
+      etcdWatcher.close();
+    }
+    paused = false;
+    broken = false;
+    unconfirmedProgress = -1;
     int gen = ++generation;
     WatchOption option = WatchOption.builder().withRange(rangeEnd).withRevision(lastRevision + 1)
         .withPrevKV(true).withProgressNotify(false).build();
@@ -142,6 +159,7 @@ final class EtcdWatch implements Watch {
       if (gen != generation || ended) {
         return;
       }
+      failures = 0;
       if (!events.isEmpty()) {
         storage.seen(events.get(events.size() - 1).revision());
         queue.add(List.copyOf(events));
@@ -159,7 +177,18 @@ final class EtcdWatch implements Watch {
         end(error);
       } else if (response.isProgressNotify() && events.isEmpty()) {
         storage.seen(headerRevision);
-        queue.add(new Progress(Math.max(headerRevision, lastRevision)));
+        long progress = Math.max(headerRevision, lastRevision);
+        if (!storage.confirmProgress()) {
+          queue.add(new Progress(progress));
+        } else if (unconfirmedProgress < 0) {
+          // etcd before 3.4.24/3.5.8 may answer ahead of events still in its send queue: ask again,
+          // and believe this answer once the next arrives, when those events have gone out
+          unconfirmedProgress = progress;
+          etcdWatcher.requestProgress();
+        } else {
+          queue.add(new Progress(unconfirmedProgress));
+          unconfirmedProgress = -1;
+        }
       }
       changed.signalAll();
     } finally {
@@ -168,12 +197,27 @@ final class EtcdWatch implements Watch {
   }
 
   private void failed(int gen, Throwable error) {
+    StorageException se = EtcdErrors.translate(error, lastRevision, storage);
     lock.lock();
     try {
       if (gen != generation || ended) {
         return;
       }
-      end(EtcdErrors.translate(error, lastRevision, storage));
+      if (se.code() == StorageException.Code.COMPACTED || storage.isClosed()) {
+        end(se);
+        return;
+      }
+      // the stream broke (a member restarting, a connection lost): watch again from where
+      // delivery stands, after a back-off, for as long as the store is open
+      failures++;
+      long delayMs = Math.min(MAX_RETRY_DELAY_MS, RETRY_DELAY_MS << Math.min(failures - 1, 10));
+      LOG.warn("etcd watch of {} broke after revision {} ({}); watching again in {} ms", key, lastRevision,
+          se.getMessage(), delayMs);
+      broken = true;
+      retryAtNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMs);
+      generation++;
+      etcdWatcher.close();
+      changed.signalAll();
     } finally {
       lock.unlock();
     }
@@ -210,11 +254,14 @@ final class EtcdWatch implements Watch {
         lock.lock();
         try {
           while (queue.isEmpty() && !closed) {
-            if (paused) {
-              paused = false;
+            if (broken ? System.nanoTime() - retryAtNanos >= 0 : paused) {
               openEtcdWatch();
             }
-            changed.await();
+            if (broken) {
+              changed.awaitNanos(retryAtNanos - System.nanoTime());
+            } else {
+              changed.await();
+            }
           }
           if (closed) {
             return;
@@ -279,7 +326,7 @@ final class EtcdWatch implements Watch {
       if (closed || ended) {
         return;
       }
-      if (paused) {
+      if (paused || broken) {
         progressWanted = true;
       } else {
         etcdWatcher.requestProgress();

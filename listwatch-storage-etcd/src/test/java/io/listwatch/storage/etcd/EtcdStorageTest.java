@@ -1,0 +1,130 @@
+package io.listwatch.storage.etcd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.listwatch.storage.KeyValue;
+import io.listwatch.storage.RecordingListener;
+import io.listwatch.storage.StorageException;
+import io.listwatch.storage.Watch;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the etcd store adds to the contract: riding out an etcd restart, and compaction of its own. */
+class EtcdStorageTest {
+
+  @TempDir
+  Path dir;
+  private EtcdServer etcd;
+  private EtcdStorage storage;
+
+  @BeforeEach
+  void start() throws Exception {
+    etcd = EtcdServer.start(dir);
+    storage = EtcdStorage.builder(List.of(etcd.endpoint())).compactionInterval(Duration.ZERO).open();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (storage != null) {
+      storage.close();
+    }
+    etcd.close();
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void watch_ridesOutAnEtcdRestart_deliveringEveryChangeOnce() throws Exception {
+    RecordingListener listener = new RecordingListener();
+    Watch watch = storage.watch("/w/", storage.currentRevision(), listener);
+    KeyValue before = storage.create("/w/before", bytes("v")).join();
+    listener.awaitRevision(before.modRevision());
+
+    etcd.restart();
+    KeyValue after = storage.create("/w/after", bytes("v")).join();
+    KeyValue updated = storage.update("/w/after", bytes("v2"), after.modRevision()).join();
+
+    assertThat(listener.awaitRevision(updated.modRevision())).extracting(e -> e.kv())
+        .containsExactly(before, after, updated);
+    KeyValue elsewhere = storage.create("/elsewhere", bytes("v")).join();
+    watch.requestProgress();
+    assertThat(listener.awaitProgress(elsewhere.modRevision()).revision()).isEqualTo(elsewhere.modRevision());
+    KeyValue last = storage.create("/w/last", bytes("v")).join();
+    assertThat(listener.awaitRevision(last.modRevision())).last().extracting(e -> e.kv()).isEqualTo(last);
+    listener.assertNoViolations();
+    watch.close();
+  }
+
+  @Test
+  void progressNotifyIsOrdered_fromTheEtcdReleasesThatFixedIssue15220() {
+    assertThat(EtcdStorage.orderedProgressNotify("3.4.23")).isFalse();
+    assertThat(EtcdStorage.orderedProgressNotify("3.5.7")).isFalse();
+    assertThat(EtcdStorage.orderedProgressNotify("3.4.24")).isTrue();
+    assertThat(EtcdStorage.orderedProgressNotify("3.5.8")).isTrue();
+    assertThat(EtcdStorage.orderedProgressNotify("3.6.0")).isTrue();
+  }
+
+  @Test
+  void open_failsWithUnavailable_namingTheEndpoint_whenNoEtcdAnswers() throws Exception {
+    java.net.URI nowhere = etcd.endpoint();
+    storage.close();
+    storage = null;
+    etcd.stop();
+
+    assertThatThrownBy(() -> EtcdStorage.builder(List.of(nowhere)).requestTimeout(Duration.ofSeconds(2)).open())
+        .isInstanceOfSatisfying(StorageException.class, e -> {
+          assertThat(e.code()).isEqualTo(StorageException.Code.UNAVAILABLE);
+          assertThat(e.getMessage()).contains(nowhere.toString());
+        });
+  }
+
+  @Test
+  void operations_failWithUnavailable_whileEtcdIsDown_andSucceedOnceItIsBack() throws Exception {
+    EtcdStorage quick = EtcdStorage.builder(List.of(etcd.endpoint())).compactionInterval(Duration.ZERO)
+        .requestTimeout(Duration.ofSeconds(2)).open();
+    try {
+      KeyValue a = quick.create("/a", bytes("v")).join();
+      etcd.stop();
+
+      assertThatThrownBy(() -> quick.update("/a", bytes("v2"), a.modRevision()).join())
+          .hasCauseInstanceOf(StorageException.class)
+          .cause().satisfies(e -> assertThat(((StorageException) e).code()).isEqualTo(StorageException.Code.UNAVAILABLE));
+
+      etcd.restart();
+      assertThat(quick.get("/a").join()).contains(a);
+    } finally {
+      quick.close();
+    }
+  }
+
+  @Test
+  void compactor_compactsToTheRevisionSeenOneIntervalEarlier() throws Exception {
+    EtcdStorage compacting = EtcdStorage.builder(List.of(etcd.endpoint()))
+        .compactionInterval(Duration.ofMillis(200)).open();
+    try {
+      KeyValue first = compacting.create("/c/1", bytes("v")).join();
+      KeyValue second = compacting.update("/c/1", bytes("v2"), first.modRevision()).join();
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (compacting.compactedRevision() < second.modRevision() && System.nanoTime() < deadline) {
+        compacting.create("/c/tick-" + System.nanoTime(), bytes("v")).join();
+        Thread.sleep(50); // waits for the compactor's timer, bounded by the deadline
+      }
+
+      assertThat(compacting.compactedRevision()).isGreaterThanOrEqualTo(second.modRevision());
+      assertThatThrownBy(() -> compacting.get("/c/1", first.modRevision()).join())
+          .cause().satisfies(e -> assertThat(((StorageException) e).code()).isEqualTo(StorageException.Code.COMPACTED));
+      assertThat(compacting.get("/c/1").join()).contains(second);
+    } finally {
+      compacting.close();
+    }
+  }
+}
