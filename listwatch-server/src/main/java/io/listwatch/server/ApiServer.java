@@ -213,7 +213,9 @@ public final class ApiServer implements AutoCloseable {
               tls.admin().get());
         }
       }
-      LOG.info("listwatch API server listening on {} (data in {})", url(), dataDir);
+      LOG.info("listwatch API server listening on {} ({} in {})", url(),
+          config.etcdServers.isEmpty() ? "data" : "objects in etcd at " + config.etcdServers + ", certificates",
+          dataDir);
       return this;
     } catch (java.io.IOException | RuntimeException e) {
       close();

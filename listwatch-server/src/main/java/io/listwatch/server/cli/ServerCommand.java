@@ -156,7 +156,9 @@ public final class ServerCommand implements Callable<Integer> {
       server.close();
       stopped.countDown();
     }));
-    System.out.println("listwatch API server listening on " + server.url() + " (data in " + dataDir.toAbsolutePath() + ")");
+    System.out.println("listwatch API server listening on " + server.url() + (etcdServers.isEmpty()
+        ? " (data in " + dataDir.toAbsolutePath() + ")"
+        : " (objects in etcd at " + etcdServers + ", certificates and keys in " + dataDir.toAbsolutePath() + ")"));
     server.insecureUrl().ifPresent(u ->
         System.out.println("plain HTTP listening on " + u + " (every request there acts as the cluster admin)"));
     if (clientCaFile == null) {

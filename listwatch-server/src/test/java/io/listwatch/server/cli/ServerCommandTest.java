@@ -122,6 +122,44 @@ class ServerCommandTest {
     }
   }
 
+  @Test
+  void etcdServers_twoServerProcessesServeOneClusterFromEtcd() throws Exception {
+    try (io.listwatch.storage.etcd.EtcdServer etcd = io.listwatch.storage.etcd.EtcdServer.start(
+        dataDir.resolve("etcd"))) {
+      int[] ports = new int[2];
+      for (int i = 0; i < 2; i++) {
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+          ports[i] = free.getLocalPort();
+        }
+      }
+      Process first = start("--secure-port", "0", "--http-port", String.valueOf(ports[0]),
+          "--etcd-servers", etcd.endpoint().toString());
+      Process second = startIn(dataDir.resolve("second"), "--secure-port", "0", "--http-port",
+          String.valueOf(ports[1]), "--etcd-servers", etcd.endpoint().toString());
+      try {
+        awaitUrl(first, new ArrayList<>());
+        awaitUrl(second, new ArrayList<>());
+        http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+        assertThat(post("http://127.0.0.1:" + ports[0],
+            "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"shared\"}}")).isEqualTo(201);
+
+        HttpResponse<String> read = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ports[1]
+            + "/api/v1/namespaces/default/configmaps/shared")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        assertThat(post("http://127.0.0.1:" + ports[1],
+            "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"shared\"}}"))
+            .as("the second server sees the name taken").isEqualTo(409);
+      } finally {
+        for (Process p : List.of(first, second)) {
+          p.destroy();
+          p.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS);
+          p.destroyForcibly();
+        }
+      }
+    }
+  }
+
   /** A client with the admin certificate the server wrote, trusting the server's CA. */
   private HttpClient adminClient() throws Exception {
     X509Certificate ca;
@@ -134,10 +172,14 @@ class ServerCommandTest {
   }
 
   private Process start(String... args) throws Exception {
+    return startIn(dataDir, args);
+  }
+
+  private Process startIn(Path data, String... args) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx512m",
         "-cp", System.getProperty("java.class.path"), ServerCommand.class.getName(),
-        "--data-dir", dataDir.toString()));
+        "--data-dir", data.toString()));
     command.addAll(List.of(args));
     return new ProcessBuilder(command).redirectErrorStream(true).start();
   }
