@@ -12,6 +12,8 @@ import io.listwatch.storage.RangeResult;
 import io.listwatch.storage.Storage;
 import io.listwatch.storage.StorageException;
 import io.listwatch.storage.Watch;
+import io.listwatch.storage.etcd.EtcdStorage;
+import io.listwatch.storage.etcd.testing.EtcdServer;
 import io.listwatch.storage.rocksdb.RocksDbStorage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,8 +38,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code bench storage}: the embedded RocksDB store, measured through the {@link Storage} API
- * the API server uses.
+ * {@code bench storage}: the stores under the API server, measured through the {@link Storage}
+ * API it uses: the embedded RocksDB store and, with {@code --stores rocksdb,etcd}, the etcd
+ * store over a real etcd in its own process (started here unless {@code --etcd-servers} names
+ * one), the same workload on each, one after the other in one run.
  *
  * <ol>
  *   <li>Durable creates: N writers each loop {@code create(key, value).join()} on fresh keys
@@ -60,7 +64,8 @@ import picocli.CommandLine.Spec;
     name = "storage",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = "Durable creates, ranges and watch delivery of the embedded RocksDB store.")
+    description = "Durable creates, ranges and watch delivery of the embedded RocksDB store "
+        + "and of the etcd store.")
 final class StorageBenchmark implements Callable<Integer> {
 
   private static final String ROOT = "/registry/bench/";
@@ -72,6 +77,15 @@ final class StorageBenchmark implements Callable<Integer> {
       description = "Store directory, absent or empty; kept afterwards. "
           + "Default: a new temporary directory, deleted at the end.")
   private Path dataDir;
+
+  @Option(names = "--stores", split = ",", defaultValue = "rocksdb", paramLabel = "rocksdb|etcd",
+      description = "The stores to measure, in turn (default: ${DEFAULT-VALUE}).")
+  private List<String> stores;
+
+  @Option(names = "--etcd-servers", paramLabel = "URL",
+      description = "For the etcd store, an etcd to use (its keys go under a fresh prefix); "
+          + "default: start one (Debian's etcd binary) in its own process, with its data in the store directory.")
+  private java.net.URI etcdServers;
 
   @Option(names = "--writers", split = ",", splitSynopsisLabel = ",", defaultValue = "1,8,64",
       paramLabel = "N",
@@ -133,6 +147,8 @@ final class StorageBenchmark implements Callable<Integer> {
   private boolean markdown;
 
   private final Report report = new Report("storage");
+  /** The store being measured, for table titles. */
+  private String storeName;
   private byte[][] values;
 
   @Override
@@ -150,11 +166,23 @@ final class StorageBenchmark implements Callable<Integer> {
     }
     MachineInfo machine = MachineInfo.describe(dir);
     long started = System.nanoTime();
-    try (Storage storage = RocksDbStorage.builder(dir).open()) {
-      benchCreates(storage);
-      long loadFrom = benchRanges(storage);
-      benchReplay(storage, loadFrom);
-      benchLiveWatch(storage);
+    try {
+      for (String store : stores) {
+        storeName = store;
+        Path storeDir = dir.resolve(store);
+        java.nio.file.Files.createDirectories(storeDir);
+        EtcdServer etcd = store.equals("etcd") && etcdServers == null ? EtcdServer.start(storeDir) : null;
+        try (Storage storage = open(store, storeDir, etcd)) {
+          benchCreates(storage);
+          long loadFrom = benchRanges(storage);
+          benchReplay(storage, loadFrom);
+          benchLiveWatch(storage);
+        } finally {
+          if (etcd != null) {
+            etcd.close();
+          }
+        }
+      }
     } finally {
       if (tempDir) {
         Format.deleteRecursively(dir);
@@ -166,12 +194,26 @@ final class StorageBenchmark implements Callable<Integer> {
     return 0;
   }
 
+  private Storage open(String store, Path storeDir, EtcdServer etcd) {
+    if (store.equals("rocksdb")) {
+      return RocksDbStorage.builder(storeDir).open();
+    }
+    java.net.URI endpoint = etcd != null ? etcd.endpoint() : etcdServers;
+    return EtcdStorage.builder(List.of(endpoint)).namespace("/listwatch-bench-" + System.currentTimeMillis())
+        .compactionInterval(java.time.Duration.ZERO).open();
+  }
+
+  /** "[store] title", so the tables of one run tell the stores apart. */
+  private String titled(String title) {
+    return "[" + storeName + "] " + title;
+  }
+
   // ---- 1. durable creates -------------------------------------------------------------
 
   private void benchCreates(Storage storage) throws InterruptedException {
-    ResultTable table = new ResultTable(String.format(
+    ResultTable table = new ResultTable(titled(String.format(
         "Durable creates: %,d-byte values, %d s measured after %d s warm-up, %s threads",
-        valueBytes, seconds, warmupSeconds, threadKind.name().toLowerCase(Locale.ROOT)),
+        valueBytes, seconds, warmupSeconds, threadKind.name().toLowerCase(Locale.ROOT))),
         "writers", "creates", "creates/s", "p50 ms", "p99 ms", "max ms", "errors");
     report.table(table);
     double largestRate = -1;
@@ -231,8 +273,8 @@ final class StorageBenchmark implements Callable<Integer> {
       }
     }
     String verdict = largestRate >= targetCreatesPerSecond ? "MET" : "MISSED";
-    report.verdict(String.format("target >= %,d durable creates/s at %d writers: %s (%,.0f/s)",
-        targetCreatesPerSecond, largest, verdict, largestRate));
+    report.verdict(titled(String.format("target >= %,d durable creates/s at %d writers: %s (%,.0f/s)",
+        targetCreatesPerSecond, largest, verdict, largestRate)));
   }
 
   // ---- 2. range -----------------------------------------------------------------------
@@ -252,10 +294,10 @@ final class StorageBenchmark implements Callable<Integer> {
     });
     double loadSeconds = (System.nanoTime() - t0) / 1e9;
     report.phase("range: creating the keys", cpu);
-    ResultTable table = new ResultTable(String.format(
+    ResultTable table = new ResultTable(titled(String.format(
         "Range over %,d keys of %,d bytes (created in %.1f s by %d writers, %,.0f creates/s); "
             + "%d timed reads of each kind after 1 untimed",
-        rangeKeys, valueBytes, loadSeconds, loadWriters, rangeKeys / loadSeconds, rangeRepeats),
+        rangeKeys, valueBytes, loadSeconds, loadWriters, rangeKeys / loadSeconds, rangeRepeats)),
         "read", "pages", "keys", "ms per read (median)", "min ms", "max ms", "keys/s");
     report.table(table);
 
@@ -337,9 +379,9 @@ final class StorageBenchmark implements Callable<Integer> {
       watch.close();
     }
     report.phase("watch replay", cpu);
-    ResultTable table = new ResultTable(String.format(
+    ResultTable table = new ResultTable(titled(String.format(
         "Watch replay: a watch on the range prefix from revision %d (before the load), "
-            + "%,d create events of history", loadFrom, rangeKeys),
+            + "%,d create events of history", loadFrom, rangeKeys)),
         "events", "first event ms", "all events ms", "events/s", "events per batch", "delivery");
     report.table(table);
     if (counter.events() == 0) {
@@ -402,9 +444,9 @@ final class StorageBenchmark implements Callable<Integer> {
     long committed = writes.sum();
     double writeSeconds = (stop - start) / 1e9;
     long last = Math.max(counter.lastEventNanos(), stop);
-    ResultTable table = new ResultTable(String.format(
+    ResultTable table = new ResultTable(titled(String.format(
         "Live watch: one watch on a prefix while %d writers create, then update, %d keys each "
-            + "for %d s", watchWriters, keysPerWatchWriter, watchSeconds),
+            + "for %d s", watchWriters, keysPerWatchWriter, watchSeconds)),
         "measurement", "value");
     report.table(table);
     table.row("writes committed", count(committed) + " (" + count(committed / writeSeconds)
@@ -426,7 +468,10 @@ final class StorageBenchmark implements Callable<Integer> {
 
   private Map<String, String> parameters(Path dir, boolean tempDir) {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("store", "RocksDbStorage, builder defaults, in " + (tempDir ? "a new temp dir" : dir));
+    m.put("stores", String.join(", ", stores.stream().map(st -> st.equals("rocksdb")
+        ? "RocksDbStorage (builder defaults) in " + (tempDir ? "a new temp dir" : dir)
+        : "EtcdStorage over " + (etcdServers != null ? "etcd at " + etcdServers
+            : "etcd " + "started here (single member, 127.0.0.1, data beside the RocksDB store)")).toList()));
     m.put("value", String.format("%,d random bytes", valueBytes));
     m.put("threads", threadKind.name().toLowerCase(Locale.ROOT));
     m.put("create writers", writerCounts.toString());
@@ -453,6 +498,9 @@ final class StorageBenchmark implements Callable<Integer> {
     }
     if (loadWriters < 1 || watchWriters < 1 || keysPerWatchWriter < 1) {
       problems.add("--load-writers, --watch-writers, --keys-per-watch-writer must be >= 1");
+    }
+    if (stores.isEmpty() || !stores.stream().allMatch(st -> st.equals("rocksdb") || st.equals("etcd"))) {
+      problems.add("--stores lists rocksdb and/or etcd");
     }
     if (!problems.isEmpty()) {
       throw new ParameterException(spec.commandLine(),

@@ -13,7 +13,7 @@ import io.listwatch.client.cache.SharedIndexInformer;
 import io.listwatch.client.cache.SharedInformerFactory;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.tls.TlsConfig;
-import io.listwatch.storage.etcd.EtcdServer;
+import io.listwatch.storage.etcd.testing.EtcdServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -124,7 +124,7 @@ class ServerCommandTest {
 
   @Test
   void etcdServers_twoServerProcessesServeOneClusterFromEtcd() throws Exception {
-    try (io.listwatch.storage.etcd.EtcdServer etcd = io.listwatch.storage.etcd.EtcdServer.start(
+    try (io.listwatch.storage.etcd.testing.EtcdServer etcd = io.listwatch.storage.etcd.testing.EtcdServer.start(
         dataDir.resolve("etcd"))) {
       int[] ports = new int[2];
       for (int i = 0; i < 2; i++) {

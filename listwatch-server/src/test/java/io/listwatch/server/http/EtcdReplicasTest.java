@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
-import io.listwatch.storage.etcd.EtcdServer;
+import io.listwatch.storage.etcd.testing.EtcdServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

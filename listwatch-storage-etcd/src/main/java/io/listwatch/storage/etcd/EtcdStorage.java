@@ -87,6 +87,8 @@ public final class EtcdStorage implements Storage {
   private EtcdStorage(Builder b) {
     var cb = Client.builder().endpoints(b.endpoints.toArray(URI[]::new))
         .connectTimeout(b.requestTimeout)
+        // a range may answer far more than gRPC's default 4 MiB, as kube-apiserver's etcd client allows
+        .maxInboundMessageSize(Integer.MAX_VALUE)
         .retryMaxDuration(b.requestTimeout);
     if (!b.namespace.isEmpty()) {
       cb.namespace(bytes(b.namespace));

@@ -41,6 +41,8 @@ final class EtcdWatch implements Watch {
 
   /** Events queued for the listener before the etcd watch is paused until it catches up. */
   static final int MAX_QUEUED_EVENTS = 10_000;
+  /** The most events handed to the listener in one call when answers are queued. */
+  static final int MAX_BATCH_EVENTS = 1_000;
   private static final long RETRY_DELAY_MS = 100;
   private static final long MAX_RETRY_DELAY_MS = 5_000;
 
@@ -269,6 +271,7 @@ final class EtcdWatch implements Watch {
           item = queue.poll();
           if (item instanceof List<?> batch) {
             queuedEvents -= batch.size();
+            item = coalesce(batch);
           }
         } finally {
           lock.unlock();
@@ -290,6 +293,24 @@ final class EtcdWatch implements Watch {
     } finally {
       storage.watchEnded(this);
     }
+  }
+
+  /**
+   * The batch at the head of the queue joined with the batches queued right after it (etcd
+   * sends about one event per answer under load), up to {@link #MAX_BATCH_EVENTS}, so the
+   * listener takes its locks once per batch rather than once per event. Called with the lock held.
+   */
+  private List<?> coalesce(List<?> first) {
+    if (!(queue.peek() instanceof List<?> next) || first.size() + next.size() > MAX_BATCH_EVENTS) {
+      return first;
+    }
+    List<Object> joined = new ArrayList<>(first);
+    while (queue.peek() instanceof List<?> more && joined.size() + more.size() <= MAX_BATCH_EVENTS) {
+      queue.poll();
+      queuedEvents -= more.size();
+      joined.addAll(more);
+    }
+    return List.copyOf(joined);
   }
 
   /** Calls the listener with one item; false once the watch is over. */

@@ -1,5 +1,6 @@
 package io.listwatch.storage.etcd;
 
+import io.listwatch.storage.etcd.testing.EtcdServer;
 import io.listwatch.storage.Storage;
 import io.listwatch.storage.StorageCompactionContractTest;
 import io.listwatch.storage.StorageCrudContractTest;

@@ -1,5 +1,6 @@
 package io.listwatch.storage.etcd;
 
+import io.listwatch.storage.etcd.testing.EtcdServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -62,6 +63,16 @@ class EtcdStorageTest {
     assertThat(listener.awaitRevision(last.modRevision())).last().extracting(e -> e.kv()).isEqualTo(last);
     listener.assertNoViolations();
     watch.close();
+  }
+
+  @Test
+  void range_answersMoreThanGrpcsDefaultMessageSize() {
+    byte[] value = new byte[1024 * 1024];
+    for (int i = 0; i < 6; i++) {
+      storage.create("/big/" + i, value).join();
+    }
+
+    assertThat(storage.range(io.listwatch.storage.RangeRequest.prefix("/big/")).join().kvs()).hasSize(6);
   }
 
   @Test

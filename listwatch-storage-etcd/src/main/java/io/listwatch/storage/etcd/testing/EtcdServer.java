@@ -1,4 +1,4 @@
-package io.listwatch.storage.etcd;
+package io.listwatch.storage.etcd.testing;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -13,11 +13,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real single-member etcd for tests: the {@code etcd} binary from PATH (Debian's etcd-server
- * package, which {@code ./listwatch test} installs when it may), listening on free ports of
- * 127.0.0.1 with its data in a directory of the caller's. It can be stopped and started again
- * on the same data and ports, or killed. Shipped in this module's test-jar for other modules'
- * tests. Not thread-safe; {@link #close} stops the process.
+ * A real single-member etcd for tests and benchmarks: the {@code etcd} binary from PATH
+ * (Debian's etcd-server package, which {@code ./listwatch test} installs when it may), in its
+ * own process, listening on free ports of 127.0.0.1 with its data in a directory of the
+ * caller's. It can be stopped and started again on the same data and ports, or killed. Not
+ * thread-safe; {@link #close} stops the process.
  */
 public final class EtcdServer implements AutoCloseable {
 
