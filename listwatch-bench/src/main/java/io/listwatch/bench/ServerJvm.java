@@ -29,7 +29,9 @@ import java.util.regex.Pattern;
 public final class ServerJvm implements AutoCloseable {
 
   /** A listener URL as the server prints it on start, e.g. {@code https://127.0.0.1:6443}. */
-  private static final Pattern URL = Pattern.compile("\\b(https?)://(127\\.0\\.0\\.1|localhost|\\[::1\\]):(\\d+)");
+  /** A listener's URL as the servers print it ("... listening on URL"); other URLs (e.g. etcd's) are not listeners. */
+  private static final Pattern URL =
+      Pattern.compile("(?<=listening on )(https?)://(127\\.0\\.0\\.1|localhost|\\[::1\\]):(\\d+)");
   private static final long START_TIMEOUT_SECONDS = 60;
   public static final String NO_LEAK_DETECTION = "-Dio.netty.leakDetection.level=disabled";
 

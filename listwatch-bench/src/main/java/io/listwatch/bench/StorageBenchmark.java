@@ -257,7 +257,7 @@ final class StorageBenchmark implements Callable<Integer> {
         }
         recorders[w] = recorder;
       });
-      report.phase("creates, " + writers + (writers == 1 ? " writer" : " writers") + ", with warm-up",
+      report.phase(titled("creates, ") + writers + (writers == 1 ? " writer" : " writers") + ", with warm-up",
           cpu);
       LatencyRecorder all = new LatencyRecorder();
       long end = measureFrom;
@@ -293,7 +293,7 @@ final class StorageBenchmark implements Callable<Integer> {
       }
     });
     double loadSeconds = (System.nanoTime() - t0) / 1e9;
-    report.phase("range: creating the keys", cpu);
+    report.phase(titled("range: creating the keys"), cpu);
     ResultTable table = new ResultTable(titled(String.format(
         "Range over %,d keys of %,d bytes (created in %.1f s by %d writers, %,.0f creates/s); "
             + "%d timed reads of each kind after 1 untimed",
@@ -315,7 +315,7 @@ final class StorageBenchmark implements Callable<Integer> {
       }
     }
     addReadRow(table, "full range (no limit)", 1, full);
-    report.phase("range: full reads", cpu);
+    report.phase(titled("range: full reads"), cpu);
 
     report.progress("range: %d paged reads, limit %d", rangeRepeats + 1, pageSize);
     cpu = CpuMonitor.now();
@@ -329,7 +329,7 @@ final class StorageBenchmark implements Callable<Integer> {
       }
     }
     addReadRow(table, "paged, limit " + pageSize, pages, paged);
-    report.phase("range: paged reads", cpu);
+    report.phase(titled("range: paged reads"), cpu);
     return loadFrom;
   }
 
@@ -378,7 +378,7 @@ final class StorageBenchmark implements Callable<Integer> {
     } finally {
       watch.close();
     }
-    report.phase("watch replay", cpu);
+    report.phase(titled("watch replay"), cpu);
     ResultTable table = new ResultTable(titled(String.format(
         "Watch replay: a watch on the range prefix from revision %d (before the load), "
             + "%,d create events of history", loadFrom, rangeKeys)),
@@ -440,7 +440,7 @@ final class StorageBenchmark implements Callable<Integer> {
     } finally {
       watch.close();
     }
-    report.phase("live watch", cpu);
+    report.phase(titled("live watch"), cpu);
     long committed = writes.sum();
     double writeSeconds = (stop - start) / 1e9;
     long last = Math.max(counter.lastEventNanos(), stop);

@@ -12,6 +12,7 @@ import io.listwatch.bench.MachineInfo;
 import io.listwatch.bench.Report;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.bench.ServerJvm;
+import io.listwatch.storage.etcd.testing.EtcdServer;
 import io.listwatch.bench.server.WriteObjects.Kind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -75,6 +76,11 @@ public final class WriteBenchmark implements Callable<Integer> {
   @Spec
   private CommandSpec spec;
 
+  @Option(names = "--stores", split = ",", defaultValue = "rocksdb", paramLabel = "rocksdb|etcd",
+      description = "What the server stores in, measured in turn in one run: the embedded store, or etcd (a real "
+          + "single-member etcd started for the run, Debian's binary, in a process of its own) (default: ${DEFAULT-VALUE}).")
+  private List<String> stores;
+
   @Option(names = "--writers", defaultValue = "4", paramLabel = "N",
       description = "Concurrent writers, each on its own object and connection (default: ${DEFAULT-VALUE}).")
   private int writers;
@@ -108,6 +114,9 @@ public final class WriteBenchmark implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (stores.isEmpty() || !stores.stream().allMatch(st -> st.equals("rocksdb") || st.equals("etcd"))) {
+      throw new ParameterException(spec.commandLine(), "--stores lists rocksdb and/or etcd");
+    }
     if (writers < 1 || seconds < 1 || rounds < 1 || warmup < 0 || objectBytes < 0) {
       throw new ParameterException(spec.commandLine(), "--writers, --seconds and --rounds must be >= 1, --warmup "
           + "and --object-bytes >= 0");
@@ -119,10 +128,35 @@ public final class WriteBenchmark implements Callable<Integer> {
         "Writes: %d writers, each on its own object; %d rounds of %d s recorded per scenario, after a warm-up pass "
             + "of %d s each; server CPU is the server JVM's over the recorded windows, per write", writers, rounds,
         seconds, warmup),
-        "write", "stored bytes", "writes", "writes/s", "p50 ms", "p90 ms", "p99 ms", "max ms",
-        "server CPU µs/write", "vs ConfigMap PUT", "errors"));
+        "store", "write", "stored bytes", "writes", "writes/s", "p50 ms", "p90 ms", "p99 ms", "max ms",
+        "server CPU µs/write", "etcd CPU µs/write", "vs ConfigMap PUT", "errors"));
     WriteObjects objects = new WriteObjects(objectBytes);
-    try (ServerJvm server = ServerJvm.start(dir.resolve("data"), jvm, dir.resolve("server.log"))) {
+    try {
+      for (String store : stores) {
+        measure(store, dir.resolve(store), jvm, objects, table);
+      }
+    } finally {
+      Format.deleteRecursively(dir);
+    }
+    report.parameters.put("server", "./listwatch server in its own JVM (" + String.join(" ", jvm) + " "
+        + ServerJvm.NO_LEAK_DETECTION + "), plain HTTP/1.1 on 127.0.0.1; stores: " + String.join(", ", stores.stream()
+            .map(st -> st.equals("etcd") ? "etcd (--etcd-servers, one etcd member on 127.0.0.1 in its own process)"
+                : "embedded RocksDB in a new temp dir").toList()));
+    report.parameters.put("objects", String.format("~%,d bytes of JSON as stored after create, in namespace %s; "
+        + "each write changes a counter", objectBytes, WriteObjects.NAMESPACE));
+    report.parameters.put("writes", "PUT with the resourceVersion of the previous answer; apply: PATCH "
+        + APPLY + " ?fieldManager=bench&force=true with the whole object (JSON)");
+    report.print(System.out, spec, machine, markdown);
+    return 0;
+  }
+
+  /** Runs every scenario against a server on {@code store}, adding its rows to {@code table}. */
+  private void measure(String store, Path dir, List<String> jvm, WriteObjects objects, ResultTable table)
+      throws Exception {
+    java.nio.file.Files.createDirectories(dir);
+    EtcdServer etcd = store.equals("etcd") ? EtcdServer.start(dir.resolve("etcd")) : null;
+    List<String> serverOptions = etcd == null ? List.of() : List.of("--etcd-servers", etcd.endpoint().toString());
+    try (ServerJvm server = ServerJvm.start(dir.resolve("data"), serverOptions, jvm, dir.resolve("server.log"))) {
       report.progress("server %s (log %s)", server.url(), dir.resolve("server.log"));
       try (RawHttp http = new RawHttp(server.address())) {
         for (String crd : List.of(WriteObjects.SCHEMA_CRD, WriteObjects.OPEN_CRD)) {
@@ -136,28 +170,33 @@ public final class WriteBenchmark implements Callable<Integer> {
       CpuMonitor warmupCpu = CpuMonitor.now();
       long warmupTicks = server.cpuTicks();
       for (Scenario s : SCENARIOS) {
-        report.progress("warm-up: %s", s.label());
+        report.progress("[%s] warm-up: %s", store, s.label());
         run(server, objects, s, "w", warmup);
       }
-      report.phase("warm-up pass (server JVM included)", warmupCpu, server.cpuTicks() - warmupTicks);
+      report.phase("[" + store + "] warm-up pass (server JVM included)", warmupCpu, server.cpuTicks() - warmupTicks);
       Result[] results = new Result[SCENARIOS.size()];
       for (int round = 1; round <= rounds; round++) {
         CpuMonitor cpu = CpuMonitor.now();
         long ticks0 = server.cpuTicks();
         for (int i = 0; i < SCENARIOS.size(); i++) {
           Scenario s = SCENARIOS.get(i);
-          report.progress("round %d of %d: %s", round, rounds, s.label());
+          report.progress("[%s] round %d of %d: %s", store, round, rounds, s.label());
+          long etcdTicks0 = etcd == null ? 0 : CpuMonitor.processTicks(etcd.pid());
           Result r = run(server, objects, s, "r" + round, seconds);
+          if (etcd != null) {
+            r = r.withEtcdCpu((CpuMonitor.processTicks(etcd.pid()) - etcdTicks0) * NANOS_PER_TICK);
+          }
           results[i] = results[i] == null ? r : results[i].plus(r);
         }
-        report.phase("round " + round + ", every scenario (server JVM included)", cpu, server.cpuTicks() - ticks0);
+        report.phase("[" + store + "] round " + round + ", every scenario (server JVM included)", cpu,
+            server.cpuTicks() - ticks0);
       }
       double baseline = -1;
       for (int i = 0; i < SCENARIOS.size(); i++) {
         Scenario s = SCENARIOS.get(i);
         Result r = results[i];
         if (r.writes() == 0) {
-          table.row(s.label(), count(r.storedBytes()), "0", "", "", "", "", "", "", "",
+          table.row(store, s.label(), count(r.storedBytes()), "0", "", "", "", "", "", "", "", "",
               "all " + count(r.errors()) + " refused, first: " + r.firstError());
           continue;
         }
@@ -166,32 +205,32 @@ public final class WriteBenchmark implements Callable<Integer> {
           baseline = cpuPerWrite;
         }
         LatencyRecorder l = r.latency();
-        table.row(s.label(), count(r.storedBytes()), count(r.writes()),
+        table.row(store, s.label(), count(r.storedBytes()), count(r.writes()),
             count(r.writes() / (double) (seconds * rounds)),
             ms(l.percentile(0.5)), ms(l.percentile(0.9)), ms(l.percentile(0.99)), ms(l.max()),
-            count(cpuPerWrite), baseline > 0 ? String.format("%.2fx", cpuPerWrite / baseline) : "",
+            count(cpuPerWrite), etcd == null ? "" : count(r.etcdCpuNanos() / 1e3 / r.writes()),
+            baseline > 0 ? String.format("%.2fx", cpuPerWrite / baseline) : "",
             r.errors() == 0 ? "0" : count(r.errors()) + " (first: " + r.firstError() + ")");
       }
     } finally {
-      Format.deleteRecursively(dir);
+      if (etcd != null) {
+        etcd.close();
+      }
     }
-    report.parameters.put("server", "./listwatch server in its own JVM (" + String.join(" ", jvm) + " "
-        + ServerJvm.NO_LEAK_DETECTION + "), embedded RocksDB store in a new temp dir, plain HTTP/1.1 on 127.0.0.1");
-    report.parameters.put("objects", String.format("~%,d bytes of JSON as stored after create, in namespace %s; "
-        + "each write changes a counter", objectBytes, WriteObjects.NAMESPACE));
-    report.parameters.put("writes", "PUT with the resourceVersion of the previous answer; apply: PATCH "
-        + APPLY + " ?fieldManager=bench&force=true with the whole object (JSON)");
-    report.print(System.out, spec, machine, markdown);
-    return 0;
   }
 
   /** What one scenario measured, over one or more runs. */
   private record Result(long writes, long errors, String firstError, LatencyRecorder latency, long serverCpuNanos,
-      long storedBytes) {
+      long storedBytes, long etcdCpuNanos) {
     Result plus(Result other) {
       latency.merge(other.latency);
       return new Result(writes + other.writes, errors + other.errors, firstError != null ? firstError
-          : other.firstError, latency, serverCpuNanos + other.serverCpuNanos, other.storedBytes);
+          : other.firstError, latency, serverCpuNanos + other.serverCpuNanos, other.storedBytes,
+          etcdCpuNanos + other.etcdCpuNanos);
+    }
+
+    Result withEtcdCpu(long nanos) {
+      return new Result(writes, errors, firstError, latency, serverCpuNanos, storedBytes, nanos);
     }
   }
 
@@ -241,7 +280,7 @@ public final class WriteBenchmark implements Callable<Integer> {
       RawHttp.Response r = http.send("GET", s.kind().collection + "/" + ws.get(0).name, null, null, 0);
       stored = r.status() == 200 ? r.bodyBytes() : 0;
     }
-    return new Result(all.count(), errors, firstError, all, (ticks1 - ticks0) * NANOS_PER_TICK, stored);
+    return new Result(all.count(), errors, firstError, all, (ticks1 - ticks0) * NANOS_PER_TICK, stored, 0);
   }
 
   /**

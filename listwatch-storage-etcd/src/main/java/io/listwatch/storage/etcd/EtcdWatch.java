@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * stays bounded and the listener still sees every change once, in order. The same resumption
  * mends a watch whose stream broke (an etcd member restarting, a connection lost): it is opened
  * again after a back-off (100 ms doubling to 5 s), for as long as the store is open; only
- * a compacted history or the store's close ends the watch.
+ * a compacted history or the store's close ends the watch. (jetcd itself resumes a stream that
+ * failed with UNAVAILABLE, a member going away, without telling; an event it sends twice then
+ * is dropped here.)
  *
  * <p>Thread-safe: jetcd calls arrive on its threads, the listener is called from the
  * delivery thread only, one call at a time.
@@ -162,6 +164,10 @@ final class EtcdWatch implements Watch {
         return;
       }
       failures = 0;
+      // jetcd resumes a broken stream by itself, from the revision of a progress notification
+      // rather than the one after it, so an event already queued can come again: drop it
+      long delivered = lastRevision;
+      events.removeIf(e -> e.revision() <= delivered);
       if (!events.isEmpty()) {
         storage.seen(events.get(events.size() - 1).revision());
         queue.add(List.copyOf(events));

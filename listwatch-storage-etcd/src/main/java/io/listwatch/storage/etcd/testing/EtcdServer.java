@@ -13,11 +13,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real single-member etcd for tests and benchmarks: the {@code etcd} binary from PATH
- * (Debian's etcd-server package, which {@code ./listwatch test} installs when it may), in its
- * own process, listening on free ports of 127.0.0.1 with its data in a directory of the
- * caller's. It can be stopped and started again on the same data and ports, or killed. Not
- * thread-safe; {@link #close} stops the process.
+ * A real etcd member for tests and benchmarks: the {@code etcd} binary from PATH (Debian's
+ * etcd-server package, which {@code ./listwatch test} installs when it may), in its own
+ * process, listening on free ports of 127.0.0.1 with its data in a directory of the caller's.
+ * {@link #start} runs a cluster of one; {@link EtcdCluster} runs several members. A member can
+ * be stopped and started again on the same data and ports, or killed. Not thread-safe;
+ * {@link #close} stops the process.
  */
 public final class EtcdServer implements AutoCloseable {
 
@@ -25,16 +26,32 @@ public final class EtcdServer implements AutoCloseable {
 
   private final Path dataDir;
   private final Path log;
+  private final String name;
   private final int clientPort;
   private final int peerPort;
+  /** etcd's --initial-cluster: every member's name=peer URL; set before the first start. */
+  private String initialCluster;
   private Process process;
 
-  private EtcdServer(Path dir) throws IOException {
+  EtcdServer(Path dir, String name) throws IOException {
     Files.createDirectories(dir);
+    this.name = name;
     this.dataDir = dir.resolve("etcd-data");
     this.log = dir.resolve("etcd.log");
     this.clientPort = freePort();
     this.peerPort = freePort();
+  }
+
+  String peerUrl() {
+    return "http://127.0.0.1:" + peerPort;
+  }
+
+  String name() {
+    return name;
+  }
+
+  void initialCluster(String members) {
+    this.initialCluster = members;
   }
 
   /**
@@ -43,14 +60,21 @@ public final class EtcdServer implements AutoCloseable {
    * @throws IllegalStateException when etcd is not installed or does not come up
    */
   public static EtcdServer start(Path dir) throws IOException, InterruptedException {
-    EtcdServer server = new EtcdServer(dir);
-    server.startProcess();
+    EtcdServer server = new EtcdServer(dir, "listwatch-test");
+    server.initialCluster(server.name + "=" + server.peerUrl());
+    server.launch();
+    server.awaitListening();
     return server;
   }
 
   /** The client URL, {@code http://127.0.0.1:<port>}. */
   public URI endpoint() {
     return URI.create("http://127.0.0.1:" + clientPort);
+  }
+
+  /** The etcd process's id, for measuring its CPU; -1 while it is not running. */
+  public long pid() {
+    return process == null ? -1 : process.pid();
   }
 
   /** Stops etcd gracefully (SIGTERM) and waits for it to exit; its data stays. */
@@ -79,17 +103,26 @@ public final class EtcdServer implements AutoCloseable {
   }
 
   private void startProcess() throws IOException, InterruptedException {
+    launch();
+    awaitListening();
+  }
+
+  /** Starts the process; a member of a new cluster waits for the others before it listens. */
+  void launch() throws IOException {
     String client = "http://127.0.0.1:" + clientPort;
-    String peer = "http://127.0.0.1:" + peerPort;
     List<String> command = new ArrayList<>(List.of(binary(),
-        "--name", "listwatch-test",
+        "--name", name,
         "--data-dir", dataDir.toString(),
         "--listen-client-urls", client, "--advertise-client-urls", client,
-        "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
-        "--initial-cluster", "listwatch-test=" + peer,
+        "--listen-peer-urls", peerUrl(), "--initial-advertise-peer-urls", peerUrl(),
+        "--initial-cluster", initialCluster,
         "--log-level", "warn"));
     process = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+  }
+
+  /** Waits until the client port accepts connections. */
+  void awaitListening() throws InterruptedException {
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     while (!accepts(clientPort)) {
       if (!process.isAlive()) {
@@ -97,7 +130,7 @@ public final class EtcdServer implements AutoCloseable {
       }
       if (System.nanoTime() > deadline) {
         close();
-        throw new IllegalStateException("etcd did not listen on " + client + " within " + START_TIMEOUT
+        throw new IllegalStateException("etcd did not listen on " + endpoint() + " within " + START_TIMEOUT
             + "; its log:\n" + tail());
       }
       Thread.sleep(20); // polling a port that is about to open; bounded by the deadline

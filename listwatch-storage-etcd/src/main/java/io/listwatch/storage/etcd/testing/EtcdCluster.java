@@ -1,0 +1,70 @@
+package io.listwatch.storage.etcd.testing;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * A real etcd cluster of several members on 127.0.0.1, each an {@link EtcdServer} in its own
+ * process with its own data directory, for tests of what a replicated store does when a
+ * member dies. Not thread-safe; {@link #close} stops every member.
+ */
+public final class EtcdCluster implements AutoCloseable {
+
+  private final List<EtcdServer> members;
+
+  private EtcdCluster(List<EtcdServer> members) {
+    this.members = members;
+  }
+
+  /**
+   * Starts {@code size} members (data under {@code dir/member-N}) and waits until each listens.
+   *
+   * @throws IllegalStateException when etcd is not installed or a member does not come up
+   */
+  public static EtcdCluster start(Path dir, int size) throws IOException, InterruptedException {
+    if (size < 1) {
+      throw new IllegalArgumentException("a cluster needs at least one member");
+    }
+    List<EtcdServer> members = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      members.add(new EtcdServer(dir.resolve("member-" + i), "member-" + i));
+    }
+    String initial = members.stream().map(m -> m.name() + "=" + m.peerUrl()).collect(Collectors.joining(","));
+    EtcdCluster cluster = new EtcdCluster(members);
+    try {
+      // all first: a member of a new cluster waits for a quorum of the others before it serves
+      for (EtcdServer m : members) {
+        m.initialCluster(initial);
+        m.launch();
+      }
+      for (EtcdServer m : members) {
+        m.awaitListening();
+      }
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      cluster.close();
+      throw e;
+    }
+    return cluster;
+  }
+
+  /** Every member's client URL, for a client that balances and fails over between them. */
+  public List<URI> endpoints() {
+    return members.stream().map(EtcdServer::endpoint).toList();
+  }
+
+  /** Member {@code i}, to stop, kill or restart. */
+  public EtcdServer member(int i) {
+    return members.get(i);
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    for (EtcdServer m : members) {
+      m.close();
+    }
+  }
+}
