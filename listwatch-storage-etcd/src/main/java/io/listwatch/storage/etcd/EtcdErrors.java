@@ -44,7 +44,8 @@ final class EtcdErrors {
       return StorageException.tooLarge(null, "etcd refused the request as too large: " + message);
     }
     if (e instanceof TimeoutException) {
-      return StorageException.unavailable("etcd did not answer within " + storage.requestTimeout(), e);
+      return StorageException.unavailable("etcd did not answer within " + storage.requestTimeout()
+          + "; a write may still have been applied: read it to find out", e);
     }
     return StorageException.unavailable("etcd request failed: " + describe(e), e);
   }

@@ -55,6 +55,14 @@ import org.slf4j.LoggerFactory;
  * replica's compactor (as kube-apiserver's) compacts to the revision it saw one interval ago;
  * several replicas doing so is harmless.
  *
+ * <p>Failures: a request etcd refused changes nothing, as the {@link Storage} contract says. A
+ * request that cannot be sent waits for a member for half the request timeout (a gRPC
+ * deadline, {@link RequestDeadline}; jetcd's retries stop by then too), then fails with
+ * {@code UNAVAILABLE}, and is never sent after that. But a write whose connection
+ * broke after it was sent, or which etcd did not answer in time, fails with {@code UNAVAILABLE}
+ * although etcd may have applied it, as with any store across a network (kube-apiserver answers
+ * such a write with a timeout too); its message says so, and a reader finds out by reading.
+ *
  * <p>Open with {@link #builder(List)}. Thread-safe.
  */
 public final class EtcdStorage implements Storage {
@@ -89,7 +97,11 @@ public final class EtcdStorage implements Storage {
         .connectTimeout(b.requestTimeout)
         // a range may answer far more than gRPC's default 4 MiB, as kube-apiserver's etcd client allows
         .maxInboundMessageSize(Integer.MAX_VALUE)
-        .retryMaxDuration(b.requestTimeout);
+        // a request waits for a member to answer (gRPC's wait-for-ready), but only until its
+        // deadline, and jetcd's retries stop by then too: both well before this store reports the
+        // request failed, or a write reported as failed could still be sent, and applied, later
+        .interceptor(new RequestDeadline(b.requestTimeout.dividedBy(2)))
+        .retryMaxDuration(b.requestTimeout.dividedBy(2));
     if (!b.namespace.isEmpty()) {
       cb.namespace(bytes(b.namespace));
     }
