@@ -28,7 +28,9 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Errors</h2>
  * Every failure is a {@link StorageException}, delivered by completing the future
  * exceptionally (bad arguments fail the future too, they are never thrown). A failed
- * operation changes nothing.
+ * operation changes nothing, with one exception a networked store cannot avoid: a write that
+ * fails with {@code UNAVAILABLE} because the store stopped answering after the write was sent
+ * may have been applied (the implementation says when).
  *
  * <h2>Threads</h2>
  * Implementations are thread-safe. Futures may complete on an internal thread: callers must

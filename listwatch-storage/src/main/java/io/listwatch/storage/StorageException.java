@@ -24,7 +24,11 @@ public final class StorageException extends RuntimeException {
     TOO_LARGE,
     /** A key is empty, not well-formed UTF-8, or contains a NUL character. */
     INVALID_KEY,
-    /** The store is closed or its disk failed; nothing was written. */
+    /**
+     * The store is closed, its disk failed, or (for a store across a network) it did not
+     * answer. Nothing was written, except that a networked store may have applied a write it
+     * stopped answering about (see {@link Storage}).
+     */
     UNAVAILABLE
   }
 
