@@ -144,9 +144,7 @@ public final class ApiServer implements AutoCloseable {
         dataDir = Files.createTempDirectory("listwatch-server-");
         deleteDataDir = true;
       }
-      storage = config.etcdServers.isEmpty() ? RocksDbStorage.builder(dataDir).open()
-          : EtcdStorage.builder(config.etcdServers).namespace(config.etcdPrefix)
-              .compactionInterval(config.etcdCompactionInterval).open();
+      storage = config.etcdServers.isEmpty() ? RocksDbStorage.builder(dataDir).open() : openEtcd();
       metrics = new ServerMetrics(info -> routes != null && routes.serves(info), config.clock);
       timer = Executors.newSingleThreadScheduledExecutor(
           r -> Thread.ofPlatform().name("listwatch-cacher-timer").daemon(true).unstarted(r));
@@ -261,6 +259,15 @@ public final class ApiServer implements AutoCloseable {
       createIfAbsent(nsDef, "", "Namespace", ns);
       io.listwatch.server.controllers.ServiceAccountsController.createDefault(routes.store(saDef), ns);
     }
+  }
+
+  private Storage openEtcd() {
+    EtcdStorage.Builder etcd = EtcdStorage.builder(config.etcdServers).namespace(config.etcdPrefix)
+        .compactionInterval(config.etcdCompactionInterval);
+    if (config.etcdCaFile != null) {
+      etcd.tls(config.etcdCaFile, config.etcdCertFile, config.etcdKeyFile);
+    }
+    return etcd.open();
   }
 
   /**
@@ -492,6 +499,9 @@ public final class ApiServer implements AutoCloseable {
     private List<java.net.URI> etcdServers = List.of();
     private String etcdPrefix = "";
     private Duration etcdCompactionInterval = EtcdStorage.DEFAULT_COMPACTION_INTERVAL;
+    private Path etcdCaFile;
+    private Path etcdCertFile;
+    private Path etcdKeyFile;
     private String bindAddress = "127.0.0.1";
     private int port;
     private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
@@ -598,6 +608,21 @@ public final class ApiServer implements AutoCloseable {
     /** A prefix before every key this server stores in etcd, so several clusters can share one etcd. */
     public Builder etcdPrefix(String prefix) {
       this.etcdPrefix = Objects.requireNonNull(prefix);
+      return this;
+    }
+
+    /**
+     * TLS towards etcd (https:// servers), as kube's {@code --etcd-cafile}, {@code --etcd-certfile}
+     * and {@code --etcd-keyfile}: the CA that signed etcd's serving certificate, and this server's
+     * client certificate and key (PEM; both null when etcd does not ask for one).
+     */
+    public Builder etcdTls(Path caFile, Path certFile, Path keyFile) {
+      if ((certFile == null) != (keyFile == null)) {
+        throw new IllegalArgumentException("--etcd-certfile and --etcd-keyfile go together");
+      }
+      this.etcdCaFile = Objects.requireNonNull(caFile, "caFile");
+      this.etcdCertFile = certFile;
+      this.etcdKeyFile = keyFile;
       return this;
     }
 

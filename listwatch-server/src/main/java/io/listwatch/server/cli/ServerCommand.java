@@ -41,6 +41,17 @@ public final class ServerCommand implements Callable<Integer> {
           + "(default: none; keys start with /registry).")
   String etcdPrefix = "";
 
+  @Option(names = "--etcd-cafile", paramLabel = "FILE",
+      description = "CA (PEM) that signed etcd's serving certificate, for https:// etcd servers.")
+  Path etcdCaFile;
+
+  @Option(names = "--etcd-certfile", paramLabel = "FILE",
+      description = "Client certificate (PEM) for etcd, with --etcd-keyfile, when etcd asks for one.")
+  Path etcdCertFile;
+
+  @Option(names = "--etcd-keyfile", paramLabel = "FILE", description = "Private key (PEM) of --etcd-certfile.")
+  Path etcdKeyFile;
+
   @Option(names = "--etcd-compaction-interval",
       description = "How often to compact etcd's history, e.g. 5m; 0 never (default: 5m, as kube's).")
   String etcdCompactionInterval = "5m";
@@ -131,6 +142,15 @@ public final class ServerCommand implements Callable<Integer> {
         .maxWatchesPerUser(maxWatchesPerUser).authentication(authentication.config())
         .authorizationMode(authorizationMode).ui(ui);
     if (!etcdServers.isEmpty()) {
+      if ((etcdCertFile == null) != (etcdKeyFile == null)
+          || (etcdCaFile == null && etcdCertFile != null)) {
+        spec.commandLine().getErr().println(
+            "listwatch server: --etcd-certfile and --etcd-keyfile go together, and need --etcd-cafile");
+        return 1;
+      }
+      if (etcdCaFile != null) {
+        builder.etcdTls(etcdCaFile, etcdCertFile, etcdKeyFile);
+      }
       builder.etcdServers(etcdServers).etcdPrefix(etcdPrefix)
           .etcdCompactionInterval("0".equals(etcdCompactionInterval.trim()) ? Duration.ZERO
               : parseDuration(etcdCompactionInterval));

@@ -105,6 +105,20 @@ public final class EtcdStorage implements Storage {
     if (!b.namespace.isEmpty()) {
       cb.namespace(bytes(b.namespace));
     }
+    if (b.trustedCa != null) {
+      try {
+        cb.sslContext(ssl -> {
+          ssl.trustManager(b.trustedCa.toFile());
+          if (b.clientCertificate != null) {
+            ssl.keyManager(b.clientCertificate.toFile(), b.clientKey.toFile());
+          }
+        });
+      } catch (javax.net.ssl.SSLException | RuntimeException e) {
+        throw StorageException.unavailable("cannot use the TLS files for etcd (" + b.trustedCa
+            + (b.clientCertificate == null ? "" : ", " + b.clientCertificate + ", " + b.clientKey) + "): "
+            + EtcdErrors.describe(e), e);
+      }
+    }
     client = cb.build();
     kv = client.getKVClient();
     maxValueBytes = b.maxValueBytes;
@@ -464,6 +478,9 @@ public final class EtcdStorage implements Storage {
     private int maxValueBytes = DEFAULT_MAX_VALUE_BYTES;
     private Duration compactionInterval = DEFAULT_COMPACTION_INTERVAL;
     private Duration requestTimeout = Duration.ofSeconds(30);
+    private java.nio.file.Path trustedCa;
+    private java.nio.file.Path clientCertificate;
+    private java.nio.file.Path clientKey;
 
     private Builder(List<URI> endpoints) {
       if (endpoints.isEmpty()) {
@@ -497,6 +514,23 @@ public final class EtcdStorage implements Storage {
         throw new IllegalArgumentException("compactionInterval must not be negative");
       }
       this.compactionInterval = interval;
+      return this;
+    }
+
+    /**
+     * Talks TLS to etcd (https:// endpoints): {@code trustedCa} verifies etcd's serving
+     * certificate; {@code clientCertificate} and {@code clientKey} (PEM; both or neither) are
+     * this client's credentials for an etcd started with {@code --client-cert-auth}. kube's
+     * {@code --etcd-cafile}, {@code --etcd-certfile} and {@code --etcd-keyfile}.
+     */
+    public Builder tls(java.nio.file.Path trustedCa, java.nio.file.Path clientCertificate,
+        java.nio.file.Path clientKey) {
+      if ((clientCertificate == null) != (clientKey == null)) {
+        throw new IllegalArgumentException("an etcd client certificate needs its key, and a key its certificate");
+      }
+      this.trustedCa = Objects.requireNonNull(trustedCa, "trustedCa");
+      this.clientCertificate = clientCertificate;
+      this.clientKey = clientKey;
       return this;
     }
 

@@ -31,6 +31,15 @@ public final class EtcdServer implements AutoCloseable {
   private final int peerPort;
   /** etcd's --initial-cluster: every member's name=peer URL; set before the first start. */
   private String initialCluster;
+  /** Serves clients over TLS, asking for client certificates; null: plain HTTP. */
+  private Tls tls;
+
+  /**
+   * TLS for the client port: etcd's serving certificate and key, and the CA whose client
+   * certificates it requires ({@code --client-cert-auth}). PEM files.
+   */
+  public record Tls(Path certificateFile, Path keyFile, Path clientCaFile) {
+  }
   private Process process;
 
   EtcdServer(Path dir, String name) throws IOException {
@@ -60,16 +69,22 @@ public final class EtcdServer implements AutoCloseable {
    * @throws IllegalStateException when etcd is not installed or does not come up
    */
   public static EtcdServer start(Path dir) throws IOException, InterruptedException {
+    return start(dir, null);
+  }
+
+  /** As {@link #start(Path)}; with {@code tls} not null, clients must connect over TLS with a certificate. */
+  public static EtcdServer start(Path dir, Tls tls) throws IOException, InterruptedException {
     EtcdServer server = new EtcdServer(dir, "listwatch-test");
+    server.tls = tls;
     server.initialCluster(server.name + "=" + server.peerUrl());
     server.launch();
     server.awaitListening();
     return server;
   }
 
-  /** The client URL, {@code http://127.0.0.1:<port>}. */
+  /** The client URL, {@code http://127.0.0.1:<port>} ({@code https} with TLS). */
   public URI endpoint() {
-    return URI.create("http://127.0.0.1:" + clientPort);
+    return URI.create((tls == null ? "http" : "https") + "://127.0.0.1:" + clientPort);
   }
 
   /** The etcd process's id, for measuring its CPU; -1 while it is not running. */
@@ -109,7 +124,7 @@ public final class EtcdServer implements AutoCloseable {
 
   /** Starts the process; a member of a new cluster waits for the others before it listens. */
   void launch() throws IOException {
-    String client = "http://127.0.0.1:" + clientPort;
+    String client = endpoint().toString();
     List<String> command = new ArrayList<>(List.of(binary(),
         "--name", name,
         "--data-dir", dataDir.toString(),
@@ -117,6 +132,10 @@ public final class EtcdServer implements AutoCloseable {
         "--listen-peer-urls", peerUrl(), "--initial-advertise-peer-urls", peerUrl(),
         "--initial-cluster", initialCluster,
         "--log-level", "warn"));
+    if (tls != null) {
+      command.addAll(List.of("--cert-file", tls.certificateFile().toString(), "--key-file", tls.keyFile().toString(),
+          "--trusted-ca-file", tls.clientCaFile().toString(), "--client-cert-auth"));
+    }
     process = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
   }
