@@ -282,7 +282,11 @@ public final class Cacher implements AutoCloseable {
       return readyAt(rv.getAsLong());
     }
     // a consistent read: the store's current revision, which over etcd includes other replicas' writes
-    return storage.readCurrentRevision().thenCompose(this::readyAt);
+    return storage.readCurrentRevision()
+        .exceptionallyCompose(e -> CompletableFuture.failedFuture(unwrap(e) instanceof StorageException se
+            ? StatusException.unavailable("cannot read the store's current revision: " + se.getMessage())
+            : unwrap(e)))
+        .thenCompose(this::readyAt);
   }
 
   private CompletableFuture<Long> readyAt(long target) {

@@ -12,6 +12,9 @@ import io.listwatch.api.clock.Clock;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.registry.ResourceRegistry;
 import io.listwatch.storage.KeyValue;
+import io.listwatch.storage.Storage;
+import io.listwatch.storage.StorageException;
+import io.listwatch.api.StatusException;
 import io.listwatch.storage.rocksdb.RocksDbStorage;
 import io.netty.util.concurrent.DefaultEventExecutor;
 import io.netty.util.concurrent.EventExecutor;
@@ -87,6 +90,32 @@ class CacherTest {
 
   private Cacher start() {
     return start(CONFIG);
+  }
+
+  @Test
+  void consistentList_whenTheStoreCannotSayItsRevision_failsWith503() {
+    Storage unreachable = (Storage) java.lang.reflect.Proxy.newProxyInstance(Storage.class.getClassLoader(),
+        new Class<?>[] {Storage.class}, (proxy, method, args) -> {
+          if (method.getName().equals("readCurrentRevision")) {
+            return CompletableFuture.failedFuture(StorageException.unavailable("etcd did not answer", null));
+          }
+          try {
+            return method.invoke(storage, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+    Cacher c = new Cacher(PODS, unreachable, CONFIG, timer, Clock.system());
+    cachers.add(c);
+    c.start();
+
+    assertThatThrownBy(() -> c.list("", options()).join()).cause()
+        .isInstanceOfSatisfying(StatusException.class, e -> {
+          assertThat(e.code()).isEqualTo(503);
+          assertThat(e.getMessage()).contains("etcd did not answer");
+        });
+    assertThat(c.list("", options("resourceVersion", "0")).join().items()).as("a read from the cache still works")
+        .isEmpty();
   }
 
   private static byte[] podJson(String namespace, String name, Map<String, String> labels) {
