@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -61,6 +62,8 @@ final class Chromium implements AutoCloseable {
   static Chromium open(Path binary, String url, Path profile) throws Exception {
     Process process = new ProcessBuilder(binary.toString(), "--headless=new", "--no-sandbox", "--disable-gpu",
         "--no-first-run", "--disable-dev-shm-usage", "--remote-debugging-address=127.0.0.1",
+        // nothing in the background that would write into the profile (or try the network) after the test
+        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-breakpad",
         "--remote-debugging-port=0", "--user-data-dir=" + profile, "--window-size=1280,900", url)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .start();
@@ -164,9 +167,22 @@ final class Chromium implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     socket.abort();
+    // Chromium's helper processes (zygote, renderers, crashpad) may outlive the browser and
+    // still write into the profile directory, which the test deletes next: end them all
+    List<ProcessHandle> helpers = process.descendants().toList();
     process.destroy();
     if (!process.waitFor(10, TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+    for (ProcessHandle helper : helpers) {
+      helper.destroy();
+    }
+    for (ProcessHandle helper : helpers) {
+      try {
+        helper.onExit().get(10, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        helper.destroyForcibly();
+      }
     }
   }
 }
