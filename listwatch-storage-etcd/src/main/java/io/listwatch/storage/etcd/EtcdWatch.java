@@ -316,7 +316,7 @@ final class EtcdWatch implements Watch {
       queuedEvents -= more.size();
       joined.addAll(more);
     }
-    return List.copyOf(joined);
+    return java.util.Collections.unmodifiableList(joined); // copied once, here; nobody else holds it
   }
 
   /** Calls the listener with one item; false once the watch is over. */
