@@ -288,9 +288,9 @@ public final class Scheduler implements Controller {
         return;
       }
       log.warn("Scheduler: binding {} to {} failed: {}", pod.key(), chosen.name(), e.getMessage());
-      queue.backoff(q);
       ctx.events().event(pod.object(), EventRecorder.WARNING, "FailedScheduling",
           "Binding rejected: " + e.getMessage());
+      queue.backoff(q); // after the event, so the event is recorded before any retry
       return;
     }
     queue.done(q);

@@ -201,8 +201,10 @@ class SchedulerTest {
     assertThat(bindings()).extracting(b -> b.substring(b.indexOf("-> ") + 3)).containsExactlyInAnyOrder("n1", "n2", "n3");
     assertThat(bindings()).extracting(b -> b.substring(0, b.indexOf(" ->")))
         .containsExactlyInAnyOrder("web-1", "web-2", "web-3");
-    assertThat(events.lines).contains("Warning FailedScheduling default/web-4: 0/3 nodes are available: "
-        + "3 node(s) didn't match pod anti-affinity rules.");
+    // the event follows the status write
+    String warning = "Warning FailedScheduling default/web-4: 0/3 nodes are available: "
+        + "3 node(s) didn't match pod anti-affinity rules.";
+    Await.until("the FailedScheduling event", () -> events.lines.contains(warning));
   }
 
   @Test
