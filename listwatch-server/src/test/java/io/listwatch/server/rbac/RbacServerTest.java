@@ -125,6 +125,10 @@ class RbacServerTest {
     http.post(RBAC + "/namespaces/kube-public/rolebindings", TestPolicy.bindingJson("RoleBinding", "kube-public",
         "sar-view", "ClusterRole", "view", "User:sar-user")).expect(201);
     http.get(RBAC + "/namespaces/kube-public/rolebindings").expect(200); // consistent read: the authorizer sees it
+    // "view" gets its pod rules from the aggregator, which runs apart from start; a consistent
+    // list that shows them proves the authorizer sees them too
+    Http.await("view has the aggregated pod rules", () -> http.get(RBAC + "/clusterroles?fieldSelector="
+        + "metadata.name%3Dview").expect(200).path("items").path(0).path("rules").toString().contains("\"pods\""));
 
     String review = "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\",\"spec\":{"
         + "\"user\":\"sar-user\",\"resourceAttributes\":{\"namespace\":\"%s\",\"verb\":\"list\",\"resource\":\"pods\"}}}";
