@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
+import io.listwatch.api.meta.KubeTime;
 import io.listwatch.client.DynamicObject;
 import io.listwatch.client.ResourceClient;
 import java.time.Duration;
@@ -61,7 +62,7 @@ final class NodeLease {
     ObjectNode tree = lease.toTree();
     ObjectNode spec = PodTrees.spec(tree);
     spec.put("holderIdentity", nodeName).put("leaseDurationSeconds", leaseDuration.toSeconds())
-        .put("renewTime", Times.microTime(clock.now()));
+        .put("renewTime", KubeTime.microTime(clock.now()));
     return DynamicObject.of(tree);
   }
 
@@ -75,7 +76,7 @@ final class NodeLease {
           .put("name", nodeName).put("uid", uid);
     }
     lease.putObject("spec").put("holderIdentity", nodeName).put("leaseDurationSeconds", leaseDuration.toSeconds())
-        .put("renewTime", Times.microTime(clock.now()));
+        .put("renewTime", KubeTime.microTime(clock.now()));
     return lease;
   }
 }

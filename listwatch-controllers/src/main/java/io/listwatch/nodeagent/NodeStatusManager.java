@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
+import io.listwatch.api.meta.KubeTime;
 import io.listwatch.client.DynamicObject;
 import io.listwatch.client.ResourceClient;
 import java.time.Instant;
@@ -123,14 +124,14 @@ final class NodeStatusManager {
 
   private static void condition(ArrayNode conditions, ObjectNode old, String type, String value, String reason,
       String message, Instant now) {
-    String transition = Times.time(now);
+    String transition = KubeTime.time(now);
     for (var c : old.path("conditions")) {
       if (c.path("type").asText().equals(type) && c.path("status").asText().equals(value)
           && c.hasNonNull("lastTransitionTime")) {
         transition = c.get("lastTransitionTime").asText();
       }
     }
-    conditions.addObject().put("type", type).put("status", value).put("lastHeartbeatTime", Times.time(now))
+    conditions.addObject().put("type", type).put("status", value).put("lastHeartbeatTime", KubeTime.time(now))
         .put("lastTransitionTime", transition).put("reason", reason).put("message", message);
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.meta.KubeTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +49,7 @@ final class PodStatuses {
       ObjectNode cs = container(c, true);
       JsonNode previous = find(old, c.path("name").asText());
       String startedAt = previous.path("state").path("running").path("startedAt").asText("");
-      cs.putObject("state").putObject("running").put("startedAt", startedAt.isEmpty() ? Times.time(now) : startedAt);
+      cs.putObject("state").putObject("running").put("startedAt", startedAt.isEmpty() ? KubeTime.time(now) : startedAt);
       cs.put("restartCount", previous.path("restartCount").asInt(0));
       if (previous.has("lastState")) {
         cs.set("lastState", previous.get("lastState").deepCopy());
@@ -101,7 +102,7 @@ final class PodStatuses {
     for (ObjectNode cs : containerStatuses(status)) {
       lastStateFromExit(cs);
       cs.put("restartCount", cs.path("restartCount").asInt(0) + 1);
-      cs.set("state", JSON.objectNode().set("running", JSON.objectNode().put("startedAt", Times.time(now))));
+      cs.set("state", JSON.objectNode().set("running", JSON.objectNode().put("startedAt", KubeTime.time(now))));
       cs.put("ready", true).put("started", true);
     }
   }
@@ -169,7 +170,7 @@ final class PodStatuses {
     if (!startedAt.isEmpty()) {
       t.put("startedAt", startedAt);
     }
-    t.put("finishedAt", Times.time(now));
+    t.put("finishedAt", KubeTime.time(now));
     return t;
   }
 
@@ -180,7 +181,7 @@ final class PodStatuses {
     status.put("hostIP", hostIp);
     status.putArray("hostIPs").addObject().put("ip", hostIp);
     String startTime = old.path("startTime").asText("");
-    status.put("startTime", startTime.isEmpty() ? Times.time(now) : startTime);
+    status.put("startTime", startTime.isEmpty() ? KubeTime.time(now) : startTime);
     status.put("qosClass", old.path("qosClass").asText("BestEffort"));
     if (old.has("conditions")) {
       status.set("conditions", old.get("conditions").deepCopy());
@@ -210,7 +211,7 @@ final class PodStatuses {
       c = conditions.addObject().put("type", type);
     }
     if (!text.equals(c.path("status").asText()) || !c.has("lastTransitionTime")) {
-      c.put("lastTransitionTime", Times.time(now));
+      c.put("lastTransitionTime", KubeTime.time(now));
     }
     c.put("status", text);
     c.putNull("lastProbeTime");

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.GoDuration;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
+import io.listwatch.api.meta.KubeTime;
 import io.listwatch.client.DeleteOptions;
 import io.listwatch.client.DynamicObject;
 import io.listwatch.client.ResourceClient;
@@ -278,7 +279,7 @@ final class PodWorkers {
     String phase = pod.get("status", "phase").map(n -> n.asText()).orElse("");
     boolean running = state.runtime == null ? phase.equals("Running") : state.runtime == Runtime.RUNNING;
     long grace = pod.get("metadata", "deletionGracePeriodSeconds").map(n -> n.asLong()).orElse(30L);
-    Instant deadline = Times.parse(pod.get("metadata", "deletionTimestamp").map(n -> n.asText()).orElse(""));
+    Instant deadline = KubeTime.parse(pod.get("metadata", "deletionTimestamp").map(n -> n.asText()).orElse(""));
     if (deadline != null) {
       grace = Math.max(0, Math.min(grace, Duration.between(clock.now(), deadline).toSeconds()));
     }

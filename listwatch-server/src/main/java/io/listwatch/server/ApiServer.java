@@ -122,6 +122,7 @@ public final class ApiServer implements AutoCloseable {
   /** TCP keepalive idle time and probe interval on accepted connections (kube's period). */
   private static final int KEEPALIVE_SECONDS = 180;
   private Rbac rbac;
+  private io.listwatch.server.controllers.ControllerLeadership leadership;
   private io.listwatch.server.controllers.GarbageCollector garbageCollector;
   private io.listwatch.server.controllers.NamespaceController namespaceController;
   private io.listwatch.server.controllers.ServiceAccountsController serviceAccountsController;
@@ -276,15 +277,21 @@ public final class ApiServer implements AutoCloseable {
    */
   private void startControllers() {
     List<io.listwatch.server.rest.ResourceStore> stores = cachers.keySet().stream().map(routes::store).toList();
-    garbageCollector = new io.listwatch.server.controllers.GarbageCollector(stores);
+    leadership = leaderElects()
+        ? io.listwatch.server.controllers.ControllerLeadership.elected(
+            routes.store(registry.find("coordination.k8s.io", "v1", "leases").orElseThrow()),
+            config.leaderElectIdentity, config.clock, config.leaderElectTiming)
+        : io.listwatch.server.controllers.ControllerLeadership.always();
+    garbageCollector = new io.listwatch.server.controllers.GarbageCollector(stores, leadership);
     garbageCollector.start();
     namespaceController = new io.listwatch.server.controllers.NamespaceController(
-        routes.store(registry.find("", "v1", "namespaces").orElseThrow()), routes::stores, config.clock);
+        routes.store(registry.find("", "v1", "namespaces").orElseThrow()), routes::stores, config.clock, leadership);
     namespaceController.start();
     serviceAccountsController = new io.listwatch.server.controllers.ServiceAccountsController(
         routes.store(registry.find("", "v1", "namespaces").orElseThrow()),
-        routes.store(registry.find("", "v1", "serviceaccounts").orElseThrow()));
+        routes.store(registry.find("", "v1", "serviceaccounts").orElseThrow()), leadership);
     serviceAccountsController.start();
+    leadership.start();
     customResources = new CustomResourceServing(routes, storage, config.cacherConfig, timer, config.clock,
         garbageCollector, namespaceController);
     crdController = new io.listwatch.server.controllers.CustomResourceDefinitionController(
@@ -292,6 +299,20 @@ public final class ApiServer implements AutoCloseable {
         customResources, config.clock, registry.all());
     crdController.start();
     routes.store(registry.find("", "v1", "pods").orElseThrow()).resumeGracePeriods();
+  }
+
+  /** Whether the controllers are leader-elected: as the builder says, else when on etcd. */
+  private boolean leaderElects() {
+    return config.leaderElect != null ? config.leaderElect : !config.etcdServers.isEmpty();
+  }
+
+  /**
+   * Whether this server's garbage collector, namespace controller and service accounts
+   * controller act now: always for a server alone on its store; for servers sharing etcd, only
+   * for the one holding the Lease {@code kube-system/listwatch-controller-manager}.
+   */
+  public boolean leadsControllers() {
+    return leadership != null && leadership.isLeading();
   }
 
   private void createIfAbsent(ResourceDefinition def, String namespace, String kind, String name) {
@@ -452,6 +473,9 @@ public final class ApiServer implements AutoCloseable {
     if (!connections.close().awaitUninterruptibly(closeWaitMs, TimeUnit.MILLISECONDS)) {
       LOG.warn("some connections did not close within {} ms; stopping the event loops anyway", closeWaitMs);
     }
+    if (leadership != null) {
+      leadership.close(); // stops this server's controllers, then hands the Lease on
+    }
     if (rbac != null) {
       rbac.close();
     }
@@ -502,6 +526,11 @@ public final class ApiServer implements AutoCloseable {
     private Path etcdCaFile;
     private Path etcdCertFile;
     private Path etcdKeyFile;
+    /** null: elect when on etcd. */
+    private Boolean leaderElect;
+    private io.listwatch.server.controllers.ControllerLeadership.Timing leaderElectTiming =
+        io.listwatch.server.controllers.ControllerLeadership.Timing.DEFAULTS;
+    private String leaderElectIdentity = io.listwatch.server.controllers.ControllerLeadership.defaultIdentity();
     private String bindAddress = "127.0.0.1";
     private int port;
     private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
@@ -602,6 +631,34 @@ public final class ApiServer implements AutoCloseable {
      */
     public Builder etcdServers(List<java.net.URI> endpoints) {
       this.etcdServers = List.copyOf(endpoints);
+      return this;
+    }
+
+    /**
+     * Whether the controllers this server runs for kube-controller-manager (garbage collector,
+     * namespace controller, service accounts controller) act only while this server holds the
+     * Lease {@code kube-system/listwatch-controller-manager} (kube-controller-manager's
+     * {@code --leader-elect}). Default: yes on etcd, where several servers may share the store;
+     * no on the embedded store.
+     */
+    public Builder leaderElect(boolean elect) {
+      this.leaderElect = elect;
+      return this;
+    }
+
+    /** The election's lease duration, renew deadline and retry period (default 15 s, 10 s, 2 s). */
+    public Builder leaderElectTiming(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+      this.leaderElectTiming = new io.listwatch.server.controllers.ControllerLeadership.Timing(
+          leaseDuration, renewDeadline, retryPeriod);
+      return this;
+    }
+
+    /** This server's identity in the election (default: host name plus a unique suffix). */
+    public Builder leaderElectIdentity(String identity) {
+      if (identity == null || identity.isEmpty()) {
+        throw new IllegalArgumentException("the leader election identity must not be empty");
+      }
+      this.leaderElectIdentity = identity;
       return this;
     }
 

@@ -1,16 +1,14 @@
 package io.listwatch.client.leaderelection;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.listwatch.api.leaderelection.ResourceLock;
+import io.listwatch.api.leaderelection.LeaderElectionRecord;
+import io.listwatch.api.leaderelection.LeaseSpec;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.client.DynamicObject;
 import io.listwatch.client.KubeClient;
 import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
 import io.listwatch.client.internal.Json;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -23,9 +21,6 @@ import java.util.Optional;
  * <p>Confined to its elector's thread (it remembers the last Lease it saw).
  */
 public final class LeaseLock implements ResourceLock {
-
-  private static final DateTimeFormatter MICRO_TIME =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX").withZone(ZoneOffset.UTC);
 
   private final ResourceClient<DynamicObject> leases;
   private final String namespace;
@@ -59,7 +54,7 @@ public final class LeaseLock implements ResourceLock {
     ObjectNode metadata = tree.putObject("metadata");
     metadata.put("namespace", namespace);
     metadata.put("name", name);
-    writeSpec(tree.putObject("spec"), record);
+    LeaseSpec.write(tree.putObject("spec"), record);
     lease = leases.create(DynamicObject.of(tree));
   }
 
@@ -69,7 +64,7 @@ public final class LeaseLock implements ResourceLock {
       throw new IllegalStateException("update before get or create of " + describe());
     }
     ObjectNode tree = lease.toTree();
-    writeSpec(tree.putObject("spec"), record);
+    LeaseSpec.write(tree.putObject("spec"), record);
     lease = leases.update(DynamicObject.of(tree));
   }
 
@@ -85,36 +80,7 @@ public final class LeaseLock implements ResourceLock {
 
   /** The record a Lease holds; missing fields read as empty, zero or null. */
   static LeaderElectionRecord toRecord(DynamicObject lease) {
-    JsonNode spec = lease.get("spec").orElse(Json.MAPPER.createObjectNode());
-    return new LeaderElectionRecord(
-        spec.path("holderIdentity").asText(""),
-        spec.path("leaseDurationSeconds").asInt(0),
-        parseTime(spec.path("acquireTime")),
-        parseTime(spec.path("renewTime")),
-        spec.path("leaseTransitions").asInt(0));
-  }
-
-  private static void writeSpec(ObjectNode spec, LeaderElectionRecord record) {
-    spec.put("holderIdentity", record.holderIdentity());
-    spec.put("leaseDurationSeconds", record.leaseDurationSeconds());
-    if (record.acquireTime() != null) {
-      spec.put("acquireTime", MICRO_TIME.format(record.acquireTime()));
-    }
-    if (record.renewTime() != null) {
-      spec.put("renewTime", MICRO_TIME.format(record.renewTime()));
-    }
-    spec.put("leaseTransitions", record.leaseTransitions());
-  }
-
-  private static Instant parseTime(JsonNode node) {
-    if (!node.isTextual() || node.asText().isEmpty()) {
-      return null;
-    }
-    try {
-      return DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(node.asText(), Instant::from);
-    } catch (DateTimeParseException e) {
-      return null; // a time we cannot read counts as absent; validity never depends on it
-    }
+    return LeaseSpec.read(lease.get("spec").orElse(Json.MAPPER.createObjectNode()));
   }
 
   private static String requireNonEmpty(String value, String what) {

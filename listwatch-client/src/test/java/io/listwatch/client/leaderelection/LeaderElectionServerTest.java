@@ -2,6 +2,8 @@ package io.listwatch.client.leaderelection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.api.leaderelection.LeaderElector;
+import io.listwatch.api.leaderelection.LeaderCallbacks;
 import io.listwatch.client.Config;
 import io.listwatch.client.DynamicObject;
 import io.listwatch.client.KubeClient;

@@ -3,6 +3,10 @@ package io.listwatch.client.leaderelection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.listwatch.api.leaderelection.LeaderElector;
+import io.listwatch.api.leaderelection.ResourceLock;
+import io.listwatch.api.leaderelection.LeaderElectionRecord;
+import io.listwatch.api.leaderelection.LeaderCallbacks;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.FakeClock;

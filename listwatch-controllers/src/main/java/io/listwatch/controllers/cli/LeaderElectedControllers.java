@@ -2,8 +2,8 @@ package io.listwatch.controllers.cli;
 
 import io.listwatch.api.clock.Clock;
 import io.listwatch.client.KubeClient;
-import io.listwatch.client.leaderelection.LeaderCallbacks;
-import io.listwatch.client.leaderelection.LeaderElector;
+import io.listwatch.api.leaderelection.LeaderCallbacks;
+import io.listwatch.api.leaderelection.LeaderElector;
 import io.listwatch.client.leaderelection.LeaseLock;
 import io.listwatch.controllers.ControllerManager;
 import io.listwatch.controllers.ControllerSet;

@@ -5,11 +5,10 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.listwatch.api.Status;
+import io.listwatch.api.meta.KubeTime;
 import io.listwatch.server.authn.UserInfo;
 import io.listwatch.server.request.RequestInfo;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 
@@ -48,8 +47,6 @@ public record AuditEvent(String kind, String apiVersion, String level, String au
   public static final String RESPONSE_COMPLETE = "ResponseComplete";
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
-  private static final DateTimeFormatter MICRO_TIME =
-      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSXXX").withZone(ZoneOffset.UTC);
 
   /** kube's {@code authentication.k8s.io/v1 UserInfo}. */
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -102,7 +99,7 @@ public record AuditEvent(String kind, String apiVersion, String level, String au
 
   /** kube's MicroTime. */
   public static String microTime(Instant t) {
-    return MICRO_TIME.format(t);
+    return KubeTime.microTime(t);
   }
 
   /** This event as one line of JSON, without the line end. */

@@ -56,6 +56,24 @@ public final class ServerCommand implements Callable<Integer> {
       description = "How often to compact etcd's history, e.g. 5m; 0 never (default: 5m, as kube's).")
   String etcdCompactionInterval = "5m";
 
+  @Option(names = "--leader-elect", arity = "0..1", fallbackValue = "true",
+      description = "Run the garbage collector, namespace and service accounts controllers only while this "
+          + "server holds the Lease kube-system/listwatch-controller-manager, so that of several servers on one "
+          + "etcd one runs them (default: true with --etcd-servers, false on the embedded store).")
+  Boolean leaderElect;
+
+  @Option(names = "--leader-elect-lease-duration", description = "How long a standby waits after the Lease "
+      + "last changed before taking it (default: ${DEFAULT-VALUE}).")
+  String leaderElectLeaseDuration = "15s";
+
+  @Option(names = "--leader-elect-renew-deadline", description = "How long the leader keeps acting without "
+      + "renewing the Lease (default: ${DEFAULT-VALUE}).")
+  String leaderElectRenewDeadline = "10s";
+
+  @Option(names = "--leader-elect-retry-period", description = "How often candidates try for the Lease, and "
+      + "the leader renews it (default: ${DEFAULT-VALUE}).")
+  String leaderElectRetryPeriod = "2s";
+
   @Option(names = "--bind-address",
       description = "Address the secure port listens on (default: ${DEFAULT-VALUE}, this machine only; "
           + "0.0.0.0 for all).")
@@ -154,6 +172,16 @@ public final class ServerCommand implements Callable<Integer> {
       builder.etcdServers(etcdServers).etcdPrefix(etcdPrefix)
           .etcdCompactionInterval("0".equals(etcdCompactionInterval.trim()) ? Duration.ZERO
               : parseDuration(etcdCompactionInterval));
+    }
+    if (leaderElect != null) {
+      builder.leaderElect(leaderElect);
+    }
+    try {
+      builder.leaderElectTiming(parseDuration(leaderElectLeaseDuration), parseDuration(leaderElectRenewDeadline),
+          parseDuration(leaderElectRetryPeriod));
+    } catch (IllegalArgumentException | CommandLine.TypeConversionException e) {
+      spec.commandLine().getErr().println("listwatch server: --leader-elect-*: " + e.getMessage());
+      return 1;
     }
     if (httpPort > 0) {
       builder.insecurePort(httpPort);

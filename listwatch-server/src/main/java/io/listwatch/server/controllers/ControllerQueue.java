@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
  * is already waiting is queued once; a key queued while it is being processed is processed again
  * afterwards. Keys are small strings naming work (an object), so the queue holds at most one
  * entry per object the server knows. A key whose work fails is queued again after 200 ms,
- * 400 ms, ... up to five times (client-go's rate-limited requeue, simplified).
+ * 400 ms, ... up to five times (client-go's rate-limited requeue, simplified). Keys are taken
+ * only while the {@link ControllerLeadership} says this server leads; until then they wait.
  *
  * <p>Thread-safe: {@link #add} may be called from any thread (cache listeners call it under
  * their dispatch lock, so it never blocks); {@code handler} runs on the worker thread only.
@@ -29,6 +30,7 @@ final class ControllerQueue implements AutoCloseable {
 
   private final String name;
   private final Handler handler;
+  private final ControllerLeadership leadership;
   /** Keys waiting; guarded by this. */
   private final Set<String> queued = new LinkedHashSet<>();
   /** Guarded by this. */
@@ -38,9 +40,17 @@ final class ControllerQueue implements AutoCloseable {
   private final java.util.Map<String, Integer> failures = new java.util.HashMap<>();
   private static final int MAX_RETRIES = 5;
 
+  /** A queue whose worker always runs (controllers every server runs). */
   ControllerQueue(String name, Handler handler) {
+    this(name, handler, ControllerLeadership.always());
+  }
+
+  /** A queue whose worker takes keys only while {@code leadership} leads. */
+  ControllerQueue(String name, Handler handler, ControllerLeadership leadership) {
     this.name = name;
     this.handler = handler;
+    this.leadership = leadership;
+    leadership.onChange(this::wake);
     this.worker = Thread.ofPlatform().name(name).daemon(true).unstarted(this::run);
   }
 
@@ -54,11 +64,15 @@ final class ControllerQueue implements AutoCloseable {
     }
   }
 
+  private synchronized void wake() {
+    notifyAll();
+  }
+
   private void run() {
     while (true) {
       String key;
       synchronized (this) {
-        while (queued.isEmpty() && !closed) {
+        while ((queued.isEmpty() || !leadership.isLeading()) && !closed) {
           try {
             wait();
           } catch (InterruptedException e) {

@@ -57,7 +57,7 @@ public final class GarbageCollector implements AutoCloseable {
 
   /** The stores followed: the built-ins given at start, and custom resources as they are served. */
   private final List<ResourceStore> stores;
-  private final ControllerQueue queue = new ControllerQueue("garbage-collector", this::process);
+  private final ControllerQueue queue;
   /**
    * The owner graph: owner uid to the keys ({@code group/plural/namespace/name}) of the objects
    * naming it, and each such object's owner uids. Updated by the listeners (each under its
@@ -70,7 +70,13 @@ public final class GarbageCollector implements AutoCloseable {
 
   /** @param stores the store of every stored resource */
   public GarbageCollector(List<ResourceStore> stores) {
+    this(stores, ControllerLeadership.always());
+  }
+
+  /** A collector that deletes only while {@code leadership} leads (it tracks owners always). */
+  public GarbageCollector(List<ResourceStore> stores, ControllerLeadership leadership) {
     this.stores = new java.util.concurrent.CopyOnWriteArrayList<>(stores);
+    this.queue = new ControllerQueue("garbage-collector", this::process, leadership);
   }
 
   /** Registers the cache listeners and starts the worker. */

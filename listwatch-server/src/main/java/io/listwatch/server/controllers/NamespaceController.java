@@ -49,7 +49,7 @@ public final class NamespaceController implements AutoCloseable {
   private final Clock clock;
   /** Namespaces seen terminating: deletions in them queue a new look. */
   private final Set<String> terminating = ConcurrentHashMap.newKeySet();
-  private final ControllerQueue queue = new ControllerQueue("namespace-controller", this::sync);
+  private final ControllerQueue queue;
 
   public NamespaceController(ResourceStore namespaces, List<ResourceStore> stores, Clock clock) {
     this(namespaces, () -> stores, clock);
@@ -61,6 +61,13 @@ public final class NamespaceController implements AutoCloseable {
    */
   public NamespaceController(ResourceStore namespaces, java.util.function.Supplier<List<ResourceStore>> stores,
       Clock clock) {
+    this(namespaces, stores, clock, ControllerLeadership.always());
+  }
+
+  /** A controller that acts only while {@code leadership} leads. */
+  public NamespaceController(ResourceStore namespaces, java.util.function.Supplier<List<ResourceStore>> stores,
+      Clock clock, ControllerLeadership leadership) {
+    this.queue = new ControllerQueue("namespace-controller", this::sync, leadership);
     this.namespaces = namespaces;
     this.stores = stores;
     this.contents = namespaced(stores.get());

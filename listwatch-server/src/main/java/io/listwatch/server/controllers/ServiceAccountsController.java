@@ -24,9 +24,16 @@ public final class ServiceAccountsController implements AutoCloseable {
 
   private final ResourceStore namespaces;
   private final ResourceStore serviceAccounts;
-  private final ControllerQueue queue = new ControllerQueue("serviceaccounts-controller", this::sync);
+  private final ControllerQueue queue;
 
   public ServiceAccountsController(ResourceStore namespaces, ResourceStore serviceAccounts) {
+    this(namespaces, serviceAccounts, ControllerLeadership.always());
+  }
+
+  /** A controller that acts only while {@code leadership} leads. */
+  public ServiceAccountsController(ResourceStore namespaces, ResourceStore serviceAccounts,
+      ControllerLeadership leadership) {
+    this.queue = new ControllerQueue("serviceaccounts-controller", this::sync, leadership);
     this.namespaces = namespaces;
     this.serviceAccounts = serviceAccounts;
   }

@@ -10,10 +10,9 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import io.listwatch.api.GoDuration;
+import io.listwatch.api.meta.KubeTime;
 import java.io.IOException;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -59,10 +58,6 @@ public final class ProtoJson {
   static final String QUANTITY = "k8s.io.apimachinery.pkg.api.resource.Quantity";
   static final String QUANTITY_VALUE = "k8s.io.apimachinery.pkg.api.resource.QuantityValue";
   static final String INT_OR_STRING = "k8s.io.apimachinery.pkg.util.intstr.IntOrString";
-  private static final DateTimeFormatter MICROS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX")
-      .withZone(ZoneOffset.UTC);
-  private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXXX")
-      .withZone(ZoneOffset.UTC);
   /**
    * Go structs embedded inline ({@code json:",inline"}) in kube's types: one message field in
    * protobuf, their fields directly in the parent's JSON. Keyed "Message.field" (short names).
@@ -159,7 +154,7 @@ public final class ProtoJson {
           return null; // Go's zero time
         }
         Instant t = Instant.ofEpochSecond((Long) m.getField(seconds), (Integer) m.getField(nanos));
-        return NODES.textNode(name.equals(TIME) ? SECONDS.format(t) : MICROS.format(t));
+        return NODES.textNode(name.equals(TIME) ? KubeTime.time(t) : KubeTime.microTime(t));
       }
       case DURATION -> {
         return NODES.textNode(GoDuration.format((Long) m.getField(d.findFieldByNumber(1))));

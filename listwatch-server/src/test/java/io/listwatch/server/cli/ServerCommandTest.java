@@ -150,6 +150,16 @@ class ServerCommandTest {
         assertThat(post("http://127.0.0.1:" + ports[1],
             "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"shared\"}}"))
             .as("the second server sees the name taken").isEqualTo(409);
+        // on etcd the servers elect one of them to run the controllers (--leader-elect defaults to true)
+        URI lease = URI.create("http://127.0.0.1:" + ports[1]
+            + "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/listwatch-controller-manager");
+        long deadline = System.nanoTime() + BOUND.toNanos();
+        HttpResponse<String> held;
+        do {
+          held = http.send(HttpRequest.newBuilder(lease).build(), HttpResponse.BodyHandlers.ofString());
+        } while (held.statusCode() == 404 && System.nanoTime() < deadline && sleep(50));
+        assertThat(held.statusCode()).as(held.body()).isEqualTo(200);
+        assertThat(held.body()).contains("\"holderIdentity\":\"", "\"leaseDurationSeconds\":15");
       } finally {
         for (Process p : List.of(first, second)) {
           p.destroy();
@@ -158,6 +168,23 @@ class ServerCommandTest {
         }
       }
     }
+  }
+
+  @Test
+  void leaderElectTimings_thatCannotBeSafe_stopTheServerWithTheReason() {
+    java.io.StringWriter err = new java.io.StringWriter();
+
+    int exit = new picocli.CommandLine(new ServerCommand()).setErr(new java.io.PrintWriter(err, true)).execute(
+        "--data-dir", dataDir.toString(), "--http-port", "0", "--leader-elect-renew-deadline", "20s");
+
+    assertThat(exit).isEqualTo(1);
+    assertThat(err.toString()).isEqualTo("listwatch server: --leader-elect-*: leaseDuration must be greater than "
+        + "renewDeadline" + System.lineSeparator());
+  }
+
+  private static boolean sleep(long millis) throws InterruptedException {
+    Thread.sleep(millis);
+    return true;
   }
 
   /** A client with the admin certificate the server wrote, trusting the server's CA. */

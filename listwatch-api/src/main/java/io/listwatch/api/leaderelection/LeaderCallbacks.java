@@ -1,4 +1,4 @@
-package io.listwatch.client.leaderelection;
+package io.listwatch.api.leaderelection;
 
 /**
  * What a {@link LeaderElector} tells its caller (client-go's {@code LeaderCallbacks}).

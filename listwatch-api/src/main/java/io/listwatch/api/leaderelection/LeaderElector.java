@@ -1,4 +1,4 @@
-package io.listwatch.client.leaderelection;
+package io.listwatch.api.leaderelection;
 
 import io.listwatch.api.clock.Clock;
 import java.time.Duration;
@@ -41,6 +41,9 @@ import org.slf4j.LoggerFactory;
  * may be called from any thread.
  */
 public final class LeaderElector implements AutoCloseable {
+
+  /** client-go's {@code JitterFactor}: a candidate waits up to this much longer than the retry period. */
+  public static final double DEFAULT_JITTER_FACTOR = 1.2;
 
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElector.class);
 
@@ -325,7 +328,7 @@ public final class LeaderElector implements AutoCloseable {
     private Duration leaseDuration = Duration.ofSeconds(15);
     private Duration renewDeadline = Duration.ofSeconds(10);
     private Duration retryPeriod = Duration.ofSeconds(2);
-    private double jitterFactor = 1.2;
+    private double jitterFactor = DEFAULT_JITTER_FACTOR;
     private boolean releaseOnCancel = true;
 
     private Builder(ResourceLock lock, LeaderCallbacks callbacks) {
@@ -382,19 +385,30 @@ public final class LeaderElector implements AutoCloseable {
      *     jitterFactor * retryPeriod > 0} and the lease duration is whole seconds of at least one
      */
     public LeaderElector build() {
-      if (retryPeriod.isNegative() || retryPeriod.isZero()) {
-        throw new IllegalArgumentException("retryPeriod must be greater than zero");
-      }
-      if (leaseDuration.compareTo(renewDeadline) <= 0) {
-        throw new IllegalArgumentException("leaseDuration must be greater than renewDeadline");
-      }
-      if (renewDeadline.toNanos() <= (long) (Math.max(1.0, jitterFactor) * retryPeriod.toNanos())) {
-        throw new IllegalArgumentException("renewDeadline must be greater than retryPeriod*max(1, jitterFactor)");
-      }
-      if (leaseDuration.toSeconds() < 1 || leaseDuration.toNanos() % 1_000_000_000L != 0) {
-        throw new IllegalArgumentException("leaseDuration must be a whole number of seconds, at least 1");
-      }
+      checkTiming(leaseDuration, renewDeadline, retryPeriod, jitterFactor);
       return new LeaderElector(this);
+    }
+  }
+
+  /**
+   * Checks timings as {@link Builder#build} does.
+   *
+   * @throws IllegalArgumentException unless {@code leaseDuration > renewDeadline >
+   *     jitterFactor * retryPeriod > 0} and the lease duration is whole seconds of at least one
+   */
+  public static void checkTiming(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod,
+      double jitterFactor) {
+    if (retryPeriod.isNegative() || retryPeriod.isZero()) {
+      throw new IllegalArgumentException("retryPeriod must be greater than zero");
+    }
+    if (leaseDuration.compareTo(renewDeadline) <= 0) {
+      throw new IllegalArgumentException("leaseDuration must be greater than renewDeadline");
+    }
+    if (renewDeadline.toNanos() <= (long) (Math.max(1.0, jitterFactor) * retryPeriod.toNanos())) {
+      throw new IllegalArgumentException("renewDeadline must be greater than retryPeriod*max(1, jitterFactor)");
+    }
+    if (leaseDuration.toSeconds() < 1 || leaseDuration.toNanos() % 1_000_000_000L != 0) {
+      throw new IllegalArgumentException("leaseDuration must be a whole number of seconds, at least 1");
     }
   }
 }

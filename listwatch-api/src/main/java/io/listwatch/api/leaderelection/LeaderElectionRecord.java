@@ -1,4 +1,4 @@
-package io.listwatch.client.leaderelection;
+package io.listwatch.api.leaderelection;
 
 import java.time.Instant;
 import java.util.Objects;

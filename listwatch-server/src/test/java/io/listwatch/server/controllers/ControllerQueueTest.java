@@ -1,0 +1,90 @@
+package io.listwatch.server.controllers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The controllers' work queue: keys are worked on only while this server leads. */
+@Timeout(30)
+class ControllerQueueTest {
+
+  private final ControllerLeadership leadership = ControllerLeadership.standby();
+  /** Each processed key with whether this server led when it was processed. */
+  private final List<String> processed = new CopyOnWriteArrayList<>();
+  private final CountDownLatch release = new CountDownLatch(1);
+  private ControllerQueue queue;
+
+  @AfterEach
+  void close() {
+    release.countDown();
+    if (queue != null) {
+      queue.close();
+    }
+  }
+
+  private void start(String blockingKey) {
+    queue = new ControllerQueue("queue-under-test", key -> {
+      processed.add(key + (leadership.isLeading() ? " leading" : " NOT LEADING"));
+      if (key.equals(blockingKey)) {
+        release.await();
+      }
+    }, leadership);
+    queue.start();
+  }
+
+  @Test
+  void keysQueuedOnAStandby_waitUntilItLeads_thenAreWorkedOnce() throws Exception {
+    start("");
+    queue.add("a");
+    queue.add("b");
+    queue.add("a");
+    awaitWorkerWaiting();
+
+    assertThat(processed).isEmpty();
+    leadership.lead(true);
+    await(() -> processed.size() == 2);
+    assertThat(processed).containsExactly("a leading", "b leading");
+  }
+
+  @Test
+  void aServerThatStopsLeading_finishesTheKeyInHand_andTakesNoOther() throws Exception {
+    leadership.lead(true);
+    start("slow");
+    queue.add("slow");
+    await(() -> processed.size() == 1);
+
+    leadership.lead(false);
+    queue.add("later");
+    release.countDown();
+    awaitWorkerWaiting();
+
+    assertThat(processed).containsExactly("slow leading");
+    leadership.lead(true);
+    await(() -> processed.size() == 2);
+    assertThat(processed).containsExactly("slow leading", "later leading");
+  }
+
+  /** Waits until the worker thread waits for work (it took every key it was allowed to). */
+  private static void awaitWorkerWaiting() throws InterruptedException {
+    await(() -> Thread.getAllStackTraces().keySet().stream()
+        .anyMatch(t -> t.getName().equals("queue-under-test") && t.getState() == Thread.State.WAITING));
+  }
+
+  private static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        fail("not within 20 s");
+      }
+      Thread.sleep(5);
+    }
+  }
+}
