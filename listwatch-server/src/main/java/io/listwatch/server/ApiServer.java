@@ -530,7 +530,7 @@ public final class ApiServer implements AutoCloseable {
     private Boolean leaderElect;
     private io.listwatch.server.controllers.ControllerLeadership.Timing leaderElectTiming =
         io.listwatch.server.controllers.ControllerLeadership.Timing.DEFAULTS;
-    private String leaderElectIdentity = io.listwatch.server.controllers.ControllerLeadership.defaultIdentity();
+    private String leaderElectIdentity = io.listwatch.api.leaderelection.LeaderElector.defaultIdentity();
     private String bindAddress = "127.0.0.1";
     private int port;
     private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());

@@ -87,6 +87,17 @@ public final class LeaderElector implements AutoCloseable {
     this.thread = Thread.ofPlatform().daemon().name(logName).unstarted(this::run);
   }
 
+  /** kube's default identity for a candidate: the host name plus a unique suffix. */
+  public static String defaultIdentity() {
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      host = "localhost";
+    }
+    return host + "_" + java.util.UUID.randomUUID();
+  }
+
   /** A builder for an elector competing for {@code lock}, telling {@code callbacks}. */
   public static Builder builder(ResourceLock lock, LeaderCallbacks callbacks) {
     return new Builder(lock, callbacks);

@@ -1,18 +1,16 @@
 package io.listwatch.controllers.cli;
 
 import io.listwatch.api.clock.Clock;
+import io.listwatch.api.leaderelection.LeaderElector;
 import io.listwatch.client.Config;
 import io.listwatch.client.KubeClient;
 import io.listwatch.client.leaderelection.LeaseLock;
 import io.listwatch.controllers.ControllerManager;
 import io.listwatch.controllers.ControllerSet;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine;
@@ -100,7 +98,7 @@ public final class ControllersCommand implements Callable<Integer> {
         }
         return 0;
       }
-      String id = identity != null ? identity : defaultIdentity();
+      String id = identity != null ? identity : LeaderElector.defaultIdentity();
       LeaseLock lock = new LeaseLock(client, leaseNamespace, leaseName, id);
       try (LeaderElectedControllers controllers = new LeaderElectedControllers(client, entries,
           ControllerSet.eventRecorder(client), Clock.system(), lock, b -> b
@@ -127,16 +125,6 @@ public final class ControllersCommand implements Callable<Integer> {
     }
   }
 
-  /** kube's default identity: the host name plus a unique suffix. */
-  static String defaultIdentity() {
-    String host;
-    try {
-      host = InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException e) {
-      host = "localhost";
-    }
-    return host + "_" + UUID.randomUUID();
-  }
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new ControllersCommand()).execute(args));

@@ -4,12 +4,9 @@ import io.listwatch.api.clock.Clock;
 import io.listwatch.api.leaderelection.LeaderCallbacks;
 import io.listwatch.api.leaderelection.LeaderElector;
 import io.listwatch.server.rest.ResourceStore;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,16 +97,6 @@ public final class ControllerLeadership implements AutoCloseable {
     changeTo(nowLeading);
   }
 
-  /** kube's default identity: the host name plus a unique suffix. */
-  public static String defaultIdentity() {
-    String host;
-    try {
-      host = InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException e) {
-      host = "localhost";
-    }
-    return host + "_" + UUID.randomUUID();
-  }
 
   /** Starts campaigning (elected mode); returns at once. */
   public void start() {
