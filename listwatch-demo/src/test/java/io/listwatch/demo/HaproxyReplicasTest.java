@@ -12,6 +12,7 @@ import io.listwatch.client.ResourceType;
 import io.listwatch.client.cache.SharedIndexInformer;
 import io.listwatch.client.cache.SharedInformerFactory;
 import io.listwatch.server.ApiServer;
+import io.listwatch.server.testing.Haproxy;
 import io.listwatch.server.tls.TlsConfig;
 import io.listwatch.storage.etcd.testing.EtcdServer;
 import java.io.IOException;

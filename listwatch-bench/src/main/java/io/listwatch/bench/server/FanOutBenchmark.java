@@ -43,6 +43,11 @@ import picocli.CommandLine.Spec;
  * (writers and watch readers) runs in this JVM, so its garbage never pauses the server, and
  * the server's CPU is read from its own process.
  *
+ * <p>With {@code --topologies} the same points run against other server sides
+ * ({@link FanOutTopology}): one server on a real etcd, or two servers on one etcd behind
+ * HAProxy, which the watchers and writers reach only through HAProxy; each transport runs once
+ * per topology, on fresh processes, and the tables get a topology column.
+ *
  * <p>Confined to the thread that runs the command.
  */
 @Command(
@@ -63,6 +68,13 @@ public final class FanOutBenchmark implements Callable<Integer> {
           + "checks without TLS h2c, ws, and http1-protobuf (plain HTTP/1.1 with the watches in kube's protobuf) "
           + "(default: ${DEFAULT-VALUE}).")
   private List<String> transportNames;
+
+  @Option(names = "--topologies", split = ",", defaultValue = "rocksdb", paramLabel = "TOPOLOGY",
+      description = "Server sides measured, each transport once on each: rocksdb (one server, embedded store), "
+          + "etcd (one server on a real etcd in a process of its own), etcd-2-haproxy (two servers, each in its own "
+          + "JVM, on one etcd, behind HAProxy in TCP mode, round robin; watchers and writers connect to HAProxy "
+          + "only; with TLS the second server shares the first one's certificates) (default: ${DEFAULT-VALUE}).")
+  private List<String> topologyNames;
 
   @Option(names = "--tls-providers", split = ",", paramLabel = "P",
       description = "The server's TLS provider, jdk or openssl (OpenSSL needs netty-tcnative on the class path): "
@@ -160,14 +172,25 @@ public final class FanOutBenchmark implements Callable<Integer> {
   private final List<Row> rows = new ArrayList<>();
   private ResultTable points;
 
+  /** Whether the tables have a topology column: another topology than the default one was asked. */
+  private boolean showTopology;
+  private List<FanOutTopology> topologies;
+
   /** One measured point and where it ran. */
-  private record Row(Transport transport, String provider, FanOutPoint.Result r) {
+  private record Row(ServerRun run, FanOutPoint.Result r) {
   }
 
-  /** One server of the run: a transport, with the server's TLS provider (null: its default). */
-  private record ServerRun(Transport transport, String provider) {
-    String label() {
+  /**
+   * One server side of the run: a transport, with the server's TLS provider (null: its
+   * default), on a topology.
+   */
+  private record ServerRun(Transport transport, String provider, FanOutTopology topology) {
+    String transportLabel() {
       return transport + (provider == null ? "" : " (" + provider + ")");
+    }
+
+    String label() {
+      return transportLabel() + (topology == FanOutTopology.ROCKSDB ? "" : " on " + topology);
     }
   }
 
@@ -187,14 +210,16 @@ public final class FanOutBenchmark implements Callable<Integer> {
         "Watch fan-out, server in its own JVM: watchers on /api/v1/namespaces/default/pods?watch=true&"
             + "resourceVersion=<current>, writers merge-PATCH %,d pods of ~%,d bytes; %d s measured after %d s of "
             + "writing; CPU in percent of one core; CPU per write and per delivery are the server's whole CPU "
-            + "divided by each", pods, objectBytes, seconds, warmupSeconds),
-        "transport", "watchers", "writes/s asked", "writes/s done", "write p50 ms", "write p99 ms",
-        "pacer late p99 ms", "deliveries/s", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "server CPU",
-        "server µs/write", "server µs/delivery", "bench JVM CPU", "other CPU", "GC pauses n / total / max ms",
-        "all safepoints ms", "heap after GC MiB", "delivered / expected", "watchers lost"));
-    AtomicReference<ServerJvm> running = new AtomicReference<>();
+            + "divided by each" + (showTopology ? "; with several servers, server CPU, GC pauses and heap are "
+            + "theirs added up" : ""), pods, objectBytes, seconds, warmupSeconds),
+        columns(List.of("watchers", "writes/s asked", "writes/s done", "write p50 ms", "write p99 ms",
+            "pacer late p99 ms", "deliveries/s", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "server CPU"),
+            List.of("server µs/write", "server µs/delivery", "bench JVM CPU", "other CPU",
+                "GC pauses n / total / max ms", "all safepoints ms", "heap after GC MiB", "delivered / expected",
+                "watchers lost"))));
+    AtomicReference<FanOutTopology.Servers> running = new AtomicReference<>();
     Thread cleanup = Thread.ofPlatform().name("server-fanout-cleanup").unstarted(() -> {
-      ServerJvm s = running.get();
+      FanOutTopology.Servers s = running.get();
       if (s != null) {
         s.close();
       }
@@ -206,26 +231,28 @@ public final class FanOutBenchmark implements Callable<Integer> {
     try {
       for (int i = 0; i < runs.size(); i++) {
         ServerRun run = runs.get(i);
-        Path dir = base.resolve(String.format("%02d-%s%s", i + 1, run.transport(),
-            run.provider() == null ? "" : "-" + run.provider()));
+        Path dir = base.resolve(String.format("%02d-%s%s%s", i + 1, run.transport(),
+            run.provider() == null ? "" : "-" + run.provider(),
+            run.topology() == FanOutTopology.ROCKSDB ? "" : "-" + run.topology()));
         try {
           runServer(run, dir, running);
         } catch (Exception e) {
           // one transport failing (e.g. a server without it) does not lose the others' figures
           report.progress("%s FAILED: %s", run.label(), e);
-          report.note(run.label() + " FAILED: " + e.getMessage() + " (server log: " + dir.resolve("server.log")
-              + (tempDir ? ", deleted at the end; keep it with --data-dir" : "") + ")");
+          report.note(run.label() + " FAILED: " + e.getMessage() + " (logs: " + dir
+              + (tempDir ? ", deleted at the end; keep them with --data-dir" : "") + ")");
         }
       }
     } finally {
-      ServerJvm s = running.getAndSet(null);
+      FanOutTopology.Servers s = running.getAndSet(null);
       if (s != null) {
         s.close();
       }
       if (tempDir) {
         Format.deleteRecursively(base);
       } else {
-        report.note("Server data directories, logs (server.log) and JVM logs (jvm.log) are in " + base + ".");
+        report.note("Server data directories, logs (server.log) and JVM logs (jvm.log) are in " + base
+            + (showTopology ? " (etcd's and HAProxy's in etcd/ and haproxy/ beside them)" : "") + ".");
       }
       try {
         Runtime.getRuntime().removeShutdownHook(cleanup);
@@ -240,42 +267,32 @@ public final class FanOutBenchmark implements Callable<Integer> {
     return 0;
   }
 
-  private void runServer(ServerRun run, Path dir, AtomicReference<ServerJvm> running) throws Exception {
-    Path data = Files.createDirectories(dir.resolve("data"));
-    GcLog gcLog = new GcLog(dir.resolve("jvm.log"));
+  private void runServer(ServerRun run, Path dir, AtomicReference<FanOutTopology.Servers> running)
+      throws Exception {
     List<String> jvm = new ArrayList<>(List.of("-Xms" + serverHeap, "-Xmx" + serverHeap));
-    jvm.addAll(gcLog.jvmOptions());
     jvm.addAll(serverJvmOptions);
-    List<String> args = new ArrayList<>(List.of(data.toString()));
-    Set<String> schemes = new LinkedHashSet<>(List.of("http"));
-    if (run.transport().tls) {
-      args.add("tls");
-      schemes.add("https");
-      if (run.provider() != null) {
-        args.add(run.provider());
-      }
-    }
-    report.progress("%s: starting the server (%s)", run.label(), dir);
+    report.progress("%s: starting the %s (%s)", run.label(), run.topology().processes(), dir);
     CpuMonitor cpu = CpuMonitor.now();
-    try (ServerJvm server = ServerJvm.start(FanOutServer.class.getName(), args, jvm, schemes,
-        dir.resolve("server.log"))) {
-      running.set(server);
-      long ticks0 = server.cpuTicks();
-      InetSocketAddress plain = server.address("http");
+    FanOutTopology.Servers servers = new FanOutTopology.Servers(run.topology(), dir);
+    running.set(servers);
+    try (servers) {
+      servers.start(run.transport(), run.provider(), jvm);
+      long ticks0 = servers.allTicks();
+      InetSocketAddress plain = servers.address("http");
       fill(plain, run.label());
-      report.phase(run.label() + ": server start, creating " + count(pods) + " pods (server JVM included)", cpu,
-          server.cpuTicks() - ticks0);
-      TlsClient tls = run.transport().tls ? TlsClient.forServer(data, clientProvider()) : null;
+      report.phase(run.label() + ": server start, creating " + count(pods) + " pods (" + run.topology().processes()
+          + " included)", cpu, servers.allTicks() - ticks0);
+      TlsClient tls = run.transport().tls ? TlsClient.forServer(servers.dataDir(), clientProvider()) : null;
       if (tls != null) {
         report.parameters.put("client TLS", tls.description());
       }
-      InetSocketAddress watch = run.transport().tls ? server.address("https") : plain;
-      FanOutPoint.Target target = new FanOutPoint.Target(server, gcLog, run.transport(), watch,
+      InetSocketAddress watch = run.transport().tls ? servers.address("https") : plain;
+      FanOutPoint.Target target = new FanOutPoint.Target(servers, run.transport(), watch,
           watch, tls == null ? null : tls.writers(), tls, h2Streams, pods);
       if (jitWarmupSeconds > 0) {
         report.progress("%s: JIT warm-up, 100 watchers, %d writes/s, %d s", run.label(), rates.get(0),
             jitWarmupSeconds);
-        measurePhase(run.label() + ": JIT warm-up (not recorded)", server,
+        measurePhase(run.label() + ": JIT warm-up (not recorded)", servers,
             () -> FanOutPoint.run(target, 100, rates.get(0), writers, 0, jitWarmupSeconds));
       }
       for (int rep = 1; rep <= repeats; rep++) {
@@ -285,14 +302,14 @@ public final class FanOutBenchmark implements Callable<Integer> {
           String label = String.format("%s: %d watchers, %d writes/s, run %d of %d", run.label(), n, rate, rep,
               repeats);
           report.progress("%s: %d+%d s", label, warmupSeconds, seconds);
-          record(run, measurePhase(label, server,
+          record(run, measurePhase(label, servers,
               () -> FanOutPoint.run(target, n, rate, writers, warmupSeconds, seconds)));
         }
       }
       if (maxWatchers > 0) {
         String label = String.format("%s: %d watchers, max writes/s", run.label(), maxWatchers);
         report.progress("%s: %d+%d s", label, warmupSeconds, seconds);
-        record(run, measurePhase(label, server,
+        record(run, measurePhase(label, servers,
             () -> FanOutPoint.run(target, maxWatchers, 0, maxWriters, warmupSeconds, seconds)));
       }
     } finally {
@@ -300,36 +317,67 @@ public final class FanOutBenchmark implements Callable<Integer> {
     }
   }
 
-  private FanOutPoint.Result measurePhase(String label, ServerJvm server, Callable<FanOutPoint.Result> point)
-      throws Exception {
+  private FanOutPoint.Result measurePhase(String label, FanOutTopology.Servers servers,
+      Callable<FanOutPoint.Result> point) throws Exception {
     CpuMonitor cpu = CpuMonitor.now();
-    long ticks0 = server.cpuTicks();
+    long ticks0 = servers.allTicks();
     FanOutPoint.Result r = point.call();
-    report.phase(label + ", with set-up and warm-up (server JVM included)", cpu, server.cpuTicks() - ticks0);
+    report.phase(label + ", with set-up and warm-up (" + servers.topology().processes() + " included)", cpu,
+        servers.allTicks() - ticks0);
     return r;
   }
 
   private void record(ServerRun run, FanOutPoint.Result r) {
-    rows.add(new Row(run.transport(), run.provider(), r));
+    rows.add(new Row(run, r));
     String errors = r.errors() == 0 ? "" : " errors: " + r.errors() + " (first: " + r.firstError() + ")";
     String delivered = count(r.delivered()) + " / " + count(r.expected())
         + (r.missing() == 0 ? "" : " (" + count(r.missing()) + " missing; caught up for " + ms(r.caughtUpNanos())
             + " ms)");
     GcLog.Pauses p = r.pauses();
-    points.row(run.label(), r.watchers(), r.rate() == 0 ? "max" : count(r.rate()),
+    List<Object> cells = new ArrayList<>(lead(run));
+    cells.addAll(List.of(r.watchers(), r.rate() == 0 ? "max" : count(r.rate()),
         count(r.writesPerSecond()) + errors, ms(r.writeP50()), ms(r.writeP99()),
         r.rate() == 0 ? "-" : ms(r.pacerLateP99()), count(r.deliveriesPerSecond()), ms(r.p50()), ms(r.p99()),
-        ms(r.p999()), ms(r.max()), String.format("%.0f%%", r.serverCpuPercent()),
-        String.format("%.1f", r.serverCpuNanosPerWrite() / 1e3),
+        ms(r.p999()), ms(r.max()), String.format("%.0f%%", r.serverCpuPercent())));
+    if (showTopology) {
+      cells.add(run.topology().etcd ? String.format("%.0f%%", r.etcdCpuPercent()) : "-");
+      cells.add(run.topology().balanced() ? String.format("%.0f%%", r.haproxyCpuPercent()) : "-");
+    }
+    cells.addAll(List.of(String.format("%.1f", r.serverCpuNanosPerWrite() / 1e3),
         String.format("%.2f", r.serverCpuNanosPerDelivery() / 1e3), String.format("%.0f%%", r.clientCpuPercent()),
         r.othersCpuPercent() < 0 ? "unknown" : String.format("%.0f%%", r.othersCpuPercent()), p.gcCell(),
         String.format("%.1f", p.safepointNanos() / 1e6), p.heapAfterGcMiB() < 0 ? "-" : p.heapAfterGcMiB(),
         delivered, r.lost() == 0 ? "0" : r.lost() + (r.firstLoss() == null ? " (ended by the server)"
-            : " (first failure: " + r.firstLoss() + ")"));
+            : " (first failure: " + r.firstLoss() + ")")));
+    points.row(cells.toArray());
     if (r.unparsed() > 0) {
       report.note(run.label() + ", " + r.watchers() + " watchers: " + count(r.unparsed())
           + " events without a readable send time");
     }
+  }
+
+  /**
+   * The points table's columns: the transport's (after the topology's, when shown), then
+   * {@code upToServerCpu}, etcd's and HAProxy's CPU when the topology is shown, then {@code rest}.
+   */
+  private String[] columns(List<String> upToServerCpu, List<String> rest) {
+    List<String> c = new ArrayList<>(leadColumns());
+    c.addAll(upToServerCpu);
+    if (showTopology) {
+      c.addAll(List.of("etcd CPU", "HAProxy CPU"));
+    }
+    c.addAll(rest);
+    return c.toArray(String[]::new);
+  }
+
+  /** The first columns of a table by server side: transport, after topology when shown. */
+  private List<String> leadColumns() {
+    return showTopology ? List.of("topology", "transport") : List.of("transport");
+  }
+
+  /** The first cells of a row of {@code run}, under {@link #leadColumns}. */
+  private List<Object> lead(ServerRun run) {
+    return showTopology ? List.of(run.topology().toString(), run.transportLabel()) : List.of(run.transportLabel());
   }
 
   private void fill(InetSocketAddress plain, String label) throws Exception {
@@ -353,53 +401,66 @@ public final class FanOutBenchmark implements Callable<Integer> {
 
   /** The per-transport summary and the verdicts. */
   private void summary() {
-    ResultTable t = report.table(new ResultTable("By transport: max-throughput point and the fixed-rate points "
-        + "(one value per run)", "transport", "deliveries/s at " + maxWatchers + " watchers",
-        "of http1's", "server µs/delivery (max)", "p99 ms at fixed rate", "write p99 ms at fixed rate",
-        "server µs/write at fixed rate", "GC pauses at fixed rate (n / total / max ms)"));
-    Double http1 = maxPoint(Transport.HTTP1, null);
-    Set<String> labels = new LinkedHashSet<>();
-    rows.forEach(r -> labels.add(new ServerRun(r.transport(), r.provider()).label()));
-    for (String label : labels) {
-      List<Row> mine = rows.stream().filter(r -> new ServerRun(r.transport(), r.provider()).label().equals(label))
-          .toList();
+    List<String> headers = new ArrayList<>(leadColumns());
+    headers.addAll(List.of("deliveries/s at " + maxWatchers + " watchers", "of http1's", "server µs/delivery (max)",
+        "p99 ms at fixed rate", "write p99 ms at fixed rate", "server µs/write at fixed rate",
+        "GC pauses at fixed rate (n / total / max ms)"));
+    ResultTable t = report.table(new ResultTable("By transport" + (showTopology ? " and topology" : "")
+        + ": max-throughput point and the fixed-rate points (one value per run)", headers.toArray(String[]::new)));
+    Set<ServerRun> runs = new LinkedHashSet<>();
+    rows.forEach(r -> runs.add(r.run()));
+    for (ServerRun run : runs) {
+      List<Row> mine = rows.stream().filter(r -> r.run().equals(run)).toList();
       Row max = mine.stream().filter(r -> r.r().rate() == 0).findFirst().orElse(null);
       List<FanOutPoint.Result> fixed = mine.stream().map(Row::r).filter(r -> r.rate() != 0).toList();
-      t.row(label, max == null ? "-" : count(max.r().deliveriesPerSecond()),
+      Double http1 = maxPoint(run.topology());
+      List<Object> cells = new ArrayList<>(lead(run));
+      cells.addAll(List.of(max == null ? "-" : count(max.r().deliveriesPerSecond()),
           max == null || http1 == null ? "-" : String.format("%.0f%%", 100 * max.r().deliveriesPerSecond() / http1),
           max == null ? "-" : String.format("%.2f", max.r().serverCpuNanosPerDelivery() / 1e3),
           join(fixed, r -> ms(r.p99())), join(fixed, r -> ms(r.writeP99())),
           join(fixed, r -> String.format("%.1f", r.serverCpuNanosPerWrite() / 1e3)),
-          join(fixed, r -> r.pauses().gcCell()));
+          join(fixed, r -> r.pauses().gcCell())));
+      t.row(cells.toArray());
     }
-    if (http1 != null) {
-      report.verdict(String.format("target >= %,d deliveries/s with %,d watchers over http1: %s (%,.0f/s)",
-          targetDeliveries, maxWatchers, http1 >= targetDeliveries ? "MET" : "MISSED", http1));
-      for (Row r : rows) {
-        if (r.transport().tls && r.r().rate() == 0) {
-          double f = r.r().deliveriesPerSecond() / http1;
-          report.verdict(String.format("target %s >= %.0f%% of http1's deliveries/s: %s (%.0f%%)",
-              new ServerRun(r.transport(), r.provider()).label(), targetTlsFraction * 100,
-              f >= targetTlsFraction && r.r().lost() == 0 ? "MET" : "MISSED", f * 100));
-        }
-      }
+    for (FanOutTopology topology : topologies) {
+      deliveryVerdicts(topology);
     }
-    for (String label : labels) {
-      List<FanOutPoint.Result> at = rows.stream()
-          .filter(r -> new ServerRun(r.transport(), r.provider()).label().equals(label))
+    for (ServerRun run : runs) {
+      List<FanOutPoint.Result> at = rows.stream().filter(r -> r.run().equals(run))
           .map(Row::r).filter(r -> r.watchers() == 100 && r.rate() == 1000).toList();
       if (!at.isEmpty()) {
         long met = at.stream().filter(r -> r.p99() <= targetP99Ms * 1e6 && r.lost() == 0).count();
         report.verdict(String.format("target p99 write-to-receive <= %s ms at 1,000 writes/s with 100 watchers, "
-            + "%s: met in %d of %d runs (p99 %s ms)", Format.number(targetP99Ms), label, met, at.size(),
+            + "%s: met in %d of %d runs (p99 %s ms)", Format.number(targetP99Ms), run.label(), met, at.size(),
             join(at, r -> ms(r.p99()))));
       }
     }
   }
 
-  private Double maxPoint(Transport transport, String provider) {
-    return rows.stream().filter(r -> r.transport() == transport && r.r().rate() == 0
-            && r.r().watchers() == maxWatchers)
+  /** The verdicts on the max-throughput points of {@code topology}: http1's, and the TLS transports' against it. */
+  private void deliveryVerdicts(FanOutTopology topology) {
+    Double http1 = maxPoint(topology);
+    if (http1 == null) {
+      return;
+    }
+    report.verdict(String.format("target >= %,d deliveries/s with %,d watchers over http1%s: %s (%,.0f/s)",
+        targetDeliveries, maxWatchers, topology == FanOutTopology.ROCKSDB ? "" : " on " + topology,
+        http1 >= targetDeliveries ? "MET" : "MISSED", http1));
+    for (Row r : rows) {
+      if (r.run().topology() == topology && r.run().transport().tls && r.r().rate() == 0) {
+        double f = r.r().deliveriesPerSecond() / http1;
+        report.verdict(String.format("target %s >= %.0f%% of http1's deliveries/s: %s (%.0f%%)",
+            r.run().label(), targetTlsFraction * 100,
+            f >= targetTlsFraction && r.r().lost() == 0 ? "MET" : "MISSED", f * 100));
+      }
+    }
+  }
+
+  /** Deliveries/s of plain HTTP/1.1's max-throughput point on {@code topology}; null if it did not run. */
+  private Double maxPoint(FanOutTopology topology) {
+    return rows.stream().filter(r -> r.run().transport() == Transport.HTTP1 && r.run().topology() == topology
+            && r.r().rate() == 0 && r.r().watchers() == maxWatchers)
         .map(r -> r.r().deliveriesPerSecond()).findFirst().orElse(null);
   }
 
@@ -418,9 +479,14 @@ public final class FanOutBenchmark implements Callable<Integer> {
   private void parameters() {
     report.parameters.put("server", "ApiServer (builder defaults: 2 I/O threads, CacherConfig.DEFAULTS; for the TLS "
         + "transports .tls() with generated certificates" + (tlsProviders.isEmpty() ? "" : " and the provider named")
-        + ", plus a plain listener for set-up) in its own JVM (FanOutServer), one per transport, fresh data dir, "
-        + "127.0.0.1; JVM -Xms" + serverHeap + " -Xmx" + serverHeap + " " + ServerJvm.NO_LEAK_DETECTION
+        + ", plus a plain listener for set-up) in its own JVM (FanOutServer), one per transport"
+        + (showTopology ? " and topology" : "") + ", fresh data dir, 127.0.0.1; JVM -Xms" + serverHeap + " -Xmx"
+        + serverHeap + " " + ServerJvm.NO_LEAK_DETECTION
         + (serverJvmOptions.isEmpty() ? "" : " " + String.join(" ", serverJvmOptions)) + " -Xlog:gc,safepoint");
+    if (showTopology) {
+      report.parameters.put("topologies",
+          String.join("; ", topologies.stream().map(FanOutTopology::description).toList()));
+    }
     report.parameters.put("pods", String.format("%,d in namespace default, ~%,d bytes of JSON each", pods,
         objectBytes));
     report.parameters.put("writes", "merge-PATCH of one annotation (the send time, System.nanoTime() of this JVM, "
@@ -444,12 +510,24 @@ public final class FanOutBenchmark implements Callable<Integer> {
     List<String> problems = new ArrayList<>();
     List<ServerRun> runs = new ArrayList<>();
     try {
+      topologies = topologyNames.stream().map(FanOutTopology::parse).distinct().toList();
+      if (topologies.isEmpty()) {
+        problems.add("--topologies: at least one");
+      }
+    } catch (IllegalArgumentException e) {
+      problems.add("--topologies: " + e.getMessage());
+      topologies = List.of();
+    }
+    showTopology = !topologies.equals(List.of(FanOutTopology.ROCKSDB));
+    try {
       for (String name : transportNames) {
         Transport t = Transport.parse(name);
-        if (t.tls && !tlsProviders.isEmpty()) {
-          tlsProviders.forEach(p -> runs.add(new ServerRun(t, p)));
-        } else {
-          runs.add(new ServerRun(t, null));
+        for (FanOutTopology topology : topologies) {
+          if (t.tls && !tlsProviders.isEmpty()) {
+            tlsProviders.forEach(p -> runs.add(new ServerRun(t, p, topology)));
+          } else {
+            runs.add(new ServerRun(t, null, topology));
+          }
         }
       }
     } catch (IllegalArgumentException e) {

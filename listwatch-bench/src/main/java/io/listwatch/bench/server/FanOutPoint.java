@@ -4,7 +4,6 @@ import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.GcLog;
 import io.listwatch.bench.LatencyRecorder;
 import io.listwatch.bench.Report;
-import io.listwatch.bench.ServerJvm;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -19,7 +18,8 @@ import javax.net.ssl.SSLSocketFactory;
 /**
  * One measured point of {@code bench server-fanout}: N watches over one transport, writers
  * merge-PATCHing pods at a fixed total rate (or as fast as they go), a warm-up, then a
- * measured window; the server in its own JVM, measured from its process and its JVM log.
+ * measured window; the server in its own JVM (or the servers, etcd and HAProxy of a
+ * {@link FanOutTopology}), measured from their processes and the servers' JVM logs.
  *
  * <p>Writers: platform threads, one keep-alive connection each, on a fixed schedule each
  * (writer i of n sends at t0 + (k + i/n) * n/rate): it parks until its next slot
@@ -36,8 +36,8 @@ final class FanOutPoint {
   private static final long NANOS_PER_TICK = 10_000_000L; // USER_HZ is 100 on Linux
   static final String NAMESPACE = "default";
 
-  /** Where and how to run points: the server, its listener for the watches, the writers' TLS. */
-  record Target(ServerJvm server, GcLog gcLog, Transport transport, InetSocketAddress watchAddress,
+  /** Where and how to run points: the servers, their listener for the watches, the writers' TLS. */
+  record Target(FanOutTopology.Servers servers, Transport transport, InetSocketAddress watchAddress,
       InetSocketAddress writeAddress, SSLSocketFactory writeTls, TlsClient tls, int streamsPerConnection, int pods) {
   }
 
@@ -45,8 +45,9 @@ final class FanOutPoint {
   record Result(int watchers, int rate, int writers, double writesPerSecond, long errors, String firstError,
       long writeP50, long writeP99, long pacerLateP99, double deliveriesPerSecond, long p50, long p99, long p999,
       long max, double serverCpuPercent, double serverCpuNanosPerWrite, double serverCpuNanosPerDelivery,
-      double clientCpuPercent, double othersCpuPercent, GcLog.Pauses pauses, long delivered, long expected,
-      long caughtUpNanos, int lost, String firstLoss, long unparsed) {
+      double etcdCpuPercent, double haproxyCpuPercent, double clientCpuPercent, double othersCpuPercent,
+      GcLog.Pauses pauses, long delivered, long expected, long caughtUpNanos, int lost, String firstLoss,
+      long unparsed) {
 
     long missing() {
       return Math.max(0, expected - delivered);
@@ -81,18 +82,22 @@ final class FanOutPoint {
       sleepUntil(measureFrom);
       long events0 = tally.events();
       long proc0 = Report.processCpuNanos();
-      long server0 = t.server().cpuTicks();
-      long gc0 = t.gcLog().mark();
+      long server0 = t.servers().serverTicks();
+      long etcd0 = t.servers().etcdTicks();
+      long haproxy0 = t.servers().haproxyTicks();
+      long[] gc0 = t.servers().gcMarks();
       CpuMonitor machine0 = CpuMonitor.now();
       long a = System.nanoTime();
       sleepUntil(until);
       long events1 = tally.events();
       long proc1 = Report.processCpuNanos();
-      long server1 = t.server().cpuTicks();
+      long server1 = t.servers().serverTicks();
+      long etcd1 = t.servers().etcdTicks();
+      long haproxy1 = t.servers().haproxyTicks();
       CpuMonitor machine1 = CpuMonitor.now();
       long b = System.nanoTime();
       w.join();
-      long gc1 = t.gcLog().mark();
+      long[] gc1 = t.servers().gcMarks();
       long writersDone = System.nanoTime();
 
       long expected = w.writes.sum() * watchers;
@@ -117,7 +122,8 @@ final class FanOutPoint {
       long windowWrites = w.windowWrites.sum();
       double others = machine1.percentOfCoreSince(machine0,
           Math.max(0, (machine1.machineBusyTicks() - machine0.machineBusyTicks())
-              - (machine1.selfTicks() - machine0.selfTicks()) - (server1 - server0)));
+              - (machine1.selfTicks() - machine0.selfTicks()) - (server1 - server0) - (etcd1 - etcd0)
+              - (haproxy1 - haproxy0)));
       MicrosHistogram lat = tally.latencies();
       return new Result(watchers, rate, writerCount, windowWrites / (double) measured, w.errors.sum(),
           w.firstError.get(), w.latencies.percentile(0.50), w.latencies.percentile(0.99),
@@ -125,7 +131,8 @@ final class FanOutPoint {
           lat.percentileNanos(0.999), lat.maxNanos(), 100.0 * serverNanos / wall,
           windowWrites == 0 ? 0 : serverNanos / (double) windowWrites,
           events1 == events0 ? 0 : serverNanos / (double) (events1 - events0),
-          100.0 * (proc1 - proc0) / wall, others, t.gcLog().between(gc0, gc1), delivered, expected, caughtUp, lost,
+          100.0 * (etcd1 - etcd0) * NANOS_PER_TICK / wall, 100.0 * (haproxy1 - haproxy0) * NANOS_PER_TICK / wall,
+          100.0 * (proc1 - proc0) / wall, others, t.servers().pauses(gc0, gc1), delivered, expected, caughtUp, lost,
           firstLoss, tally.unparsed());
     }
   }
