@@ -70,6 +70,11 @@ class RestartTest {
     long last;
     try (ApiServer server = start(dataDir); KubeHttp http = new KubeHttp(server)) {
       ns = http.createNamespace("resume");
+      // the service accounts controller writes the namespace's default account apart from the
+      // request; wait for it, so that no write follows `last` (the watch history after the
+      // restart starts at the store's revision, and a later write would make `last` too old)
+      KubeHttp.await("the default service account", KubeHttp.WAIT,
+          () -> http.get("/api/v1/namespaces/" + ns + "/serviceaccounts/default").code() == 200);
       http.create(cms(ns), configMap("a"));
       last = http.listResourceVersion(cms(ns));
     }
