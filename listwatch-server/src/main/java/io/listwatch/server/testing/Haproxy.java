@@ -1,9 +1,7 @@
 package io.listwatch.server.testing;
 
+import io.listwatch.storage.etcd.testing.LocalProcesses;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,18 +41,16 @@ public final class Haproxy implements AutoCloseable {
    */
   public static Haproxy start(Path dir, List<Integer> backendPorts) throws IOException, InterruptedException {
     Files.createDirectories(dir);
-    int port;
-    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = free.getLocalPort();
-    }
+    int port = LocalProcesses.freePort();
     Path config = dir.resolve("haproxy.cfg");
     Files.writeString(config, config(port, backendPorts));
     Path log = dir.resolve("haproxy.log");
-    Process p = new ProcessBuilder(binary(), "-db", "-f", config.toString()).redirectErrorStream(true)
+    Process p = new ProcessBuilder(LocalProcesses.binary("haproxy",
+        "Debian: apt-get install haproxy; ./listwatch test installs it when run as root", "/usr/sbin", "/sbin"), "-db", "-f", config.toString()).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start();
     Haproxy haproxy = new Haproxy(p, port);
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-    while (!accepts(port)) {
+    while (!LocalProcesses.accepts(port)) {
       if (!p.isAlive() || System.nanoTime() > deadline) {
         haproxy.close();
         throw new IllegalStateException("haproxy did not listen on " + port + "; its output:\n"
@@ -109,25 +105,6 @@ public final class Haproxy implements AutoCloseable {
   /** The haproxy process's id, for measuring its CPU. */
   public long pid() {
     return process.pid();
-  }
-
-  private static String binary() {
-    for (String dir : (System.getenv().getOrDefault("PATH", "") + ":/usr/sbin:/sbin").split(":")) {
-      Path candidate = Path.of(dir, "haproxy");
-      if (Files.isExecutable(candidate)) {
-        return candidate.toString();
-      }
-    }
-    throw new IllegalStateException("haproxy is not installed"
-        + " (Debian: apt-get install haproxy; ./listwatch test installs it when run as root)");
-  }
-
-  private static boolean accepts(int port) {
-    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
   }
 
   /** Stops HAProxy (SIGTERM, then SIGKILL after 10 s) and waits for it to exit. Idempotent. */

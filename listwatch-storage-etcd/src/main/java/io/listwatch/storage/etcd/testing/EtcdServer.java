@@ -1,9 +1,6 @@
 package io.listwatch.storage.etcd.testing;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,8 +44,8 @@ public final class EtcdServer implements AutoCloseable {
     this.name = name;
     this.dataDir = dir.resolve("etcd-data");
     this.log = dir.resolve("etcd.log");
-    this.clientPort = freePort();
-    this.peerPort = freePort();
+    this.clientPort = LocalProcesses.freePort();
+    this.peerPort = LocalProcesses.freePort();
   }
 
   String peerUrl() {
@@ -125,7 +122,8 @@ public final class EtcdServer implements AutoCloseable {
   /** Starts the process; a member of a new cluster waits for the others before it listens. */
   void launch() throws IOException {
     String client = endpoint().toString();
-    List<String> command = new ArrayList<>(List.of(binary(),
+    List<String> command = new ArrayList<>(List.of(LocalProcesses.binary("etcd",
+        "Debian: apt-get install etcd-server; ./listwatch test installs it when run as root"),
         "--name", name,
         "--data-dir", dataDir.toString(),
         "--listen-client-urls", client, "--advertise-client-urls", client,
@@ -143,7 +141,7 @@ public final class EtcdServer implements AutoCloseable {
   /** Waits until the client port accepts connections. */
   void awaitListening() throws InterruptedException {
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-    while (!accepts(clientPort)) {
+    while (!LocalProcesses.accepts(clientPort)) {
       if (!process.isAlive()) {
         throw new IllegalStateException("etcd exited with " + process.exitValue() + "; its log:\n" + tail());
       }
@@ -153,31 +151,6 @@ public final class EtcdServer implements AutoCloseable {
             + "; its log:\n" + tail());
       }
       Thread.sleep(20); // polling a port that is about to open; bounded by the deadline
-    }
-  }
-
-  private static String binary() {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-      Path candidate = Path.of(dir, "etcd");
-      if (Files.isExecutable(candidate)) {
-        return candidate.toString();
-      }
-    }
-    throw new IllegalStateException("etcd is not installed: these tests need the etcd binary on PATH"
-        + " (Debian: apt-get install etcd-server; ./listwatch test installs it when run as root)");
-  }
-
-  private static boolean accepts(int port) {
-    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
     }
   }
 
