@@ -69,6 +69,8 @@ public final class Cacher implements AutoCloseable {
   private final List<CacheWatcher> watchers = new ArrayList<>(); // guarded by dispatchLock
   private final List<CacheListener> listeners = new ArrayList<>(); // guarded by dispatchLock
   private final AtomicLong terminatedWatchers = new AtomicLong();
+  /** Stored objects skipped because they could not be read ({@link UnreadableObjectException}). */
+  private final AtomicLong unreadableObjects = new AtomicLong();
   /** Events received from storage; added once per delivered batch. */
   private final LongAdder eventsReceived = new LongAdder();
   /** Events queued to watchers (one per watcher per event), counted as each is queued. */
@@ -111,7 +113,10 @@ public final class Cacher implements AutoCloseable {
     while (true) {
       RangeResult r = storage.range(page).join();
       for (KeyValue kv : r.kvs()) {
-        objects.add(decoder.decode(kv.key(), kv.modRevision(), kv.value()));
+        CachedObject o = decodeOrSkip(kv.key(), kv.modRevision(), kv.value());
+        if (o != null) {
+          objects.add(o);
+        }
       }
       rev = r.revision();
       if (!r.more()) {
@@ -134,6 +139,10 @@ public final class Cacher implements AutoCloseable {
       try {
         for (WatchEvent e : events) {
           WatchCacheEvent ce = toCacheEvent(e, now);
+          if (ce == null) {
+            ready.addAll(cache.advanceTo(e.revision(), now)); // nothing to serve, but the revision passed
+            continue;
+          }
           ready.addAll(cache.apply(ce, now));
           dispatch(ce);
           notifyListeners(ce);
@@ -179,22 +188,44 @@ public final class Cacher implements AutoCloseable {
     }
   }
 
+  /** The cache's event for a storage event, or null when its object cannot be read (skipped). */
   private WatchCacheEvent toCacheEvent(WatchEvent e, long now) {
     String key = e.kv().key();
     CachedObject prev = cache.current(key);
     if (e.type() == WatchEvent.Type.DELETE) {
       if (prev == null) {
-        prev = decoder.decode(key, e.prevKv().modRevision(), e.prevKv().value());
+        prev = decodeOrSkip(key, e.prevKv().modRevision(), e.prevKv().value());
+        if (prev == null) {
+          return null;
+        }
       }
       return new WatchCacheEvent(WatchCacheEvent.Type.DELETED, decoder.restamp(prev, e.revision()), prev, now);
     }
-    CachedObject obj = decoder.decode(key, e.revision(), e.kv().value());
+    CachedObject obj = decodeOrSkip(key, e.revision(), e.kv().value());
+    if (obj == null) {
+      return null;
+    }
     if (prev == null) {
       return new WatchCacheEvent(WatchCacheEvent.Type.ADDED, obj, null, now);
     }
     CachedObject before = prev;
     return new WatchCacheEvent(WatchCacheEvent.Type.MODIFIED, obj, prev, now,
         () -> decoder.restamp(before, e.revision()).json());
+  }
+
+  /**
+   * The decoded object, or null when storage holds something no reader takes: kube's cacher
+   * skips an object it cannot decode, with an error, and goes on serving the rest.
+   */
+  private CachedObject decodeOrSkip(String key, long revision, byte[] value) {
+    try {
+      return decoder.decode(key, revision, value);
+    } catch (UnreadableObjectException e) {
+      unreadableObjects.incrementAndGet();
+      LOG.error("{}: skipping an object that cannot be read (lists and watches leave it out, a get of it "
+          + "answers 500): {}", logName, e.getMessage());
+      return null;
+    }
   }
 
   /** Hands {@code event} to every watcher; returns how many queued it. */
@@ -328,7 +359,13 @@ public final class Cacher implements AutoCloseable {
     int limit = anyVersion ? 0 : (int) Math.min(Integer.MAX_VALUE, Math.max(0, options.limit()));
     if (!options.continueToken().isEmpty()) {
       ContinueToken token = ContinueToken.decode(options.continueToken());
-      return listAt(token.rv(), prefix, def.storagePrefix() + token.startKey(), filter, limit, true);
+      String fromKey = def.storagePrefix() + token.startKey();
+      if (fromKey.compareTo(prefix) < 0 || fromKey.compareTo(prefixEnd(prefix)) >= 0) {
+        // a token from another namespace's list (or forged): it cannot continue this one
+        throw StatusException.badRequest("invalid continue token: continue key is not valid: "
+            + io.listwatch.api.Strconv.quote(token.startKey()) + " is outside the listed namespace");
+      }
+      return listAt(token.rv(), prefix, fromKey, filter, limit, true);
     }
     boolean exact = options.resourceVersionMatch() == ResourceVersionMatch.EXACT
         || (limit > 0 && rv.isPresent() && rv.getAsLong() > 0
@@ -366,8 +403,8 @@ public final class Cacher implements AutoCloseable {
       while (true) {
         RangeResult r = join(storage.range(new RangeRequest(prefix, start, pageSize, rv)));
         for (KeyValue kv : r.kvs()) {
-          CachedObject o = decoder.decode(kv.key(), kv.modRevision(), kv.value());
-          if (filter.matches(o)) {
+          CachedObject o = decodeOrSkip(kv.key(), kv.modRevision(), kv.value());
+          if (o != null && filter.matches(o)) {
             if (limit > 0 && items.size() == limit) {
               return CompletableFuture.completedFuture(
                   new ListResult(items, rv, continueAfter(rv, items.getLast()), null));
@@ -413,7 +450,11 @@ public final class Cacher implements AutoCloseable {
           throw cause instanceof RuntimeException r && !(cause instanceof StorageException) ? r
               : StatusException.internal(cause.getMessage());
         }
-        return kv.map(v -> decoder.decode(v.key(), v.modRevision(), v.value()));
+        try {
+          return kv.map(v -> decoder.decode(v.key(), v.modRevision(), v.value()));
+        } catch (UnreadableObjectException u) {
+          throw StatusException.internal(u.getMessage());
+        }
       });
     }
     return readyFor(options).thenApply(ignored -> Optional.ofNullable(cache.current(key)));
@@ -497,6 +538,11 @@ public final class Cacher implements AutoCloseable {
     } finally {
       dispatchLock.unlock();
     }
+  }
+
+  /** Stored objects skipped so far because they could not be read; each read that met one counts. */
+  public long unreadableObjects() {
+    return unreadableObjects.get();
   }
 
   /** Watchers closed because they could not keep up. */

@@ -23,7 +23,7 @@ import java.util.Map;
  */
 final class ObjectDecoder {
 
-  static final ObjectMapper MAPPER = new ObjectMapper();
+  static final ObjectMapper MAPPER = io.listwatch.api.JsonLimits.mapper();
   /** Distinct strings interned per resource; beyond it, strings are kept as decoded. */
   static final int MAX_INTERNED = 100_000;
 
@@ -41,12 +41,22 @@ final class ObjectDecoder {
     this.namespaceIndex = java.util.Arrays.asList(fieldNames).indexOf("metadata.namespace");
   }
 
+  /**
+   * @throws UnreadableObjectException when the stored bytes are not a JSON object within
+   *     {@link io.listwatch.api.JsonLimits} (written before the server checked them on write,
+   *     or by another program)
+   */
   CachedObject decode(String key, long resourceVersion, byte[] stored) {
+    ObjectNode tree;
     try {
-      ObjectNode tree = (ObjectNode) MAPPER.readTree(stored);
-      return fromTree(key, resourceVersion, tree);
+      tree = (ObjectNode) MAPPER.readTree(stored);
     } catch (IOException | ClassCastException e) {
-      throw new IllegalStateException("stored object at " + key + " is not a JSON object", e);
+      throw new UnreadableObjectException(key, resourceVersion, e);
+    }
+    try {
+      return fromTree(key, resourceVersion, tree);
+    } catch (IOException e) {
+      throw new UnreadableObjectException(key, resourceVersion, e);
     }
   }
 

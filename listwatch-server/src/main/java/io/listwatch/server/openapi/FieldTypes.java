@@ -111,6 +111,70 @@ final class FieldTypes {
     }
   }
 
+  /**
+   * Replaces each {@code null} of {@code object} with what Go's decoding makes of it, the zero
+   * value: a field set to null is left out ({@code "metadata": null} is no metadata), and a
+   * null list element becomes its type's zero ({@code containers: [null]} is one container
+   * with nothing set, which validation then refuses as kube does). Changes {@code object}.
+   */
+  void zeroNulls(String definition, ObjectNode object) {
+    ObjectNode schema = definitions.get(definition);
+    if (schema != null) {
+      zero(object, schema);
+    }
+  }
+
+  private void zero(JsonNode value, ObjectNode schema) {
+    if (schema == null) {
+      return;
+    }
+    if (value instanceof com.fasterxml.jackson.databind.node.ArrayNode array) {
+      ObjectNode items = resolve(schema.get("items"));
+      for (int i = 0; i < array.size(); i++) {
+        if (array.get(i).isNull()) {
+          JsonNode zero = zeroOf(items);
+          if (zero != null) {
+            array.set(i, zero);
+          }
+        } else {
+          zero(array.get(i), items);
+        }
+      }
+    } else if (value instanceof ObjectNode o) {
+      JsonNode properties = schema.get("properties");
+      JsonNode additional = schema.get("additionalProperties");
+      for (var it = o.properties().iterator(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        if (e.getValue().isNull()) {
+          if (properties != null && properties.has(e.getKey())) {
+            it.remove();
+          }
+          continue;
+        }
+        JsonNode property = properties != null ? properties.get(e.getKey())
+            : additional != null && additional.isObject() ? additional : null;
+        if (property != null) {
+          zero(e.getValue(), resolve(property));
+        }
+      }
+    }
+  }
+
+  /** The zero value of a list element of {@code schema}'s type, or null where Go keeps a null (pointers, lists). */
+  private static JsonNode zeroOf(ObjectNode schema) {
+    if (schema == null || schema.has("x-kubernetes-int-or-string")) {
+      return null;
+    }
+    var nodes = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+    return switch (schema.path("type").asText("")) {
+      case "object" -> schema.has("properties") ? nodes.objectNode() : null;
+      case "string" -> nodes.textNode("");
+      case "integer" -> nodes.numberNode(0);
+      case "boolean" -> nodes.booleanNode(false);
+      default -> null;
+    };
+  }
+
   private ObjectNode resolve(JsonNode schema) {
     return ProtoSchemas.resolve(definitions, schema);
   }

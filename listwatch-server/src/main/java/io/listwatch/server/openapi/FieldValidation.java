@@ -121,12 +121,17 @@ public final class FieldValidation {
     }
   }
 
-  /** Fails with kube's decoding error when a value of {@code object} has a type its field cannot hold. */
+  /**
+   * Fails with kube's decoding error when a value of {@code object} has a type its field cannot
+   * hold; then turns its nulls into Go's zero values ({@link FieldTypes#zeroNulls}), as kube's
+   * decoding into its types does.
+   */
   private void checkTypes(ObjectNode object) {
     catalog.types().firstMismatch(definition, object).ifPresent(m -> {
       throw StatusException.badRequest(kind + " in version \"" + version + "\" cannot be handled as a " + kind
           + ": " + m);
     });
+    catalog.types().zeroNulls(definition, object);
   }
 
   /**

@@ -36,9 +36,17 @@ public record ApiRequest(HttpMethod method, String path, Map<String, List<String
   /** Copies what the API needs out of a Netty request (the request itself is released by the caller). */
   public static ApiRequest from(FullHttpRequest req, ConnectionInfo connection) {
     QueryStringDecoder q = new QueryStringDecoder(req.uri());
+    String path;
+    Map<String, List<String>> query;
+    try {
+      path = q.path(); // decoded once, as Go's URL.Path: a segment's %2F is a '/', its %252F a "%2F"
+      query = q.parameters();
+    } catch (IllegalArgumentException e) { // a '%' not followed by two hex digits
+      throw StatusException.badRequest("invalid URL escape in the request target: " + e.getMessage());
+    }
     byte[] body = req.content().isReadable() ? ByteBufUtil.getBytes(req.content()) : new byte[0];
     HttpHeaders headers = new DefaultHttpHeaders().set(req.headers());
-    return new ApiRequest(req.method(), q.path(), q.parameters(), headers, body, connection, null);
+    return new ApiRequest(req.method(), path, query, headers, body, connection, null);
   }
 
   /** This request acting as {@code user}. */

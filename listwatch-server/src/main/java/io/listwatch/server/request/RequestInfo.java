@@ -1,7 +1,5 @@
 package io.listwatch.server.request;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -108,7 +106,7 @@ public record RequestInfo(boolean resourceRequest, String path, String verb, Str
     List<String> out = new ArrayList<>();
     for (String seg : p.split("/")) {
       if (!seg.isEmpty()) {
-        out.add(URLDecoder.decode(seg, StandardCharsets.UTF_8));
+        out.add(seg); // the path is decoded already (once, as kube's)
       }
     }
     return out;

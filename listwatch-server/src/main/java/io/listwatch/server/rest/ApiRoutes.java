@@ -263,8 +263,10 @@ public final class ApiRoutes {
       handler = registry.find(info.group(), info.version(), info.resource()).map(customScales::get).orElse(null);
     }
     java.util.List<String> warnings = deprecationWarnings(info);
+    ResourceHandler resourceHandler = handler != null ? null : handlerFor(info);
+    checkNames(info);
     CompletableFuture<ApiResponse> answer = handler != null ? handler.handle(info, request)
-        : handlerFor(info).handle(info, request);
+        : resourceHandler.handle(info, request);
     return warnings.isEmpty() ? answer : answer.thenApply(r -> r.withWarnings(warnings));
   }
 
@@ -353,6 +355,7 @@ public final class ApiRoutes {
     if (!info.name().isEmpty() || !info.subresource().isEmpty()) {
       throw StatusException.methodNotAllowed();
     }
+    checkNames(info);
     ListOptions options = handler.listOptions(request);
     ResourceDefinition def = handler.resource();
     return new WatchStart() {
@@ -366,6 +369,29 @@ public final class ApiRoutes {
         return def;
       }
     };
+  }
+
+  /**
+   * The name and namespace of a request's path, as kube's key functions take them: a name
+   * that cannot be one path segment is 400 ({@code Name parameter invalid: "a%2F": may not
+   * contain '%'}); a name or namespace with a NUL cannot be stored (every stored name is
+   * validated), so nothing is there: 404, as etcd answers kube for such a key.
+   */
+  private void checkNames(RequestInfo info) {
+    String name = info.name();
+    if (!name.isEmpty()) {
+      java.util.List<String> problems = io.listwatch.api.validation.NameSyntax.isValidPathSegmentName(name);
+      if (!problems.isEmpty()) {
+        throw StatusException.badRequest("Name parameter invalid: " + io.listwatch.api.Strconv.quote(name) + ": "
+            + String.join(";", problems));
+      }
+    }
+    if (info.namespace().indexOf('\0') >= 0) {
+      throw StatusException.notFound("", "namespaces", info.namespace());
+    }
+    if (name.indexOf('\0') >= 0) {
+      throw StatusException.notFound(info.group(), info.resource(), name);
+    }
   }
 
   private ResourceHandler handlerFor(RequestInfo info) {

@@ -2,6 +2,7 @@ package io.listwatch.server.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.JsonLimits;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.api.meta.ObjectMetaRules;
@@ -30,7 +31,7 @@ import java.util.function.UnaryOperator;
  */
 public final class ResourceStore {
 
-  static final ObjectMapper MAPPER = new ObjectMapper();
+  static final ObjectMapper MAPPER = io.listwatch.api.JsonLimits.mapper();
   private static final int MAX_ATTEMPTS = 16;
 
   private final ResourceDefinition def;
@@ -102,6 +103,7 @@ public final class ResourceStore {
       strategy.validate(obj, null, false);
     }
     String name = ObjectMetaDefaults.metadata(obj).path("name").asText();
+    byte[] bytes = storedBytes(obj); // checked readable for a dry run too
     boolean generated = ObjectMetaDefaults.metadata(original).path("name").asText("").isEmpty();
     CompletableFuture<NamespaceState> nsOk = def.namespaced() ? namespaces.state(namespace)
         : CompletableFuture.completedFuture(NamespaceState.ACTIVE);
@@ -113,7 +115,7 @@ public final class ResourceStore {
         throw namespaceTerminating(name, namespace);
       }
       return dryRun ? CompletableFuture.<KeyValue>completedFuture(null)
-          : storage.create(def.storageKey(namespace, name), storedBytes(obj));
+          : storage.create(def.storageKey(namespace, name), bytes);
     }).handle((kv, e) -> {
       if (e == null) {
         return CompletableFuture.completedFuture(dryRun ? obj : stamp(obj, kv.modRevision()));
@@ -189,10 +191,11 @@ public final class ResourceStore {
       if (unchanged) {
         return CompletableFuture.completedFuture(current);
       }
+      byte[] bytes = storedBytes(updated); // checked readable for a dry run too
       if (dryRun) {
         return CompletableFuture.completedFuture(stamp(updated, kv.modRevision()));
       }
-      return storage.update(key, storedBytes(updated), kv.modRevision()).thenCompose(stored -> {
+      return storage.update(key, bytes, kv.modRevision()).thenCompose(stored -> {
         ObjectNode result = stamp(updated, stored.modRevision());
         if (!Deletion.readyToRemove(def, updated)) {
           return CompletableFuture.completedFuture(result);
@@ -308,7 +311,12 @@ public final class ResourceStore {
       if (!containsBytes(kv.value(), needle)) {
         continue;
       }
-      ObjectNode meta = ObjectMetaDefaults.metadata(parse(kv.value()));
+      ObjectNode meta;
+      try {
+        meta = ObjectMetaDefaults.metadata(parse(kv.value()));
+      } catch (StatusException unreadable) {
+        continue; // the cacher reports it; nothing of it can be served or deleted by grace period
+      }
       if (meta.path("deletionGracePeriodSeconds").asLong(0) <= 0 || !meta.hasNonNull("deletionTimestamp")) {
         continue;
       }
@@ -407,16 +415,39 @@ public final class ResourceStore {
     return CustomResourceConversion.toServed(def, parse(stored));
   }
 
-  /** The bytes to store for {@code obj} (a custom resource in its storage version). */
+  /**
+   * The bytes to store for {@code obj} (a custom resource in its storage version), which every
+   * reader can read back ({@link JsonLimits}): what the server acknowledges it can always serve
+   * again, after a restart too.
+   *
+   * @throws StatusException 422 Invalid naming the field that no reader would take
+   */
   private byte[] storedBytes(ObjectNode obj) {
-    return toBytes(CustomResourceConversion.toStorage(def, obj));
+    String name = ObjectMetaDefaults.metadata(obj).path("name").asText("");
+    java.util.Optional<io.listwatch.api.Status.Cause> tooDeep = JsonLimits.depthViolation(obj);
+    if (tooDeep.isPresent()) {
+      throw StatusException.invalid(def.group(), def.kind(), name, java.util.List.of(tooDeep.get()));
+    }
+    byte[] bytes = toBytes(CustomResourceConversion.toStorage(def, obj));
+    java.util.Optional<io.listwatch.api.Status.Cause> unreadable = JsonLimits.violation(bytes);
+    if (unreadable.isPresent()) {
+      io.listwatch.api.Status.Cause cause = unreadable.get();
+      if (cause.field() != null && cause.field().startsWith("metadata.managedFields")) {
+        // the field manager recorded what the client wrote (a key in k:{...}): name the client's field
+        ObjectNode withoutManaged = obj.deepCopy();
+        ObjectMetaDefaults.metadata(withoutManaged).remove("managedFields");
+        cause = JsonLimits.violation(toBytes(withoutManaged)).orElse(cause);
+      }
+      throw StatusException.invalid(def.group(), def.kind(), name, java.util.List.of(cause));
+    }
+    return bytes;
   }
 
   static ObjectNode parse(byte[] json) {
     try {
       return (ObjectNode) MAPPER.readTree(json);
     } catch (IOException | ClassCastException e) {
-      throw StatusException.internal("stored object is not a JSON object");
+      throw StatusException.internal("stored object is not a readable JSON object: " + e.getMessage());
     }
   }
 

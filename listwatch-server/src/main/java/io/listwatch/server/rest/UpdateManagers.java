@@ -108,6 +108,26 @@ final class UpdateManagers {
       }
     }
     JsonNode base = live == null ? null : live;
-    return (ObjectNode) fieldManager.update(base, compared, manager, def.apiVersion(), now).object();
+    try {
+      return (ObjectNode) fieldManager.update(base, compared, manager, def.apiVersion(), now).object();
+    } catch (IllegalArgumentException e) {
+      // kube's UpdateNoErrors: an object the field manager cannot read as its type (a list
+      // element without its merge key, a null element) is no reason to fail the write; its
+      // managedFields are cleared, and validation decides about the object itself
+      long second = now.getEpochSecond();
+      if (LAST_LOGGED_SECOND.getAndSet(second) != second) {
+        LOG.error("[SHOULD NOT HAPPEN] failed to update managedFields of {} {}: {}", def.kind(),
+            written.path("metadata").path("name").asText(""), e.getMessage());
+      }
+      if (written.get("metadata") instanceof ObjectNode meta) {
+        meta.remove("managedFields");
+      }
+      return written;
+    }
   }
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(UpdateManagers.class);
+  /** At most one such error a second in the log, as kube. */
+  private static final java.util.concurrent.atomic.AtomicLong LAST_LOGGED_SECOND =
+      new java.util.concurrent.atomic.AtomicLong();
 }

@@ -1,0 +1,180 @@
+package io.listwatch.server.http;
+
+import static io.listwatch.server.http.KubeHttp.assertFailureStatus;
+import static io.listwatch.server.http.KubeHttp.configMap;
+import static io.listwatch.server.http.KubeHttp.names;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.JsonLimits;
+import io.listwatch.server.ApiServer;
+import io.listwatch.server.protobuf.KubeProtobuf;
+import io.listwatch.storage.rocksdb.RocksDbStorage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Whatever the server acknowledges it can read back, after a restart too: every limit a reader
+ * applies ({@link JsonLimits}) is checked on write, through every path that writes; and a
+ * server that finds an unreadable object in its store reports it and serves everything else.
+ */
+class StoredObjectLimitsTest {
+
+  /**
+   * A ConfigMap's data key K is stored twice: as {@code data.K} and as {@code f:K} in the
+   * writer's managedFields, two bytes longer. So the longest key that stays readable is the
+   * name limit less two.
+   */
+  private static final int LONGEST_KEY = JsonLimits.MAX_NAME_LENGTH - 2;
+
+  private static String key(int length) {
+    return "k".repeat(length);
+  }
+
+  private static String cms(String ns) {
+    return "/api/v1/namespaces/" + ns + "/configmaps";
+  }
+
+  private static void assertRefusedAsUnreadable(KubeHttp.Response r) {
+    JsonNode status = assertFailureStatus(r, 422, "Invalid");
+    assertThat(status.at("/details/causes/0/reason").asText()).isEqualTo("FieldValueTooLong");
+    assertThat(status.at("/details/causes/0/message").asText())
+        .isEqualTo("Too long: a field name may not be more than 50000 bytes");
+  }
+
+  /** Every path that writes takes a key at the edge and refuses one a byte longer, changing nothing. */
+  @Test
+  void everyWritePath_storesAKeyAtTheEdge_andRefusesOneByteMore(@TempDir Path dataDir) {
+    String ns;
+    try (ApiServer server = ApiServer.builder().dataDir(dataDir).build().start(); KubeHttp http = new KubeHttp(server)) {
+      ns = http.createNamespace("limits");
+      String at = key(LONGEST_KEY);
+      String over = key(LONGEST_KEY + 1);
+
+      // create
+      http.create(cms(ns), configMap("create", Map.of(), Map.of(at, "v")));
+      assertRefusedAsUnreadable(http.post(cms(ns), configMap("create-over", Map.of(), Map.of(over, "v"))));
+
+      // update
+      JsonNode base = http.create(cms(ns), configMap("update"));
+      ObjectNode updated = ((ObjectNode) base).deepCopy();
+      updated.putObject("data").put(over, "v");
+      assertRefusedAsUnreadable(http.put(cms(ns) + "/update", updated));
+      updated.putObject("data").put(at, "v");
+      http.put(cms(ns) + "/update", updated).expect(200);
+
+      // merge patch, strategic merge patch, JSON patch
+      http.create(cms(ns), configMap("patched"));
+      assertRefusedAsUnreadable(http.mergePatch(cms(ns) + "/patched", Map.of("data", Map.of(over, "v"))));
+      assertRefusedAsUnreadable(http.send("PATCH", cms(ns) + "/patched", "application/strategic-merge-patch+json",
+          ("{\"data\":{\"" + over + "\":\"v\"}}").getBytes(StandardCharsets.UTF_8)));
+      assertRefusedAsUnreadable(http.send("PATCH", cms(ns) + "/patched", "application/json-patch+json",
+          ("[{\"op\":\"add\",\"path\":\"/data\",\"value\":{}},{\"op\":\"add\",\"path\":\"/data/" + over
+              + "\",\"value\":\"v\"}]").getBytes(StandardCharsets.UTF_8)));
+      http.send("PATCH", cms(ns) + "/patched", "application/json-patch+json",
+          ("[{\"op\":\"add\",\"path\":\"/data\",\"value\":{\"" + at + "\":\"v\"}}]").getBytes(StandardCharsets.UTF_8))
+          .expect(200);
+
+      // server-side apply (its field set names the key as f:K too)
+      // an explicit YAML key: a plain one may not be longer than 1,024 characters
+      String applied = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  ? %s\n  : v\n";
+      assertRefusedAsUnreadable(http.send("PATCH", cms(ns) + "/applied?fieldManager=test",
+          "application/apply-patch+yaml", applied.formatted(over).getBytes(StandardCharsets.UTF_8)));
+      http.send("PATCH", cms(ns) + "/applied?fieldManager=test", "application/apply-patch+yaml",
+          applied.formatted(at).getBytes(StandardCharsets.UTF_8)).expect(201);
+
+      // protobuf
+      ObjectNode proto = configMap("proto", Map.of(), Map.of(over, "v"));
+      assertRefusedAsUnreadable(http.send("POST", cms(ns), KubeProtobuf.MEDIA_TYPE, KubeProtobuf.encode(proto)));
+      proto = configMap("proto", Map.of(), Map.of(at, "v"));
+      assertThat(http.send("POST", cms(ns), KubeProtobuf.MEDIA_TYPE, KubeProtobuf.encode(proto)).code()).isEqualTo(201);
+
+      // a dry run is refused the same way, and nothing refused was stored
+      assertRefusedAsUnreadable(http.post(cms(ns) + "?dryRun=All", configMap("dry", Map.of(), Map.of(over, "v"))));
+      assertThat(names(http.list(cms(ns)))).containsExactly("applied", "create", "patched", "proto", "update");
+      assertThat(http.get(cms(ns) + "/patched").expect(200).path("data").has(at)).isTrue();
+    }
+    try (ApiServer server = ApiServer.builder().dataDir(dataDir).build().start(); KubeHttp http = new KubeHttp(server)) {
+      JsonNode list = http.list(cms(ns));
+      assertThat(names(list)).containsExactly("applied", "create", "patched", "proto", "update");
+      for (JsonNode item : list.path("items")) {
+        assertThat(item.path("data").has(key(LONGEST_KEY))).as(item.at("/metadata/name").asText()).isTrue();
+      }
+    }
+  }
+
+  /** A 60,000-character container name reaches managedFields as part of a key: refused, not stored unreadable. */
+  @Test
+  void aPodWhoseContainerNameMakesAManagedFieldsKeyTooLong_isRefused(@TempDir Path dataDir) {
+    try (ApiServer server = ApiServer.builder().dataDir(dataDir).build().start(); KubeHttp http = new KubeHttp(server)) {
+      ObjectNode pod = KubeHttp.pod("long", Map.of(), null);
+      ((ObjectNode) pod.at("/spec/containers/0")).put("name", "c".repeat(60_000));
+      KubeHttp.Response r = http.post("/api/v1/namespaces/default/pods", pod);
+      JsonNode status = assertFailureStatus(r, 422, "Invalid");
+      assertThat(status.at("/details/causes/0/field").asText()).startsWith("metadata.managedFields[0].fieldsV1");
+      assertThat(http.list("/api/v1/namespaces/default/pods").path("items")).isEmpty();
+    }
+  }
+
+  /** An object nesting deeper than a reader takes cannot be built by a patch either; one at the edge is served. */
+  @Test
+  void aJsonPatchNestingTooDeep_isRefused_andOneAtTheEdgeIsServed(@TempDir Path dataDir) {
+    try (ApiServer server = ApiServer.builder().dataDir(dataDir).build().start(); KubeHttp http = new KubeHttp(server)) {
+      http.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", KubeHttp.object("""
+          {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+           "metadata":{"name":"deeps.example.com"},
+           "spec":{"group":"example.com","scope":"Namespaced",
+             "names":{"plural":"deeps","singular":"deep","kind":"Deep"},
+             "versions":[{"name":"v1","served":true,"storage":true,
+               "schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}
+          """)).expect(201);
+      String path = "/apis/example.com/v1/namespaces/default/deeps";
+      KubeHttp.await("the Deep resource served", KubeHttp.WAIT, () -> http.get(path).code() == 200);
+      http.create(path, KubeHttp.object("{\"apiVersion\":\"example.com/v1\",\"kind\":\"Deep\","
+          + "\"metadata\":{\"name\":\"d\"},\"spec\":{\"b\":{\"c\":{}}}}"));
+      // /spec/b/c/d is four levels down: a value nesting 994 levels makes 998, the most an object may have
+      // (a list holds it two levels down, and a reader takes 1,000); one of 995 makes 999
+      String over = "[{\"op\":\"add\",\"path\":\"/spec/b/c/d\",\"value\":" + "[".repeat(995) + "]".repeat(995) + "}]";
+      KubeHttp.Response r = http.send("PATCH", path + "/d", "application/json-patch+json",
+          over.getBytes(StandardCharsets.UTF_8));
+      assertFailureStatus(r, 422, "Invalid");
+      String atLimit = "[{\"op\":\"add\",\"path\":\"/spec/b/c/d\",\"value\":" + "[".repeat(994) + "]".repeat(994) + "}]";
+      http.send("PATCH", path + "/d", "application/json-patch+json", atLimit.getBytes(StandardCharsets.UTF_8)).expect(200);
+      JsonNode listed = http.list(path).path("items").get(0);
+      assertThat(JsonLimits.depth(listed, 2000)).isEqualTo(JsonLimits.MAX_OBJECT_DEPTH);
+    }
+  }
+
+  /**
+   * An object stored before these checks (or by another program) that no reader takes: the
+   * server starts, reports it, leaves it out of lists and watches, answers 500 for it alone, and
+   * serves everything else, writes included.
+   */
+  @Test
+  void aServerFindingAnUnreadableStoredObject_startsAndServesEverythingElse(@TempDir Path dataDir) throws Exception {
+    String ns;
+    try (ApiServer server = ApiServer.builder().dataDir(dataDir).build().start(); KubeHttp http = new KubeHttp(server)) {
+      ns = http.createNamespace("poisoned");
+      http.create(cms(ns), configMap("good"));
+    }
+    String poisoned = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"bad\",\"namespace\":\""
+        + ns + "\"},\"data\":{\"" + key(60_000) + "\":\"v\"}}";
+    try (RocksDbStorage storage = RocksDbStorage.builder(dataDir).open()) {
+      storage.create("/registry/core/configmaps/" + ns + "/bad", poisoned.getBytes(StandardCharsets.UTF_8)).join();
+    }
+    try (ApiServer server = ApiServer.builder().dataDir(dataDir).build().start(); KubeHttp http = new KubeHttp(server)) {
+      assertThat(http.get("/readyz").code()).isEqualTo(200);
+      assertThat(names(http.list(cms(ns)))).containsExactly("good");
+      assertThat(names(http.list(cms(ns) + "?resourceVersion=0"))).containsExactly("good");
+      assertThat(names(http.list("/api/v1/configmaps"))).contains("good").doesNotContain("bad");
+      JsonNode status = assertFailureStatus(http.get(cms(ns) + "/bad"), 500, "InternalError");
+      assertThat(status.path("message").asText()).contains("/registry/core/configmaps/" + ns + "/bad");
+      http.create(cms(ns), configMap("after"));
+      assertThat(names(http.list(cms(ns)))).containsExactly("after", "good");
+    }
+  }
+}
