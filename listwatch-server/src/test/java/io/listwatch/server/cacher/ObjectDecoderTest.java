@@ -80,9 +80,19 @@ class ObjectDecoderTest {
   @Test
   void decode_rejectsWhatIsNotAJsonObject() {
     assertThatThrownBy(() -> pods.decode("/registry/core/pods/ns/a", 1, utf8("[1,2]")))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("/registry/core/pods/ns/a");
+        .isInstanceOf(UnreadableObjectException.class).hasMessageContaining("/registry/core/pods/ns/a");
     assertThatThrownBy(() -> pods.decode("/registry/core/pods/ns/a", 1, utf8("{not json")))
-        .isInstanceOf(IllegalStateException.class);
+        .isInstanceOf(UnreadableObjectException.class);
+  }
+
+  /** What no reader takes (here a field name over Jackson's limit) is unreadable, naming the key. */
+  @Test
+  void decode_rejectsWhatExceedsTheReadLimits() {
+    String tooLong = "k".repeat(io.listwatch.api.JsonLimits.MAX_NAME_LENGTH + 1);
+    assertThatThrownBy(() -> pods.decode("/registry/core/pods/ns/a", 1,
+        utf8("{\"metadata\":{\"name\":\"a\"},\"data\":{\"" + tooLong + "\":\"v\"}}")))
+        .isInstanceOfSatisfying(UnreadableObjectException.class,
+            e -> assertThat(e.key()).isEqualTo("/registry/core/pods/ns/a"));
   }
 
   @Test
