@@ -1,7 +1,5 @@
 package io.listwatch.server.cacher;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.List;
@@ -233,7 +231,7 @@ public final class CacheWatcher {
     }
     boolean wrote = false;
     while (sink.isWritable()) {
-      ByteBuf batch = backlog != null ? nextBacklogBatch() : nextQueuedBatch();
+      byte[][] batch = backlog != null ? nextBacklogBatch() : nextQueuedBatch();
       if (batch == null) {
         break;
       }
@@ -261,7 +259,7 @@ public final class CacheWatcher {
   // Both batch builders keep the WatchSink.write contract: one component per part of an event
   // (prefix, object, suffix) or per whole single-event frame, never one spanning two events.
 
-  private ByteBuf nextBacklogBatch() {
+  private byte[][] nextBacklogBatch() {
     List<byte[]> parts = new java.util.ArrayList<>(BATCH * 3 + 1);
     int events = 0;
     while (events < BATCH && backlog.hasNext()) {
@@ -280,10 +278,10 @@ public final class CacheWatcher {
     if (parts.isEmpty()) {
       return nextQueuedBatch();
     }
-    return Unpooled.wrappedBuffer(parts.size(), parts.toArray(new byte[0][]));
+    return parts.toArray(new byte[0][]);
   }
 
-  private ByteBuf nextQueuedBatch() {
+  private byte[][] nextQueuedBatch() {
     List<byte[]> parts;
     synchronized (lock) {
       parts = new java.util.ArrayList<>(Math.min(BATCH, queue.size()) * 3);
@@ -296,7 +294,7 @@ public final class CacheWatcher {
     if (parts.isEmpty()) {
       return null;
     }
-    return Unpooled.wrappedBuffer(parts.size(), parts.toArray(new byte[0][]));
+    return parts.toArray(new byte[0][]);
   }
 
   /** The connection closed (the client went away). Idempotent. */

@@ -1,7 +1,6 @@
 package io.listwatch.server.cacher;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.util.concurrent.EventExecutor;
+import java.util.concurrent.Executor;
 
 /**
  * Where a {@link CacheWatcher} writes: one watch response on one transport (an HTTP/1.1
@@ -12,8 +11,11 @@ import io.netty.util.concurrent.EventExecutor;
  */
 public interface WatchSink {
 
-  /** The event loop that owns the connection; the watcher drains its queue there. */
-  EventExecutor executor();
+  /**
+   * Where the watcher drains its queue: the event loop that owns the connection (one thread,
+   * tasks run in order).
+   */
+  Executor executor();
 
   /** How this watch's events are written; fixed for the watch's life. */
   default WatchEncoding encoding() {
@@ -24,22 +26,23 @@ public interface WatchSink {
   boolean isWritable();
 
   /**
-   * Writes whole events (one buffer may hold many); takes ownership of {@code data}.
+   * Writes whole events, as their parts in order (one batch may hold many events); the array
+   * and its parts are the sink's from then on, and no part is changed afterwards. A part may be
+   * shared with every other watcher that gets the same event (serialized once), so a sink
+   * wraps parts, never writes into them.
    *
    * <p>Protobuf ({@link WatchEncoding#PROTOBUF}): each event is its length (4 bytes, big-endian)
    * followed by that many bytes, so boundaries are found by reading the lengths.
    *
    * <p>JSON event boundaries: each event is one line, {@code {"type":..,"object":..}} ending with
    * {@code '\n'}, and a newline occurs nowhere else (the JSON is compact and escapes newlines
-   * in strings). When {@code data} is a {@link io.netty.buffer.CompositeByteBuf}, each of its
-   * components lies within one event, so an event ends exactly where a component ends with
-   * {@code '\n'}: a transport that sends one message per event (WebSocket) finds the
-   * boundaries by looking at one byte per component, and slices the shared bytes instead of
-   * copying or re-encoding them. A transport that streams bytes (a chunked body, an HTTP/2
-   * stream) writes {@code data} as it is. Any other buffer is small (a bookmark or an error
-   * event) and may be scanned for newlines.
+   * in strings). Each part lies within one event, so an event ends exactly where a part ends
+   * with {@code '\n'}: a transport that sends one message per event (WebSocket) finds the
+   * boundaries by looking at one byte per part, and slices the shared bytes instead of copying
+   * or re-encoding them. A transport that streams bytes (a chunked body, an HTTP/2 stream)
+   * writes the parts as they are.
    */
-  void write(ByteBuf data);
+  void write(byte[][] parts);
 
   /** Flushes what was written. */
   void flush();

@@ -240,7 +240,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (!(cause instanceof StatusException)) {
           LOG.error("watch {} failed", request.path(), cause);
         }
-        out.write(io.netty.buffer.Unpooled.wrappedBuffer(sink.encoding().error(Responses.bytes(status.status()))));
+        out.write(new byte[][] {sink.encoding().error(Responses.bytes(status.status()))});
         out.end();
       } else if (!ctx.channel().isActive()) {
         watcher.onSinkClosed();

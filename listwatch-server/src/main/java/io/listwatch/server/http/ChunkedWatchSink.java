@@ -3,6 +3,7 @@ package io.listwatch.server.http;
 import io.listwatch.server.cacher.WatchEncoding;
 import io.listwatch.server.cacher.WatchSink;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.socket.SocketChannel;
@@ -46,7 +47,7 @@ final class ChunkedWatchSink implements WatchSink {
   }
 
   @Override
-  public EventExecutor executor() {
+  public java.util.concurrent.Executor executor() {
     return ctx.executor();
   }
 
@@ -61,7 +62,8 @@ final class ChunkedWatchSink implements WatchSink {
   }
 
   @Override
-  public void write(ByteBuf data) {
+  public void write(byte[][] parts) {
+    ByteBuf data = Unpooled.wrappedBuffer(parts.length, parts); // no copy: the parts stay shared
     ctx.write(new DefaultHttpContent(copyToIoBuffer ? IoBuffers.flatten(ctx.alloc(), data) : data), ctx.voidPromise());
   }
 

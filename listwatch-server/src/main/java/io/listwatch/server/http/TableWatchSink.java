@@ -39,7 +39,7 @@ final class TableWatchSink implements WatchSink {
   }
 
   @Override
-  public EventExecutor executor() {
+  public java.util.concurrent.Executor executor() {
     return delegate.executor();
   }
 
@@ -48,15 +48,10 @@ final class TableWatchSink implements WatchSink {
     return delegate.isWritable();
   }
 
-  /** Converts each event line of {@code data}; each output component is one whole event line. */
+  /** Converts each event line of {@code parts}; each output part is one whole event line. */
   @Override
-  public void write(ByteBuf data) {
-    byte[] bytes;
-    try {
-      bytes = ByteBufUtil.getBytes(data);
-    } finally {
-      data.release();
-    }
+  public void write(byte[][] parts) {
+    byte[] bytes = ByteBufUtil.getBytes(Unpooled.wrappedBuffer(parts.length, parts));
     List<byte[]> lines = new ArrayList<>();
     int start = 0;
     for (int i = 0; i < bytes.length; i++) {
@@ -66,7 +61,7 @@ final class TableWatchSink implements WatchSink {
       }
     }
     if (!lines.isEmpty()) {
-      delegate.write(Unpooled.wrappedBuffer(lines.size(), lines.toArray(new byte[0][])));
+      delegate.write(lines.toArray(new byte[0][]));
     }
   }
 

@@ -3,6 +3,7 @@ package io.listwatch.server.http;
 import io.listwatch.server.cacher.WatchEncoding;
 import io.listwatch.server.cacher.WatchSink;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -84,7 +85,7 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
   // ---- WatchSink -------------------------------------------------------------------------
 
   @Override
-  public EventExecutor executor() {
+  public java.util.concurrent.Executor executor() {
     return api.executor();
   }
 
@@ -99,7 +100,8 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
   }
 
   @Override
-  public void write(ByteBuf batch) {
+  public void write(byte[][] parts) {
+    ByteBuf batch = Unpooled.wrappedBuffer(parts.length, parts); // no copy: the parts stay shared
     try {
       if (encoding == WatchEncoding.PROTOBUF) {
         writeLengthPrefixed(batch);

@@ -16,8 +16,6 @@ import io.listwatch.storage.Storage;
 import io.listwatch.storage.StorageException;
 import io.listwatch.api.StatusException;
 import io.listwatch.storage.rocksdb.RocksDbStorage;
-import io.netty.util.concurrent.DefaultEventExecutor;
-import io.netty.util.concurrent.EventExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +32,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
@@ -57,7 +54,7 @@ class CacherTest {
   private RocksDbStorage storage;
   private ScheduledExecutorService timer;
   private final List<Cacher> cachers = new ArrayList<>();
-  private final List<EventExecutor> loops = new ArrayList<>();
+  private final List<java.util.concurrent.ExecutorService> loops = new ArrayList<>();
   private final List<CountDownLatch> blockedLoops = new ArrayList<>();
 
   @BeforeEach
@@ -76,7 +73,7 @@ class CacherTest {
     cachers.forEach(Cacher::close);
     storage.close();
     timer.shutdownNow();
-    loops.forEach(l -> l.shutdownGracefully(0, 1, TimeUnit.SECONDS));
+    loops.forEach(java.util.concurrent.ExecutorService::shutdownNow);
   }
 
   // ---- helpers -------------------------------------------------------------------------
@@ -177,8 +174,10 @@ class CacherTest {
     await(c.list("", options("resourceVersion", Long.toString(rv))));
   }
 
-  private EventExecutor newLoop(String name) {
-    DefaultEventExecutor loop = new DefaultEventExecutor((ThreadFactory) r -> new Thread(r, "CacherTest-" + name));
+  /** One thread running tasks in order, as a connection's event loop. */
+  private java.util.concurrent.ExecutorService newLoop(String name) {
+    java.util.concurrent.ExecutorService loop =
+        java.util.concurrent.Executors.newSingleThreadExecutor(r -> new Thread(r, "CacherTest-" + name));
     loops.add(loop);
     return loop;
   }
@@ -606,7 +605,7 @@ class CacherTest {
   void dispatch_neverWaitsForAWatchersEventLoop() {
     Cacher c = start(new CacherConfig(1_000, Duration.ofMinutes(5), 4, Duration.ofMinutes(1), Duration.ofSeconds(3)));
     String from = Long.toString(c.resourceVersion());
-    EventExecutor stuckLoop = newLoop("stuck");
+    java.util.concurrent.ExecutorService stuckLoop = newLoop("stuck");
     CountDownLatch unblock = new CountDownLatch(1);
     blockedLoops.add(unblock);
     stuckLoop.execute(() -> {

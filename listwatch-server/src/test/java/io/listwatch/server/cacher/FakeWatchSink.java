@@ -2,8 +2,7 @@ package io.listwatch.server.cacher;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.netty.buffer.ByteBuf;
-import io.netty.util.concurrent.EventExecutor;
+import java.util.concurrent.Executor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -26,14 +25,14 @@ final class FakeWatchSink implements WatchSink {
   record Line(String type, String name, long resourceVersion, JsonNode object) {
   }
 
-  private final EventExecutor executor;
+  private final Executor executor;
   private volatile boolean writable = true;
   private final List<String> writes = new ArrayList<>(); // guarded by this
   private int flushes; // guarded by this
   private boolean ended; // guarded by this
   private boolean aborted; // guarded by this
 
-  FakeWatchSink(EventExecutor executor) {
+  FakeWatchSink(Executor executor) {
     this.executor = executor;
   }
 
@@ -42,7 +41,7 @@ final class FakeWatchSink implements WatchSink {
   }
 
   @Override
-  public EventExecutor executor() {
+  public Executor executor() {
     return executor;
   }
 
@@ -52,12 +51,12 @@ final class FakeWatchSink implements WatchSink {
   }
 
   @Override
-  public synchronized void write(ByteBuf data) {
-    try {
-      writes.add(data.toString(StandardCharsets.UTF_8));
-    } finally {
-      data.release();
+  public synchronized void write(byte[][] parts) {
+    StringBuilder written = new StringBuilder();
+    for (byte[] part : parts) {
+      written.append(new String(part, StandardCharsets.UTF_8));
     }
+    writes.add(written.toString());
     notifyAll();
   }
 

@@ -74,16 +74,15 @@ class WebSocketWatchSinkTest {
     byte[] prefix = ascii("{\"type\":\"ADDED\",\"object\":");
     byte[] suffix = ascii("}\n");
     byte[] bookmark = ascii("{\"type\":\"BOOKMARK\",\"object\":{}}\n");
-    ByteBuf batch = Unpooled.wrappedBuffer(7, prefix, ascii("{\"a\":1}"), suffix, prefix, ascii("{\"b\":2}"), suffix,
-        bookmark);
+    byte[][] batch = {prefix, ascii("{\"a\":1}"), suffix, prefix, ascii("{\"b\":2}"), suffix, bookmark};
 
     sink.write(batch);
     sink.flush();
 
-    assertThat(batch.refCnt()).as("copied once, then released").isZero();
     List<Object> frames = new ArrayList<>(channel.outboundMessages());
     ByteBuf copy = root(((TextWebSocketFrame) frames.get(0)).content());
-    assertThat(copy).as("one buffer per batch").isNotNull().isNotSameAs(batch);
+    assertThat(copy).as("one buffer per batch").isNotNull();
+    assertThat(copy.hasArray() && copy.array() == prefix).as("a copy, not the shared parts").isFalse();
     assertThat(frames).hasSize(3).allSatisfy(f -> assertThat(root(((TextWebSocketFrame) f).content()))
         .as("each message a view over the batch's one copy").isSameAs(copy));
     assertThat(writtenTexts()).containsExactly(
@@ -110,7 +109,7 @@ class WebSocketWatchSinkTest {
     byte[] first = {1, 2, 3};
     byte[] second = {9, 8, 7, 6, 5};
 
-    binary.write(Unpooled.wrappedBuffer(new byte[] {0, 0, 0, 3}, first, new byte[] {0, 0, 0, 5}, second));
+    binary.write(new byte[][] {{0, 0, 0, 3}, first, {0, 0, 0, 5}, second});
     binary.flush();
 
     List<byte[]> messages = new ArrayList<>();
@@ -126,7 +125,7 @@ class WebSocketWatchSinkTest {
 
   @Test
   void singleBufferWithSeveralLines_becomesOneMessagePerLine() {
-    sink.write(Unpooled.wrappedBuffer(ascii("{\"type\":\"ERROR\",\"object\":{}}\n{\"type\":\"X\",\"object\":{}}\n")));
+    sink.write(new byte[][] {ascii("{\"type\":\"ERROR\",\"object\":{}}\n{\"type\":\"X\",\"object\":{}}\n")});
     sink.flush();
 
     assertThat(writtenTexts()).containsExactly("{\"type\":\"ERROR\",\"object\":{}}\n", "{\"type\":\"X\",\"object\":{}}\n");
