@@ -9,7 +9,7 @@ import io.listwatch.api.schema.FieldError;
 import io.listwatch.api.schema.StructuralSchema;
 import io.listwatch.api.validation.NameSyntax;
 import io.listwatch.server.apiextensions.cel.CelValidator;
-import io.listwatch.server.authn.UserInfo;
+import io.listwatch.server.request.UserInfo;
 import io.listwatch.server.rest.WriteAdmission;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.listwatch.api.Status;
 import io.listwatch.api.meta.KubeTime;
-import io.listwatch.server.authn.UserInfo;
+import io.listwatch.server.request.UserInfo;
 import io.listwatch.server.request.RequestInfo;
 import java.time.Instant;
 import java.util.List;

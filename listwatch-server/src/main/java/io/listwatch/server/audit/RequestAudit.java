@@ -2,7 +2,7 @@ package io.listwatch.server.audit;
 
 import io.listwatch.api.Status;
 import io.listwatch.api.clock.Clock;
-import io.listwatch.server.authn.UserInfo;
+import io.listwatch.server.request.UserInfo;
 import io.listwatch.server.request.RequestInfo;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponse;

@@ -1,13 +1,13 @@
 package io.listwatch.server.authn;
 
+import io.listwatch.server.request.UserInfo;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.authz.Attributes;
 import io.listwatch.server.authz.Authorizer;
 import io.listwatch.server.authz.Decision;
 import io.listwatch.server.authz.Forbidden;
 import io.listwatch.server.request.ApiRequest;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.HttpHeaders;
+import io.listwatch.server.request.Headers;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -62,7 +62,7 @@ public final class Impersonation implements UnaryOperator<ApiRequest> {
 
   @Override
   public ApiRequest apply(ApiRequest request) {
-    HttpHeaders headers = request.headers();
+    Headers headers = request.headers();
     String user = headers.get(USER_HEADER, "");
     List<String> groups = headers.getAll(GROUP_HEADER);
     String uid = headers.get(UID_HEADER, "");
@@ -124,7 +124,7 @@ public final class Impersonation implements UnaryOperator<ApiRequest> {
   }
 
   /** {@code Impersonate-Extra-<key>} headers by key (lower-cased, %-decoded), values in order. */
-  private static Map<String, List<String>> extras(HttpHeaders headers) {
+  private static Map<String, List<String>> extras(Headers headers) {
     Map<String, List<String>> extra = new LinkedHashMap<>();
     String prefix = EXTRA_HEADER_PREFIX.toLowerCase(Locale.ROOT);
     for (Map.Entry<String, String> h : headers) {
@@ -158,16 +158,9 @@ public final class Impersonation implements UnaryOperator<ApiRequest> {
     return String.join(", ", parts);
   }
 
-  private static HttpHeaders withoutImpersonation(HttpHeaders headers) {
-    HttpHeaders copy = new DefaultHttpHeaders();
+  private static Headers withoutImpersonation(Headers headers) {
     String prefix = EXTRA_HEADER_PREFIX.toLowerCase(Locale.ROOT);
-    for (Map.Entry<String, String> h : headers) {
-      String name = h.getKey().toLowerCase(Locale.ROOT);
-      if (!name.equals("impersonate-user") && !name.equals("impersonate-group") && !name.equals("impersonate-uid")
-          && !name.startsWith(prefix)) {
-        copy.add(h.getKey(), h.getValue());
-      }
-    }
-    return copy;
+    return headers.without(name -> name.equals("impersonate-user") || name.equals("impersonate-group")
+        || name.equals("impersonate-uid") || name.startsWith(prefix));
   }
 }

@@ -1,5 +1,6 @@
 package io.listwatch.server.authn;
 
+import io.listwatch.server.request.UserInfo;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

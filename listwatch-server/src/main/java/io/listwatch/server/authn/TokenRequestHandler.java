@@ -14,7 +14,6 @@ import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.request.RequestInfo;
 import io.listwatch.server.rest.ApiResponse;
 import io.listwatch.server.rest.RestHandler;
-import io.netty.handler.codec.http.HttpMethod;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.format.DateTimeFormatter;
@@ -56,7 +55,7 @@ public final class TokenRequestHandler implements RestHandler {
 
   @Override
   public CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {
-    if (!HttpMethod.POST.equals(request.method())) {
+    if (!ApiRequest.POST.equals(request.method())) {
       throw StatusException.methodNotAllowed();
     }
     if (info.namespace().isEmpty() || info.name().isEmpty()) {

@@ -8,7 +8,6 @@ import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.request.RequestInfo;
 import io.listwatch.server.rest.ApiResponse;
 import io.listwatch.server.rest.RestHandler;
-import io.netty.handler.codec.http.HttpMethod;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -33,7 +32,7 @@ public final class TokenReviewHandler implements RestHandler {
 
   @Override
   public CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {
-    if (!HttpMethod.POST.equals(request.method()) || !info.name().isEmpty()) {
+    if (!ApiRequest.POST.equals(request.method()) || !info.name().isEmpty()) {
       throw StatusException.methodNotAllowed();
     }
     ObjectNode review = ReviewBodies.read(request, "TokenReview", false);

@@ -1,5 +1,6 @@
 package io.listwatch.server.authn;
 
+import io.listwatch.server.request.UserInfo;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.request.ApiRequest;
 import java.security.cert.X509Certificate;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Reasons;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
-import io.listwatch.server.authn.UserInfo;
+import io.listwatch.server.request.UserInfo;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.registry.ResourceRegistry;
 import io.listwatch.server.request.ApiRequest;

@@ -1,6 +1,6 @@
 package io.listwatch.server.authz;
 
-import io.listwatch.server.authn.UserInfo;
+import io.listwatch.server.request.UserInfo;
 import io.listwatch.server.request.RequestInfo;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.listwatch.server.authz;
 
-import io.listwatch.server.authn.UserInfo;
+import io.listwatch.server.request.UserInfo;
 import java.util.List;
 
 /**

@@ -3,7 +3,7 @@ package io.listwatch.server.filters;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.audit.RequestAudit;
 import io.listwatch.server.authn.Authenticator;
-import io.listwatch.server.authn.UserInfo;
+import io.listwatch.server.request.UserInfo;
 import io.listwatch.server.authz.Attributes;
 import io.listwatch.server.authz.Authorizer;
 import io.listwatch.server.authz.Decision;

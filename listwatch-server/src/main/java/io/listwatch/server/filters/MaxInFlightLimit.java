@@ -1,7 +1,7 @@
 package io.listwatch.server.filters;
 
 import io.listwatch.api.StatusException;
-import io.listwatch.server.authn.UserInfo;
+import io.listwatch.server.request.UserInfo;
 import io.listwatch.server.request.RequestInfo;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;

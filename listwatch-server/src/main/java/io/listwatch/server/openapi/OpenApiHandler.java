@@ -6,8 +6,6 @@ import io.listwatch.api.StatusException;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.rest.ApiResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -73,7 +71,7 @@ public final class OpenApiHandler {
 
   /** Answers a request for one of the {@link #handles handled} paths. */
   public ApiResponse handle(ApiRequest request) {
-    if (!HttpMethod.GET.equals(request.method())) {
+    if (!ApiRequest.GET.equals(request.method())) {
       throw StatusException.methodNotAllowed();
     }
     String path = request.path();
@@ -96,7 +94,7 @@ public final class OpenApiHandler {
     }
     // a group-version document asked for by its current hash never changes: cacheable for good
     String cacheControl = request.param("hash").equals(doc.hash()) ? "public, immutable" : "no-cache, private";
-    String ifNoneMatch = request.header(HttpHeaderNames.IF_NONE_MATCH);
+    String ifNoneMatch = request.header("If-None-Match");
     if (!ifNoneMatch.isEmpty() && (ifNoneMatch.equals(doc.etag()) || ifNoneMatch.equals("*"))) {
       return new ApiResponse(304, new ApiResponse.Text("", contentType))
           .withHeader("ETag", doc.etag()).withHeader("Cache-Control", cacheControl);

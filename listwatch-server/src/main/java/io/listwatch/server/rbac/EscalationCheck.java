@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Reasons;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
-import io.listwatch.server.authn.UserInfo;
+import io.listwatch.server.request.UserInfo;
 import io.listwatch.server.authz.Attributes;
 import io.listwatch.server.authz.Authorizer;
 import io.listwatch.server.rest.WriteAdmission;

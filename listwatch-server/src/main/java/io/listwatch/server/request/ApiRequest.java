@@ -1,28 +1,28 @@
 package io.listwatch.server.request;
 
 import io.listwatch.api.StatusException;
-import io.listwatch.server.authn.UserInfo;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * One HTTP request, detached from Netty's reference-counted buffers: method, path, query
- * parameters, headers, body bytes, the connection it came on, and (once the authentication
- * filter has run) the user it acts as. Immutable; {@link #withUser} returns a copy.
+ * One HTTP request as the API sees it, whatever transport brought it: method, path (decoded
+ * once), query parameters, headers, body bytes, the connection it came on, and (once the
+ * authentication filter has run) the user it acts as. Immutable; {@link #withUser} returns a
+ * copy.
  *
+ * @param method the HTTP method in upper case ({@code GET}, {@code PATCH}, ...)
  * @param user who the request acts as; null until authentication has run
  */
-public record ApiRequest(HttpMethod method, String path, Map<String, List<String>> query, HttpHeaders headers,
+public record ApiRequest(String method, String path, Map<String, List<String>> query, Headers headers,
     byte[] body, ConnectionInfo connection, UserInfo user) {
+
+  public static final String GET = "GET";
+  public static final String POST = "POST";
+  public static final String PUT = "PUT";
+  public static final String PATCH = "PATCH";
+  public static final String DELETE = "DELETE";
 
   public ApiRequest {
     Objects.requireNonNull(method);
@@ -31,22 +31,6 @@ public record ApiRequest(HttpMethod method, String path, Map<String, List<String
     Objects.requireNonNull(headers);
     Objects.requireNonNull(body);
     Objects.requireNonNull(connection);
-  }
-
-  /** Copies what the API needs out of a Netty request (the request itself is released by the caller). */
-  public static ApiRequest from(FullHttpRequest req, ConnectionInfo connection) {
-    QueryStringDecoder q = new QueryStringDecoder(req.uri());
-    String path;
-    Map<String, List<String>> query;
-    try {
-      path = q.path(); // decoded once, as Go's URL.Path: a segment's %2F is a '/', its %252F a "%2F"
-      query = q.parameters();
-    } catch (IllegalArgumentException e) { // a '%' not followed by two hex digits
-      throw StatusException.badRequest("invalid URL escape in the request target: " + e.getMessage());
-    }
-    byte[] body = req.content().isReadable() ? ByteBufUtil.getBytes(req.content()) : new byte[0];
-    HttpHeaders headers = new DefaultHttpHeaders().set(req.headers());
-    return new ApiRequest(req.method(), path, query, headers, body, connection, null);
   }
 
   /** This request acting as {@code user}. */
@@ -60,15 +44,15 @@ public record ApiRequest(HttpMethod method, String path, Map<String, List<String
   }
 
   public String contentType() {
-    return header(HttpHeaderNames.CONTENT_TYPE);
+    return header("Content-Type");
   }
 
   public String accept() {
-    return header(HttpHeaderNames.ACCEPT);
+    return header("Accept");
   }
 
   public String host() {
-    return header(HttpHeaderNames.HOST);
+    return header("Host");
   }
 
   /**
@@ -76,13 +60,13 @@ public record ApiRequest(HttpMethod method, String path, Map<String, List<String
    * the token {@code Upgrade} and {@code Upgrade} is {@code websocket} (kube's test).
    */
   public boolean websocketUpgrade() {
-    return headers.containsValue(HttpHeaderNames.CONNECTION, "upgrade", true)
-        && headers.containsValue(HttpHeaderNames.UPGRADE, "websocket", true);
+    return headers.containsValue("Connection", "upgrade", true)
+        && headers.containsValue("Upgrade", "websocket", true);
   }
 
   /** A GET with {@code watch} set to anything but "0" or "false" (kube's rule for booleans). */
   public boolean isWatch() {
-    if (!HttpMethod.GET.equals(method)) {
+    if (!GET.equals(method)) {
       return false;
     }
     List<String> w = query.get("watch");

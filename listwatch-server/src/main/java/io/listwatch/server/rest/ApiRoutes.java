@@ -13,7 +13,6 @@ import io.listwatch.server.request.RequestInfo;
 import io.listwatch.server.registry.ResourceRegistry;
 import io.listwatch.api.meta.NameGenerator;
 import io.listwatch.storage.Storage;
-import io.netty.handler.codec.http.HttpMethod;
 import io.listwatch.api.clock.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -245,7 +244,7 @@ public final class ApiRoutes {
    * the filters authorize it, then {@link #handle} and {@link #prepareWatch} serve it.
    */
   public RequestInfo requestInfo(ApiRequest request) {
-    return RequestInfo.parse(request.method().name(), request.path(), request.query(),
+    return RequestInfo.parse(request.method(), request.path(), request.query(),
         (group, resource) -> namespacedResources.contains(group + "/" + resource));
   }
 
@@ -302,7 +301,7 @@ public final class ApiRoutes {
       default -> {
         java.util.function.Supplier<ApiResponse> registered = nonResourceGets.get(path);
         if (registered != null) {
-          if (!HttpMethod.GET.equals(request.method())) {
+          if (!ApiRequest.GET.equals(request.method())) {
             throw StatusException.methodNotAllowed();
           }
           return registered.get();
@@ -325,7 +324,7 @@ public final class ApiRoutes {
     } else {
       throw StatusException.pathNotFound();
     }
-    if (!io.netty.handler.codec.http.HttpMethod.GET.equals(request.method())) {
+    if (!ApiRequest.GET.equals(request.method())) {
       throw StatusException.methodNotAllowed();
     }
     Map<String, Object> list = discovery.apiResourceList(group, version);

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.request.RequestInfo;
-import io.netty.handler.codec.http.HttpMethod;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -28,7 +27,7 @@ final class FinalizeHandler implements RestHandler {
 
   @Override
   public CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {
-    if (!HttpMethod.PUT.equals(request.method())) {
+    if (!ApiRequest.PUT.equals(request.method())) {
       throw StatusException.methodNotAllowed();
     }
     if (info.name().isEmpty()) {

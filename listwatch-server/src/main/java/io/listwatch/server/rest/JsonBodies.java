@@ -23,7 +23,7 @@ final class JsonBodies {
    * @param kind the body's kind, for the message ({@code Binding}, {@code Eviction})
    */
   static ObjectNode subresourcePost(RequestInfo info, ApiRequest request, String kind) {
-    if (!io.netty.handler.codec.http.HttpMethod.POST.equals(request.method())) {
+    if (!ApiRequest.POST.equals(request.method())) {
       throw StatusException.methodNotAllowed();
     }
     if (info.name().isEmpty() || info.namespace().isEmpty()) {

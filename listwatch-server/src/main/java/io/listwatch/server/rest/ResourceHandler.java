@@ -16,7 +16,6 @@ import io.listwatch.server.protobuf.KubeProtobuf;
 import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.request.RequestInfo;
 import io.listwatch.server.registry.ResourceDefinition;
-import io.netty.handler.codec.http.HttpMethod;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -107,12 +106,12 @@ public final class ResourceHandler {
     if (!info.subresource().isEmpty() && !status) {
       throw StatusException.pathNotFound();
     }
-    HttpMethod m = request.method();
+    String m = request.method();
     if (info.name().isEmpty()) {
-      if (HttpMethod.GET.equals(m)) {
+      if (ApiRequest.GET.equals(m)) {
         return list(info, request);
       }
-      if (HttpMethod.POST.equals(m)) {
+      if (ApiRequest.POST.equals(m)) {
         if (def.namespaced() && info.namespace().isEmpty()) {
           throw StatusException.pathNotFound();
         }
@@ -125,21 +124,21 @@ public final class ResourceHandler {
         return store.create(info.namespace(), owned, request.isDryRun())
             .thenApply(o -> ApiResponse.created(o).withWarnings(warnings));
       }
-      if (HttpMethod.DELETE.equals(m)) {
+      if (ApiRequest.DELETE.equals(m)) {
         return deleteCollection(info, request);
       }
       throw StatusException.methodNotAllowed();
     }
-    if (HttpMethod.GET.equals(m)) {
+    if (ApiRequest.GET.equals(m)) {
       return get(info, request);
     }
-    if (HttpMethod.PUT.equals(m)) {
+    if (ApiRequest.PUT.equals(m)) {
       return update(info, request, status);
     }
-    if (HttpMethod.PATCH.equals(m)) {
+    if (ApiRequest.PATCH.equals(m)) {
       return patch(info, request, status);
     }
-    if (HttpMethod.DELETE.equals(m) && !status) {
+    if (ApiRequest.DELETE.equals(m) && !status) {
       return delete(info, request);
     }
     throw StatusException.methodNotAllowed();

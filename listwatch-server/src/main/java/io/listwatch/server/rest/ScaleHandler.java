@@ -10,7 +10,6 @@ import io.listwatch.api.StatusException;
 import io.listwatch.server.registry.ResourceDefinition;
 import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.request.RequestInfo;
-import io.netty.handler.codec.http.HttpMethod;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -44,18 +43,18 @@ final class ScaleHandler implements RestHandler {
     if (info.name().isEmpty() || info.namespace().isEmpty()) {
       throw StatusException.pathNotFound();
     }
-    HttpMethod m = request.method();
-    if (HttpMethod.GET.equals(m)) {
+    String m = request.method();
+    if (ApiRequest.GET.equals(m)) {
       return store.cacher().get(info.namespace(), info.name(), CONSISTENT).thenApply(found -> {
         var obj = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), info.name()));
         return ApiResponse.ok(scaleOf(ResourceStore.parse(obj.json()), fields));
       });
     }
-    if (HttpMethod.PUT.equals(m)) {
+    if (ApiRequest.PUT.equals(m)) {
       ObjectNode scale = JsonBodies.object(request);
       return update(info, request, current -> scale);
     }
-    if (HttpMethod.PATCH.equals(m)) {
+    if (ApiRequest.PATCH.equals(m)) {
       if (!request.mediaType().equals(MERGE_PATCH)) {
         throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
             + "media types include: " + MERGE_PATCH);

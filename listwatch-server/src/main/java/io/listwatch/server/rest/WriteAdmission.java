@@ -1,7 +1,7 @@
 package io.listwatch.server.rest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.listwatch.server.authn.UserInfo;
+import io.listwatch.server.request.UserInfo;
 
 /**
  * A check of one resource's writes that needs the object and the user, run before the write is

@@ -1,12 +1,12 @@
 package io.listwatch.server.authn;
 
+import io.listwatch.server.request.UserInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.listwatch.api.StatusException;
 import io.listwatch.server.filters.HandlerChain;
 import io.listwatch.server.request.ApiRequest;
-import io.netty.handler.codec.http.HttpMethod;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -28,7 +28,7 @@ class BearerTokenAuthenticatorTest {
   private final HandlerChain chain = HandlerChain.builder().authenticators(List.of(bearer)).build();
 
   private ApiRequest admit(String... headers) {
-    ApiRequest request = Requests.secure(HttpMethod.GET, "/api/v1/namespaces/default/pods", headers);
+    ApiRequest request = Requests.secure("GET", "/api/v1/namespaces/default/pods", headers);
     return chain.admit(request, Requests.info(request)).request();
   }
 
@@ -66,7 +66,7 @@ class BearerTokenAuthenticatorTest {
     assertThat(admit("Authorization", "Bearer ").user()).isEqualTo(UserInfo.ANONYMOUS);
 
     HandlerChain closed = HandlerChain.builder().authenticators(List.of(bearer)).anonymousAuth(false).build();
-    ApiRequest request = Requests.secure(HttpMethod.GET, "/version");
+    ApiRequest request = Requests.secure("GET", "/version");
     assertThatThrownBy(() -> closed.admit(request, Requests.info(request)))
         .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(401));
   }

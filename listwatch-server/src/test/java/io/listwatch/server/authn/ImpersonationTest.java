@@ -1,5 +1,6 @@
 package io.listwatch.server.authn;
 
+import io.listwatch.server.request.UserInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.api.StatusException;
@@ -8,7 +9,6 @@ import io.listwatch.server.authz.Authorizer;
 import io.listwatch.server.authz.Decision;
 import io.listwatch.server.filters.HandlerChain;
 import io.listwatch.server.request.ApiRequest;
-import io.netty.handler.codec.http.HttpMethod;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -48,7 +48,7 @@ class ImpersonationTest {
     all[0] = "Authorization";
     all[1] = "Bearer " + token;
     System.arraycopy(headers, 0, all, 2, headers.length);
-    ApiRequest request = Requests.secure(HttpMethod.GET, "/api/v1/namespaces/default/pods", all);
+    ApiRequest request = Requests.secure("GET", "/api/v1/namespaces/default/pods", all);
     return chain.admit(request, Requests.info(request)).request();
   }
 
@@ -164,7 +164,7 @@ class ImpersonationTest {
   @Test
   void systemMasters_mayImpersonateWithoutAskingTheAuthorizer() {
     Impersonation impersonation = new Impersonation(a -> Decision.deny("never"));
-    ApiRequest request = Requests.secure(HttpMethod.GET, "/api", "Impersonate-User", "bob")
+    ApiRequest request = Requests.secure("GET", "/api", "Impersonate-User", "bob")
         .withUser(UserInfo.of("root", List.of(UserInfo.MASTERS)));
 
     assertThat(impersonation.apply(request).user().name()).isEqualTo("bob");

@@ -1,5 +1,6 @@
 package io.listwatch.server.authn;
 
+import io.listwatch.server.request.UserInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,8 +11,6 @@ import io.listwatch.server.request.ApiRequest;
 import io.listwatch.server.request.ConnectionInfo;
 import io.listwatch.server.request.RequestInfo;
 import io.listwatch.server.tls.CertificateAuthority;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.HttpMethod;
 import java.math.BigInteger;
 import java.security.KeyPairGenerator;
 import java.security.cert.X509Certificate;
@@ -86,7 +85,7 @@ class X509AuthenticatorTest {
   }
 
   private static ApiRequest request(X509Certificate... chain) {
-    return new ApiRequest(HttpMethod.GET, "/api/v1/pods", Map.of(), new DefaultHttpHeaders(), new byte[0],
+    return new ApiRequest(ApiRequest.GET, "/api/v1/pods", Map.of(), io.listwatch.server.request.Headers.empty(), new byte[0],
         new ConnectionInfo(ConnectionInfo.Listener.SECURE, List.of(chain), null), null);
   }
 }

@@ -20,11 +20,11 @@ class HandlerChainLimitsTest {
   private static final ConnectionInfo SECURE = new ConnectionInfo(ConnectionInfo.Listener.SECURE, List.of(), null);
 
   private static ApiRequest request(String method, String uri) {
-    return ApiRequest.from(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(method), uri), SECURE);
+    return io.listwatch.server.http.ApiRequests.from(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(method), uri), SECURE);
   }
 
   private static RequestInfo info(ApiRequest r) {
-    return RequestInfo.parse(r.method().name(), r.path(), r.query(), (g, res) -> !res.equals("namespaces"));
+    return RequestInfo.parse(r.method(), r.path(), r.query(), (g, res) -> !res.equals("namespaces"));
   }
 
   @Test

@@ -113,7 +113,7 @@ class RequestLimitsTest {
     String ns = admin.createNamespace("limits");
     String cms = "/api/v1/namespaces/" + ns + "/configmaps";
     // hold the one mutating slot as a request being served would
-    ApiRequest post = ApiRequest.from(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, cms),
+    ApiRequest post = ApiRequests.from(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, cms),
         new ConnectionInfo(ConnectionInfo.Listener.SECURE, List.of(), null));
     HandlerChain.Admission held = chain.admit(post, server.routes().requestInfo(post));
 

@@ -2,7 +2,7 @@ package io.listwatch.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.listwatch.server.authn.UserInfo;
+import io.listwatch.server.request.UserInfo;
 import io.listwatch.server.authz.Decision;
 import io.listwatch.server.filters.HandlerChain;
 import io.listwatch.server.registry.ResourceRegistry;

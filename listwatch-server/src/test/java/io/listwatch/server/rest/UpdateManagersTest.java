@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.server.request.ConnectionInfo;
 import io.listwatch.server.request.ApiRequest;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.HttpMethod;
+import io.listwatch.server.request.Headers;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -14,11 +13,8 @@ import org.junit.jupiter.api.Test;
 class UpdateManagersTest {
 
   private static ApiRequest request(Map<String, List<String>> query, String userAgent) {
-    DefaultHttpHeaders headers = new DefaultHttpHeaders();
-    if (userAgent != null) {
-      headers.set("User-Agent", userAgent);
-    }
-    return new ApiRequest(HttpMethod.POST, "/api/v1/namespaces/default/configmaps", query, headers, new byte[0],
+    Headers headers = userAgent == null ? Headers.empty() : Headers.of("User-Agent", userAgent);
+    return new ApiRequest(ApiRequest.POST, "/api/v1/namespaces/default/configmaps", query, headers, new byte[0],
         new ConnectionInfo(ConnectionInfo.Listener.INSECURE, List.of(), null), null);
   }
 

@@ -1,4 +1,4 @@
-package io.listwatch.server.authn;
+package io.listwatch.server.request;
 
 import java.util.List;
 import java.util.Map;

@@ -1,0 +1,37 @@
+package io.listwatch.server.http;
+
+import io.listwatch.api.StatusException;
+import io.listwatch.server.request.ApiRequest;
+import io.listwatch.server.request.ConnectionInfo;
+import io.listwatch.server.request.Headers;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.util.List;
+import java.util.Map;
+
+/** Turns a Netty request into the transport-free {@link ApiRequest} the API core takes. Stateless. */
+public final class ApiRequests {
+
+  private ApiRequests() {
+  }
+
+  /**
+   * Copies what the API needs out of {@code req} (which the caller releases).
+   *
+   * @throws StatusException 400 when the request target has a malformed escape
+   */
+  public static ApiRequest from(FullHttpRequest req, ConnectionInfo connection) {
+    QueryStringDecoder q = new QueryStringDecoder(req.uri());
+    String path;
+    Map<String, List<String>> query;
+    try {
+      path = q.path(); // decoded once, as Go's URL.Path: a segment's %2F is a '/', its %252F a "%2F"
+      query = q.parameters();
+    } catch (IllegalArgumentException e) { // a '%' not followed by two hex digits
+      throw StatusException.badRequest("invalid URL escape in the request target: " + e.getMessage());
+    }
+    byte[] body = req.content().isReadable() ? ByteBufUtil.getBytes(req.content()) : new byte[0];
+    return new ApiRequest(req.method().name(), path, query, Headers.of(req.headers()), body, connection, null);
+  }
+}
