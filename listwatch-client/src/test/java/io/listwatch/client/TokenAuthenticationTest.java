@@ -7,7 +7,7 @@ import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.authn.AuthenticationConfig;
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import io.listwatch.server.authz.Decision;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

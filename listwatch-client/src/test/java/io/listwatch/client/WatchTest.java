@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.apiserver.cacher.CacherConfig;
 import io.listwatch.server.testing.ApiServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -10,8 +10,8 @@ import io.listwatch.server.authn.Impersonation;
 import io.listwatch.server.authz.AuthorizationMode;
 import io.listwatch.server.authn.X509Authenticator;
 import io.listwatch.server.authz.Authorizer;
-import io.listwatch.server.cacher.Cacher;
-import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.apiserver.cacher.Cacher;
+import io.listwatch.apiserver.cacher.CacherConfig;
 import io.listwatch.server.filters.HandlerChain;
 import io.listwatch.server.filters.MaxInFlightLimit;
 import io.listwatch.server.filters.WatchLimit;
@@ -20,14 +20,14 @@ import io.listwatch.server.http.HttpServerInitializer;
 import io.listwatch.server.rbac.Rbac;
 import io.listwatch.server.http.SecureServerInitializer;
 import io.listwatch.server.metrics.ServerMetrics;
-import io.listwatch.server.rest.ApiResponse;
+import io.listwatch.apiserver.rest.ApiResponse;
 import io.netty.channel.socket.nio.NioChannelOption;
 import java.time.Duration;
 import jdk.net.ExtendedSocketOptions;
-import io.listwatch.server.request.ConnectionInfo;
-import io.listwatch.server.registry.ResourceDefinition;
-import io.listwatch.server.registry.ResourceRegistry;
-import io.listwatch.server.rest.ApiRoutes;
+import io.listwatch.apiserver.request.ConnectionInfo;
+import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.registry.ResourceRegistry;
+import io.listwatch.apiserver.rest.ApiRoutes;
 import io.listwatch.server.tls.CertifiedKey;
 import io.listwatch.server.tls.Kubeconfig;
 import io.listwatch.server.tls.ServerSslContexts;
@@ -159,7 +159,7 @@ public final class ApiServer implements AutoCloseable {
       }
       metrics.registerWatchCaches(cachers.values());
       routes = new ApiRoutes(registry, metrics.instrument(storage), cachers, config.clock);
-      routes.customResourceStrategies(io.listwatch.server.apiextensions.CustomResourceStrategy::forDefinition);
+      routes.customResourceStrategies(io.listwatch.apiserver.apiextensions.CustomResourceStrategy::forDefinition);
       routes.registerNonResource("/metrics",
           () -> new ApiResponse(200, new ApiResponse.Text(metrics.exposition(), ServerMetrics.CONTENT_TYPE)));
       if (config.ui) {
@@ -171,7 +171,7 @@ public final class ApiServer implements AutoCloseable {
           cacher("", "serviceaccounts"), config.clock));
       rbac = Rbac.install(config.authorizationMode, registry, routes, cachers);
       registry.find("apiextensions.k8s.io", "v1", "customresourcedefinitions").ifPresent(crds ->
-          routes.admission(crds, new io.listwatch.server.apiextensions.CustomResourceDefinitionValidation()));
+          routes.admission(crds, new io.listwatch.apiserver.apiextensions.CustomResourceDefinitionValidation()));
       createInitialNamespaces();
       rbac.start();
       startControllers();
@@ -276,7 +276,7 @@ public final class ApiServer implements AutoCloseable {
    * resource, and the service accounts controller.
    */
   private void startControllers() {
-    List<io.listwatch.server.rest.ResourceStore> stores = cachers.keySet().stream().map(routes::store).toList();
+    List<io.listwatch.apiserver.rest.ResourceStore> stores = cachers.keySet().stream().map(routes::store).toList();
     leadership = leaderElects()
         ? io.listwatch.server.controllers.ControllerLeadership.elected(
             routes.store(registry.find("coordination.k8s.io", "v1", "leases").orElseThrow()),

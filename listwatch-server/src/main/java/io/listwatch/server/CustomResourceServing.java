@@ -1,15 +1,15 @@
 package io.listwatch.server;
 
 import io.listwatch.api.clock.Clock;
-import io.listwatch.server.cacher.Cacher;
-import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.apiserver.cacher.Cacher;
+import io.listwatch.apiserver.cacher.CacherConfig;
 import io.listwatch.server.controllers.CustomResourceDefinitionController;
 import io.listwatch.server.controllers.GarbageCollector;
 import io.listwatch.server.controllers.NamespaceController;
-import io.listwatch.server.registry.ResourceDefinition;
-import io.listwatch.server.rest.ApiRoutes;
-import io.listwatch.server.rest.ResourceStore;
-import io.listwatch.server.rest.WriteAdmission;
+import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.rest.ApiRoutes;
+import io.listwatch.apiserver.rest.ResourceStore;
+import io.listwatch.apiserver.rest.WriteAdmission;
 import io.listwatch.storage.Storage;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

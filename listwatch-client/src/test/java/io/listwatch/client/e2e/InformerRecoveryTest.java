@@ -13,7 +13,7 @@ import io.listwatch.client.internal.HttpKubeClient;
 import io.listwatch.client.cache.SharedIndexInformer;
 import io.listwatch.client.cache.SharedInformerFactory;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.apiserver.cacher.CacherConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;

@@ -2,8 +2,8 @@ package io.listwatch.server.audit;
 
 import io.listwatch.api.Status;
 import io.listwatch.api.clock.Clock;
-import io.listwatch.server.request.UserInfo;
-import io.listwatch.server.request.RequestInfo;
+import io.listwatch.apiserver.request.UserInfo;
+import io.listwatch.apiserver.request.RequestInfo;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.util.NetUtil;

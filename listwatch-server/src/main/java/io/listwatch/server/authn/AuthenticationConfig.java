@@ -1,10 +1,10 @@
 package io.listwatch.server.authn;
 
 import io.listwatch.api.clock.Clock;
-import io.listwatch.server.cacher.Cacher;
-import io.listwatch.server.registry.ResourceDefinition;
-import io.listwatch.server.registry.ResourceRegistry;
-import io.listwatch.server.rest.ApiRoutes;
+import io.listwatch.apiserver.cacher.Cacher;
+import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.registry.ResourceRegistry;
+import io.listwatch.apiserver.rest.ApiRoutes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.listwatch.server.authn;
 
-import io.listwatch.server.request.UserInfo;
-import io.listwatch.server.request.ApiRequest;
+import io.listwatch.apiserver.request.UserInfo;
+import io.listwatch.apiserver.request.ApiRequest;
 import java.util.Optional;
 
 /**

@@ -1,8 +1,8 @@
 package io.listwatch.server.authn;
 
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import io.listwatch.api.StatusException;
-import io.listwatch.server.request.ApiRequest;
+import io.listwatch.apiserver.request.ApiRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

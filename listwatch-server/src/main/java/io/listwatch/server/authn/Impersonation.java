@@ -1,13 +1,13 @@
 package io.listwatch.server.authn;
 
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import io.listwatch.api.StatusException;
 import io.listwatch.server.authz.Attributes;
 import io.listwatch.server.authz.Authorizer;
 import io.listwatch.server.authz.Decision;
 import io.listwatch.server.authz.Forbidden;
-import io.listwatch.server.request.ApiRequest;
-import io.listwatch.server.request.Headers;
+import io.listwatch.apiserver.request.ApiRequest;
+import io.listwatch.apiserver.request.Headers;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,14 +1,14 @@
 package io.listwatch.server.authn;
 
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
-import io.listwatch.server.request.ApiRequest;
-import io.listwatch.server.protobuf.KubeProtobuf;
+import io.listwatch.apiserver.request.ApiRequest;
+import io.listwatch.apiserver.protobuf.KubeProtobuf;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

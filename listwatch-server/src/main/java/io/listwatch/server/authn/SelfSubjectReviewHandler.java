@@ -2,10 +2,10 @@ package io.listwatch.server.authn;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
-import io.listwatch.server.request.ApiRequest;
-import io.listwatch.server.request.RequestInfo;
-import io.listwatch.server.rest.ApiResponse;
-import io.listwatch.server.rest.RestHandler;
+import io.listwatch.apiserver.request.ApiRequest;
+import io.listwatch.apiserver.request.RequestInfo;
+import io.listwatch.apiserver.rest.ApiResponse;
+import io.listwatch.apiserver.rest.RestHandler;
 import java.util.concurrent.CompletableFuture;
 
 /**

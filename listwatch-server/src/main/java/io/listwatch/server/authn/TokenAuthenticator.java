@@ -1,6 +1,6 @@
 package io.listwatch.server.authn;
 
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,5 +1,5 @@
 /**
- * Authentication: who a request acts as ({@link io.listwatch.server.request.UserInfo}), decided by
+ * Authentication: who a request acts as ({@link io.listwatch.apiserver.request.UserInfo}), decided by
  * {@link io.listwatch.server.authn.Authenticator}s from the request's credentials, and the
  * authentication API.
  *

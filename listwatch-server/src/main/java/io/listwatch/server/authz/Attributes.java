@@ -1,7 +1,7 @@
 package io.listwatch.server.authz;
 
-import io.listwatch.server.request.UserInfo;
-import io.listwatch.server.request.RequestInfo;
+import io.listwatch.apiserver.request.UserInfo;
+import io.listwatch.apiserver.request.RequestInfo;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

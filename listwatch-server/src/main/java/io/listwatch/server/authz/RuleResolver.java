@@ -1,6 +1,6 @@
 package io.listwatch.server.authz;
 
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import java.util.List;
 
 /**

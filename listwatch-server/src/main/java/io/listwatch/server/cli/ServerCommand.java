@@ -2,7 +2,7 @@ package io.listwatch.server.cli;
 
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.authz.AuthorizationMode;
-import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.apiserver.cacher.CacherConfig;
 import io.listwatch.server.filters.MaxInFlightLimit;
 import io.listwatch.server.filters.WatchLimit;
 import io.listwatch.server.tls.TlsConfig;

@@ -3,7 +3,7 @@ package io.listwatch.server.controllers;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.api.leaderelection.LeaderCallbacks;
 import io.listwatch.api.leaderelection.LeaderElector;
-import io.listwatch.server.rest.ResourceStore;
+import io.listwatch.apiserver.rest.ResourceStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.api.meta.ObjectMetaRules;
-import io.listwatch.server.rest.DeleteOptions;
-import io.listwatch.server.rest.ResourceStore;
+import io.listwatch.apiserver.rest.DeleteOptions;
+import io.listwatch.apiserver.rest.ResourceStore;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.listwatch.server.registry.ResourceDefinition;
+import io.listwatch.apiserver.registry.ResourceDefinition;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -3,10 +3,10 @@ package io.listwatch.server.controllers;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
-import io.listwatch.server.cacher.CacheListener;
-import io.listwatch.server.cacher.CachedObject;
-import io.listwatch.server.cacher.WatchCacheEvent;
-import io.listwatch.server.rest.ResourceStore;
+import io.listwatch.apiserver.cacher.CacheListener;
+import io.listwatch.apiserver.cacher.CachedObject;
+import io.listwatch.apiserver.cacher.WatchCacheEvent;
+import io.listwatch.apiserver.rest.ResourceStore;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 

@@ -6,7 +6,7 @@ import io.listwatch.api.StatusException;
 import io.listwatch.api.leaderelection.LeaderElectionRecord;
 import io.listwatch.api.leaderelection.LeaseSpec;
 import io.listwatch.api.leaderelection.ResourceLock;
-import io.listwatch.server.rest.ResourceStore;
+import io.listwatch.apiserver.rest.ResourceStore;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

@@ -8,7 +8,7 @@
  * {@link io.listwatch.server.controllers.CustomResourceDefinitionController} (serving each
  * definition's versions, with {@code NamingConditions} deciding its accepted names and
  * {@code CustomResourceCleanup} emptying a definition being deleted). They watch the server's
- * own watch caches ({@link io.listwatch.server.cacher.CacheListener}) and write through the
- * resources' {@link io.listwatch.server.rest.ResourceStore}s on a thread of their own.
+ * own watch caches ({@link io.listwatch.apiserver.cacher.CacheListener}) and write through the
+ * resources' {@link io.listwatch.apiserver.rest.ResourceStore}s on a thread of their own.
  */
 package io.listwatch.server.controllers;

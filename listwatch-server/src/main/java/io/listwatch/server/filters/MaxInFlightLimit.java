@@ -1,8 +1,8 @@
 package io.listwatch.server.filters;
 
 import io.listwatch.api.StatusException;
-import io.listwatch.server.request.UserInfo;
-import io.listwatch.server.request.RequestInfo;
+import io.listwatch.apiserver.request.UserInfo;
+import io.listwatch.apiserver.request.RequestInfo;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 

@@ -1,7 +1,7 @@
 package io.listwatch.server.filters;
 
 import io.listwatch.api.StatusException;
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**

@@ -2,16 +2,16 @@ package io.listwatch.server.http;
 
 import io.listwatch.api.StatusException;
 import io.listwatch.server.audit.RequestAudit;
-import io.listwatch.server.cacher.CacheWatcher;
-import io.listwatch.server.cacher.WatchEncoding;
-import io.listwatch.server.cacher.WatchSink;
-import io.listwatch.server.protobuf.KubeProtobuf;
+import io.listwatch.apiserver.cacher.CacheWatcher;
+import io.listwatch.apiserver.cacher.WatchEncoding;
+import io.listwatch.apiserver.cacher.WatchSink;
+import io.listwatch.apiserver.protobuf.KubeProtobuf;
 import io.listwatch.server.filters.HandlerChain;
 import io.listwatch.server.metrics.RequestMetrics;
-import io.listwatch.server.request.ApiRequest;
-import io.listwatch.server.request.ConnectionInfo;
-import io.listwatch.server.request.RequestInfo;
-import io.listwatch.server.rest.ApiRoutes;
+import io.listwatch.apiserver.request.ApiRequest;
+import io.listwatch.apiserver.request.ConnectionInfo;
+import io.listwatch.apiserver.request.RequestInfo;
+import io.listwatch.apiserver.rest.ApiRoutes;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -110,7 +110,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       startWatch(ctx, info, request, req, admission, idle, audit);
       return;
     }
-    CompletableFuture<io.listwatch.server.rest.ApiResponse> response;
+    CompletableFuture<io.listwatch.apiserver.rest.ApiResponse> response;
     try {
       response = routes.handle(info, request);
     } catch (RuntimeException e) {
@@ -269,7 +269,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   /** kube warns of a deprecated custom resource version on every answer, failures included. */
   private void addDeprecationWarnings(HttpResponse response, RequestInfo info) {
     for (String warning : routes.deprecationWarnings(info)) {
-      response.headers().add("Warning", io.listwatch.server.rest.ApiResponse.warningHeader(warning));
+      response.headers().add("Warning", io.listwatch.apiserver.rest.ApiResponse.warningHeader(warning));
     }
   }
 
@@ -291,8 +291,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   }
 
   /** The Status a successful response carries as its body (a delete's), else null. */
-  private static io.listwatch.api.Status statusBody(io.listwatch.server.rest.ApiResponse r) {
-    return r.body() instanceof io.listwatch.server.rest.ApiResponse.Value v
+  private static io.listwatch.api.Status statusBody(io.listwatch.apiserver.rest.ApiResponse r) {
+    return r.body() instanceof io.listwatch.apiserver.rest.ApiResponse.Value v
         && v.value() instanceof io.listwatch.api.Status s ? s : null;
   }
 

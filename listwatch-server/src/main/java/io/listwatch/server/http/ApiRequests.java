@@ -1,9 +1,9 @@
 package io.listwatch.server.http;
 
 import io.listwatch.api.StatusException;
-import io.listwatch.server.request.ApiRequest;
-import io.listwatch.server.request.ConnectionInfo;
-import io.listwatch.server.request.Headers;
+import io.listwatch.apiserver.request.ApiRequest;
+import io.listwatch.apiserver.request.ConnectionInfo;
+import io.listwatch.apiserver.request.Headers;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.QueryStringDecoder;

@@ -1,7 +1,7 @@
 package io.listwatch.server.http;
 
-import io.listwatch.server.cacher.WatchEncoding;
-import io.listwatch.server.cacher.WatchSink;
+import io.listwatch.apiserver.cacher.WatchEncoding;
+import io.listwatch.apiserver.cacher.WatchSink;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;

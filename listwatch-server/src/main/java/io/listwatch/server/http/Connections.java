@@ -1,6 +1,6 @@
 package io.listwatch.server.http;
 
-import io.listwatch.server.request.ConnectionInfo;
+import io.listwatch.apiserver.request.ConnectionInfo;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.ssl.SslHandler;

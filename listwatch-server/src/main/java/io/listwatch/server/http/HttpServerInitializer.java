@@ -2,8 +2,8 @@ package io.listwatch.server.http;
 
 import io.listwatch.api.StatusException;
 import io.listwatch.server.filters.HandlerChain;
-import io.listwatch.server.request.ConnectionInfo;
-import io.listwatch.server.rest.ApiRoutes;
+import io.listwatch.apiserver.request.ConnectionInfo;
+import io.listwatch.apiserver.rest.ApiRoutes;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;

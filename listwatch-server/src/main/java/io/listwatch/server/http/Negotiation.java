@@ -1,6 +1,6 @@
 package io.listwatch.server.http;
 
-import io.listwatch.server.protobuf.KubeProtobuf;
+import io.listwatch.apiserver.protobuf.KubeProtobuf;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.listwatch.server.http;
 
-import io.listwatch.server.protobuf.ProtobufList;
+import io.listwatch.apiserver.protobuf.ProtobufList;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
@@ -57,6 +57,6 @@ final class ProtobufListChunks implements ListBodyChunks {
 
   @Override
   public String contentType() {
-    return io.listwatch.server.protobuf.KubeProtobuf.MEDIA_TYPE;
+    return io.listwatch.apiserver.protobuf.KubeProtobuf.MEDIA_TYPE;
   }
 }

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
-import io.listwatch.server.cacher.CachedObject;
-import io.listwatch.server.protobuf.KubeProtobuf;
-import io.listwatch.server.rest.ApiResponse;
+import io.listwatch.apiserver.cacher.CachedObject;
+import io.listwatch.apiserver.protobuf.KubeProtobuf;
+import io.listwatch.apiserver.rest.ApiResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -22,7 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.time.Instant;
-import io.listwatch.server.request.ApiRequest;
+import io.listwatch.apiserver.request.ApiRequest;
 
 /**
  * Encodes what the REST layer answers ({@link ApiResponse}) and kube Status errors as HTTP

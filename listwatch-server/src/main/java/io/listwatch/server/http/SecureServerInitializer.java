@@ -1,8 +1,8 @@
 package io.listwatch.server.http;
 
 import io.listwatch.server.filters.HandlerChain;
-import io.listwatch.server.request.ConnectionInfo;
-import io.listwatch.server.rest.ApiRoutes;
+import io.listwatch.apiserver.request.ConnectionInfo;
+import io.listwatch.apiserver.rest.ApiRoutes;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;

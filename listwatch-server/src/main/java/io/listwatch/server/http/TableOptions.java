@@ -1,7 +1,7 @@
 package io.listwatch.server.http;
 
 import io.listwatch.api.StatusException;
-import io.listwatch.server.request.ApiRequest;
+import io.listwatch.apiserver.request.ApiRequest;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,8 +1,8 @@
 package io.listwatch.server.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.listwatch.server.cacher.WatchSink;
-import io.listwatch.server.printers.TableConvertor;
+import io.listwatch.apiserver.cacher.WatchSink;
+import io.listwatch.apiserver.printers.TableConvertor;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;

@@ -2,9 +2,9 @@ package io.listwatch.server.http;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.listwatch.server.printers.ColumnDefinition;
-import io.listwatch.server.printers.TableConvertor;
-import io.listwatch.server.printers.TableRow;
+import io.listwatch.apiserver.printers.ColumnDefinition;
+import io.listwatch.apiserver.printers.TableConvertor;
+import io.listwatch.apiserver.printers.TableRow;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -104,7 +104,7 @@ final class WebSocketUpgrade {
    * @param responseHeaders headers to add to the 101 response (its {@code Audit-Id})
    */
   static WebSocketWatchSink upgrade(ChannelHandlerContext api, FullHttpRequest req,
-      io.listwatch.server.cacher.WatchEncoding encoding, Runnable onDone,
+      io.listwatch.apiserver.cacher.WatchEncoding encoding, Runnable onDone,
       io.netty.handler.codec.http.HttpHeaders responseHeaders) {
     WebSocketServerHandshaker handshaker = handshakers(api, req).newHandshaker(req);
     // the connection stops being HTTP: nothing may aggregate or keep-alive-track what follows

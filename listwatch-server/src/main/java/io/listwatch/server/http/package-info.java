@@ -11,11 +11,11 @@
  *       TLS with optional client certificates, then HTTP/2 or HTTP/1.1 as ALPN chose, with the
  *       same handlers as the plain pipeline.</li>
  *   <li>{@link io.listwatch.server.http.Responses}: encodes the REST layer's
- *       {@link io.listwatch.server.rest.ApiResponse}s and Status errors; this package owns all
+ *       {@link io.listwatch.apiserver.rest.ApiResponse}s and Status errors; this package owns all
  *       encoding, {@code rest} returns plain results.</li>
  *   <li>Content negotiation by {@link io.listwatch.server.http.MediaRange}: a Table
  *       ({@link io.listwatch.server.http.TableOptions}, {@link io.listwatch.server.http.Tables},
- *       rows from {@code io.listwatch.server.printers}) for {@code kubectl get}, and
+ *       rows from {@code io.listwatch.apiserver.printers}) for {@code kubectl get}, and
  *       {@link io.listwatch.server.http.AggregatedDiscovery} for {@code /api} and {@code /apis}.</li>
  *   <li>{@link io.listwatch.server.http.ListChunks} (JSON),
  *       {@link io.listwatch.server.http.ProtobufListChunks} (protobuf) and
@@ -24,7 +24,7 @@
  *   <li>{@link io.listwatch.server.http.TableWatchSink}: a watch whose events are printed as
  *       Table rows, per watcher, in front of the transport's sink.</li>
  *   <li>{@link io.listwatch.server.http.ChunkedWatchSink}: a watch response as a
- *       {@link io.listwatch.server.cacher.WatchSink}.</li>
+ *       {@link io.listwatch.apiserver.cacher.WatchSink}.</li>
  *   <li>{@link io.listwatch.server.http.WebSocketUpgrade}: switches an admitted watch request
  *       that asks for a WebSocket to the WebSocket protocol (Netty's handshaker and frame
  *       codec), after the filters and the watch's option checks;

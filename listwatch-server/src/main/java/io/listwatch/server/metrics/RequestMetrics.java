@@ -1,7 +1,7 @@
 package io.listwatch.server.metrics;
 
 import io.listwatch.api.clock.Clock;
-import io.listwatch.server.request.RequestInfo;
+import io.listwatch.apiserver.request.RequestInfo;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;

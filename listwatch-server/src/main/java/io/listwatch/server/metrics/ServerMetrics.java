@@ -1,9 +1,9 @@
 package io.listwatch.server.metrics;
 
 import io.listwatch.api.clock.Clock;
-import io.listwatch.server.cacher.Cacher;
+import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.server.filters.MaxInFlightLimit;
-import io.listwatch.server.request.RequestInfo;
+import io.listwatch.apiserver.request.RequestInfo;
 import io.listwatch.storage.Storage;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;

@@ -1,7 +1,7 @@
 package io.listwatch.server.metrics;
 
-import io.listwatch.server.cacher.Cacher;
-import io.listwatch.server.cacher.CacherStats;
+import io.listwatch.apiserver.cacher.Cacher;
+import io.listwatch.apiserver.cacher.CacherStats;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;

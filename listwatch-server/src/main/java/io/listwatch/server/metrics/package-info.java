@@ -8,7 +8,7 @@
  *   <li>{@link io.listwatch.server.metrics.RequestMetrics}: {@code apiserver_request_total} and
  *       {@code apiserver_request_duration_seconds}, recorded by the transport per request.</li>
  *   <li>{@link io.listwatch.server.metrics.WatchCacheMetrics}: watchers, events and cache sizes,
- *       read from each {@link io.listwatch.server.cacher.Cacher}'s counters at scrape time, so
+ *       read from each {@link io.listwatch.apiserver.cacher.Cacher}'s counters at scrape time, so
  *       the fan-out path only bumps counters.</li>
  *   <li>{@link io.listwatch.server.metrics.InstrumentedStorage}: {@code etcd_request_duration_seconds}
  *       around every storage call the REST layer makes, whichever storage is underneath.</li>

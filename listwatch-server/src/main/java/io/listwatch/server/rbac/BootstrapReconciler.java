@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.ListOptions;
-import io.listwatch.server.rest.ResourceStore;
+import io.listwatch.apiserver.rest.ResourceStore;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -3,7 +3,7 @@ package io.listwatch.server.rbac;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.listwatch.api.LabelSelector;
 import io.listwatch.api.StatusException;
-import io.listwatch.server.rest.ResourceStore;
+import io.listwatch.apiserver.rest.ResourceStore;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -2,9 +2,9 @@ package io.listwatch.server.rbac;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.listwatch.server.cacher.CacheListener;
-import io.listwatch.server.cacher.CachedObject;
-import io.listwatch.server.cacher.WatchCacheEvent;
+import io.listwatch.apiserver.cacher.CacheListener;
+import io.listwatch.apiserver.cacher.CachedObject;
+import io.listwatch.apiserver.cacher.WatchCacheEvent;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;

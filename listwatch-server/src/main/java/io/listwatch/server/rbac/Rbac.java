@@ -4,10 +4,10 @@ import io.listwatch.server.authz.AccessReviews;
 import io.listwatch.server.authz.AuthorizationMode;
 import io.listwatch.server.authz.Authorizer;
 import io.listwatch.server.authz.RuleResolver;
-import io.listwatch.server.cacher.Cacher;
-import io.listwatch.server.registry.ResourceDefinition;
-import io.listwatch.server.registry.ResourceRegistry;
-import io.listwatch.server.rest.ApiRoutes;
+import io.listwatch.apiserver.cacher.Cacher;
+import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.registry.ResourceRegistry;
+import io.listwatch.apiserver.rest.ApiRoutes;
 import java.util.Map;
 
 /**

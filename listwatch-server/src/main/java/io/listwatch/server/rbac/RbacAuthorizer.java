@@ -1,6 +1,6 @@
 package io.listwatch.server.rbac;
 
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import io.listwatch.server.authz.Attributes;
 import io.listwatch.server.authz.Authorizer;
 import io.listwatch.server.authz.Decision;

@@ -1,7 +1,7 @@
 package io.listwatch.server.rbac;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import java.util.ArrayList;
 import java.util.List;
 

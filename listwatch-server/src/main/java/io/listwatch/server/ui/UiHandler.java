@@ -1,7 +1,7 @@
 package io.listwatch.server.ui;
 
-import io.listwatch.server.rest.ApiResponse;
-import io.listwatch.server.rest.ApiRoutes;
+import io.listwatch.apiserver.rest.ApiResponse;
+import io.listwatch.apiserver.rest.ApiRoutes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

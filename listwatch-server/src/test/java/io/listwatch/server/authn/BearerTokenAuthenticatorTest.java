@@ -1,12 +1,12 @@
 package io.listwatch.server.authn;
 
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.listwatch.api.StatusException;
 import io.listwatch.server.filters.HandlerChain;
-import io.listwatch.server.request.ApiRequest;
+import io.listwatch.apiserver.request.ApiRequest;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

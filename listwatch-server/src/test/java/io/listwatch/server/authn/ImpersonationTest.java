@@ -1,6 +1,6 @@
 package io.listwatch.server.authn;
 
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.api.StatusException;
@@ -8,7 +8,7 @@ import io.listwatch.server.authz.Attributes;
 import io.listwatch.server.authz.Authorizer;
 import io.listwatch.server.authz.Decision;
 import io.listwatch.server.filters.HandlerChain;
-import io.listwatch.server.request.ApiRequest;
+import io.listwatch.apiserver.request.ApiRequest;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -1,9 +1,9 @@
 package io.listwatch.server.authn;
 
-import io.listwatch.server.request.ApiRequest;
-import io.listwatch.server.request.Headers;
-import io.listwatch.server.request.ConnectionInfo;
-import io.listwatch.server.request.RequestInfo;
+import io.listwatch.apiserver.request.ApiRequest;
+import io.listwatch.apiserver.request.Headers;
+import io.listwatch.apiserver.request.ConnectionInfo;
+import io.listwatch.apiserver.request.RequestInfo;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;

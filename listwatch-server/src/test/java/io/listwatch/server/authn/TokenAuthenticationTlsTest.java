@@ -1,6 +1,6 @@
 package io.listwatch.server.authn;
 
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.server.ApiServer;

@@ -1,15 +1,15 @@
 package io.listwatch.server.authn;
 
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.listwatch.api.StatusException;
 import io.listwatch.server.authz.Decision;
 import io.listwatch.server.filters.HandlerChain;
-import io.listwatch.server.request.ApiRequest;
-import io.listwatch.server.request.ConnectionInfo;
-import io.listwatch.server.request.RequestInfo;
+import io.listwatch.apiserver.request.ApiRequest;
+import io.listwatch.apiserver.request.ConnectionInfo;
+import io.listwatch.apiserver.request.RequestInfo;
 import io.listwatch.server.tls.CertificateAuthority;
 import java.math.BigInteger;
 import java.security.KeyPairGenerator;
@@ -85,7 +85,7 @@ class X509AuthenticatorTest {
   }
 
   private static ApiRequest request(X509Certificate... chain) {
-    return new ApiRequest(ApiRequest.GET, "/api/v1/pods", Map.of(), io.listwatch.server.request.Headers.empty(), new byte[0],
+    return new ApiRequest(ApiRequest.GET, "/api/v1/pods", Map.of(), io.listwatch.apiserver.request.Headers.empty(), new byte[0],
         new ConnectionInfo(ConnectionInfo.Listener.SECURE, List.of(chain), null), null);
   }
 }

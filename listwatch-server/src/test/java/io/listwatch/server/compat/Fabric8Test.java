@@ -20,7 +20,7 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.apiserver.cacher.CacherConfig;
 import io.listwatch.server.testing.ApiServerExtension;
 import java.time.Duration;
 import java.util.List;

@@ -11,7 +11,7 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.PatchUtils;
 import io.kubernetes.client.util.Watch;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.apiserver.cacher.CacherConfig;
 import io.listwatch.server.testing.ApiServerExtension;
 import java.io.IOException;
 import java.lang.reflect.Type;

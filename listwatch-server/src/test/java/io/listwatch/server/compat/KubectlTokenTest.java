@@ -6,7 +6,7 @@ import io.listwatch.server.ApiServer;
 import io.listwatch.server.authn.AuthenticationConfig;
 import io.listwatch.server.authz.Authorizer;
 import io.listwatch.server.authz.Decision;
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.listwatch.server.registry.ResourceDefinition;
-import io.listwatch.server.registry.ResourceRegistry;
+import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.registry.ResourceRegistry;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.listwatch.api.StatusException;
 import io.listwatch.server.authz.Decision;
-import io.listwatch.server.request.ApiRequest;
-import io.listwatch.server.request.ConnectionInfo;
-import io.listwatch.server.request.RequestInfo;
+import io.listwatch.apiserver.request.ApiRequest;
+import io.listwatch.apiserver.request.ConnectionInfo;
+import io.listwatch.apiserver.request.RequestInfo;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.listwatch.api.StatusException;
-import io.listwatch.server.request.UserInfo;
-import io.listwatch.server.request.RequestInfo;
+import io.listwatch.apiserver.request.UserInfo;
+import io.listwatch.apiserver.request.RequestInfo;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -2,9 +2,9 @@ package io.listwatch.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.listwatch.server.cacher.CachedObject;
-import io.listwatch.server.registry.ResourceRegistry;
-import io.listwatch.server.rest.ApiResponse;
+import io.listwatch.apiserver.cacher.CachedObject;
+import io.listwatch.apiserver.registry.ResourceRegistry;
+import io.listwatch.apiserver.rest.ApiResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 class ListChunksTest {
 
-  private static final io.listwatch.server.registry.ResourceDefinition PODS =
+  private static final io.listwatch.apiserver.registry.ResourceDefinition PODS =
       ResourceRegistry.builtins().find("", "v1", "pods").orElseThrow();
 
   private static List<CachedObject> objects(int n, int size) {

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.apiserver.cacher.CacherConfig;
 import io.listwatch.server.testing.ApiServerExtension;
 import io.listwatch.storage.Storage;
 import io.listwatch.storage.rocksdb.RocksDbStorage;

@@ -6,7 +6,7 @@ import com.google.protobuf.ByteString;
 import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.V1;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.protobuf.Envelope;
+import io.listwatch.apiserver.protobuf.Envelope;
 import io.listwatch.server.testing.ApiServerExtension;
 import java.io.DataInputStream;
 import java.io.IOException;

@@ -3,9 +3,9 @@ package io.listwatch.server.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.proto.V1;
-import io.listwatch.server.cacher.CachedObject;
-import io.listwatch.server.protobuf.Envelope;
-import io.listwatch.server.protobuf.KubeProtobuf;
+import io.listwatch.apiserver.cacher.CachedObject;
+import io.listwatch.apiserver.protobuf.Envelope;
+import io.listwatch.apiserver.protobuf.KubeProtobuf;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.UnpooledByteBufAllocator;

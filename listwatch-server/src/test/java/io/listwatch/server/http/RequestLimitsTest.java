@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.apiserver.cacher.CacherConfig;
 import io.listwatch.server.filters.HandlerChain;
 import io.listwatch.server.filters.MaxInFlightLimit;
 import io.listwatch.server.filters.WatchLimit;
-import io.listwatch.server.request.ApiRequest;
-import io.listwatch.server.request.ConnectionInfo;
+import io.listwatch.apiserver.request.ApiRequest;
+import io.listwatch.apiserver.request.ConnectionInfo;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;

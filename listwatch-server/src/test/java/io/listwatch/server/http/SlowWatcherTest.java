@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.cacher.Cacher;
-import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.apiserver.cacher.Cacher;
+import io.listwatch.apiserver.cacher.CacherConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

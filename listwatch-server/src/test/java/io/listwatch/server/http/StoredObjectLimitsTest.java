@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.JsonLimits;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.protobuf.KubeProtobuf;
+import io.listwatch.apiserver.protobuf.KubeProtobuf;
 import io.listwatch.storage.rocksdb.RocksDbStorage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.cacher.CacherConfig;
+import io.listwatch.apiserver.cacher.CacherConfig;
 import io.listwatch.server.testing.ApiServerExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;

@@ -2,12 +2,12 @@ package io.listwatch.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import io.listwatch.server.authz.Decision;
 import io.listwatch.server.filters.HandlerChain;
-import io.listwatch.server.registry.ResourceRegistry;
-import io.listwatch.server.request.ConnectionInfo;
-import io.listwatch.server.rest.ApiRoutes;
+import io.listwatch.apiserver.registry.ResourceRegistry;
+import io.listwatch.apiserver.request.ConnectionInfo;
+import io.listwatch.apiserver.rest.ApiRoutes;
 import io.listwatch.storage.rocksdb.RocksDbStorage;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.cacher.Cacher;
+import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.server.testing.ApiServerExtension;
 import java.io.IOException;
 import java.io.InputStream;

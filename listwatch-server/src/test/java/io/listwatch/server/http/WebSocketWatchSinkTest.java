@@ -38,7 +38,7 @@ class WebSocketWatchSinkTest {
     });
     sink = new WebSocketWatchSink(api[0], new WebSocketServerHandshaker13("ws://127.0.0.1/api/v1/pods", null,
         io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig.newBuilder().build()), "/api/v1/pods?watch=true",
-        io.listwatch.server.cacher.WatchEncoding.JSON, done::incrementAndGet);
+        io.listwatch.apiserver.cacher.WatchEncoding.JSON, done::incrementAndGet);
     channel.pipeline().addLast(sink);
   }
 
@@ -104,7 +104,7 @@ class WebSocketWatchSinkTest {
     });
     WebSocketWatchSink binary = new WebSocketWatchSink(api[0], new WebSocketServerHandshaker13(
         "ws://127.0.0.1/api/v1/pods", null, io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig.newBuilder()
-            .build()), "/api/v1/pods?watch=true", io.listwatch.server.cacher.WatchEncoding.PROTOBUF, () -> { });
+            .build()), "/api/v1/pods?watch=true", io.listwatch.apiserver.cacher.WatchEncoding.PROTOBUF, () -> { });
     pb.pipeline().addLast(binary);
     byte[] first = {1, 2, 3};
     byte[] second = {9, 8, 7, 6, 5};

@@ -2,7 +2,7 @@ package io.listwatch.server.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.listwatch.server.request.RequestInfo;
+import io.listwatch.apiserver.request.RequestInfo;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

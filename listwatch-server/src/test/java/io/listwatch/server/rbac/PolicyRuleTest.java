@@ -2,7 +2,7 @@ package io.listwatch.server.rbac;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.listwatch.server.request.UserInfo;
+import io.listwatch.apiserver.request.UserInfo;
 import io.listwatch.server.authz.Attributes;
 import java.util.List;
 import java.util.stream.Stream;

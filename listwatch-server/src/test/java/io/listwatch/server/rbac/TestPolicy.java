@@ -3,9 +3,9 @@ package io.listwatch.server.rbac;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.listwatch.server.cacher.CacheListener;
-import io.listwatch.server.cacher.CachedObject;
-import io.listwatch.server.cacher.WatchCacheEvent;
+import io.listwatch.apiserver.cacher.CacheListener;
+import io.listwatch.apiserver.cacher.CachedObject;
+import io.listwatch.apiserver.cacher.WatchCacheEvent;
 import java.util.List;
 import java.util.Map;
 

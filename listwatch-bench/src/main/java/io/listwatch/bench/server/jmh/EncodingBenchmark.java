@@ -3,7 +3,7 @@ package io.listwatch.bench.server.jmh;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.listwatch.bench.server.Pods;
-import io.listwatch.server.protobuf.KubeProtobuf;
+import io.listwatch.apiserver.protobuf.KubeProtobuf;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

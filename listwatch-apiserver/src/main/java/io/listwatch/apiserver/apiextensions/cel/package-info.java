@@ -1,0 +1,25 @@
+/**
+ * CEL validation rules of CustomResourceDefinitions ({@code x-kubernetes-validations}),
+ * compiled and evaluated with Google's CEL-Java.
+ *
+ * <ul>
+ *   <li>{@link io.listwatch.apiserver.apiextensions.cel.CelValidator}: the entry point. Its
+ *       {@code compileErrors} gives the errors that make a CRD invalid; {@code compile} gives the
+ *       validator a served version evaluates custom resources with.</li>
+ *   <li>{@code RuleCompiler}: walks the schema, types {@code self} ({@code DeclTypes}), checks
+ *       each {@link io.listwatch.apiserver.apiextensions.cel.ValidationRule} and compiles it into a
+ *       {@code CompilationResult}.</li>
+ *   <li>{@code CelValues} (with {@code FormattedStrings}): a custom resource's JSON as the CEL
+ *       values the types describe.</li>
+ *   <li>{@code KubeCelLibrary}, {@code KubeUrlLibrary}, {@code KubeQuantityLibrary}: the
+ *       functions kube's CEL environment offers beyond standard CEL.</li>
+ *   <li>{@code RuntimeCost}: kube's per-call and per-write cost limits, counted while rules
+ *       run (CEL-Java has no static cost estimator).</li>
+ * </ul>
+ *
+ * <p>Everything compiled is immutable and evaluated concurrently.
+ *
+ * <p>Not here: validation ratcheting, rules inside {@code allOf}/{@code anyOf}/{@code oneOf},
+ * kube's IP/CIDR, semver, format and authorizer libraries, the static cost estimate.
+ */
+package io.listwatch.apiserver.apiextensions.cel;

@@ -1,0 +1,11 @@
+/**
+ * apiextensions.k8s.io: CustomResourceDefinitions as stored objects, with kube's defaults and
+ * validation ({@link io.listwatch.apiserver.apiextensions.CustomResourceDefinitionValidation},
+ * which refuses a non-structural schema), the resources they declare
+ * ({@link io.listwatch.apiserver.apiextensions.CustomResources}), and how custom resources are
+ * written: pruned, defaulted and validated by their version's schema, status and generation
+ * kept as kube keeps them, applied with the schema's list and map semantics
+ * ({@link io.listwatch.apiserver.apiextensions.CustomResourceStrategy},
+ * {@link io.listwatch.apiserver.apiextensions.EmbeddedObjectMeta}).
+ */
+package io.listwatch.apiserver.apiextensions;

@@ -1,0 +1,611 @@
+package io.listwatch.apiserver.cacher;
+
+import io.listwatch.api.ContinueToken;
+import io.listwatch.api.ListOptions;
+import io.listwatch.api.ResourceVersionMatch;
+import io.listwatch.api.StatusException;
+import io.listwatch.api.clock.Clock;
+import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.storage.KeyValue;
+import io.listwatch.storage.RangeRequest;
+import io.listwatch.storage.RangeResult;
+import io.listwatch.storage.Storage;
+import io.listwatch.storage.StorageException;
+import io.listwatch.storage.Watch;
+import io.listwatch.storage.WatchEvent;
+import io.listwatch.storage.WatchListener;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The watch cache of one resource and its fan-out: fills from storage, follows one storage
+ * watch, serves list, get and watch from memory, and hands each event to every matching
+ * {@link CacheWatcher}.
+ *
+ * <h2>Consistency</h2>
+ * A read with resourceVersion "" is consistent: it waits (up to the freshness timeout) until
+ * the cache has seen storage's current revision, asking the storage watch for a progress
+ * notification so a quiet resource catches up at once. resourceVersion "0" is served as the
+ * cache is; N waits until the cache reaches N. A page of a paged list, or an Exact read at an
+ * older revision, is served from storage at that revision, so every page of a list comes from
+ * one snapshot.
+ *
+ * <h2>Threads</h2>
+ * Events arrive on the storage watch's delivery thread, which applies them to the cache and
+ * dispatches them while holding {@link #dispatchLock}. Registering a watcher takes the same
+ * lock, so a new watcher gets exactly the events after its starting point: no gap, no
+ * duplicate. Dispatch never blocks: a watcher whose queue is full is terminated. The
+ * bookmark tick runs on the shared timer, also under the lock. Thread-safe.
+ */
+public final class Cacher implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Cacher.class);
+  private static final int FILL_PAGE = 10_000;
+
+  private final ResourceDefinition def;
+  private final Storage storage;
+  private final CacherConfig config;
+  private final ScheduledExecutorService timer;
+  /** How often a read waiting for the cache to reach a revision asks the storage watch for progress. */
+  private static final long PROGRESS_INTERVAL_MS = 100;
+  private final Clock clock;
+  private final ObjectDecoder decoder;
+  private final WatchCache cache;
+  private final String logName;
+  private final ReentrantLock dispatchLock = new ReentrantLock();
+  private final List<CacheWatcher> watchers = new ArrayList<>(); // guarded by dispatchLock
+  private final List<CacheListener> listeners = new ArrayList<>(); // guarded by dispatchLock
+  private final AtomicLong terminatedWatchers = new AtomicLong();
+  /** Stored objects skipped because they could not be read ({@link UnreadableObjectException}). */
+  private final AtomicLong unreadableObjects = new AtomicLong();
+  /** Events received from storage; added once per delivered batch. */
+  private final LongAdder eventsReceived = new LongAdder();
+  /** Events queued to watchers (one per watcher per event), counted as each is queued. */
+  private final LongAdder eventsDispatched = new LongAdder();
+  private volatile Watch storageWatch;
+  private volatile boolean closed;
+  private ScheduledFuture<?> ticker;
+
+  /**
+   * @param timer runs the once-a-second tick (bookmarks, watch deadlines, history pruning)
+   * @param clock the time the tick, history ages and watch deadlines are measured in; the
+   *     same clock the caller computes deadlines with
+   */
+  public Cacher(ResourceDefinition def, Storage storage, CacherConfig config, ScheduledExecutorService timer,
+      Clock clock) {
+    this.def = def;
+    this.clock = clock;
+    this.storage = storage;
+    this.config = config;
+    this.timer = timer;
+    this.decoder = new ObjectDecoder(def);
+    this.cache = new WatchCache(config.historyCapacity(), config.historyMaxAge().toNanos());
+    this.logName = "Cacher[" + def.plural() + (def.group().isEmpty() ? "" : "." + def.group()) + "]";
+  }
+
+  public ResourceDefinition resource() {
+    return def;
+  }
+
+  /** Fills the cache from storage and starts following it. Blocks until filled. */
+  public void start() {
+    fill();
+    ticker = timer.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
+  }
+
+  private void fill() {
+    List<CachedObject> objects = new ArrayList<>();
+    RangeRequest page = RangeRequest.prefix(def.storagePrefix()).withLimit(FILL_PAGE);
+    long rev;
+    while (true) {
+      RangeResult r = storage.range(page).join();
+      for (KeyValue kv : r.kvs()) {
+        CachedObject o = decodeOrSkip(kv.key(), kv.modRevision(), kv.value());
+        if (o != null) {
+          objects.add(o);
+        }
+      }
+      rev = r.revision();
+      if (!r.more()) {
+        break;
+      }
+      page = page.atRevision(rev).withStartKey(io.listwatch.storage.Keys.after(r.kvs().getLast().key()));
+    }
+    cache.replace(objects, rev);
+    storageWatch = storage.watch(def.storagePrefix(), rev, new StorageFeed());
+    LOG.debug("{}: filled with {} objects at resourceVersion {}", logName, objects.size(), rev);
+  }
+
+  /** Receives the storage watch; runs on its delivery thread. */
+  private final class StorageFeed implements WatchListener {
+    @Override
+    public void onEvents(List<WatchEvent> events) {
+      List<CompletableFuture<Long>> ready = new ArrayList<>();
+      long now = clock.nanoTime();
+      dispatchLock.lock();
+      try {
+        for (WatchEvent e : events) {
+          WatchCacheEvent ce = toCacheEvent(e, now);
+          if (ce == null) {
+            ready.addAll(cache.advanceTo(e.revision(), now)); // nothing to serve, but the revision passed
+            continue;
+          }
+          ready.addAll(cache.apply(ce, now));
+          dispatch(ce);
+          notifyListeners(ce);
+        }
+      } finally {
+        dispatchLock.unlock();
+        eventsReceived.add(events.size());
+      }
+      long rv = events.getLast().revision();
+      ready.forEach(f -> f.complete(rv));
+    }
+
+    @Override
+    public void onProgress(long revision) {
+      List<CompletableFuture<Long>> ready;
+      dispatchLock.lock();
+      try {
+        ready = cache.advanceTo(revision, clock.nanoTime());
+      } finally {
+        dispatchLock.unlock();
+      }
+      ready.forEach(f -> f.complete(revision));
+    }
+
+    @Override
+    public void onError(StorageException error) {
+      if (closed) {
+        return;
+      }
+      if (error.code() == StorageException.Code.COMPACTED) {
+        LOG.warn("{}: storage history compacted under the cache; relisting", logName);
+        dispatchLock.lock();
+        try {
+          List.copyOf(watchers).forEach(CacheWatcher::end);
+          fill();
+          listeners.forEach(Cacher.this::replay);
+        } finally {
+          dispatchLock.unlock();
+        }
+      } else {
+        LOG.error("{}: storage watch failed; the cache stops following storage", logName, error);
+      }
+    }
+  }
+
+  /** The cache's event for a storage event, or null when its object cannot be read (skipped). */
+  private WatchCacheEvent toCacheEvent(WatchEvent e, long now) {
+    String key = e.kv().key();
+    CachedObject prev = cache.current(key);
+    if (e.type() == WatchEvent.Type.DELETE) {
+      if (prev == null) {
+        prev = decodeOrSkip(key, e.prevKv().modRevision(), e.prevKv().value());
+        if (prev == null) {
+          return null;
+        }
+      }
+      return new WatchCacheEvent(WatchCacheEvent.Type.DELETED, decoder.restamp(prev, e.revision()), prev, now);
+    }
+    CachedObject obj = decodeOrSkip(key, e.revision(), e.kv().value());
+    if (obj == null) {
+      return null;
+    }
+    if (prev == null) {
+      return new WatchCacheEvent(WatchCacheEvent.Type.ADDED, obj, null, now);
+    }
+    CachedObject before = prev;
+    return new WatchCacheEvent(WatchCacheEvent.Type.MODIFIED, obj, prev, now,
+        () -> decoder.restamp(before, e.revision()).json());
+  }
+
+  /**
+   * The decoded object, or null when storage holds something no reader takes: kube's cacher
+   * skips an object it cannot decode, with an error, and goes on serving the rest.
+   */
+  private CachedObject decodeOrSkip(String key, long revision, byte[] value) {
+    try {
+      return decoder.decode(key, revision, value);
+    } catch (UnreadableObjectException e) {
+      unreadableObjects.incrementAndGet();
+      LOG.error("{}: skipping an object that cannot be read (lists and watches leave it out, a get of it "
+          + "answers 500): {}", logName, e.getMessage());
+      return null;
+    }
+  }
+
+  /** Hands {@code event} to every watcher; returns how many queued it. */
+  private int dispatch(WatchCacheEvent event) {
+    int delivered = 0;
+    for (int i = watchers.size() - 1; i >= 0; i--) {
+      CacheWatcher w = watchers.get(i);
+      CacheWatcher.Delivery d = w.deliver(event);
+      if (d == CacheWatcher.Delivery.QUEUED) {
+        delivered++;
+        eventsDispatched.increment(); // a scrape may still run behind a watcher that already got it
+      } else if (d == CacheWatcher.Delivery.REFUSED) {
+        watchers.remove(i);
+        if (!w.isClosed()) {
+          terminatedWatchers.incrementAndGet();
+          LOG.info("{}: forcing watcher close due to unresponsiveness ({} queued): {}", logName, w.queued(), w.sink());
+          w.terminate();
+        }
+      }
+    }
+    return delivered;
+  }
+
+  /**
+   * Adds an in-process listener: it gets the current content at once, then every change (see
+   * {@link CacheListener} for the calling contract).
+   */
+  public void addListener(CacheListener listener) {
+    dispatchLock.lock();
+    try {
+      replay(listener);
+      listeners.add(listener);
+    } finally {
+      dispatchLock.unlock();
+    }
+  }
+
+  private void replay(CacheListener listener) {
+    String prefix = def.storagePrefix();
+    WatchCache.Snapshot snap = cache.snapshot(prefix, prefixEnd(prefix), o -> true);
+    try {
+      listener.onReplace(snap.objects(), snap.resourceVersion());
+    } catch (RuntimeException e) {
+      LOG.warn("{}: listener {} failed on replace", logName, listener, e);
+    }
+  }
+
+  private void notifyListeners(WatchCacheEvent event) {
+    for (CacheListener l : listeners) {
+      try {
+        l.onEvent(event);
+      } catch (RuntimeException e) {
+        LOG.warn("{}: listener {} failed on an event", logName, l, e);
+      }
+    }
+  }
+
+  private void tick() {
+    long now = clock.nanoTime();
+    dispatchLock.lock();
+    try {
+      long rv = cache.resourceVersion();
+      for (CacheWatcher w : List.copyOf(watchers)) {
+        w.tick(now, rv, def.apiVersion(), def.kind());
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("{}: bookmark tick failed", logName, e);
+    } finally {
+      dispatchLock.unlock();
+    }
+  }
+
+  // ---- reads -------------------------------------------------------------------------
+
+  /**
+   * The resourceVersion a read with these options is served at, once the cache has reached
+   * it: "" waits for storage's current revision, N for N, "0" does not wait.
+   */
+  CompletableFuture<Long> readyFor(ListOptions options) {
+    OptionalLong rv = options.resourceVersionNumber();
+    if (rv.isPresent() && rv.getAsLong() == 0) {
+      return CompletableFuture.completedFuture(cache.resourceVersion());
+    }
+    if (rv.isPresent()) {
+      return readyAt(rv.getAsLong());
+    }
+    // a consistent read: the store's current revision, which over etcd includes other replicas' writes
+    return storage.readCurrentRevision()
+        .exceptionallyCompose(e -> CompletableFuture.failedFuture(unwrap(e) instanceof StorageException se
+            ? StatusException.unavailable("cannot read the store's current revision: " + se.getMessage())
+            : unwrap(e)))
+        .thenCompose(this::readyAt);
+  }
+
+  private CompletableFuture<Long> readyAt(long target) {
+    if (cache.resourceVersion() >= target) {
+      return CompletableFuture.completedFuture(cache.resourceVersion());
+    }
+    requestProgress();
+    // ask again every 100 ms while waiting, as kube's progress requester does: a progress
+    // notification sent before the storage watch reached the target revision reports an older one
+    java.util.concurrent.ScheduledFuture<?> again = timer.scheduleWithFixedDelay(this::requestProgress,
+        PROGRESS_INTERVAL_MS, PROGRESS_INTERVAL_MS, TimeUnit.MILLISECONDS);
+    long timeoutMs = config.freshnessTimeout().toMillis();
+    return cache.waitUntil(target).orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+        .whenComplete((v, e) -> again.cancel(false))
+        .exceptionallyCompose(e -> CompletableFuture.failedFuture(unwrap(e) instanceof TimeoutException
+            ? StatusException.tooLargeResourceVersion(target, cache.resourceVersion()) : unwrap(e)));
+  }
+
+  private void requestProgress() {
+    Watch w = storageWatch;
+    if (w != null) {
+      w.requestProgress();
+    }
+  }
+
+  /** A page of a list; items are the cached bytes, never re-serialized. */
+  public record ListResult(List<CachedObject> items, long resourceVersion, String continueToken,
+      Long remainingItemCount) {
+  }
+
+  /** Lists the objects in {@code namespace} ("" for all) that match the options. */
+  public CompletableFuture<ListResult> list(String namespace, ListOptions options) {
+    WatchFilter filter = new WatchFilter(namespace, options.labelSelector(), options.fieldSelector());
+    String prefix = def.storagePrefix() + (namespace.isEmpty() ? "" : namespace + "/");
+    OptionalLong rv = options.resourceVersionNumber();
+    boolean anyVersion = rv.isPresent() && rv.getAsLong() == 0 && options.continueToken().isEmpty();
+    // kube's watch cache serves resourceVersion=0 whole and ignores the limit: an informer's
+    // first list (rv=0, limit=500) is one response, not hundreds of round trips.
+    int limit = anyVersion ? 0 : (int) Math.min(Integer.MAX_VALUE, Math.max(0, options.limit()));
+    if (!options.continueToken().isEmpty()) {
+      ContinueToken token = ContinueToken.decode(options.continueToken());
+      String fromKey = def.storagePrefix() + token.startKey();
+      if (fromKey.compareTo(prefix) < 0 || fromKey.compareTo(prefixEnd(prefix)) >= 0) {
+        // a token from another namespace's list (or forged): it cannot continue this one
+        throw StatusException.badRequest("invalid continue token: continue key is not valid: "
+            + io.listwatch.api.Strconv.quote(token.startKey()) + " is outside the listed namespace");
+      }
+      return listAt(token.rv(), prefix, fromKey, filter, limit, true);
+    }
+    boolean exact = options.resourceVersionMatch() == ResourceVersionMatch.EXACT
+        || (limit > 0 && rv.isPresent() && rv.getAsLong() > 0
+            && options.resourceVersionMatch() == ResourceVersionMatch.UNSET);
+    if (exact && rv.isPresent() && rv.getAsLong() != cache.resourceVersion()) {
+      return listAt(rv.getAsLong(), prefix, prefix, filter, limit, false);
+    }
+    return readyFor(options).thenApply(ignored -> listFromCache(prefix, prefix, filter, limit));
+  }
+
+  private ListResult listFromCache(String prefix, String fromKey, WatchFilter filter, int limit) {
+    boolean selective = !filter.labels().isEverything() || !filter.fields().isEverything();
+    // a page copies at most `limit` objects; the rest is only counted (kube leaves the count
+    // out when selectors are set, so then it stops at the first one past the page)
+    WatchCache.Page page = cache.snapshot(fromKey, prefixEnd(prefix), filter::matches,
+        limit == 0 ? Integer.MAX_VALUE : limit, !selective);
+    WatchCache.Snapshot snap = page.snapshot();
+    if (page.rest() == 0) {
+      return new ListResult(snap.objects(), snap.resourceVersion(), null, null);
+    }
+    String token = continueAfter(snap.resourceVersion(), snap.objects().getLast());
+    return new ListResult(snap.objects(), snap.resourceVersion(), token, selective ? null : page.rest());
+  }
+
+  /** A list at a past revision (a continued page or an Exact read): from storage. */
+  private CompletableFuture<ListResult> listAt(long rv, String prefix, String fromKey, WatchFilter filter,
+      int limit, boolean continuing) {
+    if (rv == cache.resourceVersion()) {
+      return CompletableFuture.completedFuture(listFromCache(prefix, fromKey, filter, limit));
+    }
+    List<CachedObject> items = new ArrayList<>();
+    String start = fromKey;
+    int pageSize = limit == 0 ? FILL_PAGE : Math.max(limit + 1, 500);
+    try {
+      while (true) {
+        RangeResult r = join(storage.range(new RangeRequest(prefix, start, pageSize, rv)));
+        for (KeyValue kv : r.kvs()) {
+          CachedObject o = decodeOrSkip(kv.key(), kv.modRevision(), kv.value());
+          if (o != null && filter.matches(o)) {
+            if (limit > 0 && items.size() == limit) {
+              return CompletableFuture.completedFuture(
+                  new ListResult(items, rv, continueAfter(rv, items.getLast()), null));
+            }
+            items.add(o);
+          }
+        }
+        if (!r.more()) {
+          return CompletableFuture.completedFuture(new ListResult(items, rv, null, null));
+        }
+        start = io.listwatch.storage.Keys.after(r.kvs().getLast().key());
+      }
+    } catch (StorageException e) {
+      if (e.code() == StorageException.Code.COMPACTED) {
+        return CompletableFuture.failedFuture(continuing ? StatusException.expired(
+            "The provided continue parameter is too old to display a consistent list result. You can "
+                + "start a new list without the continue parameter.")
+            : StatusException.expired("too old resource version: " + rv + " (" + e.compactedRevision() + ")"));
+      }
+      if (e.code() == StorageException.Code.FUTURE_REVISION) {
+        return CompletableFuture.failedFuture(StatusException.tooLargeResourceVersion(rv, e.currentRevision()));
+      }
+      return CompletableFuture.failedFuture(StatusException.internal(e.getMessage()));
+    }
+  }
+
+  private String continueAfter(long rv, CachedObject last) {
+    return new ContinueToken(rv, last.key().substring(def.storagePrefix().length()) + "\u0000").encode();
+  }
+
+  /**
+   * The object {@code namespace/name}, as fresh as the options ask. Without a resourceVersion
+   * (the most recent version) it is read from storage, as kube's cacher does for a GET, so a
+   * watch cache running behind under load never turns a plain GET into a 504; with one, from
+   * the cache once it has caught up with that version (0: whatever the cache has).
+   */
+  public CompletableFuture<Optional<CachedObject>> get(String namespace, String name, ListOptions options) {
+    String key = def.storageKey(namespace, name);
+    if (options.resourceVersionNumber().isEmpty()) {
+      return storage.get(key).handle((kv, e) -> {
+        if (e != null) {
+          Throwable cause = unwrap(e);
+          throw cause instanceof RuntimeException r && !(cause instanceof StorageException) ? r
+              : StatusException.internal(cause.getMessage());
+        }
+        try {
+          return kv.map(v -> decoder.decode(v.key(), v.modRevision(), v.value()));
+        } catch (UnreadableObjectException u) {
+          throw StatusException.internal(u.getMessage());
+        }
+      });
+    }
+    return readyFor(options).thenApply(ignored -> Optional.ofNullable(cache.current(key)));
+  }
+
+  // ---- watch -------------------------------------------------------------------------
+
+  /**
+   * Starts a watch that writes to {@code sink}. The future fails with a StatusException for a
+   * resourceVersion too old (410 Expired: the caller sends it as an ERROR event) or too new.
+   */
+  public CompletableFuture<CacheWatcher> watch(String namespace, ListOptions options, WatchSink sink,
+      long deadlineNanos) {
+    WatchFilter filter = new WatchFilter(namespace, options.labelSelector(), options.fieldSelector());
+    OptionalLong rv = options.resourceVersionNumber();
+    boolean initialEvents = options.sendInitialEvents() != null
+        ? options.sendInitialEvents()
+        : rv.isEmpty() || rv.getAsLong() == 0;
+    // like kube, a watch waits (bounded) for the cache to reach its starting point
+    CompletableFuture<Long> ready = readyFor(options);
+    return ready.thenApply(ignored -> register(filter, options, rv, initialEvents, sink, deadlineNanos));
+  }
+
+  private CacheWatcher register(WatchFilter filter, ListOptions options, OptionalLong rv, boolean initialEvents,
+      WatchSink sink, long deadlineNanos) {
+    String prefix = def.storagePrefix() + (filter.namespace().isEmpty() ? "" : filter.namespace() + "/");
+    long now = clock.nanoTime();
+    BookmarkTimer timer = new BookmarkTimer(options.allowWatchBookmarks(), now,
+        config.bookmarkInterval().toNanos(), deadlineNanos);
+    dispatchLock.lock();
+    try {
+      if (closed) {
+        throw StatusException.unavailable("the server is shutting down");
+      }
+      CacheWatcher[] self = new CacheWatcher[1];
+      Runnable onClosed = () -> removeLater(self[0]);
+      CacheWatcher w;
+      if (initialEvents) {
+        WatchCache.Snapshot snap = cache.snapshot(prefix, prefixEnd(prefix), filter::matches);
+        w = new CacheWatcher(filter, sink, config.watcherQueueCapacity(), snap.resourceVersion(), timer, onClosed);
+        byte[] end = Boolean.TRUE.equals(options.sendInitialEvents())
+            ? sink.encoding().bookmark(def.apiVersion(), def.kind(), snap.resourceVersion(), true) : null;
+        w.setInitial(snap.objects(), end);
+      } else {
+        long from = rv.getAsLong();
+        List<WatchCacheEvent> history = cache.eventsSince(from);
+        w = new CacheWatcher(filter, sink, config.watcherQueueCapacity(), from, timer, onClosed);
+        w.setHistory(history);
+      }
+      self[0] = w;
+      watchers.add(w);
+      return w;
+    } finally {
+      dispatchLock.unlock();
+    }
+  }
+
+  private void removeLater(CacheWatcher w) {
+    if (w == null) {
+      return;
+    }
+    if (dispatchLock.isHeldByCurrentThread()) {
+      watchers.remove(w);
+    } else {
+      timer.execute(() -> {
+        dispatchLock.lock();
+        try {
+          watchers.remove(w);
+        } finally {
+          dispatchLock.unlock();
+        }
+      });
+    }
+  }
+
+  /** How many watchers are running (for tests and metrics). */
+  public int watcherCount() {
+    dispatchLock.lock();
+    try {
+      return watchers.size();
+    } finally {
+      dispatchLock.unlock();
+    }
+  }
+
+  /** Stored objects skipped so far because they could not be read; each read that met one counts. */
+  public long unreadableObjects() {
+    return unreadableObjects.get();
+  }
+
+  /** Watchers closed because they could not keep up. */
+  public long terminatedWatchers() {
+    return terminatedWatchers.get();
+  }
+
+  public long resourceVersion() {
+    return cache.resourceVersion();
+  }
+
+  /** Counters and sizes for metrics; each value is read on its own (not one snapshot). */
+  public CacherStats stats() {
+    WatchCache.Window w = cache.window();
+    return new CacherStats(watcherCount(), w.objects(), w.historyEvents(), config.historyCapacity(),
+        w.oldestResumable(), w.resourceVersion(), eventsReceived.sum(), eventsDispatched.sum(),
+        terminatedWatchers.get());
+  }
+
+  /**
+   * Stops accepting watches and ends every watch normally (after what is queued). The future
+   * completes when every watch has written its end: a server shutting down waits for it
+   * before stopping its event loops, which would otherwise close connections first.
+   */
+  public CompletableFuture<Void> endWatches() {
+    closed = true;
+    List<CacheWatcher> open;
+    dispatchLock.lock();
+    try {
+      open = List.copyOf(watchers);
+    } finally {
+      dispatchLock.unlock();
+    }
+    open.forEach(CacheWatcher::end);
+    return CompletableFuture.allOf(open.stream().map(CacheWatcher::ended).toArray(CompletableFuture[]::new));
+  }
+
+  /** Ends every watch normally (without waiting) and stops following storage. */
+  @Override
+  public void close() {
+    endWatches();
+    if (ticker != null) {
+      ticker.cancel(false);
+    }
+    Watch w = storageWatch;
+    if (w != null) {
+      w.close();
+    }
+  }
+
+  private static String prefixEnd(String prefix) {
+    return prefix.substring(0, prefix.length() - 1) + (char) (prefix.charAt(prefix.length() - 1) + 1);
+  }
+
+  private static <T> T join(CompletableFuture<T> f) {
+    try {
+      return f.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
+  private static Throwable unwrap(Throwable e) {
+    return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+  }
+}

@@ -1,0 +1,236 @@
+package io.listwatch.apiserver.openapi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Finds the first value of a parsed object whose JSON type its field cannot hold, in document
+ * order, worded as kube's decoding into its Go structs words it: {@code json: cannot unmarshal
+ * string into Go struct field DeploymentSpec.spec.replicas of type int32}. kube fails such a
+ * request whatever its {@code fieldValidation} (the body cannot be decoded at all).
+ *
+ * <p>What is checked, by the field's schema: integers (a whole number within int32 or int64),
+ * numbers, strings (also {@code date-time} and {@code byte} ones, whose contents are not
+ * parsed), booleans, arrays, objects and maps; int-or-string takes either, a Quantity a string
+ * or a number. {@code null} is accepted everywhere (Go decodes it as the zero value).
+ * Free-form objects ({@code RawExtension}, {@code FieldsV1}) and unknown fields are not looked
+ * into. The path names the struct that holds the field and the JSON field names from the top,
+ * without list indexes, as Go does.
+ *
+ * <p>Immutable and thread-safe.
+ */
+final class FieldTypes {
+
+  /** Definitions in {@link ProtoSchemas.Dialect#OPENAPI_3}, by name. */
+  private final Map<String, ObjectNode> definitions;
+
+  FieldTypes(Map<String, ObjectNode> definitions) {
+    this.definitions = Map.copyOf(definitions);
+  }
+
+  /** The first type mismatch in {@code object} read as {@code definition}, as kube words it. */
+  Optional<String> firstMismatch(String definition, JsonNode object) {
+    ObjectNode schema = definitions.get(definition);
+    if (schema == null) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable(check(object, schema, shortName(definition), "", schema));
+  }
+
+  private String check(JsonNode value, ObjectNode schema, String struct, String path, JsonNode declared) {
+    if (value.isNull() || schema == null) {
+      return null;
+    }
+    String type = schema.path("type").asText("");
+    if (schema.has("x-kubernetes-int-or-string")) {
+      boolean quantity = schema.path("format").asText("").isEmpty();
+      boolean fits = value.isTextual() || (quantity ? value.isNumber() : value.isIntegralNumber());
+      return fits ? null : mismatch(value, struct, path, declared);
+    }
+    switch (type) {
+      case "integer" -> {
+        boolean int32 = schema.path("format").asText("").equals("int32");
+        boolean fits = value.isIntegralNumber() && (int32 ? value.canConvertToInt() : value.canConvertToLong());
+        return fits ? null : mismatch(value, struct, path, declared);
+      }
+      case "number" -> {
+        return value.isNumber() ? null : mismatch(value, struct, path, declared);
+      }
+      case "string" -> {
+        return value.isTextual() ? null : mismatch(value, struct, path, declared);
+      }
+      case "boolean" -> {
+        return value.isBoolean() ? null : mismatch(value, struct, path, declared);
+      }
+      case "array" -> {
+        if (!value.isArray()) {
+          return mismatch(value, struct, path, declared);
+        }
+        JsonNode items = schema.get("items");
+        for (JsonNode item : value) {
+          String e = check(item, resolve(items), struct, path, items);
+          if (e != null) {
+            return e;
+          }
+        }
+        return null;
+      }
+      case "object" -> {
+        if (!value.isObject()) {
+          return mismatch(value, struct, path, declared);
+        }
+        JsonNode properties = schema.get("properties");
+        JsonNode additional = schema.get("additionalProperties");
+        if (properties != null) {
+          String name = declared != null && declared.has("$ref")
+              ? shortName(ProtoSchemas.Dialect.OPENAPI_3.definition(declared.get("$ref").asText())) : struct;
+          for (Map.Entry<String, JsonNode> e : value.properties()) {
+            JsonNode property = properties.get(e.getKey());
+            if (property != null) {
+              String error = check(e.getValue(), resolve(property), name, child(path, e.getKey()), property);
+              if (error != null) {
+                return error;
+              }
+            }
+          }
+        } else if (additional != null && additional.isObject()) {
+          for (Map.Entry<String, JsonNode> e : value.properties()) {
+            String error = check(e.getValue(), resolve(additional), struct, path, additional);
+            if (error != null) {
+              return error;
+            }
+          }
+        }
+        return null;
+      }
+      default -> {
+        return null; // no type: free-form
+      }
+    }
+  }
+
+  /**
+   * Replaces each {@code null} of {@code object} with what Go's decoding makes of it, the zero
+   * value: a field set to null is left out ({@code "metadata": null} is no metadata), and a
+   * null list element becomes its type's zero ({@code containers: [null]} is one container
+   * with nothing set, which validation then refuses as kube does). Changes {@code object}.
+   */
+  void zeroNulls(String definition, ObjectNode object) {
+    ObjectNode schema = definitions.get(definition);
+    if (schema != null) {
+      zero(object, schema);
+    }
+  }
+
+  private void zero(JsonNode value, ObjectNode schema) {
+    if (schema == null) {
+      return;
+    }
+    if (value instanceof com.fasterxml.jackson.databind.node.ArrayNode array) {
+      ObjectNode items = resolve(schema.get("items"));
+      for (int i = 0; i < array.size(); i++) {
+        if (array.get(i).isNull()) {
+          JsonNode zero = zeroOf(items);
+          if (zero != null) {
+            array.set(i, zero);
+          }
+        } else {
+          zero(array.get(i), items);
+        }
+      }
+    } else if (value instanceof ObjectNode o) {
+      JsonNode properties = schema.get("properties");
+      JsonNode additional = schema.get("additionalProperties");
+      for (var it = o.properties().iterator(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        if (e.getValue().isNull()) {
+          if (properties != null && properties.has(e.getKey())) {
+            it.remove();
+          }
+          continue;
+        }
+        JsonNode property = properties != null ? properties.get(e.getKey())
+            : additional != null && additional.isObject() ? additional : null;
+        if (property != null) {
+          zero(e.getValue(), resolve(property));
+        }
+      }
+    }
+  }
+
+  /** The zero value of a list element of {@code schema}'s type, or null where Go keeps a null (pointers, lists). */
+  private static JsonNode zeroOf(ObjectNode schema) {
+    if (schema == null || schema.has("x-kubernetes-int-or-string")) {
+      return null;
+    }
+    var nodes = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+    return switch (schema.path("type").asText("")) {
+      case "object" -> schema.has("properties") ? nodes.objectNode() : null;
+      case "string" -> nodes.textNode("");
+      case "integer" -> nodes.numberNode(0);
+      case "boolean" -> nodes.booleanNode(false);
+      default -> null;
+    };
+  }
+
+  private ObjectNode resolve(JsonNode schema) {
+    return ProtoSchemas.resolve(definitions, schema);
+  }
+
+  private String mismatch(JsonNode value, String struct, String path, JsonNode declared) {
+    return "json: cannot unmarshal " + jsonKind(value) + " into Go struct field " + struct + "." + path
+        + " of type " + goType(declared);
+  }
+
+  /** What Go calls the JSON value: {@code string}, {@code number}, {@code number 1.5}, {@code bool}, .. */
+  private static String jsonKind(JsonNode value) {
+    if (value.isTextual()) {
+      return "string";
+    }
+    if (value.isBoolean()) {
+      return "bool";
+    }
+    if (value.isArray()) {
+      return "array";
+    }
+    if (value.isObject()) {
+      return "object";
+    }
+    return value.isIntegralNumber() && !value.canConvertToLong() || !value.isIntegralNumber()
+        ? "number " + value.asText() : "number";
+  }
+
+  /** The Go type of a field, from its declared schema: {@code int32}, {@code []v1.Container}, .. */
+  private String goType(JsonNode declared) {
+    if (declared == null) {
+      return "interface {}";
+    }
+    if (declared.has("$ref")) {
+      String definition = ProtoSchemas.Dialect.OPENAPI_3.definition(declared.get("$ref").asText());
+      int kind = definition.lastIndexOf('.');
+      int pkg = definition.lastIndexOf('.', kind - 1);
+      return definition.substring(pkg + 1);
+    }
+    String format = declared.path("format").asText("");
+    return switch (declared.path("type").asText("")) {
+      case "integer" -> format.equals("int32") ? "int32" : "int64";
+      case "number" -> format.equals("float") ? "float32" : "float64";
+      case "boolean" -> "bool";
+      case "string" -> format.equals("byte") ? "[]uint8" : "string";
+      case "array" -> "[]" + goType(declared.get("items"));
+      case "object" -> declared.has("additionalProperties")
+          ? "map[string]" + goType(declared.get("additionalProperties")) : "map[string]interface {}";
+      default -> "interface {}";
+    };
+  }
+
+  private static String shortName(String definition) {
+    return definition.substring(definition.lastIndexOf('.') + 1);
+  }
+
+  private static String child(String path, String name) {
+    return path.isEmpty() ? name : path + "." + name;
+  }
+}

@@ -1,0 +1,188 @@
+package io.listwatch.apiserver.openapi;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Finds the fields of a JSON body that its type does not have ({@code unknown field "spec.foo"})
+ * and the keys an object repeats ({@code duplicate field "metadata.name"}), in document order,
+ * and prunes unknown fields from a parsed object, as kube's strict JSON decoding into its typed
+ * structs does. Paths are kube's: fields joined by dots, list items by index
+ * ({@code spec.containers[0].foo}).
+ *
+ * <p>Free-form values ({@code RawExtension}, {@code FieldsV1}: objects without properties) and
+ * anything below an unknown field are not looked into. A value of the wrong JSON type is left for
+ * other checks.
+ *
+ * <p>Immutable and thread-safe.
+ */
+final class UnknownFields {
+
+  private static final JsonFactory JSON = new JsonFactory();
+
+  /** Definitions in {@link ProtoSchemas.Dialect#OPENAPI_3}, by name. */
+  private final Map<String, ObjectNode> definitions;
+
+  UnknownFields(Map<String, ObjectNode> definitions) {
+    this.definitions = Map.copyOf(definitions);
+  }
+
+  /** Whether {@code definition} is known. */
+  boolean knows(String definition) {
+    return definitions.containsKey(definition);
+  }
+
+  /**
+   * The unknown and duplicate fields of {@code json} read as {@code definition}, in document
+   * order, each as kube words it. Empty for a well-formed body of that type.
+   *
+   * @throws IOException when {@code json} is not well-formed JSON
+   */
+  List<String> find(String definition, byte[] json) throws IOException {
+    List<String> errors = new ArrayList<>();
+    try (JsonParser p = JSON.createParser(json)) {
+      if (p.nextToken() != null) {
+        walk(p, definitions.get(definition), "", errors);
+      }
+    }
+    return errors;
+  }
+
+  /** The duplicate fields of {@code json} anywhere, in document order (no schema needed). */
+  static List<String> duplicates(byte[] json) throws IOException {
+    List<String> errors = new ArrayList<>();
+    try (JsonParser p = JSON.createParser(json)) {
+      if (p.nextToken() != null) {
+        new UnknownFields(Map.of()).walk(p, null, "", errors);
+      }
+    }
+    return errors;
+  }
+
+  /**
+   * The unknown fields of an already parsed object (no duplicates can be seen there), in
+   * document order; with {@code prune}, removes them from {@code object}.
+   */
+  List<String> findInTree(String definition, JsonNode object, boolean prune) {
+    List<String> errors = new ArrayList<>();
+    walkTree(object, definitions.get(definition), "", errors, prune);
+    return errors;
+  }
+
+  private ObjectNode resolve(JsonNode schema) {
+    return ProtoSchemas.resolve(definitions, schema);
+  }
+
+  /** What an object of this schema is checked as. */
+  private enum Shape { STRUCT, MAP, FREE }
+
+  private static Shape shape(ObjectNode schema) {
+    if (schema == null) {
+      return Shape.FREE;
+    }
+    if (schema.has("properties")) {
+      return Shape.STRUCT;
+    }
+    if (schema.has("additionalProperties")) {
+      return Shape.MAP;
+    }
+    return Shape.FREE;
+  }
+
+  private static String child(String path, String name) {
+    return path.isEmpty() ? name : path + "." + name;
+  }
+
+  /**
+   * Walks the value at the parser's current token. {@code schema} null means "anything": only
+   * duplicates are looked for (in {@link #duplicates}), or nothing below an object without
+   * properties.
+   */
+  private void walk(JsonParser p, ObjectNode schema, String path, List<String> errors) throws IOException {
+    JsonToken t = p.currentToken();
+    if (t == JsonToken.START_OBJECT) {
+      boolean schemaless = definitions.isEmpty();
+      Shape shape = shape(schema);
+      if (!schemaless && shape == Shape.FREE) {
+        p.skipChildren();
+        return;
+      }
+      Set<String> seen = new HashSet<>();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        p.nextToken();
+        String at = child(path, name);
+        if (!seen.add(name)) {
+          errors.add("duplicate field \"" + at + "\"");
+        }
+        if (schemaless) {
+          walk(p, null, at, errors);
+        } else if (shape == Shape.MAP) {
+          walk(p, resolve(schema.get("additionalProperties")), at, errors);
+        } else {
+          JsonNode property = schema.get("properties").get(name);
+          if (property == null) {
+            errors.add("unknown field \"" + at + "\"");
+            p.skipChildren();
+          } else {
+            walk(p, resolve(property), at, errors);
+          }
+        }
+      }
+    } else if (t == JsonToken.START_ARRAY) {
+      ObjectNode items = schema == null ? null : resolve(schema.get("items"));
+      if (items == null && !definitions.isEmpty()) {
+        p.skipChildren();
+        return;
+      }
+      int i = 0;
+      while (p.nextToken() != JsonToken.END_ARRAY) {
+        walk(p, items, path + "[" + i++ + "]", errors);
+      }
+    }
+  }
+
+  private void walkTree(JsonNode node, ObjectNode schema, String path, List<String> errors, boolean prune) {
+    if (node.isObject()) {
+      Shape shape = shape(schema);
+      if (shape == Shape.FREE) {
+        return;
+      }
+      for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        String at = child(path, e.getKey());
+        if (shape == Shape.MAP) {
+          walkTree(e.getValue(), resolve(schema.get("additionalProperties")), at, errors, prune);
+          continue;
+        }
+        JsonNode property = schema.get("properties").get(e.getKey());
+        if (property == null) {
+          errors.add("unknown field \"" + at + "\"");
+          if (prune) {
+            it.remove();
+          }
+        } else {
+          walkTree(e.getValue(), resolve(property), at, errors, prune);
+        }
+      }
+    } else if (node.isArray()) {
+      ObjectNode items = schema == null ? null : resolve(schema.get("items"));
+      if (items == null) {
+        return;
+      }
+      for (int i = 0; i < node.size(); i++) {
+        walkTree(node.get(i), items, path + "[" + i + "]", errors, prune);
+      }
+    }
+  }
+}

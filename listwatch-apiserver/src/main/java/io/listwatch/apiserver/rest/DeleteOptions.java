@@ -1,0 +1,118 @@
+package io.listwatch.apiserver.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.listwatch.api.Reasons;
+import io.listwatch.api.Status;
+import io.listwatch.api.StatusException;
+import io.listwatch.apiserver.request.ApiRequest;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * kube's {@code DeleteOptions}, from a DELETE's body and query (the query wins where both say
+ * something, as kube merges them): preconditions, {@code dryRun}, {@code gracePeriodSeconds},
+ * {@code propagationPolicy} and the older {@code orphanDependents}. Immutable.
+ *
+ * @param uid the {@code preconditions.uid}, "" for none
+ * @param resourceVersion the {@code preconditions.resourceVersion}, "" for none
+ * @param dryRun {@code dryRun: ["All"]}
+ * @param gracePeriodSeconds null when not given; negative values are taken as 1, as kube does
+ * @param propagation null when neither {@code propagationPolicy} nor {@code orphanDependents} was
+ *     given (the resource's default applies)
+ */
+public record DeleteOptions(String uid, String resourceVersion, boolean dryRun, Long gracePeriodSeconds,
+    Propagation propagation) {
+
+  /** kube's {@code DeletionPropagation}. */
+  public enum Propagation {
+    /** Dependents keep existing; their ownerReferences to the deleted object are removed first. */
+    Orphan,
+    /** The object goes at once; the garbage collector deletes its dependents afterwards. */
+    Background,
+    /** The object stays (finalizer {@code foregroundDeletion}) until its blocking dependents are gone. */
+    Foreground
+  }
+
+  /** No options: the resource's defaults. */
+  public static final DeleteOptions DEFAULTS = new DeleteOptions("", "", false, null, null);
+
+  /** Immediate deletion of the object with {@code uid}, as a node agent or the server itself asks for it. */
+  public static DeleteOptions immediate(String uid) {
+    return new DeleteOptions(uid, "", false, 0L, null);
+  }
+
+  /** Deletion of the object with {@code uid} (if it is still that one) with the given policy. */
+  public static DeleteOptions of(String uid, Propagation p) {
+    return new DeleteOptions(uid, "", false, null, p);
+  }
+
+  /** These options with another propagation policy. */
+  public DeleteOptions withPropagation(Propagation p) {
+    return new DeleteOptions(uid, resourceVersion, dryRun, gracePeriodSeconds, p);
+  }
+
+  /**
+   * Reads the options of a DELETE: the body (a DeleteOptions object, or empty) and the query
+   * parameters {@code dryRun}, {@code gracePeriodSeconds}, {@code propagationPolicy} and
+   * {@code orphanDependents}.
+   *
+   * @throws StatusException 400 for a body that is not an object or a bad number or dryRun
+   *     value; 422 (kind DeleteOptions) for an unknown propagation policy or both
+   *     {@code orphanDependents} and {@code propagationPolicy}
+   */
+  static DeleteOptions parse(ApiRequest request, JsonNode body) {
+    if (body != null && !body.isObject() && !body.isNull()) {
+      throw StatusException.badRequest("the body of a delete request must be a DeleteOptions object");
+    }
+    JsonNode b = body == null ? com.fasterxml.jackson.databind.node.NullNode.instance : body;
+    boolean dryRun = request.isDryRun();
+    for (JsonNode d : b.path("dryRun")) {
+      if (!d.asText().equals("All")) {
+        throw StatusException.badRequest("Unsupported value: \"" + d.asText() + "\": supported values: \"All\"");
+      }
+      dryRun = true;
+    }
+    Long grace = b.path("gracePeriodSeconds").isIntegralNumber() ? b.path("gracePeriodSeconds").asLong() : null;
+    String q = request.param("gracePeriodSeconds");
+    if (!q.isEmpty()) {
+      try {
+        grace = Long.parseLong(q);
+      } catch (NumberFormatException e) {
+        throw StatusException.badRequest("invalid gracePeriodSeconds: " + q);
+      }
+    }
+    if (grace != null && grace < 0) {
+      grace = 1L;
+    }
+    String policy = request.param("propagationPolicy");
+    if (policy.isEmpty()) {
+      policy = b.path("propagationPolicy").asText("");
+    }
+    String orphanParam = request.param("orphanDependents");
+    Boolean orphan = !orphanParam.isEmpty() ? Boolean.valueOf(orphanParam)
+        : b.path("orphanDependents").isBoolean() ? b.path("orphanDependents").booleanValue() : null;
+    List<Status.Cause> causes = new ArrayList<>();
+    Propagation propagation = null;
+    if (!policy.isEmpty()) {
+      switch (policy) {
+        case "Orphan" -> propagation = Propagation.Orphan;
+        case "Background" -> propagation = Propagation.Background;
+        case "Foreground" -> propagation = Propagation.Foreground;
+        default -> causes.add(new Status.Cause(Reasons.FIELD_VALUE_NOT_SUPPORTED, "Unsupported value: \"" + policy
+            + "\": supported values: \"Foreground\", \"Background\", \"Orphan\"", "propagationPolicy"));
+      }
+      if (orphan != null) {
+        causes.add(new Status.Cause(Reasons.FIELD_VALUE_INVALID, "Invalid value: \"" + policy
+            + "\": orphanDependents and deletionPropagation cannot be both set", "propagationPolicy"));
+      }
+    } else if (orphan != null) {
+      propagation = orphan ? Propagation.Orphan : Propagation.Background;
+    }
+    if (!causes.isEmpty()) {
+      throw StatusException.invalid("meta.k8s.io", "DeleteOptions", "", causes);
+    }
+    JsonNode pre = b.path("preconditions");
+    return new DeleteOptions(pre.path("uid").asText(""), pre.path("resourceVersion").asText(""), dryRun, grace,
+        propagation);
+  }
+}

@@ -1,0 +1,466 @@
+package io.listwatch.apiserver.rest;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.JsonLimits;
+import io.listwatch.api.StatusException;
+import io.listwatch.api.clock.Clock;
+import io.listwatch.api.meta.ObjectMetaRules;
+import io.listwatch.apiserver.cacher.Cacher;
+import io.listwatch.apiserver.registry.CustomResourceConversion;
+import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.validation.ObjectMetaValidator;
+import io.listwatch.storage.KeyValue;
+import io.listwatch.storage.Storage;
+import io.listwatch.storage.StorageException;
+import java.io.IOException;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
+
+/**
+ * kube's registry store for one resource: create, guaranteed update and delete against
+ * storage, with the server-owned metadata and validation applied, and reads through the
+ * resource's {@link Cacher}.
+ *
+ * <p>Stored values are the object's JSON without {@code metadata.resourceVersion}: the
+ * revision is only known once storage commits, so it is stamped on the way out (here for
+ * write responses, in the cacher for everything read).
+ *
+ * <p>Thread-safe; all operations are asynchronous.
+ */
+public final class ResourceStore {
+
+  static final ObjectMapper MAPPER = io.listwatch.api.JsonLimits.mapper();
+  private static final int MAX_ATTEMPTS = 16;
+
+  private final ResourceDefinition def;
+  private final Storage storage;
+  private final Cacher cacher;
+  private final ObjectMetaDefaults defaults;
+  private final NamespaceCheck namespaces;
+  /** The resource's decoding and validation beyond metadata (custom resources), or null. */
+  private final WriteStrategy strategy;
+
+  /** Tells what state a namespace is in (kube's NamespaceLifecycle admission). */
+  public interface NamespaceCheck {
+    CompletableFuture<NamespaceState> state(String namespace);
+  }
+
+  /** A namespace as NamespaceLifecycle sees it. */
+  public enum NamespaceState {
+    MISSING, ACTIVE, TERMINATING
+  }
+
+  ResourceStore(ResourceDefinition def, Storage storage, Cacher cacher, ObjectMetaDefaults defaults,
+      NamespaceCheck namespaces) {
+    this(def, storage, cacher, defaults, namespaces, null);
+  }
+
+  ResourceStore(ResourceDefinition def, Storage storage, Cacher cacher, ObjectMetaDefaults defaults,
+      NamespaceCheck namespaces, WriteStrategy strategy) {
+    this.def = def;
+    this.storage = storage;
+    this.cacher = cacher;
+    this.defaults = defaults;
+    this.namespaces = namespaces;
+    this.strategy = strategy;
+  }
+
+  /** The resource's {@link WriteStrategy}, or null (built-in kinds). */
+  WriteStrategy strategy() {
+    return strategy;
+  }
+
+  public ResourceDefinition resource() {
+    return def;
+  }
+
+  /** The server's clock. */
+  Clock clock() {
+    return defaults.clock();
+  }
+
+  public Cacher cacher() {
+    return cacher;
+  }
+
+  /**
+   * Creates {@code obj} in {@code namespace}; returns the stored object with its
+   * resourceVersion. With {@code dryRun} everything is checked and nothing is stored.
+   */
+  CompletableFuture<ObjectNode> create(String namespace, ObjectNode obj, boolean dryRun) {
+    return create(namespace, obj, dryRun, 0);
+  }
+
+  private CompletableFuture<ObjectNode> create(String namespace, ObjectNode original, boolean dryRun, int attempt) {
+    ObjectNode obj = original.deepCopy();
+    defaults.prepareForCreate(def, obj, namespace);
+    Strategies.prepareForCreate(def, obj, clock().now());
+    Defaulting.apply(def, obj);
+    ObjectMetaValidator.check(def, obj);
+    if (strategy != null) {
+      strategy.validate(obj, null, false);
+    }
+    String name = ObjectMetaDefaults.metadata(obj).path("name").asText();
+    byte[] bytes = storedBytes(obj); // checked readable for a dry run too
+    boolean generated = ObjectMetaDefaults.metadata(original).path("name").asText("").isEmpty();
+    CompletableFuture<NamespaceState> nsOk = def.namespaced() ? namespaces.state(namespace)
+        : CompletableFuture.completedFuture(NamespaceState.ACTIVE);
+    return nsOk.thenCompose(state -> {
+      if (state == NamespaceState.MISSING) {
+        throw StatusException.notFound("", "namespaces", namespace);
+      }
+      if (state == NamespaceState.TERMINATING) {
+        throw namespaceTerminating(name, namespace);
+      }
+      return dryRun ? CompletableFuture.<KeyValue>completedFuture(null)
+          : storage.create(def.storageKey(namespace, name), bytes);
+    }).handle((kv, e) -> {
+      if (e == null) {
+        return CompletableFuture.completedFuture(dryRun ? obj : stamp(obj, kv.modRevision()));
+      }
+      RuntimeException status = StorageErrors.toStatus(e, def, name);
+      if (generated && attempt < MAX_ATTEMPTS && status instanceof StatusException se && se.code() == 409) {
+        return create(namespace, original, dryRun, attempt + 1); // a generated name collided: try another
+      }
+      return CompletableFuture.<ObjectNode>failedFuture(status);
+    }).thenCompose(f -> f);
+  }
+
+  /**
+   * kube's GuaranteedUpdate: reads the current object, applies {@code change} (which may
+   * throw a StatusException, e.g. a Conflict on a stale resourceVersion), and writes the
+   * result guarded by the version it read, retrying when someone else wrote in between.
+   * Returns the stored object; an update that changes nothing writes nothing.
+   */
+  CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, boolean statusSubresource,
+      boolean dryRun, UnaryOperator<ObjectNode> change) {
+    return guaranteedUpdate(namespace, name, statusSubresource ? Part.STATUS : Part.MAIN, dryRun, change, 0);
+  }
+
+  /** Which part of an object an update may change. */
+  enum Part {
+    /** The main resource: everything but {@code status} (for types with a status subresource). */
+    MAIN,
+    /** {@code /status}: the status and metadata, as kube's status strategies allow. */
+    STATUS,
+    /** Spec and status in one write, for the server's own subresources (a pod's binding). */
+    WHOLE,
+    /** A namespace's {@code /finalize}: its {@code spec.finalizers} and nothing else. */
+    FINALIZE
+  }
+
+  /** {@link #guaranteedUpdate(String, String, boolean, boolean, UnaryOperator)} of the given part. */
+  CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, Part part, boolean dryRun,
+      UnaryOperator<ObjectNode> change) {
+    return guaranteedUpdate(namespace, name, part, dryRun, change, 0);
+  }
+
+  private CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, Part part,
+      boolean dryRun, UnaryOperator<ObjectNode> change, int attempt) {
+    String key = def.storageKey(namespace, name);
+    return storage.get(key).thenCompose(found -> {
+      KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
+      ObjectNode current = stamp(served(kv.value()), kv.modRevision());
+      ObjectNode changed = change.apply(current.deepCopy());
+      // defaulted as decoded, before the generation compares the spec (a status write's spec is the stored one)
+      Defaulting.apply(def, changed);
+      com.fasterxml.jackson.databind.JsonNode newStatus = changed.get("status");
+      ObjectNode updated = defaults.prepareForUpdate(def, changed, current, namespace, name, part == Part.STATUS);
+      if (part == Part.STATUS) {
+        Strategies.prepareForStatusUpdate(def, updated, current);
+      } else if (part == Part.WHOLE && newStatus != null) {
+        updated.set("status", newStatus);
+      }
+      Strategies.prepareNamespaceFinalizers(def, part == Part.FINALIZE, updated, current);
+      if (strategy != null) {
+        strategy.prepareForUpdate(updated, current, part == Part.STATUS);
+      }
+      ObjectMetaValidator.check(def, updated);
+      if (strategy != null) {
+        strategy.validate(updated, current, part == Part.STATUS);
+      }
+      ObjectMetaRules.checkNoNewFinalizersWhileDeleting(def, current, updated, name);
+      // compare without the resourceVersion stamp() appended (no copy of the whole object:
+      // current is this call's own, and taking the stamp off and back leaves it as it was)
+      ObjectNode currentMeta = ObjectMetaDefaults.metadata(current);
+      com.fasterxml.jackson.databind.JsonNode stamped = currentMeta.remove("resourceVersion");
+      boolean unchanged = updated.equals(current);
+      currentMeta.set("resourceVersion", stamped);
+      if (unchanged) {
+        return CompletableFuture.completedFuture(current);
+      }
+      byte[] bytes = storedBytes(updated); // checked readable for a dry run too
+      if (dryRun) {
+        return CompletableFuture.completedFuture(stamp(updated, kv.modRevision()));
+      }
+      return storage.update(key, bytes, kv.modRevision()).thenCompose(stored -> {
+        ObjectNode result = stamp(updated, stored.modRevision());
+        if (!Deletion.readyToRemove(def, updated)) {
+          return CompletableFuture.completedFuture(result);
+        }
+        // the last finalizer of an object being deleted (with no grace left) is gone: the deletion completes.
+        // A concurrent writer that got in between completes it itself, so its conflict is fine.
+        return storage.delete(key, stored.modRevision()).handle((d, e) -> result);
+      });
+    }).handle((obj, e) -> {
+      if (e == null) {
+        return CompletableFuture.completedFuture(obj);
+      }
+      if (isStorageConflict(e) && attempt < MAX_ATTEMPTS) {
+        return guaranteedUpdate(namespace, name, part, dryRun, change, attempt + 1);
+      }
+      return CompletableFuture.<ObjectNode>failedFuture(StorageErrors.toStatus(e, def, name));
+    }).thenCompose(f -> f);
+  }
+
+  /**
+   * Deletes an object as kube's registry store does (see {@link Deletion} for the rules): checks
+   * the preconditions, then removes it, or marks it (deletionTimestamp) when finalizers, a
+   * grace period (pods), a propagation policy that waits (Orphan, Foreground) or a namespace's
+   * finalizers defer the removal.
+   */
+  CompletableFuture<Deleted> delete(String namespace, String name, DeleteOptions options) {
+    Strategies.checkDelete(def, name);
+    return delete(namespace, name, options, 0);
+  }
+
+  /**
+   * The outcome of a DELETE.
+   *
+   * @param object the deleted object as it last was, or the object now marked for deletion
+   * @param gone true when the object is gone; false when finalizers or a grace period defer it
+   */
+  public record Deleted(ObjectNode object, boolean gone) {
+  }
+
+  private CompletableFuture<Deleted> delete(String namespace, String name, DeleteOptions options, int attempt) {
+    String key = def.storageKey(namespace, name);
+    return storage.get(key).thenCompose(found -> {
+      KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
+      ObjectNode current = stamp(served(kv.value()), kv.modRevision());
+      Deletion.checkPreconditions(def, name, current, options);
+      Deletion.Plan plan = Deletion.plan(def, current, options, clock().now());
+      if (plan.marked() == null) {
+        if (options.dryRun()) {
+          return CompletableFuture.completedFuture(new Deleted(current, true));
+        }
+        return storage.delete(key, kv.modRevision()).thenApply(deleted -> new Deleted(current, true));
+      }
+      if (options.dryRun() || plan.marked().equals(current)) {
+        return CompletableFuture.completedFuture(new Deleted(plan.marked(), false));
+      }
+      ObjectNode marked = plan.marked();
+      ObjectMetaDefaults.metadata(marked).remove("resourceVersion");
+      return storage.update(key, storedBytes(marked), kv.modRevision()).thenApply(stored -> {
+        if (plan.graceSeconds() > 0) {
+          String uid = ObjectMetaDefaults.metadata(marked).path("uid").asText();
+          clock().schedule(java.time.Duration.ofSeconds(plan.graceSeconds()),
+              () -> delete(namespace, name, DeleteOptions.immediate(uid)));
+        }
+        return new Deleted(stamp(marked, stored.modRevision()), false);
+      });
+    }).handle((obj, e) -> {
+      if (e == null) {
+        return CompletableFuture.completedFuture(obj);
+      }
+      if (isStorageConflict(e) && attempt < MAX_ATTEMPTS) {
+        return delete(namespace, name, options, attempt + 1);
+      }
+      return CompletableFuture.<Deleted>failedFuture(StorageErrors.toStatus(e, def, name));
+    }).thenCompose(f -> f);
+  }
+
+  /**
+   * Deletes every object {@code options} select in {@code namespace} ("" for all) with
+   * {@code deleteOptions}, one after the other; returns what each delete answered (objects
+   * still being deleted as marked). Objects gone meanwhile are skipped.
+   */
+  CompletableFuture<java.util.List<ObjectNode>> deleteCollection(String namespace,
+      io.listwatch.api.ListOptions options, DeleteOptions deleteOptions) {
+    return cacher.list(namespace, options).thenCompose(listed -> {
+      java.util.List<ObjectNode> deleted = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+      CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+      for (var item : listed.items()) {
+        chain = chain.thenCompose(v -> delete(item.namespace(), item.name(), deleteOptions).handle((d, e) -> {
+          if (e == null) {
+            deleted.add(d.object());
+            return null;
+          }
+          Throwable c = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+          if (c instanceof StatusException se && se.code() == 404) {
+            return null;
+          }
+          throw c instanceof RuntimeException r ? r : new java.util.concurrent.CompletionException(c);
+        }));
+      }
+      return chain.thenApply(v -> java.util.List.copyOf(deleted));
+    });
+  }
+
+  /**
+   * Schedules the removal of every object whose grace period was running when the server last
+   * stopped (a pod deleted with a grace period): at its {@code deletionTimestamp}, or at once if
+   * that has passed. Call once at start, after the cache has loaded.
+   */
+  public void resumeGracePeriods() {
+    byte[] needle = "\"deletionGracePeriodSeconds\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    // from storage: a consistent read through the cache could wait for a progress notification
+    for (KeyValue kv : storage.range(io.listwatch.storage.RangeRequest.prefix(def.storagePrefix())).join().kvs()) {
+      if (!containsBytes(kv.value(), needle)) {
+        continue;
+      }
+      ObjectNode meta;
+      try {
+        meta = ObjectMetaDefaults.metadata(parse(kv.value()));
+      } catch (StatusException unreadable) {
+        continue; // the cacher reports it; nothing of it can be served or deleted by grace period
+      }
+      if (meta.path("deletionGracePeriodSeconds").asLong(0) <= 0 || !meta.hasNonNull("deletionTimestamp")) {
+        continue;
+      }
+      java.time.Instant due = java.time.Instant.parse(meta.path("deletionTimestamp").asText());
+      java.time.Duration delay = java.time.Duration.between(clock().now(), due);
+      String uid = meta.path("uid").asText();
+      String namespace = meta.path("namespace").asText("");
+      String name = meta.path("name").asText();
+      clock().schedule(delay.isNegative() ? java.time.Duration.ZERO : delay,
+          () -> delete(namespace, name, DeleteOptions.immediate(uid)));
+    }
+  }
+
+  private static boolean containsBytes(byte[] haystack, byte[] needle) {
+    // Latin-1 maps each byte to one char, so this is a byte search
+    return new String(haystack, java.nio.charset.StandardCharsets.ISO_8859_1)
+        .contains(new String(needle, java.nio.charset.StandardCharsets.ISO_8859_1));
+  }
+
+  /**
+   * The object as storage has it now (with its resourceVersion), for the server's controllers:
+   * unlike a consistent read through the cache, it never waits for the cache to catch up.
+   */
+  public CompletableFuture<Optional<ObjectNode>> getInternal(String namespace, String name) {
+    return storage.get(def.storageKey(namespace, name))
+        .thenApply(kv -> kv.map(v -> stamp(served(v.value()), v.modRevision())));
+  }
+
+  /** Every object in {@code namespace} ("" for all) as storage has it now; see {@link #getInternal}. */
+  public CompletableFuture<java.util.List<ObjectNode>> listInternal(String namespace) {
+    String prefix = namespace.isEmpty() ? def.storagePrefix() : def.storagePrefix(namespace);
+    return storage.range(io.listwatch.storage.RangeRequest.prefix(prefix)).thenApply(r -> r.kvs().stream()
+        .map(v -> stamp(served(v.value()), v.modRevision())).toList());
+  }
+
+  /** Deletes an object on behalf of the server itself (garbage collector, namespace controller, timers). */
+  public CompletableFuture<Deleted> deleteInternal(String namespace, String name, DeleteOptions options) {
+    return delete(namespace, name, options, 0);
+  }
+
+  /** Updates an object's {@code /status} on behalf of the server itself (controllers). */
+  public CompletableFuture<ObjectNode> updateStatusInternal(String namespace, String name,
+      UnaryOperator<ObjectNode> change) {
+    return guaranteedUpdate(namespace, name, Part.STATUS, false, change, 0);
+  }
+
+  /** kube's NamespaceLifecycle refusal of new content in a namespace being deleted: 403 with a NamespaceTerminating cause. */
+  private StatusException namespaceTerminating(String name, String namespace) {
+    io.listwatch.api.Status forbidden = StatusException.forbidden(def.group(), def.plural(), name,
+        "unable to create new content in namespace " + namespace + " because it is being terminated").status();
+    io.listwatch.api.Status.Details details = forbidden.details().withCauses(java.util.List.of(
+        new io.listwatch.api.Status.Cause("NamespaceTerminating", "namespace " + namespace + " is being terminated",
+            "metadata.namespace")));
+    return new StatusException(io.listwatch.api.Status.failure(forbidden.code(), forbidden.reason(),
+        forbidden.message(), details));
+  }
+
+  /** Creates a cluster-scoped object on behalf of the server itself (startup). */
+  public CompletableFuture<ObjectNode> createInternal(ObjectNode obj) {
+    return create("", obj, false);
+  }
+
+  /** Creates an object in {@code namespace} ("" for cluster-scoped) on behalf of the server itself (startup). */
+  public CompletableFuture<ObjectNode> createInternal(String namespace, ObjectNode obj) {
+    return create(namespace, obj, false);
+  }
+
+  /**
+   * Updates an object on behalf of the server itself (controllers, startup reconciliation):
+   * kube's guaranteed update, without the request checks of {@link WriteAdmission}s.
+   */
+  public CompletableFuture<ObjectNode> updateInternal(String namespace, String name, UnaryOperator<ObjectNode> change) {
+    return guaranteedUpdate(namespace, name, Part.MAIN, false, change, 0);
+  }
+
+  /** A namespace's {@code /finalize} by the server itself: only {@code spec.finalizers} changes. */
+  public CompletableFuture<ObjectNode> finalizeInternal(String name, UnaryOperator<ObjectNode> change) {
+    return guaranteedUpdate("", name, Part.FINALIZE, false, change, 0);
+  }
+
+  /** The object straight from storage (for admission checks that cannot wait for the cache). */
+  CompletableFuture<Optional<KeyValue>> getFromStorage(String namespace, String name) {
+    return storage.get(def.storageKey(namespace, name));
+  }
+
+  private static boolean isStorageConflict(Throwable e) {
+    Throwable c = e;
+    while (c instanceof java.util.concurrent.CompletionException && c.getCause() != null) {
+      c = c.getCause();
+    }
+    return c instanceof StorageException se && se.code() == StorageException.Code.CONFLICT;
+  }
+
+  /** A stored value as this resource serves it (a custom resource's version; see {@link CustomResourceConversion}). */
+  private ObjectNode served(byte[] stored) {
+    return CustomResourceConversion.toServed(def, parse(stored));
+  }
+
+  /**
+   * The bytes to store for {@code obj} (a custom resource in its storage version), which every
+   * reader can read back ({@link JsonLimits}): what the server acknowledges it can always serve
+   * again, after a restart too.
+   *
+   * @throws StatusException 422 Invalid naming the field that no reader would take
+   */
+  private byte[] storedBytes(ObjectNode obj) {
+    String name = ObjectMetaDefaults.metadata(obj).path("name").asText("");
+    java.util.Optional<io.listwatch.api.Status.Cause> tooDeep = JsonLimits.depthViolation(obj);
+    if (tooDeep.isPresent()) {
+      throw StatusException.invalid(def.group(), def.kind(), name, java.util.List.of(tooDeep.get()));
+    }
+    byte[] bytes = toBytes(CustomResourceConversion.toStorage(def, obj));
+    java.util.Optional<io.listwatch.api.Status.Cause> unreadable = JsonLimits.violation(bytes);
+    if (unreadable.isPresent()) {
+      io.listwatch.api.Status.Cause cause = unreadable.get();
+      if (cause.field() != null && cause.field().startsWith("metadata.managedFields")) {
+        // the field manager recorded what the client wrote (a key in k:{...}): name the client's field
+        ObjectNode withoutManaged = obj.deepCopy();
+        ObjectMetaDefaults.metadata(withoutManaged).remove("managedFields");
+        cause = JsonLimits.violation(toBytes(withoutManaged)).orElse(cause);
+      }
+      throw StatusException.invalid(def.group(), def.kind(), name, java.util.List.of(cause));
+    }
+    return bytes;
+  }
+
+  static ObjectNode parse(byte[] json) {
+    try {
+      return (ObjectNode) MAPPER.readTree(json);
+    } catch (IOException | ClassCastException e) {
+      throw StatusException.internal("stored object is not a readable JSON object: " + e.getMessage());
+    }
+  }
+
+  static byte[] toBytes(ObjectNode obj) {
+    try {
+      return MAPPER.writeValueAsBytes(obj);
+    } catch (IOException e) {
+      throw StatusException.internal("cannot serialize object: " + e.getMessage());
+    }
+  }
+
+  static ObjectNode stamp(ObjectNode obj, long resourceVersion) {
+    ObjectMetaDefaults.metadata(obj).put("resourceVersion", Long.toString(resourceVersion));
+    return obj;
+  }
+}
