@@ -20,7 +20,7 @@ import io.listwatch.server.http.HttpServerInitializer;
 import io.listwatch.server.rbac.Rbac;
 import io.listwatch.server.http.SecureServerInitializer;
 import io.listwatch.server.metrics.ServerMetrics;
-import io.listwatch.apiserver.rest.ApiResponse;
+import io.listwatch.apiserver.request.ApiResponse;
 import io.netty.channel.socket.nio.NioChannelOption;
 import java.time.Duration;
 import jdk.net.ExtendedSocketOptions;

@@ -5,7 +5,7 @@ import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.request.ApiRequest;
-import io.listwatch.apiserver.rest.ApiResponse;
+import io.listwatch.apiserver.request.ApiResponse;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;

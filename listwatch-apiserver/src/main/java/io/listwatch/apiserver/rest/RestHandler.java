@@ -1,5 +1,6 @@
 package io.listwatch.apiserver.rest;
 
+import io.listwatch.apiserver.request.ApiResponse;
 import io.listwatch.apiserver.request.ApiRequest;
 import io.listwatch.apiserver.request.RequestInfo;
 import java.util.concurrent.CompletableFuture;

@@ -1,5 +1,6 @@
 package io.listwatch.apiserver.rest;
 
+import io.listwatch.apiserver.request.ApiResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.JsonMergePatch;

@@ -1,6 +1,6 @@
 /**
  * kube's REST semantics over the registry, storage and watch cache. Handlers return plain
- * {@link io.listwatch.apiserver.rest.ApiResponse}s (or throw StatusExceptions); the transport in
+ * {@link io.listwatch.apiserver.request.ApiResponse}s (or throw StatusExceptions); the transport in
  * {@code io.listwatch.server.http} encodes them.
  *
  * <ul>

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.apiserver.request.ApiRequest;
 import io.listwatch.apiserver.request.RequestInfo;
-import io.listwatch.apiserver.rest.ApiResponse;
+import io.listwatch.apiserver.request.ApiResponse;
 import io.listwatch.apiserver.rest.RestHandler;
 import java.util.concurrent.CompletableFuture;
 

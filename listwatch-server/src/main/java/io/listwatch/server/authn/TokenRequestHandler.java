@@ -12,7 +12,7 @@ import io.listwatch.apiserver.cacher.CachedObject;
 import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.request.ApiRequest;
 import io.listwatch.apiserver.request.RequestInfo;
-import io.listwatch.apiserver.rest.ApiResponse;
+import io.listwatch.apiserver.request.ApiResponse;
 import io.listwatch.apiserver.rest.RestHandler;
 import java.io.IOException;
 import java.time.Duration;

@@ -11,7 +11,7 @@ import io.listwatch.apiserver.request.UserInfo;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.registry.ResourceRegistry;
 import io.listwatch.apiserver.request.ApiRequest;
-import io.listwatch.apiserver.rest.ApiResponse;
+import io.listwatch.apiserver.request.ApiResponse;
 import io.listwatch.apiserver.rest.ApiRoutes;
 import io.listwatch.apiserver.request.RequestInfo;
 import io.listwatch.apiserver.protobuf.KubeProtobuf;

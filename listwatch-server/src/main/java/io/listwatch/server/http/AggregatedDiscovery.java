@@ -1,7 +1,7 @@
 package io.listwatch.server.http;
 
 import io.listwatch.apiserver.request.ApiRequest;
-import io.listwatch.apiserver.rest.ApiResponse;
+import io.listwatch.apiserver.request.ApiResponse;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;

@@ -110,7 +110,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       startWatch(ctx, info, request, req, admission, idle, audit);
       return;
     }
-    CompletableFuture<io.listwatch.apiserver.rest.ApiResponse> response;
+    CompletableFuture<io.listwatch.apiserver.request.ApiResponse> response;
     try {
       response = routes.handle(info, request);
     } catch (RuntimeException e) {
@@ -269,7 +269,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   /** kube warns of a deprecated custom resource version on every answer, failures included. */
   private void addDeprecationWarnings(HttpResponse response, RequestInfo info) {
     for (String warning : routes.deprecationWarnings(info)) {
-      response.headers().add("Warning", io.listwatch.apiserver.rest.ApiResponse.warningHeader(warning));
+      response.headers().add("Warning", io.listwatch.apiserver.request.ApiResponse.warningHeader(warning));
     }
   }
 
@@ -291,8 +291,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   }
 
   /** The Status a successful response carries as its body (a delete's), else null. */
-  private static io.listwatch.api.Status statusBody(io.listwatch.apiserver.rest.ApiResponse r) {
-    return r.body() instanceof io.listwatch.apiserver.rest.ApiResponse.Value v
+  private static io.listwatch.api.Status statusBody(io.listwatch.apiserver.request.ApiResponse r) {
+    return r.body() instanceof io.listwatch.apiserver.request.ApiResponse.Value v
         && v.value() instanceof io.listwatch.api.Status s ? s : null;
   }
 

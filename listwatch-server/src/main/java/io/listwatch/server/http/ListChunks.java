@@ -1,7 +1,7 @@
 package io.listwatch.server.http;
 
 import io.listwatch.apiserver.cacher.CachedObject;
-import io.listwatch.apiserver.rest.ApiResponse;
+import io.listwatch.apiserver.request.ApiResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;

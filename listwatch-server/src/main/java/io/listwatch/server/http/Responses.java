@@ -6,7 +6,7 @@ import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
 import io.listwatch.apiserver.cacher.CachedObject;
 import io.listwatch.apiserver.protobuf.KubeProtobuf;
-import io.listwatch.apiserver.rest.ApiResponse;
+import io.listwatch.apiserver.request.ApiResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;

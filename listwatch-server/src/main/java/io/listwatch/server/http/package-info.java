@@ -11,7 +11,7 @@
  *       TLS with optional client certificates, then HTTP/2 or HTTP/1.1 as ALPN chose, with the
  *       same handlers as the plain pipeline.</li>
  *   <li>{@link io.listwatch.server.http.Responses}: encodes the REST layer's
- *       {@link io.listwatch.apiserver.rest.ApiResponse}s and Status errors; this package owns all
+ *       {@link io.listwatch.apiserver.request.ApiResponse}s and Status errors; this package owns all
  *       encoding, {@code rest} returns plain results.</li>
  *   <li>Content negotiation by {@link io.listwatch.server.http.MediaRange}: a Table
  *       ({@link io.listwatch.server.http.TableOptions}, {@link io.listwatch.server.http.Tables},

@@ -1,6 +1,6 @@
 package io.listwatch.server.ui;
 
-import io.listwatch.apiserver.rest.ApiResponse;
+import io.listwatch.apiserver.request.ApiResponse;
 import io.listwatch.apiserver.rest.ApiRoutes;
 import java.io.IOException;
 import java.io.InputStream;

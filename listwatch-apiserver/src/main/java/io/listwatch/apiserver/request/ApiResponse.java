@@ -1,4 +1,4 @@
-package io.listwatch.apiserver.rest;
+package io.listwatch.apiserver.request;
 
 import io.listwatch.apiserver.cacher.CachedObject;
 import io.listwatch.apiserver.registry.ResourceDefinition;
