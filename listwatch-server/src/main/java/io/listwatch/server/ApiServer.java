@@ -61,8 +61,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,7 +103,6 @@ public final class ApiServer implements AutoCloseable {
   private Path dataDir;
   private boolean deleteDataDir;
   private Storage storage;
-  private ScheduledExecutorService timer;
   private EventLoopGroup boss;
   private EventLoopGroup workers;
   /** Accepted connections, closed by {@link #close()}; channels leave the group when they close. */
@@ -147,13 +144,11 @@ public final class ApiServer implements AutoCloseable {
       }
       storage = config.etcdServers.isEmpty() ? RocksDbStorage.builder(dataDir).open() : openEtcd();
       metrics = new ServerMetrics(info -> routes != null && routes.serves(info), config.clock);
-      timer = Executors.newSingleThreadScheduledExecutor(
-          r -> Thread.ofPlatform().name("listwatch-cacher-timer").daemon(true).unstarted(r));
       for (ResourceDefinition def : registry.all()) {
         if (!def.stored()) {
           continue;
         }
-        Cacher cacher = new Cacher(def, storage, config.cacherConfig, timer, config.clock);
+        Cacher cacher = new Cacher(def, storage, config.cacherConfig, config.clock);
         cacher.start();
         cachers.put(def, cacher);
       }
@@ -292,7 +287,7 @@ public final class ApiServer implements AutoCloseable {
         routes.store(registry.find("", "v1", "serviceaccounts").orElseThrow()), leadership);
     serviceAccountsController.start();
     leadership.start();
-    customResources = new CustomResourceServing(routes, storage, config.cacherConfig, timer, config.clock,
+    customResources = new CustomResourceServing(routes, storage, config.cacherConfig, config.clock,
         garbageCollector, namespaceController);
     crdController = new io.listwatch.server.controllers.CustomResourceDefinitionController(
         routes.store(registry.find("apiextensions.k8s.io", "v1", "customresourcedefinitions").orElseThrow()),
@@ -493,9 +488,6 @@ public final class ApiServer implements AutoCloseable {
       workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
       boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
       workers = null;
-    }
-    if (timer != null) {
-      timer.shutdownNow();
     }
     audit.close(); // after the event loops: the last requests and watches have been logged
     cachers.clear();

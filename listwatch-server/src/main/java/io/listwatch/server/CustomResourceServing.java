@@ -13,7 +13,6 @@ import io.listwatch.apiserver.rest.WriteAdmission;
 import io.listwatch.storage.Storage;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * How the server serves a custom resource version at runtime: a watch cache of its own (each
@@ -32,19 +31,17 @@ final class CustomResourceServing implements CustomResourceDefinitionController.
   private final ApiRoutes routes;
   private final Storage storage;
   private final CacherConfig cacherConfig;
-  private final ScheduledExecutorService timer;
   private final Clock clock;
   private final GarbageCollector garbageCollector;
   private final NamespaceController namespaceController;
   /** What is served now, by "group/version/plural". */
   private final Map<String, Served> served = new ConcurrentHashMap<>();
 
-  CustomResourceServing(ApiRoutes routes, Storage storage, CacherConfig cacherConfig, ScheduledExecutorService timer,
+  CustomResourceServing(ApiRoutes routes, Storage storage, CacherConfig cacherConfig,
       Clock clock, GarbageCollector garbageCollector, NamespaceController namespaceController) {
     this.routes = routes;
     this.storage = storage;
     this.cacherConfig = cacherConfig;
-    this.timer = timer;
     this.clock = clock;
     this.garbageCollector = garbageCollector;
     this.namespaceController = namespaceController;
@@ -56,7 +53,7 @@ final class CustomResourceServing implements CustomResourceDefinitionController.
 
   @Override
   public ResourceStore serve(ResourceDefinition def, WriteAdmission admission) {
-    Cacher cacher = new Cacher(def, storage, cacherConfig, timer, clock);
+    Cacher cacher = new Cacher(def, storage, cacherConfig, clock);
     cacher.start();
     ResourceStore store = routes.serve(def, cacher, java.util.List.of(admission));
     Served previous = served.put(key(def), new Served(cacher, store));

@@ -20,9 +20,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -48,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * dispatches them while holding {@link #dispatchLock}. Registering a watcher takes the same
  * lock, so a new watcher gets exactly the events after its starting point: no gap, no
  * duplicate. Dispatch never blocks: a watcher whose queue is full is terminated. The
- * bookmark tick runs on the shared timer, also under the lock. Thread-safe.
+ * once-a-second tick (bookmarks, watch deadlines) runs on the clock's scheduler, also under
+ * the lock. All time, timers included, comes from the injected {@link Clock}: on a
+ * {@code FakeClock} nothing happens until the test advances it. Thread-safe.
  */
 public final class Cacher implements AutoCloseable {
 
@@ -58,15 +57,18 @@ public final class Cacher implements AutoCloseable {
   private final ResourceDefinition def;
   private final Storage storage;
   private final CacherConfig config;
-  private final ScheduledExecutorService timer;
   /** How often a read waiting for the cache to reach a revision asks the storage watch for progress. */
-  private static final long PROGRESS_INTERVAL_MS = 100;
+  private static final java.time.Duration PROGRESS_INTERVAL = java.time.Duration.ofMillis(100);
+  /** How often watchers are given their bookmarks and checked against their deadlines. */
+  private static final java.time.Duration TICK = java.time.Duration.ofSeconds(1);
   private final Clock clock;
   private final ObjectDecoder decoder;
   private final WatchCache cache;
   private final String logName;
   private final ReentrantLock dispatchLock = new ReentrantLock();
   private final List<CacheWatcher> watchers = new ArrayList<>(); // guarded by dispatchLock
+  /** Watchers ended on a thread that did not hold the lock; removed at the next dispatch or tick. */
+  private final java.util.Queue<CacheWatcher> endedWatchers = new java.util.concurrent.ConcurrentLinkedQueue<>();
   private final List<CacheListener> listeners = new ArrayList<>(); // guarded by dispatchLock
   private final AtomicLong terminatedWatchers = new AtomicLong();
   /** Stored objects skipped because they could not be read ({@link UnreadableObjectException}). */
@@ -77,20 +79,18 @@ public final class Cacher implements AutoCloseable {
   private final LongAdder eventsDispatched = new LongAdder();
   private volatile Watch storageWatch;
   private volatile boolean closed;
-  private ScheduledFuture<?> ticker;
+  private volatile Clock.Cancellable ticker;
 
   /**
-   * @param timer runs the once-a-second tick (bookmarks, watch deadlines, history pruning)
-   * @param clock the time the tick, history ages and watch deadlines are measured in; the
-   *     same clock the caller computes deadlines with
+   * @param clock the time the tick, history ages and watch deadlines are measured in, and the
+   *     scheduler of the tick and of freshness timeouts; the same clock the caller computes
+   *     deadlines with
    */
-  public Cacher(ResourceDefinition def, Storage storage, CacherConfig config, ScheduledExecutorService timer,
-      Clock clock) {
+  public Cacher(ResourceDefinition def, Storage storage, CacherConfig config, Clock clock) {
     this.def = def;
     this.clock = clock;
     this.storage = storage;
     this.config = config;
-    this.timer = timer;
     this.decoder = new ObjectDecoder(def);
     this.cache = new WatchCache(config.historyCapacity(), config.historyMaxAge().toNanos());
     this.logName = "Cacher[" + def.plural() + (def.group().isEmpty() ? "" : "." + def.group()) + "]";
@@ -103,7 +103,7 @@ public final class Cacher implements AutoCloseable {
   /** Fills the cache from storage and starts following it. Blocks until filled. */
   public void start() {
     fill();
-    ticker = timer.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
+    scheduleTick();
   }
 
   private void fill() {
@@ -230,6 +230,7 @@ public final class Cacher implements AutoCloseable {
 
   /** Hands {@code event} to every watcher; returns how many queued it. */
   private int dispatch(WatchCacheEvent event) {
+    removeEndedWatchers();
     int delivered = 0;
     for (int i = watchers.size() - 1; i >= 0; i--) {
       CacheWatcher w = watchers.get(i);
@@ -283,10 +284,20 @@ public final class Cacher implements AutoCloseable {
     }
   }
 
+  private void scheduleTick() {
+    ticker = clock.schedule(TICK, () -> {
+      if (!closed) {
+        tick();
+        scheduleTick();
+      }
+    });
+  }
+
   private void tick() {
     long now = clock.nanoTime();
     dispatchLock.lock();
     try {
+      removeEndedWatchers();
       long rv = cache.resourceVersion();
       for (CacheWatcher w : List.copyOf(watchers)) {
         w.tick(now, rv, def.apiVersion(), def.kind());
@@ -325,15 +336,32 @@ public final class Cacher implements AutoCloseable {
       return CompletableFuture.completedFuture(cache.resourceVersion());
     }
     requestProgress();
+    CompletableFuture<Long> reached = cache.waitUntil(target);
     // ask again every 100 ms while waiting, as kube's progress requester does: a progress
     // notification sent before the storage watch reached the target revision reports an older one
-    java.util.concurrent.ScheduledFuture<?> again = timer.scheduleWithFixedDelay(this::requestProgress,
-        PROGRESS_INTERVAL_MS, PROGRESS_INTERVAL_MS, TimeUnit.MILLISECONDS);
-    long timeoutMs = config.freshnessTimeout().toMillis();
-    return cache.waitUntil(target).orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
-        .whenComplete((v, e) -> again.cancel(false))
+    askForProgressUntil(reached);
+    Clock.Cancellable timeout = clock.schedule(config.freshnessTimeout(),
+        () -> reached.completeExceptionally(new TimeoutException()));
+    return reached
+        .whenComplete((v, e) -> timeout.cancel())
         .exceptionallyCompose(e -> CompletableFuture.failedFuture(unwrap(e) instanceof TimeoutException
             ? StatusException.tooLargeResourceVersion(target, cache.resourceVersion()) : unwrap(e)));
+  }
+
+  /** Takes out the watchers that ended while another thread held the lock. Under {@link #dispatchLock}. */
+  private void removeEndedWatchers() {
+    for (CacheWatcher w; (w = endedWatchers.poll()) != null; ) {
+      watchers.remove(w);
+    }
+  }
+
+  private void askForProgressUntil(CompletableFuture<?> done) {
+    clock.schedule(PROGRESS_INTERVAL, () -> {
+      if (!done.isDone() && !closed) {
+        requestProgress();
+        askForProgressUntil(done);
+      }
+    });
   }
 
   private void requestProgress() {
@@ -519,14 +547,7 @@ public final class Cacher implements AutoCloseable {
     if (dispatchLock.isHeldByCurrentThread()) {
       watchers.remove(w);
     } else {
-      timer.execute(() -> {
-        dispatchLock.lock();
-        try {
-          watchers.remove(w);
-        } finally {
-          dispatchLock.unlock();
-        }
-      });
+      endedWatchers.add(w); // not waiting for the lock here (an event loop may be calling)
     }
   }
 
@@ -534,6 +555,7 @@ public final class Cacher implements AutoCloseable {
   public int watcherCount() {
     dispatchLock.lock();
     try {
+      removeEndedWatchers();
       return watchers.size();
     } finally {
       dispatchLock.unlock();
@@ -584,8 +606,9 @@ public final class Cacher implements AutoCloseable {
   @Override
   public void close() {
     endWatches();
-    if (ticker != null) {
-      ticker.cancel(false);
+    Clock.Cancellable t = ticker;
+    if (t != null) {
+      t.cancel();
     }
     Watch w = storageWatch;
     if (w != null) {

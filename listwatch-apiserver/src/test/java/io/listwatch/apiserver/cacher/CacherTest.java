@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
-import io.listwatch.api.clock.Clock;
+import io.listwatch.api.clock.FakeClock;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.registry.ResourceRegistry;
 import io.listwatch.storage.KeyValue;
@@ -30,8 +30,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
@@ -52,7 +50,8 @@ class CacherTest {
   Path dir;
 
   private RocksDbStorage storage;
-  private ScheduledExecutorService timer;
+  /** The cachers' time: nothing timed happens unless a test advances it. */
+  private final FakeClock clock = new FakeClock();
   private final List<Cacher> cachers = new ArrayList<>();
   private final List<java.util.concurrent.ExecutorService> loops = new ArrayList<>();
   private final List<CountDownLatch> blockedLoops = new ArrayList<>();
@@ -60,11 +59,6 @@ class CacherTest {
   @BeforeEach
   void open() {
     storage = RocksDbStorage.builder(dir).open();
-    timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "CacherTest-timer");
-      t.setDaemon(true);
-      return t;
-    });
   }
 
   @AfterEach
@@ -72,14 +66,13 @@ class CacherTest {
     blockedLoops.forEach(CountDownLatch::countDown);
     cachers.forEach(Cacher::close);
     storage.close();
-    timer.shutdownNow();
     loops.forEach(java.util.concurrent.ExecutorService::shutdownNow);
   }
 
   // ---- helpers -------------------------------------------------------------------------
 
   private Cacher start(CacherConfig config) {
-    Cacher c = new Cacher(PODS, storage, config, timer, Clock.system());
+    Cacher c = new Cacher(PODS, storage, config, clock);
     cachers.add(c);
     c.start();
     return c;
@@ -102,7 +95,7 @@ class CacherTest {
             throw e.getCause();
           }
         });
-    Cacher c = new Cacher(PODS, unreachable, CONFIG, timer, Clock.system());
+    Cacher c = new Cacher(PODS, unreachable, CONFIG, clock);
     cachers.add(c);
     c.start();
 
@@ -183,8 +176,8 @@ class CacherTest {
   }
 
   /** Starts a watch and, as the transport does once it has the watcher, drains it. */
-  private static CacheWatcher watch(Cacher c, String namespace, ListOptions options, FakeWatchSink sink) {
-    CacheWatcher w = await(c.watch(namespace, options, sink, System.nanoTime() + TimeUnit.MINUTES.toNanos(10)));
+  private CacheWatcher watch(Cacher c, String namespace, ListOptions options, FakeWatchSink sink) {
+    CacheWatcher w = await(c.watch(namespace, options, sink, clock.nanoTime() + TimeUnit.MINUTES.toNanos(10)));
     sink.executor().execute(w::drain);
     return w;
   }
@@ -311,12 +304,15 @@ class CacherTest {
   }
 
   @Test
-  void list_atAResourceVersionTheCacheDoesNotReach_failsWith504() {
+  void list_atAResourceVersionTheCacheDoesNotReach_failsWith504_whenTheFreshnessTimeoutPasses() {
     Cacher c = start(new CacherConfig(1_000, Duration.ofMinutes(5), 100, Duration.ofMinutes(1),
         Duration.ofMillis(200)));
     create("a");
 
     CompletableFuture<Cacher.ListResult> f = c.list("", options("resourceVersion", "1000"));
+    clock.advance(Duration.ofMillis(199));
+    assertThat(f).as("still waiting within the timeout").isNotDone();
+    clock.advance(Duration.ofMillis(1));
 
     assertThatThrownBy(() -> await(f)).satisfies(e -> assertStatus(e, 504));
   }
