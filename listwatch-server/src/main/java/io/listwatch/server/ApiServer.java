@@ -142,7 +142,8 @@ public final class ApiServer implements AutoCloseable {
         dataDir = Files.createTempDirectory("listwatch-server-");
         deleteDataDir = true;
       }
-      storage = config.etcdServers.isEmpty() ? RocksDbStorage.builder(dataDir).open() : openEtcd();
+      storage = config.storage != null ? config.storage
+          : config.etcdServers.isEmpty() ? RocksDbStorage.builder(dataDir).open() : openEtcd();
       metrics = new ServerMetrics(info -> routes != null && routes.serves(info), config.clock);
       for (ResourceDefinition def : registry.all()) {
         if (!def.stored()) {
@@ -492,7 +493,9 @@ public final class ApiServer implements AutoCloseable {
     audit.close(); // after the event loops: the last requests and watches have been logged
     cachers.clear();
     if (storage != null) {
-      storage.close();
+      if (storage != config.storage) { // a store the builder was given is its owner's to close
+        storage.close();
+      }
       storage = null;
     }
     if (deleteDataDir && dataDir != null) {
@@ -513,6 +516,7 @@ public final class ApiServer implements AutoCloseable {
   public static final class Builder {
     private Path dataDir;
     private List<java.net.URI> etcdServers = List.of();
+    private Storage storage;
     private String etcdPrefix = "";
     private Duration etcdCompactionInterval = EtcdStorage.DEFAULT_COMPACTION_INTERVAL;
     private Path etcdCaFile;
@@ -623,6 +627,16 @@ public final class ApiServer implements AutoCloseable {
      */
     public Builder etcdServers(List<java.net.URI> endpoints) {
       this.etcdServers = List.copyOf(endpoints);
+      return this;
+    }
+
+    /**
+     * Serves the objects of {@code storage} (any {@link Storage}: an in-memory one for tests, a
+     * store opened by the caller) instead of opening the embedded store or etcd. The server does
+     * not close it. The data directory still holds the TLS material.
+     */
+    public Builder storage(Storage storage) {
+      this.storage = java.util.Objects.requireNonNull(storage, "storage");
       return this;
     }
 
