@@ -4,7 +4,8 @@
  * <p>Map of the package:
  * <ul>
  *   <li>{@link io.listwatch.storage.Storage}: the one storage interface. Every implementation
- *       (the embedded {@code rocksdb} store, the etcd store of a later step) passes the same
+ *       (the embedded {@code rocksdb} store, the in-memory {@code memory} store for tests and
+ *       fakes, the etcd store of a later step) passes the same
  *       contract test suite ({@code StorageContract} and its topic classes
  *       {@code StorageCrudContractTest}, {@code StorageRangeContractTest},
  *       {@code StorageWatchContractTest}, {@code StorageCompactionContractTest},

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -113,19 +114,33 @@ public abstract class StorageWatchContractTest extends StorageContract {
     long start = storage.currentRevision();
     CountDownLatch quarterDone = new CountDownLatch(writerCount * writesPerWriter / 4);
     CountDownLatch halfDone = new CountDownLatch(writerCount * writesPerWriter / 2);
+    CountDownLatch lateWatchOpened = new CountDownLatch(1);
+    AtomicInteger changes = new AtomicInteger();
     RecordingListener fromStart = new RecordingListener();
     RecordingListener fromQuarter = new RecordingListener();
     ChangeLog log = new ChangeLog();
 
     watch(prefix, start, fromStart);
+    // The last quarter of the changes waits for the late watch, so that it starts while writes
+    // still run, however fast the store: otherwise a fast store could commit every change
+    // before the test reads "quarter", and the late watch would wait for a revision that
+    // never comes.
     Workers writers = startChangeWriters(prefix, writerCount, writesPerWriter, log, () -> {
       quarterDone.countDown();
       halfDone.countDown();
+      if (changes.incrementAndGet() >= writerCount * writesPerWriter * 3 / 4) {
+        await(lateWatchOpened);
+      }
     });
-    await(quarterDone);
-    long quarter = storage.currentRevision();
-    await(halfDone);
-    watch(prefix, quarter, fromQuarter);
+    long quarter;
+    try {
+      await(quarterDone);
+      quarter = storage.currentRevision();
+      await(halfDone);
+      watch(prefix, quarter, fromQuarter);
+    } finally {
+      lateWatchOpened.countDown();
+    }
     writers.awaitDone();
     long end = storage.currentRevision();
     assertThat(end - start).as("changes committed").isEqualTo(writerCount * writesPerWriter);
@@ -152,26 +167,42 @@ public abstract class StorageWatchContractTest extends StorageContract {
     int writesBetweenWatches = writerCount * writesPerWriter / (watchCount + 2);
     long start = storage.currentRevision();
     List<CountDownLatch> milestones = new ArrayList<>();
+    List<CountDownLatch> opened = new ArrayList<>();
     for (int i = 1; i <= watchCount; i++) {
       milestones.add(new CountDownLatch(i * writesBetweenWatches));
+      opened.add(new CountDownLatch(1));
     }
     RecordingListener fromStart = new RecordingListener();
     ChangeLog log = new ChangeLog();
     Map<Long, RecordingListener> late = new TreeMap<>();
     Random random = new Random(11);
+    AtomicInteger changes = new AtomicInteger();
 
     watch(prefix, start, fromStart);
-    Workers writers = startChangeWriters(prefix, writerCount, writesPerWriter, log,
-        () -> milestones.forEach(CountDownLatch::countDown));
-    for (int i = 0; i < watchCount; i++) {
-      await(milestones.get(i));
-      // Half start at the current revision (list, then watch), half a little in the past.
-      long current = storage.currentRevision();
-      long from = i % 2 == 0 ? current : Math.max(start, current - 1 - random.nextInt(200));
-      RecordingListener listener = new RecordingListener();
-      if (late.putIfAbsent(from, listener) == null) {
-        watch(prefix, from, listener);
+    // The writers run at most one milestone ahead of the watches, so that every watch starts
+    // while writes still run, however fast the store: otherwise the last watches of a fast
+    // store could start after the last write and wait for a revision that never comes.
+    Workers writers = startChangeWriters(prefix, writerCount, writesPerWriter, log, () -> {
+      milestones.forEach(CountDownLatch::countDown);
+      int watchToWaitFor = changes.incrementAndGet() / writesBetweenWatches - 2;
+      if (watchToWaitFor >= 0 && watchToWaitFor < watchCount) {
+        await(opened.get(watchToWaitFor));
       }
+    });
+    try {
+      for (int i = 0; i < watchCount; i++) {
+        await(milestones.get(i));
+        // Half start at the current revision (list, then watch), half a little in the past.
+        long current = storage.currentRevision();
+        long from = i % 2 == 0 ? current : Math.max(start, current - 1 - random.nextInt(200));
+        RecordingListener listener = new RecordingListener();
+        if (late.putIfAbsent(from, listener) == null) {
+          watch(prefix, from, listener);
+        }
+        opened.get(i).countDown();
+      }
+    } finally {
+      opened.forEach(CountDownLatch::countDown);
     }
     writers.awaitDone();
     long end = storage.currentRevision();
