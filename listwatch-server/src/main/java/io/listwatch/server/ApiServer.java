@@ -98,8 +98,8 @@ public final class ApiServer implements AutoCloseable {
   private final ResourceRegistry registry = ResourceRegistry.builtins();
   private final Map<ResourceDefinition, Cacher> cachers = new LinkedHashMap<>();
   /** The custom resources served now (the CRD controller's thread serves them). */
-  private CustomResourceServing customResources;
-  private io.listwatch.server.controllers.CustomResourceDefinitionController crdController;
+  private io.listwatch.apiserver.apiextensions.CustomResourceServing customResources;
+  private io.listwatch.apiserver.apiextensions.CustomResourceDefinitionController crdController;
   private Path dataDir;
   private boolean deleteDataDir;
   private Storage storage;
@@ -288,9 +288,22 @@ public final class ApiServer implements AutoCloseable {
         routes.store(registry.find("", "v1", "serviceaccounts").orElseThrow()), leadership);
     serviceAccountsController.start();
     leadership.start();
-    customResources = new CustomResourceServing(routes, storage, config.cacherConfig, config.clock,
-        garbageCollector, namespaceController);
-    crdController = new io.listwatch.server.controllers.CustomResourceDefinitionController(
+    io.listwatch.server.controllers.GarbageCollector gc = garbageCollector;
+    io.listwatch.server.controllers.NamespaceController nc = namespaceController;
+    customResources = new io.listwatch.apiserver.apiextensions.CustomResourceServing(routes, storage,
+        config.cacherConfig, config.clock, List.of(new io.listwatch.apiserver.apiextensions.CustomResourceServing.Listener() {
+          @Override
+          public void served(io.listwatch.apiserver.rest.ResourceStore store) {
+            gc.serve(store);
+            nc.serve(store);
+          }
+
+          @Override
+          public void unserved(io.listwatch.apiserver.rest.ResourceStore store) {
+            gc.unserve(store);
+          }
+        }));
+    crdController = new io.listwatch.apiserver.apiextensions.CustomResourceDefinitionController(
         routes.store(registry.find("apiextensions.k8s.io", "v1", "customresourcedefinitions").orElseThrow()),
         customResources, config.clock, registry.all());
     crdController.start();

@@ -7,5 +7,11 @@
  * kept as kube keeps them, applied with the schema's list and map semantics
  * ({@link io.listwatch.apiserver.apiextensions.CustomResourceStrategy},
  * {@link io.listwatch.apiserver.apiextensions.EmbeddedObjectMeta}).
+ *
+ * <p>Serving them at runtime, as kube-apiserver's apiextensions side does:
+ * {@link io.listwatch.apiserver.apiextensions.CustomResourceDefinitionController} serves each
+ * definition's versions ({@link io.listwatch.apiserver.apiextensions.CustomResourceServing}: a
+ * watch cache and routes per version), with {@code NamingConditions} deciding its accepted
+ * names and {@code CustomResourceCleanup} emptying a definition being deleted.
  */
 package io.listwatch.apiserver.apiextensions;

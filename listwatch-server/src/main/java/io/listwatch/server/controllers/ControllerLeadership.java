@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe. Listeners added by {@link #onChange} run on the elector's thread and must
  * not block.
  */
-public final class ControllerLeadership implements AutoCloseable {
+public final class ControllerLeadership implements AutoCloseable, io.listwatch.apiserver.controller.ControllerQueue.Gate {
 
   /** The Lease the servers compete for, in {@code kube-system}. */
   public static final String LEASE_NAME = "listwatch-controller-manager";
@@ -151,8 +151,14 @@ public final class ControllerLeadership implements AutoCloseable {
     return identity;
   }
 
+  @Override
+  public boolean isOpen() {
+    return isLeading();
+  }
+
   /** Runs {@code listener} after every change of {@link #isLeading()}. */
-  void onChange(Runnable listener) {
+  @Override
+  public void onChange(Runnable listener) {
     listeners.add(listener);
   }
 

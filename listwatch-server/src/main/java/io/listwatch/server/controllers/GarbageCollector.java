@@ -1,5 +1,6 @@
 package io.listwatch.server.controllers;
 
+import io.listwatch.apiserver.controller.ControllerQueue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -76,7 +77,7 @@ public final class GarbageCollector implements AutoCloseable {
   /** A collector that deletes only while {@code leadership} leads (it tracks owners always). */
   public GarbageCollector(List<ResourceStore> stores, ControllerLeadership leadership) {
     this.stores = new java.util.concurrent.CopyOnWriteArrayList<>(stores);
-    this.queue = new ControllerQueue("garbage-collector", this::process, leadership);
+    this.queue = new ControllerQueue("garbage-collector", this::process, leadership, io.listwatch.api.clock.Clock.system());
   }
 
   /** Registers the cache listeners and starts the worker. */

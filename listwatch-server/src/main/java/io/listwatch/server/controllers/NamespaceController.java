@@ -1,5 +1,6 @@
 package io.listwatch.server.controllers;
 
+import io.listwatch.apiserver.controller.ControllerQueue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -67,7 +68,7 @@ public final class NamespaceController implements AutoCloseable {
   /** A controller that acts only while {@code leadership} leads. */
   public NamespaceController(ResourceStore namespaces, java.util.function.Supplier<List<ResourceStore>> stores,
       Clock clock, ControllerLeadership leadership) {
-    this.queue = new ControllerQueue("namespace-controller", this::sync, leadership);
+    this.queue = new ControllerQueue("namespace-controller", this::sync, leadership, clock);
     this.namespaces = namespaces;
     this.stores = stores;
     this.contents = namespaced(stores.get());

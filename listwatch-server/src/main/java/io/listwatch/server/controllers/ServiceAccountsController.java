@@ -1,5 +1,6 @@
 package io.listwatch.server.controllers;
 
+import io.listwatch.apiserver.controller.ControllerQueue;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
@@ -33,7 +34,7 @@ public final class ServiceAccountsController implements AutoCloseable {
   /** A controller that acts only while {@code leadership} leads. */
   public ServiceAccountsController(ResourceStore namespaces, ResourceStore serviceAccounts,
       ControllerLeadership leadership) {
-    this.queue = new ControllerQueue("serviceaccounts-controller", this::sync, leadership);
+    this.queue = new ControllerQueue("serviceaccounts-controller", this::sync, leadership, io.listwatch.api.clock.Clock.system());
     this.namespaces = namespaces;
     this.serviceAccounts = serviceAccounts;
   }

@@ -1,14 +1,13 @@
 /**
- * The controllers kube-controller-manager (and kube-apiserver's apiextensions side) would run
- * that the API server runs itself here, so that deletion and custom resources behave as in a
- * cluster: {@link io.listwatch.server.controllers.GarbageCollector} (ownerReferences:
- * background, foreground and orphan propagation),
+ * The controllers kube-controller-manager would run that the API server runs itself here, so
+ * that deletion behaves as in a cluster: {@link io.listwatch.server.controllers.GarbageCollector}
+ * (ownerReferences: background, foreground and orphan propagation),
  * {@link io.listwatch.server.controllers.NamespaceController} (emptying a Terminating
- * namespace), the service accounts controller, and
- * {@link io.listwatch.server.controllers.CustomResourceDefinitionController} (serving each
- * definition's versions, with {@code NamingConditions} deciding its accepted names and
- * {@code CustomResourceCleanup} emptying a definition being deleted). They watch the server's
- * own watch caches ({@link io.listwatch.apiserver.cacher.CacheListener}) and write through the
- * resources' {@link io.listwatch.apiserver.rest.ResourceStore}s on a thread of their own.
+ * namespace) and the service accounts controller, leader-elected among servers sharing etcd
+ * ({@link io.listwatch.server.controllers.ControllerLeadership}, {@code StoreLeaseLock}). They
+ * watch the server's own watch caches ({@link io.listwatch.apiserver.cacher.CacheListener}),
+ * work through a {@link io.listwatch.apiserver.controller.ControllerQueue} each, and write
+ * through the resources' {@link io.listwatch.apiserver.rest.ResourceStore}s. Serving custom
+ * resources is the core's ({@code io.listwatch.apiserver.apiextensions}).
  */
 package io.listwatch.server.controllers;

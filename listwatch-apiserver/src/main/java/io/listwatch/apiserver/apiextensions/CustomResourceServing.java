@@ -1,11 +1,8 @@
-package io.listwatch.server;
+package io.listwatch.apiserver.apiextensions;
 
 import io.listwatch.api.clock.Clock;
 import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.cacher.CacherConfig;
-import io.listwatch.server.controllers.CustomResourceDefinitionController;
-import io.listwatch.server.controllers.GarbageCollector;
-import io.listwatch.server.controllers.NamespaceController;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.rest.ApiRoutes;
 import io.listwatch.apiserver.rest.ResourceStore;
@@ -17,13 +14,21 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * How the server serves a custom resource version at runtime: a watch cache of its own (each
  * version has one, over the same storage prefix: storage keys carry no version), its routes,
- * and the garbage collector and namespace controller following its objects; unserving undoes
- * all of it and closes the cache (which ends its watches).
+ * and whoever follows every resource's objects (the server's garbage collector and namespace
+ * controller, as {@link Listener}s); unserving undoes all of it and closes the cache (which
+ * ends its watches).
  *
  * <p>Thread-safe: called by the CRD controller's thread; the maps are concurrent so
  * {@link #closeAll} may run from another.
  */
-final class CustomResourceServing implements CustomResourceDefinitionController.Serving {
+public final class CustomResourceServing implements CustomResourceDefinitionController.Serving {
+
+  /** Told when a custom resource's store starts or stops being served; called on the CRD controller's thread. */
+  public interface Listener {
+    void served(ResourceStore store);
+
+    void unserved(ResourceStore store);
+  }
 
   private record Served(Cacher cacher, ResourceStore store) {
   }
@@ -32,19 +37,17 @@ final class CustomResourceServing implements CustomResourceDefinitionController.
   private final Storage storage;
   private final CacherConfig cacherConfig;
   private final Clock clock;
-  private final GarbageCollector garbageCollector;
-  private final NamespaceController namespaceController;
+  private final java.util.List<Listener> listeners;
   /** What is served now, by "group/version/plural". */
   private final Map<String, Served> served = new ConcurrentHashMap<>();
 
-  CustomResourceServing(ApiRoutes routes, Storage storage, CacherConfig cacherConfig,
-      Clock clock, GarbageCollector garbageCollector, NamespaceController namespaceController) {
+  public CustomResourceServing(ApiRoutes routes, Storage storage, CacherConfig cacherConfig,
+      Clock clock, java.util.List<Listener> listeners) {
     this.routes = routes;
     this.storage = storage;
     this.cacherConfig = cacherConfig;
     this.clock = clock;
-    this.garbageCollector = garbageCollector;
-    this.namespaceController = namespaceController;
+    this.listeners = java.util.List.copyOf(listeners);
   }
 
   private static String key(ResourceDefinition def) {
@@ -60,8 +63,7 @@ final class CustomResourceServing implements CustomResourceDefinitionController.
     if (previous != null) {
       stop(previous);
     }
-    garbageCollector.serve(store);
-    namespaceController.serve(store);
+    listeners.forEach(l -> l.served(store));
     return store;
   }
 
@@ -75,17 +77,17 @@ final class CustomResourceServing implements CustomResourceDefinitionController.
   }
 
   private void stop(Served s) {
-    garbageCollector.unserve(s.store());
+    listeners.forEach(l -> l.unserved(s.store()));
     s.cacher().close();
   }
 
   /** The caches of the custom resources served now. */
-  java.util.List<Cacher> cachers() {
+  public java.util.List<Cacher> cachers() {
     return served.values().stream().map(Served::cacher).toList();
   }
 
   /** Closes every cache (server shutdown). */
-  void closeAll() {
+  public void closeAll() {
     served.values().forEach(s -> s.cacher().close());
     served.clear();
   }

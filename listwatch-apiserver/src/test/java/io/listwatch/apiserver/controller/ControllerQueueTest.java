@@ -1,4 +1,4 @@
-package io.listwatch.server.controllers;
+package io.listwatch.apiserver.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -12,11 +12,36 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The controllers' work queue: keys are worked on only while this server leads. */
+/** The controllers' work queue: keys are worked on only while its gate is open (this server leads). */
 @Timeout(30)
 class ControllerQueueTest {
 
-  private final ControllerLeadership leadership = ControllerLeadership.standby();
+  /** A gate the test opens and closes, as an election would. */
+  private static final class TestGate implements ControllerQueue.Gate {
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private volatile boolean open;
+
+    @Override
+    public boolean isOpen() {
+      return open;
+    }
+
+    @Override
+    public void onChange(Runnable listener) {
+      listeners.add(listener);
+    }
+
+    void lead(boolean leading) {
+      open = leading;
+      listeners.forEach(Runnable::run);
+    }
+
+    boolean isLeading() {
+      return open;
+    }
+  }
+
+  private final TestGate leadership = new TestGate();
   /** Each processed key with whether this server led when it was processed. */
   private final List<String> processed = new CopyOnWriteArrayList<>();
   private final CountDownLatch release = new CountDownLatch(1);
@@ -36,7 +61,7 @@ class ControllerQueueTest {
       if (key.equals(blockingKey)) {
         release.await();
       }
-    }, leadership);
+    }, leadership, io.listwatch.api.clock.Clock.system());
     queue.start();
   }
 

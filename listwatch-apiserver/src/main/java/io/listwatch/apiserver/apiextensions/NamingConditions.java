@@ -1,4 +1,4 @@
-package io.listwatch.server.controllers;
+package io.listwatch.apiserver.apiextensions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

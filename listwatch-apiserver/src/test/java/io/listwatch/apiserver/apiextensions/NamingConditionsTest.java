@@ -1,4 +1,4 @@
-package io.listwatch.server.controllers;
+package io.listwatch.apiserver.apiextensions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

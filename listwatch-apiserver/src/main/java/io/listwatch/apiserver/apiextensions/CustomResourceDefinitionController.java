@@ -1,4 +1,4 @@
-package io.listwatch.server.controllers;
+package io.listwatch.apiserver.apiextensions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -8,7 +8,7 @@ import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.api.meta.ObjectMetaRules;
-import io.listwatch.apiserver.apiextensions.CustomResources;
+import io.listwatch.apiserver.controller.ControllerQueue;
 import io.listwatch.apiserver.cacher.CacheListener;
 import io.listwatch.apiserver.cacher.CachedObject;
 import io.listwatch.apiserver.cacher.WatchCacheEvent;
@@ -66,7 +66,7 @@ public final class CustomResourceDefinitionController implements AutoCloseable {
   private final Map<String, Served> served = new ConcurrentHashMap<>();
   /** Names of the definitions being deleted: their resources refuse creates. */
   private final Set<String> terminating = ConcurrentHashMap.newKeySet();
-  private final ControllerQueue queue = new ControllerQueue("crd-controller", this::sync);
+  private final ControllerQueue queue;
 
   /**
    * @param group the definition's group
@@ -89,6 +89,8 @@ public final class CustomResourceDefinitionController implements AutoCloseable {
     this.clock = clock;
     this.builtins = List.copyOf(builtins);
     this.cleanup = new CustomResourceCleanup(definitions, clock);
+    // every server serves every definition: no election gates this queue
+    this.queue = new ControllerQueue("crd-controller", this::sync, ControllerQueue.Gate.ALWAYS, clock);
   }
 
   /** Registers the cache listener and starts the worker. */
