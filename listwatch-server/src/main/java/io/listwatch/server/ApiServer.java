@@ -26,6 +26,7 @@ import java.time.Duration;
 import jdk.net.ExtendedSocketOptions;
 import io.listwatch.apiserver.request.ConnectionInfo;
 import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.GenericApiServer;
 import io.listwatch.apiserver.registry.ResourceRegistry;
 import io.listwatch.apiserver.rest.ApiRoutes;
 import io.listwatch.server.tls.CertifiedKey;
@@ -90,16 +91,11 @@ public final class ApiServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
   private static final String KUBECONFIG = "kubeconfig.yaml";
-  /** kube's system namespaces; kube-node-lease holds the nodes' heartbeat Leases (and, unlike the others, may be deleted). */
-  private static final List<String> INITIAL_NAMESPACES =
-      List.of("default", "kube-system", "kube-public", "kube-node-lease");
 
   private final Builder config;
-  private final ResourceRegistry registry = ResourceRegistry.builtins();
-  private final Map<ResourceDefinition, Cacher> cachers = new LinkedHashMap<>();
-  /** The custom resources served now (the CRD controller's thread serves them). */
-  private io.listwatch.apiserver.apiextensions.CustomResourceServing customResources;
-  private io.listwatch.apiserver.apiextensions.CustomResourceDefinitionController crdController;
+  /** The API machinery this server fronts: caches, routes, custom resources. */
+  private GenericApiServer core;
+  private ResourceRegistry registry;
   private Path dataDir;
   private boolean deleteDataDir;
   private Storage storage;
@@ -145,17 +141,11 @@ public final class ApiServer implements AutoCloseable {
       storage = config.storage != null ? config.storage
           : config.etcdServers.isEmpty() ? RocksDbStorage.builder(dataDir).open() : openEtcd();
       metrics = new ServerMetrics(info -> routes != null && routes.serves(info), config.clock);
-      for (ResourceDefinition def : registry.all()) {
-        if (!def.stored()) {
-          continue;
-        }
-        Cacher cacher = new Cacher(def, storage, config.cacherConfig, config.clock);
-        cacher.start();
-        cachers.put(def, cacher);
-      }
-      metrics.registerWatchCaches(cachers.values());
-      routes = new ApiRoutes(registry, metrics.instrument(storage), cachers, config.clock);
-      routes.customResourceStrategies(io.listwatch.apiserver.apiextensions.CustomResourceStrategy::forDefinition);
+      core = GenericApiServer.builder(storage).cacherConfig(config.cacherConfig).clock(config.clock)
+          .wrapRequests(metrics::instrument).build();
+      registry = core.registry();
+      metrics.registerWatchCaches(core.cachers().values());
+      routes = core.routes();
       routes.registerNonResource("/metrics",
           () -> new ApiResponse(200, new ApiResponse.Text(metrics.exposition(), ServerMetrics.CONTENT_TYPE)));
       if (config.ui) {
@@ -165,9 +155,7 @@ public final class ApiServer implements AutoCloseable {
       List<Authenticator> authenticators = new java.util.ArrayList<>(List.of(new X509Authenticator()));
       authenticators.addAll(config.authentication.install(dataDir, registry, routes,
           cacher("", "serviceaccounts"), config.clock));
-      rbac = Rbac.install(config.authorizationMode, registry, routes, cachers);
-      registry.find("apiextensions.k8s.io", "v1", "customresourcedefinitions").ifPresent(crds ->
-          routes.admission(crds, new io.listwatch.apiserver.apiextensions.CustomResourceDefinitionValidation()));
+      rbac = Rbac.install(config.authorizationMode, registry, routes, core.cachers());
       createInitialNamespaces();
       rbac.start();
       startControllers();
@@ -250,11 +238,10 @@ public final class ApiServer implements AutoCloseable {
    * the service accounts controller does for every namespace later), unless they exist.
    */
   private void createInitialNamespaces() {
-    ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
-    ResourceDefinition saDef = registry.find("", "v1", "serviceaccounts").orElseThrow();
-    for (String ns : INITIAL_NAMESPACES) {
-      createIfAbsent(nsDef, "", "Namespace", ns);
-      io.listwatch.server.controllers.ServiceAccountsController.createDefault(routes.store(saDef), ns);
+    core.createInitialNamespaces();
+    for (String ns : GenericApiServer.INITIAL_NAMESPACES) {
+      io.listwatch.server.controllers.ServiceAccountsController.createDefault(core.store("", "v1", "serviceaccounts"),
+          ns);
     }
   }
 
@@ -272,7 +259,8 @@ public final class ApiServer implements AutoCloseable {
    * resource, and the service accounts controller.
    */
   private void startControllers() {
-    List<io.listwatch.apiserver.rest.ResourceStore> stores = cachers.keySet().stream().map(routes::store).toList();
+    List<io.listwatch.apiserver.rest.ResourceStore> stores = core.cachers().keySet().stream().map(routes::store)
+        .toList();
     leadership = leaderElects()
         ? io.listwatch.server.controllers.ControllerLeadership.elected(
             routes.store(registry.find("coordination.k8s.io", "v1", "leases").orElseThrow()),
@@ -290,24 +278,18 @@ public final class ApiServer implements AutoCloseable {
     leadership.start();
     io.listwatch.server.controllers.GarbageCollector gc = garbageCollector;
     io.listwatch.server.controllers.NamespaceController nc = namespaceController;
-    customResources = new io.listwatch.apiserver.apiextensions.CustomResourceServing(routes, storage,
-        config.cacherConfig, config.clock, List.of(new io.listwatch.apiserver.apiextensions.CustomResourceServing.Listener() {
-          @Override
-          public void served(io.listwatch.apiserver.rest.ResourceStore store) {
-            gc.serve(store);
-            nc.serve(store);
-          }
+    core.start(List.of(new io.listwatch.apiserver.apiextensions.CustomResourceServing.Listener() {
+      @Override
+      public void served(io.listwatch.apiserver.rest.ResourceStore store) {
+        gc.serve(store);
+        nc.serve(store);
+      }
 
-          @Override
-          public void unserved(io.listwatch.apiserver.rest.ResourceStore store) {
-            gc.unserve(store);
-          }
-        }));
-    crdController = new io.listwatch.apiserver.apiextensions.CustomResourceDefinitionController(
-        routes.store(registry.find("apiextensions.k8s.io", "v1", "customresourcedefinitions").orElseThrow()),
-        customResources, config.clock, registry.all());
-    crdController.start();
-    routes.store(registry.find("", "v1", "pods").orElseThrow()).resumeGracePeriods();
+      @Override
+      public void unserved(io.listwatch.apiserver.rest.ResourceStore store) {
+        gc.unserve(store);
+      }
+    }));
   }
 
   /** Whether the controllers are leader-elected: as the builder says, else when on etcd. */
@@ -324,17 +306,7 @@ public final class ApiServer implements AutoCloseable {
     return leadership != null && leadership.isLeading();
   }
 
-  private void createIfAbsent(ResourceDefinition def, String namespace, String kind, String name) {
-    ObjectNode obj = JsonNodeFactory.instance.objectNode();
-    obj.put("apiVersion", "v1").put("kind", kind).putObject("metadata").put("name", name);
-    try {
-      routes.store(def).createInternal(namespace, obj).join();
-    } catch (CompletionException e) {
-      if (!(e.getCause() instanceof StatusException se && se.code() == 409)) {
-        throw e;
-      }
-    }
-  }
+
 
   /** The main listener's base URL, e.g. {@code http://127.0.0.1:8080} or, with TLS, {@code https://127.0.0.1:6443}. */
   public String url() {
@@ -424,10 +396,7 @@ public final class ApiServer implements AutoCloseable {
 
   /** The watch cache of a resource, for tests and benchmarks. */
   public Cacher cacher(String group, String plural) {
-    return cachers.entrySet().stream()
-        .filter(e -> e.getKey().group().equals(group) && e.getKey().plural().equals(plural))
-        .map(Map.Entry::getValue).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("no resource " + plural + "." + group));
+    return core.cacher(group, plural);
   }
 
   /**
@@ -466,11 +435,10 @@ public final class ApiServer implements AutoCloseable {
     }
     // end every watch and let its last chunk reach the socket before the event loops stop
     // (a stopping event loop closes its connections before running queued writes)
-    List<Cacher> custom = customResources == null ? List.of() : customResources.cachers();
-    CompletableFuture<?>[] ends = java.util.stream.Stream.concat(cachers.values().stream(), custom.stream())
-        .map(Cacher::endWatches).toArray(CompletableFuture[]::new);
     try {
-      CompletableFuture.allOf(ends).get(5, TimeUnit.SECONDS);
+      if (core != null) {
+        core.endWatches().get(5, TimeUnit.SECONDS);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
@@ -492,11 +460,9 @@ public final class ApiServer implements AutoCloseable {
       garbageCollector.close();
       namespaceController.close();
       serviceAccountsController.close();
-      crdController.close();
     }
-    cachers.values().forEach(Cacher::close);
-    if (customResources != null) {
-      customResources.closeAll();
+    if (core != null) {
+      core.close();
     }
     if (workers != null) {
       workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
@@ -504,7 +470,6 @@ public final class ApiServer implements AutoCloseable {
       workers = null;
     }
     audit.close(); // after the event loops: the last requests and watches have been logged
-    cachers.clear();
     if (storage != null) {
       if (storage != config.storage) { // a store the builder was given is its owner's to close
         storage.close();

@@ -1,0 +1,226 @@
+package io.listwatch.apiserver;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.StatusException;
+import io.listwatch.api.clock.Clock;
+import io.listwatch.apiserver.apiextensions.CustomResourceDefinitionController;
+import io.listwatch.apiserver.apiextensions.CustomResourceDefinitionValidation;
+import io.listwatch.apiserver.apiextensions.CustomResourceServing;
+import io.listwatch.apiserver.apiextensions.CustomResourceStrategy;
+import io.listwatch.apiserver.cacher.Cacher;
+import io.listwatch.apiserver.cacher.CacherConfig;
+import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.registry.ResourceRegistry;
+import io.listwatch.apiserver.rest.ApiRoutes;
+import io.listwatch.apiserver.rest.ResourceStore;
+import io.listwatch.storage.Storage;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+
+/**
+ * kube-apiserver's API machinery assembled over one {@link Storage}, without any transport
+ * (kube's {@code GenericAPIServer} before it is run on a socket): the catalogue of built-in
+ * resources, a watch cache per stored resource, the routes that answer an
+ * {@link io.listwatch.apiserver.request.ApiRequest}, the admission of custom resource
+ * definitions, and, once started, the custom resources they declare.
+ *
+ * <p>The network server wraps one with its transports and security; a test can drive one
+ * in memory (a {@code MemoryStorage} and a {@code FakeClock}).
+ *
+ * <h2>Lifecycle</h2>
+ * {@link Builder#build()} fills every watch cache from storage (blocking) and builds the routes:
+ * requests can be answered from then on, and a front door may add its own routes and
+ * admission. {@link #start} then creates the namespaces kube always has, starts serving custom
+ * resources and resumes the grace periods of objects being deleted. {@link #close()} ends every
+ * watch, stops the custom resource controller and closes the caches; the storage stays open
+ * (its owner closes it).
+ *
+ * <p>Thread-safe after {@code build}; {@code start} and {@code close} are called once each.
+ */
+public final class GenericApiServer implements AutoCloseable {
+
+  /** kube's system namespaces; kube-node-lease holds the nodes' heartbeat Leases. */
+  public static final List<String> INITIAL_NAMESPACES =
+      List.of("default", "kube-system", "kube-public", "kube-node-lease");
+
+  private final ResourceRegistry registry;
+  private final Storage storage;
+  private final CacherConfig cacherConfig;
+  private final Clock clock;
+  private final Map<ResourceDefinition, Cacher> cachers = new LinkedHashMap<>();
+  private final ApiRoutes routes;
+  private volatile CustomResourceServing customResources;
+  private volatile CustomResourceDefinitionController crdController;
+
+  private GenericApiServer(Builder b) {
+    this.registry = b.registry;
+    this.storage = b.storage;
+    this.cacherConfig = b.cacherConfig;
+    this.clock = b.clock;
+    try {
+      for (ResourceDefinition def : registry.all()) {
+        if (def.stored()) {
+          Cacher cacher = new Cacher(def, storage, cacherConfig, clock);
+          cachers.put(def, cacher);
+          cacher.start();
+        }
+      }
+      routes = new ApiRoutes(registry, b.writes.apply(storage), cachers, clock);
+    } catch (RuntimeException e) {
+      cachers.values().forEach(Cacher::close);
+      throw e;
+    }
+    routes.customResourceStrategies(CustomResourceStrategy::forDefinition);
+    registry.find("apiextensions.k8s.io", "v1", "customresourcedefinitions")
+        .ifPresent(crds -> routes.admission(crds, new CustomResourceDefinitionValidation()));
+  }
+
+  /** A builder over {@code storage}, which the server reads and writes but does not close. */
+  public static Builder builder(Storage storage) {
+    return new Builder(storage);
+  }
+
+  /** The routes that answer requests. */
+  public ApiRoutes routes() {
+    return routes;
+  }
+
+  /** The catalogue of built-in resources. */
+  public ResourceRegistry registry() {
+    return registry;
+  }
+
+  /** The watch cache of each stored built-in resource, in the catalogue's order. */
+  public Map<ResourceDefinition, Cacher> cachers() {
+    return java.util.Collections.unmodifiableMap(cachers);
+  }
+
+  /** The watch cache of a built-in resource. */
+  public Cacher cacher(String group, String plural) {
+    return cachers.entrySet().stream()
+        .filter(e -> e.getKey().group().equals(group) && e.getKey().plural().equals(plural))
+        .map(Map.Entry::getValue).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no resource " + plural + "." + group));
+  }
+
+  /** The store of a built-in resource (the server's own controllers write through it). */
+  public ResourceStore store(String group, String version, String plural) {
+    return routes.store(registry.find(group, version, plural)
+        .orElseThrow(() -> new IllegalArgumentException("no resource " + plural + "." + group)));
+  }
+
+  /**
+   * Creates the namespaces kube always has (unless they exist), starts serving the custom
+   * resources of every definition, telling {@code listeners} as each is served, and resumes
+   * the grace periods running when the server last stopped. Returns this.
+   */
+  public GenericApiServer start(List<CustomResourceServing.Listener> listeners) {
+    createInitialNamespaces();
+    customResources = new CustomResourceServing(routes, storage, cacherConfig, clock, listeners);
+    crdController = new CustomResourceDefinitionController(
+        store("apiextensions.k8s.io", "v1", "customresourcedefinitions"), customResources, clock, registry.all());
+    crdController.start();
+    store("", "v1", "pods").resumeGracePeriods();
+    return this;
+  }
+
+  /**
+   * Creates the namespaces kube always has ({@link #INITIAL_NAMESPACES}) unless they exist; a
+   * front door that installs objects into them (RBAC's bootstrap roles) calls it before
+   * {@link #start}. Idempotent.
+   */
+  public void createInitialNamespaces() {
+    for (String ns : INITIAL_NAMESPACES) {
+      createIfAbsent(ns);
+    }
+  }
+
+  private void createIfAbsent(String namespace) {
+    ObjectNode obj = JsonNodeFactory.instance.objectNode();
+    obj.put("apiVersion", "v1").put("kind", "Namespace").putObject("metadata").put("name", namespace);
+    try {
+      store("", "v1", "namespaces").createInternal("", obj).join();
+    } catch (CompletionException e) {
+      if (!(e.getCause() instanceof StatusException se && se.code() == 409)) {
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * Stops accepting watches and ends every watch, of built-in and custom resources, after what
+   * is queued; completes when each has written its end.
+   */
+  public CompletableFuture<Void> endWatches() {
+    CustomResourceServing custom = customResources;
+    List<Cacher> all = Stream.concat(cachers.values().stream(),
+        custom == null ? Stream.<Cacher>empty() : custom.cachers().stream()).toList();
+    return CompletableFuture.allOf(all.stream().map(Cacher::endWatches).toArray(CompletableFuture[]::new));
+  }
+
+  /** Stops serving custom resources and closes every cache; the storage stays open. Idempotent. */
+  @Override
+  public void close() {
+    CustomResourceDefinitionController crds = crdController;
+    if (crds != null) {
+      crds.close();
+    }
+    cachers.values().forEach(Cacher::close);
+    CustomResourceServing custom = customResources;
+    if (custom != null) {
+      custom.closeAll();
+    }
+  }
+
+  /** Configures a {@link GenericApiServer}. Not thread-safe. */
+  public static final class Builder {
+    private final Storage storage;
+    private ResourceRegistry registry = ResourceRegistry.builtins();
+    private CacherConfig cacherConfig = CacherConfig.DEFAULTS;
+    private Clock clock = Clock.system();
+    private UnaryOperator<Storage> writes = UnaryOperator.identity();
+
+    private Builder(Storage storage) {
+      this.storage = Objects.requireNonNull(storage, "storage");
+    }
+
+    /** The built-in resources served (default: every kind this server knows). */
+    public Builder registry(ResourceRegistry registry) {
+      this.registry = Objects.requireNonNull(registry);
+      return this;
+    }
+
+    /** Sizes and timeouts of the watch caches. */
+    public Builder cacherConfig(CacherConfig config) {
+      this.cacherConfig = Objects.requireNonNull(config);
+      return this;
+    }
+
+    /** The time and timers of everything in the core (default: the system clock). */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock);
+      return this;
+    }
+
+    /**
+     * Wraps the storage the routes read and write through (the caches read it directly), e.g.
+     * to measure each request to storage.
+     */
+    public Builder wrapRequests(UnaryOperator<Storage> wrap) {
+      this.writes = Objects.requireNonNull(wrap);
+      return this;
+    }
+
+    /** Fills the caches and builds the routes; see the class's lifecycle. */
+    public GenericApiServer build() {
+      return new GenericApiServer(this);
+    }
+  }
+}

@@ -1,0 +1,176 @@
+package io.listwatch.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.listwatch.api.StatusException;
+import io.listwatch.api.clock.FakeClock;
+import io.listwatch.apiserver.cacher.CacheWatcher;
+import io.listwatch.apiserver.cacher.WatchSink;
+import io.listwatch.apiserver.request.ApiRequest;
+import io.listwatch.apiserver.request.ApiResponse;
+import io.listwatch.apiserver.request.ConnectionInfo;
+import io.listwatch.apiserver.request.Headers;
+import io.listwatch.apiserver.request.RequestInfo;
+import io.listwatch.apiserver.request.UserInfo;
+import io.listwatch.storage.memory.MemoryStorage;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The core answering requests in memory, with no socket: a MemoryStorage, a FakeClock, and
+ * requests routed as the front door routes them.
+ */
+class GenericApiServerTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ConnectionInfo LOCAL = new ConnectionInfo(ConnectionInfo.Listener.INSECURE, List.of(), null);
+
+  private final FakeClock clock = new FakeClock();
+  private MemoryStorage storage;
+  private GenericApiServer server;
+
+  @BeforeEach
+  void start() {
+    storage = MemoryStorage.builder().open();
+    server = GenericApiServer.builder(storage).clock(clock).build().start(List.of());
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+    storage.close();
+  }
+
+  private ApiRequest request(String method, String path, String body, Map<String, List<String>> query) {
+    return new ApiRequest(method, path, query, Headers.of("Content-Type", "application/json"),
+        body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8), LOCAL, UserInfo.UNSECURED);
+  }
+
+  private ApiResponse send(String method, String path, String body) {
+    ApiRequest r = request(method, path, body, Map.of());
+    RequestInfo info = server.routes().requestInfo(r);
+    return server.routes().handle(info, r).join();
+  }
+
+  private static JsonNode json(ApiResponse r) {
+    Object value = r.body() instanceof ApiResponse.Value v ? v.value()
+        : r.body() instanceof ApiResponse.CachedBody c ? c.object().json()
+        : r.body() instanceof ApiResponse.JsonBytes j ? j.json() : null;
+    return value instanceof byte[] bytes ? read(bytes) : JSON.valueToTree(value);
+  }
+
+  private static JsonNode read(byte[] bytes) {
+    try {
+      return JSON.readTree(bytes);
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void start_createsKubesNamespaces() {
+    for (String ns : GenericApiServer.INITIAL_NAMESPACES) {
+      assertThat(json(send("GET", "/api/v1/namespaces/" + ns, null)).at("/status/phase").asText())
+          .as(ns).isEqualTo("Active");
+    }
+  }
+
+  @Test
+  void create_thenGet_returnTheStoredObject_withItsResourceVersion() {
+    ApiResponse created = send("POST", "/api/v1/namespaces/default/configmaps",
+        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"v\"}}");
+    assertThat(created.code()).isEqualTo(201);
+    String rv = json(created).at("/metadata/resourceVersion").asText();
+
+    JsonNode got = json(send("GET", "/api/v1/namespaces/default/configmaps/a", null));
+    assertThat(got.at("/data/k").asText()).isEqualTo("v");
+    assertThat(got.at("/metadata/resourceVersion").asText()).isEqualTo(rv);
+    assertThatThrownBy(() -> send("GET", "/api/v1/namespaces/default/configmaps/b", null))
+        .hasCauseInstanceOf(StatusException.class);
+  }
+
+  /** A watch goes through the same routes: the event of a create reaches the sink, serialized once. */
+  @Test
+  void watch_deliversTheEventOfACreate_toItsSink() {
+    RecordingSink sink = new RecordingSink();
+    ApiRequest watch = request("GET", "/api/v1/namespaces/default/configmaps", null,
+        Map.of("watch", List.of("true"), "resourceVersion", List.of(
+            json(send("GET", "/api/v1/namespaces/default/configmaps", null)).at("/metadata/resourceVersion").asText())));
+    RequestInfo info = server.routes().requestInfo(watch);
+    CacheWatcher watcher = server.routes().prepareWatch(info, watch).start(sink).join();
+    watcher.drain();
+
+    send("POST", "/api/v1/namespaces/default/configmaps",
+        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"watched\"}}");
+
+    assertThat(sink.awaitLine()).as("an event within 10 s").isTrue();
+    assertThat(sink.lines()).hasSize(1);
+    JsonNode event = read(sink.lines().getFirst().getBytes(StandardCharsets.UTF_8));
+    assertThat(event.path("type").asText()).isEqualTo("ADDED");
+    assertThat(event.at("/object/metadata/name").asText()).isEqualTo("watched");
+  }
+
+  /** A sink that runs drains inline and records each event line. */
+  private static final class RecordingSink implements WatchSink {
+    private final List<String> lines = new ArrayList<>();
+    private final java.util.concurrent.CountDownLatch firstLine = new java.util.concurrent.CountDownLatch(1);
+
+    boolean awaitLine() {
+      try {
+        return firstLine.await(10, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+
+    @Override
+    public Executor executor() {
+      return Runnable::run;
+    }
+
+    @Override
+    public boolean isWritable() {
+      return true;
+    }
+
+    @Override
+    public synchronized void write(byte[][] parts) {
+      StringBuilder all = new StringBuilder();
+      for (byte[] p : parts) {
+        all.append(new String(p, StandardCharsets.UTF_8));
+      }
+      for (String line : all.toString().split("\n")) {
+        if (!line.isEmpty()) {
+          lines.add(line);
+          firstLine.countDown();
+        }
+      }
+    }
+
+    synchronized List<String> lines() {
+      return List.copyOf(lines);
+    }
+
+    @Override
+    public void flush() {
+    }
+
+    @Override
+    public void end() {
+    }
+
+    @Override
+    public void abort() {
+    }
+  }
+}
