@@ -43,8 +43,6 @@ final class Deletion {
   static final String FOREGROUND = "foregroundDeletion";
   /** The garbage collector's finalizer for orphaning dependents. */
   static final String ORPHAN = "orphan";
-  /** The namespace finalizer kube puts in every namespace's {@code spec.finalizers}. */
-  static final String NAMESPACE_FINALIZER = "kubernetes";
   /** The finalizer kube puts on a CustomResourceDefinition when it is first deleted. */
   static final String CRD_CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
   /** kube's default {@code terminationGracePeriodSeconds}. */

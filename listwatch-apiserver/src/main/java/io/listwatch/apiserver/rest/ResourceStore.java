@@ -9,6 +9,8 @@ import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.registry.CustomResourceConversion;
 import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.strategy.BuiltinStrategies;
+import io.listwatch.apiserver.strategy.RestStrategy;
 import io.listwatch.apiserver.validation.ObjectMetaValidator;
 import io.listwatch.storage.KeyValue;
 import io.listwatch.storage.Storage;
@@ -21,7 +23,8 @@ import java.util.function.UnaryOperator;
 /**
  * kube's registry store for one resource: create, guaranteed update and delete against
  * storage, with the server-owned metadata and validation applied, and reads through the
- * resource's {@link Cacher}.
+ * resource's {@link Cacher}. What differs per kind is the kind's {@link RestStrategy} (see
+ * there for when each hook is called) and, for custom resources, their {@link WriteStrategy}.
  *
  * <p>Stored values are the object's JSON without {@code metadata.resourceVersion}: the
  * revision is only known once storage commits, so it is stamped on the way out (here for
@@ -39,6 +42,8 @@ public final class ResourceStore {
   private final Cacher cacher;
   private final ObjectMetaDefaults defaults;
   private final NamespaceCheck namespaces;
+  /** The kind's own rules (kube's registry strategy and defaults); {@link BuiltinStrategies#NONE} when it has none. */
+  private final RestStrategy restStrategy;
   /** The resource's decoding and validation beyond metadata (custom resources), or null. */
   private final WriteStrategy strategy;
 
@@ -65,6 +70,7 @@ public final class ResourceStore {
     this.defaults = defaults;
     this.namespaces = namespaces;
     this.strategy = strategy;
+    this.restStrategy = BuiltinStrategies.forResource(def);
   }
 
   /** The resource's {@link WriteStrategy}, or null (built-in kinds). */
@@ -96,8 +102,11 @@ public final class ResourceStore {
   private CompletableFuture<ObjectNode> create(String namespace, ObjectNode original, boolean dryRun, int attempt) {
     ObjectNode obj = original.deepCopy();
     defaults.prepareForCreate(def, obj, namespace);
-    Strategies.prepareForCreate(def, obj, clock().now());
-    Defaulting.apply(def, obj);
+    if (def.clearsStatusOnCreate()) {
+      obj.remove("status"); // what many of kube's PrepareForCreate do; the definition says which
+    }
+    restStrategy.prepareForCreate(obj, clock().now());
+    restStrategy.defaults(obj);
     ObjectMetaValidator.check(def, obj);
     if (strategy != null) {
       strategy.validate(obj, null, false);
@@ -165,15 +174,20 @@ public final class ResourceStore {
       ObjectNode current = stamp(served(kv.value()), kv.modRevision());
       ObjectNode changed = change.apply(current.deepCopy());
       // defaulted as decoded, before the generation compares the spec (a status write's spec is the stored one)
-      Defaulting.apply(def, changed);
+      restStrategy.defaults(changed);
       com.fasterxml.jackson.databind.JsonNode newStatus = changed.get("status");
       ObjectNode updated = defaults.prepareForUpdate(def, changed, current, namespace, name, part == Part.STATUS);
-      if (part == Part.STATUS) {
-        Strategies.prepareForStatusUpdate(def, updated, current);
-      } else if (part == Part.WHOLE && newStatus != null) {
-        updated.set("status", newStatus);
+      switch (part) {
+        case MAIN -> restStrategy.prepareForUpdate(updated, current);
+        case STATUS -> restStrategy.prepareForStatusUpdate(updated, current);
+        case WHOLE -> {
+          if (newStatus != null) {
+            updated.set("status", newStatus);
+          }
+          restStrategy.prepareForUpdate(updated, current);
+        }
+        case FINALIZE -> restStrategy.prepareForFinalize(updated, current);
       }
-      Strategies.prepareNamespaceFinalizers(def, part == Part.FINALIZE, updated, current);
       if (strategy != null) {
         strategy.prepareForUpdate(updated, current, part == Part.STATUS);
       }
@@ -222,7 +236,7 @@ public final class ResourceStore {
    * finalizers defer the removal.
    */
   CompletableFuture<Deleted> delete(String namespace, String name, DeleteOptions options) {
-    Strategies.checkDelete(def, name);
+    restStrategy.checkDelete(name);
     return delete(namespace, name, options, 0);
   }
 

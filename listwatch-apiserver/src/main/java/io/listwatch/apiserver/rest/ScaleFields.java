@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.LabelSelector;
 import io.listwatch.apiserver.registry.CustomResourceVersion;
+import io.listwatch.apiserver.strategy.WorkloadDefaults;
 import java.util.Arrays;
 import java.util.List;
 
@@ -40,7 +41,7 @@ final class ScaleFields {
   /** The fields of the built-in scalable kinds. */
   static ScaleFields builtin() {
     return new ScaleFields(List.of("spec", "replicas"), List.of("status", "replicas"), null,
-        Defaulting.DEFAULT_REPLICAS);
+        WorkloadDefaults.DEFAULT_REPLICAS);
   }
 
   /**

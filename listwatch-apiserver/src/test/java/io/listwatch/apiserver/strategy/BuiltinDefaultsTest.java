@@ -1,4 +1,4 @@
-package io.listwatch.apiserver.rest;
+package io.listwatch.apiserver.strategy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,18 +8,20 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.registry.ResourceRegistry;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
-/** Expected values are kube's SetDefaults_* for each kind, as documented in its API reference. */
-class DefaultingTest {
+/**
+ * The {@link RestStrategy#defaults} of the built-in kinds, found as the store finds them
+ * ({@link BuiltinStrategies}). Expected values are kube's SetDefaults_* for each kind, as
+ * documented in its API reference.
+ */
+class BuiltinDefaultsTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static ObjectNode defaulted(String group, String plural, String json) throws Exception {
     ResourceDefinition def = ResourceRegistry.builtins().find(group, "v1", plural).orElseThrow();
     ObjectNode obj = (ObjectNode) JSON.readTree(json);
-    Defaulting.apply(def, obj);
+    BuiltinStrategies.forResource(def).defaults(obj);
     return obj;
   }
 
@@ -60,18 +62,6 @@ class DefaultingTest {
     assertThat(d.at("/spec/revisionHistoryLimit").asInt()).isEqualTo(2);
     assertThat(d.at("/spec/template/spec/dnsPolicy").asText()).isEqualTo("Default");
     assertThat(d.at("/spec/template/spec/containers/0/imagePullPolicy").asText()).isEqualTo("Never");
-  }
-
-  @ParameterizedTest
-  @CsvSource({
-      "nginx, Always",
-      "nginx:latest, Always",
-      "nginx:1.27, IfNotPresent",
-      "registry.example.com:5000/team/app, Always",
-      "registry.example.com:5000/team/app:v2, IfNotPresent",
-      "nginx@sha256:0123abcd, IfNotPresent"})
-  void imagePullPolicy_isAlwaysForLatestOrNoTag(String image, String expected) {
-    assertThat(Defaulting.pullPolicy(image)).isEqualTo(expected);
   }
 
   @Test

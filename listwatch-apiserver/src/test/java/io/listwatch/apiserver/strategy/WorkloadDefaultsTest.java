@@ -1,15 +1,16 @@
-package io.listwatch.apiserver.rest;
+package io.listwatch.apiserver.strategy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.JsonLimits;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.registry.ResourceRegistry;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
 /** kube's defaulting of workloads and PriorityClasses, kind by kind (what kubectl describe and rollout status read). */
-class WorkloadDefaultingTest {
+class WorkloadDefaultsTest {
 
   private static final ResourceRegistry REGISTRY = ResourceRegistry.builtins();
 
@@ -19,7 +20,7 @@ class WorkloadDefaultingTest {
 
   private static ObjectNode json(String s) {
     try {
-      return (ObjectNode) ResourceStore.MAPPER.readTree(s);
+      return (ObjectNode) JsonLimits.mapper().readTree(s);
     } catch (IOException e) {
       throw new AssertionError(e);
     }
@@ -27,7 +28,7 @@ class WorkloadDefaultingTest {
 
   private static ObjectNode defaulted(ResourceDefinition def, String json) {
     ObjectNode obj = json(json);
-    Defaulting.apply(def, obj);
+    BuiltinStrategies.forResource(def).defaults(obj);
     return obj;
   }
 

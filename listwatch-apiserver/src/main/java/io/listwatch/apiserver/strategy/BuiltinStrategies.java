@@ -1,0 +1,42 @@
+package io.listwatch.apiserver.strategy;
+
+import io.listwatch.apiserver.registry.ResourceDefinition;
+import java.util.Map;
+
+/**
+ * The one lookup from a resource to its {@link RestStrategy}: the built-in kinds that have
+ * rules, by group and plural; every other resource gets {@link #NONE}, whose hooks do nothing.
+ * Immutable and thread-safe.
+ */
+public final class BuiltinStrategies {
+
+  /** The strategy of a kind without rules of its own. */
+  public static final RestStrategy NONE = new RestStrategy() {
+  };
+
+  private static final Map<String, RestStrategy> BY_RESOURCE = Map.ofEntries(
+      Map.entry("/namespaces", new NamespaceStrategy()),
+      Map.entry("/pods", new PodStrategy()),
+      Map.entry("/services", new ServiceStrategy()),
+      Map.entry("/secrets", new SecretStrategy()),
+      Map.entry("/persistentvolumes", new PersistentVolumeStrategy()),
+      Map.entry("/persistentvolumeclaims", new PersistentVolumeClaimStrategy()),
+      Map.entry("apps/deployments", new DeploymentStrategy()),
+      Map.entry("apps/replicasets", new ReplicaSetStrategy()),
+      Map.entry("apps/statefulsets", new StatefulSetStrategy()),
+      Map.entry("apps/daemonsets", new DaemonSetStrategy()),
+      Map.entry("batch/jobs", new JobStrategy()),
+      Map.entry("batch/cronjobs", new CronJobStrategy()),
+      Map.entry("scheduling.k8s.io/priorityclasses", new PriorityClassStrategy()));
+
+  private BuiltinStrategies() {
+  }
+
+  /**
+   * The strategy of {@code def}'s kind, by its group and plural (any version): its own, or
+   * {@link #NONE}.
+   */
+  public static RestStrategy forResource(ResourceDefinition def) {
+    return BY_RESOURCE.getOrDefault(def.group() + "/" + def.plural(), NONE);
+  }
+}

@@ -1,0 +1,42 @@
+package io.listwatch.apiserver.strategy;
+
+import static io.listwatch.apiserver.strategy.Fields.defaultIfAbsent;
+import static io.listwatch.apiserver.strategy.Fields.object;
+import static io.listwatch.apiserver.strategy.WorkloadDefaults.REVISION_HISTORY_LIMIT;
+import static io.listwatch.apiserver.strategy.WorkloadDefaults.ROLLING_UPDATE;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * DaemonSets (apps/v1), kube's strategy and defaults: a RollingUpdate strategy of 1 max
+ * unavailable and 0 max surge (none for a strategy of another type), {@code
+ * revisionHistoryLimit: 10} and the pod template's defaults ({@code kubectl rollout status}
+ * refuses a DaemonSet whose update strategy is not RollingUpdate); a {@code /status} write
+ * keeps the stored labels.
+ */
+final class DaemonSetStrategy implements RestStrategy {
+
+  @Override
+  public void defaults(ObjectNode obj) {
+    ObjectNode spec = object(obj, "spec", true);
+    if (spec == null) {
+      return;
+    }
+    ObjectNode strategy = object(spec, "updateStrategy", true);
+    if (strategy != null) {
+      defaultIfAbsent(strategy, "type", ROLLING_UPDATE);
+      if (strategy.path("type").asText().equals(ROLLING_UPDATE)) {
+        ObjectNode rollingUpdate = object(strategy, "rollingUpdate", true);
+        defaultIfAbsent(rollingUpdate, "maxUnavailable", 1);
+        defaultIfAbsent(rollingUpdate, "maxSurge", 0);
+      }
+    }
+    defaultIfAbsent(spec, "revisionHistoryLimit", REVISION_HISTORY_LIMIT);
+    PodSpecDefaults.template(spec);
+  }
+
+  @Override
+  public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
+    Fields.keepStoredMetadata(obj, old, "labels");
+  }
+}

@@ -1,0 +1,104 @@
+package io.listwatch.apiserver.strategy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+
+/**
+ * What the generic registry store does differently for one built-in kind: kube's
+ * {@code pkg/registry/<group>/<kind>/strategy.go}, with the kind's defaults beside it. The
+ * store ({@code rest.ResourceStore}) does create, update and delete alike for every kind and
+ * calls these hooks at fixed points; a reader who wants to know what the server does to a Pod
+ * opens {@code PodStrategy}. {@link BuiltinStrategies} finds a kind's strategy.
+ *
+ * <p>Every method has a default that does nothing, so a kind without rules needs no class.
+ * The hooks work in place on the object about to be stored (plain JSON, metadata included)
+ * and may throw a {@link io.listwatch.api.StatusException} to refuse the write, in which case
+ * nothing is stored. They see dry runs too.
+ *
+ * <p>The order of a <b>create</b>: the server's metadata is set (name, uid,
+ * creationTimestamp, generation; {@code ObjectMetaRules.prepareForCreate}), the client's
+ * {@code status} is dropped for kinds whose definition says {@code clearsStatusOnCreate}, then
+ * {@link #prepareForCreate}, then {@link #defaults}, then validation.
+ *
+ * <p>The order of an <b>update</b> (an update, patch or apply, inside the guaranteed update
+ * and again on each retry): the request's change is applied to the stored object, then
+ * {@link #defaults} runs on the result (for every subresource), then the metadata rules (the
+ * stored status kept on the main resource, the stored spec kept on {@code /status}, the
+ * generation bumped; {@code ObjectMetaRules.prepareForUpdate}), then one of
+ * {@link #prepareForUpdate} (the main resource, and the server's own whole-object writes such
+ * as a pod's binding), {@link #prepareForStatusUpdate} ({@code /status}) or
+ * {@link #prepareForFinalize} ({@code /finalize}), then a custom resource's own strategy and
+ * validation.
+ *
+ * <p>A <b>delete</b> (and each delete of a deletecollection) first asks {@link #checkDelete}.
+ *
+ * <p>Implementations are stateless, immutable and thread-safe, and do not block.
+ */
+public interface RestStrategy {
+
+  /**
+   * Fills kube's defaults of the kind into {@code obj}: the fields a client left out, missing
+   * or {@code null} (or an empty string where kube defaults a string), get the value
+   * kube-apiserver's would have; a field given (even {@code 0} or {@code false}) is kept, and a
+   * value of the wrong JSON type is left for validation. kube keeps these in the group's
+   * {@code defaults.go} ({@code SetDefaults_*}) and runs them when it decodes a body; we keep
+   * them with the kind, so that one file says everything the server does to it.
+   *
+   * <p>Called on every create (after {@link #prepareForCreate}) and on every update of any
+   * subresource (on the changed object, before the metadata rules). May change any field.
+   */
+  default void defaults(ObjectNode obj) {
+  }
+
+  /**
+   * kube's {@code PrepareForCreate}: what the server sets on a new object of the kind (a
+   * namespace starts Active, a pod Pending), whatever the client sent. Called once per create
+   * attempt, after the server's metadata (the uid included) is set and the status of kinds
+   * that clear it is dropped, before {@link #defaults}.
+   *
+   * @param now the server's clock, for timestamps the object gets
+   */
+  default void prepareForCreate(ObjectNode obj, Instant now) {
+  }
+
+  /**
+   * kube's {@code PrepareForUpdate}: what an update of the main resource may not change beyond
+   * the metadata rules. Called for updates, patches and applies of the main resource and for
+   * the server's own whole-object writes, after the metadata rules (and, for a whole-object
+   * write, after the new status is put back).
+   *
+   * @param obj the object about to be stored (without a resourceVersion); may be changed
+   * @param old the stored object (with its resourceVersion); not to be changed
+   */
+  default void prepareForUpdate(ObjectNode obj, ObjectNode old) {
+  }
+
+  /**
+   * kube's status strategy {@code PrepareForUpdate}: what a write through {@code /status}
+   * resets beyond the spec, which the metadata rules already keep. Called after them.
+   *
+   * @param obj the object about to be stored (without a resourceVersion); may be changed
+   * @param old the stored object (with its resourceVersion); not to be changed
+   */
+  default void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
+  }
+
+  /**
+   * kube's finalize strategy {@code PrepareForUpdate}: what a write through {@code /finalize}
+   * (a namespace's) keeps of {@code old} and takes of {@code obj}. Called after the metadata
+   * rules; may replace the whole content of {@code obj}.
+   *
+   * @param obj the object about to be stored (without a resourceVersion); may be changed
+   * @param old the stored object (with its resourceVersion); not to be changed
+   */
+  default void prepareForFinalize(ObjectNode obj, ObjectNode old) {
+  }
+
+  /**
+   * Refuses a delete kube refuses for this kind, by name, before anything is read or changed.
+   *
+   * @throws io.listwatch.api.StatusException to refuse (403 Forbidden for a protected object)
+   */
+  default void checkDelete(String name) {
+  }
+}
