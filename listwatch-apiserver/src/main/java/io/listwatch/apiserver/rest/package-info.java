@@ -10,7 +10,8 @@
  *       list, watch, create, update, patch, delete), decoding bodies and shaping answers.</li>
  *   <li>{@link io.listwatch.apiserver.rest.ResourceStore}: kube's registry store: creates,
  *       guaranteed updates and deletes against storage, with the metadata the server owns
- *       ({@link io.listwatch.apiserver.rest.ObjectMetaDefaults}), and storage errors mapped to
+ *       ({@link io.listwatch.apiserver.rest.ObjectMetaDefaults}), each kind's own rules from its
+ *       {@link io.listwatch.apiserver.strategy.RestStrategy}, and storage errors mapped to
  *       Status in one place ({@link io.listwatch.apiserver.rest.StorageErrors}).</li>
  *   <li>{@link io.listwatch.apiserver.rest.Discovery}: /api, /apis and the per-group-version
  *       resource lists.</li>
