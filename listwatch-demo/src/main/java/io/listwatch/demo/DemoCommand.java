@@ -1,6 +1,6 @@
 package io.listwatch.demo;
 
-import io.listwatch.controllers.ControllerSet;
+import io.listwatch.controllers.manager.ControllerSet;
 import io.listwatch.nodeagent.NodeAgent;
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.listwatch.controllers.ControllerSet;
+import io.listwatch.controllers.manager.ControllerSet;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;

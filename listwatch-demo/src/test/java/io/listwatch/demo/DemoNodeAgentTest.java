@@ -5,7 +5,7 @@ import static io.listwatch.demo.DemoCluster.readyNodes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.listwatch.controllers.ControllerSet;
+import io.listwatch.controllers.manager.ControllerSet;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;

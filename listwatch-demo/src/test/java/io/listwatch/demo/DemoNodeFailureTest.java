@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.client.KubeClient;
-import io.listwatch.controllers.ControllerSet;
+import io.listwatch.controllers.manager.ControllerSet;
 import io.listwatch.controllers.nodelifecycle.NodeLifecycleController;
 import io.listwatch.nodeagent.NodeAgent;
 import java.nio.file.Path;

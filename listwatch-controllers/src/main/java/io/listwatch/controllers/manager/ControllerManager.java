@@ -1,8 +1,10 @@
-package io.listwatch.controllers;
+package io.listwatch.controllers.manager;
 
 import io.listwatch.api.clock.Clock;
 import io.listwatch.client.KubeClient;
 import io.listwatch.client.cache.SharedInformerFactory;
+import io.listwatch.controllers.Controller;
+import io.listwatch.controllers.ControllerContext;
 import io.listwatch.controllers.events.EventRecorder;
 import java.util.ArrayList;
 import java.util.List;

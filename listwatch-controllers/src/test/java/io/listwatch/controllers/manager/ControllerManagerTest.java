@@ -1,4 +1,4 @@
-package io.listwatch.controllers;
+package io.listwatch.controllers.manager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,6 +7,7 @@ import io.listwatch.api.clock.FakeClock;
 import io.listwatch.client.DynamicObject;
 import io.listwatch.client.ResourceType;
 import io.listwatch.client.testing.FakeClient;
+import io.listwatch.controllers.RecordingController;
 import io.listwatch.controllers.events.EventRecorder;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

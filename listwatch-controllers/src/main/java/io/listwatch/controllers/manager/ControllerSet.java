@@ -1,7 +1,9 @@
-package io.listwatch.controllers;
+package io.listwatch.controllers.manager;
 
-import io.listwatch.client.KubeClient;
 import io.listwatch.api.clock.Clock;
+import io.listwatch.client.KubeClient;
+import io.listwatch.controllers.Controller;
+import io.listwatch.controllers.ControllerContext;
 import io.listwatch.controllers.deployment.DeploymentController;
 import io.listwatch.controllers.events.ClientEventRecorder;
 import io.listwatch.controllers.events.EventRecorder;
