@@ -49,10 +49,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *       generateName, 409 AlreadyExists, 404 NotFound, 409 Conflict for a stale non-empty
  *       resourceVersion (an empty one updates unconditionally), generation bumped when
  *       {@code spec} changes, an update keeps the stored {@code status} (for types with a
- *       status subresource) and a status update changes only {@code status}, an update
- *       that changes nothing is not a write, and an
+ *       status subresource) and a status update changes only {@code status} (404 for a type
+ *       without one), an update that changes nothing is not a write, and an
  *       object with finalizers is only marked on delete (deletionTimestamp) until an update
- *       removes its last finalizer.
+ *       removes its last finalizer: that update is written, then the object deleted.
  *   <li><b>Watchers</b> each get a buffer of {@link ObjectTrackerBuilder#watchBufferSize} live events; one
  *       that falls further behind is ended, as kube-apiserver ends a slow watcher.
  * </ul>
@@ -193,8 +193,16 @@ public final class ObjectTracker {
     return replace(type, object.deepCopy(), false);
   }
 
-  /** Replaces an object's {@code status} only (PUT to {@code /status}); errors as {@link #update}. */
+  /**
+   * Replaces an object's {@code status} only (PUT to {@code /status}); errors as {@link #update}.
+   *
+   * @throws StatusException also 404 NotFound for a type without a status subresource
+   *     ({@link ResourceType#hasStatus()}), whose {@code /status} path the server does not serve
+   */
   public ObjectNode updateStatus(ResourceType type, ObjectNode object) {
+    if (!type.hasStatus()) {
+      throw StatusException.pathNotFound();
+    }
     return replace(type, object.deepCopy(), true);
   }
 
@@ -356,14 +364,15 @@ public final class ObjectTracker {
   /**
    * A LIST with kube's resourceVersion rules: {@code ""}, {@code "0"} and NotOlderThan serve
    * the current state; {@code Exact}, or a limit with a resourceVersion, serves that exact
-   * revision; a continue token serves the token's revision from its key on. A revision
-   * newer than the current one gets 504 Too large resource version; one older than the
-   * history gets 410 Expired.
+   * revision; a continue token serves the token's revision from its key on. At {@code "0"}
+   * the limit is ignored, as kube's watch cache and the server ignore it
+   * ({@link TrackerReads#listLimit}). A revision newer than the current one gets 504 Too
+   * large resource version; one older than the history gets 410 Expired.
    */
   Page listPage(ResourceType type, String namespace, ListOptions options) {
     String ns = TrackerArgs.namespace(type, namespace, false);
     Filter filter = Filter.of(ns, options);
-    long limit = options.limit();
+    long limit = TrackerReads.listLimit(options);
     lock.lock();
     try {
       long at;
@@ -387,9 +396,8 @@ public final class ObjectTracker {
   /**
    * Opens a watch with kube's rules ({@link TrackerReads#watchStart}): the initial events or
    * the replayed changes, then live events; a watch from a resourceVersion older than the
-   * history gets an ERROR 410 and ends.
-   *
-   * @throws StatusException 504 for a resourceVersion newer than the current one
+   * history gets an ERROR 410 and ends, one newer than the current one an ERROR 504 (as from
+   * the server: the watch is accepted, the error comes in the stream).
    */
   TrackerWatch watch(ResourceType type, String namespace, ListOptions options) {
     Filter filter = Filter.of(TrackerArgs.namespace(type, namespace, false), options);
@@ -398,10 +406,10 @@ public final class ObjectTracker {
     try {
       TrackerReads.WatchStart start = TrackerReads.watchStart(type, filter, options,
           Trees.inNamespace(objects(type), filter.namespace(), null), history, resourceVersion);
-      if (start.expired()) {
-        TrackerWatch expired = new TrackerWatch(type, filter, false, 0, start.events());
-        expired.end();
-        return expired;
+      if (start.failed()) {
+        TrackerWatch failed = new TrackerWatch(type, filter, false, 0, start.events());
+        failed.end();
+        return failed;
       }
       watch = new TrackerWatch(type, filter, options.allowWatchBookmarks(), watchBufferSize, start.events());
       watches.add(watch);
@@ -463,15 +471,18 @@ public final class ObjectTracker {
       throw StatusException.conflictModified(type.group(), type.plural(), name);
     }
     ObjectNode result = FakeObjectMeta.prepareForUpdate(type, updated, current, statusOnly);
-    if (ObjectMetaRules.isMarkedForDeletion(result) && ObjectMetaRules.finalizers(result).isEmpty()) {
-      return remove(type, key, result); // the last finalizer is gone: the deletion completes
-    }
     ObjectNode unchanged = current.deepCopy();
     Trees.metadata(unchanged).remove("resourceVersion");
     if (unchanged.equals(result)) {
       return current; // kube does not write an update that changes nothing
     }
-    return commit(type, key, result, current);
+    ObjectNode written = commit(type, key, result, current);
+    if (ObjectMetaRules.isMarkedForDeletion(written) && ObjectMetaRules.finalizers(written).isEmpty()) {
+      // the last finalizer is gone: the update is written (MODIFIED), then the deletion completes
+      // (DELETED), as kube's registry does it; the caller gets the object the update wrote
+      remove(type, key, written);
+    }
+    return written;
   }
 
   /** Stores {@code object} (new, or replacing {@code prev}) at the next resourceVersion. */

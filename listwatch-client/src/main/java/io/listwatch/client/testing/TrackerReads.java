@@ -13,16 +13,29 @@ import java.util.OptionalLong;
 
 /**
  * kube's resourceVersion rules for reads, as the {@link ObjectTracker} applies them: which
- * revision a LIST serves, the state at an older revision, and the events a WATCH starts with
- * (synthetic ADDED events, the initial-events-end bookmark, or a replay of the history).
- * Revisions newer than the current one get 504 Too large resource version; revisions older
- * than the history get 410 Expired.
+ * revision a LIST serves and with what limit, the state at an older revision, and the events
+ * a WATCH starts with (synthetic ADDED events, the initial-events-end bookmark, or a replay of
+ * the history). Revisions newer than the current one get 504 Too large resource version;
+ * revisions older than the history get 410 Expired. A WATCH is answered as kube's watch cache
+ * answers it: accepted, with either error as an ERROR event that ends it.
  *
  * <p>Stateless: the tracker passes its state in, and calls these with its lock held.
  */
 final class TrackerReads {
 
   private TrackerReads() {
+  }
+
+  /**
+   * The page size a LIST is served with: its limit (0: no limit), except that a list at
+   * resourceVersion "0" without a continue token ignores it. kube's watch cache serves "0"
+   * whole, so an informer's first list ({@code resourceVersion=0&limit=500}) is one response
+   * without a continue token, and the server does the same.
+   */
+  static long listLimit(ListOptions options) {
+    OptionalLong rv = options.resourceVersionNumber();
+    boolean anyVersion = rv.isPresent() && rv.getAsLong() == 0 && options.continueToken().isEmpty();
+    return anyVersion ? 0 : options.limit();
   }
 
   /**
@@ -70,25 +83,31 @@ final class TrackerReads {
    * How a watch starts.
    *
    * @param events what it delivers before live events
-   * @param expired whether {@code events} is a 410 ERROR after which the watch ends
+   * @param failed whether {@code events} is one ERROR (410, 504) after which the watch ends
    */
-  record WatchStart(List<TrackerWatch.TreeEvent> events, boolean expired) {
+  record WatchStart(List<TrackerWatch.TreeEvent> events, boolean failed) {
+
+    static WatchStart failure(StatusException error) {
+      return new WatchStart(List.of(TrackerWatch.TreeEvent.error(error.status())), true);
+    }
   }
 
   /**
    * The events a WATCH starts with: from {@code ""} or {@code "0"}, synthetic ADDED events
-   * for the matching objects; from N, the changes after N (an ERROR 410 when N is older than
-   * the history); with {@code sendInitialEvents=true}, the ADDED events then a BOOKMARK
-   * annotated {@code k8s.io/initial-events-end}.
+   * for the matching objects; from N, the changes after N; with {@code sendInitialEvents=true},
+   * the ADDED events then a BOOKMARK annotated {@code k8s.io/initial-events-end}. A watch from
+   * a resourceVersion the server cannot serve is accepted and gets one ERROR, as from kube's
+   * watch cache: 410 Expired when it is older than the history, 504 Too large resource
+   * version when it is newer than {@code current} (the tracker has no cache to wait for, so
+   * that is at once instead of after kube's 3 s).
    *
    * @param objects the current objects of {@code type} in the watch's namespace
-   * @throws StatusException 504 for a resourceVersion newer than {@code current}
    */
   static WatchStart watchStart(ResourceType type, Filter filter, ListOptions options,
       NavigableMap<String, ObjectNode> objects, EventHistory history, long current) {
     OptionalLong rv = options.resourceVersionNumber();
     if (rv.isPresent() && rv.getAsLong() > current) {
-      throw StatusException.tooLargeResourceVersion(rv.getAsLong(), current);
+      return WatchStart.failure(StatusException.tooLargeResourceVersion(rv.getAsLong(), current));
     }
     boolean initialEvents = options.sendInitialEvents() != null
         ? options.sendInitialEvents()
@@ -107,9 +126,8 @@ final class TrackerReads {
     }
     long from = rv.isPresent() && rv.getAsLong() > 0 ? rv.getAsLong() : current;
     if (from < history.floor()) {
-      return new WatchStart(List.of(TrackerWatch.TreeEvent.error(
-          StatusException.expired("too old resource version: " + from + " (" + history.floor() + ")").status())),
-          true);
+      return WatchStart.failure(
+          StatusException.expired("too old resource version: " + from + " (" + history.floor() + ")"));
     }
     for (StoredEvent e : history.since(from)) {
       TrackerWatch.TreeEvent seen = e.resource().equals(type) ? e.project(filter) : null;
