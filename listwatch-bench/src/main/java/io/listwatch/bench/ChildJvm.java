@@ -62,6 +62,15 @@ public final class ChildJvm implements AutoCloseable {
     return new ChildJvm(name, p, log);
   }
 
+  /**
+   * The JVM options the benchmarks give a child unless they measure something else: an explicit
+   * heap limit {@code heap} (a JVM size, e.g. {@code 4g}), G1, and native access for the
+   * classpath's libraries, so that every child of a run is configured alike.
+   */
+  public static List<String> standardOptions(String heap) {
+    return List.of("-Xmx" + heap, "-XX:+UseG1GC", "--enable-native-access=ALL-UNNAMED");
+  }
+
   public long pid() {
     return process.pid();
   }

@@ -15,7 +15,6 @@ import io.listwatch.storage.Watch;
 import io.listwatch.storage.etcd.EtcdStorage;
 import io.listwatch.storage.etcd.testing.EtcdServer;
 import io.listwatch.storage.rocksdb.RocksDbStorage;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -142,9 +142,8 @@ final class StorageBenchmark implements Callable<Integer> {
       description = "Target creates/s at the largest writer count (default: ${DEFAULT-VALUE}).")
   private long targetCreatesPerSecond;
 
-  @Option(names = "--markdown",
-      description = "Print the results as Markdown, for docs/benchmarks.md.")
-  private boolean markdown;
+  @Mixin
+  private ReportOutput output;
 
   private final Report report = new Report("storage");
   /** The store being measured, for table titles. */
@@ -155,18 +154,11 @@ final class StorageBenchmark implements Callable<Integer> {
   public Integer call() throws Exception {
     validate();
     values = randomValues(64, valueBytes);
-    boolean tempDir = dataDir == null;
-    Path dir;
-    try {
-      dir = tempDir
-          ? Files.createTempDirectory("listwatch-bench-storage-")
-          : Format.requireEmptyDirectory(dataDir);
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), "--data-dir: " + e.getMessage());
-    }
+    DataDirectory data = DataDirectory.open(dataDir, "listwatch-bench-storage-", spec);
+    Path dir = data.path();
     MachineInfo machine = MachineInfo.describe(dir);
     long started = System.nanoTime();
-    try {
+    try (data) {
       for (String store : stores) {
         storeName = store;
         Path storeDir = dir.resolve(store);
@@ -183,14 +175,10 @@ final class StorageBenchmark implements Callable<Integer> {
           }
         }
       }
-    } finally {
-      if (tempDir) {
-        Format.deleteRecursively(dir);
-      }
     }
     report.progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
-    report.parameters.putAll(parameters(dir, tempDir));
-    report.print(System.out, spec, machine, markdown);
+    report.parameters.putAll(parameters(dir, data.temporary()));
+    output.print(report, machine);
     return 0;
   }
 

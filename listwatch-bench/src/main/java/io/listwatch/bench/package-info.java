@@ -12,7 +12,11 @@
  *       at the end, and their pauses read from their JVM log.
  *   <li>{@link io.listwatch.bench.LatencyRecorder}, {@link io.listwatch.bench.ResultTable},
  *       {@link io.listwatch.bench.MachineInfo}: measuring and reporting, shared by every
- *       benchmark.
+ *       benchmark; {@link io.listwatch.bench.ReportOutput} (the {@code --markdown} option) prints
+ *       the {@link io.listwatch.bench.Report}, {@link io.listwatch.bench.DataDirectory} is where a
+ *       run writes ({@code --data-dir} or a temporary directory).
+ *   <li>{@link io.listwatch.bench.JmhCommand}: the {@code bench *-jmh} commands, JMH's runner over
+ *       one package of microbenchmarks.
  * </ul>
  *
  * <p>Every figure a benchmark prints comes with the machine it ran on and the exact

@@ -102,13 +102,12 @@ public final class JsonPath {
     int depth = 0;
     for (int i = open; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (quote != 0) {
-        if (c == quote) {
-          quote = 0;
-        }
-      } else if (c == '\'' || c == '"') {
-        quote = c;
-      } else if (c == '[' || c == '(') {
+      char before = quote;
+      quote = quoteAfter(before, c);
+      if (before != 0 || quote != 0) {
+        continue; // inside a quoted string, or at its opening quote
+      }
+      if (c == '[' || c == '(') {
         depth++;
       } else if (c == ']' || c == ')') {
         depth--;
@@ -152,18 +151,24 @@ public final class JsonPath {
   private static int indexOutsideQuotes(String s, String token) {
     char quote = 0;
     for (int i = 0; i + token.length() <= s.length(); i++) {
-      char c = s.charAt(i);
-      if (quote != 0) {
-        if (c == quote) {
-          quote = 0;
-        }
-      } else if (c == '\'' || c == '"') {
-        quote = c;
-      } else if (s.startsWith(token, i)) {
+      char before = quote;
+      quote = quoteAfter(before, s.charAt(i));
+      if (before == 0 && quote == 0 && s.startsWith(token, i)) {
         return i;
       }
     }
     return -1;
+  }
+
+  /**
+   * The quote open after character {@code c}, given the one open before it ({@code 0}: none):
+   * a single or double quote opens a quoted string, which only the same quote closes.
+   */
+  private static char quoteAfter(char open, char c) {
+    if (open != 0) {
+      return c == open ? 0 : open;
+    }
+    return c == '\'' || c == '"' ? c : 0;
   }
 
   private static List<String> filterPath(String operand, String expression) {

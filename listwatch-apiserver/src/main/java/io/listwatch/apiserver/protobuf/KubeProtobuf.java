@@ -66,6 +66,21 @@ public final class KubeProtobuf {
   // ---- reading -------------------------------------------------------------------------------
 
   /**
+   * Whether a request body of {@code mediaType} (its Content-Type without parameters, as
+   * {@code ApiRequest.mediaType()} gives it) is in this encoding, for a kind the server reads in
+   * either: true for protobuf, false for JSON (also for no type or {@code *}{@code /*}), and a 415
+   * in kube's words for any other type.
+   */
+  public static boolean isProtobufBody(String mediaType) {
+    boolean protobuf = mediaType.equals(MEDIA_TYPE);
+    if (!mediaType.isEmpty() && !mediaType.equals("application/json") && !mediaType.equals("*/*") && !protobuf) {
+      throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
+          + "media types include: application/json, " + MEDIA_TYPE);
+    }
+    return protobuf;
+  }
+
+  /**
    * A request body of kind {@code kind} in {@code apiVersion} as the object's JSON (with
    * {@code kind} and {@code apiVersion} first). An envelope naming another apiVersion or kind, a
    * body that is not an envelope, or malformed bytes are a 400.

@@ -9,6 +9,7 @@ import io.listwatch.bench.Format;
 import io.listwatch.bench.GcLog;
 import io.listwatch.bench.MachineInfo;
 import io.listwatch.bench.Report;
+import io.listwatch.bench.ReportOutput;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.bench.ServerJvm;
 import io.listwatch.client.Config;
@@ -29,6 +30,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -117,8 +119,8 @@ public final class DemoScaleBenchmark implements Callable<Integer> {
       + "instead of deleting it; its path is printed.")
   private boolean keepLogs;
 
-  @Option(names = "--markdown", description = "Print the results as Markdown, for docs/benchmarks.md.")
-  private boolean markdown;
+  @Mixin
+  private ReportOutput output;
 
   private final Report report = new Report("demo-scale");
 
@@ -204,7 +206,7 @@ public final class DemoScaleBenchmark implements Callable<Integer> {
       }
     }
     report(phases, liveHeap);
-    report.print(System.out, spec, machine, markdown);
+    output.print(report, machine);
     if (keepLogs) {
       System.err.println("logs kept in " + dir);
     } else {
@@ -377,7 +379,7 @@ public final class DemoScaleBenchmark implements Callable<Integer> {
   }
 
   private static List<String> jvmOptions(String heap, GcLog gc) {
-    List<String> options = new ArrayList<>(List.of("-Xmx" + heap, "-XX:+UseG1GC", "--enable-native-access=ALL-UNNAMED"));
+    List<String> options = new ArrayList<>(ChildJvm.standardOptions(heap));
     options.addAll(gc.jvmOptions());
     return options;
   }

@@ -1,10 +1,7 @@
 package io.listwatch.bench.informer;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Callable;
+import io.listwatch.bench.JmhCommand;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Unmatched;
 
 /**
  * {@code bench informer-jmh [JMH options]}: the JMH microbenchmarks of the informer's event
@@ -18,20 +15,9 @@ import picocli.CommandLine.Unmatched;
     name = "informer-jmh",
     description = "JMH: informer event throughput, watch stream -> DeltaFIFO -> indexer -> 1 and 10 handlers "
         + "(no network). Options are JMH's own.")
-public final class InformerJmhCommand implements Callable<Integer> {
+public final class InformerJmhCommand extends JmhCommand {
 
-  /** The include pattern always passed: every benchmark of the package. */
-  static final String BENCHMARKS = "io\\.listwatch\\.bench\\.informer\\.jmh\\..*";
-
-  /** Every argument, in order, for JMH. */
-  @Unmatched
-  private List<String> jmhArgs = new ArrayList<>();
-
-  @Override
-  public Integer call() throws Exception {
-    List<String> all = new ArrayList<>(jmhArgs);
-    all.add(BENCHMARKS);
-    org.openjdk.jmh.Main.main(all.toArray(String[]::new));
-    return 0;
+  public InformerJmhCommand() {
+    super("io.listwatch.bench.informer.jmh");
   }
 }

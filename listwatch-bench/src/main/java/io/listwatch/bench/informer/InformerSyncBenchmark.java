@@ -7,6 +7,7 @@ import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.Format;
 import io.listwatch.bench.MachineInfo;
 import io.listwatch.bench.Report;
+import io.listwatch.bench.ReportOutput;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.bench.ServerJvm;
 import io.listwatch.bench.server.Pods;
@@ -26,6 +27,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToDoubleFunction;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -120,8 +122,8 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
       description = "Target: listwatch's cache heap at most F of each peer's (default: ${DEFAULT-VALUE}).")
   private double targetHeapFraction;
 
-  @Option(names = "--markdown", description = "Print the results as Markdown, for docs/benchmarks.md.")
-  private boolean markdown;
+  @Mixin
+  private ReportOutput output;
 
   private final Report report = new Report("informer-sync");
 
@@ -131,7 +133,7 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
     Path dir = Files.createTempDirectory("listwatch-bench-informer-");
     Path data = Files.createDirectory(dir.resolve("data"));
     MachineInfo machine = MachineInfo.describe(dir);
-    List<String> clientJvm = new ArrayList<>(jvmOptions(clientHeap));
+    List<String> clientJvm = new ArrayList<>(ChildJvm.standardOptions(clientHeap));
     clientJvm.addAll(clientJvmOptions);
     long started = System.nanoTime();
 
@@ -160,7 +162,7 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
       Format.deleteRecursively(dir);
     });
     Runtime.getRuntime().addShutdownHook(cleanup);
-    try (ServerJvm server = ServerJvm.start(data, jvmOptions(serverHeap), dir.resolve("server.log"))) {
+    try (ServerJvm server = ServerJvm.start(data, ChildJvm.standardOptions(serverHeap), dir.resolve("server.log"))) {
       running.set(server);
       report.progress("server %s (log %s)", server.url(), dir.resolve("server.log"));
       int have = 0;
@@ -222,8 +224,8 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
     failures.forEach(f -> report.note("FAILED run: " + f));
     report.progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
     report.parameters.put("server", "ApiServer (./listwatch server, builder defaults) in a child JVM "
-        + String.join(" ", jvmOptions(serverHeap)) + ", embedded RocksDB store in a new temp dir, plain HTTP "
-        + "(HTTP/1.1 and h2c) on 127.0.0.1");
+        + String.join(" ", ChildJvm.standardOptions(serverHeap)) + ", embedded RocksDB store in a new temp dir, "
+        + "plain HTTP (HTTP/1.1 and h2c) on 127.0.0.1");
     report.parameters.put("pods", String.format("up to %s in namespace %s, ~%,d bytes of JSON each, created through "
         + "HTTP (%d in flight); before the first client at each count, 2 untimed full lists over HTTP/1.1 and 2 "
         + "untimed lists ?resourceVersion=0&limit=500 over h2c", podCounts, NAMESPACE, objectBytes, loadConnections));
@@ -232,7 +234,7 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
         + String.format("; a run with other processes above %.0f%% of a core is repeated (at most %d times)",
             maxOtherCpu, busyRetries));
     described.forEach((k, v) -> report.parameters.put("client " + k, v));
-    report.print(System.out, spec, machine, markdown);
+    output.print(report, machine);
     return failures.isEmpty() ? 0 : 1;
   }
 
@@ -357,11 +359,6 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
 
   private static String ms(long nanos) {
     return String.format("%,.0f", nanos / 1e6);
-  }
-
-  /** The JVM options of a child: explicit heap limit and collector, the same for every client. */
-  private static List<String> jvmOptions(String heap) {
-    return List.of("-Xmx" + heap, "-XX:+UseG1GC", "--enable-native-access=ALL-UNNAMED");
   }
 
   private void validate() {

@@ -1,10 +1,7 @@
 package io.listwatch.bench.server;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Callable;
+import io.listwatch.bench.JmhCommand;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Unmatched;
 
 /**
  * {@code bench encoding-jmh [JMH options]}: the JMH microbenchmarks of the server's encodings
@@ -17,20 +14,9 @@ import picocli.CommandLine.Unmatched;
     name = "encoding-jmh",
     description = "JMH: CPU per object of JSON and kube protobuf (JSON -> protobuf, protobuf -> JSON, JSON "
         + "parse+write) and their sizes. Options are JMH's own.")
-public final class EncodingJmhCommand implements Callable<Integer> {
+public final class EncodingJmhCommand extends JmhCommand {
 
-  /** The include pattern always passed: every benchmark of the package. */
-  static final String BENCHMARKS = "io\\.listwatch\\.bench\\.server\\.jmh\\..*";
-
-  /** Every argument, in order, for JMH. */
-  @Unmatched
-  private List<String> jmhArgs = new ArrayList<>();
-
-  @Override
-  public Integer call() throws Exception {
-    List<String> all = new ArrayList<>(jmhArgs);
-    all.add(BENCHMARKS);
-    org.openjdk.jmh.Main.main(all.toArray(String[]::new));
-    return 0;
+  public EncodingJmhCommand() {
+    super("io.listwatch.bench.server.jmh");
   }
 }

@@ -4,15 +4,16 @@ import static io.listwatch.bench.Format.count;
 import static io.listwatch.bench.Format.ms;
 
 import io.listwatch.bench.CpuMonitor;
+import io.listwatch.bench.DataDirectory;
 import io.listwatch.bench.Format;
 import io.listwatch.bench.GcLog;
 import io.listwatch.bench.MachineInfo;
 import io.listwatch.bench.Report;
+import io.listwatch.bench.ReportOutput;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.bench.ServerJvm;
 import io.netty.handler.ssl.SslProvider;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -22,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -165,8 +167,8 @@ public final class FanOutBenchmark implements Callable<Integer> {
       description = "Target p99 write-to-receive at 1,000 writes/s with 100 watchers (default: ${DEFAULT-VALUE}).")
   private double targetP99Ms;
 
-  @Option(names = "--markdown", description = "Print the results as Markdown, for docs/benchmarks.md.")
-  private boolean markdown;
+  @Mixin
+  private ReportOutput output;
 
   private final Report report = new Report("server-fanout");
   private final List<Row> rows = new ArrayList<>();
@@ -197,13 +199,8 @@ public final class FanOutBenchmark implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     List<ServerRun> runs = validate();
-    boolean tempDir = dataDir == null;
-    Path base;
-    try {
-      base = tempDir ? Files.createTempDirectory("listwatch-bench-fanout-") : Format.requireEmptyDirectory(dataDir);
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), "--data-dir: " + e.getMessage());
-    }
+    DataDirectory data = DataDirectory.open(dataDir, "listwatch-bench-fanout-", spec);
+    Path base = data.path();
     MachineInfo machine = MachineInfo.describe(base);
     long started = System.nanoTime();
     points = report.table(new ResultTable(String.format(
@@ -223,9 +220,7 @@ public final class FanOutBenchmark implements Callable<Integer> {
       if (s != null) {
         s.close();
       }
-      if (tempDir) {
-        Format.deleteRecursively(base);
-      }
+      data.close();
     });
     Runtime.getRuntime().addShutdownHook(cleanup);
     try {
@@ -240,7 +235,7 @@ public final class FanOutBenchmark implements Callable<Integer> {
           // one transport failing (e.g. a server without it) does not lose the others' figures
           report.progress("%s FAILED: %s", run.label(), e);
           report.note(run.label() + " FAILED: " + e.getMessage() + " (logs: " + dir
-              + (tempDir ? ", deleted at the end; keep them with --data-dir" : "") + ")");
+              + (data.temporary() ? ", deleted at the end; keep them with --data-dir" : "") + ")");
         }
       }
     } finally {
@@ -248,9 +243,8 @@ public final class FanOutBenchmark implements Callable<Integer> {
       if (s != null) {
         s.close();
       }
-      if (tempDir) {
-        Format.deleteRecursively(base);
-      } else {
+      data.close();
+      if (!data.temporary()) {
         report.note("Server data directories, logs (server.log) and JVM logs (jvm.log) are in " + base
             + (showTopology ? " (etcd's and HAProxy's in etcd/ and haproxy/ beside them)" : "") + ".");
       }
@@ -263,7 +257,7 @@ public final class FanOutBenchmark implements Callable<Integer> {
     summary();
     report.progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
     parameters();
-    report.print(System.out, spec, machine, markdown);
+    output.print(report, machine);
     return 0;
   }
 

@@ -80,22 +80,10 @@ final class FanOutPoint {
       w.start();
 
       sleepUntil(measureFrom);
-      long events0 = tally.events();
-      long proc0 = Report.processCpuNanos();
-      long server0 = t.servers().serverTicks();
-      long etcd0 = t.servers().etcdTicks();
-      long haproxy0 = t.servers().haproxyTicks();
       long[] gc0 = t.servers().gcMarks();
-      CpuMonitor machine0 = CpuMonitor.now();
-      long a = System.nanoTime();
+      Counters start = Counters.read(tally, t.servers());
       sleepUntil(until);
-      long events1 = tally.events();
-      long proc1 = Report.processCpuNanos();
-      long server1 = t.servers().serverTicks();
-      long etcd1 = t.servers().etcdTicks();
-      long haproxy1 = t.servers().haproxyTicks();
-      CpuMonitor machine1 = CpuMonitor.now();
-      long b = System.nanoTime();
+      Counters end = Counters.read(tally, t.servers());
       w.join();
       long[] gc1 = t.servers().gcMarks();
       long writersDone = System.nanoTime();
@@ -116,24 +104,46 @@ final class FanOutPoint {
       String firstLoss = tally.firstFailure();
       fleet.close();
 
-      long wall = b - a;
-      double deliveries = (events1 - events0) / (wall / 1e9);
-      long serverNanos = (server1 - server0) * NANOS_PER_TICK;
+      long wall = end.nanos() - start.nanos();
+      long events = end.events() - start.events();
+      long serverTicks = end.serverTicks() - start.serverTicks();
+      long etcdTicks = end.etcdTicks() - start.etcdTicks();
+      long haproxyTicks = end.haproxyTicks() - start.haproxyTicks();
+      double deliveries = events / (wall / 1e9);
+      long serverNanos = serverTicks * NANOS_PER_TICK;
       long windowWrites = w.windowWrites.sum();
-      double others = machine1.percentOfCoreSince(machine0,
-          Math.max(0, (machine1.machineBusyTicks() - machine0.machineBusyTicks())
-              - (machine1.selfTicks() - machine0.selfTicks()) - (server1 - server0) - (etcd1 - etcd0)
-              - (haproxy1 - haproxy0)));
+      double others = end.machine().percentOfCoreSince(start.machine(),
+          Math.max(0, (end.machine().machineBusyTicks() - start.machine().machineBusyTicks())
+              - (end.machine().selfTicks() - start.machine().selfTicks()) - serverTicks - etcdTicks - haproxyTicks));
       MicrosHistogram lat = tally.latencies();
       return new Result(watchers, rate, writerCount, windowWrites / (double) measured, w.errors.sum(),
           w.firstError.get(), w.latencies.percentile(0.50), w.latencies.percentile(0.99),
           w.lateness.percentile(0.99), deliveries, lat.percentileNanos(0.50), lat.percentileNanos(0.99),
           lat.percentileNanos(0.999), lat.maxNanos(), 100.0 * serverNanos / wall,
           windowWrites == 0 ? 0 : serverNanos / (double) windowWrites,
-          events1 == events0 ? 0 : serverNanos / (double) (events1 - events0),
-          100.0 * (etcd1 - etcd0) * NANOS_PER_TICK / wall, 100.0 * (haproxy1 - haproxy0) * NANOS_PER_TICK / wall,
-          100.0 * (proc1 - proc0) / wall, others, t.servers().pauses(gc0, gc1), delivered, expected, caughtUp, lost,
-          firstLoss, tally.unparsed());
+          events == 0 ? 0 : serverNanos / (double) events,
+          100.0 * etcdTicks * NANOS_PER_TICK / wall, 100.0 * haproxyTicks * NANOS_PER_TICK / wall,
+          100.0 * (end.processCpuNanos() - start.processCpuNanos()) / wall, others, t.servers().pauses(gc0, gc1),
+          delivered, expected, caughtUp, lost, firstLoss, tally.unparsed());
+    }
+  }
+
+  /**
+   * The counters a point's figures come from, read at each end of the measured window: the
+   * events the fleet received, this JVM's CPU, the CPU ticks of the servers, etcd and HAProxy
+   * (0 for those not running), the machine's CPU, and when they were read.
+   */
+  private record Counters(long events, long processCpuNanos, long serverTicks, long etcdTicks, long haproxyTicks,
+      CpuMonitor machine, long nanos) {
+
+    static Counters read(WatchTally tally, FanOutTopology.Servers servers) {
+      long events = tally.events();
+      long processCpuNanos = Report.processCpuNanos();
+      long serverTicks = servers.serverTicks();
+      long etcdTicks = servers.etcdTicks();
+      long haproxyTicks = servers.haproxyTicks();
+      CpuMonitor machine = CpuMonitor.now();
+      return new Counters(events, processCpuNanos, serverTicks, etcdTicks, haproxyTicks, machine, System.nanoTime());
     }
   }
 

@@ -6,9 +6,11 @@ import static io.listwatch.bench.Format.ms;
 
 import io.listwatch.api.ListOptions;
 import io.listwatch.bench.CpuMonitor;
+import io.listwatch.bench.DataDirectory;
 import io.listwatch.bench.Format;
 import io.listwatch.bench.MachineInfo;
 import io.listwatch.bench.Report;
+import io.listwatch.bench.ReportOutput;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.server.ApiServer;
 import io.listwatch.apiserver.cacher.CachedObject;
@@ -18,7 +20,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,6 +29,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -104,8 +106,8 @@ public final class ListBenchmark implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
   private double targetHeapRatio;
 
-  @Option(names = "--markdown", description = "Print the results as Markdown, for docs/benchmarks.md.")
-  private boolean markdown;
+  @Mixin
+  private ReportOutput output;
 
   private final Report report = new Report("server-list");
   private Cacher cacher;
@@ -114,13 +116,8 @@ public final class ListBenchmark implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     validate();
-    boolean tempDir = dataDir == null;
-    Path dir;
-    try {
-      dir = tempDir ? Files.createTempDirectory("listwatch-bench-list-") : Format.requireEmptyDirectory(dataDir);
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), "--data-dir: " + e.getMessage());
-    }
+    DataDirectory data = DataDirectory.open(dataDir, "listwatch-bench-list-", spec);
+    Path dir = data.path();
     MachineInfo machine = MachineInfo.describe(dir);
     long started = System.nanoTime();
     ResultTable loads = report.table(new ResultTable(String.format(
@@ -246,9 +243,7 @@ public final class ListBenchmark implements Callable<Integer> {
       if (http != null) {
         http.close();
       }
-      if (tempDir) {
-        Format.deleteRecursively(dir);
-      }
+      data.close();
     }
     if (fullMs100k[0] >= 0) {
       report.verdict(String.format("target: full list of 100,000 pods in <= %s ms: %s (median %.1f ms)",
@@ -267,7 +262,7 @@ public final class ListBenchmark implements Callable<Integer> {
         + "reads per kind after 1 untimed; pages of %d", repeats, pageSize));
     report.parameters.put("JVM", String.join(" ",
         java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()));
-    report.print(System.out, spec, machine, markdown);
+    output.print(report, machine);
     return 0;
   }
 

@@ -5,11 +5,13 @@ import static io.listwatch.bench.Format.ms;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.listwatch.bench.ChildJvm;
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.Format;
 import io.listwatch.bench.LatencyRecorder;
 import io.listwatch.bench.MachineInfo;
 import io.listwatch.bench.Report;
+import io.listwatch.bench.ReportOutput;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.bench.ServerJvm;
 import io.listwatch.storage.etcd.testing.EtcdServer;
@@ -26,6 +28,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -107,8 +110,8 @@ public final class WriteBenchmark implements Callable<Integer> {
       description = "-Xmx of the server's JVM (default: ${DEFAULT-VALUE}).")
   private String serverHeap;
 
-  @Option(names = "--markdown", description = "Print the results as Markdown, for docs/benchmarks.md.")
-  private boolean markdown;
+  @Mixin
+  private ReportOutput output;
 
   private final Report report = new Report("server-writes");
 
@@ -123,7 +126,7 @@ public final class WriteBenchmark implements Callable<Integer> {
     }
     Path dir = Files.createTempDirectory("listwatch-bench-writes-");
     MachineInfo machine = MachineInfo.describe(dir);
-    List<String> jvm = List.of("-Xmx" + serverHeap, "-XX:+UseG1GC", "--enable-native-access=ALL-UNNAMED");
+    List<String> jvm = ChildJvm.standardOptions(serverHeap);
     ResultTable table = report.table(new ResultTable(String.format(
         "Writes: %d writers, each on its own object; %d rounds of %d s recorded per scenario, after a warm-up pass "
             + "of %d s each; server CPU is the server JVM's over the recorded windows, per write", writers, rounds,
@@ -146,7 +149,7 @@ public final class WriteBenchmark implements Callable<Integer> {
         + "each write changes a counter", objectBytes, WriteObjects.NAMESPACE));
     report.parameters.put("writes", "PUT with the resourceVersion of the previous answer; apply: PATCH "
         + APPLY + " ?fieldManager=bench&force=true with the whole object (JSON)");
-    report.print(System.out, spec, machine, markdown);
+    output.print(report, machine);
     return 0;
   }
 

@@ -32,12 +32,7 @@ final class ReviewBodies {
    * refused with 400, as kube's decoder does.
    */
   static ObjectNode read(ApiRequest request, String kind, boolean emptyAllowed) {
-    String type = request.mediaType();
-    boolean protobuf = type.equals(KubeProtobuf.MEDIA_TYPE);
-    if (!type.isEmpty() && !type.equals("application/json") && !type.equals("*/*") && !protobuf) {
-      throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
-          + "media types include: application/json, " + KubeProtobuf.MEDIA_TYPE);
-    }
+    boolean protobuf = KubeProtobuf.isProtobufBody(request.mediaType());
     if (request.body().length == 0) {
       if (emptyAllowed) {
         return JSON.createObjectNode();

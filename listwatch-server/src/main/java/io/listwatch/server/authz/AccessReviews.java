@@ -73,19 +73,14 @@ public final class AccessReviews {
   CompletableFuture<ApiResponse> subjectAccessReview(RequestInfo info, ApiRequest request) {
     ObjectNode review = body(request, "SubjectAccessReview");
     JsonNode spec = review.path("spec");
-    List<Status.Cause> causes = new ArrayList<>();
-    checkOneOf(spec, causes);
-    checkSubject(spec, causes);
-    invalidIfAny("SubjectAccessReview", causes);
+    invalidIfAny("SubjectAccessReview", subjectAccessCauses(spec));
     return answer(review, attributes(subject(spec), spec));
   }
 
   CompletableFuture<ApiResponse> localSubjectAccessReview(RequestInfo info, ApiRequest request) {
     ObjectNode review = body(request, "LocalSubjectAccessReview");
     JsonNode spec = review.path("spec");
-    List<Status.Cause> causes = new ArrayList<>();
-    checkOneOf(spec, causes);
-    checkSubject(spec, causes);
+    List<Status.Cause> causes = subjectAccessCauses(spec);
     if (spec.path("nonResourceAttributes").isObject()) {
       causes.add(new Status.Cause(Reasons.FIELD_VALUE_INVALID, "Invalid value: " + spec.get("nonResourceAttributes")
           + ": disallowed on this kind of request", "spec.nonResourceAttributes"));
@@ -188,6 +183,17 @@ public final class AccessReviews {
     }
   }
 
+  /**
+   * What makes the spec of a review of another subject's access (SubjectAccessReview,
+   * LocalSubjectAccessReview) invalid: not exactly one of the attributes, or no subject.
+   */
+  private static List<Status.Cause> subjectAccessCauses(JsonNode spec) {
+    List<Status.Cause> causes = new ArrayList<>();
+    checkOneOf(spec, causes);
+    checkSubject(spec, causes);
+    return causes;
+  }
+
   private static void checkSubject(JsonNode spec, List<Status.Cause> causes) {
     if (spec.path("user").asText("").isEmpty() && spec.path("groups").isEmpty()) {
       causes.add(new Status.Cause(Reasons.FIELD_VALUE_INVALID,
@@ -202,12 +208,7 @@ public final class AccessReviews {
   }
 
   private static ObjectNode body(ApiRequest request, String kind) {
-    String type = request.mediaType();
-    boolean protobuf = type.equals(KubeProtobuf.MEDIA_TYPE);
-    if (!type.isEmpty() && !type.equals("application/json") && !type.equals("*/*") && !protobuf) {
-      throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
-          + "media types include: application/json, " + KubeProtobuf.MEDIA_TYPE);
-    }
+    boolean protobuf = KubeProtobuf.isProtobufBody(request.mediaType());
     if (request.body().length == 0) {
       throw StatusException.badRequest("the request has no body");
     }

@@ -2,7 +2,6 @@ package io.listwatch.apiserver.apiextensions.cel;
 
 import dev.cel.common.CelFunctionDecl;
 import dev.cel.common.CelOverloadDecl;
-import dev.cel.common.types.CelType;
 import dev.cel.common.types.OpaqueType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
@@ -22,6 +21,8 @@ import java.util.List;
 final class KubeQuantityLibrary {
 
   private static final OpaqueType QUANTITY = OpaqueType.create("kubernetes.Quantity");
+  private static final LibraryType<Amount> TYPE =
+      new LibraryType<>("quantity", "isQuantity", QUANTITY, KubeQuantityLibrary::parse);
 
   /** A quantity's amount; equal when the amounts are, whatever the spelling. */
   record Amount(BigDecimal value) {
@@ -34,17 +35,11 @@ final class KubeQuantityLibrary {
   }
 
   static List<CelFunctionDecl> declarations() {
-    return List.of(
-        CelFunctionDecl.newFunctionDeclaration("quantity",
-            CelOverloadDecl.newGlobalOverload("kube_string_to_quantity", QUANTITY,
-                SimpleType.STRING)),
-        CelFunctionDecl.newFunctionDeclaration("isQuantity",
-            CelOverloadDecl.newGlobalOverload("kube_is_quantity_string", SimpleType.BOOL,
-                SimpleType.STRING)),
-        member("sign", SimpleType.INT),
-        member("isInteger", SimpleType.BOOL),
-        member("asInteger", SimpleType.INT),
-        member("asApproximateFloat", SimpleType.DOUBLE),
+    return TYPE.declarations(
+        TYPE.member("sign", SimpleType.INT),
+        TYPE.member("isInteger", SimpleType.BOOL),
+        TYPE.member("asInteger", SimpleType.INT),
+        TYPE.member("asApproximateFloat", SimpleType.DOUBLE),
         CelFunctionDecl.newFunctionDeclaration("add",
             CelOverloadDecl.newMemberOverload("kube_quantity_add", QUANTITY, QUANTITY, QUANTITY),
             CelOverloadDecl.newMemberOverload("kube_quantity_add_int", QUANTITY, QUANTITY,
@@ -53,23 +48,13 @@ final class KubeQuantityLibrary {
             CelOverloadDecl.newMemberOverload("kube_quantity_sub", QUANTITY, QUANTITY, QUANTITY),
             CelOverloadDecl.newMemberOverload("kube_quantity_sub_int", QUANTITY, QUANTITY,
                 SimpleType.INT)),
-        member("isLessThan", SimpleType.BOOL, QUANTITY),
-        member("isGreaterThan", SimpleType.BOOL, QUANTITY),
-        member("compareTo", SimpleType.INT, QUANTITY));
+        TYPE.member("isLessThan", SimpleType.BOOL, QUANTITY),
+        TYPE.member("isGreaterThan", SimpleType.BOOL, QUANTITY),
+        TYPE.member("compareTo", SimpleType.INT, QUANTITY));
   }
 
   static List<CelFunctionBinding> bindings() {
-    return List.of(
-        CelFunctionBinding.from("kube_string_to_quantity", String.class,
-            KubeQuantityLibrary::parse),
-        CelFunctionBinding.from("kube_is_quantity_string", String.class, s -> {
-          try {
-            parse(s);
-            return true;
-          } catch (CelEvaluationException e) {
-            return false;
-          }
-        }),
+    return TYPE.bindings(
         CelFunctionBinding.from("kube_quantity_sign", Amount.class,
             q -> (long) q.value().signum()),
         CelFunctionBinding.from("kube_quantity_isInteger", Amount.class,
@@ -102,14 +87,6 @@ final class KubeQuantityLibrary {
             (a, b) -> a.value().compareTo(b.value()) > 0),
         CelFunctionBinding.from("kube_quantity_compareTo", Amount.class, Amount.class,
             (a, b) -> (long) Integer.signum(a.value().compareTo(b.value()))));
-  }
-
-  private static CelFunctionDecl member(String name, CelType result, CelType... args) {
-    CelType[] all = new CelType[args.length + 1];
-    all[0] = QUANTITY;
-    System.arraycopy(args, 0, all, 1, args.length);
-    return CelFunctionDecl.newFunctionDeclaration(name,
-        CelOverloadDecl.newMemberOverload("kube_quantity_" + name, result, all));
   }
 
   private static boolean isInteger(BigDecimal v) {

@@ -1,7 +1,6 @@
 package io.listwatch.apiserver.apiextensions.cel;
 
 import dev.cel.common.CelFunctionDecl;
-import dev.cel.common.CelOverloadDecl;
 import dev.cel.common.types.ListType;
 import dev.cel.common.types.MapType;
 import dev.cel.common.types.OpaqueType;
@@ -26,38 +25,25 @@ import java.util.Map;
  */
 final class KubeUrlLibrary {
 
-  private static final OpaqueType URL = OpaqueType.create("kubernetes.URL");
+  private static final LibraryType<URI> TYPE =
+      new LibraryType<>("url", "isURL", OpaqueType.create("kubernetes.URL"), KubeUrlLibrary::parse);
 
   private KubeUrlLibrary() {
   }
 
   static List<CelFunctionDecl> declarations() {
-    return List.of(
-        CelFunctionDecl.newFunctionDeclaration("url",
-            CelOverloadDecl.newGlobalOverload("kube_string_to_url", URL, SimpleType.STRING)),
-        CelFunctionDecl.newFunctionDeclaration("isURL",
-            CelOverloadDecl.newGlobalOverload("kube_is_url_string", SimpleType.BOOL,
-                SimpleType.STRING)),
-        getter("getScheme", SimpleType.STRING),
-        getter("getHost", SimpleType.STRING),
-        getter("getHostname", SimpleType.STRING),
-        getter("getPort", SimpleType.STRING),
-        getter("getEscapedPath", SimpleType.STRING),
-        getter("getQuery", MapType.create(SimpleType.STRING,
+    return TYPE.declarations(
+        TYPE.member("getScheme", SimpleType.STRING),
+        TYPE.member("getHost", SimpleType.STRING),
+        TYPE.member("getHostname", SimpleType.STRING),
+        TYPE.member("getPort", SimpleType.STRING),
+        TYPE.member("getEscapedPath", SimpleType.STRING),
+        TYPE.member("getQuery", MapType.create(SimpleType.STRING,
             ListType.create(SimpleType.STRING))));
   }
 
   static List<CelFunctionBinding> bindings() {
-    return List.of(
-        CelFunctionBinding.from("kube_string_to_url", String.class, KubeUrlLibrary::parse),
-        CelFunctionBinding.from("kube_is_url_string", String.class, s -> {
-          try {
-            parse(s);
-            return true;
-          } catch (CelEvaluationException e) {
-            return false;
-          }
-        }),
+    return TYPE.bindings(
         CelFunctionBinding.from("kube_url_getScheme", URI.class,
             u -> u.getScheme() == null ? "" : u.getScheme()),
         CelFunctionBinding.from("kube_url_getHost", URI.class, u -> {
@@ -81,11 +67,6 @@ final class KubeUrlLibrary {
         CelFunctionBinding.from("kube_url_getEscapedPath", URI.class,
             u -> u.getRawPath() == null ? "" : u.getRawPath()),
         CelFunctionBinding.from("kube_url_getQuery", URI.class, KubeUrlLibrary::query));
-  }
-
-  private static CelFunctionDecl getter(String name, dev.cel.common.types.CelType result) {
-    return CelFunctionDecl.newFunctionDeclaration(name,
-        CelOverloadDecl.newMemberOverload("kube_url_" + name, result, URL));
   }
 
   private static URI parse(String s) throws CelEvaluationException {

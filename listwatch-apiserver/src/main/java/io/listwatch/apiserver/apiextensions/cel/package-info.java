@@ -12,7 +12,9 @@
  *   <li>{@code CelValues} (with {@code FormattedStrings}): a custom resource's JSON as the CEL
  *       values the types describe.</li>
  *   <li>{@code KubeCelLibrary}, {@code KubeUrlLibrary}, {@code KubeQuantityLibrary}: the
- *       functions kube's CEL environment offers beyond standard CEL.</li>
+ *       functions kube's CEL environment offers beyond standard CEL; {@code LibraryType} declares
+ *       what the URL and quantity libraries have alike (the conversion from a string, its
+ *       {@code is...} test, the members).</li>
  *   <li>{@code RuntimeCost}: kube's per-call and per-write cost limits, counted while rules
  *       run (CEL-Java has no static cost estimator).</li>
  * </ul>
