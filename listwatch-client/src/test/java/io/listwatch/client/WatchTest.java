@@ -8,6 +8,7 @@ import io.listwatch.api.StatusException;
 import io.listwatch.server.ApiServer;
 import io.listwatch.apiserver.cacher.CacherConfig;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -168,14 +169,8 @@ class WatchTest {
   }
 
   /** Waits (bounded) until {@code t} parks: it is inside next(), waiting for data. */
-  private static void awaitBlocked(Thread t) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TIMED_WAITING) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("reader did not block: " + t.getState());
-      }
-      Thread.onSpinWait();
-      Thread.yield();
-    }
+  private static void awaitBlocked(Thread t) {
+    Await.until("the reader blocks", Duration.ofSeconds(10), t::getState,
+        state -> state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING);
   }
 }

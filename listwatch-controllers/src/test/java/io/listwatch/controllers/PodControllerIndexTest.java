@@ -9,6 +9,7 @@ import io.listwatch.client.ResourceType;
 import io.listwatch.client.cache.SharedIndexInformer;
 import io.listwatch.client.cache.SharedInformerFactory;
 import io.listwatch.client.testing.FakeClient;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -52,13 +53,10 @@ class PodControllerIndexTest {
 
       client.dynamic(ResourceType.PODS).delete("shop", "a-1");
       client.dynamic(ResourceType.PODS).create(DynamicObject.of(pod("shop", "a-3", "uid-a")));
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      java.util.List<String> names;
-      do {
-        Thread.sleep(10);
-        names = PodControllerIndex.podsOf(pods.getIndexer(), "shop", "uid-a", false).stream()
-            .map(DynamicObject::name).sorted().toList();
-      } while (!names.equals(java.util.List.of("a-2", "a-3")) && System.nanoTime() < deadline);
+      java.util.List<String> names = Await.until("the index holds a-2 and a-3", Duration.ofSeconds(10),
+          () -> PodControllerIndex.podsOf(pods.getIndexer(), "shop", "uid-a", false).stream()
+              .map(DynamicObject::name).sorted().toList(),
+          n -> n.equals(java.util.List.of("a-2", "a-3")));
       assertThat(names).as("the index follows deletes and creates").containsExactly("a-2", "a-3");
     }
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import io.listwatch.api.clock.FakeClock;
+import io.listwatch.testsupport.Await;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -17,6 +18,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class HttpSourceTest {
+
+  /** How long the source's poll may take to reach the test. */
+  private static final Duration BOUND = Duration.ofSeconds(20);
 
   private HttpServer server;
   private volatile String body = "";
@@ -94,22 +98,14 @@ class HttpSourceTest {
     List<PodUpdate> seen = new CopyOnWriteArrayList<>();
     try (HttpSource source = new HttpSource(url, "n1", seen::add, Duration.ofSeconds(20), clock)) {
       source.start();
-      awaitTrue(() -> seen.size() == 1 && clock.pendingTasks() == 1);
+      Await.until("the first poll, and the next one scheduled", BOUND,
+          () -> seen.size() == 1 && clock.pendingTasks() == 1);
       body = podList("a", "b");
       etag = "\"v2\"";
       clock.advance(Duration.ofSeconds(20));
-      awaitTrue(() -> seen.size() == 2);
+      Await.until("the second poll", BOUND, () -> seen.size() == 2);
     }
     assertThat(seen.get(1).podNames()).containsExactly("default/a-n1", "default/b-n1");
   }
 
-  static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met in 20 s");
-      }
-      Thread.sleep(10);
-    }
-  }
 }

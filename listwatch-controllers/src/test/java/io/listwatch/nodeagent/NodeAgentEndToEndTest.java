@@ -10,6 +10,7 @@ import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,16 +63,8 @@ class NodeAgentEndToEndTest {
   }
 
   /** Waits (bounded) until {@code probe} gives a value. */
-  private static <T> T await(String what, Supplier<Optional<T>> probe) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      Optional<T> v = probe.get();
-      if (v.isPresent()) {
-        return v.get();
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("timed out waiting for " + what);
+  private static <T> T await(String what, Supplier<Optional<T>> probe) {
+    return Await.until(what, Duration.ofSeconds(30), probe::get, Optional::isPresent).orElseThrow();
   }
 
   @Test

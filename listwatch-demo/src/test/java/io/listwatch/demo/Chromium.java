@@ -3,6 +3,7 @@ package io.listwatch.demo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.testsupport.Await;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -14,9 +15,11 @@ import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -71,20 +74,17 @@ final class Chromium implements AutoCloseable {
       String browserWs = awaitListening(process);
       int port = URI.create(browserWs).getPort();
       HttpClient http = HttpClient.newHttpClient();
-      String pageWs = null;
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (pageWs == null && System.nanoTime() < deadline) {
+      String pageWs = Await.until("chromium opens a page", Duration.ofSeconds(30), () -> {
         JsonNode targets = JSON.readTree(http.send(HttpRequest.newBuilder(
             URI.create("http://127.0.0.1:" + port + "/json/list")).build(), HttpResponse.BodyHandlers.ofString()).body());
+        String page = null;
         for (JsonNode t : targets) {
           if (t.path("type").asText().equals("page")) {
-            pageWs = t.path("webSocketDebuggerUrl").asText();
+            page = t.path("webSocketDebuggerUrl").asText();
           }
         }
-      }
-      if (pageWs == null) {
-        throw new IllegalStateException("chromium opened no page");
-      }
+        return page;
+      }, Objects::nonNull);
       Chromium[] self = new Chromium[1];
       WebSocket socket = http.newWebSocketBuilder().buildAsync(URI.create(pageWs), new WebSocket.Listener() {
         private final StringBuilder text = new StringBuilder();
@@ -111,7 +111,7 @@ final class Chromium implements AutoCloseable {
       }).get(30, TimeUnit.SECONDS);
       self[0] = new Chromium(process, socket);
       return self[0];
-    } catch (Exception e) {
+    } catch (Exception | AssertionError e) {
       process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
       throw e;
     }

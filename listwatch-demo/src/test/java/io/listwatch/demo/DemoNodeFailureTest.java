@@ -1,6 +1,7 @@
 package io.listwatch.demo;
 
-import static io.listwatch.demo.DemoCluster.await;
+import static io.listwatch.demo.DemoCluster.AWAIT;
+import static io.listwatch.demo.DemoCluster.json;
 import static io.listwatch.demo.DemoCluster.readyNodes;
 import static io.listwatch.demo.DemoCluster.runningPods;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,6 +13,9 @@ import io.listwatch.client.KubeClient;
 import io.listwatch.controllers.manager.ControllerSet;
 import io.listwatch.controllers.nodelifecycle.NodeLifecycleController;
 import io.listwatch.nodeagent.NodeAgent;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * renewed every second, a 3 s grace period, a 2 s eviction timeout) so that this takes seconds
  * rather than the minutes of kube's defaults.
  */
+@EndToEnd
 class DemoNodeFailureTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -50,7 +55,7 @@ class DemoNodeFailureTest {
   @Test
   void nodeAgentStopped_nodeNotReadyTaintedAndPodReplacedElsewhere_restarted_nodeReadyAgain(@TempDir Path dir)
       throws Exception {
-    assertThat(KubectlRunner.binary()).as("kubectl on PATH").isNotNull();
+    assertThat(Kubectl.binary()).as("kubectl on PATH").isPresent();
     Map<String, AutoCloseable> agents = new ConcurrentHashMap<>();
     AtomicReference<KubeClient> demoClient = new AtomicReference<>();
     NodeAgentLauncher launcher = (client, nodeName, podCidr, manifestDir) -> {
@@ -63,14 +68,14 @@ class DemoNodeFailureTest {
     };
     AutoCloseable restarted = null;
     try (Demo demo = Demo.start(0, null, dir.resolve("kubeconfig.yaml"), 3, fastControllers(), launcher)) {
-      KubectlRunner kubectl = new KubectlRunner(demo.kubeconfig(), dir);
-      await("3 Ready nodes", () -> readyNodes(kubectl), n -> n.size() == 3);
+      Kubectl kubectl = DemoCluster.kubectl(demo.kubeconfig(), dir);
+      Await.until("3 Ready nodes", AWAIT, () -> readyNodes(kubectl), n -> n.size() == 3);
 
       ObjectNode web = (ObjectNode) JSON.readTree(kubectl.ok("create", "deployment", "web", "--image=nginx",
-          "--replicas=3", "--dry-run=client", "-o", "json"));
+          "--replicas=3", "--dry-run=client", "-o", "json").stdout());
       ((ObjectNode) web.path("spec").path("template").path("spec")).put("terminationGracePeriodSeconds", 1);
       kubectl.ok("create", "-f", kubectl.file("web.json", JSON.writeValueAsString(web)).toString());
-      List<JsonNode> pods = await("3 Running pods", () -> runningPods(kubectl), p -> p.size() == 3);
+      List<JsonNode> pods = Await.until("3 Running pods", AWAIT, () -> runningPods(kubectl), p -> p.size() == 3);
       assertThat(nodeNames(pods)).as("one pod on each node").containsExactlyInAnyOrder("node-1", "node-2", "node-3");
       String lostPod = pods.stream().filter(p -> p.path("spec").path("nodeName").asText().equals("node-2"))
           .findFirst().orElseThrow().path("metadata").path("name").asText();
@@ -78,26 +83,27 @@ class DemoNodeFailureTest {
       // node-2's agent stops: no more lease renewals, no more status
       agents.get("node-2").close();
 
-      await("node-2 Ready condition Unknown", () -> readyStatus(kubectl, "node-2"), "Unknown"::equals);
-      assertThat(kubectl.ok("get", "node", "node-2", "--no-headers")).as("kubectl get node node-2")
+      Await.until("node-2 Ready condition Unknown", AWAIT, () -> readyStatus(kubectl, "node-2"), "Unknown"::equals);
+      assertThat(kubectl.ok("get", "node", "node-2", "--no-headers").stdout()).as("kubectl get node node-2")
           .contains("NotReady");
-      await("node-2 tainted unreachable", () -> taintKeys(kubectl, "node-2"),
+      Await.until("node-2 tainted unreachable", AWAIT, () -> taintKeys(kubectl, "node-2"),
           k -> k.contains(NodeLifecycleController.UNREACHABLE_TAINT));
-      List<JsonNode> replaced = await("3 Running pods, none on node-2", () -> runningPods(kubectl),
+      List<JsonNode> replaced = Await.until("3 Running pods, none on node-2", AWAIT, () -> runningPods(kubectl),
           p -> p.size() == 3 && !nodeNames(p).contains("node-2"));
       assertThat(nodeNames(replaced)).containsOnly("node-1", "node-3");
       assertThat(replaced).extracting(p -> p.path("metadata").path("name").asText()).doesNotContain(lostPod);
-      KubectlRunner.Result lost = kubectl.run("get", "pod", lostPod, "-o", "json");
+      Kubectl.Result lost = kubectl.run("get", "pod", lostPod, "-o", "json");
       assertThat(lost.exitCode() != 0 || JSON.readTree(lost.stdout()).path("metadata").has("deletionTimestamp"))
           .as("node-2's pod is evicted: gone or being deleted; %s", lost).isTrue();
 
       // node-2's agent is started again: it renews its lease and reports Ready; the taint goes
       restarted = launcher.start(demoClient.get(), "node-2", "10.244.2.0/24", demo.manifestDir("node-2"));
-      await("node-2 Ready", () -> readyStatus(kubectl, "node-2"), "True"::equals);
-      await("node-2 untainted", () -> taintKeys(kubectl, "node-2"),
+      Await.until("node-2 Ready", AWAIT, () -> readyStatus(kubectl, "node-2"), "True"::equals);
+      Await.until("node-2 untainted", AWAIT, () -> taintKeys(kubectl, "node-2"),
           k -> !k.contains(NodeLifecycleController.UNREACHABLE_TAINT));
-      await("3 Ready nodes again", () -> readyNodes(kubectl), n -> n.size() == 3);
-      await("node-2's evicted pod deleted", () -> kubectl.run("get", "pod", lostPod).exitCode(), c -> c != 0);
+      Await.until("3 Ready nodes again", AWAIT, () -> readyNodes(kubectl), n -> n.size() == 3);
+      Await.until("node-2's evicted pod deleted", AWAIT,
+          () -> kubectl.run("get", "pod", lostPod).exitCode(), c -> c != 0);
       assertThat(runningPods(kubectl)).hasSize(3);
     } finally {
       if (restarted != null) {
@@ -107,8 +113,8 @@ class DemoNodeFailureTest {
   }
 
   /** The Ready condition's status of {@code node}. */
-  private static String readyStatus(KubectlRunner kubectl, String node) {
-    for (JsonNode c : kubectl.json("get", "node", node).path("status").path("conditions")) {
+  private static String readyStatus(Kubectl kubectl, String node) {
+    for (JsonNode c : json(kubectl, "get", "node", node).path("status").path("conditions")) {
       if (c.path("type").asText().equals("Ready")) {
         return c.path("status").asText();
       }
@@ -116,9 +122,9 @@ class DemoNodeFailureTest {
     return "";
   }
 
-  private static List<String> taintKeys(KubectlRunner kubectl, String node) {
+  private static List<String> taintKeys(Kubectl kubectl, String node) {
     List<String> keys = new ArrayList<>();
-    kubectl.json("get", "node", node).path("spec").path("taints").forEach(t -> keys.add(t.path("key").asText()));
+    json(kubectl, "get", "node", node).path("spec").path("taints").forEach(t -> keys.add(t.path("key").asText()));
     return keys;
   }
 

@@ -15,6 +15,9 @@ import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.Haproxy;
 import io.listwatch.server.tls.TlsConfig;
 import io.listwatch.storage.etcd.testing.EtcdServer;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -22,7 +25,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * from the resourceVersion the first one gave it, without listing again; kubectl sees no
  * difference.
  */
+@EndToEnd
 class HaproxyReplicasTest {
 
   private static final Duration BOUND = Duration.ofSeconds(30);
@@ -80,7 +83,7 @@ class HaproxyReplicasTest {
     assertThat(factory.waitForCacheSync(BOUND)).isTrue();
 
     configMaps.create(configMap("before"));
-    await("the informer has 'before'", () -> names(informer).contains("before"));
+    Await.until("the informer has 'before'", BOUND, () -> names(informer).contains("before"));
 
     ApiServer holder = watching(firstDir) ? first : second;
     Path survivorDir = holder == first ? secondDir : firstDir;
@@ -88,7 +91,7 @@ class HaproxyReplicasTest {
     holder.close();
 
     createThroughTheBalancer(configMaps, "after");
-    await("the informer has 'after'", () -> names(informer).contains("after"));
+    Await.until("the informer has 'after'", BOUND, () -> names(informer).contains("after"));
 
     // read once: the audit writer appends in the background, so a second read may be longer
     List<JsonNode> survivorLog = lines(survivorDir.resolve("audit.log"));
@@ -98,8 +101,8 @@ class HaproxyReplicasTest {
     assertThat(since).as("no relist: the watch resumed from the first server's resourceVersion")
         .filteredOn(e -> isConfigMaps(e) && e.path("verb").asText().equals("list")).isEmpty();
 
-    KubectlRunner kubectl = new KubectlRunner(kubeconfig, dir);
-    assertThat(kubectl.ok("get", "configmaps", "-n", "default", "-o", "name"))
+    Kubectl kubectl = DemoCluster.kubectl(kubeconfig, dir);
+    assertThat(kubectl.ok("get", "configmaps", "-n", "default", "-o", "name").stdout())
         .contains("configmap/before", "configmap/after");
   }
 
@@ -116,7 +119,7 @@ class HaproxyReplicasTest {
 
   /** Creates through HAProxy, which may need a moment to notice the server that went away. */
   private static void createThroughTheBalancer(ResourceClient<DynamicObject> configMaps, String name) {
-    await("'" + name + "' created through the balancer", () -> {
+    Await.until("'" + name + "' created through the balancer", BOUND, () -> {
       try {
         configMaps.create(configMap(name));
         return true;
@@ -147,21 +150,6 @@ class HaproxyReplicasTest {
       return out;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + BOUND.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + BOUND + " waiting until " + what);
-      }
-      try {
-        Thread.sleep(50); // polling what another process does; bounded by the deadline
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted", e);
-      }
     }
   }
 }

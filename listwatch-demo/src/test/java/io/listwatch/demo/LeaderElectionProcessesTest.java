@@ -1,6 +1,7 @@
 package io.listwatch.demo;
 
-import static io.listwatch.demo.DemoCluster.await;
+import static io.listwatch.demo.DemoCluster.AWAIT;
+import static io.listwatch.demo.DemoCluster.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,6 +9,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.listwatch.controllers.cli.ControllersCommand;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.tls.Kubeconfig;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -46,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * No node agents: the Deployment and ReplicaSet controllers create the ReplicaSet and its pods
  * (which stay Pending), which is all the test needs to see who acts.
  */
+@EndToEnd
 class LeaderElectionProcessesTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -83,18 +88,18 @@ class LeaderElectionProcessesTest {
 
   @Test
   void onlyOneProcessActsAtATime_andTheStandbyTakesOverOnlyAfterTheKilledLeadersLeaseExpired() throws Exception {
-    assertThat(KubectlRunner.binary()).as("kubectl on PATH").isNotNull();
+    assertThat(Kubectl.binary()).as("kubectl on PATH").isPresent();
     Path auditLog = dir.resolve("audit.log");
     server = ApiServer.builder().tls().dataDir(dir.resolve("data")).auditLog(auditLog).build().start();
-    KubectlRunner kubectl = new KubectlRunner(server.kubeconfig(), dir);
+    Kubectl kubectl = DemoCluster.kubectl(server.kubeconfig(), dir);
     for (String user : USERS) {
       startControllers(user);
     }
-    await("a leader holding the Lease", () -> holder(kubectl), h -> identities.containsValue(h));
+    Await.until("a leader holding the Lease", AWAIT, () -> holder(kubectl), h -> identities.containsValue(h));
     kubectl.ok("create", "deployment", "web", "--image=nginx", "--replicas=2");
-    await("2 pods of web", () -> pods(kubectl), n -> n == 2);
+    Await.until("2 pods of web", AWAIT, () -> pods(kubectl), n -> n == 2);
 
-    String holder = await("a running leader and a running standby", () -> {
+    String holder = Await.until("a running leader and a running standby", AWAIT, () -> {
       USERS.forEach(this::restartExited);
       return holder(kubectl);
     }, h -> identities.containsValue(h) && running.values().stream().allMatch(Process::isAlive));
@@ -106,14 +111,14 @@ class LeaderElectionProcessesTest {
     Instant killedAt = Instant.now();
 
     kubectl.ok("scale", "deployment", "web", "--replicas=4");
-    await("4 pods of web", () -> {
+    Await.until("4 pods of web", AWAIT, () -> {
       restartExited(standby); // should the standby in turn miss a renew deadline, as above
       return pods(kubectl);
     }, n -> n == 4);
     assertThat(holder(kubectl)).as("the Lease's holder after the kill").isEqualTo(identities.get(standby));
 
     // the audit log is written in the background: wait until it shows the standby's new pods
-    List<JsonNode> events = await("the standby's pod creates after the kill in the audit log",
+    List<JsonNode> events = Await.until("the standby's pod creates after the kill in the audit log", AWAIT,
         () -> auditEvents(auditLog), ev -> ev.stream().filter(e -> user(e).equals(standby)
             && verb(e).equals("create") && resource(e).equals("pods") && !received(e).isBefore(killedAt)).count() >= 2);
     List<JsonNode> writes = events.stream()
@@ -193,15 +198,15 @@ class LeaderElectionProcessesTest {
   }
 
   /** The holder of the controllers' Lease, or "" while there is none. */
-  private static String holder(KubectlRunner kubectl) {
-    KubectlRunner.Result r = kubectl.run("get", "lease", "-n", "kube-system", LEASE,
+  private static String holder(Kubectl kubectl) {
+    Kubectl.Result r = kubectl.run("get", "lease", "-n", "kube-system", LEASE,
         "-o", "jsonpath={.spec.holderIdentity}");
     return r.exitCode() == 0 ? r.stdout().trim() : "";
   }
 
   /** How many pods of the web deployment exist. */
-  private static int pods(KubectlRunner kubectl) {
-    return kubectl.json("get", "pods", "-l", "app=web").path("items").size();
+  private static int pods(Kubectl kubectl) {
+    return json(kubectl, "get", "pods", "-l", "app=web").path("items").size();
   }
 
   /** The audit log's ResponseComplete events. */

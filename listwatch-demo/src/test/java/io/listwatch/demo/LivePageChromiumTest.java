@@ -8,10 +8,12 @@ import io.listwatch.client.KubeClient;
 import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code chromium} on PATH ({@code ./listwatch test} installs it when run as root).
  * Screenshots go to {@code target/live-page-*.png}.
  */
+@EndToEnd
 class LivePageChromiumTest {
 
   private static ApiServer server;
@@ -100,16 +103,9 @@ class LivePageChromiumTest {
   }
 
   /** Waits until {@code expr}, evaluated in the page, gives {@code expected}. */
-  private static void awaitValue(Chromium browser, String expr, String expected) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    String shown = null;
-    while (System.nanoTime() < deadline) {
-      shown = browser.evaluate(expr).asText();
-      if (expected.equals(shown)) {
-        return;
-      }
-      TimeUnit.MILLISECONDS.sleep(100); // polling the DOM until it shows what is expected
-    }
+  private static void awaitValue(Chromium browser, String expr, String expected) {
+    String shown = Await.until("the page shows " + expected, Duration.ofSeconds(30),
+        () -> browser.evaluate(expr).asText(), expected::equals);
     assertThat(shown).isEqualTo(expected);
   }
 

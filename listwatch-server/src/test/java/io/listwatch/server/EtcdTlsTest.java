@@ -8,6 +8,7 @@ import io.listwatch.server.tls.CertifiedKey;
 import io.listwatch.storage.StorageException;
 import io.listwatch.storage.etcd.EtcdStorage;
 import io.listwatch.storage.etcd.testing.EtcdServer;
+import io.listwatch.testsupport.EndToEnd;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --etcd-keyfile} get it in, and without a client certificate it is kept out with a
  * clear error.
  */
+@EndToEnd
 class EtcdTlsTest {
 
   @TempDir

@@ -1,13 +1,12 @@
 package io.listwatch.apiserver.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
+import io.listwatch.testsupport.Await;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -15,6 +14,8 @@ import org.junit.jupiter.api.Timeout;
 /** The controllers' work queue: keys are worked on only while its gate is open (this server leads). */
 @Timeout(30)
 class ControllerQueueTest {
+
+  private static final Duration BOUND = Duration.ofSeconds(20);
 
   /** A gate the test opens and closes, as an election would. */
   private static final class TestGate implements ControllerQueue.Gate {
@@ -75,7 +76,7 @@ class ControllerQueueTest {
 
     assertThat(processed).isEmpty();
     leadership.lead(true);
-    await(() -> processed.size() == 2);
+    awaitProcessed(2);
     assertThat(processed).containsExactly("a leading", "b leading");
   }
 
@@ -84,7 +85,7 @@ class ControllerQueueTest {
     leadership.lead(true);
     start("slow");
     queue.add("slow");
-    await(() -> processed.size() == 1);
+    awaitProcessed(1);
 
     leadership.lead(false);
     queue.add("later");
@@ -93,23 +94,17 @@ class ControllerQueueTest {
 
     assertThat(processed).containsExactly("slow leading");
     leadership.lead(true);
-    await(() -> processed.size() == 2);
+    awaitProcessed(2);
     assertThat(processed).containsExactly("slow leading", "later leading");
   }
 
   /** Waits until the worker thread waits for work (it took every key it was allowed to). */
-  private static void awaitWorkerWaiting() throws InterruptedException {
-    await(() -> Thread.getAllStackTraces().keySet().stream()
+  private static void awaitWorkerWaiting() {
+    Await.until("the worker waits for work", BOUND, () -> Thread.getAllStackTraces().keySet().stream()
         .anyMatch(t -> t.getName().equals("queue-under-test") && t.getState() == Thread.State.WAITING));
   }
 
-  private static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        fail("not within 20 s");
-      }
-      Thread.sleep(5);
-    }
+  private void awaitProcessed(int keys) {
+    Await.until(keys + " keys processed", BOUND, () -> List.copyOf(processed), p -> p.size() == keys);
   }
 }

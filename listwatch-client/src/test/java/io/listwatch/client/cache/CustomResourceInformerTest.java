@@ -15,6 +15,7 @@ import io.listwatch.client.OwnerReference;
 import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -125,18 +126,16 @@ class CustomResourceInformerTest {
   }
 
   /** Polls the definition until its Established condition is True, at most {@link #WAIT_SECONDS}. */
-  static void awaitEstablished(ResourceClient<DynamicObject> crds, String name) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-    while (true) {
+  static void awaitEstablished(ResourceClient<DynamicObject> crds, String name) {
+    Await.until(name + " is Established", Duration.ofSeconds(WAIT_SECONDS), () -> {
       DynamicObject crd = crds.get(null, name).orElseThrow();
       for (var condition : crd.toTree().path("status").path("conditions")) {
         if (condition.path("type").asText().equals("Established") && condition.path("status").asText().equals("True")) {
-          return;
+          return true;
         }
       }
-      assertThat(System.nanoTime()).as(name + " Established within " + WAIT_SECONDS + " s").isLessThan(deadline);
-      Thread.sleep(20); // polling for a condition, as clients do
-    }
+      return false;
+    });
   }
 
   @Test

@@ -5,6 +5,7 @@ import static io.listwatch.client.cache.StoreTestObject.obj;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.listwatch.testsupport.Await;
 import java.io.IOException;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
@@ -602,12 +603,7 @@ class DeltaFIFOTest {
   }
 
   /** Waits (bounded) until {@code thread} parks, i.e. is blocked in pop. */
-  private static void awaitWaiting(Thread thread) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (thread.getState() != Thread.State.WAITING) {
-      assertThat(System.nanoTime()).as("popper never blocked").isLessThan(deadline);
-      Thread.onSpinWait();
-      Thread.yield();
-    }
+  private static void awaitWaiting(Thread thread) {
+    Await.until("the popper blocks", Duration.ofSeconds(10), thread::getState, state -> state == Thread.State.WAITING);
   }
 }

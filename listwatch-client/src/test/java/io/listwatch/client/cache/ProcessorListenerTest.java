@@ -4,13 +4,13 @@ import static io.listwatch.client.cache.InformerTestObject.obj;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.api.clock.FakeClock;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -218,12 +218,8 @@ class ProcessorListenerTest {
   }
 
   /** Waits until the handler has returned from {@code n} notifications. */
-  static void awaitDelivered(ProcessorListener<?> l, long n) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (l.metrics().delivered() < n) {
-      assertThat(System.nanoTime()).as("%s delivered %d within 10 s", l, n).isLessThan(deadline);
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-    }
+  static void awaitDelivered(ProcessorListener<?> l, long n) {
+    Await.until(l + " delivered " + n, Duration.ofSeconds(10), () -> l.metrics().delivered(), d -> d >= n);
   }
 
   static void await(CountDownLatch latch) {

@@ -2,6 +2,7 @@ package io.listwatch.client.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -9,7 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Wires a reflector to a scripted server, a recording store and a fake clock, runs it on
@@ -88,11 +88,8 @@ final class ReflectorHarness implements AutoCloseable {
 
   /** Polls (bounded) until lastSyncResourceVersion() is {@code expected}. */
   void awaitLastSync(String expected) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!reflector.lastSyncResourceVersion().equals(expected)
-        && System.nanoTime() < deadline) {
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-    }
+    Await.until("lastSyncResourceVersion is " + expected, Duration.ofSeconds(10),
+        reflector::lastSyncResourceVersion, expected::equals);
     assertThat(reflector.lastSyncResourceVersion()).isEqualTo(expected);
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.listwatch.client.cache.InformerTestListerWatcher.FakeWatch;
 import io.listwatch.api.clock.FakeClock;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -13,14 +14,15 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(60)
 class SharedIndexInformerTest {
+
+  /** How long the informer's own threads may take for what a test waits for. */
+  private static final Duration WAIT = Duration.ofSeconds(10);
 
   private final FakeClock clock = new FakeClock();
   private final InformerTestListerWatcher lw = new InformerTestListerWatcher();
@@ -46,7 +48,7 @@ class SharedIndexInformerTest {
   private FakeWatch relist(FakeWatch watch, InformerTestObject... items) throws Exception {
     lw.setList(20, items);
     watch.expired();
-    awaitUntil(() -> clock.sleepers() > 0, "the reflector waits its backoff");
+    Await.until("the reflector waits its backoff", WAIT, () -> clock.sleepers() > 0);
     clock.advance(Duration.ofSeconds(2)); // the first backoff is at most 1.6 s
     lw.awaitList();
     return lw.awaitWatch();
@@ -66,7 +68,7 @@ class SharedIndexInformerTest {
     assertThat(calls).containsSubsequence("add ns/c@12");
     assertThat(calls).containsSubsequence("update ns/b@2->14");
     assertThat(informer.getStore().listKeys()).containsExactlyInAnyOrder("ns/b", "ns/c");
-    awaitUntil(() -> informer.lastSyncResourceVersion().equals("14"), "rv 14 synced");
+    Await.until("rv 14 synced", WAIT, () -> informer.lastSyncResourceVersion().equals("14"));
   }
 
   @Test
@@ -137,7 +139,7 @@ class SharedIndexInformerTest {
       throws Exception {
     FakeWatch watch = startAndSync(obj("ns", "a", 1), obj("ns", "b", 2));
     watch.added(obj("ns", "c", 11));
-    awaitUntil(() -> informer.getStore().list().size() == 3, "c cached");
+    Await.until("c cached", WAIT, () -> informer.getStore().list().size() == 3);
 
     CountDownLatch release = new CountDownLatch(1);
     InformerTestHandler late = new InformerTestHandler() {
@@ -155,7 +157,7 @@ class SharedIndexInformerTest {
     assertThat(replay).containsExactlyInAnyOrder(
         "add ns/a@1 initial", "add ns/b@2 initial", "add ns/c@11 initial");
     assertThat(late.next().toString()).isEqualTo("update ns/a@1->12");
-    awaitUntil(registration::hasSynced, "the late handler's registration synced");
+    Await.until("the late handler's registration synced", WAIT, registration::hasSynced);
   }
 
   @Test
@@ -173,7 +175,7 @@ class SharedIndexInformerTest {
     assertThat(registration.hasSynced()).as("the handler has not returned yet").isFalse();
     release.countDown();
     handler.next(2);
-    awaitUntil(registration::hasSynced, "registration synced");
+    Await.until("registration synced", WAIT, registration::hasSynced);
   }
 
   @Test
@@ -318,7 +320,7 @@ class SharedIndexInformerTest {
     assertThat(closed.await(10, TimeUnit.SECONDS)).isTrue();
     assertThat(informer.isRunning()).isFalse();
     assertThat(lw.requestThread.isAlive()).as("the reflector thread was joined").isFalse();
-    awaitUntil(() -> !handler.thread.isAlive(), "the handler thread ends once the call returns");
+    Await.until("the handler thread ends once the call returns", WAIT, () -> !handler.thread.isAlive());
   }
 
   @Test
@@ -343,13 +345,5 @@ class SharedIndexInformerTest {
     assertThat(informer.getIndexer().byIndex("value", "red")).containsExactly(obj("ns", "a", 1, "red"));
     assertThat(informer.getIndexer().byIndex(Indexer.NAMESPACE_INDEX, "other"))
         .containsExactly(obj("other", "b", 2, "blue"));
-  }
-
-  static void awaitUntil(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("waiting for: %s", what).isLessThan(deadline);
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-    }
   }
 }

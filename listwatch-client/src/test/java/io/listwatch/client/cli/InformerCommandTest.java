@@ -9,11 +9,13 @@ import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -40,12 +42,9 @@ class InformerCommandTest {
     }
   }
 
-  private void awaitLine(Predicate<String> match) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (lines().stream().noneMatch(match)) {
-      assertThat(System.nanoTime()).as("a matching line within 30 s in %s", lines()).isLessThan(deadline);
-      Thread.sleep(10); // polling output for a line that must appear, bounded
-    }
+  private void awaitLine(Predicate<String> match) {
+    Await.until("a matching line in the output", Duration.ofSeconds(30), this::lines,
+        lines -> lines.stream().anyMatch(match));
   }
 
   private static DynamicObject configMap(String name) {

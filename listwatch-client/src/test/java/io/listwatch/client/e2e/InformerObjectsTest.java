@@ -17,6 +17,7 @@ import io.listwatch.client.cache.SharedIndexInformer;
 import io.listwatch.client.cache.SharedInformerFactory;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -129,10 +130,7 @@ class InformerObjectsTest {
       assertThat(informer.getStore().listKeys()).hasSize(300);
 
       release.countDown();
-      long deadline = System.nanoTime() + WAIT.toNanos();
-      while (slow.metrics().delivered() < 300 && System.nanoTime() < deadline) {
-        Thread.sleep(10); // bounded wait for the backlog to drain
-      }
+      Await.until("the slow handler's backlog drains", WAIT, () -> slow.metrics().delivered(), d -> d >= 300);
       assertThat(slow.metrics().delivered()).isEqualTo(300);
     }
   }

@@ -14,6 +14,7 @@ import io.listwatch.client.cache.SharedIndexInformer;
 import io.listwatch.client.cache.SharedInformerFactory;
 import io.listwatch.server.ApiServer;
 import io.listwatch.apiserver.cacher.CacherConfig;
+import io.listwatch.testsupport.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -55,16 +56,10 @@ class InformerRecoveryTest {
         .map(p -> p.namespace() + "/" + p.name()).collect(Collectors.toSet());
   }
 
-  private static boolean converges(SharedIndexInformer<DynamicObject> informer, Set<String> expected)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (new HashSet<>(informer.getStore().listKeys()).equals(expected)) {
-        return true;
-      }
-      Thread.sleep(20); // polling for a condition that must become true, bounded
-    }
-    return false;
+  /** Waits (bounded) until the informer's store holds exactly {@code expected}; returns its keys then. */
+  private static Set<String> converged(SharedIndexInformer<DynamicObject> informer, Set<String> expected) {
+    return Await.until("the informer converges to the server's " + expected.size() + " pods", WAIT,
+        () -> new HashSet<>(informer.getStore().listKeys()), expected::equals);
   }
 
   @Test
@@ -89,7 +84,8 @@ class InformerRecoveryTest {
           pods.create(Pods.pod("r", "after-restart"));
           pods.mergePatch("r", "p-2", "{\"metadata\":{\"labels\":{\"gen\":\"9\"}}}");
 
-          assertThat(converges(informer, serverKeys(pods, "r"))).isTrue();
+          Set<String> onTheServer = serverKeys(pods, "r");
+          assertThat(converged(informer, onTheServer)).isEqualTo(onTheServer);
           assertThat(recorder.await(events -> events.stream().anyMatch(
               e -> e.key().equals("r/p-2") && e.type().equals("UPDATE")), WAIT)).isTrue();
           assertThat(informer.getIndexer().getByKey("r/p-2").orElseThrow().labels())
@@ -138,7 +134,8 @@ class InformerRecoveryTest {
             .filter(e -> e.type().equals("DELETE")).toList();
         assertThat(deletes).extracting(Recorder.Event::key).containsExactlyInAnyOrder("c/p-0", "c/p-1");
         assertThat(deletes).allMatch(Recorder.Event::deletedFinalStateUnknown);
-        assertThat(converges(informer, serverKeys(pods, "c"))).isTrue();
+        Set<String> onTheServer = serverKeys(pods, "c");
+        assertThat(converged(informer, onTheServer)).isEqualTo(onTheServer);
         assertThat(recorder.await(events -> informer.getIndexer().getByKey("c/p-5")
             .map(p -> "30".equals(p.labels().get("gen"))).orElse(false), WAIT)).isTrue();
         assertThat(activity.lines).anyMatch(l -> l.startsWith("LIST ") && l.contains("410"));

@@ -4,6 +4,7 @@ import io.listwatch.client.DynamicObject;
 import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
 import io.listwatch.client.KubeClient;
+import io.listwatch.testsupport.Await;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -46,16 +47,11 @@ final class Pods {
    * watch cache and may answer a little behind the latest write, shows {@code count} pods in
    * {@code namespace}: an informer started after that lists them all in its initial list.
    */
-  static void awaitCached(KubeClient client, String namespace, int count) throws InterruptedException {
+  static void awaitCached(KubeClient client, String namespace, int count) {
     ResourceClient<DynamicObject> pods = client.dynamic(ResourceType.PODS);
     io.listwatch.api.ListOptions any = io.listwatch.api.ListOptions.builder().resourceVersion("0").build();
-    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
-    while (pods.list(namespace, any).items().size() < count) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("the watch cache did not show " + count + " pods in " + namespace + " within 30 s");
-      }
-      Thread.sleep(10);
-    }
+    Await.until("the watch cache shows " + count + " pods in " + namespace, java.time.Duration.ofSeconds(30),
+        () -> pods.list(namespace, any).items().size(), cached -> cached >= count);
   }
 
   static void createMany(KubeClient client, String namespace, String prefix, int count)

@@ -14,14 +14,13 @@ import io.listwatch.client.ResourceType;
 import io.listwatch.client.testing.Action;
 import io.listwatch.client.testing.FakeClient;
 import io.listwatch.client.testing.ObjectTracker;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -215,14 +214,8 @@ class LeaderElectorTest {
   }
 
   /** Waits, in real time with a bound, for something the elector's thread will do. */
-  private static void awaitTrue(BooleanSupplier condition) {
-    long deadline = System.nanoTime() + BOUND.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within " + BOUND);
-      }
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-    }
+  private static void awaitTrue(Await.Condition condition) {
+    Await.until("the elector's thread brings the condition about", BOUND, condition);
   }
 
   private final class Recorder implements LeaderCallbacks {

@@ -2,6 +2,7 @@ package io.listwatch.client.workqueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.testsupport.Await;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -94,7 +95,7 @@ class WorkQueueConcurrencyTest {
       }
       joinAll(producers);
       long expected = (long) items * burst;
-      Waits.until("burst " + burst + " processed", () -> total.get() >= expected);
+      Await.until("burst " + burst + " processed", Waits.TIMEOUT, () -> total.get() >= expected);
     }
     queue.shutDown();
     joinAll(workers);

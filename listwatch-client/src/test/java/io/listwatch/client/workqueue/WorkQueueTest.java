@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.listwatch.api.clock.FakeClock;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +55,7 @@ class WorkQueueTest {
     queue.add("a");
     assertThat(queue.len()).as("not queued while processing").isZero();
     CompletableFuture<Optional<String>> other = Waits.getAsync(queue, "other-worker");
-    Waits.until("the other worker waits", () -> queue.waitingWorkers() == 1);
+    Await.until("the other worker waits", Waits.TIMEOUT, () -> queue.waitingWorkers() == 1);
     assertThat(other).as("the other worker must not get the item being processed").isNotDone();
 
     queue.done("a");
@@ -106,7 +107,7 @@ class WorkQueueTest {
   @Test
   void get_blocksUntilAnItemIsAdded() throws Exception {
     CompletableFuture<Optional<String>> worker = Waits.getAsync(queue, "worker");
-    Waits.until("the worker waits", () -> queue.waitingWorkers() == 1);
+    Await.until("the worker waits", Waits.TIMEOUT, () -> queue.waitingWorkers() == 1);
     assertThat(worker).isNotDone();
 
     queue.add("a");
@@ -125,7 +126,7 @@ class WorkQueueTest {
       }
     }, "interrupted-worker");
     worker.start();
-    Waits.until("the worker waits", () -> queue.waitingWorkers() == 1);
+    Await.until("the worker waits", Waits.TIMEOUT, () -> queue.waitingWorkers() == 1);
 
     worker.interrupt();
 
@@ -139,7 +140,7 @@ class WorkQueueTest {
   void get_returnsEmpty_onShutDown_forEveryWaitingWorker() throws Exception {
     CompletableFuture<Optional<String>> first = Waits.getAsync(queue, "worker-1");
     CompletableFuture<Optional<String>> second = Waits.getAsync(queue, "worker-2");
-    Waits.until("both workers wait", () -> queue.waitingWorkers() == 2);
+    Await.until("both workers wait", Waits.TIMEOUT, () -> queue.waitingWorkers() == 2);
 
     queue.shutDown();
 
@@ -188,11 +189,11 @@ class WorkQueueTest {
         throw new RuntimeException(e);
       }
     });
-    Waits.until("the drain waits", queue::drainWaiting);
+    Await.until("the drain waits", Waits.TIMEOUT, queue::drainWaiting);
     assertThat(queue.isShuttingDown()).isTrue();
 
     queue.done(a);
-    Waits.until("the drain waits again", queue::drainWaiting);
+    Await.until("the drain waits again", Waits.TIMEOUT, queue::drainWaiting);
     assertThat(drain).as("b is still processing").isNotDone();
 
     queue.done(b);
@@ -220,7 +221,7 @@ class WorkQueueTest {
         throw new RuntimeException(e);
       }
     });
-    Waits.until("the drain waits", queue::drainWaiting);
+    Await.until("the drain waits", Waits.TIMEOUT, queue::drainWaiting);
 
     queue.shutDown();
 
@@ -233,7 +234,7 @@ class WorkQueueTest {
     for (int i = 0; i < 5; i++) {
       workers.add(Waits.getAsync(queue, "worker-" + i));
       int waiting = i + 1;
-      Waits.until(waiting + " workers wait", () -> queue.waitingWorkers() == waiting);
+      Await.until(waiting + " workers wait", Waits.TIMEOUT, () -> queue.waitingWorkers() == waiting);
     }
 
     for (int i = 0; i < 5; i++) {

@@ -3,9 +3,7 @@ package io.listwatch.controllers.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
+import java.time.Duration;
 
 /** What the command tests share: a kubeconfig for the in-process server and a bounded await. */
 final class CommandTests {
@@ -32,14 +30,6 @@ final class CommandTests {
         """.formatted(url));
   }
 
-  /** Waits up to 20 s for {@code condition}, checking every 10 ms. */
-  static void awaitTrue(BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 20 s");
-      }
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-    }
-  }
+  /** How long a command may take to start what a test waits for. */
+  static final Duration BOUND = Duration.ofSeconds(20);
 }

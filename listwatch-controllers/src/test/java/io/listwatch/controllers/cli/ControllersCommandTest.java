@@ -9,6 +9,7 @@ import io.listwatch.client.ResourceType;
 import io.listwatch.controllers.RecordingController;
 import io.listwatch.controllers.manager.ControllerSet;
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -59,7 +60,7 @@ class ControllersCommandTest {
         "--leader-elect-resource-namespace", "default", "--leader-elect-lease-duration", "3",
         "--leader-elect-renew-deadline", "2", "--leader-elect-retry-period", "1"));
     try {
-      CommandTests.awaitTrue(() -> log.contains("recorder run 2"));
+      Await.until("the recorder runs", CommandTests.BOUND, () -> log.contains("recorder run 2"));
       assertThat(holder()).isEqualTo("me");
     } finally {
       stop.complete(null);
@@ -79,7 +80,7 @@ class ControllersCommandTest {
     CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> new CommandLine(
         new ControllersCommand(entries, stop, new PrintStream(out, true, StandardCharsets.UTF_8)))
         .execute("--kubeconfig", kubeconfig.toString()));
-    CommandTests.awaitTrue(() -> log.contains("recorder run 1"));
+    Await.until("the recorder runs", CommandTests.BOUND, () -> log.contains("recorder run 1"));
     stop.complete(null);
     assertThat(exit.get(30, TimeUnit.SECONDS)).isZero();
     assertThat(log).containsExactly("recorder run 1", "recorder closed");

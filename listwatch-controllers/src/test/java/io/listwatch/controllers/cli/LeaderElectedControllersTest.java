@@ -10,12 +10,10 @@ import io.listwatch.controllers.RecordingController;
 import io.listwatch.controllers.events.EventRecorder;
 import io.listwatch.controllers.manager.ControllerSet;
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,6 +23,9 @@ import org.junit.jupiter.api.Test;
  * leader runs its controllers, and the standby runs them once the leader has stopped.
  */
 class LeaderElectedControllersTest {
+
+  /** How long an election may take (leases of 2 s, retried every 250 ms). */
+  private static final Duration BOUND = Duration.ofSeconds(10);
 
   private static ApiServer server;
   private static KubeClient client;
@@ -45,17 +46,17 @@ class LeaderElectedControllersTest {
   void onlyTheLeaderRunsItsControllers_andTheStandbyTakesOverAfterTheLeaderStops() {
     List<String> log = new CopyOnWriteArrayList<>();
     try (LeaderElectedControllers a = candidate("a", log); LeaderElectedControllers b = candidate("b", log)) {
-      awaitTrue(() -> a.isLeader() || b.isLeader());
+      Await.until("one of them leads", BOUND, () -> a.isLeader() || b.isLeader());
       LeaderElectedControllers leader = a.isLeader() ? a : b;
       LeaderElectedControllers standby = leader == a ? b : a;
       String leaderId = leader.elector().identity();
       String standbyId = standby.elector().identity();
-      awaitTrue(() -> standby.elector().leader().isPresent());
+      Await.until("the standby sees the leader", BOUND, () -> standby.elector().leader().isPresent());
       assertThat(log).containsExactly(leaderId + " run 1");
 
       leader.close(); // stops its controllers, then releases the lease
-      awaitTrue(standby::isLeader);
-      awaitTrue(() -> log.size() == 3);
+      Await.until("the standby leads", BOUND, standby::isLeader);
+      Await.until("three entries in the log", BOUND, () -> log.size() == 3);
       assertThat(log).containsExactly(leaderId + " run 1", leaderId + " closed", standbyId + " run 1");
       assertThat(leader.lost()).isNotDone(); // closed, not lost
     }
@@ -69,13 +70,4 @@ class LeaderElectedControllersTest {
             .retryPeriod(Duration.ofMillis(250))).start();
   }
 
-  private static void awaitTrue(BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 10 s");
-      }
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-    }
-  }
 }

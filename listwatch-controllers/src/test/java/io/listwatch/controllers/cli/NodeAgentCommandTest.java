@@ -7,6 +7,7 @@ import io.listwatch.client.DynamicObject;
 import io.listwatch.client.KubeClient;
 import io.listwatch.client.ResourceType;
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -62,9 +63,11 @@ class NodeAgentCommandTest {
         "--kubeconfig", kubeconfig.toString(), "--node-name", "cli-node", "--manifest-dir", manifests.toString(),
         "--pod-cidr", "10.99.0.0/24"));
     try {
-      CommandTests.awaitTrue(() -> client.dynamic(ResourceType.NODES).get("", "cli-node").isPresent());
+      Await.until("the node registers", CommandTests.BOUND,
+          () -> client.dynamic(ResourceType.NODES).get("", "cli-node").isPresent());
       // the static pod's mirror, named after the node, runs with an IP from the given CIDR
-      CommandTests.awaitTrue(() -> client.dynamic(ResourceType.PODS).get("default", "web-cli-node")
+      Await.until("the mirror pod runs with an IP of the CIDR", CommandTests.BOUND,
+          () -> client.dynamic(ResourceType.PODS).get("default", "web-cli-node")
           .flatMap(p -> p.get("status", "podIP")).map(ip -> ip.asText().startsWith("10.99.0.")).orElse(false));
       DynamicObject mirror = client.dynamic(ResourceType.PODS).get("default", "web-cli-node").orElseThrow();
       assertThat(mirror.get("metadata", "annotations", "kubernetes.io/config.mirror")).isPresent();

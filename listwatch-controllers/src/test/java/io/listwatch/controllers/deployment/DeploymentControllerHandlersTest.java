@@ -10,7 +10,8 @@ import io.listwatch.client.cache.SharedInformerFactory;
 import io.listwatch.client.testing.FakeClient;
 import io.listwatch.controllers.ControllerContext;
 import io.listwatch.controllers.events.EventRecorder;
-import java.util.Optional;
+import io.listwatch.testsupport.Await;
+import java.time.Duration;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -19,16 +20,9 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class DeploymentControllerHandlersTest {
 
-  private static ObjectNode await(FakeClient client, ResourceType type, String name, Predicate<ObjectNode> condition)
-      throws InterruptedException {
-    for (int i = 0; i < 600; i++) {
-      Optional<ObjectNode> o = client.tracker().get(type, "default", name);
-      if (o.isPresent() && condition.test(o.get())) {
-        return o.get();
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError(type + " default/" + name + " did not reach the condition within 30 s");
+  private static ObjectNode await(FakeClient client, ResourceType type, String name, Predicate<ObjectNode> condition) {
+    return Await.until(type + " default/" + name + " reaches the condition", Duration.ofSeconds(30),
+        () -> client.tracker().get(type, "default", name), o -> o.isPresent() && condition.test(o.get())).get();
   }
 
   @Test

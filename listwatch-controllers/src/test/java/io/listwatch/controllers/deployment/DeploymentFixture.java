@@ -12,6 +12,7 @@ import io.listwatch.client.testing.Action;
 import io.listwatch.client.testing.FakeClient;
 import io.listwatch.controllers.ControllerContext;
 import io.listwatch.controllers.events.EventRecorder;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -71,17 +72,11 @@ final class DeploymentFixture implements AutoCloseable {
   }
 
   /** Waits (at most 30 s) until the informers' cache holds {@code default/name} matching {@code condition}. */
-  void awaitCached(ResourceType type, String name, java.util.function.Predicate<ObjectNode> condition)
-      throws InterruptedException {
+  void awaitCached(ResourceType type, String name, java.util.function.Predicate<ObjectNode> condition) {
     var indexer = factory.informerFor(type, DynamicObject.CODEC).getIndexer();
-    for (int i = 0; i < 600; i++) {
-      var cached = indexer.getByKey("default/" + name);
-      if (cached.isPresent() && condition.test(cached.get().toTree())) {
-        return;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError(type + " default/" + name + " did not reach the condition in the cache within 30 s");
+    Await.until(type + " default/" + name + " reaches the condition in the cache", Duration.ofSeconds(30),
+        () -> indexer.getByKey("default/" + name),
+        cached -> cached.isPresent() && condition.test(cached.get().toTree()));
   }
 
   DeploymentController controller() {

@@ -14,9 +14,11 @@ import io.listwatch.client.cache.SharedInformerFactory;
 import io.listwatch.controllers.ControllerContext;
 import io.listwatch.controllers.events.EventRecorder;
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -31,8 +33,12 @@ import org.junit.jupiter.api.io.TempDir;
  * are available at once): create, set image, rollout status, history, undo, pause and resume,
  * restart.
  */
+@EndToEnd
 @Timeout(300)
 class DeploymentRolloutKubectlTest {
+
+  /** How long the controller may take to bring a deployment where a test waits for it. */
+  private static final Duration BOUND = Duration.ofSeconds(60);
 
   @TempDir
   Path dir;
@@ -50,16 +56,14 @@ class DeploymentRolloutKubectlTest {
         .sorted(Comparator.comparing(DynamicObject::name)).toList();
   }
 
-  private static DynamicObject await(KubeClient client, Predicate<DynamicObject> condition) throws InterruptedException {
-    Instant deadline = Instant.now().plusSeconds(60);
-    while (Instant.now().isBefore(deadline)) {
-      DynamicObject d = client.dynamic(ResourceType.DEPLOYMENTS).get("default", "web").orElseThrow();
-      if (condition.test(d)) {
-        return d;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("the deployment did not reach the condition within 60 s");
+  private static DynamicObject await(KubeClient client, Predicate<DynamicObject> condition) {
+    return Await.until("the deployment reaches the condition", BOUND,
+        () -> client.dynamic(ResourceType.DEPLOYMENTS).get("default", "web").orElseThrow(), condition);
+  }
+
+  /** kubectl from PATH against {@code server}, with room for {@code rollout status --timeout=60s}. */
+  private Kubectl kubectl(ApiServer server) {
+    return Kubectl.forServer(server.url(), dir).withTimeouts(Duration.ofSeconds(90), Duration.ofSeconds(30));
   }
 
   private static boolean observed(DynamicObject d) {
@@ -79,7 +83,7 @@ class DeploymentRolloutKubectlTest {
       new ReplicaSetPlayer(client, factory);
       factory.start();
       controller.run(2);
-      KubectlRunner kubectl = new KubectlRunner(server.url(), dir);
+      Kubectl kubectl = kubectl(server);
 
       kubectl.ok("create", "deployment", "web", "--image=nginx:1", "--replicas=3");
       kubectl.ok("rollout", "status", "deployment/web", "--timeout=60s");
@@ -91,7 +95,7 @@ class DeploymentRolloutKubectlTest {
       assertThat(replicas(v1)).isEqualTo(3);
       assertThat(kubectl.ok("get", "deployment", "web", "-o",
           "jsonpath={.status.availableReplicas} {.status.conditions[?(@.type==\"Available\")].reason}"
-              + " {.status.conditions[?(@.type==\"Progressing\")].reason}"))
+              + " {.status.conditions[?(@.type==\"Progressing\")].reason}").stdout())
           .isEqualTo("3 MinimumReplicasAvailable NewReplicaSetAvailable");
 
       kubectl.ok("set", "image", "deployment/web", "nginx=nginx:2");
@@ -105,7 +109,8 @@ class DeploymentRolloutKubectlTest {
           .isZero();
       assertThat(events).contains("ScalingReplicaSet Scaled up replica set " + v1.name() + " from 0 to 3");
       assertThat(events).anyMatch(e -> e.startsWith("ScalingReplicaSet Scaled down replica set " + v1.name()));
-      assertThat(kubectl.ok("rollout", "history", "deployment/web")).containsPattern("(?m)^1 ").containsPattern("(?m)^2 ");
+      assertThat(kubectl.ok("rollout", "history", "deployment/web").stdout())
+          .containsPattern("(?m)^1 ").containsPattern("(?m)^2 ");
 
       kubectl.ok("rollout", "undo", "deployment/web");
       kubectl.ok("rollout", "status", "deployment/web", "--timeout=60s");
@@ -135,7 +140,8 @@ class DeploymentRolloutKubectlTest {
 
       kubectl.ok("scale", "deployment/web", "--replicas=5");
       kubectl.ok("rollout", "status", "deployment/web", "--timeout=60s");
-      assertThat(kubectl.ok("get", "deployment", "web", "-o", "jsonpath={.status.readyReplicas}")).isEqualTo("5");
+      assertThat(kubectl.ok("get", "deployment", "web", "-o", "jsonpath={.status.readyReplicas}").stdout())
+          .isEqualTo("5");
     }
   }
 
@@ -151,7 +157,7 @@ class DeploymentRolloutKubectlTest {
       new ReplicaSetPlayer(client, factory);
       factory.start();
       controller.run(1);
-      KubectlRunner kubectl = new KubectlRunner(server.url(), dir);
+      Kubectl kubectl = kubectl(server);
       kubectl.ok("create", "deployment", "web", "--image=nginx:1", "--replicas=2");
       kubectl.ok("patch", "deployment", "web", "--type=merge", "-p",
           "{\"spec\":{\"strategy\":{\"type\":\"Recreate\",\"rollingUpdate\":null}}}");
@@ -176,13 +182,10 @@ class DeploymentRolloutKubectlTest {
       orphan.remove("status");
       client.dynamic(ResourceType.REPLICASETS).create(DynamicObject.of(orphan));
       String uid = client.dynamic(ResourceType.DEPLOYMENTS).get("default", "web").orElseThrow().uid();
-      Instant deadline = Instant.now().plusSeconds(60);
-      while (!client.dynamic(ResourceType.REPLICASETS).get("default", DeploymentFixture.rsName("nginx:0"))
-          .flatMap(rs -> rs.get("metadata", "ownerReferences", "0", "uid")).map(JsonNode::asText).orElse("")
-          .equals(uid)) {
-        assertThat(Instant.now()).as("the orphan is adopted within 60 s").isBefore(deadline);
-        Thread.sleep(50);
-      }
+      Await.until("the orphan is adopted", BOUND,
+          () -> client.dynamic(ResourceType.REPLICASETS).get("default", DeploymentFixture.rsName("nginx:0"))
+              .flatMap(rs -> rs.get("metadata", "ownerReferences", "0", "uid")).map(JsonNode::asText).orElse(""),
+          uid::equals);
     }
   }
 }

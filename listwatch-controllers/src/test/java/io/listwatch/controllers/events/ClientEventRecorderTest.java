@@ -12,6 +12,7 @@ import io.listwatch.client.ResourceType;
 import io.listwatch.client.testing.Action;
 import io.listwatch.client.testing.FakeClient;
 import io.listwatch.client.testing.Reaction;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -47,8 +48,8 @@ class ClientEventRecorderTest {
         || a.is(Action.PATCH, ResourceType.EVENTS)).toList();
   }
 
-  private void awaitWrites(int n) throws InterruptedException {
-    Await.until(BOUND, n + " event writes", () -> writes().size() >= n);
+  private void awaitWrites(int n) {
+    Await.until(n + " event writes", BOUND, () -> writes().size() >= n);
   }
 
   @Test

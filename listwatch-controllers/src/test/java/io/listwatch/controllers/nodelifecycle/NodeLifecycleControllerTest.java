@@ -11,6 +11,7 @@ import io.listwatch.client.testing.Action;
 import io.listwatch.client.testing.FakeClient;
 import io.listwatch.controllers.ControllerContext;
 import io.listwatch.controllers.events.EventRecorder;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.BooleanSupplier;
@@ -73,11 +74,7 @@ class NodeLifecycleControllerTest {
   /** Advances the clock, lets the informers catch up with {@code cached}, and runs a pass. */
   private void passAt(Duration advance, BooleanSupplier cached) throws InterruptedException {
     clock.advance(advance);
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (!cached.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("informers caught up").isLessThan(deadline);
-      Thread.sleep(10);
-    }
+    Await.until("the informers catch up", Duration.ofSeconds(20), cached::getAsBoolean);
     controller.monitor();
   }
 

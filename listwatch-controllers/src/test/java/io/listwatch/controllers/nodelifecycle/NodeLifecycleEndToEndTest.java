@@ -14,8 +14,8 @@ import io.listwatch.controllers.events.EventRecorder;
 import io.listwatch.nodeagent.NodeAgent;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -26,15 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ApiServerExtension.class)
 class NodeLifecycleEndToEndTest {
 
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(50);
-    }
-  }
+  /** How long the controllers and the node agent may take for what a test waits for. */
+  private static final Duration BOUND = Duration.ofSeconds(30);
 
   private static String ready(ResourceClient<DynamicObject> nodes) {
     DynamicObject node = nodes.get("", "lc-node").orElseThrow();
@@ -68,22 +61,24 @@ class NodeLifecycleEndToEndTest {
         pods.create(DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"lc-web\","
             + "\"namespace\":\"default\"},\"spec\":{\"nodeName\":\"lc-node\",\"terminationGracePeriodSeconds\":3,"
             + "\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}"));
-        await("pod Running", () -> pods.get("default", "lc-web")
+        Await.until("pod Running", BOUND, () -> pods.get("default", "lc-web")
             .map(p -> p.get("status", "phase").map(n -> n.asText()).orElse("").equals("Running")).orElse(false));
         assertThat(ready(nodes)).isEqualTo("True");
 
         first.close();
-        await("node NotReady", () -> ready(nodes).equals("Unknown"));
-        await("node tainted unreachable", () -> nodes.get("", "lc-node").orElseThrow().get("spec", "taints")
-            .map(t -> t.toString().contains("node.kubernetes.io/unreachable")).orElse(false));
-        await("pod evicted", () -> pods.get("default", "lc-web")
+        Await.until("node NotReady", BOUND, () -> ready(nodes).equals("Unknown"));
+        Await.until("node tainted unreachable", BOUND, () -> nodes.get("", "lc-node").orElseThrow()
+            .get("spec", "taints").map(t -> t.toString().contains("node.kubernetes.io/unreachable")).orElse(false));
+        Await.until("pod evicted", BOUND, () -> pods.get("default", "lc-web")
             .map(p -> p.get("metadata", "deletionTimestamp").isPresent()).orElse(true));
 
         try (NodeAgent second = agent(client)) {
           second.start();
           assertThat(ready(nodes)).isEqualTo("True");
-          await("taints removed", () -> nodes.get("", "lc-node").orElseThrow().get("spec", "taints").isEmpty());
-          await("evicted pod deleted by the restarted agent", () -> pods.get("default", "lc-web").isEmpty());
+          Await.until("taints removed", BOUND,
+              () -> nodes.get("", "lc-node").orElseThrow().get("spec", "taints").isEmpty());
+          Await.until("evicted pod deleted by the restarted agent", BOUND,
+              () -> pods.get("default", "lc-web").isEmpty());
         }
       }
     }

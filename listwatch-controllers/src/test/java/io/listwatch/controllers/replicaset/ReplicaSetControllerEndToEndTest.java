@@ -18,6 +18,7 @@ import io.listwatch.controllers.ControllerContext;
 import io.listwatch.controllers.ControllerRefManager;
 import io.listwatch.controllers.events.ClientEventRecorder;
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -88,18 +89,8 @@ class ReplicaSetControllerEndToEndTest {
         .toList();
   }
 
-  private static <T> T awaitValue(String what, Supplier<T> read, Predicate<T> done) throws InterruptedException {
-    long deadline = System.nanoTime() + BOUND.toNanos();
-    while (true) {
-      T value = read.get();
-      if (done.test(value)) {
-        return value;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what + "; last seen: " + value);
-      }
-      Thread.sleep(20);
-    }
+  private static <T> T awaitValue(String what, Supplier<T> read, Predicate<T> done) {
+    return Await.until(what, BOUND, read::get, done);
   }
 
   private static int statusField(String rs, String field) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.listwatch.client.ResourceType;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -23,16 +24,9 @@ class ReplicaSetControllerRunTest {
     f.close();
   }
 
-  private JsonNode awaitStatus(String what, Predicate<JsonNode> done) throws InterruptedException {
-    long deadline = System.nanoTime() + BOUND.toNanos();
-    while (true) {
-      JsonNode status = f.client.tracker().get(ResourceType.REPLICASETS, NS, "web").orElseThrow().path("status");
-      if (done.test(status)) {
-        return status;
-      }
-      assertThat(System.nanoTime()).as("waiting for " + what + "; status " + status).isLessThan(deadline);
-      Thread.sleep(10);
-    }
+  private JsonNode awaitStatus(String what, Predicate<JsonNode> done) {
+    return Await.until("the ReplicaSet's status shows " + what, BOUND,
+        () -> f.client.tracker().get(ResourceType.REPLICASETS, NS, "web").orElseThrow().path("status"), done);
   }
 
   @Test
@@ -62,11 +56,7 @@ class ReplicaSetControllerRunTest {
     String victim = f.client.tracker().list(ResourceType.PODS, NS).getFirst().path("metadata").path("name").asText();
     f.client.dynamic(ResourceType.PODS).delete(NS, victim);
 
-    long deadline = System.nanoTime() + BOUND.toNanos();
-    while (f.client.tracker().list(ResourceType.PODS, NS).size() != 2) {
-      assertThat(System.nanoTime()).as("a replacement pod").isLessThan(deadline);
-      Thread.sleep(10);
-    }
+    Await.until("a replacement pod", BOUND, () -> f.client.tracker().list(ResourceType.PODS, NS).size() == 2);
     assertThat(f.client.tracker().list(ResourceType.PODS, NS))
         .extracting(p -> p.path("metadata").path("name").asText()).doesNotContain(victim);
   }

@@ -13,6 +13,7 @@ import io.listwatch.client.ResourceType;
 import io.listwatch.client.testing.Action;
 import io.listwatch.client.testing.Reaction;
 import io.listwatch.controllers.ControllerExpectations;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -130,11 +131,8 @@ class ReplicaSetControllerTest {
     f.replicaSet("web", 2, 0);
     f.start();
     f.sync("web");
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!f.controller.expectations().satisfiedExpectations(NS + "/web")) {
-      assertThat(System.nanoTime()).as("the pod informer observes both creations").isLessThan(deadline);
-      Thread.sleep(10);
-    }
+    Await.until("the pod informer observes both creations", Duration.ofSeconds(10),
+        () -> f.controller.expectations().satisfiedExpectations(NS + "/web"));
     f.client.clearActions();
 
     f.sync("web");
@@ -285,12 +283,9 @@ class ReplicaSetControllerTest {
     f.start();
     f.sync("web");
     assertThat(f.writes()).containsExactly("update replicasets.apps/status " + NS + "/web");
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (f.factory.informerFor(ResourceType.REPLICASETS, DynamicObject.CODEC).getStore().getByKey(NS + "/web")
-        .flatMap(rs -> rs.get("status", "replicas")).map(JsonNode::asInt).orElse(0) != 1) { // the status write is seen
-      assertThat(System.nanoTime()).isLessThan(deadline);
-      Thread.sleep(10);
-    }
+    Await.until("the informer sees the status write", Duration.ofSeconds(10),
+        () -> f.factory.informerFor(ResourceType.REPLICASETS, DynamicObject.CODEC).getStore().getByKey(NS + "/web")
+            .flatMap(rs -> rs.get("status", "replicas")).map(JsonNode::asInt).orElse(0) == 1);
     f.client.clearActions();
 
     f.sync("web");

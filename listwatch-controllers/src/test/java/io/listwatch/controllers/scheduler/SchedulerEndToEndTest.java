@@ -21,6 +21,8 @@ import io.listwatch.client.cache.SharedInformerFactory;
 import io.listwatch.controllers.ControllerContext;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ApiServerExtension.class)
 @Timeout(90)
 class SchedulerEndToEndTest {
+
+  /** How long the scheduler's threads may take for what a test waits for. */
+  private static final Duration BOUND = Duration.ofSeconds(30);
 
   private KubeClient client;
   private ResourceClient<DynamicObject> pods;
@@ -111,7 +116,7 @@ class SchedulerEndToEndTest {
       createPod(ownedBy(pod("web-" + i, "100m", "64Mi"), "3f1e2a9c-0000-4000-8000-000000000001"));
     }
 
-    Await.until("six pods bound", () -> {
+    Await.until("six pods bound", BOUND, () -> {
       for (int i = 0; i < 6; i++) {
         if (nodeOf("web-" + i).isEmpty()) {
           return false;
@@ -127,7 +132,8 @@ class SchedulerEndToEndTest {
     DynamicObject bound = pods.get(namespace, "web-0").orElseThrow();
     assertThat(bound.get("status", "conditions").orElseThrow().toString())
         .contains("\"type\":\"PodScheduled\"", "\"status\":\"True\"");
-    Await.until("six Scheduled events", () -> events.lines.stream().filter(l -> l.startsWith("Normal Scheduled")).count() == 6);
+    Await.until("six Scheduled events", BOUND,
+        () -> events.lines.stream().filter(l -> l.startsWith("Normal Scheduled")).count() == 6);
   }
 
   @Test
@@ -138,7 +144,7 @@ class SchedulerEndToEndTest {
     startScheduler();
     createPod(spec(pod("db"), "nodeSelector", "{\"disk\":\"ssd\"}"));
 
-    Await.until("db bound", () -> nodeOf("db").isPresent());
+    Await.until("db bound", BOUND, () -> nodeOf("db").isPresent());
     assertThat(nodeOf("db")).contains(n("n2"));
   }
 
@@ -150,7 +156,7 @@ class SchedulerEndToEndTest {
     startScheduler();
     createPod(pod("big", "3", "1Gi"));
 
-    Await.until("PodScheduled=False", () -> pods.get(namespace, "big")
+    Await.until("PodScheduled=False", BOUND, () -> pods.get(namespace, "big")
         .flatMap(p -> p.get("status", "conditions")).map(JsonNode::toString).orElse("").contains("Unschedulable"));
     JsonNode condition = pods.get(namespace, "big").orElseThrow().get("status", "conditions").orElseThrow().get(0);
     assertThat(condition.path("type").asText()).isEqualTo("PodScheduled");
@@ -158,17 +164,19 @@ class SchedulerEndToEndTest {
     assertThat(condition.path("reason").asText()).isEqualTo("Unschedulable");
     assertThat(condition.path("message").asText()).isEqualTo("0/3 nodes are available: 3 Insufficient cpu.");
     // the event follows the status write
-    Await.until("the FailedScheduling event", () -> events.lines.stream().anyMatch(l -> l.startsWith("Warning")));
+    Await.until("the FailedScheduling event", BOUND,
+        () -> events.lines.stream().anyMatch(l -> l.startsWith("Warning")));
     assertThat(events.lines).contains("Warning FailedScheduling " + namespace + "/big: 0/3 nodes are available: "
         + "3 Insufficient cpu.");
     assertThat(nodeOf("big")).isEmpty();
 
     createNode(node("n4", "4", "8Gi", 110));
 
-    Await.until("big bound", () -> nodeOf("big").isPresent());
+    Await.until("big bound", BOUND, () -> nodeOf("big").isPresent());
     assertThat(nodeOf("big")).contains(n("n4"));
     // the event follows the binding's answer, which the server may have sent after storing the binding
-    Await.until("the Scheduled event", () -> events.lines.stream().anyMatch(l -> l.startsWith("Normal Scheduled")));
+    Await.until("the Scheduled event", BOUND,
+        () -> events.lines.stream().anyMatch(l -> l.startsWith("Normal Scheduled")));
     List<String> scheduled = events.lines.stream().filter(l -> l.startsWith("Normal Scheduled")).toList();
     assertThat(scheduled).containsExactly("Normal Scheduled " + namespace + "/big: Successfully assigned "
         + namespace + "/big to " + n("n4"));
@@ -185,14 +193,14 @@ class SchedulerEndToEndTest {
     for (int i = 1; i <= 3; i++) {
       createPod(spec(labelled("web-" + i, "app", "web"), "affinity", antiAffinity));
     }
-    Await.until("three pods bound", () -> nodeOf("web-1").isPresent() && nodeOf("web-2").isPresent()
+    Await.until("three pods bound", BOUND, () -> nodeOf("web-1").isPresent() && nodeOf("web-2").isPresent()
         && nodeOf("web-3").isPresent());
     assertThat(List.of(nodeOf("web-1").orElseThrow(), nodeOf("web-2").orElseThrow(), nodeOf("web-3").orElseThrow()))
         .containsExactlyInAnyOrder(n("n1"), n("n2"), n("n3"));
 
     createPod(spec(labelled("web-4", "app", "web"), "affinity", antiAffinity));
 
-    Await.until("web-4 PodScheduled=False", () -> pods.get(namespace, "web-4")
+    Await.until("web-4 PodScheduled=False", BOUND, () -> pods.get(namespace, "web-4")
         .flatMap(p -> p.get("status", "conditions")).map(JsonNode::toString).orElse("").contains("Unschedulable"));
     JsonNode condition = pods.get(namespace, "web-4").orElseThrow().get("status", "conditions").orElseThrow().get(0);
     assertThat(condition.path("type").asText()).isEqualTo("PodScheduled");
@@ -205,7 +213,7 @@ class SchedulerEndToEndTest {
     // pod still terminating on its node keeps counting, as in kube): its node is free for the fourth.
     String freed = nodeOf("web-2").orElseThrow();
     pods.delete(namespace, "web-2", new io.listwatch.client.DeleteOptions(0L, "", "", ""));
-    Await.until("web-4 bound", () -> nodeOf("web-4").isPresent());
+    Await.until("web-4 bound", BOUND, () -> nodeOf("web-4").isPresent());
     assertThat(nodeOf("web-4")).contains(freed);
   }
 }

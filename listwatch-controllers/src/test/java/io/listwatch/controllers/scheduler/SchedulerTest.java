@@ -16,6 +16,8 @@ import io.listwatch.client.cache.SharedInformerFactory;
 import io.listwatch.client.testing.Action;
 import io.listwatch.client.testing.FakeClient;
 import io.listwatch.controllers.ControllerContext;
+import io.listwatch.testsupport.Await;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -26,6 +28,9 @@ import org.junit.jupiter.api.Timeout;
 /** The scheduler against FakeClient: fixture nodes and pods in, binding and status actions out. */
 @Timeout(60)
 class SchedulerTest {
+
+  /** How long the scheduler's threads may take for what a test waits for. */
+  private static final Duration BOUND = Duration.ofSeconds(30);
 
   private final FakeClient client = FakeClient.create();
   private final RecordedEvents events = new RecordedEvents();
@@ -73,11 +78,11 @@ class SchedulerTest {
         ownedBy(pod("web-3"), "rs-1"));
     start();
 
-    Await.until("three bindings", () -> bindings().size() == 3);
+    Await.until("three bindings", BOUND, () -> bindings().size() == 3);
     assertThat(bindings()).extracting(b -> b.substring(b.indexOf("-> ") + 3)).containsExactlyInAnyOrder("n1", "n2", "n3");
     assertThat(bindings()).extracting(b -> b.substring(0, b.indexOf(" ->")))
         .containsExactlyInAnyOrder("web-1", "web-2", "web-3");
-    Await.until("three events", () -> events.lines.size() == 3);
+    Await.until("three events", BOUND, () -> events.lines.size() == 3);
     for (String b : bindings()) {
       String[] parts = b.split(" -> ");
       assertThat(events.lines).contains("Normal Scheduled default/" + parts[0] + ": Successfully assigned default/"
@@ -92,7 +97,7 @@ class SchedulerTest {
     seed(ResourceType.PODS, spec(pod("db"), "nodeSelector", "{\"disk\":\"ssd\"}"));
     start();
 
-    Await.until("a binding", () -> bindings().size() == 1);
+    Await.until("a binding", BOUND, () -> bindings().size() == 1);
     assertThat(bindings()).containsExactly("db -> n2");
   }
 
@@ -104,7 +109,7 @@ class SchedulerTest {
     seed(ResourceType.PODS, running, pod("new", "1", null));
     start();
 
-    Await.until("a binding", () -> bindings().size() == 1);
+    Await.until("a binding", BOUND, () -> bindings().size() == 1);
     assertThat(bindings()).containsExactly("new -> n2");
   }
 
@@ -116,7 +121,7 @@ class SchedulerTest {
     start();
 
     // Pods are tried in arrival order: had "other" been taken, it would be bound first.
-    Await.until("a binding", () -> bindings().size() == 1);
+    Await.until("a binding", BOUND, () -> bindings().size() == 1);
     assertThat(bindings()).containsExactly("mine -> n1");
   }
 
@@ -127,12 +132,12 @@ class SchedulerTest {
     seed(ResourceType.PODS, spec(pod("big", "3", null), "nodeSelector", "{\"size\":\"big\"}"));
     start();
 
-    Await.until("a status update", () -> statusUpdates().size() == 1);
+    Await.until("a status update", BOUND, () -> statusUpdates().size() == 1);
     DynamicObject status = (DynamicObject) statusUpdates().get(0).object();
     String condition = status.get("status", "conditions").orElseThrow().get(0).toString();
     assertThat(condition).contains("\"type\":\"PodScheduled\"", "\"status\":\"False\"", "\"reason\":\"Unschedulable\"",
         "\"message\":\"0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.\"");
-    Await.until("a warning", () -> !events.lines.isEmpty());
+    Await.until("a warning", BOUND, () -> !events.lines.isEmpty());
     assertThat(events.lines).containsExactly("Warning FailedScheduling default/big: 0/3 nodes are available: "
         + "3 node(s) didn't match Pod's node affinity/selector.");
     assertThat(bindings()).isEmpty();
@@ -143,9 +148,9 @@ class SchedulerTest {
     client.dynamic(ResourceType.NODES).create(DynamicObject.of(labels(node("large", "8", "16Gi", 110),
         Map.of("size", "big"))));
 
-    Await.until("a binding", () -> bindings().size() == 1);
+    Await.until("a binding", BOUND, () -> bindings().size() == 1);
     assertThat(bindings()).containsExactly("big -> large");
-    Await.until("the Scheduled event", () -> events.lines.size() >= 2);
+    Await.until("the Scheduled event", BOUND, () -> events.lines.size() >= 2);
     assertThat(events.lines).last().isEqualTo("Normal Scheduled default/big: Successfully assigned default/big to large");
   }
 
@@ -163,7 +168,7 @@ class SchedulerTest {
     start();
 
     // Actions are recorded before they are served: wait for the pod itself to be bound.
-    Await.until("p bound", () -> client.tracker().get(ResourceType.PODS, "default", "p").orElseThrow()
+    Await.until("p bound", BOUND, () -> client.tracker().get(ResourceType.PODS, "default", "p").orElseThrow()
         .path("spec").path("nodeName").asText().equals("n1"));
     assertThat(bindings()).containsExactly("p -> n1", "p -> n1");
     assertThat(events.lines.get(0)).startsWith("Warning FailedScheduling default/p: Binding rejected: ");
@@ -192,19 +197,19 @@ class SchedulerTest {
         replica("web-3", antiAffinity), replica("web-4", antiAffinity));
     start();
 
-    Await.until("a status update for web-4", () -> !podScheduledMessage("web-4").isEmpty());
+    Await.until("a status update for web-4", BOUND, () -> !podScheduledMessage("web-4").isEmpty());
     assertThat(podScheduledMessage("web-4"))
         .isEqualTo("0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.");
     // the three replicas were assumed onto their nodes before web-4 was tried; their bindings
     // run apart from the scheduling thread and may still be on their way
-    Await.until("three bindings", () -> bindings().size() == 3);
+    Await.until("three bindings", BOUND, () -> bindings().size() == 3);
     assertThat(bindings()).extracting(b -> b.substring(b.indexOf("-> ") + 3)).containsExactlyInAnyOrder("n1", "n2", "n3");
     assertThat(bindings()).extracting(b -> b.substring(0, b.indexOf(" ->")))
         .containsExactlyInAnyOrder("web-1", "web-2", "web-3");
     // the event follows the status write
     String warning = "Warning FailedScheduling default/web-4: 0/3 nodes are available: "
         + "3 node(s) didn't match pod anti-affinity rules.";
-    Await.until("the FailedScheduling event", () -> events.lines.contains(warning));
+    Await.until("the FailedScheduling event", BOUND, () -> events.lines.contains(warning));
   }
 
   @Test
@@ -217,7 +222,7 @@ class SchedulerTest {
     seed(ResourceType.PODS, loner, labelled("web", "app", "web"));
     start();
 
-    Await.until("a binding", () -> bindings().size() == 1);
+    Await.until("a binding", BOUND, () -> bindings().size() == 1);
     assertThat(bindings()).containsExactly("web -> n3");
   }
 
@@ -228,13 +233,13 @@ class SchedulerTest {
         "podAffinity", InterPodAffinityTest.term("db", InterPodAffinityTest.HOST))));
     start();
 
-    Await.until("a status update for cache", () -> !podScheduledMessage("cache").isEmpty());
+    Await.until("a status update for cache", BOUND, () -> !podScheduledMessage("cache").isEmpty());
     assertThat(podScheduledMessage("cache"))
         .isEqualTo("0/3 nodes are available: 3 node(s) didn't match pod affinity rules.");
 
     client.dynamic(ResourceType.PODS).create(DynamicObject.of(spec(labelled("db", "app", "db"), "nodeName", "\"n2\"")));
 
-    Await.until("a binding", () -> bindings().size() == 1);
+    Await.until("a binding", BOUND, () -> bindings().size() == 1);
     assertThat(bindings()).containsExactly("cache -> n2");
   }
 
@@ -247,7 +252,7 @@ class SchedulerTest {
     }
     start();
 
-    Await.until("four bindings", () -> bindings().size() == 4);
+    Await.until("four bindings", BOUND, () -> bindings().size() == 4);
     Map<String, Long> perZone = bindings().stream().map(b -> b.substring(b.indexOf("-> ") + 3))
         .collect(java.util.stream.Collectors.groupingBy(n -> n.equals("n3") ? "b" : n.equals("nozone") ? "-" : "a",
             java.util.stream.Collectors.counting()));
@@ -265,7 +270,7 @@ class SchedulerTest {
             "\"namespaceSelector\":{\"matchLabels\":{\"tier\":\"data\"}}"))));
     start();
 
-    Await.until("a status update for cache", () -> !podScheduledMessage("cache").isEmpty());
+    Await.until("a status update for cache", BOUND, () -> !podScheduledMessage("cache").isEmpty());
     assertThat(podScheduledMessage("cache"))
         .isEqualTo("0/3 nodes are available: 3 node(s) didn't match pod affinity rules.");
 
@@ -274,7 +279,7 @@ class SchedulerTest {
     labels(ns, Map.of("tier", "data"));
     namespaces.update(DynamicObject.of(ns));
 
-    Await.until("a binding", () -> bindings().size() == 1);
+    Await.until("a binding", BOUND, () -> bindings().size() == 1);
     assertThat(bindings()).containsExactly("cache -> n3");
   }
 }

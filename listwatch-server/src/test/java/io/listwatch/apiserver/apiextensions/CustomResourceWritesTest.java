@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -94,16 +95,7 @@ class CustomResourceWritesTest {
   }
 
   private static void awaitServed(String path) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (get(path).code() != 200) {
-      assertThat(System.nanoTime() < deadline).as("%s is served in time", path).isTrue();
-      try {
-        Thread.sleep(20); // polling until the definition controller serves it, bounded
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
+    Await.until(path + " is served", WAIT, () -> get(path).code() == 200);
   }
 
   @AfterAll

@@ -8,6 +8,7 @@ import io.listwatch.server.ApiServer;
 import io.listwatch.server.authn.AuthenticationConfig;
 import io.listwatch.server.authz.Authorizer;
 import io.listwatch.server.authz.Decision;
+import io.listwatch.testsupport.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -99,22 +100,9 @@ class AuditLogTest {
 
   /** The events logged for one audit id, waiting (bounded) until {@code count} are there. */
   private static List<JsonNode> events(String auditId, int count) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (true) {
-      List<JsonNode> found = readLog().stream().filter(e -> e.path("auditID").asText().equals(auditId)).toList();
-      if (found.size() >= count) {
-        return found;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("no " + count + " audit events for " + auditId + " within " + WAIT + ": " + found);
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
+    return Await.until(count + " audit events for " + auditId, WAIT,
+        () -> readLog().stream().filter(e -> e.path("auditID").asText().equals(auditId)).toList(),
+        found -> found.size() >= count);
   }
 
   private static List<JsonNode> readLog() {
@@ -257,12 +245,9 @@ class AuditLogTest {
         .get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
     ws.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "done").get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
 
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    List<JsonNode> events;
-    do {
-      events = readLog().stream().filter(e -> e.path("requestURI").asText().equals(uri)).toList();
-      Thread.sleep(20);
-    } while (events.size() < 2 && System.nanoTime() < deadline);
+    List<JsonNode> events = Await.until("two audit events for the watch", WAIT,
+        () -> readLog().stream().filter(e -> e.path("requestURI").asText().equals(uri)).toList(),
+        found -> found.size() >= 2);
     assertThat(events).extracting(e -> e.path("stage").asText()).containsExactly("ResponseStarted", "ResponseComplete");
     assertThat(events).allSatisfy(e -> {
       assertThat(e.path("verb").asText()).isEqualTo("watch");

@@ -2,11 +2,16 @@ package io.listwatch.server.authn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jwt.SignedJWT;
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.Http;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AuthenticationApiTest {
 
+  /** How long the server may take to see a deleted service account. */
+  private static final Duration WAIT = Duration.ofSeconds(15);
+
   @TempDir
   static Path dir;
   static ApiServer server;
@@ -32,13 +40,27 @@ class AuthenticationApiTest {
     server = ApiServer.builder()
         .authentication(AuthenticationConfig.builder().tokenAuthFile(tokens).build())
         .build().start();
-    http = new Http(server.url());
+    http = Http.plain(server.url());
   }
 
   @AfterAll
   static void stop() {
+    if (http != null) {
+      http.close();
+    }
     if (server != null) {
       server.close();
+    }
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The response's body as JSON; fails the test if it is not JSON. */
+  private static JsonNode json(Http.Response r) {
+    try {
+      return JSON.readTree(r.body());
+    } catch (JsonProcessingException e) {
+      throw new AssertionError("not JSON (HTTP " + r.code() + "): " + r.body(), e);
     }
   }
 
@@ -46,7 +68,7 @@ class AuthenticationApiTest {
     Http.Response r = http.post("/api/v1/namespaces/" + ns + "/serviceaccounts",
         "{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\",\"metadata\":{\"name\":\"" + name + "\"}}");
     assertThat(r.code()).as(r.body()).isEqualTo(201);
-    return r.json().at("/metadata/uid").asText();
+    return json(r).at("/metadata/uid").asText();
   }
 
   private static Http.Response requestToken(String ns, String name, String spec) {
@@ -60,7 +82,7 @@ class AuthenticationApiTest {
         "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\",\"spec\":{\"token\":\"" + token + "\""
             + (audiences == null ? "" : ",\"audiences\":" + audiences) + "}}");
     assertThat(r.code()).as(r.body()).isEqualTo(201);
-    return r.json();
+    return json(r);
   }
 
   @Test
@@ -71,7 +93,7 @@ class AuthenticationApiTest {
     Http.Response r = requestToken("default", "builder", "{\"audiences\":null,\"boundObjectRef\":null}");
 
     assertThat(r.code()).as(r.body()).isEqualTo(201);
-    JsonNode tr = r.json();
+    JsonNode tr = json(r);
     assertThat(tr.path("kind").asText()).isEqualTo("TokenRequest");
     assertThat(tr.path("apiVersion").asText()).isEqualTo("authentication.k8s.io/v1");
     assertThat(tr.at("/metadata/name").asText()).isEqualTo("builder");
@@ -91,7 +113,7 @@ class AuthenticationApiTest {
     Http.Response r = requestToken("default", "ghost", "{}");
 
     assertThat(r.code()).isEqualTo(404);
-    assertThat(r.json().path("message").asText()).isEqualTo("serviceaccounts \"ghost\" not found");
+    assertThat(json(r).path("message").asText()).isEqualTo("serviceaccounts \"ghost\" not found");
   }
 
   @Test
@@ -101,8 +123,8 @@ class AuthenticationApiTest {
     Http.Response r = requestToken("default", "short", "{\"expirationSeconds\":599}");
 
     assertThat(r.code()).isEqualTo(422);
-    assertThat(r.json().path("reason").asText()).isEqualTo("Invalid");
-    assertThat(r.json().path("message").asText()).isEqualTo("TokenRequest.authentication.k8s.io \"\" is invalid: "
+    assertThat(json(r).path("reason").asText()).isEqualTo("Invalid");
+    assertThat(json(r).path("message").asText()).isEqualTo("TokenRequest.authentication.k8s.io \"\" is invalid: "
         + "spec.expirationSeconds: Invalid value: 599: may not specify a duration less than 10 minutes");
     assertThat(requestToken("default", "short", "{\"expirationSeconds\":600}").code()).isEqualTo(201);
   }
@@ -110,7 +132,7 @@ class AuthenticationApiTest {
   @Test
   void tokenReview_ofAnIssuedToken_namesTheServiceAccount_untilItIsDeleted() {
     String uid = createServiceAccount("default", "reviewed");
-    String token = requestToken("default", "reviewed", "{}").json().at("/status/token").asText();
+    String token = json(requestToken("default", "reviewed", "{}")).at("/status/token").asText();
 
     JsonNode ok = review(token, null);
 
@@ -123,10 +145,10 @@ class AuthenticationApiTest {
     assertThat(ok.at("/status/audiences").toString()).isEqualTo("[\"https://kubernetes.default.svc.cluster.local\"]");
     assertThat(ok.at("/spec/token").asText()).isEqualTo(token);
 
-    assertThat(http.send("DELETE", "/api/v1/namespaces/default/serviceaccounts/reviewed", null).code()).isEqualTo(200);
+    assertThat(http.delete("/api/v1/namespaces/default/serviceaccounts/reviewed").code()).isEqualTo(200);
 
     List<JsonNode> seen = new ArrayList<>();
-    Http.await("the token is refused after its service account was deleted", () -> {
+    Await.until("the token is refused after its service account was deleted", WAIT, () -> {
       JsonNode r = review(token, null);
       seen.add(r);
       return !r.at("/status/authenticated").asBoolean();
@@ -154,7 +176,7 @@ class AuthenticationApiTest {
     Http.Response r = http.post("/apis/authentication.k8s.io/v1/tokenreviews", "{\"spec\":{}}");
 
     assertThat(r.code()).isEqualTo(400);
-    assertThat(r.json().path("reason").asText()).isEqualTo("BadRequest");
+    assertThat(json(r).path("reason").asText()).isEqualTo("BadRequest");
   }
 
   @Test
@@ -163,18 +185,18 @@ class AuthenticationApiTest {
         "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"SelfSubjectReview\",\"metadata\":{\"creationTimestamp\":null}}");
 
     assertThat(r.code()).as(r.body()).isEqualTo(201);
-    assertThat(r.json().path("kind").asText()).isEqualTo("SelfSubjectReview");
-    assertThat(r.json().at("/status/userInfo/username").asText()).isEqualTo("system:unsecured");
-    assertThat(r.json().at("/status/userInfo/groups").toString())
+    assertThat(json(r).path("kind").asText()).isEqualTo("SelfSubjectReview");
+    assertThat(json(r).at("/status/userInfo/username").asText()).isEqualTo("system:unsecured");
+    assertThat(json(r).at("/status/userInfo/groups").toString())
         .isEqualTo("[\"system:masters\",\"system:authenticated\"]");
   }
 
   @Test
   void discovery_listsTheAuthenticationApiAndTheTokenSubresource() {
-    JsonNode group = http.get("/apis/authentication.k8s.io/v1").json();
+    JsonNode group = json(http.get("/apis/authentication.k8s.io/v1"));
     assertThat(group.path("resources").findValuesAsText("name"))
         .containsExactlyInAnyOrder("tokenreviews", "selfsubjectreviews");
-    JsonNode core = http.get("/api/v1").json();
+    JsonNode core = json(http.get("/api/v1"));
     JsonNode token = null;
     for (JsonNode r : core.path("resources")) {
       if (r.path("name").asText().equals("serviceaccounts/token")) {

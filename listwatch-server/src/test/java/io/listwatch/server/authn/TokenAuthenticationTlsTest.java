@@ -1,14 +1,20 @@
 package io.listwatch.server.authn;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.listwatch.apiserver.request.UserInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.authz.Authorizer;
 import io.listwatch.server.authz.Decision;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.Http;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,6 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * them: kube's 401 and 403 Status bodies, and the user a request acts as.
  */
 class TokenAuthenticationTlsTest {
+
+  /** How long the server may take to see a service account replaced. */
+  private static final Duration WAIT = Duration.ofSeconds(15);
 
   @TempDir
   static Path dir;
@@ -46,10 +55,10 @@ class TokenAuthenticationTlsTest {
         .authorizer(AUTHORIZER)
         .build().start();
     SSLContext ssl = server.trustingSslContext();
-    http1 = new Http(server.url(), HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Http.WAIT).build());
-    http2 = new Http(server.url(), HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_2)
-        .connectTimeout(Http.WAIT).build());
+    http1 = Http.over(server.url(), HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Http.TIMEOUT).build());
+    http2 = Http.over(server.url(), HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_2)
+        .connectTimeout(Http.TIMEOUT).build());
   }
 
   @AfterAll
@@ -59,10 +68,21 @@ class TokenAuthenticationTlsTest {
     }
   }
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The response's body as JSON; fails the test if it is not JSON. */
+  private static JsonNode json(Http.Response r) {
+    try {
+      return JSON.readTree(r.body());
+    } catch (JsonProcessingException e) {
+      throw new AssertionError("not JSON (HTTP " + r.code() + "): " + r.body(), e);
+    }
+  }
+
   private static String whoami(Http http, String... headers) {
     Http.Response r = http.post("/apis/authentication.k8s.io/v1/selfsubjectreviews", "{}", headers);
     assertThat(r.code()).as(r.body()).isEqualTo(201);
-    return r.json().at("/status/userInfo").toString();
+    return json(r).at("/status/userInfo").toString();
   }
 
   @Test
@@ -79,7 +99,7 @@ class TokenAuthenticationTlsTest {
       Http.Response r = http.get("/version", "Authorization", "Bearer nope");
 
       assertThat(r.code()).isEqualTo(401);
-      assertThat(r.json().toString()).isEqualTo("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+      assertThat(json(r).toString()).isEqualTo("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
           + "\"status\":\"Failure\",\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}");
     }
     assertThat(http1.get("/version").code()).isEqualTo(200); // anonymous, no credentials
@@ -93,16 +113,16 @@ class TokenAuthenticationTlsTest {
     Http.Response tr = http1.post("/api/v1/namespaces/default/serviceaccounts/robot/token", "{}",
         "Authorization", "Bearer " + admin);
     assertThat(tr.code()).as(tr.body()).isEqualTo(201);
-    String token = tr.json().at("/status/token").asText();
+    String token = json(tr).at("/status/token").asText();
 
     assertThat(whoami(http2, "Authorization", "Bearer " + token)).contains("\"username\":\"system:serviceaccount:default:robot\"");
 
-    assertThat(http1.send("DELETE", "/api/v1/namespaces/default/serviceaccounts/robot", null,
+    assertThat(http1.send("DELETE", "/api/v1/namespaces/default/serviceaccounts/robot", null, null,
         "Authorization", "Bearer " + admin).code()).isEqualTo(200);
     assertThat(http1.post("/api/v1/namespaces/default/serviceaccounts",
         "{\"metadata\":{\"name\":\"robot\"}}", "Authorization", "Bearer " + admin).code()).isEqualTo(201);
 
-    Http.await("the old token is refused once the account has a new uid",
+    Await.until("the old token is refused once the account has a new uid", WAIT,
         () -> http1.get("/api/v1/namespaces/default/pods", "Authorization", "Bearer " + token).code() == 401);
   }
 
@@ -116,8 +136,8 @@ class TokenAuthenticationTlsTest {
       Http.Response r = http.get("/api/v1/namespaces/default/pods", "Authorization", "Bearer carol-token",
           "Impersonate-User", "bob");
       assertThat(r.code()).isEqualTo(403);
-      assertThat(r.json().path("reason").asText()).isEqualTo("Forbidden");
-      assertThat(r.json().path("message").asText()).isEqualTo("users \"bob\" is forbidden: User \"carol\" cannot "
+      assertThat(json(r).path("reason").asText()).isEqualTo("Forbidden");
+      assertThat(json(r).path("message").asText()).isEqualTo("users \"bob\" is forbidden: User \"carol\" cannot "
           + "impersonate resource \"users\" in API group \"\" at the cluster scope");
     }
   }
@@ -128,6 +148,6 @@ class TokenAuthenticationTlsTest {
         "Impersonate-Group", "g1");
 
     assertThat(r.code()).isEqualTo(400);
-    assertThat(r.json().path("reason").asText()).isEqualTo("BadRequest");
+    assertThat(json(r).path("reason").asText()).isEqualTo("BadRequest");
   }
 }

@@ -2,6 +2,8 @@ package io.listwatch.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import io.listwatch.server.tls.CertifiedKey;
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * certificates it created in the data directory, prints where it listens and the KUBECONFIG
  * to use, and on SIGTERM ends open watches normally and keeps every acknowledged write.
  */
+@EndToEnd
 class ServerCommandTest {
 
   private static final Duration BOUND = Duration.ofSeconds(30);
@@ -153,11 +156,9 @@ class ServerCommandTest {
         // on etcd the servers elect one of them to run the controllers (--leader-elect defaults to true)
         URI lease = URI.create("http://127.0.0.1:" + ports[1]
             + "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/listwatch-controller-manager");
-        long deadline = System.nanoTime() + BOUND.toNanos();
-        HttpResponse<String> held;
-        do {
-          held = http.send(HttpRequest.newBuilder(lease).build(), HttpResponse.BodyHandlers.ofString());
-        } while (held.statusCode() == 404 && System.nanoTime() < deadline && sleep(50));
+        HttpResponse<String> held = Await.until("the servers elect a leader", BOUND,
+            () -> http.send(HttpRequest.newBuilder(lease).build(), HttpResponse.BodyHandlers.ofString()),
+            r -> r.statusCode() != 404);
         assertThat(held.statusCode()).as(held.body()).isEqualTo(200);
         assertThat(held.body()).contains("\"holderIdentity\":\"", "\"leaseDurationSeconds\":15");
       } finally {
@@ -180,11 +181,6 @@ class ServerCommandTest {
     assertThat(exit).isEqualTo(1);
     assertThat(err.toString()).isEqualTo("listwatch server: --leader-elect-*: leaseDuration must be greater than "
         + "renewDeadline" + System.lineSeparator());
-  }
-
-  private static boolean sleep(long millis) throws InterruptedException {
-    Thread.sleep(millis);
-    return true;
   }
 
   /** A client with the admin certificate the server wrote, trusting the server's CA. */

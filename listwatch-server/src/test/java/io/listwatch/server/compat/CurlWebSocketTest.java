@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.fail;
 
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,6 +34,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * over TLS with the admin certificate. curl (from PATH)
  * runs as a process; it is killed at the end and every wait is bounded.
  */
+@EndToEnd
 @ExtendWith(ApiServerExtension.class)
 @Timeout(value = 60, unit = TimeUnit.SECONDS) // a backstop: every wait below is bounded more tightly
 class CurlWebSocketTest {
@@ -69,7 +72,7 @@ class CurlWebSocketTest {
     String pods = "/api/v1/namespaces/" + ns + "/pods";
     try (Curl curl = Curl.start(curlWebSocketWatch(List.of(), server.url() + pods + "?watch=true"))) {
       // curl prints the 101 head only together with the first frame: wait for the server instead
-      awaitWebSocketWatch(pods, curl);
+      awaitWebSocketWatch(pods);
 
       post(server, pods, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\","
           + "\"metadata\":{\"name\":\"curl-pod\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}");
@@ -101,7 +104,7 @@ class CurlWebSocketTest {
       List<String> command = curlWebSocketWatch(List.of("-k", "--cert", "admin.crt", "--key", "admin.key"),
           tls.url() + "/api/v1/pods?watch=true");
       try (Curl curl = Curl.start(tls.dataDir().resolve("tls"), command)) {
-        awaitWebSocketWatch(tls, "/api/v1/pods", curl);
+        awaitWebSocketWatch(tls, "/api/v1/pods");
 
         post(admin, tls, "/api/v1/namespaces/" + ns + "/pods", "{\"apiVersion\":\"v1\",\"kind\":\"Pod\","
             + "\"metadata\":{\"name\":\"wss-pod\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}");
@@ -117,18 +120,13 @@ class CurlWebSocketTest {
   }
 
   /** Waits until the server serves a WebSocket watch on {@code path}. */
-  private static void awaitWebSocketWatch(String path, Curl curl) throws InterruptedException {
-    awaitWebSocketWatch(server, path, curl);
+  private static void awaitWebSocketWatch(String path) {
+    awaitWebSocketWatch(server, path);
   }
 
-  private static void awaitWebSocketWatch(ApiServer server, String path, Curl curl) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (server.webSocketWatches().stream().noneMatch(p -> p.startsWith(path + "?"))) {
-      if (System.nanoTime() - deadline > 0) {
-        fail("the server serves no WebSocket watch on %s after %s; curl printed:%n%s", path, WAIT, curl.output());
-      }
-      Thread.sleep(20); // polling a condition with a bound, not proving an absence
-    }
+  private static void awaitWebSocketWatch(ApiServer server, String path) {
+    Await.until("the server serves a WebSocket watch on " + path, WAIT, server::webSocketWatches,
+        watches -> watches.stream().anyMatch(p -> p.startsWith(path + "?")));
   }
 
   private static void post(ApiServer s, String path, String json) throws Exception {

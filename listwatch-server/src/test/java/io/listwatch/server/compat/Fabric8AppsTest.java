@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.EndToEnd;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * resume), {@code waitUntilCondition}, and a SharedIndexInformer on deployments with an index
  * of its own, listing in pages. Each test works in a namespace of its own.
  */
+@EndToEnd
 @ExtendWith(ApiServerExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS) // a backstop: every wait below is bounded more tightly
 class Fabric8AppsTest {

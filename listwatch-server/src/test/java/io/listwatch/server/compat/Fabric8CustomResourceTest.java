@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.EndToEnd;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,6 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  * subresource, and an informer. Each test works in a namespace of its own on the class's
  * shared server.
  */
+@EndToEnd
 @ExtendWith(ApiServerExtension.class)
 @Timeout(value = 60, unit = TimeUnit.SECONDS) // a backstop: every wait below is bounded more tightly
 class Fabric8CustomResourceTest {

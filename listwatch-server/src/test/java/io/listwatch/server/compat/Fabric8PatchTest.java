@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.EndToEnd;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * object before and after), {@code patch} with strategic merge, and a JSON Patch whose
  * {@code test} fails.
  */
+@EndToEnd
 @ExtendWith(ApiServerExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class Fabric8PatchTest {

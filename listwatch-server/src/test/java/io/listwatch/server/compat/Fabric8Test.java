@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.listwatch.server.ApiServer;
 import io.listwatch.apiserver.cacher.CacherConfig;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.EndToEnd;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * 503 answer), informers, and the 410 of a watch from a compacted resourceVersion. Each test
  * works in a namespace of its own on the class's shared server.
  */
+@EndToEnd
 @ExtendWith(ApiServerExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS) // a backstop: every wait below is bounded more tightly
 class Fabric8Test {

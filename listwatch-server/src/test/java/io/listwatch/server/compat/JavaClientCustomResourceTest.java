@@ -22,6 +22,8 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.kubernetes.client.util.generic.options.ListOptions;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@link PatchUtils} with {@code V1Patch.PATCH_FORMAT_APPLY_YAML}. Each test works in a
  * namespace of its own on the class's shared server.
  */
+@EndToEnd
 @ExtendWith(ApiServerExtension.class)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class JavaClientCustomResourceTest {
@@ -83,11 +86,8 @@ class JavaClientCustomResourceTest {
     core = new CoreV1Api(client);
     ApiextensionsV1Api extensions = new ApiextensionsV1Api(client);
     extensions.createCustomResourceDefinition(Yaml.loadAs(CRD, V1CustomResourceDefinition.class)).execute();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!established(extensions.readCustomResourceDefinition("gadgets.example.org").execute())) {
-      assertThat(System.nanoTime()).as("the definition is Established within 10 s").isLessThan(deadline);
-      Thread.sleep(20); // polling for a condition, as clients do
-    }
+    Await.until("the definition is Established", Duration.ofSeconds(10),
+        () -> established(extensions.readCustomResourceDefinition("gadgets.example.org").execute()));
     gadgets = new DynamicKubernetesApi("example.org", "v1", "gadgets", client);
   }
 

@@ -20,6 +20,9 @@ import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.PatchUtils;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -27,8 +30,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * recorded by its exception handler and fails the test: the client would only log it and
  * retry.
  */
+@EndToEnd
 @ExtendWith(ApiServerExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class JavaClientInformerTest {
@@ -121,17 +123,6 @@ class JavaClientInformerTest {
     }
   }
 
-  /** Waits at most {@link #WAIT_SECONDS} for {@code condition}. */
-  private static void await(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        fail("not %s within %d s", what, WAIT_SECONDS);
-      }
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-    }
-  }
-
   /**
    * The informer on {@code path} listed once and watched once: its watch was never broken off,
    * which would make it list again (and hide lost events behind a relist).
@@ -167,7 +158,7 @@ class JavaClientInformerTest {
 
     factory.startAllRegisteredInformers();
 
-    await(informer::hasSynced, "synced");
+    Await.until("the informer has synced", Duration.ofSeconds(WAIT_SECONDS), informer::hasSynced);
     assertThat(names(lister.list())).containsExactly("a", "b");
     assertThat(List.of(poll(events, "add of a listed pod"), poll(events, "add of a listed pod")))
         .containsExactlyInAnyOrder("ADD a", "ADD b");
@@ -215,7 +206,7 @@ class JavaClientInformerTest {
 
     factory.startAllRegisteredInformers();
 
-    await(informer::hasSynced, "synced");
+    Await.until("the informer has synced", Duration.ofSeconds(WAIT_SECONDS), informer::hasSynced);
     assertThat(lister.namespace(ns).get("web")).isNotNull();
     assertThat(lister.namespace(other).get("web")).isNotNull();
     assertThat(List.of(poll(events, "add"), poll(events, "add"))).containsExactly("ADD web", "ADD web");

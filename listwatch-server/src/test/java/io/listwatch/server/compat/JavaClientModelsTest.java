@@ -66,6 +66,7 @@ import io.kubernetes.client.openapi.models.V1VolumeResourceRequirements;
 import io.kubernetes.client.util.PatchUtils;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.EndToEnd;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,6 +83,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * bootstrap policy), lists of every built-in kind it serves, and the reviews it answers.
  * A field kube's model lacks, or a required field missing, throws while the client parses.
  */
+@EndToEnd
 @ExtendWith(ApiServerExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class JavaClientModelsTest {

@@ -18,6 +18,7 @@ import io.kubernetes.client.openapi.models.V1Status;
 import io.kubernetes.client.util.PatchUtils;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.EndToEnd;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * they name and keep the rest; server-side apply merges the applied fields and records the
  * manager in {@code managedFields}.
  */
+@EndToEnd
 @ExtendWith(ApiServerExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class JavaClientPatchTest {

@@ -23,11 +23,13 @@ import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1Status;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,6 +43,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * requires, throws while parsing, so every call here also checks that the server emits only
  * what kube would. Each test works in a namespace of its own on the class's shared server.
  */
+@EndToEnd
 @ExtendWith(ApiServerExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class JavaClientTest {
@@ -110,18 +113,16 @@ class JavaClientTest {
    * each version read before that with {@code whileThere}.
    */
   static <T> void awaitNotFound(Read<T> read, Consumer<T> whileThere) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (true) {
+    ApiException gone = Await.until("the object is gone", Duration.ofSeconds(10), () -> {
       try {
         whileThere.accept(read.read());
+        return null;
       } catch (ApiException e) {
-        assertThat(e.getCode()).isEqualTo(404);
-        assertThat(status(e).getReason()).isEqualTo("NotFound");
-        return;
+        return e;
       }
-      assertThat(System.nanoTime()).as("still there after 10 s").isLessThan(deadline);
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-    }
+    }, Objects::nonNull);
+    assertThat(gone.getCode()).isEqualTo(404);
+    assertThat(status(gone).getReason()).isEqualTo("NotFound");
   }
 
   private static List<String> names(List<? extends KubernetesObject> objects) {

@@ -20,15 +20,17 @@ import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,6 +42,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * kubeconfig the server wrote (its CA verifies the server, the admin's client certificate
  * authenticates; OkHttp negotiates HTTP/2, informers included), and a client given only the CA ({@code setSslCaCert}), which is anonymous.
  */
+@EndToEnd
 @ExtendWith(ApiServerExtension.class)
 @ApiServerExtension.Tls
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
@@ -93,11 +96,7 @@ class JavaClientTlsTest {
         }
       });
       factory.startAllRegisteredInformers();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (!informer.hasSynced()) {
-        assertThat(System.nanoTime()).as("synced within 10 s").isLessThan(deadline);
-        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-      }
+      Await.until("the informer has synced", Duration.ofSeconds(10), informer::hasSynced);
 
       core.createNamespacedPod("jct-informer", JavaClientTest.pod("web", Map.of("app", "web"), "node-1")).execute();
 

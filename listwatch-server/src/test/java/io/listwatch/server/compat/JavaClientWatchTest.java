@@ -13,6 +13,7 @@ import io.kubernetes.client.util.Watch;
 import io.listwatch.server.ApiServer;
 import io.listwatch.apiserver.cacher.CacherConfig;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.EndToEnd;
 import java.io.IOException;
 import java.lang.reflect.Type;
 import java.time.Duration;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * end it after a few seconds and the client's read timeout is bounded, so a missing event
  * fails the test instead of hanging it.
  */
+@EndToEnd
 @ExtendWith(ApiServerExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class JavaClientWatchTest {

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Kubectl;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,6 +25,9 @@ abstract class KubectlAgainstServer {
   @TempDir
   static Path workDir;
 
+  /** How long the server may take for what it does in its own time (its controllers, the garbage collector). */
+  static final Duration SERVER_WORK = Duration.ofSeconds(30);
+
   static Kubectl kubectl;
   static RawApi api;
 
@@ -38,20 +43,6 @@ abstract class KubectlAgainstServer {
     if (api != null) {
       api.close();
       api = null;
-    }
-  }
-
-  /** Polls {@code condition} until it holds, at most 30 s: for something the server does in its own time. */
-  static void await(String what, java.util.function.BooleanSupplier condition) {
-    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline < 0).as("timed out waiting until " + what).isTrue();
-      try {
-        Thread.sleep(20); // polling for something to happen, bounded
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
     }
   }
 }

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jwt.SignedJWT;
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * kubectl's authentication commands against the server's plain listener (which acts as the
  * cluster admin): {@code create token}, {@code auth whoami}.
  */
+@EndToEnd
 class KubectlAuthTest {
 
   @TempDir

@@ -2,6 +2,9 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -11,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * a name conflict in the definition's status, and {@code kubectl delete crd} taking the
  * custom resources with it.
  */
+@EndToEnd
 class KubectlCrdLifecycleTest extends KubectlAgainstServer {
 
   private static final String TWO_VERSIONS = """
@@ -130,7 +134,7 @@ class KubectlCrdLifecycleTest extends KubectlAgainstServer {
     assertThat(kubectl.run("get", "crd", "trays.kitchen.example.io").stderr()).contains("NotFound");
     kubectl.ok("apply", "-f", definition.toString());
     kubectl.ok("wait", "--for=condition=established", "--timeout=30s", "crd/trays.kitchen.example.io");
-    await("trays served again", () -> kubectl.run("get", "trays", "-n", "k-trays").exitCode() == 0);
+    Await.until("trays served again", SERVER_WORK, () -> kubectl.run("get", "trays", "-n", "k-trays").exitCode() == 0);
     assertThat(kubectl.ok("get", "trays", "-n", "k-trays").stderr()).as("the old trays went with their definition")
         .contains("No resources found");
   }

@@ -2,6 +2,8 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * {@code kubectl apply --server-side} with a conflict between two field managers (appliers, or
  * an applier and {@code kubectl create}) and {@code --force-conflicts}; a definition with a non-structural schema refused.
  */
+@EndToEnd
 class KubectlCrdSchemaTest extends KubectlAgainstServer {
 
   private static final String NS = "k-crd-schema";

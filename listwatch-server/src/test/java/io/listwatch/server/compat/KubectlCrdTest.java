@@ -2,6 +2,9 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -12,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * That the CRD list answers also lets kubectl validate the create-only
  * kinds (the reviews) without {@code --validate=false}: it checks whether their kind is a CRD.
  */
+@EndToEnd
 class KubectlCrdTest extends KubectlAgainstServer {
 
   private static String crd(String name, String group, String plural) {
@@ -124,7 +128,7 @@ class KubectlCrdTest extends KubectlAgainstServer {
 
     kubectl.ok("delete", "crd", "sprockets.parts.example.io");
     // kubectl may still have the resource in its discovery cache: then the server answers 404 itself
-    await("the custom resource is no longer served", () -> {
+    Await.until("the custom resource is no longer served", SERVER_WORK, () -> {
       String err = kubectl.run("get", "sprockets", "-n", "k-sprockets").stderr();
       return err.contains("the server doesn't have a resource type \"sprockets\"")
           || err.contains("the server could not find the requested resource");

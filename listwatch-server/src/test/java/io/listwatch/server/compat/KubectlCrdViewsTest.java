@@ -2,6 +2,9 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
@@ -12,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * printer columns in {@code kubectl get}, {@code kubectl scale} through the scale subresource,
  * field selectors on selectable fields, and {@code kubectl explain} from the OpenAPI documents.
  */
+@EndToEnd
 class KubectlCrdViewsTest extends KubectlAgainstServer {
 
   private static final String NS = "k-views";
@@ -243,7 +247,7 @@ class KubectlCrdViewsTest extends KubectlAgainstServer {
     kubectl.ok("apply", "-f", kubectl.file("gizmos-crd.yaml",
         gizmos.replace("The colour the widget is painted.", "The colour of the gizmo.")).toString());
 
-    await("explain shows the new description",
+    Await.until("explain shows the new description", SERVER_WORK,
         () -> kubectl.run("explain", "gizmos.spec.color").stdout().contains("The colour of the gizmo."));
   }
 

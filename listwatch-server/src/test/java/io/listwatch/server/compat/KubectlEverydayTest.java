@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -21,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * {@code create -f}/{@code get -f} of a multi-document file, {@code describe}, {@code get events}
  * and {@code events}. Each test works in a namespace of its own on the class's shared server.
  */
+@EndToEnd
 class KubectlEverydayTest extends KubectlAgainstServer {
 
   /** How long to wait for kubectl to exit, or for the server to finish something, after the test did its part. */
@@ -89,7 +93,7 @@ class KubectlEverydayTest extends KubectlAgainstServer {
   }
 
   private static boolean exists(String path) {
-    int status = api.send("GET", path, null, null).status();
+    int status = api.send("GET", path, null, null).code();
     assertThat(status).as("GET %s", path).isIn(200, 404);
     return status == 200;
   }
@@ -207,7 +211,7 @@ class KubectlEverydayTest extends KubectlAgainstServer {
     String deploymentPath = "/apis/apps/v1/namespaces/k-del-deploy/deployments/web";
 
     try (Kubectl.Background delete = kubectl.start("delete", "deployment", "web", "-n", "k-del-deploy")) {
-      await("the deployment is marked for deletion",
+      Await.until("the deployment is marked for deletion", SERVER_WORK,
           () -> api.send("GET", deploymentPath, null, null).body().contains("deletionTimestamp"));
       assertThat(delete.isAlive()).as("kubectl waits while the deployment's finalizer holds it").isTrue();
 
@@ -217,7 +221,7 @@ class KubectlEverydayTest extends KubectlAgainstServer {
       assertThat(delete.drainStdout()).containsExactly("deployment.apps \"web\" deleted");
     }
     assertThat(exists(deploymentPath)).as("the deployment is gone once kubectl returns").isFalse();
-    await("the garbage collector deletes the orphaned replicaset, then its pod",
+    Await.until("the garbage collector deletes the orphaned replicaset, then its pod", SERVER_WORK,
         () -> !exists("/apis/apps/v1/namespaces/k-del-deploy/replicasets/web-1")
             && !exists("/api/v1/namespaces/k-del-deploy/pods/web-1-abcde"));
     Kubectl.Result left = kubectl.ok("get", "deployments,replicasets,pods", "-n", "k-del-deploy");
@@ -247,7 +251,8 @@ class KubectlEverydayTest extends KubectlAgainstServer {
       assertThat(get.exitCode()).as("%s", get).isNotZero();
       assertThat(get.stderr()).as("%s", get).contains("Error from server (NotFound)");
     }
-    await("the garbage collector deletes the job's pod", () -> !exists("/api/v1/namespaces/k-del-kinds/pods/once-abcde"));
+    Await.until("the garbage collector deletes the job's pod", SERVER_WORK,
+        () -> !exists("/api/v1/namespaces/k-del-kinds/pods/once-abcde"));
   }
 
   @Test
@@ -425,12 +430,12 @@ class KubectlEverydayTest extends KubectlAgainstServer {
   void aNewNamespace_getsItsDefaultServiceAccount_andGetsItBackWhenDeleted() {
     kubectl.ok("create", "namespace", "sa-default");
 
-    await("the service accounts controller creates default",
+    Await.until("the service accounts controller creates default", SERVER_WORK,
         () -> kubectl.run("get", "serviceaccount", "default", "-n", "sa-default").exitCode() == 0);
     String firstUid = kubectl.ok("get", "sa", "default", "-n", "sa-default", "-o", "jsonpath={.metadata.uid}").stdout();
     kubectl.ok("delete", "serviceaccount", "default", "-n", "sa-default");
 
-    await("it is created again", () -> {
+    Await.until("it is created again", SERVER_WORK, () -> {
       Kubectl.Result r = kubectl.run("get", "sa", "default", "-n", "sa-default", "-o", "jsonpath={.metadata.uid}");
       return r.exitCode() == 0 && !r.stdout().equals(firstUid);
     });

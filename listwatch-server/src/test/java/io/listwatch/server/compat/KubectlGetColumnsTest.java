@@ -2,6 +2,8 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -14,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * headers, and each kind's cells as the server prints them. kubectl 1.32 from PATH; each test
  * in a namespace of its own.
  */
+@EndToEnd
 class KubectlGetColumnsTest extends KubectlAgainstServer {
 
   /** kube's MicroTime: RFC 3339 with six fractional digits. */

@@ -2,6 +2,8 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * {@code -o wide} ones, short names, {@code get all}, and rows of a watch. kubectl 1.32 from
  * PATH; each test in a namespace of its own.
  */
+@EndToEnd
 class KubectlGetTableTest extends KubectlAgainstServer {
 
   private static final Duration WAIT = Duration.ofSeconds(20);

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.api.clock.FakeClock;
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the kinds served beyond step 4, created from manifests ({@code create -f}, validated by the
  * server) and by kubectl's typed commands ({@code create job}, {@code create cronjob}).
  */
+@EndToEnd
 class KubectlLifecycleTest {
 
   private static final Duration WAIT = Duration.ofSeconds(25);
@@ -96,19 +99,6 @@ class KubectlLifecycleTest {
         """.formatted(uid));
   }
 
-  private static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline < 0).as("timed out waiting until " + what).isTrue();
-      try {
-        Thread.sleep(20); // polling for something to happen, bounded by WAIT
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-  }
-
   @Test
   void scale_setsTheDeploymentsReplicas() {
     api.createNamespace("k-scale");
@@ -127,8 +117,8 @@ class KubectlLifecycleTest {
     api.createPod("k-grace", "p", "", "node-1");
 
     try (Kubectl.Background delete = kubectl.start("delete", "pod", "p", "-n", "k-grace")) {
-      await("the pod is marked for deletion", () -> api.send("GET", "/api/v1/namespaces/k-grace/pods/p", null, null)
-          .body().contains("deletionTimestamp"));
+      Await.until("the pod is marked for deletion", WAIT,
+          () -> api.send("GET", "/api/v1/namespaces/k-grace/pods/p", null, null).body().contains("deletionTimestamp"));
       assertThat(delete.isAlive()).as("kubectl waits for the grace period").isTrue();
 
       CLOCK.advance(Duration.ofSeconds(30));

@@ -2,6 +2,8 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -10,6 +12,7 @@ import org.junit.jupiter.api.Test;
  * and {@code replace -f} validate through the server's OpenAPI v3 and {@code fieldValidation},
  * and {@code explain} reads the schemas.
  */
+@EndToEnd
 class KubectlOpenApiTest extends KubectlAgainstServer {
 
   private static String configMap(String name, String extra) {

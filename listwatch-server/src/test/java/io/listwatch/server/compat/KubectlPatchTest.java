@@ -2,6 +2,8 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * <p>kubectl validates {@code create -f}, {@code apply -f} and {@code edit} with the server
  * ({@code fieldValidation}), as against kube.
  */
+@EndToEnd
 class KubectlPatchTest extends KubectlAgainstServer {
 
   private static String deploymentYaml(String appImage, String extraLabel) {

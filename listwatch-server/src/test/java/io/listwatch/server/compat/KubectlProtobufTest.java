@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.listwatch.testsupport.EndToEnd;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
  * ({@code Content-Type: application/vnd.kubernetes.protobuf}) and ask for protobuf answers: each
  * object lands as the user asked, and kubectl prints what kube's kubectl prints.
  */
+@EndToEnd
 class KubectlProtobufTest extends KubectlAgainstServer {
 
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -2,6 +2,8 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * kubectl needs. With no controllers running, each test writes the status a controller would.
  * kubectl 1.32 from PATH; each test in a namespace of its own.
  */
+@EndToEnd
 class KubectlRolloutTest extends KubectlAgainstServer {
 
   private static final Duration WAIT = Duration.ofSeconds(20);

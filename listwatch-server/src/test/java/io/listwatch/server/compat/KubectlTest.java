@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * Each test works in a namespace of its own on the class's shared server. Skipped when there
  * is no kubectl on PATH.
  */
+@EndToEnd
 class KubectlTest extends KubectlAgainstServer {
 
   /** How long to wait for kubectl to print a line or to exit after the server did its part. */
@@ -212,7 +215,7 @@ class KubectlTest extends KubectlAgainstServer {
           .isZero();
       assertThat(delete.drainStdout()).containsExactly("pod \"web\" deleted");
     }
-    assertThat(api.send("GET", "/api/v1/namespaces/kubectl-finalizer/pods/web", null, null).status()).isEqualTo(404);
+    assertThat(api.send("GET", "/api/v1/namespaces/kubectl-finalizer/pods/web", null, null).code()).isEqualTo(404);
   }
 
   @Test

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Kubectl;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * would run it: the admin client certificate authenticates, the generated CA verifies the
  * server, and kubectl negotiates HTTP/2 by ALPN. Only kubectl talks to this class's server.
  */
+@EndToEnd
 @ExtendWith(ApiServerExtension.class)
 @ApiServerExtension.Tls
 class KubectlTlsTest {

@@ -2,60 +2,31 @@ package io.listwatch.server.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
+import io.listwatch.testsupport.Http;
 
 /**
  * Plain JSON requests to the server, for the steps of a compatibility test that are not the
- * client under test (creating a namespace, changing an object behind kubectl's back).
- * Every request has a timeout. Thread-safe; close once.
+ * client under test (creating a namespace, changing an object behind kubectl's back): the
+ * shared {@link Http} helper with the few kube objects these tests create. Thread-safe; close
+ * once.
  */
 final class RawApi implements AutoCloseable {
 
-  private static final Duration TIMEOUT = Duration.ofSeconds(10);
-
-  private final String baseUrl;
-  private final HttpClient http = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(TIMEOUT)
-      .build();
+  private final Http http;
 
   RawApi(String baseUrl) {
-    this.baseUrl = baseUrl;
+    this.http = Http.plain(baseUrl);
   }
 
-  record Response(int status, String body) {
-  }
-
-  Response send(String method, String path, String contentType, String body) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-        .timeout(TIMEOUT)
-        .header("Accept", "application/json");
-    if (body == null) {
-      request.method(method, HttpRequest.BodyPublishers.noBody());
-    } else {
-      request.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(body));
-    }
-    try {
-      HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      return new Response(r.statusCode(), r.body());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
-    }
+  /** Any request; {@code contentType} and {@code body} may be null. */
+  Http.Response send(String method, String path, String contentType, String body) {
+    return http.send(method, path, contentType, body);
   }
 
   /** Sends a request and asserts the status; returns the body. */
   String expect(int status, String method, String path, String contentType, String body) {
-    Response r = send(method, path, contentType, body);
-    assertThat(r.status()).as("%s %s -> %s", method, path, r.body()).isEqualTo(status);
+    Http.Response r = send(method, path, contentType, body);
+    assertThat(r.code()).as("%s %s -> %s", method, path, r.body()).isEqualTo(status);
     return r.body();
   }
 

@@ -1,7 +1,6 @@
 package io.listwatch.server.http;
 
 import static io.listwatch.server.http.KubeHttp.assertFailureStatus;
-import static io.listwatch.server.http.KubeHttp.await;
 import static io.listwatch.server.http.KubeHttp.object;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,7 +66,7 @@ class CustomResourceDefinitionLifecycleTest {
   }
 
   private static void awaitCondition(String crd, String type, String status, String reason) {
-    await(crd + " " + type + "=" + status + " (" + reason + ")", BOUND, () -> condition(crd, type)
+    Await.until(crd + " " + type + "=" + status + " (" + reason + ")", BOUND, () -> condition(crd, type)
         .filter(c -> c.path("status").asText().equals(status) && c.path("reason").asText().equals(reason))
         .isPresent());
   }
@@ -101,7 +101,7 @@ class CustomResourceDefinitionLifecycleTest {
 
     awaitCondition("gadgets." + group, "NamesAccepted", "True", "NoConflicts");
     awaitCondition("gadgets." + group, "Established", "True", "InitialNamesAccepted");
-    await("gadgets served", BOUND, () -> http.get(collection(group, "gadgets", ns)).code() == 200);
+    Await.until("gadgets served", BOUND, () -> http.get(collection(group, "gadgets", ns)).code() == 200);
     assertThat(http.get(CRDS + "/gadgets." + group).expect(200).path("status").path("acceptedNames")
         .path("kind").asText()).isEqualTo("Widget");
   }
@@ -144,12 +144,12 @@ class CustomResourceDefinitionLifecycleTest {
       assertThat(events).extracting(e -> e.path("object").path("metadata").path("name").asText())
           .containsExactlyInAnyOrder("a", "b", "c");
     }
-    await(crd + " gone", BOUND, () -> http.get(CRDS + "/" + crd).code() == 404);
-    await("crates no longer served", BOUND, () -> http.get(collection(group, "crates", ns)).code() == 404);
+    Await.until(crd + " gone", BOUND, () -> http.get(CRDS + "/" + crd).code() == 404);
+    Await.until("crates no longer served", BOUND, () -> http.get(collection(group, "crates", ns)).code() == 404);
 
     http.create(CRDS, definition(group, "crates", "Crate"));
     awaitCondition(crd, "Established", "True", "InitialNamesAccepted");
-    await("crates served again", BOUND, () -> http.get(collection(group, "crates", ns)).code() == 200);
+    Await.until("crates served again", BOUND, () -> http.get(collection(group, "crates", ns)).code() == 200);
     assertThat(http.list(collection(group, "crates", ns)).path("items")).as("the old objects went").isEmpty();
   }
 
@@ -176,7 +176,7 @@ class CustomResourceDefinitionLifecycleTest {
     http.mergePatch(collection(group, "barrels", ns) + "/held", object("{\"metadata\":{\"finalizers\":null}}"))
         .expect(200);
 
-    await(crd + " gone", BOUND, () -> http.get(CRDS + "/" + crd).code() == 404);
+    Await.until(crd + " gone", BOUND, () -> http.get(CRDS + "/" + crd).code() == 404);
   }
 
   @Test
@@ -185,7 +185,7 @@ class CustomResourceDefinitionLifecycleTest {
     http.create(CRDS, definition(group, "pallets", "Pallet"));
     awaitCondition("pallets." + group, "Established", "True", "InitialNamesAccepted");
     String ns = http.createNamespace("gc");
-    await("pallets served", BOUND, () -> http.get(collection(group, "pallets", ns)).code() == 200);
+    Await.until("pallets served", BOUND, () -> http.get(collection(group, "pallets", ns)).code() == 200);
     JsonNode owner = http.create("/api/v1/namespaces/" + ns + "/configmaps", KubeHttp.configMap("owner"));
     ObjectNode owned = resource(group, "Pallet", "owned");
     ((ObjectNode) owned.path("metadata")).putArray("ownerReferences").addObject().put("apiVersion", "v1")
@@ -198,8 +198,9 @@ class CustomResourceDefinitionLifecycleTest {
 
     http.delete("/api/v1/namespaces/" + ns + "/configmaps/owner").expect(200);
 
-    await("the pallet collected", BOUND, () -> http.get(collection(group, "pallets", ns) + "/owned").code() == 404);
-    await("the pallet's configmap collected", BOUND,
+    Await.until("the pallet collected", BOUND,
+        () -> http.get(collection(group, "pallets", ns) + "/owned").code() == 404);
+    Await.until("the pallet's configmap collected", BOUND,
         () -> http.get("/api/v1/namespaces/" + ns + "/configmaps/dependent").code() == 404);
   }
 
@@ -209,7 +210,7 @@ class CustomResourceDefinitionLifecycleTest {
     http.create(CRDS, definition(group, "bins", "Bin"));
     awaitCondition("bins." + group, "Established", "True", "InitialNamesAccepted");
     String ns = http.createNamespace("bins");
-    await("bins served", BOUND, () -> http.get(collection(group, "bins", ns)).code() == 200);
+    Await.until("bins served", BOUND, () -> http.get(collection(group, "bins", ns)).code() == 200);
     http.create(collection(group, "bins", ns), resource(group, "Bin", "plain"));
     ObjectNode held = resource(group, "Bin", "held");
     ((ObjectNode) held.path("metadata")).putArray("finalizers").add("example.com/hold");
@@ -217,7 +218,8 @@ class CustomResourceDefinitionLifecycleTest {
 
     http.delete("/api/v1/namespaces/" + ns).expect(200);
 
-    await("only the held bin left", BOUND, () -> http.list(collection(group, "bins", ns)).path("items").size() == 1
+    Await.until("only the held bin left", BOUND,
+        () -> http.list(collection(group, "bins", ns)).path("items").size() == 1
         && http.get(collection(group, "bins", ns) + "/held").code() == 200);
     assertThat(http.get("/api/v1/namespaces/" + ns).expect(200).path("status").path("phase").asText())
         .isEqualTo("Terminating");
@@ -225,6 +227,6 @@ class CustomResourceDefinitionLifecycleTest {
     http.mergePatch(collection(group, "bins", ns) + "/held", object("{\"metadata\":{\"finalizers\":null}}"))
         .expect(200);
 
-    await("the namespace gone", BOUND, () -> http.get("/api/v1/namespaces/" + ns).code() == 404);
+    Await.until("the namespace gone", BOUND, () -> http.get("/api/v1/namespaces/" + ns).code() == 404);
   }
 }

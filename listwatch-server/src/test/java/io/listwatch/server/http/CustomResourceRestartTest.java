@@ -1,12 +1,12 @@
 package io.listwatch.server.http;
 
-import static io.listwatch.server.http.KubeHttp.await;
 import static io.listwatch.server.http.KubeHttp.object;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -31,7 +31,7 @@ class CustomResourceRestartTest {
   }
 
   private static void awaitServed(KubeHttp http, String path) {
-    await(path + " served", BOUND, () -> http.get(path).code() == 200);
+    Await.until(path + " served", BOUND, () -> http.get(path).code() == 200);
   }
 
   @Test
@@ -73,7 +73,7 @@ class CustomResourceRestartTest {
           .formatted(group));
       http.create(boxes(group, "v1", ns), held);
       http.delete(CRDS + "/" + crd).expect(200);
-      await("the held box marked", BOUND, () -> http.get(boxes(group, "v1", ns) + "/held").json()
+      Await.until("the held box marked", BOUND, () -> http.get(boxes(group, "v1", ns) + "/held").json()
           .path("metadata").has("deletionTimestamp"));
     }
     try (ApiServer server = start(dataDir); KubeHttp http = new KubeHttp(server)) {
@@ -82,8 +82,8 @@ class CustomResourceRestartTest {
 
       http.mergePatch(boxes(group, "v1", ns) + "/held", object("{\"metadata\":{\"finalizers\":null}}")).expect(200);
 
-      await(crd + " gone", BOUND, () -> http.get(CRDS + "/" + crd).code() == 404);
-      await("boxes no longer served", BOUND, () -> http.get(boxes(group, "v1", ns)).code() == 404);
+      Await.until(crd + " gone", BOUND, () -> http.get(CRDS + "/" + crd).code() == 404);
+      Await.until("boxes no longer served", BOUND, () -> http.get(boxes(group, "v1", ns)).code() == 404);
     }
   }
 }

@@ -1,7 +1,6 @@
 package io.listwatch.server.http;
 
 import static io.listwatch.server.http.KubeHttp.assertFailureStatus;
-import static io.listwatch.server.http.KubeHttp.await;
 import static io.listwatch.server.http.KubeHttp.object;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +61,7 @@ class CustomResourceVersionsTest {
   }
 
   static void establish(String name) {
-    await(name + " established", Duration.ofSeconds(15), () -> {
+    Await.until(name + " established", Duration.ofSeconds(15), () -> {
       for (JsonNode c : http.get(CRDS + "/" + name).expect(200).path("status").path("conditions")) {
         if (c.path("type").asText().equals("Established") && c.path("status").asText().equals("True")) {
           return true;
@@ -152,7 +152,7 @@ class CustomResourceVersionsTest {
     http.create(CRDS, definition(group));
     establish("boxes." + group);
 
-    await("the group in discovery", Duration.ofSeconds(15), () -> {
+    Await.until("the group in discovery", Duration.ofSeconds(15), () -> {
       for (JsonNode g : http.get("/apis").expect(200).path("groups")) {
         if (g.path("name").asText().equals(group)) {
           List<String> versions = new ArrayList<>();
@@ -179,7 +179,7 @@ class CustomResourceVersionsTest {
     }
     http.put(CRDS + "/" + name, crd).expect(200);
 
-    await("storedVersions has both", Duration.ofSeconds(15), () -> {
+    Await.until("storedVersions has both", Duration.ofSeconds(15), () -> {
       List<String> stored = new ArrayList<>();
       http.get(CRDS + "/" + name).expect(200).path("status").path("storedVersions")
           .forEach(v -> stored.add(v.asText()));

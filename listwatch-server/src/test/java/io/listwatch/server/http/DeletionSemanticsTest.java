@@ -1,7 +1,6 @@
 package io.listwatch.server.http;
 
 import static io.listwatch.server.http.KubeHttp.assertFailureStatus;
-import static io.listwatch.server.http.KubeHttp.await;
 import static io.listwatch.server.http.KubeHttp.configMap;
 import static io.listwatch.server.http.KubeHttp.deployment;
 import static io.listwatch.server.http.KubeHttp.names;
@@ -13,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.clock.FakeClock;
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -106,7 +106,7 @@ class DeletionSemanticsTest {
     http.delete(deployments(ns) + "/web", object("{\"propagationPolicy\":\"Background\"}")).expect(200);
 
     assertThat(gone(deployments(ns) + "/web")).isTrue();
-    await("the replicaset and its pod are collected", BOUND,
+    Await.until("the replicaset and its pod are collected", BOUND,
         () -> gone(replicaSets(ns) + "/web-1") && gone(pods(ns) + "/web-1-a"));
   }
 
@@ -120,7 +120,7 @@ class DeletionSemanticsTest {
 
     assertThat(marked.at("/metadata/deletionTimestamp").asText()).isNotEmpty();
     assertThat(marked.at("/metadata/finalizers").toString()).isEqualTo("[\"foregroundDeletion\"]");
-    await("the owner is gone", BOUND, () -> gone(deployments(ns) + "/web"));
+    Await.until("the owner is gone", BOUND, () -> gone(deployments(ns) + "/web"));
     assertThat(gone(replicaSets(ns) + "/web-1")).as("dependents went first").isTrue();
     assertThat(gone(pods(ns) + "/web-1-a")).isTrue();
   }
@@ -132,7 +132,7 @@ class DeletionSemanticsTest {
 
     http.delete(deployments(ns) + "/web", object("{\"propagationPolicy\":\"Orphan\"}")).expect(200);
 
-    await("the owner is gone", BOUND, () -> gone(deployments(ns) + "/web"));
+    Await.until("the owner is gone", BOUND, () -> gone(deployments(ns) + "/web"));
     JsonNode rs = http.get(replicaSets(ns) + "/web-1").expect(200);
     assertThat(rs.at("/metadata/ownerReferences").isMissingNode()).as("%s", rs).isTrue();
     assertThat(http.get(pods(ns) + "/web-1-a").code()).isEqualTo(200);
@@ -166,7 +166,7 @@ class DeletionSemanticsTest {
 
     CLOCK.advance(Duration.ofSeconds(45));
 
-    await("the pod is removed after its grace period", BOUND, () -> gone(pods(ns) + "/p"));
+    Await.until("the pod is removed after its grace period", BOUND, () -> gone(pods(ns) + "/p"));
   }
 
   @Test
@@ -209,7 +209,7 @@ class DeletionSemanticsTest {
           + "content in namespace " + ns + " because it is being terminated");
       assertThat(status.at("/details/causes/0/reason").asText()).isEqualTo("NamespaceTerminating");
     }
-    await("the namespace is gone", BOUND, () -> gone("/api/v1/namespaces/" + ns));
+    Await.until("the namespace is gone", BOUND, () -> gone("/api/v1/namespaces/" + ns));
     assertThat(names(http.list(cms(ns)))).isEmpty();
     assertThat(names(http.list(pods(ns)))).isEmpty();
   }
@@ -221,13 +221,13 @@ class DeletionSemanticsTest {
 
     http.delete("/api/v1/namespaces/" + ns).expect(200);
 
-    await("the namespace reports the pod", BOUND, () -> http.get("/api/v1/namespaces/" + ns).json()
+    Await.until("the namespace reports the pod", BOUND, () -> http.get("/api/v1/namespaces/" + ns).json()
         .at("/status/conditions").toString().contains("Some resources are remaining: pods. has 1 resource instances"));
     JsonNode conditions = http.get("/api/v1/namespaces/" + ns).expect(200).at("/status/conditions");
     assertThat(conditions.findValuesAsText("type")).containsExactly("NamespaceDeletionDiscoveryFailure",
         "NamespaceDeletionGroupVersionParsingFailure", "NamespaceDeletionContentFailure", "NamespaceContentRemaining",
         "NamespaceFinalizersRemaining");
     CLOCK.advance(Duration.ofSeconds(30));
-    await("the namespace is gone", BOUND, () -> gone("/api/v1/namespaces/" + ns));
+    Await.until("the namespace is gone", BOUND, () -> gone("/api/v1/namespaces/" + ns));
   }
 }

@@ -1,6 +1,5 @@
 package io.listwatch.server.http;
 
-import static io.listwatch.server.http.KubeHttp.await;
 import static io.listwatch.server.http.KubeHttp.configMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
 import io.listwatch.storage.etcd.testing.EtcdServer;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Lease {@code kube-system/listwatch-controller-manager}; the other takes over when the leader
  * stops. Each test gets its own cluster: its own key prefix in the one etcd.
  */
+@EndToEnd
 class EtcdControllerLeadershipTest {
 
   private static final String LEASE =
@@ -87,7 +89,7 @@ class EtcdControllerLeadershipTest {
 
   @Test
   void oneReplicaLeads_andTheLeaseNamesIt() {
-    await("a leader", TAKEOVER, () -> first.leadsControllers() || second.leadsControllers());
+    Await.until("a leader", TAKEOVER, () -> first.leadsControllers() || second.leadsControllers());
 
     assertThat(first.leadsControllers()).isNotEqualTo(second.leadsControllers());
     String leader = first.leadsControllers() ? "first" : "second";
@@ -100,7 +102,7 @@ class EtcdControllerLeadershipTest {
 
   @Test
   void controllersAct_throughWhicheverReplicaLeads_andTheStandbyTakesOverWhenTheLeaderStops() {
-    await("a leader", TAKEOVER, () -> first.leadsControllers() || second.leadsControllers());
+    Await.until("a leader", TAKEOVER, () -> first.leadsControllers() || second.leadsControllers());
     boolean firstLeads = first.leadsControllers();
     ApiServer leader = firstLeads ? first : second;
     ApiServer standby = firstLeads ? second : first;
@@ -120,7 +122,7 @@ class EtcdControllerLeadershipTest {
       second = null;
     }
     // the stopped leader released the Lease, so the standby takes it at its next retry
-    await("the standby leads", TAKEOVER, standby::leadsControllers);
+    Await.until("the standby leads", TAKEOVER, standby::leadsControllers);
     assertThat(holder(viaStandby)).isEqualTo(standbyName);
     JsonNode lease = viaStandby.get(LEASE).expect(200);
     assertThat(lease.path("spec").path("leaseTransitions").asInt()).isGreaterThanOrEqualTo(1);
@@ -135,7 +137,7 @@ class EtcdControllerLeadershipTest {
    */
   private static void assertControllersAct(KubeHttp http, String prefix) {
     String ns = http.createNamespace(prefix);
-    await("the default service account in " + ns, TAKEOVER,
+    Await.until("the default service account in " + ns, TAKEOVER,
         () -> http.get("/api/v1/namespaces/" + ns + "/serviceaccounts/default").code() == 200);
 
     String cms = "/api/v1/namespaces/" + ns + "/configmaps";
@@ -145,9 +147,9 @@ class EtcdControllerLeadershipTest {
         .put("kind", "ConfigMap").put("name", "owner").put("uid", owner.path("metadata").path("uid").asText());
     http.create(cms, dependent);
     http.delete(cms + "/owner").expect(200);
-    await("the dependent collected", TAKEOVER, () -> http.get(cms + "/dependent").code() == 404);
+    Await.until("the dependent collected", TAKEOVER, () -> http.get(cms + "/dependent").code() == 404);
 
     http.delete("/api/v1/namespaces/" + ns).expect(200);
-    await("the namespace " + ns + " removed", TAKEOVER, () -> http.get("/api/v1/namespaces/" + ns).code() == 404);
+    Await.until("the namespace " + ns + " removed", TAKEOVER, () -> http.get("/api/v1/namespaces/" + ns).code() == 404);
   }
 }

@@ -11,6 +11,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
 import io.listwatch.storage.etcd.testing.EtcdServer;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * other serves, in its lists and its watches, and a resourceVersion from one is a valid
  * starting point on the other, because both use etcd's revision.
  */
+@EndToEnd
 class EtcdReplicasTest {
 
   @TempDir
@@ -132,12 +135,12 @@ class EtcdReplicasTest {
     String ns = a.createNamespace("replicas");
     String widgets = "/apis/replicas.example.com/v1/namespaces/" + ns + "/widgets";
 
-    KubeHttp.await("the second replica serves widgets", Duration.ofSeconds(15),
+    Await.until("the second replica serves widgets", Duration.ofSeconds(15),
         () -> b.get(widgets).code() == 200);
     b.create(widgets, KubeHttp.object("""
         {"apiVersion":"replicas.example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"size":3}}"""));
 
-    KubeHttp.await("the first replica lists the widget", Duration.ofSeconds(15),
+    Await.until("the first replica lists the widget", Duration.ofSeconds(15),
         () -> a.get(widgets).code() == 200 && names(a.list(widgets)).contains("w"));
     assertThat(name(a.get(widgets + "/w").expect(200))).isEqualTo("w");
   }
@@ -151,7 +154,7 @@ class EtcdReplicasTest {
       assertThat(describe(watch.next())).isEqualTo("ADDED before");
 
       etcd.restart();
-      KubeHttp.await("the first replica writes again", Duration.ofSeconds(30),
+      Await.until("the first replica writes again", Duration.ofSeconds(30),
           () -> List.of(201, 409).contains(a.post(cms(ns), configMap("after")).code()));
 
       assertThat(describe(watch.next(Duration.ofSeconds(30)))).isEqualTo("ADDED after");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.api.clock.FakeClock;
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -74,12 +75,10 @@ class IdleConnectionTest {
       // connection idle just after it writes the response, so the client may get here first:
       // then the hour counts from a later mark, and another hour must pass.
       served.setSoTimeout(200);
-      long deadline = System.nanoTime() + KubeHttp.WAIT.toNanos();
-      int read;
-      do {
+      int read = Await.until("the server closes the idle connection", KubeHttp.WAIT, () -> {
         clock.advance(Duration.ofHours(1).plusSeconds(1));
-        read = readOrTimeout(served);
-      } while (read == -2 && System.nanoTime() < deadline);
+        return readOrTimeout(served);
+      }, r -> r != -2);
       assertThat(read).as("end of stream: the server closed the idle connection").isEqualTo(-1);
     }
   }

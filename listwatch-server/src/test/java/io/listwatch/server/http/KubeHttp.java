@@ -25,7 +25,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
 /**
  * A small HTTP/1.1 client for the API server, as a kube client sees it: plain JSON requests
@@ -288,22 +287,6 @@ final class KubeHttp implements AutoCloseable {
     assertThat(s.path("code").asInt()).as("code of %s", s).isEqualTo(code);
     assertThat(s.path("reason").asText()).as("reason of %s", s).isEqualTo(reason);
     assertThat(s.path("message").asText()).as("message of %s", s).isNotBlank();
-  }
-
-  /** Waits (bounded) until {@code condition} holds, polling; fails with {@code what}. */
-  static void await(String what, Duration bound, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + bound.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        fail("timed out after " + bound + " waiting until " + what);
-      }
-      try {
-        Thread.sleep(10);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
   }
 
   static String abbreviate(String s) {

@@ -3,6 +3,7 @@ package io.listwatch.server.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -107,13 +108,13 @@ class MetricsEndpointTest {
     assertThat(scrape().sum("apiserver_registered_watchers", configmaps)).isEqualTo(0);
 
     try (WatchStream w = http.watch(cms + "?resourceVersion=" + http.listResourceVersion(cms))) {
-      KubeHttp.await("the watcher is registered", KubeHttp.WAIT,
+      Await.until("the watcher is registered", KubeHttp.WAIT,
           () -> scrape().sum("apiserver_registered_watchers", configmaps) == 1);
       http.create(cms, KubeHttp.configMap("x"));
       http.create(cms, KubeHttp.configMap("y"));
       w.next(2);
       // counted as the events are queued to the watcher, which may send them first
-      KubeHttp.await("both events counted", KubeHttp.WAIT,
+      Await.until("both events counted", KubeHttp.WAIT,
           () -> scrape().sum("apiserver_watch_events_total", configmaps) == 2);
       PrometheusText m = scrape();
       assertThat(m.sum("apiserver_watch_events_total", configmaps)).isEqualTo(2);
@@ -128,7 +129,7 @@ class MetricsEndpointTest {
       assertThat(m.matching("apiserver_request_duration_seconds_count", Map.of("verb", "WATCH")))
           .as("a watch is counted, not timed").isEmpty();
     }
-    KubeHttp.await("the watcher is gone once its client closed", KubeHttp.WAIT,
+    Await.until("the watcher is gone once its client closed", KubeHttp.WAIT,
         () -> scrape().sum("apiserver_registered_watchers", configmaps) == 0);
     assertThat(scrape().sum("apiserver_terminated_watchers_total", configmaps))
         .as("a client closing its watch is not a slow watcher").isEqualTo(0);

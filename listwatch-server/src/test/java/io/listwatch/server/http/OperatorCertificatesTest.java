@@ -7,6 +7,7 @@ import io.listwatch.server.ApiServer;
 import io.listwatch.server.tls.CertificateAuthority;
 import io.listwatch.server.tls.CertifiedKey;
 import io.listwatch.server.tls.TlsConfig;
+import io.listwatch.testsupport.EndToEnd;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --tls-cert-file}, {@code --tls-private-key-file} and {@code --client-ca-file}: the
  * server serves the operator's certificate and trusts only the operator's client CA.
  */
+@EndToEnd
 class OperatorCertificatesTest {
 
   private static final Duration WAIT = KubeHttp.WAIT;

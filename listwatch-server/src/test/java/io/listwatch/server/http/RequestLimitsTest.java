@@ -10,6 +10,7 @@ import io.listwatch.server.filters.MaxInFlightLimit;
 import io.listwatch.server.filters.WatchLimit;
 import io.listwatch.apiserver.request.ApiRequest;
 import io.listwatch.apiserver.request.ConnectionInfo;
+import io.listwatch.testsupport.Await;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
@@ -82,13 +83,13 @@ class RequestLimitsTest {
     String cms = "/api/v1/namespaces/" + ns + "/configmaps";
     // the service accounts controller writes the namespace's default account: wait for it, so
     // that no write but the test's own releases the held read
-    KubeHttp.await("the namespace's default service account", KubeHttp.WAIT,
+    Await.until("the namespace's default service account", KubeHttp.WAIT,
         () -> admin.get("/api/v1/namespaces/" + ns + "/serviceaccounts/default").code() == 200);
     long rv = admin.listResourceVersion(cms);
     CompletableFuture<HttpResponse<String>> held = HttpClient.newHttpClient().sendAsync(
         HttpRequest.newBuilder(URI.create(anonymousUrl() + cms + "?resourceVersion=" + (rv + 1))).build(),
         HttpResponse.BodyHandlers.ofString());
-    KubeHttp.await("the held read is in flight", KubeHttp.WAIT,
+    Await.until("the held read is in flight", KubeHttp.WAIT,
         () -> chain.inFlightLimit().readOnlyInFlight() == 1);
 
     KubeHttp.Response refused = anonymous.get(cms);
@@ -100,7 +101,7 @@ class RequestLimitsTest {
     // a write takes the mutating slot, not the read-only one; it also releases the held read
     anonymous.create(cms, KubeHttp.configMap("a"));
     assertThat(held.get(KubeHttp.WAIT.toMillis(), TimeUnit.MILLISECONDS).statusCode()).isEqualTo(200);
-    KubeHttp.await("the read's slot is free", KubeHttp.WAIT, () -> chain.inFlightLimit().readOnlyInFlight() == 0);
+    Await.until("the read's slot is free", KubeHttp.WAIT, () -> chain.inFlightLimit().readOnlyInFlight() == 0);
     anonymous.get(cms + "/a").expect(200);
 
     PrometheusText m = PrometheusText.parse(admin.get("/metrics", "text/plain").body());
@@ -144,7 +145,7 @@ class RequestLimitsTest {
       third.close();
 
       first.close();
-      KubeHttp.await("the closed watch frees its place", KubeHttp.WAIT,
+      Await.until("the closed watch frees its place", KubeHttp.WAIT,
           () -> watchLimit.watches("system:anonymous") == 1);
       try (WatchStream again = anonymous.watch(cms)) {
         anonymous.create(cms, KubeHttp.configMap("seen"));
@@ -156,7 +157,7 @@ class RequestLimitsTest {
     } finally {
       first.close();
     }
-    KubeHttp.await("every watch's place is free", KubeHttp.WAIT, () -> watchLimit.watches("system:anonymous") == 0);
+    Await.until("every watch's place is free", KubeHttp.WAIT, () -> watchLimit.watches("system:anonymous") == 0);
   }
 
   private String anonymousUrl() {

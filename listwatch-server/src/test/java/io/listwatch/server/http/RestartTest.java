@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +74,7 @@ class RestartTest {
       // the service accounts controller writes the namespace's default account apart from the
       // request; wait for it, so that no write follows `last` (the watch history after the
       // restart starts at the store's revision, and a later write would make `last` too old)
-      KubeHttp.await("the default service account", KubeHttp.WAIT,
+      Await.until("the default service account", KubeHttp.WAIT,
           () -> http.get("/api/v1/namespaces/" + ns + "/serviceaccounts/default").code() == 200);
       http.create(cms(ns), configMap("a"));
       last = http.listResourceVersion(cms(ns));
@@ -148,7 +149,7 @@ class RestartTest {
 
       clock.advance(java.time.Duration.ofSeconds(30));
 
-      KubeHttp.await("the pod is removed once the grace ends", java.time.Duration.ofSeconds(20),
+      Await.until("the pod is removed once the grace ends", java.time.Duration.ofSeconds(20),
           () -> http.get("/api/v1/namespaces/default/pods/graceful").code() == 404);
     }
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
 import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.cacher.CacherConfig;
+import io.listwatch.testsupport.Await;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -96,7 +97,7 @@ class SlowWatcherTest {
       for (int i = 0; i < FAST_WATCHERS; i++) {
         fast.add(new FastWatcher(http.watch(pods + "?resourceVersion=" + start, false), i));
       }
-      KubeHttp.await("all " + (FAST_WATCHERS + 1) + " watches are registered", KubeHttp.WAIT,
+      Await.until("all " + (FAST_WATCHERS + 1) + " watches are registered", KubeHttp.WAIT,
           () -> cacher.watcherCount() == FAST_WATCHERS + 1);
 
       List<Long> written = new ArrayList<>();

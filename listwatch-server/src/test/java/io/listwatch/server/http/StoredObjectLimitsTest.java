@@ -11,6 +11,7 @@ import io.listwatch.api.JsonLimits;
 import io.listwatch.server.ApiServer;
 import io.listwatch.apiserver.protobuf.KubeProtobuf;
 import io.listwatch.storage.rocksdb.RocksDbStorage;
+import io.listwatch.testsupport.Await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
@@ -133,7 +134,7 @@ class StoredObjectLimitsTest {
                "schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}
           """)).expect(201);
       String path = "/apis/example.com/v1/namespaces/default/deeps";
-      KubeHttp.await("the Deep resource served", KubeHttp.WAIT, () -> http.get(path).code() == 200);
+      Await.until("the Deep resource served", KubeHttp.WAIT, () -> http.get(path).code() == 200);
       http.create(path, KubeHttp.object("{\"apiVersion\":\"example.com/v1\",\"kind\":\"Deep\","
           + "\"metadata\":{\"name\":\"d\"},\"spec\":{\"b\":{\"c\":{}}}}"));
       // /spec/b/c/d is four levels down: a value nesting 994 levels makes 998, the most an object may have

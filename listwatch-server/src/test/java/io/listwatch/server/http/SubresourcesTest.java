@@ -1,7 +1,6 @@
 package io.listwatch.server.http;
 
 import static io.listwatch.server.http.KubeHttp.assertFailureStatus;
-import static io.listwatch.server.http.KubeHttp.await;
 import static io.listwatch.server.http.KubeHttp.deployment;
 import static io.listwatch.server.http.KubeHttp.object;
 import static io.listwatch.server.http.KubeHttp.pod;
@@ -11,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -244,13 +244,14 @@ class SubresourcesTest {
     assertThat(http.get(path + "/finalize").code()).isEqualTo(405);
 
     http.delete(path).expect(200);
-    await("the namespace controller removes its own finalizer", Duration.ofSeconds(10), () ->
+    Await.until("the namespace controller removes its own finalizer", Duration.ofSeconds(10), () ->
         http.get(path).json().at("/spec/finalizers").toString().equals("[\"example.com/hold\"]"));
     assertThat(http.get(path).json().at("/status/phase").asText()).isEqualTo("Terminating");
 
     ObjectNode release = (ObjectNode) http.get(path).json().deepCopy();
     ((ObjectNode) release.get("spec")).putArray("finalizers");
     http.put(path + "/finalize", release).expect(200);
-    await("the namespace is gone once its finalizers are", Duration.ofSeconds(10), () -> http.get(path).code() == 404);
+    Await.until("the namespace is gone once its finalizers are", Duration.ofSeconds(10),
+        () -> http.get(path).code() == 404);
   }
 }

@@ -8,6 +8,7 @@ import io.listwatch.server.tls.CertificateAuthority;
 import io.listwatch.server.tls.CertifiedKey;
 import io.listwatch.server.tls.TlsConfig;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.EndToEnd;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * TLS HTTP/1.1 path; a client without a certificate is
  * anonymous; an untrusted certificate, plain HTTP and a stalled handshake are disconnected.
  */
+@EndToEnd
 @ExtendWith(ApiServerExtension.class)
 @ApiServerExtension.Tls
 class TlsTransportTest {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.listwatch.server.ApiServer;
 import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -119,7 +120,7 @@ class WebSocketFramingTest {
     String ns = http.createNamespace("raw-garbage");
     Cacher secrets = server.cacher("", "secrets");
     try (Socket s = upgradedWatch("/api/v1/namespaces/" + ns + "/secrets?watch=true")) {
-      KubeHttp.await("the watch is registered", KubeHttp.WAIT, () -> secrets.watcherCount() == 1);
+      Await.until("the watch is registered", KubeHttp.WAIT, () -> secrets.watcherCount() == 1);
 
       OutputStream out = s.getOutputStream();
       out.write("GET /api/v1/pods HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -127,7 +128,7 @@ class WebSocketFramingTest {
 
       List<RawWebSocket.Frame> frames = framesUntilClosed(s);
       assertThat(frames).extracting(RawWebSocket.Frame::opcode).containsOnly(RawWebSocket.CLOSE);
-      KubeHttp.await("the watcher is removed", KubeHttp.WAIT, () -> secrets.watcherCount() == 0);
+      Await.until("the watcher is removed", KubeHttp.WAIT, () -> secrets.watcherCount() == 0);
     }
   }
 
@@ -136,7 +137,7 @@ class WebSocketFramingTest {
     String ns = http.createNamespace("raw-oversized");
     Cacher services = server.cacher("", "services");
     try (Socket s = upgradedWatch("/api/v1/namespaces/" + ns + "/services?watch=true")) {
-      KubeHttp.await("the watch is registered", KubeHttp.WAIT, () -> services.watcherCount() == 1);
+      Await.until("the watch is registered", KubeHttp.WAIT, () -> services.watcherCount() == 1);
 
       byte[] big = RawWebSocket.clientFrame(RawWebSocket.TEXT, new byte[WebSocketUpgrade.MAX_CLIENT_FRAME_BYTES + 1]);
       try {
@@ -148,7 +149,7 @@ class WebSocketFramingTest {
       List<RawWebSocket.Frame> frames = framesUntilClosed(s);
       assertThat(frames).extracting(RawWebSocket.Frame::opcode).containsOnly(RawWebSocket.CLOSE);
       assertThat(frames).extracting(RawWebSocket.Frame::closeStatus).containsOnly(1009);
-      KubeHttp.await("the watcher is removed", KubeHttp.WAIT, () -> services.watcherCount() == 0);
+      Await.until("the watcher is removed", KubeHttp.WAIT, () -> services.watcherCount() == 0);
     }
   }
 

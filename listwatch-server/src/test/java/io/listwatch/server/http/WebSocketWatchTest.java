@@ -14,6 +14,7 @@ import io.listwatch.server.ApiServer;
 import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.cacher.CacherConfig;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.testsupport.Await;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
@@ -182,13 +183,13 @@ class WebSocketWatchTest {
     String path = "/api/v1/namespaces/" + ns + "/secrets";
 
     try (WebSocketClient ws = WebSocketClient.open(server.url(), path)) {
-      KubeHttp.await("the watch is registered", KubeHttp.WAIT, () -> secrets.watcherCount() == 1);
+      Await.until("the watch is registered", KubeHttp.WAIT, () -> secrets.watcherCount() == 1);
 
       ws.socket().sendClose(WebSocket.NORMAL_CLOSURE, "done");
 
       assertThat(ws.awaitClose()).as("the server answers the Close").isEqualTo(WebSocket.NORMAL_CLOSURE);
-      KubeHttp.await("the watcher is removed", KubeHttp.WAIT, () -> secrets.watcherCount() == 0);
-      KubeHttp.await("no WebSocket watch is left", KubeHttp.WAIT,
+      Await.until("the watcher is removed", KubeHttp.WAIT, () -> secrets.watcherCount() == 0);
+      Await.until("no WebSocket watch is left", KubeHttp.WAIT,
           () -> server.webSocketWatches().stream().noneMatch(p -> p.startsWith(path)));
     }
   }

@@ -3,6 +3,7 @@ package io.listwatch.server.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -46,7 +47,7 @@ class WriteBackpressureTest {
         }
       });
 
-      KubeHttp.await("the server stops reading the client that does not read", KubeHttp.WAIT,
+      Await.until("the server stops reading the client that does not read", KubeHttp.WAIT,
           () -> scrape(http).sum("listwatch_connections_reading_paused", Map.of()) == 1);
       double servedToHog = scrape(http).sum("apiserver_request_total",
           Map.of("verb", "GET", "resource", "configmaps", "code", "200"));
@@ -57,7 +58,7 @@ class WriteBackpressureTest {
       assertThat(http.get(big).expect(200).path("data").path("blob").asText()).hasSize(256 * 1024);
 
       hog.close();
-      KubeHttp.await("the closed connection is forgotten", KubeHttp.WAIT,
+      Await.until("the closed connection is forgotten", KubeHttp.WAIT,
           () -> scrape(http).sum("listwatch_connections_reading_paused", Map.of()) == 0);
       writer.join(KubeHttp.WAIT.toMillis());
     }

@@ -2,6 +2,7 @@ package io.listwatch.server.rbac;
 
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.tls.Kubeconfig;
+import io.listwatch.testsupport.Http;
 import java.net.http.HttpClient;
 import java.util.List;
 
@@ -19,7 +20,7 @@ final class ClientCertificateCredentials implements UserCredentials {
   @Override
   public HttpClient httpClient(TestUser user) {
     return HttpClient.newBuilder().sslContext(server.clientSslContext(user.name(), user.groups().toArray(String[]::new)))
-        .connectTimeout(Http.WAIT).build();
+        .connectTimeout(Http.TIMEOUT).build();
   }
 
   @Override

@@ -1,13 +1,19 @@
 package io.listwatch.server.rbac;
 
+import static io.listwatch.server.rbac.TestPolicy.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.rbac.UserCredentials.TestUser;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
+import io.listwatch.testsupport.Http;
+import io.listwatch.testsupport.Kubectl;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,10 +29,13 @@ import org.junit.jupiter.api.io.TempDir;
  * The checks are the same whatever the credential; each subclass picks one
  * ({@link UserCredentials}).
  */
+@EndToEnd
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class RbacEndToEndTest {
 
   private static final String RBAC = "/apis/rbac.authorization.k8s.io/v1";
+  /** How long the server's cluster role aggregator and authorizer may take to catch up. */
+  private static final Duration WAIT = Duration.ofSeconds(15);
   static final TestUser ADMIN = TestUser.of("root", "system:masters");
   static final TestUser ALICE = TestUser.of("alice");
   static final TestUser NADIA = TestUser.of("nadia", "ns-admins");
@@ -56,16 +65,17 @@ abstract class RbacEndToEndTest {
           .expect(201);
     }
     admin.post(RBAC + "/namespaces/ns1/rolebindings", TestPolicy.bindingJson("RoleBinding", "ns1", "alice-view",
-        "ClusterRole", "view", "User:alice")).expect(201);
+        "ClusterRole", "view", "User:alice").toString()).expect(201);
     admin.post(RBAC + "/namespaces/ns1/rolebindings", TestPolicy.bindingJson("RoleBinding", "ns1", "admins",
-        "ClusterRole", "admin", "Group:ns-admins")).expect(201);
+        "ClusterRole", "admin", "Group:ns-admins").toString()).expect(201);
     // a consistent read returns once the watch cache, and so the authorizer, has the bindings
     admin.get(RBAC + "/rolebindings").expect(200);
     // the aggregated roles are filled by the aggregator, apart from start; a consistent list
     // that shows them proves the authorizer sees them too (a get reads the store)
     for (String role : List.of("view", "admin")) {
-      Http.await("the aggregated " + role + " role is filled", () -> admin.get(RBAC + "/clusterroles?fieldSelector="
-          + "metadata.name%3D" + role).expect(200).path("items").path(0).path("rules").toString()
+      Await.until("the aggregated " + role + " role is filled", WAIT, () -> json(admin.get(RBAC
+          + "/clusterroles?fieldSelector=metadata.name%3D" + role).expect(200)).path("items").path(0).path("rules")
+          .toString()
           .contains("\"configmaps\""));
     }
   }
@@ -78,22 +88,23 @@ abstract class RbacEndToEndTest {
   }
 
   private Http http(TestUser user) {
-    return new Http(server.url(), credentials.httpClient(user), credentials.headers(user));
+    return Http.over(server.url(), credentials.httpClient(user)).withHeaders(credentials.headers(user));
   }
 
-  private KubectlRunner kubectl(TestUser user) {
-    return new KubectlRunner(work, credentials.kubeconfig(user));
+  private Kubectl kubectl(TestUser user) {
+    return Kubectl.withKubeconfig(credentials.kubeconfig(user), work);
   }
 
   @Test
   void view_readsInItsNamespace_listGetWatch() throws Exception {
-    assertThat(alice.get("/api/v1/namespaces/ns1/configmaps").expect(200).path("items").size()).isEqualTo(1);
-    assertThat(alice.get("/api/v1/namespaces/ns1/configmaps/cm").expect(200).at("/data/k").asText()).isEqualTo("v");
+    assertThat(json(alice.get("/api/v1/namespaces/ns1/configmaps").expect(200)).path("items").size()).isEqualTo(1);
+    assertThat(json(alice.get("/api/v1/namespaces/ns1/configmaps/cm").expect(200)).at("/data/k").asText())
+        .isEqualTo("v");
     HttpResponse<java.util.stream.Stream<String>> watch =
-        alice.watch("/api/v1/namespaces/ns1/configmaps?watch=true&timeoutSeconds=5");
+        alice.lines("/api/v1/namespaces/ns1/configmaps?watch=true&timeoutSeconds=5");
     try (var lines = watch.body()) {
       assertThat(watch.statusCode()).isEqualTo(200);
-      JsonNode first = Http.JSON.readTree(lines.findFirst().orElseThrow());
+      JsonNode first = TestPolicy.JSON.readTree(lines.findFirst().orElseThrow());
       assertThat(first.path("type").asText()).isEqualTo("ADDED");
       assertThat(first.at("/object/metadata/name").asText()).isEqualTo("cm");
     }
@@ -101,32 +112,32 @@ abstract class RbacEndToEndTest {
 
   @Test
   void view_cannotWrite_withKubesForbiddenMessage() {
-    JsonNode create = alice.post("/api/v1/namespaces/ns1/configmaps", "{\"metadata\":{\"name\":\"new\"}}")
-        .expect(403);
+    JsonNode create = json(alice.post("/api/v1/namespaces/ns1/configmaps", "{\"metadata\":{\"name\":\"new\"}}")
+        .expect(403));
     assertThat(create.path("reason").asText()).isEqualTo("Forbidden");
     assertThat(create.path("message").asText()).isEqualTo("configmaps is forbidden: User \"alice\" cannot create "
         + "resource \"configmaps\" in API group \"\" in the namespace \"ns1\"");
-    assertThat(alice.put("/api/v1/namespaces/ns1/configmaps/cm", "{\"metadata\":{\"name\":\"cm\"}}").expect(403)
+    assertThat(json(alice.put("/api/v1/namespaces/ns1/configmaps/cm", "{\"metadata\":{\"name\":\"cm\"}}").expect(403))
         .path("message").asText()).isEqualTo("configmaps \"cm\" is forbidden: User \"alice\" cannot update resource "
         + "\"configmaps\" in API group \"\" in the namespace \"ns1\"");
-    assertThat(alice.patch("/api/v1/namespaces/ns1/configmaps/cm", "{\"data\":{\"k\":\"x\"}}").expect(403)
+    assertThat(json(alice.mergePatch("/api/v1/namespaces/ns1/configmaps/cm", "{\"data\":{\"k\":\"x\"}}").expect(403))
         .path("message").asText()).contains("cannot patch resource \"configmaps\"");
-    assertThat(alice.delete("/api/v1/namespaces/ns1/configmaps/cm").expect(403).path("message").asText())
+    assertThat(json(alice.delete("/api/v1/namespaces/ns1/configmaps/cm").expect(403)).path("message").asText())
         .isEqualTo("configmaps \"cm\" is forbidden: User \"alice\" cannot delete resource \"configmaps\" in API "
             + "group \"\" in the namespace \"ns1\"");
-    assertThat(admin.get("/api/v1/namespaces/ns1/configmaps/cm").expect(200).at("/data/k").asText())
+    assertThat(json(admin.get("/api/v1/namespaces/ns1/configmaps/cm").expect(200)).at("/data/k").asText())
         .as("nothing changed").isEqualTo("v");
   }
 
   @Test
   void view_cannotRead_inAnotherNamespace_norClusterWide() {
-    assertThat(alice.get("/api/v1/namespaces/ns2/configmaps").expect(403).path("message").asText())
+    assertThat(json(alice.get("/api/v1/namespaces/ns2/configmaps").expect(403)).path("message").asText())
         .isEqualTo("configmaps is forbidden: User \"alice\" cannot list resource \"configmaps\" in API group \"\" "
             + "in the namespace \"ns2\"");
-    assertThat(alice.get("/api/v1/namespaces/ns2/configmaps/cm").expect(403).path("message").asText())
+    assertThat(json(alice.get("/api/v1/namespaces/ns2/configmaps/cm").expect(403)).path("message").asText())
         .isEqualTo("configmaps \"cm\" is forbidden: User \"alice\" cannot get resource \"configmaps\" in API group "
             + "\"\" in the namespace \"ns2\"");
-    assertThat(alice.get("/api/v1/configmaps").expect(403).path("message").asText())
+    assertThat(json(alice.get("/api/v1/configmaps").expect(403)).path("message").asText())
         .isEqualTo("configmaps is forbidden: User \"alice\" cannot list resource \"configmaps\" in API group \"\" "
             + "at the cluster scope");
     assertThat(alice.get("/api/v1/namespaces/ns1/secrets").code()).as("view does not read secrets").isEqualTo(403);
@@ -134,10 +145,10 @@ abstract class RbacEndToEndTest {
 
   @Test
   void watch_inAnotherNamespace_isRefusedBeforeItStreams() throws Exception {
-    HttpResponse<java.util.stream.Stream<String>> watch = alice.watch("/api/v1/namespaces/ns2/configmaps?watch=true");
+    HttpResponse<java.util.stream.Stream<String>> watch = alice.lines("/api/v1/namespaces/ns2/configmaps?watch=true");
     try (var lines = watch.body()) {
       assertThat(watch.statusCode()).isEqualTo(403);
-      JsonNode status = Http.JSON.readTree(String.join("\n", lines.toList()));
+      JsonNode status = TestPolicy.JSON.readTree(String.join("\n", lines.toList()));
       assertThat(status.path("kind").asText()).isEqualTo("Status");
       assertThat(status.path("message").asText()).isEqualTo("configmaps is forbidden: User \"alice\" cannot watch "
           + "resource \"configmaps\" in API group \"\" in the namespace \"ns2\"");
@@ -146,12 +157,12 @@ abstract class RbacEndToEndTest {
 
   @Test
   void kubectlAuthCanI_answersPerNamespace() {
-    KubectlRunner kubectl = kubectl(ALICE);
+    Kubectl kubectl = kubectl(ALICE);
 
-    KubectlRunner.Result yes = kubectl.run("auth", "can-i", "list", "pods", "-n", "ns1");
+    Kubectl.Result yes = kubectl.run("auth", "can-i", "list", "pods", "-n", "ns1");
     assertThat(yes.stdout().strip()).as(yes.stderr()).isEqualTo("yes");
     assertThat(yes.exitCode()).isZero();
-    KubectlRunner.Result no = kubectl.run("auth", "can-i", "list", "pods", "-n", "ns2");
+    Kubectl.Result no = kubectl.run("auth", "can-i", "list", "pods", "-n", "ns2");
     assertThat(no.stdout().strip()).as(no.stderr()).isEqualTo("no");
     assertThat(no.exitCode()).isEqualTo(1);
     assertThat(kubectl.run("auth", "can-i", "create", "pods", "-n", "ns1").stdout().strip()).isEqualTo("no");
@@ -160,12 +171,12 @@ abstract class RbacEndToEndTest {
 
   @Test
   void kubectlAuthWhoami_printsTheUserAndItsGroups() {
-    KubectlRunner.Result alice = kubectl(ALICE).run("auth", "whoami");
+    Kubectl.Result alice = kubectl(ALICE).run("auth", "whoami");
     assertThat(alice.exitCode()).as(alice.stderr()).isZero();
     assertThat(alice.stdout()).containsPattern("(?m)^Username\\s+alice\\s*$")
         .containsPattern("Groups\\s+\\[system:authenticated\\]");
 
-    KubectlRunner.Result nadia = kubectl(NADIA).run("auth", "whoami");
+    Kubectl.Result nadia = kubectl(NADIA).run("auth", "whoami");
     assertThat(nadia.exitCode()).as(nadia.stderr()).isZero();
     assertThat(nadia.stdout()).containsPattern("(?m)^Username\\s+nadia\\s*$")
         .containsPattern("Groups\\s+\\[ns-admins system:authenticated\\]");
@@ -173,36 +184,36 @@ abstract class RbacEndToEndTest {
 
   @Test
   void kubectlAuthCanIList_showsTheViewRules() {
-    KubectlRunner.Result list = kubectl(ALICE).run("auth", "can-i", "--list", "-n", "ns1");
+    Kubectl.Result list = kubectl(ALICE).run("auth", "can-i", "--list", "-n", "ns1");
 
     assertThat(list.exitCode()).as(list.stderr()).isZero();
     assertThat(list.stdout()).containsPattern("(?m)^pods\\s+\\[\\]\\s+\\[\\]\\s+\\[get list watch\\]")
         .containsPattern("(?m)^deployments\\.apps\\s+\\[\\]\\s+\\[\\]\\s+\\[get list watch\\]")
         .containsPattern("(?m)^selfsubjectaccessreviews\\.authorization\\.k8s\\.io\\s+\\[\\]\\s+\\[\\]\\s+\\[create\\]")
         .containsPattern("(?m)^\\s+\\[/apis/\\*\\]\\s+\\[\\]\\s+\\[get\\]");
-    KubectlRunner.Result other = kubectl(ALICE).run("auth", "can-i", "--list", "-n", "ns2");
+    Kubectl.Result other = kubectl(ALICE).run("auth", "can-i", "--list", "-n", "ns2");
     assertThat(other.stdout()).doesNotContainPattern("(?m)^pods\\s");
   }
 
   @Test
   void kubectlCreateRoleAndBindings_work_andGrantView() {
-    KubectlRunner root = kubectl(ADMIN);
-    KubectlRunner.Result created = root.run("create", "rolebinding", "nobody-view", "--clusterrole=view",
+    Kubectl root = kubectl(ADMIN);
+    Kubectl.Result created = root.run("create", "rolebinding", "nobody-view", "--clusterrole=view",
         "--user=nobody", "-n", "ns2");
     assertThat(created.exitCode()).as(created.stderr()).isZero();
     try {
       admin.get(RBAC + "/namespaces/ns2/rolebindings").expect(200); // the authorizer has it once this returns
-      KubectlRunner.Result canI = kubectl(NOBODY).run("auth", "can-i", "list", "pods", "-n", "ns2");
+      Kubectl.Result canI = kubectl(NOBODY).run("auth", "can-i", "list", "pods", "-n", "ns2");
       assertThat(canI.stdout().strip()).as(canI.stderr()).isEqualTo("yes");
-      KubectlRunner.Result role = root.run("create", "role", "pod-reader", "--verb=get,list", "--resource=pods",
+      Kubectl.Result role = root.run("create", "role", "pod-reader", "--verb=get,list", "--resource=pods",
           "-n", "ns2");
       assertThat(role.exitCode()).as(role.stderr()).isZero();
-      assertThat(admin.get(RBAC + "/namespaces/ns2/roles/pod-reader").expect(200).path("rules").toString())
+      assertThat(json(admin.get(RBAC + "/namespaces/ns2/roles/pod-reader").expect(200)).path("rules").toString())
           .isEqualTo("[{\"verbs\":[\"get\",\"list\"],\"apiGroups\":[\"\"],\"resources\":[\"pods\"]}]");
-      KubectlRunner.Result crb = root.run("create", "clusterrolebinding", "viewers", "--clusterrole=view",
+      Kubectl.Result crb = root.run("create", "clusterrolebinding", "viewers", "--clusterrole=view",
           "--group=viewers", "--serviceaccount=ns2:robot");
       assertThat(crb.exitCode()).as(crb.stderr()).isZero();
-      JsonNode viewers = admin.get(RBAC + "/clusterrolebindings/viewers").expect(200);
+      JsonNode viewers = json(admin.get(RBAC + "/clusterrolebindings/viewers").expect(200));
       assertThat(viewers.path("roleRef").toString()).isEqualTo(
           "{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"ClusterRole\",\"name\":\"view\"}");
       assertThat(viewers.path("subjects").toString()).contains(
@@ -216,12 +227,12 @@ abstract class RbacEndToEndTest {
 
   @Test
   void userWithoutBindings_getsDiscoveryOnly() {
-    KubectlRunner kubectl = kubectl(NOBODY);
+    Kubectl kubectl = kubectl(NOBODY);
 
-    KubectlRunner.Result resources = kubectl.run("api-resources");
+    Kubectl.Result resources = kubectl.run("api-resources");
     assertThat(resources.exitCode()).as(resources.stderr()).isZero();
     assertThat(resources.stdout()).contains("pods", "rolebindings", "selfsubjectaccessreviews");
-    KubectlRunner.Result pods = kubectl.run("get", "pods", "-n", "ns1");
+    Kubectl.Result pods = kubectl.run("get", "pods", "-n", "ns1");
     assertThat(pods.exitCode()).isEqualTo(1);
     assertThat(pods.stderr()).contains("Error from server (Forbidden): pods is forbidden: User \"nobody\" cannot "
         + "list resource \"pods\" in API group \"\" in the namespace \"ns1\"");
@@ -231,13 +242,14 @@ abstract class RbacEndToEndTest {
   void namespaceAdmin_cannotGrantClusterAdmin() {
     ObjectNode crb = TestPolicy.bindingJson("ClusterRoleBinding", "", "nadia-root", "ClusterRole", "cluster-admin",
         "User:nadia");
-    assertThat(nadia.post(RBAC + "/clusterrolebindings", crb).expect(403).path("message").asText())
+    assertThat(json(nadia.post(RBAC + "/clusterrolebindings", crb.toString()).expect(403)).path("message").asText())
         .isEqualTo("clusterrolebindings.rbac.authorization.k8s.io is forbidden: User \"nadia\" cannot create "
             + "resource \"clusterrolebindings\" in API group \"rbac.authorization.k8s.io\" at the cluster scope");
 
     ObjectNode rb = TestPolicy.bindingJson("RoleBinding", "ns1", "nadia-root", "ClusterRole", "cluster-admin",
         "User:nadia");
-    assertThat(nadia.post(RBAC + "/namespaces/ns1/rolebindings", rb).expect(403).path("message").asText())
+    assertThat(json(nadia.post(RBAC + "/namespaces/ns1/rolebindings", rb.toString()).expect(403)).path("message")
+        .asText())
         .isEqualTo("rolebindings.rbac.authorization.k8s.io \"nadia-root\" is forbidden: user \"nadia\" (groups="
             + "[\"ns-admins\" \"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n"
             + "{APIGroups:[\"*\"], Resources:[\"*\"], Verbs:[\"*\"]}\n{NonResourceURLs:[\"*\"], Verbs:[\"*\"]}");
@@ -245,7 +257,7 @@ abstract class RbacEndToEndTest {
 
     // what she holds, she may grant
     ObjectNode view = TestPolicy.bindingJson("RoleBinding", "ns1", "bob-view", "ClusterRole", "view", "User:bob");
-    nadia.post(RBAC + "/namespaces/ns1/rolebindings", view).expect(201);
+    nadia.post(RBAC + "/namespaces/ns1/rolebindings", view.toString()).expect(201);
   }
 
   @Test
@@ -255,13 +267,14 @@ abstract class RbacEndToEndTest {
         PolicyRule.resource(List.of("get", "list"), List.of(""), List.of("secrets"), List.of()));
     ((ObjectNode) secretReader.get("metadata")).putObject("labels")
         .put("rbac.authorization.k8s.io/aggregate-to-view", "true");
-    admin.post(RBAC + "/clusterroles", secretReader).expect(201);
+    admin.post(RBAC + "/clusterroles", secretReader.toString()).expect(201);
     try {
-      Http.await("alice reads secrets through view", () -> alice.get("/api/v1/namespaces/ns1/secrets").code() == 200);
+      Await.until("alice reads secrets through view", WAIT,
+          () -> alice.get("/api/v1/namespaces/ns1/secrets").code() == 200);
       assertThat(alice.get("/api/v1/namespaces/ns2/secrets").code()).as("still only in ns1").isEqualTo(403);
     } finally {
       admin.delete(RBAC + "/clusterroles/secret-reader").expect(200);
     }
-    Http.await("view drops secrets again", () -> alice.get("/api/v1/namespaces/ns1/secrets").code() == 403);
+    Await.until("view drops secrets again", WAIT, () -> alice.get("/api/v1/namespaces/ns1/secrets").code() == 403);
   }
 }

@@ -1,5 +1,7 @@
 package io.listwatch.server.rbac;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -28,6 +30,15 @@ final class TestPolicy {
   TestPolicy() {
     for (CacheListener l : List.of(roles, clusterRoles, roleBindings, clusterRoleBindings)) {
       l.onReplace(List.of(), 0);
+    }
+  }
+
+  /** A response body (or any JSON text) as a tree; fails the test if it is not JSON. */
+  static JsonNode json(String body) {
+    try {
+      return JSON.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw new AssertionError("not JSON: " + body, e);
     }
   }
 

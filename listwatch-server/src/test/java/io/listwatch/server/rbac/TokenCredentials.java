@@ -2,6 +2,7 @@ package io.listwatch.server.rbac;
 
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.authn.AuthenticationConfig;
+import io.listwatch.testsupport.Http;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
@@ -53,7 +54,7 @@ final class TokenCredentials implements UserCredentials {
 
   @Override
   public HttpClient httpClient(TestUser user) {
-    return HttpClient.newBuilder().sslContext(trustOnly).connectTimeout(Http.WAIT).build();
+    return HttpClient.newBuilder().sslContext(trustOnly).connectTimeout(Http.TIMEOUT).build();
   }
 
   @Override

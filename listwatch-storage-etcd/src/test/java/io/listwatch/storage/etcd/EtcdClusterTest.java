@@ -8,6 +8,7 @@ import io.listwatch.storage.StorageException;
 import io.listwatch.storage.Watch;
 import io.listwatch.storage.WatchEvent;
 import io.listwatch.storage.etcd.testing.EtcdCluster;
+import io.listwatch.testsupport.EndToEnd;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * stream of writes, and nothing acknowledged is lost, neither from the store nor from a watch
  * that was open all along.
  */
+@EndToEnd
 class EtcdClusterTest {
 
   @TempDir

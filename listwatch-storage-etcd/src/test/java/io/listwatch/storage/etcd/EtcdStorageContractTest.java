@@ -1,12 +1,13 @@
 package io.listwatch.storage.etcd;
 
-import io.listwatch.storage.etcd.testing.EtcdServer;
 import io.listwatch.storage.Storage;
 import io.listwatch.storage.StorageCompactionContractTest;
 import io.listwatch.storage.StorageCrudContractTest;
 import io.listwatch.storage.StorageRangeContractTest;
 import io.listwatch.storage.StorageRestartContractTest;
 import io.listwatch.storage.StorageWatchContractTest;
+import io.listwatch.storage.etcd.testing.EtcdServer;
+import io.listwatch.testsupport.EndToEnd;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * asks to take the next value at each change). A restart stops and starts the etcd process on
  * its data, so the restart tests check etcd's durability too.
  */
+@EndToEnd
 class EtcdStorageContractTest {
 
   @TempDir

@@ -1,6 +1,5 @@
 package io.listwatch.storage.etcd;
 
-import io.listwatch.storage.etcd.testing.EtcdServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,16 +7,23 @@ import io.listwatch.storage.KeyValue;
 import io.listwatch.storage.RecordingListener;
 import io.listwatch.storage.StorageException;
 import io.listwatch.storage.Watch;
+import io.listwatch.storage.etcd.testing.EtcdServer;
+import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.EndToEnd;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What the etcd store adds to the contract: riding out an etcd restart, and compaction of its own. */
+@EndToEnd
 class EtcdStorageTest {
 
   @TempDir
@@ -112,17 +118,17 @@ class EtcdStorageTest {
 
       etcd.restart();
       // the client reconnects after a back-off of its own; a request may fail until it has
-      java.util.Optional<KeyValue> back = null;
-      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-      while (back == null) {
+      AtomicReference<Optional<KeyValue>> back = new AtomicReference<>();
+      Await.until("etcd answers again", Duration.ofSeconds(20), () -> {
         try {
-          back = quick.get("/a").join();
-        } catch (java.util.concurrent.CompletionException e) {
+          back.set(quick.get("/a").join());
+          return true;
+        } catch (CompletionException e) {
           assertThat(e.getCause()).isInstanceOf(StorageException.class);
-          assertThat(System.nanoTime()).as("etcd answers again within 20 s").isLessThan(deadline);
+          return false;
         }
-      }
-      assertThat(back).as("the refused update was not sent later").contains(a);
+      });
+      assertThat(back.get()).as("the refused update was not sent later").contains(a);
     } finally {
       quick.close();
     }
@@ -135,11 +141,11 @@ class EtcdStorageTest {
     try {
       KeyValue first = compacting.create("/c/1", bytes("v")).join();
       KeyValue second = compacting.update("/c/1", bytes("v2"), first.modRevision()).join();
-      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-      while (compacting.compactedRevision() < second.modRevision() && System.nanoTime() < deadline) {
+      // each read writes a tick, so the revision the compactor saw an interval earlier moves on
+      Await.until("the compactor compacts past revision " + second.modRevision(), Duration.ofSeconds(20), () -> {
         compacting.create("/c/tick-" + System.nanoTime(), bytes("v")).join();
-        Thread.sleep(50); // waits for the compactor's timer, bounded by the deadline
-      }
+        return compacting.compactedRevision();
+      }, compacted -> compacted >= second.modRevision());
 
       assertThat(compacting.compactedRevision()).isGreaterThanOrEqualTo(second.modRevision());
       assertThatThrownBy(() -> compacting.get("/c/1", first.modRevision()).join())

@@ -7,6 +7,7 @@ import io.listwatch.storage.KeyValue;
 import io.listwatch.storage.RangeRequest;
 import io.listwatch.storage.StorageException;
 import io.listwatch.storage.StorageException.Code;
+import io.listwatch.testsupport.Await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -19,7 +20,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,8 +58,8 @@ class RocksDbStorageTest {
       }
       long current = storage.currentRevision();
 
-      awaitTrue(() -> storage.compactedRevision() > compactedBefore,
-          () -> "compactedRevision to rise above " + compactedBefore);
+      Await.until("compactedRevision rises above " + compactedBefore, TIMEOUT,
+          storage::compactedRevision, compacted -> compacted > compactedBefore);
 
       long compacted = storage.compactedRevision();
       assertThat(compacted).as("compacted revision").isLessThanOrEqualTo(firstInside);
@@ -87,9 +87,8 @@ class RocksDbStorageTest {
       long current = storage.currentRevision();
 
       clock.advance(Duration.ofHours(1));
-      awaitTrue(() -> storage.compactedRevision() >= current - 10,
-          () -> "compactedRevision to reach " + (current - 10) + ", at "
-              + storage.compactedRevision());
+      Await.until("compactedRevision reaches " + (current - 10), TIMEOUT,
+          storage::compactedRevision, compacted -> compacted >= current - 10);
 
       assertThat(storage.compactedRevision()).as("compacted revision, keeping 10 revisions")
           .isLessThanOrEqualTo(current - 9);
@@ -166,22 +165,6 @@ class RocksDbStorageTest {
       return e;
     }
     return fail("expected %s, but the operation succeeded with %s", code, result);
-  }
-
-  /** Polls (bounded) for a condition the store reaches on its own background thread. */
-  private static void awaitTrue(BooleanSupplier condition, Supplier<String> what) {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        fail("no %s within %s", what.get(), TIMEOUT);
-      }
-      try {
-        Thread.sleep(10);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted", e);
-      }
-    }
   }
 
   /** A clock the test moves by hand. Thread-safe: the store reads it on its own threads. */

@@ -1,9 +1,10 @@
-package io.listwatch.server.compat;
+package io.listwatch.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -23,40 +25,56 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
- * Runs the real {@code kubectl} binary against one server, as a child process, with a
- * kubeconfig of its own and its own {@code HOME} (so the discovery cache under
- * {@code ~/.kube/cache} belongs to this helper alone).
+ * Runs the real {@code kubectl} from PATH as a child process, with one kubeconfig and a
+ * {@code HOME} of its own (so the discovery cache under {@code ~/.kube/cache} belongs to this
+ * runner alone) and no environment from the machine running the tests (no
+ * {@code KUBECONFIG}, {@code KUBECTL_*} or proxy settings). Each runner keeps its files in a
+ * directory of its own under the {@code workDir} it is given, so several may share one.
  *
- * <p>Every wait is bounded: {@link #run} waits at most {@link #RUN_TIMEOUT} and kills the
- * process if it is still running; {@link #start} returns a {@link Background} process that
- * must be closed (try-with-resources), which destroys it.
+ * <pre>{@code
+ * Kubectl kubectl = Kubectl.forServer(server.url(), workDir);
+ * kubectl.ok("create", "deployment", "web", "--image=nginx");
+ * try (Kubectl.Background watch = kubectl.start("get", "pods", "-w")) {
+ *   String line = watch.nextLine(Duration.ofSeconds(15));
+ * }
+ * }</pre>
  *
- * <p>Thread-safe: each call starts its own process; the helper holds only immutable paths.
+ * <p>Every wait is bounded: {@link #run} waits at most the run timeout ({@link #RUN_TIMEOUT}
+ * unless {@link #withTimeouts} says otherwise) and kills the process if it is still running,
+ * and kubectl gets {@code --request-timeout} so a hung server fails one command rather than the
+ * test run. {@link #start} returns a {@link Background} process that must be closed
+ * (try-with-resources), which destroys it.
+ *
+ * <p>Thread-safe: each call starts its own process; a runner holds only immutable paths.
  */
-final class Kubectl {
+public final class Kubectl {
 
-  /** How long one foreground kubectl command may take. */
-  static final Duration RUN_TIMEOUT = Duration.ofSeconds(30);
-  /** kubectl's own per-request timeout, so a hung server fails a command rather than the test run. */
-  private static final String REQUEST_TIMEOUT = "--request-timeout=15s";
+  /** How long one foreground command may take, unless {@link #withTimeouts} says otherwise. */
+  public static final Duration RUN_TIMEOUT = Duration.ofSeconds(30);
+  /** kubectl's own bound on one request ({@code --request-timeout}), unless {@link #withTimeouts} says otherwise. */
+  public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
 
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
   private final Path home;
   private final Path kubeconfig;
+  private final Duration runTimeout;
+  private final Duration requestTimeout;
 
-  private Kubectl(Path home, Path kubeconfig) {
+  private Kubectl(Path home, Path kubeconfig, Duration runTimeout, Duration requestTimeout) {
     this.home = home;
     this.kubeconfig = kubeconfig;
+    this.runTimeout = runTimeout;
+    this.requestTimeout = requestTimeout;
   }
 
   /** The kubectl on PATH, if any. */
-  static Optional<Path> binary() {
+  public static Optional<Path> binary() {
     String path = System.getenv("PATH");
     if (path == null) {
       return Optional.empty();
     }
-    for (String dir : path.split(java.io.File.pathSeparator)) {
+    for (String dir : path.split(File.pathSeparator)) {
       Path candidate = Path.of(dir, "kubectl");
       if (Files.isExecutable(candidate)) {
         return Optional.of(candidate);
@@ -65,55 +83,75 @@ final class Kubectl {
     return Optional.empty();
   }
 
-  /** Writes a kubeconfig whose only cluster is {@code serverUrl} (plain HTTP, no credentials). */
-  static Kubectl forServer(String serverUrl, Path workDir) {
+  /** A runner whose kubeconfig's only cluster is {@code serverUrl} (plain HTTP, no credentials). */
+  public static Kubectl forServer(String serverUrl, Path workDir) {
+    return withKubeconfig("""
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: listwatch
+          cluster:
+            server: %s
+        users:
+        - name: anonymous
+          user: {}
+        contexts:
+        - name: listwatch
+          context:
+            cluster: listwatch
+            user: anonymous
+        current-context: listwatch
+        """.formatted(serverUrl), workDir);
+  }
+
+  /** A runner with an existing kubeconfig (e.g. the one the server or the demo wrote). */
+  public static Kubectl withKubeconfig(Path kubeconfig, Path workDir) {
+    return new Kubectl(ownDirectory(workDir).resolve("home"), kubeconfig, RUN_TIMEOUT, REQUEST_TIMEOUT);
+  }
+
+  /** A runner with {@code kubeconfigYaml} as its kubeconfig (e.g. a TLS cluster with a token user). */
+  public static Kubectl withKubeconfig(String kubeconfigYaml, Path workDir) {
+    Path dir = ownDirectory(workDir);
     try {
-      Path home = Files.createDirectories(workDir.resolve("home"));
-      Path kubeconfig = workDir.resolve("kubeconfig.yaml");
-      Files.writeString(kubeconfig, """
-          apiVersion: v1
-          kind: Config
-          clusters:
-          - name: listwatch
-            cluster:
-              server: %s
-          users:
-          - name: anonymous
-            user: {}
-          contexts:
-          - name: listwatch
-            context:
-              cluster: listwatch
-              user: anonymous
-          current-context: listwatch
-          """.formatted(serverUrl));
-      return new Kubectl(home, kubeconfig);
+      Path kubeconfig = Files.writeString(dir.resolve("kubeconfig.yaml"), kubeconfigYaml);
+      return new Kubectl(dir.resolve("home"), kubeconfig, RUN_TIMEOUT, REQUEST_TIMEOUT);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  /** Uses an existing kubeconfig (e.g. the one the server wrote), with a home of its own under {@code workDir}. */
-  static Kubectl withKubeconfig(Path kubeconfig, Path workDir) {
+  /** {@code workDir/kubectl-<n>/} with its {@code home/}: this runner's alone. */
+  private static Path ownDirectory(Path workDir) {
     try {
-      return new Kubectl(Files.createDirectories(workDir.resolve("home")), kubeconfig);
+      Path dir = workDir.resolve("kubectl-" + SEQUENCE.incrementAndGet());
+      Files.createDirectories(dir.resolve("home"));
+      return dir;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  /** Uses {@code kubeconfigYaml} as the kubeconfig (e.g. a TLS cluster with a token user). */
-  static Kubectl withKubeconfig(String kubeconfigYaml, Path workDir) {
-    try {
-      Path home = Files.createDirectories(workDir.resolve("home"));
-      return new Kubectl(home, Files.writeString(workDir.resolve("kubeconfig.yaml"), kubeconfigYaml));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+  /**
+   * This runner with other bounds: {@code run} for one foreground command, {@code request} for
+   * kubectl's {@code --request-timeout} (which also ends a {@code get -w} after that long).
+   */
+  public Kubectl withTimeouts(Duration run, Duration request) {
+    return new Kubectl(home, kubeconfig, Objects.requireNonNull(run, "run"),
+        Objects.requireNonNull(request, "request"));
   }
 
-  /** Writes {@code content} to a fresh file under this helper's home, e.g. a manifest for {@code -f}. */
-  Path file(String name, String content) {
+  /** The kubeconfig kubectl reads. */
+  public Path kubeconfig() {
+    return kubeconfig;
+  }
+
+  /** kubectl's {@code HOME} and working directory, where {@link #file} writes. */
+  public Path home() {
+    return home;
+  }
+
+  /** Writes {@code content} to a fresh file under this runner's home, e.g. a manifest for {@code -f}. */
+  public Path file(String name, String content) {
     try {
       return Files.writeString(home.resolve(SEQUENCE.incrementAndGet() + "-" + name), content);
     } catch (IOException e) {
@@ -121,16 +159,16 @@ final class Kubectl {
     }
   }
 
-  /** Runs {@code kubectl args...} to completion (at most {@link #RUN_TIMEOUT}). */
-  Result run(String... args) {
+  /** Runs {@code kubectl args...} to completion (at most the run timeout). */
+  public Result run(String... args) {
     return runWithEnv(Map.of(), args);
   }
 
   /**
    * Runs {@code kubectl args...} with extra environment variables (e.g. {@code KUBE_EDITOR}
-   * for {@code kubectl edit}) to completion.
+   * for {@code kubectl edit}) to completion (at most the run timeout).
    */
-  Result runWithEnv(Map<String, String> extraEnv, String... args) {
+  public Result runWithEnv(Map<String, String> extraEnv, String... args) {
     int n = SEQUENCE.incrementAndGet();
     Path out = home.resolve("run-" + n + ".stdout");
     Path err = home.resolve("run-" + n + ".stderr");
@@ -141,8 +179,9 @@ final class Kubectl {
     Process process = null;
     try {
       process = pb.start();
-      if (!process.waitFor(RUN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-        fail("kubectl %s did not finish within %s; stderr so far:%n%s", String.join(" ", args), RUN_TIMEOUT,
+      process.getOutputStream().close();
+      if (!process.waitFor(runTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        fail("kubectl %s did not finish within %s; stderr so far:%n%s", String.join(" ", args), runTimeout,
             Files.readString(err));
       }
       return new Result(List.of(args), process.exitValue(), Files.readString(out), Files.readString(err));
@@ -159,9 +198,9 @@ final class Kubectl {
   }
 
   /** Runs a command and asserts that it exits 0; returns its result. */
-  Result ok(String... args) {
+  public Result ok(String... args) {
     Result r = run(args);
-    assertThat(r.exitCode()).as("exit code of %s%n%s", r.command(), r).isZero();
+    assertThat(r.exitCode()).as("exit code of %s", r).isZero();
     return r;
   }
 
@@ -169,7 +208,7 @@ final class Kubectl {
    * Starts {@code kubectl args...} in the background. Its stdout and stderr are read line by
    * line by two daemon threads into queues; {@link Background#close()} destroys the process.
    */
-  Background start(String... args) {
+  public Background start(String... args) {
     try {
       Process process = processBuilder(args).start();
       process.getOutputStream().close();
@@ -182,7 +221,7 @@ final class Kubectl {
   private ProcessBuilder processBuilder(String... args) {
     List<String> command = new ArrayList<>();
     command.add(binary().orElseThrow(() -> new IllegalStateException("no kubectl on PATH")).toString());
-    command.add(REQUEST_TIMEOUT);
+    command.add("--request-timeout=" + requestTimeout.toSeconds() + "s");
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(home.toFile());
     Map<String, String> env = pb.environment();
@@ -195,15 +234,15 @@ final class Kubectl {
   }
 
   /** A finished command. */
-  record Result(List<String> command, int exitCode, String stdout, String stderr) {
+  public record Result(List<String> command, int exitCode, String stdout, String stderr) {
 
     /** Non-empty stdout lines. */
-    List<String> lines() {
+    public List<String> lines() {
       return stdout.lines().filter(l -> !l.isBlank()).toList();
     }
 
     /** The first column of every row of {@code kubectl get}'s table output (header skipped). */
-    List<String> names() {
+    public List<String> names() {
       return lines().stream()
           .filter(l -> !l.startsWith("NAME "))
           .map(l -> l.split("\\s+", 2)[0])
@@ -218,14 +257,15 @@ final class Kubectl {
   }
 
   /**
-   * A kubectl process running in the background. Lines of stdout and stderr arrive in
-   * {@link #stdout} and {@link #stderr}; when a stream ends, its queue gets {@link #EOF}.
-   * Closing destroys the process (idempotent).
+   * A kubectl process running in the background. Lines of stdout and stderr arrive in two
+   * queues, each read by a daemon thread named after the process; when a stream ends, its queue
+   * gets {@link #EOF}. Closing destroys the process and its descendants (idempotent). Read by
+   * the test thread that started it.
    */
-  static final class Background implements AutoCloseable {
+  public static final class Background implements AutoCloseable {
 
     /** The marker queued when a stream has ended. Compared by identity. */
-    static final String EOF = new String("<end of stream>");
+    private static final String EOF = new String("<end of stream>");
 
     private final List<String> command;
     private final Process process;
@@ -256,7 +296,7 @@ final class Kubectl {
     }
 
     /** The next stdout line, waiting at most {@code timeout}; fails on timeout or end of output. */
-    String nextLine(Duration timeout) {
+    public String nextLine(Duration timeout) {
       String line = poll(stdout, timeout);
       if (line == null) {
         fail("kubectl %s printed no further line within %s; stderr:%n%s", String.join(" ", command), timeout,
@@ -273,7 +313,7 @@ final class Kubectl {
      * Waits at most {@code timeout} for a stderr line matching {@code condition} (e.g. a
      * {@code -v=6} request log line); fails on timeout or when the process ends first.
      */
-    String awaitStderr(Predicate<String> condition, String description, Duration timeout) {
+    public String awaitStderr(Predicate<String> condition, String description, Duration timeout) {
       long deadline = System.nanoTime() + timeout.toNanos();
       while (true) {
         String line = poll(stderr, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
@@ -307,7 +347,7 @@ final class Kubectl {
     }
 
     /** Waits at most {@code timeout} for the process to exit and returns its exit code; fails on timeout. */
-    int awaitExit(Duration timeout) {
+    public int awaitExit(Duration timeout) {
       try {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
           fail("kubectl %s did not exit within %s; stderr:%n%s", String.join(" ", command), timeout,
@@ -320,7 +360,7 @@ final class Kubectl {
       }
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
       return process.isAlive();
     }
 
@@ -328,7 +368,7 @@ final class Kubectl {
      * Everything on stdout not yet taken by {@link #nextLine}: at once while kubectl runs, and
      * up to the end of its output (waiting at most 10 s for it) once it has exited.
      */
-    List<String> drainStdout() {
+    public List<String> drainStdout() {
       List<String> rest = new ArrayList<>();
       if (!process.isAlive()) {
         // the process is gone, but its reader thread may not have queued the last lines yet
@@ -350,7 +390,8 @@ final class Kubectl {
       return rest;
     }
 
-    String stderrText() {
+    /** Every stderr line so far, for failure messages. */
+    public String stderrText() {
       List<String> rest = new ArrayList<>();
       stderr.drainTo(rest);
       synchronized (stderrSeen) {
