@@ -1,5 +1,6 @@
 package io.listwatch.storage.memory;
 
+import io.listwatch.storage.HistoryRetention;
 import io.listwatch.storage.KeyValue;
 import io.listwatch.storage.Keys;
 import io.listwatch.storage.RangeRequest;
@@ -64,8 +65,7 @@ public final class MemoryStorage implements Storage {
 
   private final MemoryData data;
   private final int maxValueBytes;
-  private final long retentionMillis;
-  private final long historyMinRevisions;
+  private final HistoryRetention retention;
   private final Clock clock;
   /** The configured watch executor, or null for a virtual thread per delivery run. */
   private final Executor watchExecutor;
@@ -76,8 +76,7 @@ public final class MemoryStorage implements Storage {
   private MemoryStorage(Builder b) {
     data = b.data != null ? b.data : new MemoryData();
     maxValueBytes = b.maxValueBytes;
-    retentionMillis = b.historyRetention.toMillis();
-    historyMinRevisions = b.historyMinRevisions;
+    retention = b.retention;
     clock = b.clock;
     watchExecutor = b.watchExecutor;
     data.lock.lock();
@@ -210,12 +209,14 @@ public final class MemoryStorage implements Storage {
 
   /** Compacts to the newest revision outside both retention bounds, if any. Under the data lock. */
   private void compactExpired(long nowMillis) {
-    long byCount = data.revision() - historyMinRevisions;
-    if (byCount <= data.compactedRevision()) {
-      return;
+    if (data.revision() - retention.minRevisions() <= data.compactedRevision()) {
+      return; // nothing outside the count bound: spare the search by time
     }
-    long byTime = data.newestCommittedAtOrBefore(nowMillis - retentionMillis);
-    data.compact(Math.min(byCount, byTime));
+    long target = retention.compactionTarget(data.revision(),
+        data.newestCommittedAtOrBefore(nowMillis - retention.period().toMillis()));
+    if (target > data.compactedRevision()) {
+      data.compact(target);
+    }
   }
 
   private void checkOpen() {
@@ -337,8 +338,7 @@ public final class MemoryStorage implements Storage {
   /** Configures and opens a {@link MemoryStorage}. Validates every setting. */
   public static final class Builder {
     private MemoryData data;
-    private Duration historyRetention = Duration.ofMinutes(5);
-    private long historyMinRevisions = 100_000;
+    private HistoryRetention retention = HistoryRetention.DEFAULT;
     private int maxValueBytes = Keys.DEFAULT_MAX_VALUE_BYTES;
     private Clock clock = Clock.systemUTC();
     private Executor watchExecutor;
@@ -355,22 +355,15 @@ public final class MemoryStorage implements Storage {
       return this;
     }
 
-    /**
-     * How long history is kept at least, on {@link #clock} (default 5 minutes): reads and
-     * watches at revisions committed within it work.
-     */
-    public Builder historyRetention(Duration retention) {
-      require(!retention.isNegative(), "historyRetention must not be negative: " + retention);
-      require(retention.compareTo(Duration.ofDays(365L * 1000)) <= 0,
-          "historyRetention must be at most 1000 years: " + retention);
-      this.historyRetention = retention;
+    /** How long history is kept for reads and watches in the past (default 5 minutes; see {@link HistoryRetention}). */
+    public Builder historyRetention(Duration period) {
+      this.retention = retention.withPeriod(period);
       return this;
     }
 
     /** How many of the latest revisions are kept at least, whatever their age (default 100,000). */
     public Builder historyMinRevisions(long revisions) {
-      require(revisions >= 0, "historyMinRevisions must be >= 0: " + revisions);
-      this.historyMinRevisions = revisions;
+      this.retention = retention.withMinRevisions(revisions);
       return this;
     }
 

@@ -1,5 +1,6 @@
 package io.listwatch.storage.rocksdb;
 
+import io.listwatch.storage.HistoryRetention;
 import io.listwatch.storage.StorageException;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,9 +26,9 @@ import org.slf4j.LoggerFactory;
  * up to C go. If the process dies midway, the recorded "physical" mark is behind the logical
  * one and the next start finishes the job.
  *
- * <p>Automatic target: the newest revision that is both older than the retention period (by
- * the commit-time samples) and more than {@code minRevisions} behind the current revision;
- * that is, history is kept for the retention period or the last {@code minRevisions}
+ * <p>Automatic target: {@link HistoryRetention#compactionTarget}, with the commit-time samples
+ * telling the newest revision older than the retention period; that is, history is kept for
+ * the retention period or the last {@code minRevisions}
  * revisions, whichever is more.
  *
  * <p>Thread-safe: all compaction runs on the single compactor thread; {@link #compacted} is
@@ -41,8 +42,7 @@ final class Compactor implements AutoCloseable {
   private final MvccDb db;
   private final LongSupplier currentRevision;
   private final NavigableMap<Long, Long> times;
-  private final Duration retention;
-  private final long minRevisions;
+  private final HistoryRetention retention;
   private final Duration interval;
   private final Clock clock;
   private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
@@ -51,12 +51,11 @@ final class Compactor implements AutoCloseable {
   private long physical; // compactor thread only
 
   Compactor(MvccDb db, LongSupplier currentRevision, NavigableMap<Long, Long> times,
-      Duration retention, long minRevisions, Duration interval, Clock clock) {
+      HistoryRetention retention, Duration interval, Clock clock) {
     this.db = db;
     this.currentRevision = currentRevision;
     this.times = times;
     this.retention = retention;
-    this.minRevisions = minRevisions;
     this.interval = interval;
     this.clock = clock;
     this.compacted = db.readCompacted();
@@ -98,12 +97,8 @@ final class Compactor implements AutoCloseable {
   }
 
   private void compactExpired() throws RocksDBException {
-    long byCount = currentRevision.getAsLong() - minRevisions;
-    Map.Entry<Long, Long> old = times.floorEntry(clock.millis() - retention.toMillis());
-    if (old == null || byCount <= 0) {
-      return;
-    }
-    long target = Math.min(byCount, old.getValue());
+    Map.Entry<Long, Long> old = times.floorEntry(clock.millis() - retention.period().toMillis());
+    long target = retention.compactionTarget(currentRevision.getAsLong(), old == null ? 0 : old.getValue());
     if (target > compacted) {
       LOG.debug("Compactor: compacting to {} (current {})", target, currentRevision.getAsLong());
       compactTo(target);

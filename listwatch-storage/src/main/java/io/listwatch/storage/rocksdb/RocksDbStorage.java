@@ -1,5 +1,6 @@
 package io.listwatch.storage.rocksdb;
 
+import io.listwatch.storage.HistoryRetention;
 import io.listwatch.storage.KeyValue;
 import io.listwatch.storage.Keys;
 import io.listwatch.storage.RangeRequest;
@@ -45,8 +46,8 @@ public final class RocksDbStorage implements Storage {
       db.loadIndex(index, times);
       hub = new WatcherHub(revision);
       committer = new Committer(db, hub, b.clock, index, times, revision);
-      compactor = new Compactor(db, committer::committedRevision, times, b.historyRetention,
-          b.historyMinRevisions, b.compactionInterval, b.clock);
+      compactor = new Compactor(db, committer::committedRevision, times, b.retention, b.compactionInterval,
+          b.clock);
       maxValueBytes = b.maxValueBytes;
       committer.start();
       compactor.start();
@@ -205,8 +206,7 @@ public final class RocksDbStorage implements Storage {
   /** Configures and opens a {@link RocksDbStorage}. Validates every setting. */
   public static final class Builder {
     private final Path dir;
-    private Duration historyRetention = Duration.ofMinutes(5);
-    private long historyMinRevisions = 100_000;
+    private HistoryRetention retention = HistoryRetention.DEFAULT;
     private Duration compactionInterval = Duration.ofSeconds(30);
     private int maxValueBytes = Keys.DEFAULT_MAX_VALUE_BYTES;
     private Clock clock = Clock.systemUTC();
@@ -215,20 +215,15 @@ public final class RocksDbStorage implements Storage {
       this.dir = Objects.requireNonNull(dir, "dir");
     }
 
-    /**
-     * How long history is kept at least (default 5 minutes): reads and watches at revisions
-     * committed within it work.
-     */
-    public Builder historyRetention(Duration retention) {
-      require(!retention.isNegative(), "historyRetention must not be negative: " + retention);
-      this.historyRetention = retention;
+    /** How long history is kept for reads and watches in the past (default 5 minutes; see {@link HistoryRetention}). */
+    public Builder historyRetention(Duration period) {
+      this.retention = retention.withPeriod(period);
       return this;
     }
 
     /** How many of the latest revisions are kept at least, whatever their age (default 100,000). */
     public Builder historyMinRevisions(long revisions) {
-      require(revisions >= 0, "historyMinRevisions must be >= 0: " + revisions);
-      this.historyMinRevisions = revisions;
+      this.retention = retention.withMinRevisions(revisions);
       return this;
     }
 
