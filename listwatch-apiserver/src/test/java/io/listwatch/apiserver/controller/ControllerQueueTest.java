@@ -47,6 +47,7 @@ class ControllerQueueTest {
   private final List<String> processed = new CopyOnWriteArrayList<>();
   private final CountDownLatch release = new CountDownLatch(1);
   private ControllerQueue queue;
+  private final io.listwatch.api.clock.FakeClock clock = new io.listwatch.api.clock.FakeClock();
 
   @AfterEach
   void close() {
@@ -62,7 +63,7 @@ class ControllerQueueTest {
       if (key.equals(blockingKey)) {
         release.await();
       }
-    }, leadership, io.listwatch.api.clock.Clock.system());
+    }, leadership, clock);
     queue.start();
   }
 
@@ -96,6 +97,29 @@ class ControllerQueueTest {
     leadership.lead(true);
     awaitProcessed(2);
     assertThat(processed).containsExactly("slow leading", "later leading");
+  }
+
+  /** A key whose work fails is tried again 200 ms later on the queue's clock, not before. */
+  @Test
+  void aFailedKey_isRetriedAfterItsBackoff_onTheInjectedClock() throws Exception {
+    leadership.lead(true);
+    java.util.concurrent.atomic.AtomicInteger attempts = new java.util.concurrent.atomic.AtomicInteger();
+    queue = new ControllerQueue("queue-under-test", key -> {
+      processed.add(key);
+      if (attempts.incrementAndGet() == 1) {
+        throw new IllegalStateException("first attempt fails");
+      }
+    }, leadership, clock);
+    queue.start();
+    queue.add("flaky");
+    awaitProcessed(1);
+    Await.until("the retry scheduled", BOUND, () -> clock.pendingTasks() == 1);
+
+    clock.advance(java.time.Duration.ofMillis(199));
+    assertThat(clock.pendingTasks()).as("not yet due").isEqualTo(1);
+    clock.advance(java.time.Duration.ofMillis(1));
+    awaitProcessed(2);
+    assertThat(processed).containsExactly("flaky", "flaky");
   }
 
   /** Waits until the worker thread waits for work (it took every key it was allowed to). */
