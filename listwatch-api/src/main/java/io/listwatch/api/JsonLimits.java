@@ -82,8 +82,7 @@ public final class JsonLimits {
   private JsonLimits() {
   }
 
-  /** A new factory with these limits, for a component's own {@link ObjectMapper}. */
-  public static JsonFactory factory() {
+  private static JsonFactory factory() {
     return new JsonFactoryBuilder().streamReadConstraints(READ).streamWriteConstraints(WRITE).build();
   }
 
