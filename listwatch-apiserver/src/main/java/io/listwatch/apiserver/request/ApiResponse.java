@@ -8,9 +8,10 @@ import java.util.Objects;
 
 /**
  * What a REST handler answers, before any encoding: an HTTP status code, a body, and extra
- * response headers ({@code Warning}, {@code ETag}). The transport
- * ({@code io.listwatch.server.http}) turns it into bytes on the wire; errors are thrown as
- * {@link io.listwatch.api.StatusException}s instead. Immutable.
+ * response headers ({@code Warning}, {@code ETag}). {@link #jsonParts()} is its JSON, the same
+ * for every transport; the network server ({@code io.listwatch.server.http}) sends it (or
+ * protobuf, or a Table); errors are thrown as {@link io.listwatch.api.StatusException}s
+ * instead. Immutable.
  *
  * @param headers extra headers by name, each with its values in order
  */
@@ -49,6 +50,37 @@ public record ApiResponse(int code, Body body, Map<String, List<String>> headers
   /** The value of kube's {@code Warning} header for {@code text}: {@code 299 - "text"}, quoted. */
   public static String warningHeader(String text) {
     return "299 - \"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+
+  /** Serializes the {@link Value}s of responses; thread-safe once configured. */
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
+  /**
+   * The body as JSON, as its parts in order, whatever transport sends it (one part, or for a
+   * list the head, each item's cached bytes and the commas and tail around them: nothing is
+   * copied or re-serialized); empty for a body that is not JSON ({@link Text}, {@link Binary}).
+   * The parts are shared and must not be changed.
+   */
+  public java.util.Optional<byte[][]> jsonParts() {
+    return switch (body) {
+      case JsonBytes b -> java.util.Optional.of(new byte[][] {b.json()});
+      case CachedBody b -> java.util.Optional.of(new byte[][] {b.object().json()});
+      case DiscoveryBody d -> java.util.Optional.of(new byte[][] {json(d.legacy())});
+      case Value v -> java.util.Optional.of(new byte[][] {json(v.value())});
+      case ListBody l -> java.util.Optional.of(l.jsonParts());
+      case Text t -> java.util.Optional.empty();
+      case Binary b -> java.util.Optional.empty();
+    };
+  }
+
+  /** {@code value} as JSON (a Status, a map, a tree). */
+  public static byte[] json(Object value) {
+    try {
+      return JSON.writeValueAsBytes(value);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize " + value.getClass(), e);
+    }
   }
 
   /** A response body. */
@@ -90,6 +122,37 @@ public record ApiResponse(int code, Body body, Map<String, List<String>> headers
     public String apiVersion() {
       return resource.apiVersion();
     }
+
+    /**
+     * {@code {"kind":..,"apiVersion":..,"metadata":{..},"items":[..]}} as its parts, assembled
+     * around the items' cached bytes without copying or re-serializing them.
+     */
+    public byte[][] jsonParts() {
+      StringBuilder head = new StringBuilder(128)
+          .append("{\"kind\":\"").append(kind()).append("\",\"apiVersion\":\"").append(apiVersion())
+          .append("\",\"metadata\":{\"resourceVersion\":\"").append(resourceVersion).append('"');
+      if (continueToken != null) {
+        head.append(",\"continue\":\"").append(continueToken).append('"');
+      }
+      if (remainingItemCount != null) {
+        head.append(",\"remainingItemCount\":").append(remainingItemCount);
+      }
+      head.append("},\"items\":[");
+      byte[][] parts = new byte[Math.max(0, items.size() * 2 - 1) + 2][];
+      int n = 0;
+      parts[n++] = head.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      for (int i = 0; i < items.size(); i++) {
+        if (i > 0) {
+          parts[n++] = COMMA;
+        }
+        parts[n++] = items.get(i).json();
+      }
+      parts[n] = TAIL;
+      return parts;
+    }
+
+    private static final byte[] COMMA = {','};
+    private static final byte[] TAIL = {']', '}'};
   }
 
   /**

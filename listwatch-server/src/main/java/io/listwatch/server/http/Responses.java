@@ -1,6 +1,5 @@
 package io.listwatch.server.http;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
@@ -175,19 +174,16 @@ public final class Responses {
     return r;
   }
 
-  /** The HTTP response for a REST answer, as JSON. */
+  /** The HTTP response for a REST answer, as JSON ({@link ApiResponse#jsonParts()}), or its text or bytes. */
   public static FullHttpResponse encode(ApiResponse response) {
     HttpResponseStatus status = HttpResponseStatus.valueOf(response.code());
-    FullHttpResponse encoded = switch (response.body()) {
-      case ApiResponse.JsonBytes b -> json(status, b.json());
-      case ApiResponse.CachedBody b -> json(status, b.object().json());
-      case ApiResponse.DiscoveryBody d -> json(status, bytes(d.legacy()));
-      case ApiResponse.Value v -> json(status, bytes(v.value()));
-      case ApiResponse.ListBody l -> json(status,
-          list(l.kind(), l.apiVersion(), l.resourceVersion(), l.continueToken(), l.remainingItemCount(), l.items()));
-      case ApiResponse.Text t -> text(status, t.text(), t.contentType());
-      case ApiResponse.Binary b -> binary(status, b.bytes(), b.contentType());
-    };
+    FullHttpResponse encoded = response.jsonParts()
+        .map(parts -> json(status, Unpooled.wrappedBuffer(parts.length, parts)))
+        .orElseGet(() -> switch (response.body()) {
+          case ApiResponse.Text t -> text(status, t.text(), t.contentType());
+          case ApiResponse.Binary b -> binary(status, b.bytes(), b.contentType());
+          default -> throw new IllegalStateException("a JSON body without JSON: " + response.body());
+        });
     response.headers().forEach((name, values) -> encoded.headers().set(name, values));
     return encoded;
   }
@@ -249,40 +245,14 @@ public final class Responses {
     return r;
   }
 
-  /**
-   * A list body, {@code {"kind":..,"apiVersion":..,"metadata":{..},"items":[..]}}, assembled
-   * around the cached bytes without copying or re-serializing them.
-   */
-  public static ByteBuf list(String kind, String apiVersion, long resourceVersion, String continueToken,
-      Long remainingItemCount, List<CachedObject> items) {
-    StringBuilder head = new StringBuilder(128)
-        .append("{\"kind\":\"").append(kind).append("\",\"apiVersion\":\"").append(apiVersion)
-        .append("\",\"metadata\":{\"resourceVersion\":\"").append(resourceVersion).append('"');
-    if (continueToken != null) {
-      head.append(",\"continue\":\"").append(continueToken).append('"');
-    }
-    if (remainingItemCount != null) {
-      head.append(",\"remainingItemCount\":").append(remainingItemCount);
-    }
-    head.append("},\"items\":[");
-    List<byte[]> parts = new ArrayList<>(items.size() * 2 + 2);
-    parts.add(head.toString().getBytes(StandardCharsets.UTF_8));
-    byte[] comma = {','};
-    for (int i = 0; i < items.size(); i++) {
-      if (i > 0) {
-        parts.add(comma);
-      }
-      parts.add(items.get(i).json());
-    }
-    parts.add(new byte[] {']', '}'});
-    return Unpooled.wrappedBuffer(parts.size(), parts.toArray(new byte[0][]));
+  /** A list body (see {@link ApiResponse.ListBody#jsonParts()}), as one buffer over its parts. */
+  public static ByteBuf list(ApiResponse.ListBody list) {
+    byte[][] parts = list.jsonParts();
+    return Unpooled.wrappedBuffer(parts.length, parts);
   }
 
+  /** {@code value} as JSON ({@link ApiResponse#json}). */
   public static byte[] bytes(Object value) {
-    try {
-      return MAPPER.writeValueAsBytes(value);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot serialize " + value.getClass(), e);
-    }
+    return ApiResponse.json(value);
   }
 }

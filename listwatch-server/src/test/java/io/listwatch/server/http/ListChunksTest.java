@@ -52,7 +52,7 @@ class ListChunksTest {
 
     List<Integer> sizes = drain(chunks, body);
 
-    byte[] whole = ByteBufUtil.getBytes(Responses.list(list.kind(), list.apiVersion(), 42, "token", 7L, items));
+    byte[] whole = ByteBufUtil.getBytes(Responses.list(list));
     assertThat(body.toByteArray()).isEqualTo(whole);
     assertThat(chunks.length()).isEqualTo(whole.length);
     assertThat(chunks.progress()).isEqualTo(whole.length);
