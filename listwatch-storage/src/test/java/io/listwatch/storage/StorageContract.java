@@ -105,7 +105,7 @@ public abstract class StorageContract {
    * Waits (bounded) for {@code future} and returns its value; a failure is rethrown as the
    * {@link StorageException} (or other runtime exception) that caused it.
    */
-  protected static <T> T join(CompletableFuture<T> future) {
+  public static <T> T join(CompletableFuture<T> future) {
     try {
       return future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
@@ -122,7 +122,7 @@ public abstract class StorageContract {
    * Runs {@code operation}, which must fail with {@code code}, and returns the failure. The
    * failure may come through the future (the contract) or be thrown by the call.
    */
-  protected static StorageException assertFails(Code code,
+  public static StorageException assertFails(Code code,
       Supplier<? extends CompletableFuture<?>> operation) {
     Object result;
     try {

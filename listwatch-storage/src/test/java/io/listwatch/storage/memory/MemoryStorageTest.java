@@ -1,8 +1,9 @@
 package io.listwatch.storage.memory;
 
+import static io.listwatch.storage.StorageContract.assertFails;
+import static io.listwatch.storage.StorageContract.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 import io.listwatch.storage.KeyValue;
 import io.listwatch.storage.RangeRequest;
@@ -21,12 +22,8 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,7 +34,6 @@ import org.junit.jupiter.api.Test;
  */
 class MemoryStorageTest {
 
-  private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private static final Duration RETENTION = Duration.ofMinutes(5);
 
   private final MutableClock clock = new MutableClock(Instant.parse("2025-01-01T00:00:00Z"));
@@ -302,34 +298,6 @@ class MemoryStorageTest {
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static <T> T join(CompletableFuture<T> future) {
-    try {
-      return future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      throw new AssertionError(e.getCause());
-    } catch (TimeoutException e) {
-      throw new AssertionError("the operation did not complete within " + TIMEOUT, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
-    }
-  }
-
-  private static StorageException assertFails(Code code,
-      Supplier<? extends CompletableFuture<?>> operation) {
-    Object result;
-    try {
-      result = join(operation.get());
-    } catch (StorageException e) {
-      assertThat(e.code()).as("failure code of %s", e).isEqualTo(code);
-      return e;
-    }
-    return fail("expected %s, but the operation succeeded with %s", code, result);
   }
 
   /** An executor the test drains by hand, on its own thread: delivery becomes deterministic. */

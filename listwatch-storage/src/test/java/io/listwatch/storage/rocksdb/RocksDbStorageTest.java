@@ -1,7 +1,8 @@
 package io.listwatch.storage.rocksdb;
 
+import static io.listwatch.storage.StorageContract.assertFails;
+import static io.listwatch.storage.StorageContract.join;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import io.listwatch.storage.KeyValue;
 import io.listwatch.storage.RangeRequest;
@@ -15,12 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -137,34 +133,6 @@ class RocksDbStorageTest {
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static <T> T join(CompletableFuture<T> future) {
-    try {
-      return future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      throw new AssertionError(e.getCause());
-    } catch (TimeoutException e) {
-      throw new AssertionError("the operation did not complete within " + TIMEOUT, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
-    }
-  }
-
-  private static StorageException assertFails(Code code,
-      Supplier<? extends CompletableFuture<?>> operation) {
-    Object result;
-    try {
-      result = join(operation.get());
-    } catch (StorageException e) {
-      assertThat(e.code()).as("failure code of %s", e).isEqualTo(code);
-      return e;
-    }
-    return fail("expected %s, but the operation succeeded with %s", code, result);
   }
 
   /** A clock the test moves by hand. Thread-safe: the store reads it on its own threads. */
