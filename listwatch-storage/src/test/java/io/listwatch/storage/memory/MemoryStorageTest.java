@@ -1,5 +1,6 @@
 package io.listwatch.storage.memory;
 
+import io.listwatch.storage.MutableClock;
 import static io.listwatch.storage.StorageContract.assertFails;
 import static io.listwatch.storage.StorageContract.join;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,17 +14,13 @@ import io.listwatch.storage.StorageException.Code;
 import io.listwatch.storage.Watch;
 import io.listwatch.storage.WatchEvent;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -325,40 +322,6 @@ class MemoryStorageTest {
         }
         task.run();
       }
-    }
-  }
-
-  /** A clock the test moves by hand. Thread-safe. */
-  static final class MutableClock extends Clock {
-    private final AtomicReference<Instant> now;
-    private final ZoneId zone;
-
-    MutableClock(Instant start) {
-      this(new AtomicReference<>(start), ZoneOffset.UTC);
-    }
-
-    private MutableClock(AtomicReference<Instant> now, ZoneId zone) {
-      this.now = now;
-      this.zone = zone;
-    }
-
-    void advance(Duration duration) {
-      now.updateAndGet(t -> t.plus(duration));
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return zone;
-    }
-
-    @Override
-    public Clock withZone(ZoneId newZone) {
-      return new MutableClock(now, newZone);
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.listwatch.storage.rocksdb;
 
+import io.listwatch.storage.MutableClock;
 import static io.listwatch.storage.StorageContract.assertFails;
 import static io.listwatch.storage.StorageContract.join;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -11,12 +12,8 @@ import io.listwatch.storage.StorageException.Code;
 import io.listwatch.testsupport.Await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -133,39 +130,5 @@ class RocksDbStorageTest {
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  /** A clock the test moves by hand. Thread-safe: the store reads it on its own threads. */
-  static final class MutableClock extends Clock {
-    private final AtomicReference<Instant> now;
-    private final ZoneId zone;
-
-    MutableClock(Instant start) {
-      this(new AtomicReference<>(start), ZoneOffset.UTC);
-    }
-
-    private MutableClock(AtomicReference<Instant> now, ZoneId zone) {
-      this.now = now;
-      this.zone = zone;
-    }
-
-    void advance(Duration duration) {
-      now.updateAndGet(t -> t.plus(duration));
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return zone;
-    }
-
-    @Override
-    public Clock withZone(ZoneId newZone) {
-      return new MutableClock(now, newZone);
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
   }
 }
