@@ -106,7 +106,7 @@ class GenericApiServerTest {
         Map.of("watch", List.of("true"), "resourceVersion", List.of(
             json(send("GET", "/api/v1/namespaces/default/configmaps", null)).at("/metadata/resourceVersion").asText())));
     RequestInfo info = server.routes().requestInfo(watch);
-    CacheWatcher watcher = server.routes().prepareWatch(info, watch).start(sink).join();
+    CacheWatcher watcher = server.routes().prepareWatch(info, watch).begin(sink).join().orElseThrow();
     watcher.drain();
 
     send("POST", "/api/v1/namespaces/default/configmaps",

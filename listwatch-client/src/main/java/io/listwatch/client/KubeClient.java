@@ -6,7 +6,7 @@ package io.listwatch.client;
  * and watches share one connection).
  *
  * <p>Implementations: the HTTP client ({@code KubeClient.create(config)}) and the fake for
- * tests ({@link io.listwatch.client.testing.FakeClient}). Thread-safe.
+ * tests ({@code io.listwatch.client.testing.FakeClient}, in listwatch-testing). Thread-safe.
  */
 public interface KubeClient extends AutoCloseable {
 

@@ -32,11 +32,11 @@ class PodControllerIndexTest {
   @Test
   void podsOf_givesTheOwnersPodsInItsNamespace_andThatNamespacesOrphansWhenAsked() throws Exception {
     FakeClient client = FakeClient.create();
-    client.tracker().add(ResourceType.PODS, pod("shop", "a-1", "uid-a"));
-    client.tracker().add(ResourceType.PODS, pod("shop", "a-2", "uid-a"));
-    client.tracker().add(ResourceType.PODS, pod("shop", "b-1", "uid-b"));
-    client.tracker().add(ResourceType.PODS, pod("shop", "orphan", null));
-    client.tracker().add(ResourceType.PODS, pod("other", "orphan", null));
+    client.server().add(ResourceType.PODS, pod("shop", "a-1", "uid-a"));
+    client.server().add(ResourceType.PODS, pod("shop", "a-2", "uid-a"));
+    client.server().add(ResourceType.PODS, pod("shop", "b-1", "uid-b"));
+    client.server().add(ResourceType.PODS, pod("shop", "orphan", null));
+    client.server().add(ResourceType.PODS, pod("other", "orphan", null));
     try (SharedInformerFactory factory = SharedInformerFactory.builder(client).build()) {
       SharedIndexInformer<DynamicObject> pods = factory.informerFor(ResourceType.PODS, DynamicObject.CODEC);
       PodControllerIndex.addTo(pods);

@@ -3,6 +3,7 @@ package io.listwatch.nodeagent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.client.DeleteOptions;
 import io.listwatch.client.DynamicObject;
 import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
@@ -44,7 +45,8 @@ class MirrorPodsTest {
     mirrors.staticPod(staticPod("etcd:3.5"));
     DynamicObject first = mirror();
     mirrors.mirrorSeen(first);
-    pods.delete("default", "etcd-n1");
+    // gone at once, as after its grace period (a pod on a node is otherwise deleted gracefully)
+    pods.delete("default", "etcd-n1", DeleteOptions.immediate(first.uid()));
 
     mirrors.mirrorGone(first);
 

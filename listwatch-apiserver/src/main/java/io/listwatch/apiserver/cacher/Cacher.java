@@ -298,6 +298,7 @@ public final class Cacher implements AutoCloseable {
     dispatchLock.lock();
     try {
       removeEndedWatchers();
+      cache.evictExpired(now);
       long rv = cache.resourceVersion();
       for (CacheWatcher w : List.copyOf(watchers)) {
         w.tick(now, rv, def.apiVersion(), def.kind());

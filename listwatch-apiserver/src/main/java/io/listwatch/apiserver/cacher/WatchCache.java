@@ -86,6 +86,19 @@ final class WatchCache {
     }
   }
 
+  /**
+   * Drops the history's events older than its age bound, as appends and progress do: a resource
+   * that stopped changing still lets its old versions go when they expire.
+   */
+  void evictExpired(long nowNanos) {
+    lock.writeLock().lock();
+    try {
+      history.evictOlderThan(nowNanos);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
   /** Storage said every change up to {@code rv} was delivered: the cache is current at rv. */
   List<CompletableFuture<Long>> advanceTo(long rv, long nowNanos) {
     lock.writeLock().lock();

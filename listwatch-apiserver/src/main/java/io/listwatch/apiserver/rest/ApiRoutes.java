@@ -4,9 +4,7 @@ import io.listwatch.apiserver.request.ApiResponse;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
-import io.listwatch.apiserver.cacher.CacheWatcher;
 import io.listwatch.apiserver.cacher.Cacher;
-import io.listwatch.apiserver.cacher.WatchSink;
 import io.listwatch.apiserver.protobuf.KubeProtobuf;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.request.ApiRequest;
@@ -335,14 +333,6 @@ public final class ApiRoutes {
     return ApiResponse.ok(list);
   }
 
-  /** A watch about to start: the response head is written, then {@link #start} is called. */
-  public interface WatchStart {
-    CompletableFuture<CacheWatcher> start(WatchSink sink);
-
-    /** The resource watched (the transport prints its events as Table rows when asked to). */
-    ResourceDefinition resource();
-  }
-
   /**
    * Checks a watch request (unknown resource, bad options: thrown as StatusException before
    * any response is written) and returns how to start it.
@@ -356,19 +346,7 @@ public final class ApiRoutes {
       throw StatusException.methodNotAllowed();
     }
     checkNames(info);
-    ListOptions options = handler.listOptions(request);
-    ResourceDefinition def = handler.resource();
-    return new WatchStart() {
-      @Override
-      public CompletableFuture<CacheWatcher> start(WatchSink sink) {
-        return handler.watch(info, options, sink);
-      }
-
-      @Override
-      public ResourceDefinition resource() {
-        return def;
-      }
-    };
+    return new WatchStart(handler, info, handler.listOptions(request));
   }
 
   /**

@@ -96,16 +96,32 @@ public final class ResourceStore {
    * resourceVersion. With {@code dryRun} everything is checked and nothing is stored.
    */
   CompletableFuture<ObjectNode> create(String namespace, ObjectNode obj, boolean dryRun) {
-    return create(namespace, obj, dryRun, 0);
+    return create(namespace, obj, dryRun, false, 0);
   }
 
-  private CompletableFuture<ObjectNode> create(String namespace, ObjectNode original, boolean dryRun, int attempt) {
+  /** What a restored object keeps of its own metadata (see {@link #restoreInternal}). */
+  private static final java.util.List<String> RESTORED_IDENTITY = java.util.List.of("uid", "creationTimestamp", "generation");
+
+  private CompletableFuture<ObjectNode> create(String namespace, ObjectNode original, boolean dryRun, boolean restore,
+      int attempt) {
     ObjectNode obj = original.deepCopy();
     defaults.prepareForCreate(def, obj, namespace);
-    if (def.clearsStatusOnCreate()) {
+    if (def.clearsStatusOnCreate() && !restore) {
       obj.remove("status"); // what many of kube's PrepareForCreate do; the definition says which
     }
     restStrategy.prepareForCreate(obj, clock().now());
+    if (restore) {
+      ObjectNode meta = ObjectMetaDefaults.metadata(obj);
+      for (String kept : RESTORED_IDENTITY) {
+        com.fasterxml.jackson.databind.JsonNode value = original.path("metadata").get(kept);
+        if (value != null && !value.isNull()) {
+          meta.set(kept, value.deepCopy());
+        }
+      }
+      if (original.has("status")) {
+        obj.set("status", original.get("status").deepCopy());
+      }
+    }
     restStrategy.defaults(obj);
     ObjectMetaValidator.check(def, obj);
     if (strategy != null) {
@@ -131,7 +147,7 @@ public final class ResourceStore {
       }
       RuntimeException status = StorageErrors.toStatus(e, def, name);
       if (generated && attempt < MAX_ATTEMPTS && status instanceof StatusException se && se.code() == 409) {
-        return create(namespace, original, dryRun, attempt + 1); // a generated name collided: try another
+        return create(namespace, original, dryRun, restore, attempt + 1); // a generated name collided: try another
       }
       return CompletableFuture.<ObjectNode>failedFuture(status);
     }).thenCompose(f -> f);
@@ -396,6 +412,17 @@ public final class ResourceStore {
   /** Creates an object in {@code namespace} ("" for cluster-scoped) on behalf of the server itself (startup). */
   public CompletableFuture<ObjectNode> createInternal(String namespace, ObjectNode obj) {
     return create(namespace, obj, false);
+  }
+
+  /**
+   * Restores an object that existed before this server saw it (a test's fixtures, a backup):
+   * created as {@link #createInternal} creates, with every default and check, except that it
+   * keeps the {@code uid}, {@code creationTimestamp}, {@code generation} and {@code status} it
+   * carries, so that references to it (owner references by uid) still hold. Its
+   * resourceVersion is new.
+   */
+  public CompletableFuture<ObjectNode> restoreInternal(String namespace, ObjectNode obj) {
+    return create(namespace, obj, false, true, 0);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.listwatch.client.internal;
 
 import io.listwatch.client.Config;
 import io.listwatch.client.KubeClient;
+import io.listwatch.client.WatchStream;
 import io.listwatch.client.ObjectCodec;
 import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
@@ -49,7 +50,7 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Thread-safe. {@link #close()} ends open watches and shuts the HttpClient down.
  */
-public final class HttpKubeClient implements KubeClient {
+public final class HttpKubeClient implements KubeClient, RestTransport {
 
   private static final String USER_AGENT = "listwatch-client/0.1";
 
@@ -61,7 +62,7 @@ public final class HttpKubeClient implements KubeClient {
   private final BearerToken token;
   private final String basicAuth;
   /** Open watches, closed with the client. */
-  private final Set<HttpWatchStream<?>> watches = ConcurrentHashMap.newKeySet();
+  private final Set<WatchStream<?>> watches = ConcurrentHashMap.newKeySet();
   private final Object gateLock = new Object();
   /** The first exchange in flight, null when none; guarded by gateLock. */
   private CompletableFuture<Void> firstExchange;
@@ -101,7 +102,7 @@ public final class HttpKubeClient implements KubeClient {
 
   @Override
   public <T> ResourceClient<T> resource(ResourceType type, ObjectCodec<T> codec) {
-    return new HttpResourceClient<>(this, Objects.requireNonNull(type, "type"), Objects.requireNonNull(codec, "codec"));
+    return RestResourceClient.of(this, type, codec);
   }
 
   /** The config this client was created with. */
@@ -109,11 +110,21 @@ public final class HttpKubeClient implements KubeClient {
     return config;
   }
 
-  /** A request builder for {@code pathAndQuery} with the common headers and credentials. */
-  HttpRequest.Builder request(String pathAndQuery) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(java.net.URI.create(config.server() + pathAndQuery))
+  @Override
+  public String defaultNamespace() {
+    return config.namespace();
+  }
+
+  /** The HTTP request for {@code request}, with the common headers and credentials. */
+  private HttpRequest.Builder request(RestRequest request) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(java.net.URI.create(config.server() + request.pathAndQuery()))
         .header("Accept", "application/json")
         .header("User-Agent", USER_AGENT);
+    if (!request.contentType().isEmpty()) {
+      b.header("Content-Type", request.contentType());
+    }
+    b.method(request.method(), request.body().length == 0 && request.contentType().isEmpty()
+        ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(request.body()));
     java.util.Optional<String> bearer = token.current();
     if (bearer.isPresent()) {
       b.header("Authorization", "Bearer " + bearer.get());
@@ -130,11 +141,12 @@ public final class HttpKubeClient implements KubeClient {
    *
    * @throws UncheckedIOException on connection failure, timeout or interrupt
    */
-  HttpResponse<InputStream> send(HttpRequest.Builder request) {
+  @Override
+  public RestResponse send(RestRequest request) {
     if (closed) {
       throw new IllegalStateException("the client is closed");
     }
-    HttpRequest req = request.timeout(config.requestTimeout()).build();
+    HttpRequest req = request(request).timeout(config.requestTimeout()).build();
     CompletableFuture<Void> mine = awaitConnection();
     boolean ok = false;
     HttpClient client = http;
@@ -142,7 +154,7 @@ public final class HttpKubeClient implements KubeClient {
       HttpResponse<InputStream> response = client.send(req, HttpResponse.BodyHandlers.ofInputStream());
       lastVersion = response.version();
       ok = true;
-      return response;
+      return new RestResponse(response.statusCode(), response.headers().map(), response.body());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new UncheckedIOException(new InterruptedIOException("interrupted: " + req.method() + " " + req.uri()));
@@ -220,14 +232,16 @@ public final class HttpKubeClient implements KubeClient {
     return java.util.Optional.ofNullable(lastVersion);
   }
 
-  void register(HttpWatchStream<?> watch) {
+  @Override
+  public void register(WatchStream<?> watch) {
     watches.add(watch);
     if (closed) {
       watch.close();
     }
   }
 
-  void unregister(HttpWatchStream<?> watch) {
+  @Override
+  public void unregister(WatchStream<?> watch) {
     watches.remove(watch);
   }
 
@@ -238,7 +252,7 @@ public final class HttpKubeClient implements KubeClient {
       return;
     }
     closed = true;
-    for (HttpWatchStream<?> w : List.copyOf(watches)) {
+    for (WatchStream<?> w : List.copyOf(watches)) {
       w.close();
     }
     HttpClient current;

@@ -6,7 +6,6 @@ import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
@@ -24,21 +23,24 @@ public final class StatusErrors {
   private StatusErrors() {
   }
 
-  /** The exception for an answer with {@code code}, reading (and closing) its body. */
-  public static StatusException fromResponse(int code, HttpHeaders headers, InputStream body) {
+  /**
+   * The exception for an answer with {@code code}, reading (and closing) its body;
+   * {@code retryAfter} is its {@code Retry-After} header, if any.
+   */
+  public static StatusException fromResponse(int code, Optional<String> retryAfter, InputStream body) {
     byte[] bytes = readBody(body);
     Status status = parseStatus(bytes).orElseGet(() -> synthesize(code, bytes));
     if (status.code() == 0) {
       status = new Status(status.kind(), status.apiVersion(), status.metadata(), status.status(),
           status.message(), status.reason(), status.details(), code);
     }
-    Optional<Integer> retryAfter = retryAfterSeconds(headers);
-    if (retryAfter.isPresent()
+    Optional<Integer> retryAfterSeconds = retryAfter.flatMap(StatusErrors::seconds);
+    if (retryAfterSeconds.isPresent()
         && (status.details() == null || status.details().retryAfterSeconds() == null)) {
       Status.Details details = status.details() == null
           ? new Status.Details(null, null, null, null, null, null) : status.details();
       status = new Status(status.kind(), status.apiVersion(), status.metadata(), status.status(),
-          status.message(), status.reason(), details.withRetryAfterSeconds(retryAfter.get()), status.code());
+          status.message(), status.reason(), details.withRetryAfterSeconds(retryAfterSeconds.get()), status.code());
     }
     return new StatusException(status);
   }
@@ -95,14 +97,12 @@ public final class StatusErrors {
     return Status.failure(code, reason, message, null);
   }
 
-  private static Optional<Integer> retryAfterSeconds(HttpHeaders headers) {
-    return headers.firstValue("Retry-After").flatMap(v -> {
-      try {
-        int seconds = Integer.parseInt(v.strip());
-        return seconds >= 0 ? Optional.of(seconds) : Optional.empty();
-      } catch (NumberFormatException e) {
-        return Optional.empty(); // an HTTP date: not used by kube
-      }
-    });
+  private static Optional<Integer> seconds(String retryAfter) {
+    try {
+      int seconds = Integer.parseInt(retryAfter.strip());
+      return seconds >= 0 ? Optional.of(seconds) : Optional.empty();
+    } catch (NumberFormatException e) {
+      return Optional.empty(); // an HTTP date: not used by kube
+    }
   }
 }

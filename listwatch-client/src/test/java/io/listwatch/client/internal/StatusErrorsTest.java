@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.api.StatusException;
 import java.io.ByteArrayInputStream;
-import java.net.http.HttpHeaders;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -12,12 +12,8 @@ import org.junit.jupiter.api.Test;
 
 class StatusErrorsTest {
 
-  private static HttpHeaders headers(Map<String, List<String>> map) {
-    return HttpHeaders.of(map, (k, v) -> true);
-  }
-
   private static StatusException error(int code, Map<String, List<String>> headers, String body) {
-    return StatusErrors.fromResponse(code, headers(headers),
+    return StatusErrors.fromResponse(code, new RestTransport.RestResponse(code, headers, InputStream.nullInputStream()).header("Retry-After"),
         new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)));
   }
 

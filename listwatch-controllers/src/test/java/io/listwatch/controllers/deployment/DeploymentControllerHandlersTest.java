@@ -22,7 +22,7 @@ class DeploymentControllerHandlersTest {
 
   private static ObjectNode await(FakeClient client, ResourceType type, String name, Predicate<ObjectNode> condition) {
     return Await.until(type + " default/" + name + " reaches the condition", Duration.ofSeconds(30),
-        () -> client.tracker().get(type, "default", name), o -> o.isPresent() && condition.test(o.get())).get();
+        () -> client.server().get(type, "default", name), o -> o.isPresent() && condition.test(o.get())).get();
   }
 
   @Test
@@ -44,7 +44,7 @@ class DeploymentControllerHandlersTest {
       meta.remove("ownerReferences");
       meta.remove("uid");
       client.dynamic(ResourceType.REPLICASETS).create(DynamicObject.of(orphan));
-      String uid = client.tracker().get(ResourceType.DEPLOYMENTS, "default", "web").orElseThrow()
+      String uid = client.server().get(ResourceType.DEPLOYMENTS, "default", "web").orElseThrow()
           .path("metadata").path("uid").asText();
       await(client, ResourceType.REPLICASETS, DeploymentFixture.rsName("nginx:0"),
           x -> x.path("metadata").path("ownerReferences").path(0).path("uid").asText().equals(uid));

@@ -220,9 +220,9 @@ class DeploymentControllerTest {
       f.sync("default/web");
       assertThat(f.writes()).contains("patch replicasets.apps default/" + rsName("nginx:1"),
           "patch replicasets.apps default/" + rsName("nginx:0"));
-      assertThat(f.client.tracker().get(RS, "default", rsName("nginx:1")).orElseThrow()
+      assertThat(f.client.server().get(RS, "default", rsName("nginx:1")).orElseThrow()
           .path("metadata").path("ownerReferences").get(0).path("uid").asText()).isEqualTo(DeploymentFixture.D_UID);
-      assertThat(f.client.tracker().get(RS, "default", rsName("nginx:0")).orElseThrow()
+      assertThat(f.client.server().get(RS, "default", rsName("nginx:0")).orElseThrow()
           .path("metadata").path("ownerReferences")).isEmpty();
       assertThat(f.writes()).noneMatch(w -> w.startsWith("create"));
     }

@@ -36,7 +36,7 @@ final class DeploymentFixture implements AutoCloseable {
 
   DeploymentFixture objects(ResourceType type, ObjectNode... objects) {
     for (ObjectNode o : objects) {
-      client.tracker().add(type, o);
+      client.server().add(type, o);
     }
     return this;
   }
@@ -135,10 +135,17 @@ final class DeploymentFixture implements AutoCloseable {
     return d;
   }
 
+  /**
+   * The pod template for {@code image} as the server stores it, with kube's defaults filled in:
+   * the controller hashes the stored template, so a fixture's names follow from this form.
+   */
   static String template(String image) {
     return """
         {"metadata":{"labels":{"app":"web"}},
-         "spec":{"containers":[{"name":"web","image":"%s"}]}}""".formatted(image);
+         "spec":{"containers":[{"name":"web","image":"%s","terminationMessagePath":"/dev/termination-log",
+           "terminationMessagePolicy":"File","imagePullPolicy":"IfNotPresent","resources":{}}],
+          "restartPolicy":"Always","terminationGracePeriodSeconds":30,"dnsPolicy":"ClusterFirst",
+          "securityContext":{},"schedulerName":"default-scheduler","enableServiceLinks":true}}""".formatted(image);
   }
 
   /**

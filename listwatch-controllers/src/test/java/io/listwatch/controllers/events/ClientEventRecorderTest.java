@@ -29,6 +29,10 @@ class ClientEventRecorderTest {
 
   private final FakeClock clock = new FakeClock(T0);
   private final FakeClient client = FakeClient.create();
+
+  {
+    client.server().addNamespaces("shop", "other");
+  }
   private ClientEventRecorder recorder = new ClientEventRecorder(client, "replicaset-controller", clock);
 
   @AfterEach
@@ -91,8 +95,10 @@ class ClientEventRecorderTest {
         "patch events shop/" + name, "patch events shop/" + name);
     assertThat(MAPPER.readTree(writes.get(1).patch()).path("count").asLong()).isEqualTo(2);
     assertThat(MAPPER.readTree(writes.get(2).patch()).path("count").asLong()).isEqualTo(3);
-    JsonNode stored = client.tracker().get(ResourceType.EVENTS, "shop", name).orElseThrow();
-    assertThat(stored.path("count").asLong()).isEqualTo(3);
+    // an action is recorded as its request is sent: wait for the last answer
+    Await.until("the second patch stored", BOUND, () -> client.server().get(ResourceType.EVENTS, "shop", name)
+        .map(e -> e.path("count").asLong() == 3).orElse(false));
+    JsonNode stored = client.server().get(ResourceType.EVENTS, "shop", name).orElseThrow();
     assertThat(stored.path("firstTimestamp").asText()).isEqualTo("2026-01-02T03:04:05Z");
     assertThat(stored.path("lastTimestamp").asText()).isEqualTo("2026-01-02T03:05:05Z");
   }
@@ -114,14 +120,16 @@ class ClientEventRecorderTest {
     recorder.event(web, EventRecorder.NORMAL, "SuccessfulCreate", "Created pod: web-1");
     awaitWrites(1);
     String name = writes().getFirst().object(DynamicObject.class).name();
-    client.tracker().delete(ResourceType.EVENTS, "shop", name);
+    // the action is recorded as the request is sent: wait for the server's answer
+    Await.until("the event stored", BOUND, () -> client.server().get(ResourceType.EVENTS, "shop", name).isPresent());
+    assertThat(client.server().delete(ResourceType.EVENTS, "shop", name)).isTrue();
 
     recorder.event(web, EventRecorder.NORMAL, "SuccessfulCreate", "Created pod: web-1");
     awaitWrites(3);
 
     assertThat(writes()).extracting(Action::verb).containsExactly(Action.CREATE, Action.PATCH, Action.CREATE);
-    JsonNode stored = client.tracker().get(ResourceType.EVENTS, "shop", name).orElseThrow();
-    assertThat(stored.path("count").asLong()).isEqualTo(2);
+    Await.until("the event stored again, with count 2", BOUND, () -> client.server()
+        .get(ResourceType.EVENTS, "shop", name).map(stored -> stored.path("count").asLong() == 2).orElse(false));
   }
 
   @Test
@@ -174,7 +182,7 @@ class ClientEventRecorderTest {
     awaitWrites(2);
 
     recorder.close();
-    assertThat(client.tracker().list(ResourceType.EVENTS, "shop"))
+    assertThat(client.server().list(ResourceType.EVENTS, "shop"))
         .extracting(e -> e.path("message").asText()).containsExactly("accepted");
   }
 
@@ -186,7 +194,7 @@ class ClientEventRecorderTest {
     }
     recorder.close();
 
-    List<JsonNode> stored = List.copyOf(client.tracker().list(ResourceType.EVENTS, "shop"));
+    List<JsonNode> stored = List.copyOf(client.server().list(ResourceType.EVENTS, "shop"));
     assertThat(stored).hasSize(EventCorrelator.MAX_SIMILAR);
     JsonNode combined = stored.stream()
         .filter(e -> e.path("message").asText().startsWith(EventCorrelator.COMBINED_PREFIX)).findFirst().orElseThrow();
@@ -202,7 +210,7 @@ class ClientEventRecorderTest {
     }
     recorder.close();
 
-    assertThat(client.tracker().list(ResourceType.EVENTS, "shop")).hasSize(20);
+    assertThat(client.server().list(ResourceType.EVENTS, "shop")).hasSize(20);
     recorder.event(rs("shop", "web"), EventRecorder.NORMAL, "Scaled", "after close");
     assertThat(recorder.dropped()).isEqualTo(1);
   }

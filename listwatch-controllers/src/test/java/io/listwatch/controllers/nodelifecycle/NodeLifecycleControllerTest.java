@@ -67,8 +67,12 @@ class NodeLifecycleControllerTest {
     return nodes.get("", "n1").orElseThrow();
   }
 
+  /**
+   * Whether the pod exists and is not being deleted: an evicted pod on an unreachable node
+   * stays Terminating, as in kube, since no kubelet confirms its end.
+   */
   private boolean exists(String pod) {
-    return pods.get("default", pod).isPresent();
+    return pods.get("default", pod).filter(p -> p.get("metadata", "deletionTimestamp").isEmpty()).isPresent();
   }
 
   /** Advances the clock, lets the informers catch up with {@code cached}, and runs a pass. */

@@ -26,7 +26,7 @@ class ReplicaSetControllerRunTest {
 
   private JsonNode awaitStatus(String what, Predicate<JsonNode> done) {
     return Await.until("the ReplicaSet's status shows " + what, BOUND,
-        () -> f.client.tracker().get(ResourceType.REPLICASETS, NS, "web").orElseThrow().path("status"), done);
+        () -> f.client.server().get(ResourceType.REPLICASETS, NS, "web").orElseThrow().path("status"), done);
   }
 
   @Test
@@ -37,7 +37,7 @@ class ReplicaSetControllerRunTest {
     f.controller.run(1);
 
     awaitStatus("ready 1, available 0", s -> s.path("readyReplicas").asInt() == 1);
-    assertThat(f.client.tracker().get(ResourceType.REPLICASETS, NS, "web").orElseThrow()
+    assertThat(f.client.server().get(ResourceType.REPLICASETS, NS, "web").orElseThrow()
         .path("status").path("availableReplicas").asInt()).isZero();
     assertThat(f.clock.awaitWaiters(1, BOUND)).as("the ReplicaSet is queued again for later").isTrue();
 
@@ -53,11 +53,11 @@ class ReplicaSetControllerRunTest {
     f.controller.run(2);
     awaitStatus("2 replicas", s -> s.path("replicas").asInt() == 2);
 
-    String victim = f.client.tracker().list(ResourceType.PODS, NS).getFirst().path("metadata").path("name").asText();
+    String victim = f.client.server().list(ResourceType.PODS, NS).getFirst().path("metadata").path("name").asText();
     f.client.dynamic(ResourceType.PODS).delete(NS, victim);
 
-    Await.until("a replacement pod", BOUND, () -> f.client.tracker().list(ResourceType.PODS, NS).size() == 2);
-    assertThat(f.client.tracker().list(ResourceType.PODS, NS))
+    Await.until("a replacement pod", BOUND, () -> f.client.server().list(ResourceType.PODS, NS).size() == 2);
+    assertThat(f.client.server().list(ResourceType.PODS, NS))
         .extracting(p -> p.path("metadata").path("name").asText()).doesNotContain(victim);
   }
 }

@@ -158,8 +158,13 @@ class ReplicaSetControllerTest {
     assertThat(f.client.actionsFor(Action.DELETE, ResourceType.PODS)).extracting(Action::name)
         .containsExactlyInAnyOrder("unassigned", "pending-on-node", "running-not-ready");
     assertThat(f.events()).filteredOn(e -> e.startsWith("Normal SuccessfulDelete web: Deleted pod: ")).hasSize(3);
-    assertThat(f.client.tracker().list(ResourceType.PODS, NS)).extracting(p -> p.path("metadata").path("name").asText())
+    // a pod on a node is deleted gracefully (kube: its kubelet removes it at the end of the grace
+    // period); the unassigned one is gone at once
+    assertThat(f.client.server().list(ResourceType.PODS, NS))
+        .filteredOn(p -> !p.path("metadata").has("deletionTimestamp"))
+        .extracting(p -> p.path("metadata").path("name").asText())
         .containsExactlyInAnyOrder("ready-old", "ready-new");
+    assertThat(f.client.server().get(ResourceType.PODS, NS, "unassigned")).isEmpty();
   }
 
   @Test
@@ -169,7 +174,7 @@ class ReplicaSetControllerTest {
     for (ObjectNode rs : List.of(old, web)) {
       ((ObjectNode) rs.path("metadata")).putArray("ownerReferences").addObject().put("apiVersion", "apps/v1")
           .put("kind", "Deployment").put("name", "web").put("uid", "uid-deployment").put("controller", true);
-      f.client.tracker().update(ResourceType.REPLICASETS, rs);
+      f.client.server().update(ResourceType.REPLICASETS, rs);
     }
     f.pod("old-on-n1").labels(Map.of("app", "web-old")).ownedBy("web-old").node("n1")
         .readySince(NOW.minusSeconds(600)).seed();
@@ -207,7 +212,7 @@ class ReplicaSetControllerTest {
 
     assertThat(f.writes()).containsExactly("get replicasets.apps " + NS + "/web", "patch pods " + NS + "/orphan",
         "update replicasets.apps/status " + NS + "/web");
-    JsonNode refs = f.client.tracker().get(ResourceType.PODS, NS, "orphan").orElseThrow()
+    JsonNode refs = f.client.server().get(ResourceType.PODS, NS, "orphan").orElseThrow()
         .path("metadata").path("ownerReferences");
     assertThat(refs).hasSize(1);
     assertThat(refs.path(0).path("uid").asText()).isEqualTo("uid-web");
@@ -221,7 +226,7 @@ class ReplicaSetControllerTest {
     f.pod("orphan").labels(WEB).seed();
     f.start();
     f.factory.close(); // the cache keeps the old ReplicaSet
-    f.client.tracker().delete(ResourceType.REPLICASETS, NS, "web");
+    f.client.server().delete(ResourceType.REPLICASETS, NS, "web");
     f.client.dynamic(ResourceType.REPLICASETS).create(DynamicObject.parse("{\"apiVersion\":\"apps/v1\","
         + "\"kind\":\"ReplicaSet\",\"metadata\":{\"name\":\"web\",\"namespace\":\"" + NS + "\"}}"));
 
@@ -241,7 +246,7 @@ class ReplicaSetControllerTest {
 
     assertThat(f.writes()).containsExactly("patch pods " + NS + "/debug-me", "create pods " + NS,
         "update replicasets.apps/status " + NS + "/web");
-    assertThat(f.client.tracker().get(ResourceType.PODS, NS, "debug-me").orElseThrow()
+    assertThat(f.client.server().get(ResourceType.PODS, NS, "debug-me").orElseThrow()
         .path("metadata").path("ownerReferences")).isEmpty();
   }
 
@@ -298,8 +303,8 @@ class ReplicaSetControllerTest {
     DynamicObject rs = f.replicaSet("web", 2, 0);
     ObjectNode tree = rs.toTree();
     ((ObjectNode) tree.path("metadata")).putArray("finalizers").add("example.com/hold");
-    f.client.tracker().update(ResourceType.REPLICASETS, tree);
-    f.client.tracker().delete(ResourceType.REPLICASETS, NS, "web"); // held by the finalizer: marked
+    f.client.server().update(ResourceType.REPLICASETS, tree);
+    f.client.server().delete(ResourceType.REPLICASETS, NS, "web"); // held by the finalizer: marked
     f.start();
 
     f.sync("web");

@@ -89,7 +89,7 @@ final class ReplicaSetFixture implements AutoCloseable {
     ObjectNode template = spec.putObject("template");
     template.putObject("metadata").putObject("labels").put("app", name).put("tier", "front");
     template.putObject("spec").putArray("containers").addObject().put("name", "c").put("image", "nginx");
-    return DynamicObject.of(client.tracker().add(ResourceType.REPLICASETS, rs));
+    return DynamicObject.of(client.server().add(ResourceType.REPLICASETS, rs));
   }
 
   static String uid(String name) {
@@ -170,7 +170,7 @@ final class ReplicaSetFixture implements AutoCloseable {
     }
 
     DynamicObject seed() {
-      return DynamicObject.of(client.tracker().add(ResourceType.PODS, pod));
+      return DynamicObject.of(client.server().add(ResourceType.PODS, pod));
     }
   }
 

@@ -39,7 +39,7 @@ class SchedulerTest {
 
   private void seed(ResourceType type, ObjectNode... objects) {
     for (ObjectNode o : objects) {
-      client.tracker().add(type, o);
+      client.server().add(type, o);
     }
   }
 
@@ -168,7 +168,7 @@ class SchedulerTest {
     start();
 
     // Actions are recorded before they are served: wait for the pod itself to be bound.
-    Await.until("p bound", BOUND, () -> client.tracker().get(ResourceType.PODS, "default", "p").orElseThrow()
+    Await.until("p bound", BOUND, () -> client.server().get(ResourceType.PODS, "default", "p").orElseThrow()
         .path("spec").path("nodeName").asText().equals("n1"));
     assertThat(bindings()).containsExactly("p -> n1", "p -> n1");
     assertThat(events.lines.get(0)).startsWith("Warning FailedScheduling default/p: Binding rejected: ");

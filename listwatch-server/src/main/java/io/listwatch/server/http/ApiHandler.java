@@ -174,7 +174,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
    */
   private void startWatch(ChannelHandlerContext ctx, RequestInfo info, ApiRequest request, FullHttpRequest req,
       HandlerChain.Admission admission, IdleConnections idle, RequestAudit audit) {
-    ApiRoutes.WatchStart start;
+    io.listwatch.apiserver.rest.WatchStart start;
     Optional<TableOptions> table;
     try {
       start = routes.prepareWatch(info, request);
@@ -232,17 +232,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
     // kubectl get -w: this watcher alone pays for printing its events
     WatchSink out = table.isPresent() ? new TableWatchSink(sink, start.resource().tableConvertor(), table.get()) : sink;
-    start.start(out).whenComplete((watcher, e) -> ctx.executor().execute(() -> {
-      if (e != null) {
-        Throwable cause = unwrap(e);
-        StatusException status = cause instanceof StatusException se ? se
-            : StatusException.internal(String.valueOf(cause.getMessage()));
-        if (!(cause instanceof StatusException)) {
-          LOG.error("watch {} failed", request.path(), cause);
-        }
-        out.write(new byte[][] {sink.encoding().error(Responses.bytes(status.status()))});
-        out.end();
-      } else if (!ctx.channel().isActive()) {
+    start.begin(out).thenAccept(started -> started.ifPresent(watcher -> {
+      if (!ctx.channel().isActive()) {
         watcher.onSinkClosed();
       } else {
         activeWatch = watcher;

@@ -1,0 +1,78 @@
+package io.listwatch.apiserver.rest;
+
+import io.listwatch.api.ListOptions;
+import io.listwatch.api.StatusException;
+import io.listwatch.apiserver.cacher.CacheWatcher;
+import io.listwatch.apiserver.cacher.WatchSink;
+import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.request.ApiResponse;
+import io.listwatch.apiserver.request.RequestInfo;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A watch the routes accepted ({@link ApiRoutes#prepareWatch}): its request and options are
+ * valid, so the transport writes a successful response head and then {@linkplain #begin begins}
+ * it on a sink. What can only be found once it starts (a resourceVersion older than the
+ * history) is then written as kube does, as one ERROR event ending the stream. Every transport
+ * (HTTP/1.1, HTTP/2, WebSocket, the fake client in memory) starts its watches this way.
+ *
+ * <p>Immutable; {@link #begin} is called once.
+ */
+public final class WatchStart {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WatchStart.class);
+
+  private final ResourceHandler handler;
+  private final RequestInfo info;
+  private final ListOptions options;
+
+  WatchStart(ResourceHandler handler, RequestInfo info, ListOptions options) {
+    this.handler = handler;
+    this.info = info;
+    this.options = options;
+  }
+
+  /** The resource watched (a transport prints its events as Table rows when asked to). */
+  public ResourceDefinition resource() {
+    return handler.resource();
+  }
+
+  /**
+   * Starts the watch, writing to {@code sink}. Completes on the sink's executor: with the
+   * running watcher, which the transport then {@linkplain CacheWatcher#drain() drains} (or tells
+   * that its connection is gone); or empty, after the refusal was written to the sink as an
+   * ERROR event carrying its Status and the sink was ended.
+   */
+  public CompletableFuture<Optional<CacheWatcher>> begin(WatchSink sink) {
+    CompletableFuture<CacheWatcher> started;
+    try {
+      started = handler.watch(info, options, sink);
+    } catch (RuntimeException e) {
+      started = CompletableFuture.failedFuture(e);
+    }
+    CompletableFuture<Optional<CacheWatcher>> begun = new CompletableFuture<>();
+    started.whenComplete((watcher, e) -> sink.executor().execute(() -> {
+      if (e == null) {
+        begun.complete(Optional.of(watcher));
+        return;
+      }
+      Throwable cause = e;
+      while (cause instanceof CompletionException && cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      StatusException status = cause instanceof StatusException se ? se
+          : StatusException.internal(String.valueOf(cause.getMessage()));
+      if (!(cause instanceof StatusException)) {
+        LOG.error("watch of {} failed", info.resource(), cause);
+      }
+      sink.write(new byte[][] {sink.encoding().error(ApiResponse.json(status.status()))});
+      sink.end();
+      begun.complete(Optional.empty());
+    }));
+    return begun;
+  }
+}
