@@ -11,7 +11,7 @@
  *       {@code resourceVersionMatch}.</li>
  *   <li>{@link io.listwatch.api.ContinueToken}: the opaque paging token.</li>
  *   <li>{@link io.listwatch.api.JsonMergePatch}: RFC 7386, what the server applies for
- *       {@code application/merge-patch+json} (and the client's fake too). The other patch
+ *       {@code application/merge-patch+json}. The other patch
  *       types and kube's table of merge keys are in {@link io.listwatch.api.patch}.</li>
  *   <li>{@link io.listwatch.api.GoDuration}: Go's duration strings ({@code "1m20s"}), as
  *       {@code metav1.Duration} is in JSON and as kube's messages write durations.</li>

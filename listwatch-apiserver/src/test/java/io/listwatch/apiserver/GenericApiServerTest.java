@@ -84,6 +84,25 @@ class GenericApiServerTest {
     }
   }
 
+  /** kube's order: defaults, mutating admission (ServiceAccount), PrepareForCreate, validation, validating admission. */
+  @Test
+  void create_passesAdmission_inKubesOrder() {
+    JsonNode pod = json(send("POST", "/api/v1/namespaces/default/pods",
+        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},"
+            + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}"));
+    assertThat(pod.at("/spec/serviceAccountName").asText()).isEqualTo("default");
+    assertThat(pod.at("/spec/restartPolicy").asText()).isEqualTo("Always");
+    assertThat(pod.at("/status/phase").asText()).isEqualTo("Pending");
+
+    assertThatThrownBy(() -> send("POST", "/api/v1/namespaces/nowhere/configmaps",
+        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"}}"))
+        .cause().isInstanceOf(StatusException.class).hasMessage("namespaces \"nowhere\" not found");
+    // validation comes before the validating plug-ins: an invalid object in a missing namespace is a 422
+    assertThatThrownBy(() -> send("POST", "/api/v1/namespaces/nowhere/configmaps",
+        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"A_\"}}"))
+        .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(422));
+  }
+
   @Test
   void create_thenGet_returnTheStoredObject_withItsResourceVersion() {
     ApiResponse created = send("POST", "/api/v1/namespaces/default/configmaps",

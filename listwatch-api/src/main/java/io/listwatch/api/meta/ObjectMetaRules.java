@@ -17,8 +17,8 @@ import java.util.UUID;
  * The metadata the server owns, as kube's {@code rest.BeforeCreate} and {@code BeforeUpdate}
  * set it: type meta, uid, creationTimestamp, generation (for resources that track one),
  * generated names, the namespace, what an update may not change, the status subresource
- * split, and finalizers during deletion. The server and the client's fake both prepare objects
- * with these rules, so both store and refuse the same things.
+ * split, and finalizers during deletion. The API core prepares objects with these rules (the
+ * network server and the fake client both run it).
  *
  * <p>Objects are Jackson trees, modified in place where a method says so. Syntax rules for
  * names and labels are not checked here: the server's validation does that afterwards.

@@ -3,8 +3,8 @@ package io.listwatch.api.meta;
 /**
  * What {@link ObjectMetaRules} needs to know about a resource: its type meta, its scope, and
  * the parts of kube's per-type strategy that change the metadata the server owns. The server's
- * resource definitions and the client's resource types both provide it, so the server and the
- * client's fake prepare objects the same way.
+ * resource definitions provide it (and the client's resource types, which describe the same
+ * facts).
  *
  * <p>Implementations are immutable values.
  */

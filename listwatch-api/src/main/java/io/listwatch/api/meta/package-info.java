@@ -1,6 +1,7 @@
 /**
  * The object metadata the server owns, as kube's {@code rest.BeforeCreate} and
- * {@code BeforeUpdate} set it, shared by the server and the client's fake so both answer alike.
+ * {@code BeforeUpdate} set it, used by the API core (listwatch-apiserver), which the network
+ * server and the fake client both run.
  *
  * <ul>
  *   <li>{@link io.listwatch.api.meta.ResourceDescriptor}: what the rules need to know about a

@@ -10,7 +10,7 @@ import java.util.Optional;
 /**
  * One patch of a {@code PATCH} request, checked for its shape and ready to apply to the live
  * object, possibly several times (a guaranteed update applies it again after a conflicting
- * write). The server and the client's fake both patch through it.
+ * write). The API core patches through it.
  *
  * <p>Immutable and thread-safe: {@link #applyTo} never modifies the patch or its argument.
  */

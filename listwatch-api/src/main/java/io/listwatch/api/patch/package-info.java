@@ -6,7 +6,7 @@
  * <ul>
  *   <li>{@link io.listwatch.api.patch.PatchType}: the media types a PATCH may carry;
  *       {@link io.listwatch.api.patch.Patcher}: one request's patch, checked and applied (the
- *       server and the client's fake both patch through it).</li>
+ *       API core patches through it).</li>
  *   <li>{@link io.listwatch.api.patch.JsonPatch}: RFC 6902 JSON Patch with kube's answers on
  *       failure.</li>
  *   <li>{@link io.listwatch.api.patch.StrategicMergePatch}: kube's strategic merge patch and

@@ -8,7 +8,7 @@ import java.util.List;
  * {@code api/validation/path}), each returning kube's own messages: an empty list means valid.
  * The server puts the messages in the {@code causes} of a 422 Invalid, after
  * {@code Invalid value: "<value>": }; the label selector parser puts them in a 400. The
- * server's validation, the label selector parser and the client's fake all use these rules,
+ * server's validation and the label selector parser both use these rules,
  * so they accept and refuse the same strings with the same words.
  *
  * <p>Lengths are counted in UTF-8 bytes, as Go's {@code len} counts them. The patterns are

@@ -1,6 +1,5 @@
 /**
- * kube's string syntax rules, shared by the server's validation, the label selector parser
- * and the client's fake.
+ * kube's string syntax rules, shared by the server's validation and the label selector parser.
  *
  * <ul>
  *   <li>{@link io.listwatch.api.validation.NameSyntax}: DNS-1123 subdomain and label, DNS-1035

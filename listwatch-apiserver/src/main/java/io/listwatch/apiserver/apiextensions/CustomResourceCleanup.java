@@ -26,7 +26,7 @@ import java.util.concurrent.CompletionException;
 final class CustomResourceCleanup {
 
   /** The finalizer kube puts on a definition being deleted. */
-  static final String FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
+  static final String FINALIZER = io.listwatch.apiserver.strategy.CustomResourceDefinitionStrategy.CLEANUP_FINALIZER;
 
   private final ResourceStore definitions;
   private final Clock clock;

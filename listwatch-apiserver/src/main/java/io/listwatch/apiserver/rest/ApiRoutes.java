@@ -1,6 +1,9 @@
 package io.listwatch.apiserver.rest;
 
 import io.listwatch.apiserver.request.ApiResponse;
+import io.listwatch.apiserver.admission.AdmissionChain;
+import io.listwatch.apiserver.admission.NamespaceLifecycle;
+import io.listwatch.apiserver.admission.ServiceAccount;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
@@ -37,7 +40,8 @@ public final class ApiRoutes {
   private final Discovery discovery;
   private final Storage storage;
   private final ObjectMetaDefaults defaults;
-  private final ResourceStore.NamespaceCheck namespaceCheck;
+  /** The admission plug-ins every store runs, in kube's order. */
+  private final AdmissionChain admission;
   private final io.listwatch.apiserver.openapi.OpenApiHandler openapi;
   /** Makes the {@link WriteStrategy} of a custom resource {@link #serve} serves; none by default. */
   private volatile java.util.function.Function<ResourceDefinition, WriteStrategy> customResourceStrategies = d -> null;
@@ -77,15 +81,15 @@ public final class ApiRoutes {
     this.defaults = defaults;
     ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
     ResourceStore[] nsStore = new ResourceStore[1];
-    ResourceStore.NamespaceCheck namespaces = ns -> {
+    AdmissionChain admission = AdmissionChain.of(java.util.List.of(new NamespaceLifecycle(ns -> {
       var cached = cachers.get(nsDef).get("", ns, ANY_VERSION).join();
       if (cached.isPresent()) {
         return CompletableFuture.completedFuture(namespaceState(cached.get().json()));
       }
       // the cache may not have seen a namespace created a moment ago: ask storage
-      return nsStore[0].getFromStorage("", ns).thenApply(kv -> kv.isEmpty() ? ResourceStore.NamespaceState.MISSING
+      return nsStore[0].getFromStorage("", ns).thenApply(kv -> kv.isEmpty() ? NamespaceLifecycle.NamespaceState.MISSING
           : namespaceState(kv.get().value()));
-    };
+    }), new ServiceAccount()));
     for (ResourceDefinition def : registry.all()) {
       if (def.namespaced()) {
         namespacedResources.add(def.group() + "/" + def.plural());
@@ -93,21 +97,21 @@ public final class ApiRoutes {
       if (!def.stored()) {
         continue;
       }
-      ResourceStore store = new ResourceStore(def, storage, cachers.get(def), defaults, namespaces);
+      ResourceStore store = new ResourceStore(def, storage, cachers.get(def), defaults, admission);
       stores.put(def, store);
       handlers.put(def, new ResourceHandler(store));
     }
     nsStore[0] = stores.get(nsDef);
-    this.namespaceCheck = namespaces;
+    this.admission = admission;
     var validations = new io.listwatch.apiserver.openapi.FieldValidation.Catalog(schemas);
     handlers.forEach((def, handler) -> handler.fieldValidation(
         validations.forKind(def.group(), def.version(), def.kind())));
     registerSubresources();
   }
 
-  private static ResourceStore.NamespaceState namespaceState(byte[] json) {
+  private static NamespaceLifecycle.NamespaceState namespaceState(byte[] json) {
     return ResourceStore.parse(json).path("status").path("phase").asText("").equals("Terminating")
-        ? ResourceStore.NamespaceState.TERMINATING : ResourceStore.NamespaceState.ACTIVE;
+        ? NamespaceLifecycle.NamespaceState.TERMINATING : NamespaceLifecycle.NamespaceState.ACTIVE;
   }
 
   /** The subresources the server serves itself: scale, a pod's binding and eviction, a namespace's finalize. */
@@ -171,7 +175,7 @@ public final class ApiRoutes {
   public synchronized ResourceStore serve(ResourceDefinition def, io.listwatch.apiserver.cacher.Cacher cacher,
       java.util.List<WriteAdmission> admissions) {
     registry.find(def.group(), def.version(), def.plural()).ifPresent(this::unserve);
-    ResourceStore store = new ResourceStore(def, storage, cacher, defaults, namespaceCheck,
+    ResourceStore store = new ResourceStore(def, storage, cacher, defaults, admission,
         def.customResource().isPresent() ? customResourceStrategies.apply(def) : null);
     stores.put(def, store);
     ResourceHandler handler = new ResourceHandler(store);

@@ -51,7 +51,7 @@ final class BindingHandler implements RestHandler {
     }
     String now = ObjectMetaRules.timestamp(pods.clock().now());
     JsonNode annotations = binding.path("metadata").path("annotations");
-    return pods.guaranteedUpdate(info.namespace(), info.name(), ResourceStore.Part.WHOLE, request.isDryRun(),
+    return pods.guaranteedUpdate(info.namespace(), info.name(), ResourceStore.Part.WHOLE, request.isDryRun(), request.user(),
         pod -> {
           ObjectNode meta = ObjectMetaRules.metadata(pod);
           if (ObjectMetaRules.isMarkedForDeletion(pod)) {

@@ -5,35 +5,33 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.strategy.RestStrategy;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * What a DELETE does to one object, as kube's registry store and the types' strategies decide
- * it: remove it now, or mark it ({@code deletionTimestamp}) and let it go later.
+ * What a DELETE does to one object, as kube's registry store decides it for every kind, with
+ * the kind's own part asked of its {@link RestStrategy}: remove it now, or mark it
+ * ({@code deletionTimestamp}) and let it go later.
  *
  * <ul>
- *   <li><b>Grace period</b> (pods only, kube's pod strategy): {@code gracePeriodSeconds} from the
- *       request, else {@code spec.terminationGracePeriodSeconds}, else 30; 0 for a pod not bound
- *       to a node or already Succeeded/Failed. A pod with a grace period gets
- *       {@code deletionTimestamp = now + grace} and {@code deletionGracePeriodSeconds = grace}
- *       and is removed when the grace ends or when deleted again with a shorter one (a node
- *       agent confirms with 0). A second delete never lengthens the grace.
+ *   <li><b>Grace period</b> ({@link RestStrategy#gracePeriodSeconds}; pods have one): the object
+ *       gets {@code deletionTimestamp = now + grace} and {@code deletionGracePeriodSeconds =
+ *       grace} and is removed when the grace ends or when deleted again with a shorter one (a
+ *       node agent confirms with 0). A second delete never lengthens the grace.
  *   <li><b>Propagation</b>: {@code Orphan} adds the finalizer {@code orphan}, {@code Foreground}
  *       the finalizer {@code foregroundDeletion} (the garbage collector removes them once the
- *       dependents are orphaned, or the blocking ones are gone); {@code Background} (the default
- *       of every served type but batch/v1 jobs, whose default is Orphan) removes the object and
- *       lets the garbage collector delete the dependents afterwards.
+ *       dependents are orphaned, or the blocking ones are gone); {@code Background} removes the
+ *       object and lets the garbage collector delete the dependents afterwards. Without a policy
+ *       in the request: Orphan for kinds whose strategy says so (batch/v1 Jobs), else
+ *       Background.
  *   <li><b>Finalizers</b>: an object with any finalizer is only marked; it goes once an update
  *       removes the last one, if its grace period has run out ({@link #readyToRemove}).
- *   <li><b>Namespaces</b>: a namespace with {@code spec.finalizers} (kube sets
- *       {@code ["kubernetes"]} at creation) is marked and its {@code status.phase} becomes
- *       {@code Terminating}; the namespace controller empties it and removes the finalizer.
- *   <li><b>CustomResourceDefinitions</b>: the first delete adds the finalizer
- *       {@code customresourcecleanup.apiextensions.k8s.io} and the condition {@code Terminating}
- *       ({@code InstanceDeletionPending}); the CRD controller deletes the custom resources,
- *       then removes the finalizer.
+ *   <li><b>The kind's own delete</b> ({@link RestStrategy#prepareForDelete},
+ *       {@link RestStrategy#holdsDeletion}): a namespace becomes Terminating and stays while its
+ *       {@code spec.finalizers} is not empty; a CustomResourceDefinition gets its cleanup
+ *       finalizer and the Terminating condition.
  * </ul>
  * Stateless.
  */
@@ -43,10 +41,6 @@ final class Deletion {
   static final String FOREGROUND = "foregroundDeletion";
   /** The garbage collector's finalizer for orphaning dependents. */
   static final String ORPHAN = "orphan";
-  /** The finalizer kube puts on a CustomResourceDefinition when it is first deleted. */
-  static final String CRD_CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
-  /** kube's default {@code terminationGracePeriodSeconds}. */
-  static final long DEFAULT_POD_GRACE_SECONDS = 30;
 
   private Deletion() {
   }
@@ -76,10 +70,10 @@ final class Deletion {
   }
 
   /** Decides how {@code current} is deleted with {@code options} at {@code now}. */
-  static Plan plan(ResourceDefinition def, ObjectNode current, DeleteOptions options, Instant now) {
+  static Plan plan(RestStrategy strategy, ObjectNode current, DeleteOptions options, Instant now) {
     DeleteOptions.Propagation propagation = options.propagation() != null ? options.propagation()
-        : defaultPropagation(def);
-    long grace = gracePeriod(def, current, options);
+        : strategy.orphansDependentsByDefault() ? DeleteOptions.Propagation.Orphan : DeleteOptions.Propagation.Background;
+    long grace = strategy.gracePeriodSeconds(current, options.gracePeriodSeconds());
     Set<String> finalizers = new LinkedHashSet<>(ObjectMetaRules.finalizers(current));
     switch (propagation) {
       case Orphan -> {
@@ -96,11 +90,10 @@ final class Deletion {
       }
       default -> throw new IllegalStateException();
     }
-    boolean namespaceFinalizers = isNamespace(def) && !current.path("spec").path("finalizers").isEmpty();
+    boolean held = strategy.holdsDeletion(current);
     ObjectNode marked = current.deepCopy();
-    if (isCustomResourceDefinition(def) && !ObjectMetaRules.isMarkedForDeletion(current)) {
-      finalizers.add(CRD_CLEANUP_FINALIZER);
-      markCrdTerminating(marked, now);
+    if (!ObjectMetaRules.isMarkedForDeletion(current)) {
+      strategy.prepareForDelete(marked, finalizers, now);
     }
     ObjectNode meta = ObjectMetaRules.metadata(marked);
     long timer = 0;
@@ -114,17 +107,14 @@ final class Deletion {
         grace = currentGrace;
       }
     } else {
-      if (grace == 0 && finalizers.isEmpty() && !namespaceFinalizers) {
+      if (grace == 0 && finalizers.isEmpty() && !held) {
         return new Plan(null, 0);
       }
       meta.put("deletionTimestamp", ObjectMetaRules.timestamp(now.plusSeconds(grace)));
       meta.put("deletionGracePeriodSeconds", grace);
       timer = grace;
-      if (isNamespace(def)) {
-        (marked.get("status") instanceof ObjectNode s ? s : marked.putObject("status")).put("phase", "Terminating");
-      }
     }
-    if (grace == 0 && finalizers.isEmpty() && !namespaceFinalizers) {
+    if (grace == 0 && finalizers.isEmpty() && !held) {
       return new Plan(null, 0);
     }
     if (finalizers.isEmpty()) {
@@ -138,57 +128,13 @@ final class Deletion {
 
   /**
    * Whether an object being deleted may now be removed: marked, no finalizers, no grace left
-   * ({@code deletionGracePeriodSeconds} 0) and, for a namespace, no {@code spec.finalizers}.
+   * ({@code deletionGracePeriodSeconds} 0) and nothing of its kind holding it
+   * ({@link RestStrategy#holdsDeletion}).
    */
-  static boolean readyToRemove(ResourceDefinition def, ObjectNode obj) {
+  static boolean readyToRemove(RestStrategy strategy, ObjectNode obj) {
     return ObjectMetaRules.isMarkedForDeletion(obj)
         && ObjectMetaRules.finalizers(obj).isEmpty()
         && obj.path("metadata").path("deletionGracePeriodSeconds").asLong(0) == 0
-        && !(isNamespace(def) && !obj.path("spec").path("finalizers").isEmpty());
-  }
-
-  /** kube's default propagation: Orphan for batch/v1 jobs (for old clients), Background otherwise. */
-  static DeleteOptions.Propagation defaultPropagation(ResourceDefinition def) {
-    return def.group().equals("batch") && def.plural().equals("jobs")
-        ? DeleteOptions.Propagation.Orphan : DeleteOptions.Propagation.Background;
-  }
-
-  /** kube's pod strategy {@code CheckGracefulDelete}; 0 for every other type. */
-  static long gracePeriod(ResourceDefinition def, ObjectNode current, DeleteOptions options) {
-    if (!(def.group().isEmpty() && def.plural().equals("pods"))) {
-      return 0;
-    }
-    long grace = options.gracePeriodSeconds() != null ? options.gracePeriodSeconds()
-        : current.path("spec").path("terminationGracePeriodSeconds").asLong(DEFAULT_POD_GRACE_SECONDS);
-    if (current.path("spec").path("nodeName").asText("").isEmpty()) {
-      return 0; // never scheduled: nothing runs that needs time to stop
-    }
-    String phase = current.path("status").path("phase").asText("");
-    if (phase.equals("Succeeded") || phase.equals("Failed")) {
-      return 0;
-    }
-    return Math.max(0, grace);
-  }
-
-  static boolean isCustomResourceDefinition(ResourceDefinition def) {
-    return def.group().equals("apiextensions.k8s.io") && def.plural().equals("customresourcedefinitions");
-  }
-
-  /** kube's CRD REST Delete: the Terminating condition, before the controller starts deleting. */
-  private static void markCrdTerminating(ObjectNode crd, Instant now) {
-    ObjectNode status = crd.get("status") instanceof ObjectNode s ? s : crd.putObject("status");
-    ArrayNode conditions = status.get("conditions") instanceof ArrayNode c ? c : status.putArray("conditions");
-    for (int i = conditions.size() - 1; i >= 0; i--) {
-      if (conditions.get(i).path("type").asText().equals("Terminating")) {
-        conditions.remove(i);
-      }
-    }
-    conditions.addObject().put("type", "Terminating").put("status", "True")
-        .put("lastTransitionTime", ObjectMetaRules.timestamp(now)).put("reason", "InstanceDeletionPending")
-        .put("message", "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon");
-  }
-
-  static boolean isNamespace(ResourceDefinition def) {
-    return def.group().isEmpty() && def.plural().equals("namespaces");
+        && !strategy.holdsDeletion(obj);
   }
 }

@@ -76,7 +76,7 @@ final class EvictionHandler implements RestHandler {
         }
         String budget = matching.getFirst().path("metadata").path("name").asText();
         String now = ObjectMetaRules.timestamp(pods.clock().now());
-        return budgets.guaranteedUpdate(ns, budget, ResourceStore.Part.STATUS, options.dryRun(), current -> {
+        return budgets.guaranteedUpdate(ns, budget, ResourceStore.Part.STATUS, options.dryRun(), request.user(), current -> {
           ObjectNode status = checkAndDecrement(current);
           ObjectNode disrupted = status.get("disruptedPods") instanceof ObjectNode d ? d : status.putObject("disruptedPods");
           disrupted.put(info.name(), now);

@@ -41,7 +41,7 @@ final class FinalizeHandler implements RestHandler {
           + ") does not match the name on the URL (" + info.name() + ")");
     }
     String rv = ObjectMetaDefaults.metadata(body).path("resourceVersion").asText("");
-    return namespaces.guaranteedUpdate("", info.name(), ResourceStore.Part.FINALIZE, request.isDryRun(), current -> {
+    return namespaces.guaranteedUpdate("", info.name(), ResourceStore.Part.FINALIZE, request.isDryRun(), request.user(), current -> {
       if (!rv.isEmpty() && !rv.equals(ObjectMetaDefaults.metadata(current).path("resourceVersion").asText())) {
         throw StatusException.conflictModified("", "namespaces", info.name());
       }

@@ -122,7 +122,7 @@ public final class ResourceHandler {
         admit(request, info.namespace(), created, null);
         ObjectNode owned = UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), null, created,
             false, store.clock().now());
-        return store.create(info.namespace(), owned, request.isDryRun())
+        return store.create(info.namespace(), owned, request.isDryRun(), request.user())
             .thenApply(o -> ApiResponse.created(o).withWarnings(warnings));
       }
       if (ApiRequest.DELETE.equals(m)) {
@@ -186,7 +186,7 @@ public final class ResourceHandler {
     java.util.List<String> warnings = validateFields(request, body, "UpdateOptions");
     SecretConversion.convertWritten(def, body);
     String rv = ObjectMetaDefaults.metadata(body).path("resourceVersion").asText("");
-    return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
+    return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), request.user(), current -> {
       checkResourceVersion(rv, current, info.name());
       ObjectNode updated = body.deepCopy();
       admit(request, info.namespace(), updated, current);
@@ -217,7 +217,7 @@ public final class ResourceHandler {
     // a JSON Patch's body is a list of operations, not the object: only the result is checked
     byte[] body = io.listwatch.api.patch.PatchType.JSON_PATCH.mediaType().equals(request.mediaType()) ? null : request.body();
     var warnings = new java.util.concurrent.atomic.AtomicReference<java.util.List<String>>(java.util.List.of());
-    return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), current -> {
+    return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), request.user(), current -> {
       ObjectNode patched = patcher.applyTo(current);
       SecretConversion.convertWritten(def, patched);
       checkResourceVersion(ObjectMetaDefaults.metadata(patched).path("resourceVersion").asText(""), current,
@@ -256,7 +256,7 @@ public final class ResourceHandler {
       admit(request, info.namespace(), out, current);
       return out;
     };
-    return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), merge)
+    return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), request.user(), merge)
         .thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()))
         .exceptionallyCompose(e -> {
           Throwable cause = e instanceof java.util.concurrent.CompletionException ? e.getCause() : e;
@@ -275,7 +275,7 @@ public final class ResourceHandler {
           if (def.namespaced()) {
             meta.put("namespace", info.namespace());
           }
-          return store.create(info.namespace(), created, request.isDryRun())
+          return store.create(info.namespace(), created, request.isDryRun(), request.user())
               .thenApply(o -> ApiResponse.created(o).withWarnings(warnings.get()))
               .exceptionallyCompose(ce -> {
                 Throwable c = ce instanceof java.util.concurrent.CompletionException ? ce.getCause() : ce;

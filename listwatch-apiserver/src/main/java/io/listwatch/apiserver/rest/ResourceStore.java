@@ -8,7 +8,10 @@ import io.listwatch.api.clock.Clock;
 import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.registry.CustomResourceConversion;
+import io.listwatch.apiserver.admission.AdmissionAttributes;
+import io.listwatch.apiserver.admission.AdmissionChain;
 import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.request.UserInfo;
 import io.listwatch.apiserver.strategy.BuiltinStrategies;
 import io.listwatch.apiserver.strategy.RestStrategy;
 import io.listwatch.apiserver.validation.ObjectMetaValidator;
@@ -41,34 +44,25 @@ public final class ResourceStore {
   private final Storage storage;
   private final Cacher cacher;
   private final ObjectMetaDefaults defaults;
-  private final NamespaceCheck namespaces;
+  /** The admission plug-ins every create and update passes, in kube's order. */
+  private final AdmissionChain admission;
   /** The kind's own rules (kube's registry strategy and defaults); {@link BuiltinStrategies#NONE} when it has none. */
   private final RestStrategy restStrategy;
   /** The resource's decoding and validation beyond metadata (custom resources), or null. */
   private final WriteStrategy strategy;
 
-  /** Tells what state a namespace is in (kube's NamespaceLifecycle admission). */
-  public interface NamespaceCheck {
-    CompletableFuture<NamespaceState> state(String namespace);
-  }
-
-  /** A namespace as NamespaceLifecycle sees it. */
-  public enum NamespaceState {
-    MISSING, ACTIVE, TERMINATING
+  ResourceStore(ResourceDefinition def, Storage storage, Cacher cacher, ObjectMetaDefaults defaults,
+      AdmissionChain admission) {
+    this(def, storage, cacher, defaults, admission, null);
   }
 
   ResourceStore(ResourceDefinition def, Storage storage, Cacher cacher, ObjectMetaDefaults defaults,
-      NamespaceCheck namespaces) {
-    this(def, storage, cacher, defaults, namespaces, null);
-  }
-
-  ResourceStore(ResourceDefinition def, Storage storage, Cacher cacher, ObjectMetaDefaults defaults,
-      NamespaceCheck namespaces, WriteStrategy strategy) {
+      AdmissionChain admission, WriteStrategy strategy) {
     this.def = def;
     this.storage = storage;
     this.cacher = cacher;
     this.defaults = defaults;
-    this.namespaces = namespaces;
+    this.admission = admission;
     this.strategy = strategy;
     this.restStrategy = BuiltinStrategies.forResource(def);
   }
@@ -95,16 +89,21 @@ public final class ResourceStore {
    * Creates {@code obj} in {@code namespace}; returns the stored object with its
    * resourceVersion. With {@code dryRun} everything is checked and nothing is stored.
    */
-  CompletableFuture<ObjectNode> create(String namespace, ObjectNode obj, boolean dryRun) {
-    return create(namespace, obj, dryRun, false, 0);
+  /** Creates an object on behalf of {@code user} (kube's order: see {@link AdmissionChain}). */
+  CompletableFuture<ObjectNode> create(String namespace, ObjectNode obj, boolean dryRun, UserInfo user) {
+    return create(namespace, obj, dryRun, false, user, 0);
   }
 
   /** What a restored object keeps of its own metadata (see {@link #restoreInternal}). */
   private static final java.util.List<String> RESTORED_IDENTITY = java.util.List.of("uid", "creationTimestamp", "generation");
 
   private CompletableFuture<ObjectNode> create(String namespace, ObjectNode original, boolean dryRun, boolean restore,
-      int attempt) {
+      UserInfo user, int attempt) {
     ObjectNode obj = original.deepCopy();
+    restStrategy.defaults(obj); // kube defaults as it decodes, before admission
+    AdmissionAttributes attributes = new AdmissionAttributes(AdmissionAttributes.Operation.CREATE, def, "",
+        namespace, ObjectMetaDefaults.metadata(obj).path("name").asText(""), obj, null, user, dryRun);
+    admission.admit(attributes);
     defaults.prepareForCreate(def, obj, namespace);
     if (def.clearsStatusOnCreate() && !restore) {
       obj.remove("status"); // what many of kube's PrepareForCreate do; the definition says which
@@ -122,7 +121,6 @@ public final class ResourceStore {
         obj.set("status", original.get("status").deepCopy());
       }
     }
-    restStrategy.defaults(obj);
     ObjectMetaValidator.check(def, obj);
     if (strategy != null) {
       strategy.validate(obj, null, false);
@@ -130,24 +128,17 @@ public final class ResourceStore {
     String name = ObjectMetaDefaults.metadata(obj).path("name").asText();
     byte[] bytes = storedBytes(obj); // checked readable for a dry run too
     boolean generated = ObjectMetaDefaults.metadata(original).path("name").asText("").isEmpty();
-    CompletableFuture<NamespaceState> nsOk = def.namespaced() ? namespaces.state(namespace)
-        : CompletableFuture.completedFuture(NamespaceState.ACTIVE);
-    return nsOk.thenCompose(state -> {
-      if (state == NamespaceState.MISSING) {
-        throw StatusException.notFound("", "namespaces", namespace);
-      }
-      if (state == NamespaceState.TERMINATING) {
-        throw namespaceTerminating(name, namespace);
-      }
-      return dryRun ? CompletableFuture.<KeyValue>completedFuture(null)
-          : storage.create(def.storageKey(namespace, name), bytes);
-    }).handle((kv, e) -> {
+    AdmissionAttributes prepared = new AdmissionAttributes(AdmissionAttributes.Operation.CREATE, def, "", namespace,
+        name, obj, null, user, dryRun);
+    return admission.validate(prepared).thenCompose(admitted -> dryRun
+        ? CompletableFuture.<KeyValue>completedFuture(null)
+        : storage.create(def.storageKey(namespace, name), bytes)).handle((kv, e) -> {
       if (e == null) {
         return CompletableFuture.completedFuture(dryRun ? obj : stamp(obj, kv.modRevision()));
       }
       RuntimeException status = StorageErrors.toStatus(e, def, name);
       if (generated && attempt < MAX_ATTEMPTS && status instanceof StatusException se && se.code() == 409) {
-        return create(namespace, original, dryRun, restore, attempt + 1); // a generated name collided: try another
+        return create(namespace, original, dryRun, restore, user, attempt + 1); // a generated name collided: try another
       }
       return CompletableFuture.<ObjectNode>failedFuture(status);
     }).thenCompose(f -> f);
@@ -160,30 +151,37 @@ public final class ResourceStore {
    * Returns the stored object; an update that changes nothing writes nothing.
    */
   CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, boolean statusSubresource,
-      boolean dryRun, UnaryOperator<ObjectNode> change) {
-    return guaranteedUpdate(namespace, name, statusSubresource ? Part.STATUS : Part.MAIN, dryRun, change, 0);
+      boolean dryRun, UserInfo user, UnaryOperator<ObjectNode> change) {
+    return guaranteedUpdate(namespace, name, statusSubresource ? Part.STATUS : Part.MAIN, dryRun, user, change, 0);
   }
 
   /** Which part of an object an update may change. */
   enum Part {
     /** The main resource: everything but {@code status} (for types with a status subresource). */
-    MAIN,
+    MAIN(""),
     /** {@code /status}: the status and metadata, as kube's status strategies allow. */
-    STATUS,
+    STATUS("status"),
     /** Spec and status in one write, for the server's own subresources (a pod's binding). */
-    WHOLE,
+    WHOLE("binding"),
     /** A namespace's {@code /finalize}: its {@code spec.finalizers} and nothing else. */
-    FINALIZE
+    FINALIZE("finalize");
+
+    /** The subresource admission sees. */
+    final String subresource;
+
+    Part(String subresource) {
+      this.subresource = subresource;
+    }
   }
 
-  /** {@link #guaranteedUpdate(String, String, boolean, boolean, UnaryOperator)} of the given part. */
+  /** {@link #guaranteedUpdate(String, String, boolean, boolean, UserInfo, UnaryOperator)} of the given part. */
   CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, Part part, boolean dryRun,
-      UnaryOperator<ObjectNode> change) {
-    return guaranteedUpdate(namespace, name, part, dryRun, change, 0);
+      UserInfo user, UnaryOperator<ObjectNode> change) {
+    return guaranteedUpdate(namespace, name, part, dryRun, user, change, 0);
   }
 
   private CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, Part part,
-      boolean dryRun, UnaryOperator<ObjectNode> change, int attempt) {
+      boolean dryRun, UserInfo user, UnaryOperator<ObjectNode> change, int attempt) {
     String key = def.storageKey(namespace, name);
     return storage.get(key).thenCompose(found -> {
       KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
@@ -191,6 +189,9 @@ public final class ResourceStore {
       ObjectNode changed = change.apply(current.deepCopy());
       // defaulted as decoded, before the generation compares the spec (a status write's spec is the stored one)
       restStrategy.defaults(changed);
+      AdmissionAttributes attributes = new AdmissionAttributes(AdmissionAttributes.Operation.UPDATE, def,
+          part.subresource, namespace, name, changed, current, user, dryRun);
+      admission.admit(attributes);
       com.fasterxml.jackson.databind.JsonNode newStatus = changed.get("status");
       ObjectNode updated = defaults.prepareForUpdate(def, changed, current, namespace, name, part == Part.STATUS);
       switch (part) {
@@ -222,24 +223,25 @@ public final class ResourceStore {
         return CompletableFuture.completedFuture(current);
       }
       byte[] bytes = storedBytes(updated); // checked readable for a dry run too
-      if (dryRun) {
-        return CompletableFuture.completedFuture(stamp(updated, kv.modRevision()));
-      }
-      return storage.update(key, bytes, kv.modRevision()).thenCompose(stored -> {
+      AdmissionAttributes prepared = new AdmissionAttributes(AdmissionAttributes.Operation.UPDATE, def,
+          part.subresource, namespace, name, updated, current, user, dryRun);
+      return admission.validate(prepared).thenCompose(admitted -> dryRun
+          ? CompletableFuture.completedFuture(stamp(updated, kv.modRevision()))
+          : storage.update(key, bytes, kv.modRevision()).thenCompose(stored -> {
         ObjectNode result = stamp(updated, stored.modRevision());
-        if (!Deletion.readyToRemove(def, updated)) {
+        if (!Deletion.readyToRemove(restStrategy, updated)) {
           return CompletableFuture.completedFuture(result);
         }
         // the last finalizer of an object being deleted (with no grace left) is gone: the deletion completes.
         // A concurrent writer that got in between completes it itself, so its conflict is fine.
         return storage.delete(key, stored.modRevision()).handle((d, e) -> result);
-      });
+      }));
     }).handle((obj, e) -> {
       if (e == null) {
         return CompletableFuture.completedFuture(obj);
       }
       if (isStorageConflict(e) && attempt < MAX_ATTEMPTS) {
-        return guaranteedUpdate(namespace, name, part, dryRun, change, attempt + 1);
+        return guaranteedUpdate(namespace, name, part, dryRun, user, change, attempt + 1);
       }
       return CompletableFuture.<ObjectNode>failedFuture(StorageErrors.toStatus(e, def, name));
     }).thenCompose(f -> f);
@@ -271,7 +273,7 @@ public final class ResourceStore {
       KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
       ObjectNode current = stamp(served(kv.value()), kv.modRevision());
       Deletion.checkPreconditions(def, name, current, options);
-      Deletion.Plan plan = Deletion.plan(def, current, options, clock().now());
+      Deletion.Plan plan = Deletion.plan(restStrategy, current, options, clock().now());
       if (plan.marked() == null) {
         if (options.dryRun()) {
           return CompletableFuture.completedFuture(new Deleted(current, true));
@@ -390,28 +392,17 @@ public final class ResourceStore {
   /** Updates an object's {@code /status} on behalf of the server itself (controllers). */
   public CompletableFuture<ObjectNode> updateStatusInternal(String namespace, String name,
       UnaryOperator<ObjectNode> change) {
-    return guaranteedUpdate(namespace, name, Part.STATUS, false, change, 0);
-  }
-
-  /** kube's NamespaceLifecycle refusal of new content in a namespace being deleted: 403 with a NamespaceTerminating cause. */
-  private StatusException namespaceTerminating(String name, String namespace) {
-    io.listwatch.api.Status forbidden = StatusException.forbidden(def.group(), def.plural(), name,
-        "unable to create new content in namespace " + namespace + " because it is being terminated").status();
-    io.listwatch.api.Status.Details details = forbidden.details().withCauses(java.util.List.of(
-        new io.listwatch.api.Status.Cause("NamespaceTerminating", "namespace " + namespace + " is being terminated",
-            "metadata.namespace")));
-    return new StatusException(io.listwatch.api.Status.failure(forbidden.code(), forbidden.reason(),
-        forbidden.message(), details));
+    return guaranteedUpdate(namespace, name, Part.STATUS, false, AdmissionAttributes.SERVER, change, 0);
   }
 
   /** Creates a cluster-scoped object on behalf of the server itself (startup). */
   public CompletableFuture<ObjectNode> createInternal(ObjectNode obj) {
-    return create("", obj, false);
+    return create("", obj, false, AdmissionAttributes.SERVER);
   }
 
   /** Creates an object in {@code namespace} ("" for cluster-scoped) on behalf of the server itself (startup). */
   public CompletableFuture<ObjectNode> createInternal(String namespace, ObjectNode obj) {
-    return create(namespace, obj, false);
+    return create(namespace, obj, false, AdmissionAttributes.SERVER);
   }
 
   /**
@@ -422,7 +413,7 @@ public final class ResourceStore {
    * resourceVersion is new.
    */
   public CompletableFuture<ObjectNode> restoreInternal(String namespace, ObjectNode obj) {
-    return create(namespace, obj, false, true, 0);
+    return create(namespace, obj, false, true, AdmissionAttributes.SERVER, 0);
   }
 
   /**
@@ -430,12 +421,12 @@ public final class ResourceStore {
    * kube's guaranteed update, without the request checks of {@link WriteAdmission}s.
    */
   public CompletableFuture<ObjectNode> updateInternal(String namespace, String name, UnaryOperator<ObjectNode> change) {
-    return guaranteedUpdate(namespace, name, Part.MAIN, false, change, 0);
+    return guaranteedUpdate(namespace, name, Part.MAIN, false, AdmissionAttributes.SERVER, change, 0);
   }
 
   /** A namespace's {@code /finalize} by the server itself: only {@code spec.finalizers} changes. */
   public CompletableFuture<ObjectNode> finalizeInternal(String name, UnaryOperator<ObjectNode> change) {
-    return guaranteedUpdate("", name, Part.FINALIZE, false, change, 0);
+    return guaranteedUpdate("", name, Part.FINALIZE, false, AdmissionAttributes.SERVER, change, 0);
   }
 
   /** The object straight from storage (for admission checks that cannot wait for the cache). */

@@ -77,7 +77,7 @@ final class ScaleHandler implements RestHandler {
 
   private CompletableFuture<ApiResponse> update(RequestInfo info, ApiRequest request,
       java.util.function.UnaryOperator<ObjectNode> newScale) {
-    return store.guaranteedUpdate(info.namespace(), info.name(), false, request.isDryRun(), current -> {
+    return store.guaranteedUpdate(info.namespace(), info.name(), false, request.isDryRun(), request.user(), current -> {
       ObjectNode scale = newScale.apply(current);
       checkTypeMeta(scale);
       String rv = scale.path("metadata").path("resourceVersion").asText("");

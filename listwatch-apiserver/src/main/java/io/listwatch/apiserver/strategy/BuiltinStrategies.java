@@ -27,7 +27,8 @@ public final class BuiltinStrategies {
       Map.entry("apps/daemonsets", new DaemonSetStrategy()),
       Map.entry("batch/jobs", new JobStrategy()),
       Map.entry("batch/cronjobs", new CronJobStrategy()),
-      Map.entry("scheduling.k8s.io/priorityclasses", new PriorityClassStrategy()));
+      Map.entry("scheduling.k8s.io/priorityclasses", new PriorityClassStrategy()),
+      Map.entry("apiextensions.k8s.io/customresourcedefinitions", new CustomResourceDefinitionStrategy()));
 
   private BuiltinStrategies() {
   }

@@ -43,6 +43,12 @@ final class JobStrategy implements RestStrategy {
     PodSpecDefaults.template(spec);
   }
 
+  /** kube's job strategy: a Job deleted without a propagation policy orphans its pods (for old clients). */
+  @Override
+  public boolean orphansDependentsByDefault() {
+    return true;
+  }
+
   /**
    * kube's job strategy: unless {@code spec.manualSelector} is true, the job's pods are labelled
    * with its name and uid ({@code batch.kubernetes.io/job-name}, {@code job-name},

@@ -64,6 +64,18 @@ final class NamespaceStrategy implements RestStrategy {
     obj.setAll(result);
   }
 
+  /** A deleted namespace is Terminating while the namespace controller empties it. */
+  @Override
+  public void prepareForDelete(ObjectNode marked, java.util.Set<String> finalizers, Instant now) {
+    (marked.get("status") instanceof ObjectNode s ? s : marked.putObject("status")).put("phase", "Terminating");
+  }
+
+  /** A namespace stays, marked, until its {@code spec.finalizers} is empty (the controller's {@code /finalize}). */
+  @Override
+  public boolean holdsDeletion(ObjectNode obj) {
+    return !obj.path("spec").path("finalizers").isEmpty();
+  }
+
   /** Refuses to delete the built-in namespaces (403 Forbidden). */
   @Override
   public void checkDelete(String name) {

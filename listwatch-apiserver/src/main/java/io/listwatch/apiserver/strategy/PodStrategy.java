@@ -22,6 +22,28 @@ final class PodStrategy implements RestStrategy {
     obj.putObject("status").put("phase", "Pending").put("qosClass", PodQosClass.of(obj.path("spec")));
   }
 
+  /** kube's default {@code terminationGracePeriodSeconds}. */
+  static final long DEFAULT_GRACE_SECONDS = 30;
+
+  /**
+   * kube's pod {@code CheckGracefulDelete}: the request's {@code gracePeriodSeconds}, else
+   * {@code spec.terminationGracePeriodSeconds}, else 30; 0 for a pod never bound to a node
+   * (nothing runs that needs time to stop) or already Succeeded or Failed.
+   */
+  @Override
+  public long gracePeriodSeconds(ObjectNode current, Long requestedSeconds) {
+    long grace = requestedSeconds != null ? requestedSeconds
+        : current.path("spec").path("terminationGracePeriodSeconds").asLong(DEFAULT_GRACE_SECONDS);
+    if (current.path("spec").path("nodeName").asText("").isEmpty()) {
+      return 0;
+    }
+    String phase = current.path("status").path("phase").asText("");
+    if (phase.equals("Succeeded") || phase.equals("Failed")) {
+      return 0;
+    }
+    return Math.max(0, grace);
+  }
+
   @Override
   public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
     Fields.keepStoredMetadata(obj, old, "ownerReferences");

@@ -15,22 +15,26 @@ import java.time.Instant;
  * and may throw a {@link io.listwatch.api.StatusException} to refuse the write, in which case
  * nothing is stored. They see dry runs too.
  *
- * <p>The order of a <b>create</b>: the server's metadata is set (name, uid,
- * creationTimestamp, generation; {@code ObjectMetaRules.prepareForCreate}), the client's
- * {@code status} is dropped for kinds whose definition says {@code clearsStatusOnCreate}, then
- * {@link #prepareForCreate}, then {@link #defaults}, then validation.
+ * <p>The order of a <b>create</b> (kube's): {@link #defaults} (kube fills them as it decodes),
+ * the mutating admission plug-ins, the server's metadata (name, uid, creationTimestamp,
+ * generation; {@code ObjectMetaRules.prepareForCreate}), the client's {@code status} dropped
+ * for kinds whose definition says {@code clearsStatusOnCreate}, {@link #prepareForCreate},
+ * validation, then the validating admission plug-ins.
  *
  * <p>The order of an <b>update</b> (an update, patch or apply, inside the guaranteed update
  * and again on each retry): the request's change is applied to the stored object, then
- * {@link #defaults} runs on the result (for every subresource), then the metadata rules (the
+ * {@link #defaults} runs on the result (for every subresource), then the mutating admission
+ * plug-ins, then the metadata rules (the
  * stored status kept on the main resource, the stored spec kept on {@code /status}, the
  * generation bumped; {@code ObjectMetaRules.prepareForUpdate}), then one of
  * {@link #prepareForUpdate} (the main resource, and the server's own whole-object writes such
  * as a pod's binding), {@link #prepareForStatusUpdate} ({@code /status}) or
  * {@link #prepareForFinalize} ({@code /finalize}), then a custom resource's own strategy and
- * validation.
+ * validation, then the validating admission plug-ins.
  *
- * <p>A <b>delete</b> (and each delete of a deletecollection) first asks {@link #checkDelete}.
+ * <p>A <b>delete</b> (and each delete of a deletecollection) first asks {@link #checkDelete},
+ * then the store plans it ({@code rest.Deletion}) with {@link #gracePeriodSeconds},
+ * {@link #orphansDependentsByDefault}, {@link #prepareForDelete} and {@link #holdsDeletion}.
  *
  * <p>Implementations are stateless, immutable and thread-safe, and do not block.
  */
@@ -44,8 +48,9 @@ public interface RestStrategy {
    * {@code defaults.go} ({@code SetDefaults_*}) and runs them when it decodes a body; we keep
    * them with the kind, so that one file says everything the server does to it.
    *
-   * <p>Called on every create (after {@link #prepareForCreate}) and on every update of any
-   * subresource (on the changed object, before the metadata rules). May change any field.
+   * <p>Called first on every create (before admission and {@link #prepareForCreate}) and on
+   * every update of any subresource (on the changed object, before admission and the metadata
+   * rules). May change any field.
    */
   default void defaults(ObjectNode obj) {
   }
@@ -53,8 +58,8 @@ public interface RestStrategy {
   /**
    * kube's {@code PrepareForCreate}: what the server sets on a new object of the kind (a
    * namespace starts Active, a pod Pending), whatever the client sent. Called once per create
-   * attempt, after the server's metadata (the uid included) is set and the status of kinds
-   * that clear it is dropped, before {@link #defaults}.
+   * attempt, after {@link #defaults}, the mutating admission plug-ins and the server's metadata
+   * (the uid included), and after the status of kinds that clear it is dropped.
    *
    * @param now the server's clock, for timestamps the object gets
    */
@@ -92,6 +97,47 @@ public interface RestStrategy {
    * @param old the stored object (with its resourceVersion); not to be changed
    */
   default void prepareForFinalize(ObjectNode obj, ObjectNode old) {
+  }
+
+  /**
+   * kube's {@code CheckGracefulDelete}: how many seconds a DELETE leaves the object marked
+   * ({@code deletionTimestamp}) before it goes; 0 (the default) removes it at once, unless
+   * finalizers hold it.
+   *
+   * @param current the stored object
+   * @param requestedSeconds the request's {@code gracePeriodSeconds}, or null
+   */
+  default long gracePeriodSeconds(ObjectNode current, Long requestedSeconds) {
+    return 0;
+  }
+
+  /**
+   * kube's {@code DefaultGarbageCollectionPolicy}: whether a DELETE without a propagation policy
+   * orphans the object's dependents ({@code OrphanDependents}) rather than letting the garbage
+   * collector delete them afterwards ({@code Background}, the default).
+   */
+  default boolean orphansDependentsByDefault() {
+    return false;
+  }
+
+  /**
+   * What the first DELETE of an object does beyond the grace period and the propagation
+   * finalizers (a kind's own REST delete in kube): may add finalizers that hold the object and
+   * change what is stored while it is marked. Called only when the object is not yet marked,
+   * on the copy that will be stored if anything holds it.
+   *
+   * @param marked the object as it will be stored while marked; may be changed
+   * @param finalizers the finalizers it will have; may be added to
+   */
+  default void prepareForDelete(ObjectNode marked, java.util.Set<String> finalizers, Instant now) {
+  }
+
+  /**
+   * Whether a marked object must stay beyond its finalizers and grace period (a namespace, while
+   * its {@code spec.finalizers} is not empty).
+   */
+  default boolean holdsDeletion(ObjectNode obj) {
+    return false;
   }
 
   /**

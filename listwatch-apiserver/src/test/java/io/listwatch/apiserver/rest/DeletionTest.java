@@ -3,21 +3,27 @@ package io.listwatch.apiserver.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.strategy.BuiltinStrategies;
+import io.listwatch.apiserver.strategy.RestStrategy;
 import io.listwatch.apiserver.registry.ResourceRegistry;
 import java.io.IOException;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** What a DELETE does to one object: kube's grace period, propagation finalizers and namespace rules. */
+/** What a DELETE does to one object: kube's grace period, propagation finalizers and the kinds' own rules. */
 class DeletionTest {
 
   private static final Instant NOW = Instant.parse("2026-11-24T12:00:00Z");
   private static final ResourceRegistry REGISTRY = ResourceRegistry.builtins();
-  private static final ResourceDefinition PODS = REGISTRY.find("", "v1", "pods").orElseThrow();
-  private static final ResourceDefinition CONFIGMAPS = REGISTRY.find("", "v1", "configmaps").orElseThrow();
-  private static final ResourceDefinition NAMESPACES = REGISTRY.find("", "v1", "namespaces").orElseThrow();
-  private static final ResourceDefinition JOBS = REGISTRY.find("batch", "v1", "jobs").orElseThrow();
+  private static final RestStrategy PODS = strategy("", "pods");
+  private static final RestStrategy CONFIGMAPS = strategy("", "configmaps");
+  private static final RestStrategy NAMESPACES = strategy("", "namespaces");
+  private static final RestStrategy JOBS = strategy("batch", "jobs");
+
+  /** The kind's strategy, which holds its part of a delete. */
+  private static RestStrategy strategy(String group, String plural) {
+    return BuiltinStrategies.forResource(REGISTRY.find(group, "v1", plural).orElseThrow());
+  }
 
   private static ObjectNode json(String s) {
     try {
@@ -90,5 +96,17 @@ class DeletionTest {
     assertThat(Deletion.readyToRemove(NAMESPACES, marked)).isFalse();
     ((ObjectNode) marked.get("spec")).putArray("finalizers");
     assertThat(Deletion.readyToRemove(NAMESPACES, marked)).isTrue();
+  }
+
+  @Test
+  void customResourceDefinition_firstDelete_addsTheCleanupFinalizer_andTheTerminatingCondition() {
+    RestStrategy crds = BuiltinStrategies.forResource(
+        REGISTRY.find("apiextensions.k8s.io", "v1", "customresourcedefinitions").orElseThrow());
+    ObjectNode marked = Deletion.plan(crds, json("{\"metadata\":{\"name\":\"a.b.c\"}}"), DeleteOptions.DEFAULTS, NOW)
+        .marked();
+
+    assertThat(marked.at("/metadata/finalizers").toString()).isEqualTo("[\"customresourcecleanup.apiextensions.k8s.io\"]");
+    assertThat(marked.at("/status/conditions/0/type").asText()).isEqualTo("Terminating");
+    assertThat(marked.at("/status/conditions/0/reason").asText()).isEqualTo("InstanceDeletionPending");
   }
 }

@@ -1,0 +1,38 @@
+package io.listwatch.apiserver.admission;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.request.UserInfo;
+
+/**
+ * One write as the admission plug-ins see it (kube's {@code admission.Attributes}). The
+ * object is the one about to be stored, in place: a mutating plug-in changes it, a validating
+ * one only reads it.
+ *
+ * @param operation what the write does
+ * @param resource the resource written
+ * @param subresource "" for the main resource, else its name ({@code status}, {@code binding})
+ * @param namespace the request's namespace, "" for a cluster-scoped resource
+ * @param name the object's name ("" when a create generates it)
+ * @param object the object to store (mutable by mutating plug-ins)
+ * @param oldObject the stored object for an update, null for a create
+ * @param user who asks; {@link #SERVER} for the server's own writes
+ * @param dryRun whether nothing will be stored
+ */
+public record AdmissionAttributes(Operation operation, ResourceDefinition resource, String subresource,
+    String namespace, String name, ObjectNode object, ObjectNode oldObject, UserInfo user, boolean dryRun) {
+
+  /** The identity of the server's own writes (startup objects, its controllers). */
+  public static final UserInfo SERVER = UserInfo.of("system:apiserver", java.util.List.of(UserInfo.MASTERS));
+
+  /** kube's admission operations that this server admits. */
+  public enum Operation {
+    CREATE, UPDATE
+  }
+
+  /** Whether this is {@code operation} on the main resource of {@code group}/{@code plural}. */
+  public boolean is(Operation operation, String group, String plural) {
+    return this.operation == operation && subresource.isEmpty() && resource.group().equals(group)
+        && resource.plural().equals(plural);
+  }
+}

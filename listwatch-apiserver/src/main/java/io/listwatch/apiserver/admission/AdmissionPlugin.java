@@ -1,0 +1,29 @@
+package io.listwatch.apiserver.admission;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One named admission plug-in (kube's {@code admission.Interface}, with its
+ * {@code MutationInterface} and {@code ValidationInterface}): it may change a write in the
+ * mutating phase and refuse it in the validating phase. The {@link AdmissionChain} runs every
+ * plug-in's {@link #admit} in kube's order, then the store prepares and validates the object
+ * as the kind's strategy says, then every plug-in's {@link #validate}, then the write is stored.
+ *
+ * <p>A refusal is a {@link io.listwatch.api.StatusException} (thrown, or failing the future);
+ * nothing is stored then. Plug-ins run for dry runs too. Implementations are thread-safe and do
+ * not block (a plug-in that needs to read answers with a future).
+ */
+public interface AdmissionPlugin {
+
+  /** kube's name of the plug-in ({@code NamespaceLifecycle}, {@code ServiceAccount}, ...). */
+  String name();
+
+  /** The mutating phase: may change {@code attributes.object()}. */
+  default void admit(AdmissionAttributes attributes) {
+  }
+
+  /** The validating phase: completes normally to let the write through. */
+  default CompletableFuture<Void> validate(AdmissionAttributes attributes) {
+    return CompletableFuture.completedFuture(null);
+  }
+}
