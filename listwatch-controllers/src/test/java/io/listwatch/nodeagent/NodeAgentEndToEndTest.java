@@ -9,7 +9,7 @@ import io.listwatch.client.KubeClient;
 import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.client.testing.ApiServerExtension;
 import io.listwatch.testsupport.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;

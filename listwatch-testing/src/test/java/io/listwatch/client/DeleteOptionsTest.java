@@ -7,7 +7,7 @@ import io.listwatch.api.StatusException;
 import io.listwatch.client.testing.Action;
 import io.listwatch.client.testing.FakeClient;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.client.testing.ApiServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -13,7 +13,7 @@ import io.listwatch.controllers.ControllerContext;
 import io.listwatch.controllers.events.EventRecorder;
 import io.listwatch.nodeagent.NodeAgent;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.client.testing.ApiServerExtension;
 import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

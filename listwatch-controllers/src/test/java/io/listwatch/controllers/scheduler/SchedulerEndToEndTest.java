@@ -20,7 +20,7 @@ import io.listwatch.client.ResourceType;
 import io.listwatch.client.cache.SharedInformerFactory;
 import io.listwatch.controllers.ControllerContext;
 import io.listwatch.server.ApiServer;
-import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.client.testing.ApiServerExtension;
 import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.HashMap;

@@ -106,8 +106,8 @@ public final class FakeApiServer implements AutoCloseable {
   // ---- the scene ----------------------------------------------------------------------
 
   /**
-   * Seeds an object that already exists (a fixture): it goes through the server's defaults and
-   * validation as a create does, but keeps the {@code uid}, {@code creationTimestamp},
+   * Seeds an object that already exists (a fixture): it goes through the server's defaults,
+   * admission and validation as a create does, and is in the watch cache on return, but keeps the {@code uid}, {@code creationTimestamp},
    * {@code generation} and {@code status} it has, so references to it hold; its
    * resourceVersion is new. A namespaced object without a namespace goes to
    * {@value Config#DEFAULT_NAMESPACE}, and a namespace it names that does not exist is created
@@ -128,7 +128,7 @@ public final class FakeApiServer implements AutoCloseable {
       }
       ensureNamespace(namespace);
     }
-    return join(store(type).restoreInternal(namespace, tree));
+    return settled(type, join(store(type).restoreInternal(namespace, tree)));
   }
 
   /** Seeds a typed object (see {@link #add(ResourceType, ObjectNode)}); returns it as stored. */
@@ -176,22 +176,32 @@ public final class FakeApiServer implements AutoCloseable {
 
   /** Creates an object as a client would, without recording an action. */
   public ObjectNode create(ResourceType type, ObjectNode object) {
-    return objects(type).create(DynamicObject.of(object)).toTree();
+    return settled(type, objects(type).create(DynamicObject.of(object)).toTree());
   }
 
   /** Updates an object as a client would (a resourceVersion it carries must be current). */
   public ObjectNode update(ResourceType type, ObjectNode object) {
-    return objects(type).update(DynamicObject.of(object)).toTree();
+    return settled(type, objects(type).update(DynamicObject.of(object)).toTree());
   }
 
   /** Updates an object's status as a client would. */
   public ObjectNode updateStatus(ResourceType type, ObjectNode object) {
-    return objects(type).updateStatus(DynamicObject.of(object)).toTree();
+    return settled(type, objects(type).updateStatus(DynamicObject.of(object)).toTree());
   }
 
   /** Deletes an object as a client would; false if it did not exist. */
   public boolean delete(ResourceType type, String namespace, String name) {
-    return objects(type).delete(namespace, name);
+    return settled(type, objects(type).delete(namespace, name));
+  }
+
+  /**
+   * Returns {@code result} once the resource's watch cache holds every write so far: what a test
+   * seeds or changes itself is then in every read and watch that starts afterwards, even one at
+   * {@code resourceVersion=0} (which the cache answers from what it has, as kube's does).
+   */
+  private <V> V settled(ResourceType type, V result) {
+    join(core.cacher(type.group(), type.plural()).list("", ListOptions.builder().limit(1).build()));
+    return result;
   }
 
   /** The store's current resourceVersion: that of the last write. */

@@ -12,7 +12,9 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Gives a JUnit 5 test class a running {@link ApiServer} on 127.0.0.1 and a free port, with
+ * The server's own tests' fixture (users' tests have {@code io.listwatch.client.testing.ApiServerExtension}
+ * in listwatch-testing, with ready clients). Gives a JUnit 5 test class a running {@link ApiServer}
+ * on 127.0.0.1 and a free port, with
  * its own temporary data directory, started before the first test and stopped (data deleted)
  * after the last. Tests receive it as a parameter:
  *
