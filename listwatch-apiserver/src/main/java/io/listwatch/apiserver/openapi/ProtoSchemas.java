@@ -109,21 +109,23 @@ public final class ProtoSchemas {
    * Fields that are Go structs embedded with {@code json:",inline"}: in protobuf a field, in JSON
    * their fields are the parent's. By definition name, then protobuf field name.
    */
-  static final Map<String, Set<String>> INLINE = Map.ofEntries(
-      Map.entry("io.k8s.api.core.v1.Volume", Set.of("volumeSource")),
-      Map.entry("io.k8s.api.core.v1.PersistentVolumeSpec", Set.of("persistentVolumeSource")),
-      Map.entry("io.k8s.api.core.v1.EphemeralContainer", Set.of("ephemeralContainerCommon")),
-      Map.entry("io.k8s.api.core.v1.Probe", Set.of("handler")),
-      Map.entry("io.k8s.api.core.v1.VolumeMountStatus", Set.of("volumeStatus")),
-      Map.entry("io.k8s.api.networking.v1.IngressRule", Set.of("ingressRuleValue")),
-      // the LocalObjectReference (its "name") of key selectors and sources
-      Map.entry("io.k8s.api.core.v1.ConfigMapEnvSource", Set.of("localObjectReference")),
-      Map.entry("io.k8s.api.core.v1.ConfigMapKeySelector", Set.of("localObjectReference")),
-      Map.entry("io.k8s.api.core.v1.ConfigMapProjection", Set.of("localObjectReference")),
-      Map.entry("io.k8s.api.core.v1.ConfigMapVolumeSource", Set.of("localObjectReference")),
-      Map.entry("io.k8s.api.core.v1.SecretEnvSource", Set.of("localObjectReference")),
-      Map.entry("io.k8s.api.core.v1.SecretKeySelector", Set.of("localObjectReference")),
-      Map.entry("io.k8s.api.core.v1.SecretProjection", Set.of("localObjectReference")));
+  static final Map<String, Set<String>> INLINE = inline();
+
+  private static Map<String, Set<String>> inline() {
+    Map<String, Set<String>> inline = new java.util.HashMap<>(Map.of(
+        "io.k8s.api.core.v1.Volume", Set.of("volumeSource"),
+        "io.k8s.api.core.v1.PersistentVolumeSpec", Set.of("persistentVolumeSource"),
+        "io.k8s.api.core.v1.EphemeralContainer", Set.of("ephemeralContainerCommon"),
+        "io.k8s.api.core.v1.Probe", Set.of("handler"),
+        "io.k8s.api.core.v1.VolumeMountStatus", Set.of("volumeStatus"),
+        "io.k8s.api.networking.v1.IngressRule", Set.of("ingressRuleValue")));
+    // the LocalObjectReference (its "name") of key selectors and sources
+    for (String kind : java.util.List.of("ConfigMapEnvSource", "ConfigMapKeySelector", "ConfigMapProjection",
+        "ConfigMapVolumeSource", "SecretEnvSource", "SecretKeySelector", "SecretProjection")) {
+      inline.put("io.k8s.api.core.v1." + kind, Set.of("localObjectReference"));
+    }
+    return Map.copyOf(inline);
+  }
 
   /** Meta types that embed TypeMeta although they have no ObjectMeta or ListMeta. */
   private static final Set<String> TYPE_META = Set.of(

@@ -350,7 +350,8 @@ public final class ApiRoutes {
       throw StatusException.methodNotAllowed();
     }
     checkNames(info);
-    return new WatchStart(handler, info, handler.listOptions(request));
+    ListOptions options = handler.listOptions(request);
+    return new WatchStart(handler.resource(), sink -> handler.watch(info, options, sink));
   }
 
   /**

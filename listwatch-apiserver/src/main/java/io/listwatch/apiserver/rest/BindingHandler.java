@@ -24,13 +24,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Thread-safe (stateless beyond the store).
  */
-final class BindingHandler implements RestHandler {
-
-  private final ResourceStore pods;
-
-  BindingHandler(ResourceStore pods) {
-    this.pods = pods;
-  }
+record BindingHandler(ResourceStore pods) implements RestHandler {
 
   @Override
   public CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {

@@ -18,13 +18,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Thread-safe (stateless beyond the store).
  */
-final class FinalizeHandler implements RestHandler {
-
-  private final ResourceStore namespaces;
-
-  FinalizeHandler(ResourceStore namespaces) {
-    this.namespaces = namespaces;
-  }
+record FinalizeHandler(ResourceStore namespaces) implements RestHandler {
 
   @Override
   public CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {

@@ -1,15 +1,14 @@
 package io.listwatch.apiserver.rest;
 
-import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
 import io.listwatch.apiserver.cacher.CacheWatcher;
 import io.listwatch.apiserver.cacher.WatchSink;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.request.ApiResponse;
-import io.listwatch.apiserver.request.RequestInfo;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,25 +20,14 @@ import org.slf4j.LoggerFactory;
  * (HTTP/1.1, HTTP/2, WebSocket, the fake client in memory) starts its watches this way.
  *
  * <p>Immutable; {@link #begin} is called once.
+ *
+ * @param resource the resource watched (a transport prints its events as Table rows when asked to)
+ * @param watch starts the watch on a sink: the resource handler's watch with the request's
+ *     checked options
  */
-public final class WatchStart {
+public record WatchStart(ResourceDefinition resource, Function<WatchSink, CompletableFuture<CacheWatcher>> watch) {
 
   private static final Logger LOG = LoggerFactory.getLogger(WatchStart.class);
-
-  private final ResourceHandler handler;
-  private final RequestInfo info;
-  private final ListOptions options;
-
-  WatchStart(ResourceHandler handler, RequestInfo info, ListOptions options) {
-    this.handler = handler;
-    this.info = info;
-    this.options = options;
-  }
-
-  /** The resource watched (a transport prints its events as Table rows when asked to). */
-  public ResourceDefinition resource() {
-    return handler.resource();
-  }
 
   /**
    * Starts the watch, writing to {@code sink}. Completes on the sink's executor: with the
@@ -50,7 +38,7 @@ public final class WatchStart {
   public CompletableFuture<Optional<CacheWatcher>> begin(WatchSink sink) {
     CompletableFuture<CacheWatcher> started;
     try {
-      started = handler.watch(info, options, sink);
+      started = watch.apply(sink);
     } catch (RuntimeException e) {
       started = CompletableFuture.failedFuture(e);
     }
@@ -67,7 +55,7 @@ public final class WatchStart {
       StatusException status = cause instanceof StatusException se ? se
           : StatusException.internal(String.valueOf(cause.getMessage()));
       if (!(cause instanceof StatusException)) {
-        LOG.error("watch of {} failed", info.resource(), cause);
+        LOG.error("watch of {} failed", resource.plural(), cause);
       }
       sink.write(new byte[][] {sink.encoding().error(ApiResponse.json(status.status()))});
       sink.end();

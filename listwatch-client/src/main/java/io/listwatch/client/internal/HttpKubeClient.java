@@ -2,7 +2,6 @@ package io.listwatch.client.internal;
 
 import io.listwatch.client.Config;
 import io.listwatch.client.KubeClient;
-import io.listwatch.client.WatchStream;
 import io.listwatch.client.ObjectCodec;
 import io.listwatch.client.ResourceClient;
 import io.listwatch.client.ResourceType;
@@ -16,11 +15,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -62,7 +58,7 @@ public final class HttpKubeClient implements KubeClient, RestTransport {
   private final BearerToken token;
   private final String basicAuth;
   /** Open watches, closed with the client. */
-  private final Set<WatchStream<?>> watches = ConcurrentHashMap.newKeySet();
+  private final OpenWatches watches = new OpenWatches();
   private final Object gateLock = new Object();
   /** The first exchange in flight, null when none; guarded by gateLock. */
   private CompletableFuture<Void> firstExchange;
@@ -233,16 +229,8 @@ public final class HttpKubeClient implements KubeClient, RestTransport {
   }
 
   @Override
-  public void register(WatchStream<?> watch) {
-    watches.add(watch);
-    if (closed) {
-      watch.close();
-    }
-  }
-
-  @Override
-  public void unregister(WatchStream<?> watch) {
-    watches.remove(watch);
+  public OpenWatches watches() {
+    return watches;
   }
 
   /** Ends open watches, then shuts the HttpClient down. Idempotent. */
@@ -252,9 +240,7 @@ public final class HttpKubeClient implements KubeClient, RestTransport {
       return;
     }
     closed = true;
-    for (WatchStream<?> w : List.copyOf(watches)) {
-      w.close();
-    }
+    watches.close();
     HttpClient current;
     synchronized (gateLock) {
       current = http;

@@ -93,7 +93,7 @@ public final class RestResourceClient<T> implements ResourceClient<T> {
     String path = collectionPath(namespace, true) + query(watchOptions);
     RestResponse r = expectSuccess(client.send(RestRequest.get(path)));
     WatchBodyStream<T> stream = new WatchBodyStream<>(client, r.body(), codec, type + " " + path);
-    client.register(stream);
+    client.watches().add(stream);
     return stream;
   }
 

@@ -1,6 +1,5 @@
 package io.listwatch.client.internal;
 
-import io.listwatch.client.WatchStream;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
@@ -28,11 +27,8 @@ public interface RestTransport {
    */
   RestResponse send(RestRequest request);
 
-  /** Tracks an open watch so that closing the transport ends it (at once, if already closed). */
-  void register(WatchStream<?> watch);
-
-  /** Forgets a watch that ended. */
-  void unregister(WatchStream<?> watch);
+  /** The watches open over this transport, which closing it ends. */
+  OpenWatches watches();
 
   /**
    * One request.

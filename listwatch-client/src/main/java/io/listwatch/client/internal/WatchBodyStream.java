@@ -90,7 +90,7 @@ final class WatchBodyStream<T> implements WatchStream<T> {
     } catch (IOException e) {
       // closing: nothing to report
     }
-    client.unregister(this);
+    client.watches().remove(this);
   }
 
   @Override

@@ -1,6 +1,6 @@
 package io.listwatch.client.leaderelection;
 
-import io.listwatch.api.leaderelection.ResourceLock;
+import io.listwatch.api.leaderelection.AbstractLeaseLock;
 import io.listwatch.api.leaderelection.LeaderElectionRecord;
 import io.listwatch.api.leaderelection.LeaseSpec;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -13,19 +13,16 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A {@link ResourceLock} over a {@code coordination.k8s.io/v1} Lease (client-go's
+ * A {@link io.listwatch.api.leaderelection.ResourceLock} over a {@code coordination.k8s.io/v1} Lease (client-go's
  * {@code LeaseLock}): the record lives in the Lease's spec, times as kube's MicroTime
  * (RFC 3339 with microseconds), and every write is a PUT guarded by the resourceVersion last
  * read or written, so a concurrent writer gets 409 Conflict.
  *
  * <p>Confined to its elector's thread (it remembers the last Lease it saw).
  */
-public final class LeaseLock implements ResourceLock {
+public final class LeaseLock extends AbstractLeaseLock {
 
   private final ResourceClient<DynamicObject> leases;
-  private final String namespace;
-  private final String name;
-  private final String identity;
   /** The Lease last read or written, or null; its resourceVersion guards the next update. */
   private DynamicObject lease;
 
@@ -33,10 +30,8 @@ public final class LeaseLock implements ResourceLock {
    * A lock on Lease {@code namespace/name}, for the candidate {@code identity}.
    */
   public LeaseLock(KubeClient client, String namespace, String name, String identity) {
+    super(namespace, name, identity);
     this.leases = Objects.requireNonNull(client, "client").dynamic(ResourceType.LEASES);
-    this.namespace = requireNonEmpty(namespace, "namespace");
-    this.name = requireNonEmpty(name, "name");
-    this.identity = requireNonEmpty(identity, "identity");
   }
 
   @Override
@@ -48,14 +43,7 @@ public final class LeaseLock implements ResourceLock {
 
   @Override
   public void create(LeaderElectionRecord record) {
-    ObjectNode tree = Json.MAPPER.createObjectNode();
-    tree.put("apiVersion", ResourceType.LEASES.apiVersion());
-    tree.put("kind", ResourceType.LEASES.kind());
-    ObjectNode metadata = tree.putObject("metadata");
-    metadata.put("namespace", namespace);
-    metadata.put("name", name);
-    LeaseSpec.write(tree.putObject("spec"), record);
-    lease = leases.create(DynamicObject.of(tree));
+    lease = leases.create(DynamicObject.of(newLease(record)));
   }
 
   @Override
@@ -68,25 +56,8 @@ public final class LeaseLock implements ResourceLock {
     lease = leases.update(DynamicObject.of(tree));
   }
 
-  @Override
-  public String identity() {
-    return identity;
-  }
-
-  @Override
-  public String describe() {
-    return namespace + "/" + name;
-  }
-
   /** The record a Lease holds; missing fields read as empty, zero or null. */
   static LeaderElectionRecord toRecord(DynamicObject lease) {
     return LeaseSpec.read(lease.get("spec").orElse(Json.MAPPER.createObjectNode()));
-  }
-
-  private static String requireNonEmpty(String value, String what) {
-    if (value == null || value.isEmpty()) {
-      throw new IllegalArgumentException(what + " must not be empty");
-    }
-    return value;
   }
 }

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -26,9 +25,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * while calling the work queue, and a firing timer takes it only after the clock has
  * released its own. Thread-safe.
  */
-final class DefaultDelayingQueue<T> implements DelayingQueue<T> {
+final class DefaultDelayingQueue<T> extends ForwardingWorkQueue<T, DefaultWorkQueue<T>> implements DelayingQueue<T> {
 
-  private final DefaultWorkQueue<T> queue;
   private final Clock clock;
 
   private final ReentrantLock lock = new ReentrantLock();
@@ -38,7 +36,7 @@ final class DefaultDelayingQueue<T> implements DelayingQueue<T> {
   private boolean stopped;
 
   DefaultDelayingQueue(DefaultWorkQueue<T> queue, Clock clock) {
-    this.queue = Objects.requireNonNull(queue, "queue");
+    super(queue);
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
@@ -115,26 +113,6 @@ final class DefaultDelayingQueue<T> implements DelayingQueue<T> {
   }
 
   @Override
-  public void add(T item) {
-    queue.add(item);
-  }
-
-  @Override
-  public int len() {
-    return queue.len();
-  }
-
-  @Override
-  public Optional<T> get() throws InterruptedException {
-    return queue.get();
-  }
-
-  @Override
-  public void done(T item) {
-    queue.done(item);
-  }
-
-  @Override
   public void shutDown() {
     stopWaiting();
     queue.shutDown();
@@ -144,21 +122,6 @@ final class DefaultDelayingQueue<T> implements DelayingQueue<T> {
   public void shutDownWithDrain() throws InterruptedException {
     stopWaiting();
     queue.shutDownWithDrain();
-  }
-
-  @Override
-  public boolean isShuttingDown() {
-    return queue.isShuttingDown();
-  }
-
-  @Override
-  public String name() {
-    return queue.name();
-  }
-
-  @Override
-  public WorkQueueMetrics metrics() {
-    return queue.metrics();
   }
 
   @Override

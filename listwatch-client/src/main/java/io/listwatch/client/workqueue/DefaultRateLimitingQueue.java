@@ -2,19 +2,18 @@ package io.listwatch.client.workqueue;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * The {@link RateLimitingQueue} (client-go's {@code rateLimitingType}): a
  * {@link DelayingQueue} and a {@link RateLimiter}, both thread-safe, so this is too.
  */
-final class DefaultRateLimitingQueue<T> implements RateLimitingQueue<T> {
+final class DefaultRateLimitingQueue<T> extends ForwardingWorkQueue<T, DelayingQueue<T>>
+    implements RateLimitingQueue<T> {
 
-  private final DelayingQueue<T> queue;
   private final RateLimiter<T> rateLimiter;
 
   DefaultRateLimitingQueue(DelayingQueue<T> queue, RateLimiter<T> rateLimiter) {
-    this.queue = Objects.requireNonNull(queue, "queue");
+    super(queue);
     this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
   }
 
@@ -37,51 +36,6 @@ final class DefaultRateLimitingQueue<T> implements RateLimitingQueue<T> {
   @Override
   public void addAfter(T item, Duration delay) {
     queue.addAfter(item, delay);
-  }
-
-  @Override
-  public void add(T item) {
-    queue.add(item);
-  }
-
-  @Override
-  public int len() {
-    return queue.len();
-  }
-
-  @Override
-  public Optional<T> get() throws InterruptedException {
-    return queue.get();
-  }
-
-  @Override
-  public void done(T item) {
-    queue.done(item);
-  }
-
-  @Override
-  public void shutDown() {
-    queue.shutDown();
-  }
-
-  @Override
-  public void shutDownWithDrain() throws InterruptedException {
-    queue.shutDownWithDrain();
-  }
-
-  @Override
-  public boolean isShuttingDown() {
-    return queue.isShuttingDown();
-  }
-
-  @Override
-  public String name() {
-    return queue.name();
-  }
-
-  @Override
-  public WorkQueueMetrics metrics() {
-    return queue.metrics();
   }
 
   @Override

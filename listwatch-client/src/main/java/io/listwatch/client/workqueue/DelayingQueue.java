@@ -2,7 +2,6 @@ package io.listwatch.client.workqueue;
 
 import io.listwatch.api.clock.Clock;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * A {@link WorkQueue} that can also add an item later (client-go's
@@ -43,23 +42,9 @@ public interface DelayingQueue<T> extends WorkQueue<T> {
   }
 
   /** Builds a {@link DelayingQueue}. Not thread-safe; build once, then share the queue. */
-  final class Builder<T> {
-    private String name = QueueNames.DEFAULT;
-    private Clock clock = Clock.system();
+  final class Builder<T> extends QueueBuilder<Builder<T>> {
 
     Builder() {}
-
-    /** The name for logs and metrics; default {@code "workqueue"}. */
-    public Builder<T> name(String name) {
-      this.name = QueueNames.require(name);
-      return this;
-    }
-
-    /** The clock that times delays and metrics; default the system clock. */
-    public Builder<T> clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
 
     public DelayingQueue<T> build() {
       return new DefaultDelayingQueue<>(new DefaultWorkQueue<>(name, clock), clock);

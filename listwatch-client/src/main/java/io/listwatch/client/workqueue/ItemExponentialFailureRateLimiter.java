@@ -9,11 +9,10 @@ import java.time.Duration;
  *
  * <p>Thread-safe: its only state is a {@link FailureCounts}.
  */
-final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
+final class ItemExponentialFailureRateLimiter<T> extends PerItemRateLimiter<T> {
 
   private final long baseNanos;
   private final long maxNanos;
-  private final FailureCounts<T> failures = new FailureCounts<>();
 
   ItemExponentialFailureRateLimiter(Duration baseDelay, Duration maxDelay) {
     this.baseNanos = Nanos.requireNonNegative(baseDelay, "baseDelay");
@@ -39,15 +38,5 @@ final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
       return maxNanos;
     }
     return baseNanos << exponent;
-  }
-
-  @Override
-  public void forget(T item) {
-    failures.forget(item);
-  }
-
-  @Override
-  public int numRequeues(T item) {
-    return failures.get(item);
   }
 }

@@ -9,12 +9,11 @@ import java.time.Duration;
  *
  * <p>Thread-safe: its only state is a {@link FailureCounts}.
  */
-final class ItemFastSlowRateLimiter<T> implements RateLimiter<T> {
+final class ItemFastSlowRateLimiter<T> extends PerItemRateLimiter<T> {
 
   private final Duration fastDelay;
   private final Duration slowDelay;
   private final int maxFastAttempts;
-  private final FailureCounts<T> failures = new FailureCounts<>();
 
   ItemFastSlowRateLimiter(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
     Nanos.requireNonNegative(fastDelay, "fastDelay");
@@ -30,15 +29,5 @@ final class ItemFastSlowRateLimiter<T> implements RateLimiter<T> {
   @Override
   public Duration when(T item) {
     return failures.increment(item) <= maxFastAttempts ? fastDelay : slowDelay;
-  }
-
-  @Override
-  public void forget(T item) {
-    failures.forget(item);
-  }
-
-  @Override
-  public int numRequeues(T item) {
-    return failures.get(item);
   }
 }

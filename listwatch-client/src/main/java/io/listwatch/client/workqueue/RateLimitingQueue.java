@@ -1,6 +1,5 @@
 package io.listwatch.client.workqueue;
 
-import io.listwatch.api.clock.Clock;
 import java.util.Objects;
 
 /**
@@ -39,28 +38,11 @@ public interface RateLimitingQueue<T> extends DelayingQueue<T> {
   }
 
   /** Builds a {@link RateLimitingQueue}. Not thread-safe; build once, then share the queue. */
-  final class Builder<T> {
+  final class Builder<T> extends QueueBuilder<Builder<T>> {
     private final RateLimiter<T> rateLimiter;
-    private String name = QueueNames.DEFAULT;
-    private Clock clock = Clock.system();
 
     Builder(RateLimiter<T> rateLimiter) {
       this.rateLimiter = rateLimiter;
-    }
-
-    /** The name for logs and metrics; default {@code "workqueue"}. */
-    public Builder<T> name(String name) {
-      this.name = QueueNames.require(name);
-      return this;
-    }
-
-    /**
-     * The clock that times delays and metrics; default the system clock. A rate limiter that
-     * reads time ({@link RateLimiters#bucket}) has its own clock, usually the same one.
-     */
-    public Builder<T> clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
-      return this;
     }
 
     public RateLimitingQueue<T> build() {

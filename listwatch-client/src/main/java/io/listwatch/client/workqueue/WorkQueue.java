@@ -1,7 +1,5 @@
 package io.listwatch.client.workqueue;
 
-import io.listwatch.api.clock.Clock;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -98,23 +96,9 @@ public interface WorkQueue<T> {
   }
 
   /** Builds a {@link WorkQueue}. Not thread-safe; build once, then share the queue. */
-  final class Builder<T> {
-    private String name = QueueNames.DEFAULT;
-    private Clock clock = Clock.system();
+  final class Builder<T> extends QueueBuilder<Builder<T>> {
 
     Builder() {}
-
-    /** The name for logs and metrics; default {@code "workqueue"}. */
-    public Builder<T> name(String name) {
-      this.name = QueueNames.require(name);
-      return this;
-    }
-
-    /** The clock for metrics timings; default the system clock. */
-    public Builder<T> clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
 
     public WorkQueue<T> build() {
       return new DefaultWorkQueue<>(name, clock);

@@ -10,15 +10,7 @@ import java.util.Map;
  *
  * <p>Thread-safe: stateless apart from its thread-safe collaborators.
  */
-final class Recreate {
-
-  private final DeploymentSync sync;
-  private final RolloutProgress progress;
-
-  Recreate(DeploymentSync sync, RolloutProgress progress) {
-    this.sync = sync;
-    this.progress = progress;
-  }
+record Recreate(DeploymentSync sync, RolloutProgress progress) {
 
   /**
    * kube's {@code rolloutRecreate}.

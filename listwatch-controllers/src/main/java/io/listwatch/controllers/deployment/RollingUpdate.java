@@ -10,15 +10,7 @@ import java.util.List;
  *
  * <p>Thread-safe: stateless apart from its thread-safe collaborators.
  */
-final class RollingUpdate {
-
-  private final DeploymentSync sync;
-  private final RolloutProgress progress;
-
-  RollingUpdate(DeploymentSync sync, RolloutProgress progress) {
-    this.sync = sync;
-    this.progress = progress;
-  }
+record RollingUpdate(DeploymentSync sync, RolloutProgress progress) {
 
   /** kube's {@code rolloutRolling}. */
   void rollout(Deployment d, List<ReplicaSet> rsList) {

@@ -1,11 +1,10 @@
 package io.listwatch.server.controllers;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.leaderelection.LeaderElectionRecord;
 import io.listwatch.api.leaderelection.LeaseSpec;
-import io.listwatch.api.leaderelection.ResourceLock;
+import io.listwatch.api.leaderelection.AbstractLeaseLock;
 import io.listwatch.apiserver.rest.ResourceStore;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -14,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A {@link ResourceLock} over a Lease the server reads and writes through its own
+ * A {@link io.listwatch.api.leaderelection.ResourceLock} over a Lease the server reads and writes through its own
  * {@link ResourceStore}, straight from storage (on etcd, a linearizable read), as the client's
  * {@code LeaseLock} does through the API. An update is refused with 409 Conflict when the Lease
  * changed since this lock last read or wrote it.
@@ -22,21 +21,16 @@ import java.util.concurrent.TimeoutException;
  * <p>Confined to its elector's thread. Calls wait at most {@code timeout}; an interrupt (the
  * elector's renew deadline) ends the wait.
  */
-final class StoreLeaseLock implements ResourceLock {
+final class StoreLeaseLock extends AbstractLeaseLock {
 
   private final ResourceStore leases;
-  private final String namespace;
-  private final String name;
-  private final String identity;
   private final long timeoutMillis;
   /** The resourceVersion last read or written; null before the first. */
   private String resourceVersion;
 
   StoreLeaseLock(ResourceStore leases, String namespace, String name, String identity, java.time.Duration timeout) {
+    super(namespace, name, identity);
     this.leases = leases;
-    this.namespace = namespace;
-    this.name = name;
-    this.identity = identity;
     this.timeoutMillis = timeout.toMillis();
   }
 
@@ -49,11 +43,7 @@ final class StoreLeaseLock implements ResourceLock {
 
   @Override
   public void create(LeaderElectionRecord record) {
-    ObjectNode lease = JsonNodeFactory.instance.objectNode();
-    lease.put("apiVersion", "coordination.k8s.io/v1").put("kind", "Lease");
-    lease.putObject("metadata").put("namespace", namespace).put("name", name);
-    LeaseSpec.write(lease.putObject("spec"), record);
-    resourceVersion = resourceVersion(await(leases.createInternal(namespace, lease)));
+    resourceVersion = resourceVersion(await(leases.createInternal(namespace, newLease(record))));
   }
 
   @Override
@@ -70,16 +60,6 @@ final class StoreLeaseLock implements ResourceLock {
       return current;
     }));
     resourceVersion = resourceVersion(written);
-  }
-
-  @Override
-  public String identity() {
-    return identity;
-  }
-
-  @Override
-  public String describe() {
-    return namespace + "/" + name;
   }
 
   private static String resourceVersion(ObjectNode lease) {

@@ -7,11 +7,11 @@ import io.listwatch.storage.RangeRequest;
 import io.listwatch.storage.RangeResult;
 import io.listwatch.storage.Storage;
 import io.listwatch.storage.StorageException;
+import io.listwatch.storage.StoreBuilder;
 import io.listwatch.storage.Watch;
 import io.listwatch.storage.WatchEvent;
 import io.listwatch.storage.WatchListener;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -75,9 +75,9 @@ public final class MemoryStorage implements Storage {
 
   private MemoryStorage(Builder b) {
     data = b.data != null ? b.data : new MemoryData();
-    maxValueBytes = b.maxValueBytes;
-    retention = b.retention;
-    clock = b.clock;
+    maxValueBytes = b.maxValueBytes();
+    retention = b.retention();
+    clock = b.clock();
     watchExecutor = b.watchExecutor;
     data.lock.lock();
     try {
@@ -336,11 +336,8 @@ public final class MemoryStorage implements Storage {
   }
 
   /** Configures and opens a {@link MemoryStorage}. Validates every setting. */
-  public static final class Builder {
+  public static final class Builder extends StoreBuilder<Builder> {
     private MemoryData data;
-    private HistoryRetention retention = HistoryRetention.DEFAULT;
-    private int maxValueBytes = Keys.DEFAULT_MAX_VALUE_BYTES;
-    private Clock clock = Clock.systemUTC();
     private Executor watchExecutor;
 
     private Builder() {
@@ -352,31 +349,6 @@ public final class MemoryStorage implements Storage {
      */
     public Builder data(MemoryData data) {
       this.data = Objects.requireNonNull(data, "data");
-      return this;
-    }
-
-    /** How long history is kept for reads and watches in the past (default 5 minutes; see {@link HistoryRetention}). */
-    public Builder historyRetention(Duration period) {
-      this.retention = retention.withPeriod(period);
-      return this;
-    }
-
-    /** How many of the latest revisions are kept at least, whatever their age (default 100,000). */
-    public Builder historyMinRevisions(long revisions) {
-      this.retention = retention.withMinRevisions(revisions);
-      return this;
-    }
-
-    /** The largest value accepted, in bytes (default 3 MiB, kube-apiserver's limit). */
-    public Builder maxValueBytes(int bytes) {
-      require(bytes > 0, "maxValueBytes must be positive: " + bytes);
-      this.maxValueBytes = bytes;
-      return this;
-    }
-
-    /** The clock that dates commits for the retention window; tests pass a fake one. */
-    public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 
@@ -400,12 +372,6 @@ public final class MemoryStorage implements Storage {
      */
     public MemoryStorage open() {
       return new MemoryStorage(this);
-    }
-
-    private static void require(boolean ok, String message) {
-      if (!ok) {
-        throw new IllegalArgumentException(message);
-      }
     }
   }
 }

@@ -1,16 +1,15 @@
 package io.listwatch.storage.rocksdb;
 
-import io.listwatch.storage.HistoryRetention;
 import io.listwatch.storage.KeyValue;
 import io.listwatch.storage.Keys;
 import io.listwatch.storage.RangeRequest;
 import io.listwatch.storage.RangeResult;
 import io.listwatch.storage.Storage;
 import io.listwatch.storage.StorageException;
+import io.listwatch.storage.StoreBuilder;
 import io.listwatch.storage.Watch;
 import io.listwatch.storage.WatchListener;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -45,10 +44,10 @@ public final class RocksDbStorage implements Storage {
       ConcurrentSkipListMap<Long, Long> times = new ConcurrentSkipListMap<>();
       db.loadIndex(index, times);
       hub = new WatcherHub(revision);
-      committer = new Committer(db, hub, b.clock, index, times, revision);
-      compactor = new Compactor(db, committer::committedRevision, times, b.retention, b.compactionInterval,
-          b.clock);
-      maxValueBytes = b.maxValueBytes;
+      committer = new Committer(db, hub, b.clock(), index, times, revision);
+      compactor = new Compactor(db, committer::committedRevision, times, b.retention(), b.compactionInterval,
+          b.clock());
+      maxValueBytes = b.maxValueBytes();
       committer.start();
       compactor.start();
     } catch (RuntimeException e) {
@@ -204,46 +203,18 @@ public final class RocksDbStorage implements Storage {
   }
 
   /** Configures and opens a {@link RocksDbStorage}. Validates every setting. */
-  public static final class Builder {
+  public static final class Builder extends StoreBuilder<Builder> {
     private final Path dir;
-    private HistoryRetention retention = HistoryRetention.DEFAULT;
     private Duration compactionInterval = Duration.ofSeconds(30);
-    private int maxValueBytes = Keys.DEFAULT_MAX_VALUE_BYTES;
-    private Clock clock = Clock.systemUTC();
 
     private Builder(Path dir) {
       this.dir = Objects.requireNonNull(dir, "dir");
-    }
-
-    /** How long history is kept for reads and watches in the past (default 5 minutes; see {@link HistoryRetention}). */
-    public Builder historyRetention(Duration period) {
-      this.retention = retention.withPeriod(period);
-      return this;
-    }
-
-    /** How many of the latest revisions are kept at least, whatever their age (default 100,000). */
-    public Builder historyMinRevisions(long revisions) {
-      this.retention = retention.withMinRevisions(revisions);
-      return this;
     }
 
     /** How often the background compactor looks for expired history (default 30 s). */
     public Builder compactionInterval(Duration interval) {
       require(!interval.isNegative() && !interval.isZero(), "compactionInterval must be positive: " + interval);
       this.compactionInterval = interval;
-      return this;
-    }
-
-    /** The largest value accepted, in bytes (default 3 MiB, kube-apiserver's limit). */
-    public Builder maxValueBytes(int bytes) {
-      require(bytes > 0, "maxValueBytes must be positive: " + bytes);
-      this.maxValueBytes = bytes;
-      return this;
-    }
-
-    /** The clock that dates commits for the retention window; tests pass a fake one. */
-    public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 
@@ -255,12 +226,6 @@ public final class RocksDbStorage implements Storage {
      */
     public RocksDbStorage open() {
       return new RocksDbStorage(this);
-    }
-
-    private static void require(boolean ok, String message) {
-      if (!ok) {
-        throw new IllegalArgumentException(message);
-      }
     }
   }
 }

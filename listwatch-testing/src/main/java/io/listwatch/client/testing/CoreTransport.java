@@ -9,7 +9,7 @@ import io.listwatch.apiserver.request.RequestInfo;
 import io.listwatch.apiserver.request.UserInfo;
 import io.listwatch.apiserver.rest.ApiRoutes;
 import io.listwatch.apiserver.rest.WatchStart;
-import io.listwatch.client.WatchStream;
+import io.listwatch.client.internal.OpenWatches;
 import io.listwatch.client.internal.RestTransport;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -22,10 +22,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -41,7 +39,7 @@ final class CoreTransport implements RestTransport {
 
   private final FakeApiServer server;
   private final Supplier<String> defaultNamespace;
-  private final Set<WatchStream<?>> watches = ConcurrentHashMap.newKeySet();
+  private final OpenWatches watches = new OpenWatches();
   private volatile boolean closed;
 
   CoreTransport(FakeApiServer server, Supplier<String> defaultNamespace) {
@@ -110,29 +108,19 @@ final class CoreTransport implements RestTransport {
   }
 
   @Override
-  public void register(WatchStream<?> watch) {
-    watches.add(watch);
-    if (closed) {
-      watch.close();
-    }
-  }
-
-  @Override
-  public void unregister(WatchStream<?> watch) {
-    watches.remove(watch);
+  public OpenWatches watches() {
+    return watches;
   }
 
   /** Ends this client's open watches, as if their connections dropped; new ones may start. */
   void closeWatches() {
-    for (WatchStream<?> w : List.copyOf(watches)) {
-      w.close();
-    }
+    watches.closeAll();
   }
 
   /** Ends the open watches and refuses further requests. Idempotent. */
   void close() {
     closed = true;
-    closeWatches();
+    watches.close();
   }
 
   private static ApiRequest apiRequest(RestRequest request) {

@@ -207,18 +207,11 @@ public final class FakeClient implements KubeClient {
     return Reaction.passThrough();
   }
 
-  /** A registered reactor; compared by identity, so a one-shot one removes only itself. */
-  private static final class Registration {
-    private final String verb;
-    private final ResourceType type;
-    private final Reactor reactor;
-
-    Registration(String verb, ResourceType type, Reactor reactor) {
-      this.verb = verb;
-      this.type = type;
-      this.reactor = reactor;
-    }
-
+  /**
+   * A registered reactor. Equal only to a registration of the same reactor for the same calls
+   * (reactors are compared by identity), so a one-shot one removes only itself.
+   */
+  private record Registration(String verb, ResourceType type, Reactor reactor) {
     boolean matches(Action action) {
       return action.is(verb, type);
     }
