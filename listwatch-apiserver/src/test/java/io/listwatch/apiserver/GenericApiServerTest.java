@@ -15,6 +15,7 @@ import io.listwatch.apiserver.request.ConnectionInfo;
 import io.listwatch.apiserver.request.Headers;
 import io.listwatch.apiserver.request.RequestInfo;
 import io.listwatch.apiserver.request.UserInfo;
+import io.listwatch.apiserver.request.WatchStart;
 import io.listwatch.storage.memory.MemoryStorage;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -125,7 +126,8 @@ class GenericApiServerTest {
         Map.of("watch", List.of("true"), "resourceVersion", List.of(
             json(send("GET", "/api/v1/namespaces/default/configmaps", null)).at("/metadata/resourceVersion").asText())));
     RequestInfo info = server.routes().requestInfo(watch);
-    CacheWatcher watcher = server.routes().prepareWatch(info, watch).begin(sink).join().orElseThrow();
+    WatchStart start = (WatchStart) server.routes().handle(info, watch).join().body();
+    CacheWatcher watcher = start.begin(sink).join().orElseThrow();
     watcher.drain();
 
     send("POST", "/api/v1/namespaces/default/configmaps",

@@ -59,7 +59,8 @@ public record ApiResponse(int code, Body body, Map<String, List<String>> headers
   /**
    * The body as JSON, as its parts in order, whatever transport sends it (one part, or for a
    * list the head, each item's cached bytes and the commas and tail around them: nothing is
-   * copied or re-serialized); empty for a body that is not JSON ({@link Text}, {@link Binary}).
+   * copied or re-serialized); empty for a body that is not JSON ({@link Text}, {@link Binary}) and
+   * for a watch ({@link WatchStart}), whose events the transport streams.
    * The parts are shared and must not be changed.
    */
   public java.util.Optional<byte[][]> jsonParts() {
@@ -71,6 +72,7 @@ public record ApiResponse(int code, Body body, Map<String, List<String>> headers
       case ListBody l -> java.util.Optional.of(l.jsonParts());
       case Text t -> java.util.Optional.empty();
       case Binary b -> java.util.Optional.empty();
+      case WatchStart w -> java.util.Optional.empty();
     };
   }
 
@@ -84,7 +86,7 @@ public record ApiResponse(int code, Body body, Map<String, List<String>> headers
   }
 
   /** A response body. */
-  public sealed interface Body permits JsonBytes, CachedBody, Value, ListBody, DiscoveryBody, Text, Binary {
+  public sealed interface Body permits JsonBytes, CachedBody, Value, ListBody, DiscoveryBody, Text, Binary, WatchStart {
   }
 
   /** An object that is already JSON (a cached object's bytes). Shared; do not mutate. */

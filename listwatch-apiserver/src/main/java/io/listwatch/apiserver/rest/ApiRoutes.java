@@ -11,6 +11,7 @@ import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.protobuf.KubeProtobuf;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.request.ApiRequest;
+import io.listwatch.apiserver.request.WatchStart;
 import io.listwatch.apiserver.request.RequestInfo;
 import io.listwatch.apiserver.registry.ResourceRegistry;
 import io.listwatch.api.meta.NameGenerator;
@@ -244,15 +245,22 @@ public final class ApiRoutes {
 
   /**
    * What a request means (kube's RequestInfoFactory, with this server's namespaced resources):
-   * the filters authorize it, then {@link #handle} and {@link #prepareWatch} serve it.
+   * the filters authorize it, then {@link #handle} serves it.
    */
   public RequestInfo requestInfo(ApiRequest request) {
     return RequestInfo.parse(request.method(), request.path(), request.query(),
         (group, resource) -> namespacedResources.contains(group + "/" + resource));
   }
 
-  /** Answers a non-watch request. Failures are StatusExceptions (thrown or in the future). */
+  /**
+   * Answers a request; a watch is answered with a {@link WatchStart} body once its request and
+   * options are checked, which the transport begins after writing the response head. Failures
+   * are StatusExceptions (thrown or in the future).
+   */
   public CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {
+    if (request.isWatch()) {
+      return CompletableFuture.completedFuture(new ApiResponse(200, watch(info, request)));
+    }
     String path = request.path();
     if (!info.resourceRequest()) {
       return done(nonResource(path, request));
@@ -341,7 +349,7 @@ public final class ApiRoutes {
    * Checks a watch request (unknown resource, bad options: thrown as StatusException before
    * any response is written) and returns how to start it.
    */
-  public WatchStart prepareWatch(RequestInfo info, ApiRequest request) {
+  private WatchStart watch(RequestInfo info, ApiRequest request) {
     if (!info.resourceRequest() || info.resource().isEmpty()) {
       throw StatusException.pathNotFound();
     }

@@ -174,10 +174,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
    */
   private void startWatch(ChannelHandlerContext ctx, RequestInfo info, ApiRequest request, FullHttpRequest req,
       HandlerChain.Admission admission, IdleConnections idle, RequestAudit audit) {
-    io.listwatch.apiserver.rest.WatchStart start;
+    io.listwatch.apiserver.request.WatchStart start;
     Optional<TableOptions> table;
     try {
-      start = routes.prepareWatch(info, request);
+      start = (io.listwatch.apiserver.request.WatchStart) routes.handle(info, request).join().body();
       table = TableOptions.negotiate(request);
     } catch (RuntimeException e) {
       admission.release();

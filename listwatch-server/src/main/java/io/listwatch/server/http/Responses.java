@@ -152,6 +152,7 @@ public final class Responses {
               : null;
           case ApiResponse.Text t -> null;
           case ApiResponse.Binary b -> null;
+          case io.listwatch.apiserver.request.WatchStart w -> throw new IllegalStateException("a watch is streamed");
         };
         if (body != null) {
           FullHttpResponse encoded = protobuf(status, body);

@@ -7,8 +7,8 @@ import io.listwatch.apiserver.request.ConnectionInfo;
 import io.listwatch.apiserver.request.Headers;
 import io.listwatch.apiserver.request.RequestInfo;
 import io.listwatch.apiserver.request.UserInfo;
+import io.listwatch.apiserver.request.WatchStart;
 import io.listwatch.apiserver.rest.ApiRoutes;
-import io.listwatch.apiserver.rest.WatchStart;
 import io.listwatch.client.internal.OpenWatches;
 import io.listwatch.client.internal.RestTransport;
 import java.io.ByteArrayInputStream;
@@ -62,10 +62,10 @@ final class CoreTransport implements RestTransport {
       ApiRequest api = apiRequest(request);
       RequestInfo info = routes.requestInfo(api);
       boolean ahead = asksForTheFuture(api);
-      if (api.isWatch()) {
-        return watch(routes.prepareWatch(info, api), ahead);
-      }
       CompletableFuture<ApiResponse> answering = routes.handle(info, api);
+      if (answering.getNow(null) instanceof ApiResponse r && r.body() instanceof WatchStart start) {
+        return watch(start, ahead);
+      }
       if (ahead && !answering.isDone()) {
         server.letWaitsElapse();
       }

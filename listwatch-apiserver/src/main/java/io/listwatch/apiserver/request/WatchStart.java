@@ -1,10 +1,9 @@
-package io.listwatch.apiserver.rest;
+package io.listwatch.apiserver.request;
 
 import io.listwatch.api.StatusException;
 import io.listwatch.apiserver.cacher.CacheWatcher;
 import io.listwatch.apiserver.cacher.WatchSink;
 import io.listwatch.apiserver.registry.ResourceDefinition;
-import io.listwatch.apiserver.request.ApiResponse;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -13,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A watch the routes accepted ({@link ApiRoutes#prepareWatch}): its request and options are
- * valid, so the transport writes a successful response head and then {@linkplain #begin begins}
- * it on a sink. What can only be found once it starts (a resourceVersion older than the
+ * The answer to a watch request, the body of its {@link ApiResponse}: the routes answer a watch
+ * as they answer every other verb, and a valid request and options give this, so the transport
+ * writes a successful response head and then {@linkplain #begin begins} the watch on a sink. What can only be found once it starts (a resourceVersion older than the
  * history) is then written as kube does, as one ERROR event ending the stream. Every transport
  * (HTTP/1.1, HTTP/2, WebSocket, the fake client in memory) starts its watches this way.
  *
@@ -25,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * @param watch starts the watch on a sink: the resource handler's watch with the request's
  *     checked options
  */
-public record WatchStart(ResourceDefinition resource, Function<WatchSink, CompletableFuture<CacheWatcher>> watch) {
+public record WatchStart(ResourceDefinition resource, Function<WatchSink, CompletableFuture<CacheWatcher>> watch)
+    implements ApiResponse.Body {
 
   private static final Logger LOG = LoggerFactory.getLogger(WatchStart.class);
 
