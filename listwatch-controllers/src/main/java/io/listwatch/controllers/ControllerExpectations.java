@@ -1,5 +1,6 @@
 package io.listwatch.controllers;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -32,13 +33,25 @@ public final class ControllerExpectations {
   /** kube's {@code ExpectationsTimeout}. */
   public static final Duration EXPECTATIONS_TTL = Duration.ofMinutes(5);
 
-  /** One controller key's outstanding adds and deletes. Guarded by itself. */
+  /** One controller key's outstanding adds and deletes. */
   private static final class Record {
+    @GuardedBy("this")
     long adds;
+    @GuardedBy("this")
     long dels;
+    @GuardedBy("this")
     long timestampNanos;
     /** Keys of the dependents whose deletion is expected. */
-    final Set<String> deleting = new HashSet<>();
+    @GuardedBy("this")
+    final Set<String> deleting;
+
+    /** Expects {@code adds} creations and the deletion of each of {@code deleting}. */
+    Record(long adds, Set<String> deleting, long timestampNanos) {
+      this.adds = adds;
+      this.deleting = deleting;
+      this.dels = deleting.size();
+      this.timestampNanos = timestampNanos;
+    }
   }
 
   private final Clock clock;
@@ -65,10 +78,7 @@ public final class ControllerExpectations {
 
   /** Expects {@code count} creations for {@code key}, replacing what was expected before. */
   public void expectCreations(String key, int count) {
-    Record r = new Record();
-    r.adds = count;
-    r.timestampNanos = clock.nanoTime();
-    records.put(key, r);
+    records.put(key, new Record(count, new HashSet<>(), clock.nanoTime()));
   }
 
   /**
@@ -76,11 +86,7 @@ public final class ControllerExpectations {
    * {@code key}, replacing what was expected before.
    */
   public void expectDeletions(String key, Collection<String> dependentKeys) {
-    Record r = new Record();
-    r.deleting.addAll(dependentKeys);
-    r.dels = r.deleting.size();
-    r.timestampNanos = clock.nanoTime();
-    records.put(key, r);
+    records.put(key, new Record(0, new HashSet<>(dependentKeys), clock.nanoTime()));
   }
 
   /** One creation for {@code key} was seen (or failed and will not be seen). */

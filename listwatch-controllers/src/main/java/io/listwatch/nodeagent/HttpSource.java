@@ -1,6 +1,7 @@
 package io.listwatch.nodeagent;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.client.DynamicObject;
 import java.io.IOException;
@@ -43,13 +44,13 @@ public final class HttpSource implements AutoCloseable {
   private final Clock clock;
   private final HttpClient http;
 
-  /** Guarded by this. */
+  @GuardedBy("this")
   private String etag = "";
-  /** Guarded by this. */
+  @GuardedBy("this")
   private byte[] lastBody;
-  /** Guarded by this. */
+  @GuardedBy("this")
   private Clock.Cancellable next;
-  /** Guarded by this. */
+  @GuardedBy("this")
   private boolean closed;
 
   public HttpSource(URI url, String nodeName, Consumer<PodUpdate> channel, Duration period, Clock clock) {

@@ -2,6 +2,7 @@ package io.listwatch.nodeagent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.client.DynamicObject;
 import java.time.format.DateTimeFormatter;
@@ -65,17 +66,21 @@ public final class PodConfig {
   /** Guards every field below; the downstream consumer is called while it is held. */
   private final ReentrantLock lock = new ReentrantLock();
   /** Each source's pods by UID (the stored trees are copies no one else sees). */
+  @GuardedBy("lock")
   private final Map<String, Map<String, ObjectNode>> pods = new HashMap<>();
   /** Sources registered with {@link #channel}. */
+  @GuardedBy("lock")
   private final Set<String> sources = new LinkedHashSet<>();
   /** Sources that have sent a SET. */
+  @GuardedBy("lock")
   private final Set<String> sourcesSeen = new HashSet<>();
   /**
    * The resourceVersion of the API server's pods as last merged, by uid. The API server source
    * hands over every pod of the node on each change (an UndeltaStore's SET); a pod whose
    * resourceVersion has not moved since it was merged cannot differ, so it is not parsed and
-   * compared again. Guarded by {@link #lock}.
+   * compared again.
    */
+  @GuardedBy("lock")
   private final Map<String, String> apiVersions = new HashMap<>();
 
   /**
@@ -157,6 +162,7 @@ public final class PodConfig {
     final List<ObjectNode> reconciles = new ArrayList<>();
   }
 
+  @GuardedBy("lock")
   private Diff apply(String source, PodUpdate update) {
     Diff diff = new Diff();
     Map<String, ObjectNode> current = pods.getOrDefault(source, new LinkedHashMap<>());
@@ -192,6 +198,7 @@ public final class PodConfig {
   }
 
   /** The kubelet's updatePodsFunc: merges {@code incoming} against {@code old} into {@code into}. */
+  @GuardedBy("lock")
   private void takeIn(String source, List<DynamicObject> incoming, Map<String, ObjectNode> old,
       Map<String, ObjectNode> into, Diff diff) {
     Set<String> names = new HashSet<>();

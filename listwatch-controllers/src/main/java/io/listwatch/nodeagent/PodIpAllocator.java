@@ -1,5 +1,6 @@
 package io.listwatch.nodeagent;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
@@ -18,11 +19,14 @@ final class PodIpAllocator {
 
   private final int network;
   private final int size;
-  /** Pod UID to IP offset in the range. Guarded by this. */
+  /** Pod UID to IP offset in the range. */
+  @GuardedBy("this")
   private final Map<String, Integer> byPod = new HashMap<>();
-  /** Offsets in use. Guarded by this. */
+  /** Offsets in use. */
+  @GuardedBy("this")
   private final java.util.BitSet used = new java.util.BitSet();
-  /** Where the next search starts, so freed addresses are not reused at once. Guarded by this. */
+  /** Where the next search starts, so freed addresses are not reused at once. */
+  @GuardedBy("this")
   private int next = 2;
 
   /**

@@ -3,6 +3,7 @@ package io.listwatch.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,15 +30,16 @@ public final class RecordingListener implements WatchListener {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final AtomicBoolean inCall = new AtomicBoolean();
-  /** Guarded by lock. */
+  @GuardedBy("lock")
   private final List<WatchEvent> events = new ArrayList<>();
-  /** Guarded by lock. */
+  @GuardedBy("lock")
   private final List<Progress> progress = new ArrayList<>();
-  /** Guarded by lock. */
+  @GuardedBy("lock")
   private final List<String> violations = new ArrayList<>();
-  /** Guarded by lock. */
+  @GuardedBy("lock")
   private StorageException error;
-  /** Guarded by lock: calls started, of every kind. */
+  /** Calls started, of every kind. */
+  @GuardedBy("lock")
   private int calls;
   /** When set, the first onEvents call waits (bounded) for it before recording. */
   private volatile CountDownLatch gate;
@@ -131,11 +133,13 @@ public final class RecordingListener implements WatchListener {
   }
 
   /** Waits until at least {@code count} events arrived; returns all events so far. */
+  @SuppressWarnings("GuardedBy") // awaitState evaluates the condition under lock
   public List<WatchEvent> awaitEvents(int count) {
     return awaitState(() -> events.size() >= count, "at least " + count + " events");
   }
 
   /** Waits until an event of revision {@code revision} or later arrived; returns all events. */
+  @SuppressWarnings("GuardedBy") // awaitState evaluates the condition under lock
   public List<WatchEvent> awaitRevision(long revision) {
     return awaitState(() -> !events.isEmpty()
         && events.get(events.size() - 1).revision() >= revision, "an event of revision " + revision);
@@ -145,6 +149,7 @@ public final class RecordingListener implements WatchListener {
    * Waits until an event of revision {@code revision} or later arrived or the watch failed;
    * returns all events.
    */
+  @SuppressWarnings("GuardedBy") // awaitState evaluates the condition under lock
   public List<WatchEvent> awaitRevisionOrError(long revision) {
     return awaitState(() -> error != null || (!events.isEmpty()
         && events.get(events.size() - 1).revision() >= revision), "revision " + revision
@@ -152,6 +157,7 @@ public final class RecordingListener implements WatchListener {
   }
 
   /** Waits for a progress notification of at least {@code revision}. */
+  @SuppressWarnings("GuardedBy") // awaitState evaluates the condition under lock
   public Progress awaitProgress(long revision) {
     awaitState(() -> progress.stream().anyMatch(p -> p.revision() >= revision),
         "progress to revision " + revision);
@@ -245,7 +251,7 @@ public final class RecordingListener implements WatchListener {
     }
   }
 
-  /** Guarded by lock. */
+  @GuardedBy("lock")
   private String describe() {
     String last = events.isEmpty() ? "none" : events.get(events.size() - 1).toString();
     return events.size() + " events (last " + last + "), progress " + progress

@@ -3,6 +3,7 @@ package io.listwatch.testsupport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -271,7 +272,8 @@ public final class Kubectl {
     private final Process process;
     private final BlockingQueue<String> stdout = new LinkedBlockingQueue<>();
     private final BlockingQueue<String> stderr = new LinkedBlockingQueue<>();
-    /** Every stderr line seen, for failure messages; guarded by itself. */
+    /** Every stderr line seen, for failure messages. */
+    @GuardedBy("stderrSeen")
     private final List<String> stderrSeen = new ArrayList<>();
 
     private Background(List<String> command, Process process) {
@@ -395,7 +397,11 @@ public final class Kubectl {
       List<String> rest = new ArrayList<>();
       stderr.drainTo(rest);
       synchronized (stderrSeen) {
-        rest.stream().filter(l -> l != EOF).forEach(stderrSeen::add);
+        for (String l : rest) { // a loop, not a method reference: the checker sees the lock held
+          if (l != EOF) {
+            stderrSeen.add(l);
+          }
+        }
         return String.join("\n", stderrSeen);
       }
     }

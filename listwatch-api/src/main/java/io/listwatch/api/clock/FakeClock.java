@@ -1,5 +1,6 @@
 package io.listwatch.api.clock;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -19,18 +20,21 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class FakeClock implements Clock {
 
   private final ReentrantLock lock = new ReentrantLock();
-  /** Signalled whenever time moves or a waiter arrives. Guarded by {@link #lock}. */
+  /** Signalled whenever time moves or a waiter arrives. */
+  @GuardedBy("lock")
   private final Condition changed = lock.newCondition();
-  /** Guarded by {@link #lock}. */
+  @GuardedBy("lock")
   private long nanos;
-  /** Guarded by {@link #lock}. */
+  @GuardedBy("lock")
   private final Instant epoch;
-  /** Pending tasks by due time, then by order of scheduling. Guarded by {@link #lock}. */
+  /** Pending tasks by due time, then by order of scheduling. */
+  @GuardedBy("lock")
   private final PriorityQueue<Task> tasks =
       new PriorityQueue<>(Comparator.comparingLong((Task t) -> t.due).thenComparingLong(t -> t.seq));
-  /** Threads blocked in {@link #sleep}. Guarded by {@link #lock}. */
+  /** Threads blocked in {@link #sleep}. */
+  @GuardedBy("lock")
   private int sleepers;
-  /** Guarded by {@link #lock}. */
+  @GuardedBy("lock")
   private long seq;
 
   /** A clock starting at 2026-01-01T00:00:00Z. */

@@ -1,5 +1,6 @@
 package io.listwatch.api.meta;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
@@ -30,7 +31,8 @@ public final class NameGenerator {
   /** The longest base kept from {@code generateName}: kube's {@code MaxGeneratedNameLength}. */
   public static final int MAX_GENERATED_NAME_LENGTH = MAX_NAME_LENGTH - RANDOM_LENGTH;
 
-  /** Null for the lock-free default; otherwise guarded by {@code this}. */
+  /** Null for the lock-free default. */
+  @GuardedBy("this")
   private final RandomGenerator random;
 
   /** A generator drawing from {@link ThreadLocalRandom}. */
@@ -61,7 +63,10 @@ public final class NameGenerator {
       base = base.substring(0, end);
     }
     char[] suffix = new char[RANDOM_LENGTH];
-    if (random == null) {
+    // A final field, so reading it needs no lock: only drawing from the generator does.
+    @SuppressWarnings("GuardedBy")
+    boolean lockFree = random == null;
+    if (lockFree) {
       fill(suffix, ThreadLocalRandom.current());
     } else {
       synchronized (this) {

@@ -1,5 +1,6 @@
 package io.listwatch.apiserver.cacher;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.List;
@@ -43,10 +44,14 @@ public final class CacheWatcher {
   private final java.util.concurrent.CompletableFuture<Void> ended = new java.util.concurrent.CompletableFuture<>();
   private final Object lock = new Object();
   /** Each entry is one event line, as its parts. */
-  private final ArrayDeque<byte[][]> queue = new ArrayDeque<>(); // guarded by lock
-  private boolean drainScheduled; // guarded by lock
-  private boolean ending; // guarded by lock
-  private boolean closed; // guarded by lock
+  @GuardedBy("lock")
+  private final ArrayDeque<byte[][]> queue = new ArrayDeque<>();
+  @GuardedBy("lock")
+  private boolean drainScheduled;
+  @GuardedBy("lock")
+  private boolean ending;
+  @GuardedBy("lock")
+  private boolean closed;
   /** Events to write before the queue: initial ADDED events or replayed history. */
   private Iterator<byte[][]> backlog; // event loop, after registration
   private byte[] afterBacklog; // event loop, after registration
@@ -204,6 +209,7 @@ public final class CacheWatcher {
     }
   }
 
+  @GuardedBy("lock")
   private void scheduleDrainLocked() {
     if (!drainScheduled) {
       drainScheduled = true;

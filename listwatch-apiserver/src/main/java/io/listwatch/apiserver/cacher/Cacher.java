@@ -1,5 +1,6 @@
 package io.listwatch.apiserver.cacher;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.ContinueToken;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.ResourceVersionMatch;
@@ -66,10 +67,12 @@ public final class Cacher implements AutoCloseable {
   private final WatchCache cache;
   private final String logName;
   private final ReentrantLock dispatchLock = new ReentrantLock();
-  private final List<CacheWatcher> watchers = new ArrayList<>(); // guarded by dispatchLock
+  @GuardedBy("dispatchLock")
+  private final List<CacheWatcher> watchers = new ArrayList<>();
   /** Watchers ended on a thread that did not hold the lock; removed at the next dispatch or tick. */
   private final java.util.Queue<CacheWatcher> endedWatchers = new java.util.concurrent.ConcurrentLinkedQueue<>();
-  private final List<CacheListener> listeners = new ArrayList<>(); // guarded by dispatchLock
+  @GuardedBy("dispatchLock")
+  private final List<CacheListener> listeners = new ArrayList<>();
   private final AtomicLong terminatedWatchers = new AtomicLong();
   /** Stored objects skipped because they could not be read ({@link UnreadableObjectException}). */
   private final AtomicLong unreadableObjects = new AtomicLong();
@@ -229,6 +232,7 @@ public final class Cacher implements AutoCloseable {
   }
 
   /** Hands {@code event} to every watcher; returns how many queued it. */
+  @GuardedBy("dispatchLock")
   private int dispatch(WatchCacheEvent event) {
     removeEndedWatchers();
     int delivered = 0;
@@ -274,6 +278,7 @@ public final class Cacher implements AutoCloseable {
     }
   }
 
+  @GuardedBy("dispatchLock")
   private void notifyListeners(WatchCacheEvent event) {
     for (CacheListener l : listeners) {
       try {
@@ -350,6 +355,7 @@ public final class Cacher implements AutoCloseable {
   }
 
   /** Takes out the watchers that ended while another thread held the lock. Under {@link #dispatchLock}. */
+  @GuardedBy("dispatchLock")
   private void removeEndedWatchers() {
     for (CacheWatcher w; (w = endedWatchers.poll()) != null; ) {
       watchers.remove(w);
@@ -541,6 +547,8 @@ public final class Cacher implements AutoCloseable {
     }
   }
 
+  // touches watchers only when dispatchLock.isHeldByCurrentThread(), which the checker cannot see
+  @SuppressWarnings("GuardedBy")
   private void removeLater(CacheWatcher w) {
     if (w == null) {
       return;

@@ -1,5 +1,6 @@
 package io.listwatch.apiserver.controller;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -56,9 +57,10 @@ public final class ControllerQueue implements AutoCloseable {
   private final Handler handler;
   private final Gate gate;
   private final Clock clock;
-  /** Keys waiting; guarded by this. */
+  /** Keys waiting. */
+  @GuardedBy("this")
   private final Set<String> queued = new LinkedHashSet<>();
-  /** Guarded by this. */
+  @GuardedBy("this")
   private boolean closed;
   private final Thread worker;
   /** Consecutive failures per key; worker thread only. */

@@ -2,6 +2,7 @@ package io.listwatch.apiserver.cacher;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.concurrent.Executor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,10 +28,14 @@ final class FakeWatchSink implements WatchSink {
 
   private final Executor executor;
   private volatile boolean writable = true;
-  private final List<String> writes = new ArrayList<>(); // guarded by this
-  private int flushes; // guarded by this
-  private boolean ended; // guarded by this
-  private boolean aborted; // guarded by this
+  @GuardedBy("this")
+  private final List<String> writes = new ArrayList<>();
+  @GuardedBy("this")
+  private int flushes;
+  @GuardedBy("this")
+  private boolean ended;
+  @GuardedBy("this")
+  private boolean aborted;
 
   FakeWatchSink(Executor executor) {
     this.executor = executor;
@@ -120,11 +125,11 @@ final class FakeWatchSink implements WatchSink {
   }
 
   void awaitAborted() {
-    await(() -> aborted, "abort");
+    await(this::aborted, "abort");
   }
 
   void awaitEnded() {
-    await(() -> ended, "end");
+    await(this::ended, "end");
   }
 
   private synchronized void await(BooleanSupplier condition, String what) {

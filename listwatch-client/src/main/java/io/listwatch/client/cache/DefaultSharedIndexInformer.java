@@ -1,5 +1,6 @@
 package io.listwatch.client.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.client.MetaAccessor;
 import io.listwatch.api.clock.Clock;
 import java.time.Duration;
@@ -58,7 +59,7 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
   private final Clock clock;
   private final boolean useWatchList;
   private final long pageSize;
-  /** Guarded by stateLock. */
+  @GuardedBy("stateLock")
   private ReflectorListener reflectorListener;
   private final Duration bookmarkInterval;
   private final Duration minWatchTimeout;
@@ -74,15 +75,16 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
 
   /** Guards the lifecycle and configuration fields below. */
   private final ReentrantLock stateLock = new ReentrantLock();
-  /** Guarded by stateLock. */
+  @GuardedBy("stateLock")
   private boolean started;
-  /** Guarded by stateLock. */
+  @GuardedBy("stateLock")
   private boolean closed;
-  /** How often the reflector asks whether a handler is due for resync. Guarded by stateLock. */
+  /** How often the reflector asks whether a handler is due for resync. */
+  @GuardedBy("stateLock")
   private Duration resyncCheckPeriod;
-  /** Guarded by stateLock. */
+  @GuardedBy("stateLock")
   private UnaryOperator<T> transform;
-  /** Guarded by stateLock. */
+  @GuardedBy("stateLock")
   private WatchErrorHandler watchErrorHandler;
 
   /** Set once by start(), before the threads start; read by any thread. */
@@ -256,6 +258,7 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
     }
   }
 
+  @GuardedBy("stateLock")
   private void requireNotStarted(String what) {
     if (started || closed) {
       throw new IllegalStateException(logName + ": " + what + " only before start()");

@@ -1,5 +1,6 @@
 package io.listwatch.client.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.ListOptions;
 import io.listwatch.client.KubeClient;
 import io.listwatch.client.ObjectCodec;
@@ -47,11 +48,13 @@ final class DefaultSharedInformerFactory implements SharedInformerFactory {
   private final Duration minWatchTimeout;
 
   private final ReentrantLock lock = new ReentrantLock();
-  /** Every informer created, in order. Guarded by lock. */
+  /** Every informer created, in order. */
+  @GuardedBy("lock")
   private final Map<InformerKey, DefaultSharedIndexInformer<?>> informers = new LinkedHashMap<>();
-  /** Keys of the informers started. Guarded by lock. */
+  /** Keys of the informers started. */
+  @GuardedBy("lock")
   private final Set<InformerKey> started = new HashSet<>();
-  /** Guarded by lock. */
+  @GuardedBy("lock")
   private boolean closed;
 
   DefaultSharedInformerFactory(SharedInformerFactory.Builder config) {

@@ -1,5 +1,6 @@
 package io.listwatch.client.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -109,31 +110,36 @@ public final class DeltaFIFO<T> implements Store<T> {
 
   /**
    * key → its deltas since its last pop, oldest first, never empty. Invariant: a key is in
-   * {@code items} iff it is in {@link #queue}. Guarded by {@link #lock}; replaced by a
-   * presized map when a {@link #replace} finds it empty.
+   * {@code items} iff it is in {@link #queue}. Replaced by a presized map when a
+   * {@link #replace} finds it empty.
    */
+  @GuardedBy("lock")
   private HashMap<String, List<Delta<T>>> items = new HashMap<>();
 
   /**
    * The keys of {@link #items}, each once, in the order of their first delta since their last
-   * pop. Invariant: a key is in {@code queue} iff it is in {@code items}. Guarded by
-   * {@link #lock}.
+   * pop. Invariant: a key is in {@code queue} iff it is in {@code items}.
    */
+  @GuardedBy("lock")
   private final ArrayDeque<String> queue = new ArrayDeque<>();
 
-  /** The key whose deltas a processor is handling; null when none. Guarded by {@link #lock}. */
+  /** The key whose deltas a processor is handling; null when none. */
+  @GuardedBy("lock")
   private String inFlightKey;
 
-  /** The deltas of {@link #inFlightKey}; null when none. Guarded by {@link #lock}. */
+  /** The deltas of {@link #inFlightKey}; null when none. */
+  @GuardedBy("lock")
   private List<Delta<T>> inFlightDeltas;
 
-  /** Whether a replace, add, update or delete has happened. Guarded by {@link #lock}. */
+  /** Whether a replace, add, update or delete has happened. */
+  @GuardedBy("lock")
   private boolean populated;
 
-  /** Pops of the initial population not yet completed. Guarded by {@link #lock}. */
+  /** Pops of the initial population not yet completed. */
+  @GuardedBy("lock")
   private int initialPopulationCount;
 
-  /** Guarded by {@link #lock}. */
+  @GuardedBy("lock")
   private boolean closed;
 
   /**
@@ -427,6 +433,7 @@ public final class DeltaFIFO<T> implements Store<T> {
    * consecutive deletions only one is kept: the newer, unless it is inferred
    * ({@code deletedFinalStateUnknown}). Caller holds {@link #lock}.
    */
+  @GuardedBy("lock")
   private void queueAction(String key, Delta<T> delta) {
     List<Delta<T>> deltas = items.get(key);
     if (deltas == null) {
@@ -451,6 +458,7 @@ public final class DeltaFIFO<T> implements Store<T> {
    * The keys the consumer knows, counting the key in flight; empty without knownObjects.
    * Caller holds {@link #lock}.
    */
+  @GuardedBy("lock")
   private List<String> knownKeys() {
     if (knownObjects == null) {
       return List.of();
@@ -473,6 +481,7 @@ public final class DeltaFIFO<T> implements Store<T> {
    * The consumer's object under {@code key}, as it is or, for the key in flight, as it will be
    * once its deltas are applied. Empty without knownObjects. Caller holds {@link #lock}.
    */
+  @GuardedBy("lock")
   private Optional<T> knownObject(String key) {
     if (knownObjects == null) {
       return Optional.empty();

@@ -1,5 +1,6 @@
 package io.listwatch.client.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -66,27 +67,39 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
   /** Signalled when a notification is queued or the listener stops. */
   private final Condition changed = lock.newCondition();
 
-  /** Notifications not yet taken by the handler thread, oldest first. Guarded by lock. */
+  /** Notifications not yet taken by the handler thread, oldest first. */
+  @GuardedBy("lock")
   private ArrayDeque<Notification<T>> pending = new ArrayDeque<>();
-  /** The largest size {@link #pending} reached since it was allocated. Guarded by lock. */
+  /** The largest size {@link #pending} reached since it was allocated. */
+  @GuardedBy("lock")
   private int pendingHighWater;
-  /** Initial adds queued or being delivered, not yet returned from. Guarded by lock. */
+  /** Initial adds queued or being delivered, not yet returned from. */
+  @GuardedBy("lock")
   private int initialPending;
-  /** Set once, by {@link #stop}; nothing is delivered after. Guarded by lock. */
+  /** Set once, by {@link #stop}; nothing is delivered after. */
+  @GuardedBy("lock")
   private boolean stopped;
-  /** The handler thread, null before {@link #start}. Guarded by lock. */
+  /** The handler thread, null before {@link #start}. */
+  @GuardedBy("lock")
   private Thread thread;
 
-  /** The effective resync period, zero for none. Guarded by lock. */
+  /** The effective resync period, zero for none. */
+  @GuardedBy("lock")
   private Duration resyncPeriod;
-  /** {@link Clock#nanoTime()} at which the next resync is due. Guarded by lock. */
+  /** {@link Clock#nanoTime()} at which the next resync is due. */
+  @GuardedBy("lock")
   private long nextResyncNanos;
 
-  /** Metrics. Guarded by lock. */
+  // Metrics.
+  @GuardedBy("lock")
   private int maxBacklog;
+  @GuardedBy("lock")
   private long delivered;
+  @GuardedBy("lock")
   private long failed;
+  @GuardedBy("lock")
   private long handlerNanosTotal;
+  @GuardedBy("lock")
   private long handlerNanosMax;
 
   /**
@@ -238,6 +251,7 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
   }
 
   /** Called with the lock held, after the handler returned from {@code notification}. */
+  @GuardedBy("lock")
   private void recordDelivery(Notification<T> notification, long nanos, boolean threw) {
     delivered++;
     if (threw) {

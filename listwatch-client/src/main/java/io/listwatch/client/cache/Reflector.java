@@ -1,5 +1,6 @@
 package io.listwatch.client.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
@@ -121,9 +122,11 @@ public final class Reflector<T> implements AutoCloseable {
   /** The open watch, so that close() can end it. Written by the run thread. */
   private volatile ReflectorWatch<T> currentWatch;
   private final Object lock = new Object();
-  /** The thread in run(), null before and after. Guarded by {@link #lock}. */
+  /** The thread in run(), null before and after. */
+  @GuardedBy("lock")
   private Thread runThread;
-  /** Whether close() interrupted runThread. Guarded by {@link #lock}. */
+  /** Whether close() interrupted runThread. */
+  @GuardedBy("lock")
   private boolean interruptedByClose;
 
   Reflector(ReflectorBuilder<T> config) {

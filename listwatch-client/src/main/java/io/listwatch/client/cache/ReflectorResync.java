@@ -1,5 +1,6 @@
 package io.listwatch.client.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -28,11 +29,14 @@ final class ReflectorResync {
   private final BooleanSupplier shouldResync;
   private final Store<?> store;
   private final Object lock = new Object();
-  /** Between start() and stop(). Guarded by {@link #lock}. */
+  /** Between start() and stop(). */
+  @GuardedBy("lock")
   private boolean running;
-  /** The pending resync. Guarded by {@link #lock}. */
+  /** The pending resync. */
+  @GuardedBy("lock")
   private Clock.Cancellable task;
-  /** Runs the resyncs, one at a time; created by start(). Guarded by {@link #lock}. */
+  /** Runs the resyncs, one at a time; created by start(). */
+  @GuardedBy("lock")
   private ExecutorService worker;
 
   ReflectorResync(String name, Clock clock, Duration period, BooleanSupplier shouldResync,

@@ -1,5 +1,6 @@
 package io.listwatch.client.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.ListOptions;
 import io.listwatch.api.ResourceVersionMatch;
 import io.listwatch.api.clock.Clock;
@@ -34,9 +35,10 @@ final class ReflectorWatch<T> implements AutoCloseable {
   private volatile boolean silent;
   /** Confined to the reflector's thread. */
   private long events;
-  /** Guarded by {@code this}. */
+  @GuardedBy("this")
   private boolean closed;
-  /** The pending check; guarded by {@code this}. */
+  /** The pending check. */
+  @GuardedBy("this")
   private Clock.Cancellable check;
 
   /** A plain watch from {@code rv}, with bookmarks. */

@@ -1,5 +1,6 @@
 package io.listwatch.client.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,14 +37,16 @@ final class SharedProcessor<T> {
   private final ReentrantLock lock = new ReentrantLock();
   /**
    * Each listener, in the order added, and whether the last {@link #shouldResync} found it
-   * due (client-go's {@code listeners map[*processorListener]bool}). Guarded by lock.
+   * due (client-go's {@code listeners map[*processorListener]bool}).
    */
+  @GuardedBy("lock")
   private final Map<ProcessorListener<T>, Boolean> listeners = new LinkedHashMap<>();
-  /** Numbers listeners' threads. Guarded by lock. */
+  /** Numbers listeners' threads. */
+  @GuardedBy("lock")
   private int nextListenerNumber = 1;
-  /** Guarded by lock. */
+  @GuardedBy("lock")
   private boolean running;
-  /** Guarded by lock. */
+  @GuardedBy("lock")
   private boolean stopped;
 
   SharedProcessor(String informerName, Clock clock) {

@@ -1,5 +1,6 @@
 package io.listwatch.client.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -42,16 +43,19 @@ public final class ThreadSafeStore<T> implements Indexer<T> {
    */
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
 
-  /** key → object. Guarded by {@link #lock}. */
+  /** key → object. */
+  @GuardedBy("lock")
   private HashMap<String, T> items = new HashMap<>();
 
-  /** index name → function; replaced, never mutated, on addIndexers. Guarded by {@link #lock}. */
+  /** index name → function; replaced, never mutated, on addIndexers. */
+  @GuardedBy("lock")
   private Map<String, IndexFunc<T>> indexers;
 
   /**
    * index name → value → keys of the objects having that value. Holds exactly the names of
-   * {@link #indexers}; a value's key set is never empty. Guarded by {@link #lock}.
+   * {@link #indexers}; a value's key set is never empty.
    */
+  @GuardedBy("lock")
   private final HashMap<String, HashMap<String, Set<String>>> indices = new HashMap<>();
 
   /**

@@ -1,5 +1,6 @@
 package io.listwatch.client.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,11 +25,14 @@ public final class BearerToken {
 
   private final Path file;
   private final LongSupplier nanoTime;
-  /** The token to send; guarded by this. */
+  /** The token to send. */
+  @GuardedBy("this")
   private String token;
-  /** When the file was last read (nanoTime), guarded by this; valid once {@code read}. */
+  /** When the file was last read (nanoTime); valid once {@code read}. */
+  @GuardedBy("this")
   private long readAt;
-  /** Whether the file was read at least once; guarded by this. */
+  /** Whether the file was read at least once. */
+  @GuardedBy("this")
   private boolean read;
 
   public BearerToken(String token, Path file, LongSupplier nanoTime) {

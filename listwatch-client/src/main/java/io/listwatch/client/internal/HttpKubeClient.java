@@ -1,5 +1,6 @@
 package io.listwatch.client.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.client.Config;
 import io.listwatch.client.KubeClient;
 import io.listwatch.client.ObjectCodec;
@@ -60,9 +61,11 @@ public final class HttpKubeClient implements KubeClient, RestTransport {
   /** Open watches, closed with the client. */
   private final OpenWatches watches = new OpenWatches();
   private final Object gateLock = new Object();
-  /** The first exchange in flight, null when none; guarded by gateLock. */
+  /** The first exchange in flight, null when none. */
+  @GuardedBy("gateLock")
   private CompletableFuture<Void> firstExchange;
-  /** Whether an exchange has completed, so a connection exists; guarded by gateLock. */
+  /** Whether an exchange has completed, so a connection exists. */
+  @GuardedBy("gateLock")
   private boolean connected;
   private volatile boolean closed;
   /** The protocol of the last response, for tests and diagnostics. */

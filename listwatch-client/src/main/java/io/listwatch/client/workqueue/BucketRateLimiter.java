@@ -1,5 +1,6 @@
 package io.listwatch.client.workqueue;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -28,9 +29,11 @@ final class BucketRateLimiter<T> implements RateLimiter<T> {
   private final long intervalNanos;
   /** {@code burst · intervalNanos}: the credit of a full bucket. */
   private final long capacityNanos;
-  /** Tokens available times {@link #intervalNanos}; negative = owed. Guarded by this. */
+  /** Tokens available times {@link #intervalNanos}; negative = owed. */
+  @GuardedBy("this")
   private long credit;
-  /** Clock nanos when {@link #credit} was last brought up to date. Guarded by this. */
+  /** Clock nanos when {@link #credit} was last brought up to date. */
+  @GuardedBy("this")
   private long updatedAt;
 
   BucketRateLimiter(double qps, int burst, Clock clock) {

@@ -1,5 +1,6 @@
 package io.listwatch.client.workqueue;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -30,9 +31,11 @@ final class DefaultDelayingQueue<T> extends ForwardingWorkQueue<T, DefaultWorkQu
   private final Clock clock;
 
   private final ReentrantLock lock = new ReentrantLock();
-  /** Items waiting for their ready time, each with its one live timer. Guarded by lock. */
+  /** Items waiting for their ready time, each with its one live timer. */
+  @GuardedBy("lock")
   private final Map<T, Waiting> waiting = new HashMap<>();
-  /** Set by shutdown; no timer is scheduled after it. Guarded by lock. */
+  /** Set by shutdown; no timer is scheduled after it. */
+  @GuardedBy("lock")
   private boolean stopped;
 
   DefaultDelayingQueue(DefaultWorkQueue<T> queue, Clock clock) {

@@ -1,5 +1,6 @@
 package io.listwatch.client.workqueue;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.clock.Clock;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -45,23 +46,28 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
   /** Signalled when {@link #processing} becomes empty, and on {@link #shutDown}. */
   private final Condition processingEmpty = lock.newCondition();
 
-  /** Items waiting for a worker, first in first out, no duplicates. Guarded by lock. */
+  /** Items waiting for a worker, first in first out, no duplicates. */
+  @GuardedBy("lock")
   private final ArrayDeque<T> queue = new ArrayDeque<>();
   /**
    * Items that need processing: every queued item, and every item added while processing.
-   * Value: clock nanos when it became dirty (for queue latency). Guarded by lock.
+   * Value: clock nanos when it became dirty (for queue latency).
    */
+  @GuardedBy("lock")
   private final Map<T, Long> dirty = new HashMap<>();
   /**
    * Items handed out by {@code get} and not yet done. Value: clock nanos when handed out (for
-   * work duration). Guarded by lock.
+   * work duration).
    */
+  @GuardedBy("lock")
   private final Map<T, Long> processing = new HashMap<>();
-  /** Set once by a shutdown, never cleared. Guarded by lock. */
+  /** Set once by a shutdown, never cleared. */
+  @GuardedBy("lock")
   private boolean shuttingDown;
-  /** A {@link #shutDownWithDrain} is waiting; cleared by {@link #shutDown}. Guarded by lock. */
+  /** A {@link #shutDownWithDrain} is waiting; cleared by {@link #shutDown}. */
+  @GuardedBy("lock")
   private boolean draining;
-  /** Guarded by lock. */
+  @GuardedBy("lock")
   private final QueueMetrics metrics = new QueueMetrics();
 
   DefaultWorkQueue(String name, Clock clock) {
@@ -240,6 +246,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
     return "WorkQueue[" + name + "]";
   }
 
+  @GuardedBy("lock")
   private void enqueue(T item) {
     assert lock.isHeldByCurrentThread();
     queue.addLast(item);

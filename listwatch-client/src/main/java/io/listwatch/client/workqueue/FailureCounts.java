@@ -1,5 +1,6 @@
 package io.listwatch.client.workqueue;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -12,7 +13,7 @@ import java.util.Objects;
  */
 final class FailureCounts<T> {
 
-  /** Guarded by this. */
+  @GuardedBy("this")
   private final Map<T, Integer> counts = new HashMap<>();
 
   /** Counts one more failure of {@code item}; returns its count including this one. */

@@ -1,5 +1,6 @@
 package io.listwatch.controllers.manager;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.client.KubeClient;
 import io.listwatch.client.cache.SharedInformerFactory;
@@ -30,11 +31,12 @@ public final class ControllerManager implements AutoCloseable {
   private final List<ControllerSet.Entry> entries;
   private final EventRecorder events;
   private final Clock clock;
-  /** Guarded by this. */
+  @GuardedBy("this")
   private SharedInformerFactory informers;
-  /** In start order. Guarded by this. */
+  /** In start order. */
+  @GuardedBy("this")
   private final List<Controller> running = new ArrayList<>();
-  /** Guarded by this. */
+  @GuardedBy("this")
   private boolean closed;
 
   /** A manager of {@code entries} over {@code client}, recording events with {@code events}. */

@@ -3,6 +3,7 @@ package io.listwatch.controllers.nodelifecycle;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.client.DynamicObject;
@@ -101,9 +102,9 @@ public final class NodeLifecycleController implements Controller {
   private final Map<String, Probe> probes = new HashMap<>();
   /** When each unhealthy node was tainted. Confined to the controller's thread. */
   private final Map<String, Instant> taintedAt = new HashMap<>();
-  /** Guarded by this. */
+  @GuardedBy("this")
   private Clock.Cancellable timer;
-  /** Guarded by this. */
+  @GuardedBy("this")
   private boolean closed;
 
   public NodeLifecycleController(ControllerContext context, Settings settings) {

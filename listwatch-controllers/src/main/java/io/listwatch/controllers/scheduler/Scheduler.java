@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.FieldSelector;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.meta.ObjectMetaRules;
@@ -93,9 +94,10 @@ public final class Scheduler implements Controller {
   private final ExecutorService binder = Executors.newThreadPerTaskExecutor(
       Thread.ofVirtual().name("scheduler-binding-", 0).factory());
   private final Object runLock = new Object();
-  /** The scheduling thread; guarded by runLock. */
+  /** The scheduling thread. */
+  @GuardedBy("runLock")
   private Thread thread;
-  /** Guarded by runLock. */
+  @GuardedBy("runLock")
   private boolean closed;
 
   /** A scheduler over {@code ctx}, breaking ties with a fresh random generator. */

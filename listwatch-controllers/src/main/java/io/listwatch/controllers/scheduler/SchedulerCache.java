@@ -1,5 +1,6 @@
 package io.listwatch.controllers.scheduler;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.client.DynamicObject;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,15 +26,20 @@ import java.util.concurrent.locks.ReentrantLock;
 final class SchedulerCache {
 
   private final ReentrantLock lock = new ReentrantLock();
-  /** Nodes by name, parsed once, without their pods. Guarded by lock. */
+  /** Nodes by name, parsed once, without their pods. */
+  @GuardedBy("lock")
   private final Map<String, NodeInfo> nodes = new TreeMap<>();
-  /** Bound or assumed pods by node name, then by {@code namespace/name}. Guarded by lock. */
+  /** Bound or assumed pods by node name, then by {@code namespace/name}. */
+  @GuardedBy("lock")
   private final Map<String, Map<String, PodInfo>> podsByNode = new HashMap<>();
-  /** The node of every pod in {@link #podsByNode}, by {@code namespace/name}. Guarded by lock. */
+  /** The node of every pod in {@link #podsByNode}, by {@code namespace/name}. */
+  @GuardedBy("lock")
   private final Map<String, String> nodeOfPod = new HashMap<>();
-  /** Keys of pods assumed and not yet seen bound. Guarded by lock. */
+  /** Keys of pods assumed and not yet seen bound. */
+  @GuardedBy("lock")
   private final Set<String> assumed = new HashSet<>();
-  /** The last NodeInfo of each node; removed when the node or its pods change. Guarded by lock. */
+  /** The last NodeInfo of each node; removed when the node or its pods change. */
+  @GuardedBy("lock")
   private final Map<String, NodeInfo> infos = new HashMap<>();
 
   void putNode(DynamicObject node) {
@@ -126,6 +132,7 @@ final class SchedulerCache {
     }
   }
 
+  @GuardedBy("lock")
   private void place(PodInfo pod, String node) {
     unplace(pod.key());
     podsByNode.computeIfAbsent(node, n -> new HashMap<>()).put(pod.key(), pod);
@@ -133,6 +140,7 @@ final class SchedulerCache {
     infos.remove(node);
   }
 
+  @GuardedBy("lock")
   private void unplace(String key) {
     String node = nodeOfPod.remove(key);
     if (node == null) {

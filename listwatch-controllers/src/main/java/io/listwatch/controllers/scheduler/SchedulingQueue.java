@@ -1,5 +1,6 @@
 package io.listwatch.controllers.scheduler;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.clock.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,20 +70,32 @@ final class SchedulingQueue implements AutoCloseable {
   private final Clock clock;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition notEmpty = lock.newCondition();
+  @GuardedBy("lock")
   private final PriorityQueue<QueuedPod> active = new PriorityQueue<>(
       Comparator.comparingInt((QueuedPod q) -> -q.pod.priority()).thenComparingLong(q -> q.firstSeen)
           .thenComparingLong(q -> q.order));
+  @GuardedBy("lock")
   private final Map<String, QueuedPod> activeByKey = new HashMap<>();
+  @GuardedBy("lock")
   private final Map<String, QueuedPod> backoff = new HashMap<>();
+  @GuardedBy("lock")
   private final Map<String, QueuedPod> unschedulable = new HashMap<>();
+  @GuardedBy("lock")
   private final Map<String, QueuedPod> inFlight = new HashMap<>();
   /** In-flight pods that changed, or were deleted, while being scheduled. */
+  @GuardedBy("lock")
   private final Set<String> changedInFlight = new HashSet<>();
+  @GuardedBy("lock")
   private final Set<String> deletedInFlight = new HashSet<>();
+  @GuardedBy("lock")
   private long cycle;
+  @GuardedBy("lock")
   private long moveRequestCycle = -1;
+  @GuardedBy("lock")
   private long sequence;
+  @GuardedBy("lock")
   private boolean closed;
+  @GuardedBy("lock")
   private Clock.Cancellable flush;
 
   SchedulingQueue(Clock clock) {
@@ -287,13 +300,15 @@ final class SchedulingQueue implements AutoCloseable {
     }
   }
 
-  // ---- guarded by lock ----
+  // ---- helpers of the methods above, called with the lock held ----
 
+  @GuardedBy("lock")
   private boolean known(String key) {
     return activeByKey.containsKey(key) || backoff.containsKey(key) || unschedulable.containsKey(key)
         || inFlight.containsKey(key);
   }
 
+  @GuardedBy("lock")
   private void updateLocked(PodInfo pod) {
     String key = pod.key();
     QueuedPod q = activeByKey.get(key);
@@ -320,6 +335,7 @@ final class SchedulingQueue implements AutoCloseable {
   }
 
   /** Ends the in-flight state; true when the pod was deleted meanwhile (and is dropped). */
+  @GuardedBy("lock")
   private boolean finish(QueuedPod q) {
     String key = q.pod.key();
     inFlight.remove(key);
@@ -327,12 +343,14 @@ final class SchedulingQueue implements AutoCloseable {
     return deletedInFlight.remove(key) || closed;
   }
 
+  @GuardedBy("lock")
   private void toActive(QueuedPod q) {
     activeByKey.put(q.pod.key(), q);
     active.add(q);
     notEmpty.signal();
   }
 
+  @GuardedBy("lock")
   private void activeOrBackoff(QueuedPod q) {
     if (q.attempts > 0 && clock.nanoTime() < backoffExpiry(q)) {
       toBackoff(q);
@@ -341,6 +359,7 @@ final class SchedulingQueue implements AutoCloseable {
     }
   }
 
+  @GuardedBy("lock")
   private void toBackoff(QueuedPod q) {
     String key = q.pod.key();
     backoff.put(key, q);
@@ -358,6 +377,7 @@ final class SchedulingQueue implements AutoCloseable {
     });
   }
 
+  @GuardedBy("lock")
   private long backoffExpiry(QueuedPod q) {
     return q.lastFailure + backoffDuration(q.attempts).toNanos();
   }

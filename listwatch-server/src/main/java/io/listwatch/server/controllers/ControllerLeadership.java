@@ -1,5 +1,6 @@
 package io.listwatch.server.controllers;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.api.leaderelection.LeaderCallbacks;
 import io.listwatch.api.leaderelection.LeaderElector;
@@ -62,7 +63,8 @@ public final class ControllerLeadership implements AutoCloseable, io.listwatch.a
   private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
   private volatile boolean leading;
   private volatile boolean closed;
-  /** The current campaign; guarded by this. */
+  /** The current campaign. */
+  @GuardedBy("this")
   private LeaderElector elector;
 
   private ControllerLeadership(ResourceStore leases, String identity, Clock clock, Timing timing) {

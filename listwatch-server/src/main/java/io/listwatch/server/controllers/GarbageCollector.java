@@ -1,5 +1,6 @@
 package io.listwatch.server.controllers;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.apiserver.controller.ControllerQueue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -62,10 +63,12 @@ public final class GarbageCollector implements AutoCloseable {
   /**
    * The owner graph: owner uid to the keys ({@code group/plural/namespace/name}) of the objects
    * naming it, and each such object's owner uids. Updated by the listeners (each under its
-   * cache's dispatch lock), read by the worker; guarded by {@link #graphLock}. Holds one entry
-   * per object with ownerReferences.
+   * cache's dispatch lock), read by the worker. Holds one entry per object with
+   * ownerReferences.
    */
+  @GuardedBy("graphLock")
   private final Map<String, java.util.Set<String>> dependentsByOwner = new java.util.HashMap<>();
+  @GuardedBy("graphLock")
   private final Map<String, List<String>> ownersByDependent = new java.util.HashMap<>();
   private final Object graphLock = new Object();
 
@@ -186,6 +189,7 @@ public final class GarbageCollector implements AutoCloseable {
   }
 
   /** Forgets the owners of {@code key}; the caller holds {@link #graphLock}. */
+  @GuardedBy("graphLock")
   private void unlink(String key) {
     assert Thread.holdsLock(graphLock);
     List<String> owners = ownersByDependent.remove(key);

@@ -3,6 +3,7 @@ package io.listwatch.server.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
 import io.listwatch.testsupport.Await;
@@ -145,7 +146,8 @@ class CurlWebSocketTest {
   /** A running curl whose stdout is collected by a daemon thread; closing kills it. */
   private static final class Curl implements AutoCloseable {
     private final Process process;
-    private final ByteArrayOutputStream stdout = new ByteArrayOutputStream(); // guarded by itself
+    @GuardedBy("stdout")
+    private final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
     private final Thread reader;
 
     private Curl(Process process) {

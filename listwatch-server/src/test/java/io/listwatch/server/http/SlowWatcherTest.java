@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.server.ApiServer;
 import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.cacher.CacherConfig;
@@ -189,7 +190,8 @@ class SlowWatcherTest {
     private final WatchStream stream;
     private final int index;
     private final Object lock = new Object();
-    private final List<Long> received = new ArrayList<>(); // guarded by lock
+    @GuardedBy("lock")
+    private final List<Long> received = new ArrayList<>();
     private final AtomicReference<String> problem = new AtomicReference<>();
     private final Thread reader;
 

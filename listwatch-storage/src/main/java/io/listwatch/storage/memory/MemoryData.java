@@ -1,5 +1,6 @@
 package io.listwatch.storage.memory;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.storage.KeyValue;
 import io.listwatch.storage.RangeResult;
 import io.listwatch.storage.StorageException;
@@ -48,16 +49,19 @@ public final class MemoryData {
 
   /**
    * Every key with retained versions, in UTF-8 byte order; a key leaves when compaction
-   * leaves it nothing (it was deleted at or below the compacted revision). Guarded by lock.
+   * leaves it nothing (it was deleted at or below the compacted revision).
    */
+  @GuardedBy("lock")
   private final TreeMap<String, KeyHistory> keys = new TreeMap<>(Utf8Order.INSTANCE);
-  /** The changes of revisions {@code compacted + 1 .. revision}, one each. Guarded by lock. */
+  /** The changes of revisions {@code compacted + 1 .. revision}, one each. */
+  @GuardedBy("lock")
   private final RevisionLog log = new RevisionLog(1);
   /** The last committed revision. Written under lock, read anywhere. */
   private volatile long revision;
   /** The oldest readable revision. Written under lock, read anywhere. */
   private volatile long compacted;
-  /** The open store using this data, or null. Guarded by lock. */
+  /** The open store using this data, or null. */
+  @GuardedBy("lock")
   private MemoryStorage owner;
 
   /** Empty data: revision 0, nothing compacted. */
@@ -67,6 +71,7 @@ public final class MemoryData {
   // ---- ownership ----------------------------------------------------------------------
 
   /** Makes {@code store} the one store open on this data. */
+  @GuardedBy("lock")
   void attach(MemoryStorage store) {
     assert lock.isHeldByCurrentThread();
     if (owner != null) {
@@ -76,6 +81,7 @@ public final class MemoryData {
     owner = store;
   }
 
+  @GuardedBy("lock")
   void detach(MemoryStorage store) {
     assert lock.isHeldByCurrentThread();
     if (owner == store) {
@@ -94,6 +100,7 @@ public final class MemoryData {
   }
 
   /** The version of {@code key} at {@code at} (a retained revision), or null. */
+  @GuardedBy("lock")
   KeyValue get(String key, long at) {
     assert lock.isHeldByCurrentThread();
     KeyHistory history = keys.get(key);
@@ -101,6 +108,7 @@ public final class MemoryData {
   }
 
   /** The live keys under {@code prefix}, from {@code start} on, at {@code at}. */
+  @GuardedBy("lock")
   RangeResult range(String prefix, String start, int limit, long at) {
     assert lock.isHeldByCurrentThread();
     String from = Utf8Order.INSTANCE.compare(start, prefix) > 0 ? start : prefix;
@@ -130,6 +138,7 @@ public final class MemoryData {
    *
    * @return the last revision looked at: every matching change up to it is now in {@code out}
    */
+  @GuardedBy("lock")
   long readLog(String prefix, long after, int maxEvents, int maxScan, Collection<WatchEvent> out) {
     assert lock.isHeldByCurrentThread();
     if (after < compacted) {
@@ -153,6 +162,7 @@ public final class MemoryData {
    * The newest revision committed at or before {@code cutoffMillis} on the store's clock, or
    * the compacted revision if no retained one was.
    */
+  @GuardedBy("lock")
   long newestCommittedAtOrBefore(long cutoffMillis) {
     assert lock.isHeldByCurrentThread();
     return log.newestCommittedAtOrBefore(cutoffMillis);
@@ -161,6 +171,7 @@ public final class MemoryData {
   // ---- writes --------------------------------------------------------------------------
 
   /** Creates {@code key} at the next revision, or fails with KEY_EXISTS. */
+  @GuardedBy("lock")
   WatchEvent create(String key, byte[] value, long nowMillis) {
     assert lock.isHeldByCurrentThread();
     KeyHistory history = keys.get(key);
@@ -174,6 +185,7 @@ public final class MemoryData {
   }
 
   /** Replaces {@code key}'s value at the next revision if its mod revision is as expected. */
+  @GuardedBy("lock")
   WatchEvent update(String key, byte[] value, long expectedModRevision, long nowMillis) {
     assert lock.isHeldByCurrentThread();
     KeyHistory history = keys.get(key);
@@ -184,6 +196,7 @@ public final class MemoryData {
   }
 
   /** Deletes {@code key} at the next revision if its mod revision is as expected. */
+  @GuardedBy("lock")
   WatchEvent delete(String key, long expectedModRevision, long nowMillis) {
     assert lock.isHeldByCurrentThread();
     KeyHistory history = keys.get(key);
@@ -203,6 +216,7 @@ public final class MemoryData {
     return current;
   }
 
+  @GuardedBy("lock")
   private WatchEvent commit(KeyHistory history, WatchEvent event, long nowMillis) {
     KeyHistory h = history;
     if (h == null) {
@@ -222,6 +236,7 @@ public final class MemoryData {
    * and the log starts after it. Each key's newest version at or below {@code target} stays,
    * unless it is a deletion. Only the keys changed since the last compaction are visited.
    */
+  @GuardedBy("lock")
   void compact(long target) {
     assert lock.isHeldByCurrentThread();
     if (target <= compacted) {

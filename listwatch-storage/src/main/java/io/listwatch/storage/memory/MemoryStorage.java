@@ -1,5 +1,6 @@
 package io.listwatch.storage.memory;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.storage.HistoryRetention;
 import io.listwatch.storage.KeyValue;
 import io.listwatch.storage.Keys;
@@ -69,9 +70,11 @@ public final class MemoryStorage implements Storage {
   private final Clock clock;
   /** The configured watch executor, or null for a virtual thread per delivery run. */
   private final Executor watchExecutor;
-  /** The watches still running. Guarded by the data lock. */
+  /** The watches still running. */
+  @GuardedBy("data.lock")
   private final List<MemoryWatcher> watchers = new ArrayList<>();
-  private boolean closed; // guarded by the data lock
+  @GuardedBy("data.lock")
+  private boolean closed;
 
   private MemoryStorage(Builder b) {
     data = b.data != null ? b.data : new MemoryData();
@@ -134,6 +137,7 @@ public final class MemoryStorage implements Storage {
   }
 
   /** The revision a read asked for, checked against the retained history. Under the data lock. */
+  @GuardedBy("data.lock")
   private long readRevision(long requested) {
     checkOpen();
     long current = data.revision();
@@ -159,18 +163,21 @@ public final class MemoryStorage implements Storage {
   }
 
   @Override
+  @SuppressWarnings("GuardedBy") // the lambda runs in write(), under data.lock
   public CompletableFuture<KeyValue> create(String key, byte[] value) {
     Objects.requireNonNull(value, "value");
     return write(key, value, (stored, now) -> data.create(key, stored, now));
   }
 
   @Override
+  @SuppressWarnings("GuardedBy") // the lambda runs in write(), under data.lock
   public CompletableFuture<KeyValue> update(String key, byte[] value, long expectedModRevision) {
     Objects.requireNonNull(value, "value");
     return write(key, value, (stored, now) -> data.update(key, stored, expectedModRevision, now));
   }
 
   @Override
+  @SuppressWarnings("GuardedBy") // the lambda runs in write(), under data.lock
   public CompletableFuture<KeyValue> delete(String key, long expectedModRevision) {
     return write(key, null, (stored, now) -> data.delete(key, expectedModRevision, now));
   }
@@ -191,7 +198,9 @@ public final class MemoryStorage implements Storage {
         long now = clock.millis();
         event = change.apply(stored, now);
         for (MemoryWatcher w : watchers) {
-          if (w.onCommit(event)) {
+          @SuppressWarnings("GuardedBy") // w.data.lock is data.lock: a watcher shares its store's data
+          boolean start = w.onCommit(event);
+          if (start) {
             toStart.add(w);
           }
         }
@@ -208,6 +217,7 @@ public final class MemoryStorage implements Storage {
   }
 
   /** Compacts to the newest revision outside both retention bounds, if any. Under the data lock. */
+  @GuardedBy("data.lock")
   private void compactExpired(long nowMillis) {
     if (data.revision() - retention.minRevisions() <= data.compactedRevision()) {
       return; // nothing outside the count bound: spare the search by time
@@ -219,6 +229,7 @@ public final class MemoryStorage implements Storage {
     }
   }
 
+  @GuardedBy("data.lock")
   private void checkOpen() {
     if (closed) {
       throw StorageException.unavailable("the store is closed", null);
@@ -228,6 +239,7 @@ public final class MemoryStorage implements Storage {
   // ---- watches -------------------------------------------------------------------------
 
   @Override
+  @SuppressWarnings("GuardedBy") // w.data.lock is data.lock: w is built on this store's data
   public Watch watch(String prefix, long fromRevision, WatchListener listener) {
     Objects.requireNonNull(prefix, "prefix");
     Objects.requireNonNull(listener, "listener");
@@ -268,6 +280,7 @@ public final class MemoryStorage implements Storage {
   }
 
   /** Forgets a watch that ended. Under the data lock. */
+  @GuardedBy("data.lock")
   void removeWatcher(MemoryWatcher w) {
     assert data.lock.isHeldByCurrentThread();
     watchers.remove(w);
@@ -319,7 +332,9 @@ public final class MemoryStorage implements Storage {
       closed = true;
       StorageException error = StorageException.unavailable("the store is closed", null);
       for (MemoryWatcher w : List.copyOf(watchers)) {
-        if (w.fail(error)) {
+        @SuppressWarnings("GuardedBy") // w.data.lock is data.lock: a watcher shares its store's data
+        boolean start = w.fail(error);
+        if (start) {
           toStart.add(w);
         }
       }

@@ -1,5 +1,6 @@
 package io.listwatch.storage.memory;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.storage.StorageException;
 import io.listwatch.storage.Watch;
 import io.listwatch.storage.WatchEvent;
@@ -35,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * {@link #close} takes the delivery lock after marking the watch closed, so no call starts
  * after it returns; it waits for a call in progress (unless called from inside it).
  *
- * <p>Thread-safe. The fields marked "guarded by the data lock" are read and written under
+ * <p>Thread-safe. The fields marked {@code @GuardedBy("data.lock")} are read and written under
  * {@link MemoryData#lock}. Lock order: {@link #deliveryLock}, then the data lock.
  */
 final class MemoryWatcher implements Watch {
@@ -74,19 +75,22 @@ final class MemoryWatcher implements Watch {
   /** Held during every listener call. Taken before the data lock, never after it. */
   private final ReentrantLock deliveryLock = new ReentrantLock();
 
-  /** Matching changes not yet delivered, in revision order; at most MAX_PENDING. Guarded by the data lock. */
+  /** Matching changes not yet delivered, in revision order; at most MAX_PENDING. */
+  @GuardedBy("data.lock")
   private final ArrayDeque<WatchEvent> pending = new ArrayDeque<>();
-  /**
-   * Every matching change up to this revision was delivered or is in {@link #pending}.
-   * Guarded by the data lock.
-   */
+  /** Every matching change up to this revision was delivered or is in {@link #pending}. */
+  @GuardedBy("data.lock")
   private long queuedThrough;
-  /** A delivery run is scheduled or running. Guarded by the data lock. */
+  /** A delivery run is scheduled or running. */
+  @GuardedBy("data.lock")
   private boolean scheduled;
-  private boolean progressRequested; // guarded by the data lock
-  /** Set to end the watch with this error at the next step. Guarded by the data lock. */
+  @GuardedBy("data.lock")
+  private boolean progressRequested;
+  /** Set to end the watch with this error at the next step. */
+  @GuardedBy("data.lock")
   private StorageException failure;
-  /** No more work will be produced: closed, failed or out of history. Guarded by the data lock. */
+  /** No more work will be produced: closed, failed or out of history. */
+  @GuardedBy("data.lock")
   private boolean ended;
   /** Set by {@link #close} (under the data lock); read under {@link #deliveryLock} before each call. */
   private volatile boolean closed;
@@ -107,6 +111,7 @@ final class MemoryWatcher implements Watch {
    * Takes in the change just committed; true when the caller must {@link #startDelivery()}
    * (after releasing the lock).
    */
+  @GuardedBy("data.lock")
   boolean onCommit(WatchEvent event) {
     assert data.lock.isHeldByCurrentThread();
     long revision = event.revision();
@@ -125,12 +130,14 @@ final class MemoryWatcher implements Watch {
   }
 
   /** True if the watch has work right after it was opened (it starts in the past). */
+  @GuardedBy("data.lock")
   boolean hasWorkAtStart() {
     assert data.lock.isHeldByCurrentThread();
     return (failure != null || queuedThrough < data.revision()) && schedule();
   }
 
   /** Ends the watch with {@code error}; true when the caller must {@link #startDelivery()}. */
+  @GuardedBy("data.lock")
   boolean fail(StorageException error) {
     assert data.lock.isHeldByCurrentThread();
     if (ended) {
@@ -142,6 +149,7 @@ final class MemoryWatcher implements Watch {
     return schedule();
   }
 
+  @GuardedBy("data.lock")
   private boolean schedule() {
     if (scheduled || ended) {
       return false;
@@ -207,6 +215,7 @@ final class MemoryWatcher implements Watch {
   }
 
   /** The next thing to do, or null when there is nothing left for now. Under the data lock. */
+  @GuardedBy("data.lock")
   private Step nextStep() {
     if (ended) {
       return null;
@@ -240,6 +249,8 @@ final class MemoryWatcher implements Watch {
   }
 
   /** Marks the watch over and forgets its queue. Under the data lock. */
+  @GuardedBy("data.lock")
+  @SuppressWarnings("GuardedBy") // store.data.lock, which removeWatcher needs, is data.lock
   private void end() {
     ended = true;
     pending.clear();

@@ -1,5 +1,6 @@
 package io.listwatch.storage.rocksdb;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.storage.KeyValue;
 import io.listwatch.storage.StorageException;
 import io.listwatch.storage.WatchEvent;
@@ -75,7 +76,8 @@ final class Committer implements Runnable {
   private final BlockingQueue<WriteOp> queue = new LinkedBlockingQueue<>(MAX_PENDING);
   private final ReadWriteLock closeLock = new ReentrantReadWriteLock();
   private final Thread thread;
-  private boolean closed; // guarded by closeLock
+  @GuardedBy("closeLock")
+  private boolean closed;
   private volatile StorageException broken;
   private volatile long committedRevision;
   private long nextRevision;

@@ -1,5 +1,6 @@
 package io.listwatch.storage.rocksdb;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.storage.KeyValue;
 import io.listwatch.storage.RangeResult;
 import io.listwatch.storage.StorageException;
@@ -60,7 +61,8 @@ final class MvccDb implements AutoCloseable {
   private final WriteOptions asyncWrite;
   /** Read side: any native call. Write side: close. */
   private final ReadWriteLock closeLock = new ReentrantReadWriteLock();
-  private boolean closed; // guarded by closeLock
+  @GuardedBy("closeLock")
+  private boolean closed;
 
   MvccDb(Path dir) {
     try {

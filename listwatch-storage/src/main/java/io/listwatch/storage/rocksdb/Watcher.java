@@ -1,5 +1,6 @@
 package io.listwatch.storage.rocksdb;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.storage.StorageException;
 import io.listwatch.storage.Watch;
 import io.listwatch.storage.WatchEvent;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Threads: {@link #position} is confined to the delivery thread. The fields marked
- * "guarded by lock" are shared with the committer (through the hub) and with callers of
+ * {@code @GuardedBy("lock")} are shared with the committer (through the hub) and with callers of
  * {@link #close} and {@link #requestProgress}. Listener calls happen under
  * {@link #deliveryLock}, which {@link #close} also takes, so no call starts after close returns.
  */
@@ -55,16 +56,23 @@ final class Watcher implements Watch, Runnable {
   private final ReentrantLock deliveryLock = new ReentrantLock();
   private final Thread thread;
 
-  private final ArrayDeque<List<WatchEvent>> queue = new ArrayDeque<>(); // guarded by lock
-  private int queuedEvents; // guarded by lock
-  /** Every event up to this revision is in {@link #queue} or delivered. Guarded by lock. */
+  @GuardedBy("lock")
+  private final ArrayDeque<List<WatchEvent>> queue = new ArrayDeque<>();
+  @GuardedBy("lock")
+  private int queuedEvents;
+  /** Every event up to this revision is in {@link #queue} or delivered. */
+  @GuardedBy("lock")
   private long queuedThrough;
   /** Live events at or below this revision were delivered already. Written and read under the hub's lock. */
   private long liveFrom;
-  private boolean overflowed; // guarded by lock
-  private boolean progressRequested; // guarded by lock
-  private boolean closed; // guarded by lock
-  private StorageException failure; // guarded by lock
+  @GuardedBy("lock")
+  private boolean overflowed;
+  @GuardedBy("lock")
+  private boolean progressRequested;
+  @GuardedBy("lock")
+  private boolean closed;
+  @GuardedBy("lock")
+  private StorageException failure;
   private long position; // delivery thread only: every event up to it was delivered
 
   Watcher(WatcherHub hub, MvccDb db, byte[] prefix, String prefixString, long fromRevision,

@@ -1,5 +1,6 @@
 package io.listwatch.storage.rocksdb;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.storage.StorageException;
 import io.listwatch.storage.WatchEvent;
 import java.time.Duration;
@@ -19,13 +20,16 @@ import java.util.concurrent.ConcurrentHashMap;
 final class WatcherHub {
 
   private final Object lock = new Object();
-  /** Watchers fed from memory. Guarded by {@link #lock}. */
+  /** Watchers fed from memory. */
+  @GuardedBy("lock")
   private final List<Watcher> live = new ArrayList<>();
   /** Every watcher still running, live or reading history. */
   private final Set<Watcher> all = ConcurrentHashMap.newKeySet();
-  /** The newest revision whose events were handed out. Guarded by {@link #lock}. */
+  /** The newest revision whose events were handed out. */
+  @GuardedBy("lock")
   private long publishedRevision;
-  private boolean closed; // guarded by lock
+  @GuardedBy("lock")
+  private boolean closed;
 
   WatcherHub(long revision) {
     this.publishedRevision = revision;

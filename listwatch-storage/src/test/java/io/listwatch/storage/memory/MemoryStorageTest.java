@@ -1,5 +1,6 @@
 package io.listwatch.storage.memory;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.storage.MutableClock;
 import static io.listwatch.storage.StorageContract.assertFails;
 import static io.listwatch.storage.StorageContract.join;
@@ -299,7 +300,8 @@ class MemoryStorageTest {
 
   /** An executor the test drains by hand, on its own thread: delivery becomes deterministic. */
   static final class ManualExecutor implements Executor {
-    private final ArrayDeque<Runnable> tasks = new ArrayDeque<>(); // guarded by this
+    @GuardedBy("this")
+    private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
 
     @Override
     public synchronized void execute(Runnable task) {

@@ -1,5 +1,6 @@
 package io.listwatch.client.testing;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.StatusException;
 import io.listwatch.client.Config;
 import io.listwatch.client.KubeClient;
@@ -49,7 +50,8 @@ public final class FakeClient implements KubeClient {
   /** Whether closing this client stops its server (it made the server itself). */
   private final boolean ownsServer;
   private final CoreTransport transport;
-  /** In call order. Guarded by itself. */
+  /** In call order. */
+  @GuardedBy("actions")
   private final List<Action> actions = new ArrayList<>();
   /** Consulted in order, before the server. */
   private final List<Registration> reactors = new CopyOnWriteArrayList<>();
