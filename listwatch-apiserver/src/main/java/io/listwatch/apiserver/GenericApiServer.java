@@ -77,9 +77,9 @@ public final class GenericApiServer implements AutoCloseable {
       cachers.values().forEach(Cacher::close);
       throw e;
     }
-    routes.customResourceStrategies(CustomResourceStrategy::forDefinition);
+    routes.resources().customResourceStrategies(CustomResourceStrategy::forDefinition);
     registry.find("apiextensions.k8s.io", "v1", "customresourcedefinitions")
-        .ifPresent(crds -> routes.admission(crds, new CustomResourceDefinitionValidation()));
+        .ifPresent(crds -> routes.resources().admission(crds, new CustomResourceDefinitionValidation()));
   }
 
   /** A builder over {@code storage}, which the server reads and writes but does not close. */
@@ -112,7 +112,7 @@ public final class GenericApiServer implements AutoCloseable {
 
   /** The store of a built-in resource (the server's own controllers write through it). */
   public ResourceStore store(String group, String version, String plural) {
-    return routes.store(registry.find(group, version, plural)
+    return routes.resources().store(registry.find(group, version, plural)
         .orElseThrow(() -> new IllegalArgumentException("no resource " + plural + "." + group)));
   }
 
@@ -123,7 +123,7 @@ public final class GenericApiServer implements AutoCloseable {
    */
   public GenericApiServer start(List<CustomResourceServing.Listener> listeners) {
     createInitialNamespaces();
-    customResources = new CustomResourceServing(routes, storage, cacherConfig, clock, listeners);
+    customResources = new CustomResourceServing(routes.resources(), storage, cacherConfig, clock, listeners);
     crdController = new CustomResourceDefinitionController(
         store("apiextensions.k8s.io", "v1", "customresourcedefinitions"), customResources, clock, registry.all());
     crdController.start();

@@ -140,7 +140,7 @@ public final class ApiServer implements AutoCloseable {
       }
       storage = config.storage != null ? config.storage
           : config.etcdServers.isEmpty() ? RocksDbStorage.builder(dataDir).open() : openEtcd();
-      metrics = new ServerMetrics(info -> routes != null && routes.serves(info), config.clock);
+      metrics = new ServerMetrics(info -> routes != null && routes.resources().serves(info), config.clock);
       core = GenericApiServer.builder(storage).cacherConfig(config.cacherConfig).clock(config.clock)
           .wrapRequests(metrics::instrument).build();
       registry = core.registry();
@@ -259,21 +259,21 @@ public final class ApiServer implements AutoCloseable {
    * resource, and the service accounts controller.
    */
   private void startControllers() {
-    List<io.listwatch.apiserver.rest.ResourceStore> stores = core.cachers().keySet().stream().map(routes::store)
+    List<io.listwatch.apiserver.rest.ResourceStore> stores = core.cachers().keySet().stream().map(routes.resources()::store)
         .toList();
     leadership = leaderElects()
         ? io.listwatch.server.controllers.ControllerLeadership.elected(
-            routes.store(registry.find("coordination.k8s.io", "v1", "leases").orElseThrow()),
+            routes.resources().store(registry.find("coordination.k8s.io", "v1", "leases").orElseThrow()),
             config.leaderElectIdentity, config.clock, config.leaderElectTiming)
         : io.listwatch.server.controllers.ControllerLeadership.always();
     garbageCollector = new io.listwatch.server.controllers.GarbageCollector(stores, leadership);
     garbageCollector.start();
     namespaceController = new io.listwatch.server.controllers.NamespaceController(
-        routes.store(registry.find("", "v1", "namespaces").orElseThrow()), routes::stores, config.clock, leadership);
+        routes.resources().store(registry.find("", "v1", "namespaces").orElseThrow()), routes.resources()::stores, config.clock, leadership);
     namespaceController.start();
     serviceAccountsController = new io.listwatch.server.controllers.ServiceAccountsController(
-        routes.store(registry.find("", "v1", "namespaces").orElseThrow()),
-        routes.store(registry.find("", "v1", "serviceaccounts").orElseThrow()), leadership);
+        routes.resources().store(registry.find("", "v1", "namespaces").orElseThrow()),
+        routes.resources().store(registry.find("", "v1", "serviceaccounts").orElseThrow()), leadership);
     serviceAccountsController.start();
     leadership.start();
     io.listwatch.server.controllers.GarbageCollector gc = garbageCollector;

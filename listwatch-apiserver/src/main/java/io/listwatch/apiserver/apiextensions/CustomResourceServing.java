@@ -4,7 +4,7 @@ import io.listwatch.api.clock.Clock;
 import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.cacher.CacherConfig;
 import io.listwatch.apiserver.registry.ResourceDefinition;
-import io.listwatch.apiserver.rest.ApiRoutes;
+import io.listwatch.apiserver.rest.ServedResources;
 import io.listwatch.apiserver.rest.ResourceStore;
 import io.listwatch.apiserver.rest.WriteAdmission;
 import io.listwatch.storage.Storage;
@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * How the server serves a custom resource version at runtime: a watch cache of its own (each
- * version has one, over the same storage prefix: storage keys carry no version), its routes,
+ * version has one, over the same storage prefix: storage keys carry no version), its routes in the catalogue,
  * and whoever follows every resource's objects (the server's garbage collector and namespace
  * controller, as {@link Listener}s); unserving undoes all of it and closes the cache (which
  * ends its watches).
@@ -33,7 +33,7 @@ public final class CustomResourceServing implements CustomResourceDefinitionCont
   private record Served(Cacher cacher, ResourceStore store) {
   }
 
-  private final ApiRoutes routes;
+  private final ServedResources resources;
   private final Storage storage;
   private final CacherConfig cacherConfig;
   private final Clock clock;
@@ -41,9 +41,9 @@ public final class CustomResourceServing implements CustomResourceDefinitionCont
   /** What is served now, by "group/version/plural". */
   private final Map<String, Served> served = new ConcurrentHashMap<>();
 
-  public CustomResourceServing(ApiRoutes routes, Storage storage, CacherConfig cacherConfig,
+  public CustomResourceServing(ServedResources resources, Storage storage, CacherConfig cacherConfig,
       Clock clock, java.util.List<Listener> listeners) {
-    this.routes = routes;
+    this.resources = resources;
     this.storage = storage;
     this.cacherConfig = cacherConfig;
     this.clock = clock;
@@ -58,7 +58,7 @@ public final class CustomResourceServing implements CustomResourceDefinitionCont
   public ResourceStore serve(ResourceDefinition def, WriteAdmission admission) {
     Cacher cacher = new Cacher(def, storage, cacherConfig, clock);
     cacher.start();
-    ResourceStore store = routes.serve(def, cacher, java.util.List.of(admission));
+    ResourceStore store = resources.serve(def, cacher, java.util.List.of(admission));
     Served previous = served.put(key(def), new Served(cacher, store));
     if (previous != null) {
       stop(previous);
@@ -69,7 +69,7 @@ public final class CustomResourceServing implements CustomResourceDefinitionCont
 
   @Override
   public void unserve(ResourceDefinition def) {
-    routes.unserve(def);
+    resources.unserve(def);
     Served gone = served.remove(key(def));
     if (gone != null) {
       stop(gone);

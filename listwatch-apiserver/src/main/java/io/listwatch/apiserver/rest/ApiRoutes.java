@@ -23,44 +23,23 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Decides which handler answers a request: health, version, discovery, or a resource's
- * {@link ResourceHandler}. Built once per server with the built-in resources; custom resources
- * are added and removed while it serves ({@link #serve}, {@link #unserve}).
- *
- * <p>Thread-safe: serve and unserve are synchronized and publish a new registry through a
- * volatile field; handlers and stores are in concurrent maps, so a request sees a resource
- * either served or not (one removed meanwhile answers 404).
+ * The router: what a request means ({@link #requestInfo}) and which handler answers it
+ * ({@link #handle}, every verb, a watch included): health, version, discovery, OpenAPI, a
+ * registered non-resource GET, or the handler the {@link ServedResources} catalogue has for the
+ * resource. Thread-safe (the catalogue is, and the rest is fixed once requests are served).
  */
 public final class ApiRoutes {
 
   /** What /version answers: kube 1.32's fields, all strings (strict clients require them). */
   private static final Map<String, String> VERSION = versionInfo();
 
-  /** The served resources: the built-ins, and custom resources as they are served ({@link #serve}). */
-  private volatile ResourceRegistry registry;
+  /** The resources served, their stores and handlers. */
+  private final ServedResources resources;
   private final Discovery discovery;
-  private final Storage storage;
-  private final ObjectMetaDefaults defaults;
-  /** The admission plug-ins every store runs, in kube's order. */
-  private final AdmissionChain admission;
   private final io.listwatch.apiserver.openapi.OpenApiHandler openapi;
-  /** Makes the {@link WriteStrategy} of a custom resource {@link #serve} serves; none by default. */
-  private volatile java.util.function.Function<ResourceDefinition, WriteStrategy> customResourceStrategies = d -> null;
-  private final Map<ResourceDefinition, ResourceHandler> handlers = new java.util.concurrent.ConcurrentHashMap<>();
-  private final Map<ResourceDefinition, ResourceStore> stores = new java.util.concurrent.ConcurrentHashMap<>();
-  /** Handlers of virtual resources and extra subresources, by "group/plural/subresource". */
-  private final Map<String, RestHandler> custom = new java.util.concurrent.ConcurrentHashMap<>();
-  /**
-   * The scale handlers of custom resources served now, by definition (their versions share a
-   * plural, so they cannot share {@link #custom}'s key).
-   */
-  private final Map<ResourceDefinition, RestHandler> customScales = new java.util.concurrent.ConcurrentHashMap<>();
   /** Non-resource GET endpoints registered at start ({@code /metrics}), by path. */
   private final Map<String, java.util.function.Supplier<ApiResponse>> nonResourceGets =
       new java.util.concurrent.ConcurrentHashMap<>();
-  /** "group/plural" of every namespaced resource: decides path shapes without a registry scan. */
-  private final java.util.Set<String> namespacedResources = java.util.concurrent.ConcurrentHashMap.newKeySet();
-  private static final ListOptions ANY_VERSION = ListOptions.parse(Map.of("resourceVersion", java.util.List.of("0")));
 
   /** Builds the routes and a {@link ResourceStore} per resource over the given cachers. */
   public ApiRoutes(ResourceRegistry registry, Storage storage, Map<ResourceDefinition, Cacher> cachers, Clock clock) {
@@ -74,73 +53,14 @@ public final class ApiRoutes {
    */
   public ApiRoutes(ResourceRegistry registry, Storage storage, Map<ResourceDefinition, Cacher> cachers, Clock clock,
       io.listwatch.apiserver.openapi.ProtoSchemas schemas) {
-    this.registry = registry;
-    this.storage = storage;
-    this.discovery = new Discovery(() -> this.registry);
-    this.openapi = new io.listwatch.apiserver.openapi.OpenApiHandler(() -> this.registry.all(), schemas);
-    ObjectMetaDefaults defaults = new ObjectMetaDefaults(clock, new NameGenerator());
-    this.defaults = defaults;
-    ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
-    ResourceStore[] nsStore = new ResourceStore[1];
-    AdmissionChain admission = AdmissionChain.of(java.util.List.of(new NamespaceLifecycle(ns -> {
-      var cached = cachers.get(nsDef).get("", ns, ANY_VERSION).join();
-      if (cached.isPresent()) {
-        return CompletableFuture.completedFuture(namespaceState(cached.get().json()));
-      }
-      // the cache may not have seen a namespace created a moment ago: ask storage
-      return nsStore[0].getFromStorage("", ns).thenApply(kv -> kv.isEmpty() ? NamespaceLifecycle.NamespaceState.MISSING
-          : namespaceState(kv.get().value()));
-    }), new ServiceAccount()));
-    for (ResourceDefinition def : registry.all()) {
-      if (def.namespaced()) {
-        namespacedResources.add(def.group() + "/" + def.plural());
-      }
-      if (!def.stored()) {
-        continue;
-      }
-      ResourceStore store = new ResourceStore(def, storage, cachers.get(def), defaults, admission);
-      stores.put(def, store);
-      handlers.put(def, new ResourceHandler(store));
-    }
-    nsStore[0] = stores.get(nsDef);
-    this.admission = admission;
-    var validations = new io.listwatch.apiserver.openapi.FieldValidation.Catalog(schemas);
-    handlers.forEach((def, handler) -> handler.fieldValidation(
-        validations.forKind(def.group(), def.version(), def.kind())));
-    registerSubresources();
+    this.resources = new ServedResources(registry, storage, cachers, clock, schemas);
+    this.discovery = new Discovery(resources::registry);
+    this.openapi = new io.listwatch.apiserver.openapi.OpenApiHandler(() -> resources.registry().all(), schemas);
   }
 
-  private static NamespaceLifecycle.NamespaceState namespaceState(byte[] json) {
-    return ResourceStore.parse(json).path("status").path("phase").asText("").equals("Terminating")
-        ? NamespaceLifecycle.NamespaceState.TERMINATING : NamespaceLifecycle.NamespaceState.ACTIVE;
-  }
-
-  /** The subresources the server serves itself: scale, a pod's binding and eviction, a namespace's finalize. */
-  private void registerSubresources() {
-    for (ResourceDefinition def : registry.all()) {
-      if (def.subresources().containsKey("scale") && stores.containsKey(def)) {
-        register(def, "scale", new ScaleHandler(stores.get(def), ScaleFields.builtin()));
-      }
-    }
-    ResourceDefinition namespaces = registry.find("", "v1", "namespaces").orElseThrow();
-    register(namespaces, "finalize", new FinalizeHandler(stores.get(namespaces)));
-    ResourceDefinition pods = registry.find("", "v1", "pods").orElseThrow();
-    register(pods, "binding", new BindingHandler(stores.get(pods)));
-    registry.find("policy", "v1", "poddisruptionbudgets").ifPresent(pdbs ->
-        register(pods, "eviction", new EvictionHandler(stores.get(pods), stores.get(pdbs))));
-  }
-
-  /**
-   * Serves a virtual resource ({@code subresource} "") or a subresource other than status with
-   * {@code handler}. Call before the server accepts requests.
-   */
-  public void register(ResourceDefinition def, String subresource, RestHandler handler) {
-    if (subresource.isEmpty() ? def.stored() : !def.subresources().containsKey(subresource)) {
-      throw new IllegalArgumentException(subresource.isEmpty()
-          ? def + " is stored; its verbs are served by its ResourceHandler"
-          : def + " declares no subresource " + subresource);
-    }
-    custom.put(def.group() + "/" + def.plural() + "/" + subresource, handler);
+  /** The catalogue of served resources the routes dispatch to. */
+  public ServedResources resources() {
+    return resources;
   }
 
   /**
@@ -153,103 +73,12 @@ public final class ApiRoutes {
   }
 
   /**
-   * Whether a resource request names a resource (and subresource) this server serves; false
-   * for non-resource requests.
-   */
-  public boolean serves(RequestInfo info) {
-    if (!info.resourceRequest() || info.resource().isEmpty()) {
-      return false;
-    }
-    return registry.find(info.group(), info.version(), info.resource())
-        .filter(def -> info.subresource().isEmpty()
-            || (info.subresource().equals("status") && def.hasStatus())
-            || def.subresources().containsKey(info.subresource()))
-        .isPresent();
-  }
-
-  /**
-   * Serves a resource from now on (a custom resource whose definition was accepted): its
-   * store over {@code cacher}, discovery, and every verb a stored resource has. Serving a
-   * resource already served (by group, version and plural) replaces its definition. Its writes
-   * pass {@code admissions} (in order) from the first request on.
-   */
-  public synchronized ResourceStore serve(ResourceDefinition def, io.listwatch.apiserver.cacher.Cacher cacher,
-      java.util.List<WriteAdmission> admissions) {
-    registry.find(def.group(), def.version(), def.plural()).ifPresent(this::unserve);
-    ResourceStore store = new ResourceStore(def, storage, cacher, defaults, admission,
-        def.customResource().isPresent() ? customResourceStrategies.apply(def) : null);
-    stores.put(def, store);
-    ResourceHandler handler = new ResourceHandler(store);
-    admissions.forEach(handler::addAdmission);
-    handlers.put(def, handler);
-    if (def.subresources().containsKey("scale")) {
-      def.customResource().ifPresent(cr -> customScales.put(def, new ScaleHandler(store, ScaleFields.custom(cr))));
-    }
-    if (def.namespaced()) {
-      namespacedResources.add(def.group() + "/" + def.plural());
-    }
-    registry = registry.with(def);
-    return store;
-  }
-
-  /**
-   * How the resources {@link #serve} serves get their {@link WriteStrategy} (custom resources:
-   * their schema's pruning, defaults and validation). Call before the server accepts requests.
-   */
-  public void customResourceStrategies(java.util.function.Function<ResourceDefinition, WriteStrategy> factory) {
-    this.customResourceStrategies = java.util.Objects.requireNonNull(factory, "factory");
-  }
-
-  /** Stops serving a resource {@link #serve} served; its objects stay in storage. */
-  public synchronized void unserve(ResourceDefinition def) {
-    registry = registry.without(def);
-    handlers.remove(def);
-    stores.remove(def);
-    customScales.remove(def);
-    if (registry.all().stream().noneMatch(d -> d.group().equals(def.group()) && d.plural().equals(def.plural()))) {
-      namespacedResources.remove(def.group() + "/" + def.plural());
-    }
-  }
-
-  /**
-   * Adds a check of a stored resource's writes (see {@link WriteAdmission}); checks run in the
-   * order added. Call before the server accepts requests.
-   */
-  public void admission(ResourceDefinition def, WriteAdmission admission) {
-    ResourceHandler handler = handlers.get(def);
-    if (handler == null) {
-      throw new IllegalArgumentException(def + " is not stored");
-    }
-    handler.addAdmission(admission);
-  }
-
-  /**
-   * Whether the resource a request names has kube's protobuf form (a built-in kind; custom
-   * resources are JSON only).
-   */
-  public boolean hasProtobuf(RequestInfo info) {
-    return registry.find(info.group(), info.version(), info.resource())
-        .filter(def -> KubeProtobuf.supports(def.apiVersion(), def.kind()))
-        .isPresent();
-  }
-
-  /** The stores of every resource served now, built-in and custom (a snapshot). */
-  public java.util.List<ResourceStore> stores() {
-    return java.util.List.copyOf(stores.values());
-  }
-
-  /** The store of a resource, for in-process callers (startup, tests). */
-  public ResourceStore store(ResourceDefinition def) {
-    return stores.get(def);
-  }
-
-  /**
    * What a request means (kube's RequestInfoFactory, with this server's namespaced resources):
    * the filters authorize it, then {@link #handle} serves it.
    */
   public RequestInfo requestInfo(ApiRequest request) {
     return RequestInfo.parse(request.method(), request.path(), request.query(),
-        (group, resource) -> namespacedResources.contains(group + "/" + resource));
+        resources::namespaced);
   }
 
   /**
@@ -268,12 +97,9 @@ public final class ApiRoutes {
     if (info.resource().isEmpty()) {
       throw StatusException.pathNotFound();
     }
-    RestHandler handler = custom.get(info.group() + "/" + info.resource() + "/" + info.subresource());
-    if (handler == null && info.subresource().equals("scale")) {
-      handler = registry.find(info.group(), info.version(), info.resource()).map(customScales::get).orElse(null);
-    }
+    RestHandler handler = resources.subresourceHandler(info);
     java.util.List<String> warnings = deprecationWarnings(info);
-    ResourceHandler resourceHandler = handler != null ? null : handlerFor(info);
+    ResourceHandler resourceHandler = handler != null ? null : resources.handlerFor(info);
     checkNames(info);
     CompletableFuture<ApiResponse> answer = handler != null ? handler.handle(info, request)
         : resourceHandler.handle(info, request);
@@ -282,7 +108,7 @@ public final class ApiRoutes {
 
   /** kube's Warning for every request to a deprecated custom resource version; empty for others. */
   public java.util.List<String> deprecationWarnings(RequestInfo info) {
-    return registry.find(info.group(), info.version(), info.resource())
+    return resources.registry().find(info.group(), info.version(), info.resource())
         .flatMap(ResourceDefinition::customResource)
         .flatMap(io.listwatch.apiserver.registry.CustomResourceVersion::deprecationWarning)
         .map(java.util.List::of).orElse(java.util.List.of());
@@ -353,7 +179,7 @@ public final class ApiRoutes {
     if (!info.resourceRequest() || info.resource().isEmpty()) {
       throw StatusException.pathNotFound();
     }
-    ResourceHandler handler = handlerFor(info);
+    ResourceHandler handler = resources.handlerFor(info);
     if (!info.name().isEmpty() || !info.subresource().isEmpty()) {
       throw StatusException.methodNotAllowed();
     }
@@ -383,16 +209,6 @@ public final class ApiRoutes {
     if (name.indexOf('\0') >= 0) {
       throw StatusException.notFound(info.group(), info.resource(), name);
     }
-  }
-
-  private ResourceHandler handlerFor(RequestInfo info) {
-    ResourceDefinition def = registry.find(info.group(), info.version(), info.resource())
-        .orElseThrow(StatusException::pathNotFound);
-    ResourceHandler handler = handlers.get(def);
-    if (handler == null) { // a virtual resource without a registered handler
-      throw StatusException.pathNotFound();
-    }
-    return handler;
   }
 
   private static CompletableFuture<ApiResponse> done(ApiResponse r) {

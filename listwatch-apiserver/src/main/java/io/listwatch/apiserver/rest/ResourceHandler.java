@@ -31,7 +31,7 @@ public final class ResourceHandler {
 
   private final ResourceDefinition def;
   private final ResourceStore store;
-  /** Checks registered with {@link ApiRoutes#admission}; set before the server accepts requests. */
+  /** Checks registered with {@link ServedResources#admission}; set before the server accepts requests. */
   private volatile java.util.List<WriteAdmission> admissions = java.util.List.of();
 
   ResourceHandler(ResourceStore store) {

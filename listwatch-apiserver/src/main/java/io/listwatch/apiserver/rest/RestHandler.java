@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Serves a virtual resource (an access or token review) or a subresource other than status
- * (e.g. {@code serviceaccounts/token}), registered with {@link ApiRoutes#register}. Called after
+ * (e.g. {@code serviceaccounts/token}), registered with {@link ServedResources#register}. Called after
  * the filters admitted the request, with the user set. Implementations are thread-safe and do
  * not block the calling event loop.
  */

@@ -6,7 +6,7 @@ import io.listwatch.apiserver.request.UserInfo;
 /**
  * A check of one resource's writes that needs the object and the user, run before the write is
  * stored (kube keeps such checks in a type's REST storage or validation, e.g. RBAC's escalation
- * check and its rule validation). Registered with {@link ApiRoutes#admission}. Runs for create,
+ * check and its rule validation). Registered with {@link ServedResources#admission}. Runs for create,
  * update and patch (dry runs included), on the object as the request makes it; the server's
  * own writes (startup, controllers) do not pass here. Implementations are thread-safe and do
  * not block.

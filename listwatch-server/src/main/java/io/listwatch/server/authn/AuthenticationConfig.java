@@ -94,10 +94,10 @@ public final class AuthenticationConfig {
     BearerTokenAuthenticator bearer = new BearerTokenAuthenticator(tokens, apiAudiences);
 
     ServiceAccountTokenGenerator generator = new ServiceAccountTokenGenerator(issuers.getFirst(), keys, clock);
-    routes.register(serviceAccountCache.resource(), "token",
+    routes.resources().register(serviceAccountCache.resource(), "token",
         new TokenRequestHandler(serviceAccountCache, generator, apiAudiences));
-    routes.register(find(registry, "tokenreviews"), "", new TokenReviewHandler(bearer));
-    routes.register(find(registry, "selfsubjectreviews"), "", new SelfSubjectReviewHandler());
+    routes.resources().register(find(registry, "tokenreviews"), "", new TokenReviewHandler(bearer));
+    routes.resources().register(find(registry, "selfsubjectreviews"), "", new SelfSubjectReviewHandler());
     return List.of(bearer);
   }
 

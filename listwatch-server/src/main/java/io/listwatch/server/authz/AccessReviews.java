@@ -51,10 +51,10 @@ public final class AccessReviews {
   /** Serves the four reviews on {@code routes}; call before the server accepts requests. */
   public static void register(ResourceRegistry registry, ApiRoutes routes, Authorizer authorizer, RuleResolver rules) {
     AccessReviews reviews = new AccessReviews(authorizer, rules);
-    routes.register(def(registry, "selfsubjectaccessreviews"), "", reviews::selfSubjectAccessReview);
-    routes.register(def(registry, "selfsubjectrulesreviews"), "", reviews::selfSubjectRulesReview);
-    routes.register(def(registry, "subjectaccessreviews"), "", reviews::subjectAccessReview);
-    routes.register(def(registry, "localsubjectaccessreviews"), "", reviews::localSubjectAccessReview);
+    routes.resources().register(def(registry, "selfsubjectaccessreviews"), "", reviews::selfSubjectAccessReview);
+    routes.resources().register(def(registry, "selfsubjectrulesreviews"), "", reviews::selfSubjectRulesReview);
+    routes.resources().register(def(registry, "subjectaccessreviews"), "", reviews::subjectAccessReview);
+    routes.resources().register(def(registry, "localsubjectaccessreviews"), "", reviews::localSubjectAccessReview);
   }
 
   private static ResourceDefinition def(ResourceRegistry registry, String plural) {

@@ -192,7 +192,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
     WatchSink sink;
     // a Table watch (kubectl get -w) prints from JSON events
-    WatchEncoding encoding = table.isEmpty() && Negotiation.prefersProtobuf(request.accept()) && routes.hasProtobuf(info)
+    WatchEncoding encoding = table.isEmpty() && Negotiation.prefersProtobuf(request.accept()) && routes.resources().hasProtobuf(info)
         ? WatchEncoding.PROTOBUF : WatchEncoding.JSON;
     if (request.websocketUpgrade() && WebSocketUpgrade.possible(ctx.pipeline())) {
       Optional<FullHttpResponse> refused = WebSocketUpgrade.refusal(ctx, req);

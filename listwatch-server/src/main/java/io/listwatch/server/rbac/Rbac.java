@@ -64,10 +64,10 @@ public final class Rbac implements AutoCloseable {
   /** kube's order: defaults, then the escalation check, then validation. */
   private void admit(ApiRoutes routes, ResourceDefinition def, RbacValidation.Kind kind) {
     if (kind == RbacValidation.Kind.ROLE_BINDING || kind == RbacValidation.Kind.CLUSTER_ROLE_BINDING) {
-      routes.admission(def, RbacValidation.BINDING_DEFAULTS);
+      routes.resources().admission(def, RbacValidation.BINDING_DEFAULTS);
     }
-    routes.admission(def, new EscalationCheck(kind, rbac, authorizer));
-    routes.admission(def, new RbacValidation(kind));
+    routes.resources().admission(def, new EscalationCheck(kind, rbac, authorizer));
+    routes.resources().admission(def, new RbacValidation(kind));
   }
 
   private static ResourceDefinition def(ResourceRegistry registry, String plural) {
@@ -81,8 +81,8 @@ public final class Rbac implements AutoCloseable {
 
   /** Creates or completes the bootstrap policy, then starts the aggregation controller. Blocks until the policy is stored. */
   public synchronized void start() {
-    BootstrapReconciler.reconcile(routes.store(clusterRoles), routes.store(clusterRoleBindings));
-    aggregator = new ClusterRoleAggregator(cache, routes.store(clusterRoles));
+    BootstrapReconciler.reconcile(routes.resources().store(clusterRoles), routes.resources().store(clusterRoleBindings));
+    aggregator = new ClusterRoleAggregator(cache, routes.resources().store(clusterRoles));
     aggregator.start();
   }
 
