@@ -104,6 +104,16 @@ class GenericApiServerTest {
         .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(422));
   }
 
+  /** kube answers the store's current revision, never "0", even for a resource never written. */
+  @Test
+  void listAtResourceVersionZero_ofAResourceNeverWritten_answersTheStoresCurrentRevision() {
+    ApiRequest r = request("GET", "/api/v1/configmaps", null, Map.of("resourceVersion", List.of("0")));
+    ApiResponse list = server.routes().handle(server.routes().requestInfo(r), r).join();
+
+    assertThat(((ApiResponse.ListBody) list.body()).resourceVersion()).isEqualTo(storage.currentRevision())
+        .isPositive();
+  }
+
   @Test
   void create_thenGet_returnTheStoredObject_withItsResourceVersion() {
     ApiResponse created = send("POST", "/api/v1/namespaces/default/configmaps",

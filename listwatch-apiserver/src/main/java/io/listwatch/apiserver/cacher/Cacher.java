@@ -319,17 +319,28 @@ public final class Cacher implements AutoCloseable {
 
   /**
    * The resourceVersion a read with these options is served at, once the cache has reached
-   * it: "" waits for storage's current revision, N for N, "0" does not wait.
+   * it: "" waits for storage's current revision, N for N, "0" does not wait (unless the cache
+   * has seen no revision at all).
    */
   CompletableFuture<Long> readyFor(ListOptions options) {
     OptionalLong rv = options.resourceVersionNumber();
     if (rv.isPresent() && rv.getAsLong() == 0) {
-      return CompletableFuture.completedFuture(cache.resourceVersion());
+      if (cache.resourceVersion() > 0) {
+        return CompletableFuture.completedFuture(cache.resourceVersion());
+      }
+      // a cache at 0 has seen no revision (a resource never written since the store was empty):
+      // kube answers at the store's current revision, never "0"; from the cache as it is if the
+      // store cannot say (a read at "0" does not fail for that)
+      return readyForCurrentRevision().exceptionally(e -> cache.resourceVersion());
     }
     if (rv.isPresent()) {
       return readyAt(rv.getAsLong());
     }
-    // a consistent read: the store's current revision, which over etcd includes other replicas' writes
+    return readyForCurrentRevision();
+  }
+
+  /** A consistent read: the store's current revision, which over etcd includes other replicas' writes. */
+  private CompletableFuture<Long> readyForCurrentRevision() {
     return storage.readCurrentRevision()
         .exceptionallyCompose(e -> CompletableFuture.failedFuture(unwrap(e) instanceof StorageException se
             ? StatusException.unavailable("cannot read the store's current revision: " + se.getMessage())
