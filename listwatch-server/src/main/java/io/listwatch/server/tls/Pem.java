@@ -20,11 +20,13 @@ import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 
 /**
- * Reads and writes certificates and private keys as PEM. Keys are written as PKCS#8
- * ({@code PRIVATE KEY}); PKCS#8, PKCS#1 RSA and SEC1 EC keys are read. Stateless.
+ * Reads and writes certificates and private keys as PEM. Keys are written in OpenSSL's
+ * traditional form, as kubeadm and kube's own tools write them: SEC1 for EC keys
+ * ({@code EC PRIVATE KEY}), PKCS#1 for RSA ({@code RSA PRIVATE KEY}), which every client reads
+ * (fabric8 6.x and 7.5 misread an EC key in PKCS#8 form as RSA); PKCS#8, PKCS#1 RSA and SEC1 EC
+ * keys are read. Stateless.
  */
 final class Pem {
 
@@ -36,10 +38,27 @@ final class Pem {
   }
 
   static String encode(PrivateKey key) {
+    if (key instanceof java.security.interfaces.ECPrivateKey ec) {
+      return write(new org.bouncycastle.util.io.pem.PemObject("EC PRIVATE KEY", sec1(ec)));
+    }
+    return write(key);
+  }
+
+  /**
+   * An EC key as SEC1 DER with its public key, as OpenSSL writes it: some readers (BouncyCastle's
+   * key-pair converter among them) need the public key, which the JDK's encoding leaves out.
+   */
+  private static byte[] sec1(java.security.interfaces.ECPrivateKey key) {
     try {
-      return write(new JcaPKCS8Generator(key, null));
-    } catch (org.bouncycastle.util.io.pem.PemGenerationException e) {
-      throw new IllegalStateException("cannot encode the private key", e);
+      PrivateKeyInfo info = PrivateKeyInfo.getInstance(key.getEncoded());
+      org.bouncycastle.jce.spec.ECParameterSpec curve = org.bouncycastle.jcajce.provider.asymmetric.util.EC5Util
+          .convertSpec(key.getParams());
+      org.bouncycastle.math.ec.ECPoint q = curve.getG().multiply(key.getS()).normalize();
+      return new org.bouncycastle.asn1.sec.ECPrivateKey(curve.getN().bitLength(), key.getS(),
+          new org.bouncycastle.asn1.DERBitString(q.getEncoded(false)),
+          info.getPrivateKeyAlgorithm().getParameters()).getEncoded();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -80,7 +99,7 @@ final class Pem {
       JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
       for (Object o = p.readObject(); o != null; o = p.readObject()) {
         if (o instanceof PEMKeyPair kp) {
-          return converter.getKeyPair(kp).getPrivate();
+          return converter.getPrivateKey(kp.getPrivateKeyInfo());
         }
         if (o instanceof PrivateKeyInfo info) {
           return converter.getPrivateKey(info);
