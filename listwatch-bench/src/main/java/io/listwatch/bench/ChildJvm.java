@@ -31,15 +31,14 @@ public final class ChildJvm implements AutoCloseable {
   private final Process process;
   private final Path log;
   private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
-  private final Thread reaper;
+  private final ShutdownCleanup reaper;
 
   private ChildJvm(String name, Process process, Path log) {
     this.name = name;
     this.process = process;
     this.log = log;
     Thread.ofPlatform().daemon().name("child-stdout-" + name).start(this::pumpStdout);
-    this.reaper = Thread.ofPlatform().name("child-reaper-" + name).unstarted(this::stopNow);
-    Runtime.getRuntime().addShutdownHook(reaper);
+    this.reaper = new ShutdownCleanup("child-reaper-" + name, this::stopNow);
   }
 
   /**
@@ -123,12 +122,7 @@ public final class ChildJvm implements AutoCloseable {
   /** Stops the child if it still runs: SIGTERM, then SIGKILL after a grace period. Idempotent. */
   @Override
   public void close() {
-    stopNow();
-    try {
-      Runtime.getRuntime().removeShutdownHook(reaper);
-    } catch (IllegalStateException e) {
-      // the JVM is shutting down: the hook runs (or ran) stopNow itself
-    }
+    reaper.close();
   }
 
   private void stopNow() {

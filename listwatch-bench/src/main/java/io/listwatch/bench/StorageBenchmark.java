@@ -17,14 +17,12 @@ import io.listwatch.storage.etcd.testing.EtcdServer;
 import io.listwatch.storage.rocksdb.RocksDbStorage;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,10 +30,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code bench storage}: the stores under the API server, measured through the {@link Storage}
@@ -62,21 +57,14 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "storage",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
     description = "Durable creates, ranges and watch delivery of the embedded RocksDB store "
         + "and of the etcd store.")
-final class StorageBenchmark implements Callable<Integer> {
+final class StorageBenchmark extends BenchmarkCommand {
 
   private static final String ROOT = "/registry/bench/";
 
-  @Spec
-  private CommandSpec spec;
-
-  @Option(names = "--data-dir", paramLabel = "DIR",
-      description = "Store directory, absent or empty; kept afterwards. "
-          + "Default: a new temporary directory, deleted at the end.")
-  private Path dataDir;
+  @Mixin
+  private StoreDirOption dataDir;
 
   @Option(names = "--stores", split = ",", defaultValue = "rocksdb", paramLabel = "rocksdb|etcd",
       description = "The stores to measure, in turn (default: ${DEFAULT-VALUE}).")
@@ -145,7 +133,6 @@ final class StorageBenchmark implements Callable<Integer> {
   @Mixin
   private ReportOutput output;
 
-  private final Report report = new Report("storage");
   /** The store being measured, for table titles. */
   private String storeName;
   private byte[][] values;
@@ -154,7 +141,7 @@ final class StorageBenchmark implements Callable<Integer> {
   public Integer call() throws Exception {
     validate();
     values = randomValues(64, valueBytes);
-    DataDirectory data = DataDirectory.open(dataDir, "listwatch-bench-storage-", spec);
+    DataDirectory data = dataDir.open("listwatch-bench-storage-");
     Path dir = data.path();
     MachineInfo machine = MachineInfo.describe(dir);
     long started = System.nanoTime();
@@ -268,7 +255,7 @@ final class StorageBenchmark implements Callable<Integer> {
   // ---- 2. range -----------------------------------------------------------------------
 
   /** Creates the range keys, times full and paged reads; returns the revision before the load. */
-  private long benchRanges(Storage storage) throws InterruptedException {
+  private long benchRanges(Storage storage) throws Exception {
     String prefix = ROOT + "range/";
     report.progress("range: creating %,d keys with %d writers", rangeKeys, loadWriters);
     long loadFrom = storage.currentRevision();
@@ -291,32 +278,19 @@ final class StorageBenchmark implements Callable<Integer> {
 
     report.progress("range: %d full reads", rangeRepeats + 1);
     cpu = CpuMonitor.now();
-    long[] full = new long[rangeRepeats];
-    for (int i = -1; i < rangeRepeats; i++) {
-      long start = System.nanoTime();
+    TimedReads<Void> full = TimedReads.run(rangeRepeats, untimed -> {
       RangeResult r = storage.range(RangeRequest.prefix(prefix)).join();
-      long took = System.nanoTime() - start;
       check(r.kvs().size() == rangeKeys && !r.more(),
           "full range returned " + r.kvs().size() + " keys, more=" + r.more());
-      if (i >= 0) {
-        full[i] = took;
-      }
-    }
+      return null;
+    });
     addReadRow(table, "full range (no limit)", 1, full);
     report.phase(titled("range: full reads"), cpu);
 
     report.progress("range: %d paged reads, limit %d", rangeRepeats + 1, pageSize);
     cpu = CpuMonitor.now();
-    long[] paged = new long[rangeRepeats];
-    int pages = 0;
-    for (int i = -1; i < rangeRepeats; i++) {
-      long start = System.nanoTime();
-      pages = readPaged(storage, prefix);
-      if (i >= 0) {
-        paged[i] = System.nanoTime() - start;
-      }
-    }
-    addReadRow(table, "paged, limit " + pageSize, pages, paged);
+    TimedReads<Integer> paged = TimedReads.run(rangeRepeats, untimed -> readPaged(storage, prefix));
+    addReadRow(table, "paged, limit " + pageSize, paged.last(), paged);
     report.phase(titled("range: paged reads"), cpu);
     return loadFrom;
   }
@@ -344,12 +318,9 @@ final class StorageBenchmark implements Callable<Integer> {
     return pages;
   }
 
-  private void addReadRow(ResultTable table, String read, int pages, long[] nanos) {
-    long[] sorted = nanos.clone();
-    Arrays.sort(sorted);
-    long median = sorted[sorted.length / 2];
-    table.row(read, count(pages), count(rangeKeys), ms(median), ms(sorted[0]),
-        ms(sorted[sorted.length - 1]), count(rangeKeys / (median / 1e9)));
+  private void addReadRow(ResultTable table, String read, int pages, TimedReads<?> reads) {
+    table.row(read, count(pages), count(rangeKeys), ms(reads.median()), ms(reads.min()), ms(reads.max()),
+        count(rangeKeys / (reads.median() / 1e9)));
   }
 
   // ---- 3. watch -----------------------------------------------------------------------
@@ -490,10 +461,7 @@ final class StorageBenchmark implements Callable<Integer> {
     if (stores.isEmpty() || !stores.stream().allMatch(st -> st.equals("rocksdb") || st.equals("etcd"))) {
       problems.add("--stores lists rocksdb and/or etcd");
     }
-    if (!problems.isEmpty()) {
-      throw new ParameterException(spec.commandLine(),
-          String.join("; ", problems));
-    }
+    rejectIfAny(problems);
   }
 
   private static byte[][] randomValues(int count, int size) {

@@ -3,6 +3,7 @@ package io.listwatch.bench.demo;
 import static io.listwatch.bench.Format.count;
 
 import io.listwatch.api.ListOptions;
+import io.listwatch.bench.BenchmarkCommand;
 import io.listwatch.bench.ChildJvm;
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.Format;
@@ -26,15 +27,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code bench demo-scale}: the demo's system at scale. Four JVMs on this machine: the API
@@ -61,18 +59,13 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "demo-scale",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
     description = "The demo at scale: simulated nodes, deployments of pods, a rollout; time, events/s, CPU and heap.")
-public final class DemoScaleBenchmark implements Callable<Integer> {
+public final class DemoScaleBenchmark extends BenchmarkCommand {
 
   private static final String NAMESPACE = "bench";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
   private static final long PROGRESS_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
   private static final String CONTROLLERS_MAIN = "io.listwatch.controllers.cli.ControllersCommand";
-
-  @Spec
-  private CommandSpec spec;
 
   @Option(names = "--nodes", defaultValue = "100", paramLabel = "N",
       description = "Simulated nodes, all in one child JVM (default: ${DEFAULT-VALUE}).")
@@ -122,13 +115,11 @@ public final class DemoScaleBenchmark implements Callable<Integer> {
   @Mixin
   private ReportOutput output;
 
-  private final Report report = new Report("demo-scale");
-
   @Override
   public Integer call() throws Exception {
     if (nodes < 1 || deployments < 1 || replicas < 1 || maxPods < 1 || containerStartMillis < 0 || graceSeconds < 0
         || phaseTimeoutSeconds < 1) {
-      throw new ParameterException(spec.commandLine(), "--nodes, --deployments, --replicas, --max-pods and "
+      throw new ParameterException(spec().commandLine(), "--nodes, --deployments, --replicas, --max-pods and "
           + "--phase-timeout must be >= 1; --container-start-ms and --grace-seconds >= 0");
     }
     int pods = deployments * replicas;

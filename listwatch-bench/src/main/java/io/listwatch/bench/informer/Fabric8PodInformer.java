@@ -6,9 +6,6 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.Properties;
 
 /**
  * fabric8's pod informer: {@code client.pods().inAnyNamespace().runnableInformer(0).start()}
@@ -19,10 +16,9 @@ import java.util.Properties;
  *
  * <p>Confined to the child's main thread.
  */
-final class Fabric8PodInformer implements PodInformerUnderTest {
+final class Fabric8PodInformer extends ClientPodInformer {
 
   private KubernetesClient client;
-  private SharedIndexInformer<Pod> informer;
 
   @Override
   public void connect(String url) {
@@ -33,22 +29,15 @@ final class Fabric8PodInformer implements PodInformerUnderTest {
         .withOnlyHttpWatches(true)
         .build();
     client = new KubernetesClientBuilder().withConfig(config).build();
+    closing(client::close);
   }
 
   @Override
   public void start() {
-    informer = client.pods().inAnyNamespace().runnableInformer(0);
+    SharedIndexInformer<Pod> informer = client.pods().inAnyNamespace().runnableInformer(0);
+    closing(informer::close);
     informer.start();
-  }
-
-  @Override
-  public boolean hasSynced() {
-    return informer.hasSynced();
-  }
-
-  @Override
-  public int cachedPods() {
-    return informer.getIndexer().listKeys().size();
+    started(informer::hasSynced, () -> informer.getIndexer().listKeys().size());
   }
 
   @Override
@@ -56,30 +45,5 @@ final class Fabric8PodInformer implements PodInformerUnderTest {
     return "fabric8 kubernetes-client " + mavenVersion("io.fabric8", "kubernetes-client")
         + " (HTTP client: Vert.x; Pod model; pods().inAnyNamespace().runnableInformer(0).start(); "
         + "onlyHttpWatches=true, requestTimeout=300 s)";
-  }
-
-  @Override
-  public void close() {
-    if (informer != null) {
-      informer.close();
-    }
-    if (client != null) {
-      client.close();
-    }
-  }
-
-  /** The version in the jar's Maven metadata of {@code groupId:artifactId}, as loaded. */
-  static String mavenVersion(String groupId, String artifactId) {
-    String path = "/META-INF/maven/" + groupId + "/" + artifactId + "/pom.properties";
-    try (InputStream in = Fabric8PodInformer.class.getResourceAsStream(path)) {
-      if (in == null) {
-        return "(version unknown)";
-      }
-      Properties p = new Properties();
-      p.load(in);
-      return p.getProperty("version", "(version unknown)");
-    } catch (IOException e) {
-      return "(version unknown)";
-    }
   }
 }

@@ -16,8 +16,4 @@ import picocli.CommandLine.Command;
     description = "JMH: informer event throughput, watch stream -> DeltaFIFO -> indexer -> 1 and 10 handlers "
         + "(no network). Options are JMH's own.")
 public final class InformerJmhCommand extends JmhCommand {
-
-  public InformerJmhCommand() {
-    super("io.listwatch.bench.informer.jmh");
-  }
 }

@@ -2,6 +2,7 @@ package io.listwatch.bench.informer;
 
 import static io.listwatch.bench.Format.count;
 
+import io.listwatch.bench.BenchmarkCommand;
 import io.listwatch.bench.ChildJvm;
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.Format;
@@ -10,6 +11,8 @@ import io.listwatch.bench.Report;
 import io.listwatch.bench.ReportOutput;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.bench.ServerJvm;
+import io.listwatch.bench.ShutdownCleanup;
+import io.listwatch.bench.server.PodLoad;
 import io.listwatch.bench.server.Pods;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,15 +26,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToDoubleFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code bench informer-sync}: how long a pod informer takes from start to synced, and how
@@ -51,16 +50,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "informer-sync",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
     description = "Pod informer start-to-synced time and cache heap: listwatch vs fabric8 vs the official "
         + "Java client, each in a fresh JVM, against our API server in its own JVM.")
-public final class InformerSyncBenchmark implements Callable<Integer> {
-
-  private static final String NAMESPACE = "default";
-
-  @Spec
-  private CommandSpec spec;
+public final class InformerSyncBenchmark extends BenchmarkCommand {
 
   @Option(names = "--pods", split = ",", defaultValue = "10000,100000", paramLabel = "N",
       description = "Pod counts measured, increasing (default: ${DEFAULT-VALUE}).")
@@ -102,13 +94,8 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
       description = "-Xmx of the API server's JVM (default: ${DEFAULT-VALUE}).")
   private String serverHeap;
 
-  @Option(names = "--object-bytes", defaultValue = "1024", paramLabel = "N",
-      description = "Approximate JSON size of each pod as stored (default: ${DEFAULT-VALUE}).")
-  private int objectBytes;
-
-  @Option(names = "--load-connections", defaultValue = "64", paramLabel = "N",
-      description = "Creates in flight while loading (default: ${DEFAULT-VALUE}).")
-  private int loadConnections;
+  @Mixin
+  private PodLoad load;
 
   @Option(names = "--timeout", defaultValue = "600", paramLabel = "SECONDS",
       description = "Longest a client may take to sync before its run counts as failed (default: ${DEFAULT-VALUE}).")
@@ -125,8 +112,6 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
   @Mixin
   private ReportOutput output;
 
-  private final Report report = new Report("informer-sync");
-
   @Override
   public Integer call() throws Exception {
     validate();
@@ -137,10 +122,7 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
     clientJvm.addAll(clientJvmOptions);
     long started = System.nanoTime();
 
-    ResultTable loads = report.table(new ResultTable(String.format(
-        "Loading: pods of ~%,d bytes created through POST /api/v1/namespaces/%s/pods, %d in flight",
-        objectBytes, NAMESPACE, loadConnections),
-        "pods", "created", "seconds", "creates/s", "errors"));
+    load.addTable(report, "");
     ResultTable perRun = report.table(new ResultTable(
         "Every run: a fresh client JVM each (sync = informer start call until hasSynced and every pod cached; "
             + "heap = used after full GCs with the informer running, minus the same before it started)",
@@ -154,32 +136,22 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
     // if this JVM is stopped (Ctrl-C, SIGTERM), the children's own hooks stop them; this one
     // waits for the server to stop, then deletes the data directory
     AtomicReference<ServerJvm> running = new AtomicReference<>();
-    Thread cleanup = Thread.ofPlatform().name("informer-sync-cleanup").unstarted(() -> {
+    ShutdownCleanup cleanup = new ShutdownCleanup("informer-sync-cleanup", () -> {
       ServerJvm s = running.get();
       if (s != null) {
         s.close();
       }
       Format.deleteRecursively(dir);
     });
-    Runtime.getRuntime().addShutdownHook(cleanup);
-    try (ServerJvm server = ServerJvm.start(data, ChildJvm.standardOptions(serverHeap), dir.resolve("server.log"))) {
+    try (cleanup;
+        ServerJvm server = ServerJvm.start(data, ChildJvm.standardOptions(serverHeap), dir.resolve("server.log"))) {
       running.set(server);
       report.progress("server %s (log %s)", server.url(), dir.resolve("server.log"));
-      int have = 0;
-      Pods template = new Pods(objectBytes);
       for (int size : podCounts) {
-        report.progress("creating pods %,d..%,d", have, size);
-        CpuMonitor cpu = CpuMonitor.now();
-        Pods.LoadResult r = Pods.createAll(server.address(), "/api/v1/namespaces/" + NAMESPACE + "/pods", have,
-            size, loadConnections, i -> template.create(NAMESPACE, String.format("pod-%06d", i), i));
-        report.phase("creating pods up to " + count(size) + " (the server JVM counts as other processes)", cpu);
-        loads.row(count(size), count(r.created()), String.format("%.1f", r.seconds()),
-            count(r.created() / r.seconds()), Format.errorCell(r.errors(), null)
-                + (r.errors() > 0 ? " " + r.firstError() : ""));
+        Pods.LoadResult r = load.upTo(size, server.address(), report, " (the server JVM counts as other processes)");
         if (r.errors() > 0) {
           throw new IllegalStateException("pod creates failed: " + r.firstError());
         }
-        have = size;
         warmServer(server.url(), size);
 
         int n = runsAt.getOrDefault(size, runs);
@@ -209,13 +181,6 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
         report.phase(String.format("%s pods: every client run (the server and client JVMs count as other "
             + "processes here; the per-run table splits them)", count(size)), runsCpu);
       }
-    } finally {
-      Format.deleteRecursively(dir);
-      try {
-        Runtime.getRuntime().removeShutdownHook(cleanup);
-      } catch (IllegalStateException e) {
-        // shutting down: the hook runs
-      }
     }
 
     summarize(results);
@@ -228,7 +193,8 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
         + "plain HTTP (HTTP/1.1 and h2c) on 127.0.0.1");
     report.parameters.put("pods", String.format("up to %s in namespace %s, ~%,d bytes of JSON each, created through "
         + "HTTP (%d in flight); before the first client at each count, 2 untimed full lists over HTTP/1.1 and 2 "
-        + "untimed lists ?resourceVersion=0&limit=500 over h2c", podCounts, NAMESPACE, objectBytes, loadConnections));
+        + "untimed lists ?resourceVersion=0&limit=500 over h2c", podCounts, Pods.NAMESPACE, load.objectBytes(),
+        load.connections()));
     report.parameters.put("clients", clients + ", each run in a fresh JVM " + String.join(" ", clientJvm)
         + ", round-robin, " + runs + " runs" + (runsAt.isEmpty() ? "" : " (" + runsAt + ")")
         + String.format("; a run with other processes above %.0f%% of a core is repeated (at most %d times)",
@@ -363,28 +329,19 @@ public final class InformerSyncBenchmark implements Callable<Integer> {
 
   private void validate() {
     List<String> problems = new ArrayList<>();
-    if (podCounts.isEmpty() || podCounts.stream().anyMatch(n -> n < 1)) {
-      problems.add("--pods must list counts >= 1");
-    }
-    for (int i = 1; i < podCounts.size(); i++) {
-      if (podCounts.get(i) <= podCounts.get(i - 1)) {
-        problems.add("--pods must increase");
-      }
-    }
+    checkIncreasingCounts("--pods", podCounts, problems);
     for (String c : clients) {
       if (!InformerClients.NAMES.contains(c)) {
         problems.add("unknown client '" + c + "' (one of " + InformerClients.NAMES + ")");
       }
     }
-    if (runs < 1 || runsAt.values().stream().anyMatch(n -> n < 1) || loadConnections < 1 || objectBytes < 0
-        || timeoutSeconds < 1) {
+    if (runs < 1 || runsAt.values().stream().anyMatch(n -> n < 1) || load.connections() < 1
+        || load.objectBytes() < 0 || timeoutSeconds < 1) {
       problems.add("--runs, --runs-at, --load-connections and --timeout must be >= 1");
     }
     if (!clientHeap.matches("[0-9]+[kKmMgG]?") || !serverHeap.matches("[0-9]+[kKmMgG]?")) {
       problems.add("--client-heap and --server-heap take a JVM size, e.g. 4g");
     }
-    if (!problems.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), String.join("; ", problems));
-    }
+    rejectIfAny(problems);
   }
 }

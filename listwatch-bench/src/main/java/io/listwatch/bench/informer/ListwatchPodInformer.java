@@ -25,7 +25,7 @@ import java.time.Duration;
  *
  * <p>Confined to the child's main thread.
  */
-final class ListwatchPodInformer implements PodInformerUnderTest {
+final class ListwatchPodInformer extends ClientPodInformer {
 
   private static final String FACTORY_DEFAULTS =
       "SharedInformerFactory defaults (first list rv=0, limit=500, served whole by this server)";
@@ -34,8 +34,6 @@ final class ListwatchPodInformer implements PodInformerUnderTest {
 
   private final Variant variant;
   private KubeClient client;
-  private SharedInformerFactory factory;
-  private SharedIndexInformer<?> informer;
 
   private ListwatchPodInformer(Variant variant) {
     this.variant = variant;
@@ -54,32 +52,19 @@ final class ListwatchPodInformer implements PodInformerUnderTest {
   @Override
   public void connect(String url) {
     client = KubeClient.create(Config.builder(url).requestTimeout(Duration.ofMinutes(5)).build());
+    closing(client::close);
   }
 
   @Override
   public void start() {
-    switch (variant) {
-      case FACTORY_DYNAMIC -> {
-        factory = SharedInformerFactory.builder(client).build();
-        informer = factory.informerFor(ResourceType.PODS, DynamicObject.CODEC);
-        factory.start();
-      }
-      case FACTORY_FABRIC8_MODEL -> {
-        factory = SharedInformerFactory.builder(client).build();
-        informer = factory.informerFor(ResourceType.PODS, JacksonCodec.of(Pod.class));
-        factory.start();
-      }
-    }
-  }
-
-  @Override
-  public boolean hasSynced() {
-    return informer.hasSynced();
-  }
-
-  @Override
-  public int cachedPods() {
-    return informer.getIndexer().listKeys().size();
+    SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
+    closing(factory::close);
+    SharedIndexInformer<?> informer = switch (variant) {
+      case FACTORY_DYNAMIC -> factory.informerFor(ResourceType.PODS, DynamicObject.CODEC);
+      case FACTORY_FABRIC8_MODEL -> factory.informerFor(ResourceType.PODS, JacksonCodec.of(Pod.class));
+    };
+    factory.start();
+    started(informer::hasSynced, () -> informer.getIndexer().listKeys().size());
   }
 
   @Override
@@ -88,15 +73,5 @@ final class ListwatchPodInformer implements PodInformerUnderTest {
       case FACTORY_DYNAMIC -> "DynamicObject";
       case FACTORY_FABRIC8_MODEL -> "fabric8 Pod model via JacksonCodec";
     } + "; " + FACTORY_DEFAULTS + ", informerFor(PODS), start(); requestTimeout=300 s)";
-  }
-
-  @Override
-  public void close() {
-    if (factory != null) {
-      factory.close();
-    }
-    if (client != null) {
-      client.close();
-    }
   }
 }

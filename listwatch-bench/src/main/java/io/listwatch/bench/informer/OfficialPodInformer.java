@@ -17,11 +17,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Confined to the child's main thread.
  */
-final class OfficialPodInformer implements PodInformerUnderTest {
+final class OfficialPodInformer extends ClientPodInformer {
 
   private ApiClient client;
-  private SharedInformerFactory factory;
-  private SharedIndexInformer<V1Pod> informer;
 
   @Override
   public void connect(String url) {
@@ -32,8 +30,9 @@ final class OfficialPodInformer implements PodInformerUnderTest {
   @Override
   public void start() {
     CoreV1Api api = new CoreV1Api(client);
-    factory = new SharedInformerFactory(client);
-    informer = factory.sharedIndexInformerFor(
+    SharedInformerFactory factory = new SharedInformerFactory(client);
+    closing(() -> factory.stopAllRegisteredInformers(true));
+    SharedIndexInformer<V1Pod> informer = factory.sharedIndexInformerFor(
         params -> api.listPodForAllNamespaces()
             .resourceVersion(params.resourceVersion)
             .timeoutSeconds(params.timeoutSeconds)
@@ -41,29 +40,13 @@ final class OfficialPodInformer implements PodInformerUnderTest {
             .buildCall(null),
         V1Pod.class, V1PodList.class, 0);
     factory.startAllRegisteredInformers();
-  }
-
-  @Override
-  public boolean hasSynced() {
-    return informer.hasSynced();
-  }
-
-  @Override
-  public int cachedPods() {
-    return informer.getIndexer().listKeys().size();
+    started(informer::hasSynced, () -> informer.getIndexer().listKeys().size());
   }
 
   @Override
   public String describe() {
-    return "official client-java " + Fabric8PodInformer.mavenVersion("io.kubernetes", "client-java")
+    return "official client-java " + mavenVersion("io.kubernetes", "client-java")
         + " (OkHttp; V1Pod model; SharedInformerFactory.sharedIndexInformerFor(listPodForAllNamespaces "
         + "call generator, resync 0); read timeout off)";
-  }
-
-  @Override
-  public void close() {
-    if (factory != null) {
-      factory.stopAllRegisteredInformers(true);
-    }
   }
 }

@@ -6,7 +6,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * One HTTP/1.1 watch response parsed by hand as its bytes arrive: the response head (only
  * the status line is kept: anything but 200 fails the watch), then the chunked body, whose
- * chunk data goes to a {@link WatchEvents}. The zero-length last chunk ends the watch.
+ * chunk data goes to the {@link WatchEvents} of the watch's {@link WatchWire}, which count into
+ * the same {@link WatchTally} as the response. The zero-length last chunk ends the watch.
  *
  * <p>Not thread-safe: confined to the thread that reads the connection.
  */
@@ -19,7 +20,7 @@ final class ChunkedWatchResponse {
   private static final int DONE = 4;
 
   private final WatchTally tally;
-  private final WatchEvents lines;
+  private final WatchEvents events;
   private int state = HEADERS;
   private final byte[] status = new byte[16];
   private int statusLen;
@@ -28,9 +29,10 @@ final class ChunkedWatchResponse {
   private boolean sizeDone;
   private long remaining;
 
-  ChunkedWatchResponse(WatchTally tally, WatchEvents events) {
+  /** A response in {@code wire}'s encoding, whose start, events and end count in {@code tally}. */
+  ChunkedWatchResponse(WatchTally tally, WatchWire wire) {
     this.tally = tally;
-    this.lines = events;
+    this.events = wire.events(tally);
   }
 
   /** Whether the watch has ended (by the server, or failed). */
@@ -91,7 +93,7 @@ final class ChunkedWatchResponse {
         }
         case DATA -> {
           int end = (int) Math.min(to, p + remaining);
-          lines.data(b, p, end, now);
+          events.data(b, p, end, now);
           remaining -= end - p;
           p = end;
           if (remaining == 0) {

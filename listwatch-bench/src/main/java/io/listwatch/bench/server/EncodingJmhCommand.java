@@ -15,8 +15,4 @@ import picocli.CommandLine.Command;
     description = "JMH: CPU per object of JSON and kube protobuf (JSON -> protobuf, protobuf -> JSON, JSON "
         + "parse+write) and their sizes. Options are JMH's own.")
 public final class EncodingJmhCommand extends JmhCommand {
-
-  public EncodingJmhCommand() {
-    super("io.listwatch.bench.server.jmh");
-  }
 }

@@ -3,15 +3,16 @@ package io.listwatch.bench.server;
 import static io.listwatch.bench.Format.count;
 import static io.listwatch.bench.Format.ms;
 
+import io.listwatch.bench.BenchmarkCommand;
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.DataDirectory;
 import io.listwatch.bench.Format;
 import io.listwatch.bench.GcLog;
 import io.listwatch.bench.MachineInfo;
-import io.listwatch.bench.Report;
 import io.listwatch.bench.ReportOutput;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.bench.ServerJvm;
+import io.listwatch.bench.ShutdownCleanup;
 import io.netty.handler.ssl.SslProvider;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -24,10 +25,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code bench server-fanout}: watch fan-out of the API server, running in a JVM of its own,
@@ -54,16 +52,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "server-fanout",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
     description = "Watch fan-out of the API server in its own JVM, over HTTP/1.1, HTTP/1.1+TLS, HTTP/2+TLS and "
         + "WebSocket+TLS in one run.")
-public final class FanOutBenchmark implements Callable<Integer> {
-
-  private static final String NAMESPACE = FanOutPoint.NAMESPACE;
-
-  @Spec
-  private CommandSpec spec;
+public final class FanOutBenchmark extends BenchmarkCommand {
 
   @Option(names = "--transports", split = ",", defaultValue = "http1,http1-tls,h2-tls,ws-tls", paramLabel = "T",
       description = "Transports measured, each on a fresh server: http1, http1-tls, h2-tls, ws-tls, for "
@@ -170,7 +161,6 @@ public final class FanOutBenchmark implements Callable<Integer> {
   @Mixin
   private ReportOutput output;
 
-  private final Report report = new Report("server-fanout");
   private final List<Row> rows = new ArrayList<>();
   private ResultTable points;
 
@@ -199,7 +189,7 @@ public final class FanOutBenchmark implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     List<ServerRun> runs = validate();
-    DataDirectory data = DataDirectory.open(dataDir, "listwatch-bench-fanout-", spec);
+    DataDirectory data = DataDirectory.open(dataDir, "listwatch-bench-fanout-", spec());
     Path base = data.path();
     MachineInfo machine = MachineInfo.describe(base);
     long started = System.nanoTime();
@@ -215,15 +205,14 @@ public final class FanOutBenchmark implements Callable<Integer> {
                 "GC pauses n / total / max ms", "all safepoints ms", "heap after GC MiB", "delivered / expected",
                 "watchers lost"))));
     AtomicReference<FanOutTopology.Servers> running = new AtomicReference<>();
-    Thread cleanup = Thread.ofPlatform().name("server-fanout-cleanup").unstarted(() -> {
+    ShutdownCleanup cleanup = new ShutdownCleanup("server-fanout-cleanup", () -> {
       FanOutTopology.Servers s = running.get();
       if (s != null) {
         s.close();
       }
       data.close();
     });
-    Runtime.getRuntime().addShutdownHook(cleanup);
-    try {
+    try (cleanup) {
       for (int i = 0; i < runs.size(); i++) {
         ServerRun run = runs.get(i);
         Path dir = base.resolve(String.format("%02d-%s%s%s", i + 1, run.transport(),
@@ -238,21 +227,10 @@ public final class FanOutBenchmark implements Callable<Integer> {
               + (data.temporary() ? ", deleted at the end; keep them with --data-dir" : "") + ")");
         }
       }
-    } finally {
-      FanOutTopology.Servers s = running.getAndSet(null);
-      if (s != null) {
-        s.close();
-      }
-      data.close();
-      if (!data.temporary()) {
-        report.note("Server data directories, logs (server.log) and JVM logs (jvm.log) are in " + base
-            + (showTopology ? " (etcd's and HAProxy's in etcd/ and haproxy/ beside them)" : "") + ".");
-      }
-      try {
-        Runtime.getRuntime().removeShutdownHook(cleanup);
-      } catch (IllegalStateException e) {
-        // shutting down: the hook runs
-      }
+    }
+    if (!data.temporary()) {
+      report.note("Server data directories, logs (server.log) and JVM logs (jvm.log) are in " + base
+          + (showTopology ? " (etcd's and HAProxy's in etcd/ and haproxy/ beside them)" : "") + ".");
     }
     summary();
     report.progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
@@ -377,13 +355,13 @@ public final class FanOutBenchmark implements Callable<Integer> {
   private void fill(InetSocketAddress plain, String label) throws Exception {
     report.progress("%s: creating %,d pods", label, pods);
     Pods template = new Pods(objectBytes);
-    Pods.LoadResult r = Pods.createAll(plain, "/api/v1/namespaces/" + NAMESPACE + "/pods", 0, pods, 16,
-        i -> template.create(NAMESPACE, podName(i), i));
+    Pods.LoadResult r = Pods.createAll(plain, "/api/v1/namespaces/" + Pods.NAMESPACE + "/pods", 0, pods, 16,
+        i -> template.create(Pods.NAMESPACE, podName(i), i));
     if (r.errors() > 0) {
       throw new IllegalStateException("creating pods failed: " + r.errors() + " errors, first: " + r.firstError());
     }
     try (RawHttp http = new RawHttp(plain)) {
-      RawHttp.Response list = http.send("GET", "/api/v1/namespaces/" + NAMESPACE + "/pods", null, null, 0);
+      RawHttp.Response list = http.send("GET", "/api/v1/namespaces/" + Pods.NAMESPACE + "/pods", null, null, 0);
       report.parameters.put("pod JSON", String.format("%,d bytes per pod in a full list of the %,d pods",
           list.bodyBytes() / pods, pods));
     }
@@ -546,9 +524,7 @@ public final class FanOutBenchmark implements Callable<Integer> {
     if (seconds < 1 || warmupSeconds < 0 || jitWarmupSeconds < 0) {
       problems.add("--seconds must be >= 1, the warm-ups >= 0");
     }
-    if (!problems.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), String.join("; ", problems));
-    }
+    rejectIfAny(problems);
     return runs;
   }
 }

@@ -34,7 +34,6 @@ import javax.net.ssl.SSLSocketFactory;
 final class FanOutPoint {
 
   private static final long NANOS_PER_TICK = 10_000_000L; // USER_HZ is 100 on Linux
-  static final String NAMESPACE = "default";
 
   /** Where and how to run points: the servers, their listener for the watches, the writers' TLS. */
   record Target(FanOutTopology.Servers servers, Transport transport, InetSocketAddress watchAddress,
@@ -65,7 +64,7 @@ final class FanOutPoint {
     String rv = currentResourceVersion(t.writeAddress(), t.writeTls());
     try (WatchFleet fleet = t.transport().fleet(t.watchAddress(), t.tls(), t.streamsPerConnection())) {
       WatchTally tally = fleet.tally();
-      fleet.open("/api/v1/namespaces/" + NAMESPACE + "/pods?watch=true&resourceVersion=" + rv, watchers);
+      fleet.open("/api/v1/namespaces/" + Pods.NAMESPACE + "/pods?watch=true&resourceVersion=" + rv, watchers);
       awaitTrue(() -> tally.streaming() + tally.failed() + tally.ended() >= watchers, 60_000);
       if (tally.streaming() < watchers) {
         throw new IllegalStateException(t.transport() + ": " + tally.streaming() + " of " + watchers
@@ -200,7 +199,7 @@ final class FanOutPoint {
       LatencyRecorder late = latePerWriter[index];
       long interval = rate == 0 ? 0 : TimeUnit.SECONDS.toNanos(1) * count / rate;
       long next = t0 + (interval * index) / count;
-      String prefix = "/api/v1/namespaces/" + NAMESPACE + "/pods/";
+      String prefix = "/api/v1/namespaces/" + Pods.NAMESPACE + "/pods/";
       try (RawHttp http = new RawHttp(t.writeAddress(), t.writeTls())) {
         for (int k = 0; ; k++) {
           long scheduled = next;
@@ -239,7 +238,8 @@ final class FanOutPoint {
 
   static String currentResourceVersion(InetSocketAddress address, SSLSocketFactory tls) throws IOException {
     try (RawHttp http = new RawHttp(address, tls)) {
-      RawHttp.Response r = http.send("GET", "/api/v1/namespaces/" + NAMESPACE + "/pods?limit=1", null, null, 1024);
+      RawHttp.Response r = http.send("GET", "/api/v1/namespaces/" + Pods.NAMESPACE + "/pods?limit=1", null, null,
+          1024);
       java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"resourceVersion\":\"(\\d+)\"")
           .matcher(r.bodyText());
       if (r.status() != 200 || !m.find()) {

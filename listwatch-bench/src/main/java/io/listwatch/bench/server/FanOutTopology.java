@@ -10,9 +10,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -26,27 +24,23 @@ import java.util.Set;
  * as replicas share them, and HAProxy passes TLS through to their HTTPS listeners.
  */
 enum FanOutTopology {
-  ROCKSDB("rocksdb", 1, false),
-  ETCD("etcd", 1, true),
-  ETCD_2_HAPROXY("etcd-2-haproxy", 2, true);
+  ROCKSDB(1, false),
+  ETCD(1, true),
+  ETCD_2_HAPROXY(2, true);
 
-  final String label;
   /** How many API servers run. */
   final int servers;
   /** Whether the servers store in etcd. */
   final boolean etcd;
 
-  FanOutTopology(String label, int servers, boolean etcd) {
-    this.label = label;
+  FanOutTopology(int servers, boolean etcd) {
     this.servers = servers;
     this.etcd = etcd;
   }
 
+  /** The topology {@code s} names, e.g. {@code etcd-2-haproxy}. */
   static FanOutTopology parse(String s) {
-    String t = s.trim().toLowerCase(Locale.ROOT);
-    return Arrays.stream(values()).filter(v -> v.label.equals(t)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("unknown topology '" + s + "'; one of "
-            + Arrays.stream(values()).map(v -> v.label).toList()));
+    return EnumLabels.parse(FanOutTopology.class, "topology", s);
   }
 
   /** Whether the watchers and writers reach the servers through HAProxy. */
@@ -65,7 +59,7 @@ enum FanOutTopology {
 
   /** What this topology runs, for the report's parameters. */
   String description() {
-    return label + switch (this) {
+    return this + switch (this) {
       case ROCKSDB -> ": one server, embedded RocksDB store";
       case ETCD -> ": one server on etcd (the etcd binary on PATH, one member on 127.0.0.1 in its own process, "
           + "fresh data dir)";
@@ -76,9 +70,10 @@ enum FanOutTopology {
     };
   }
 
+  /** Its label on the command line, e.g. {@code etcd-2-haproxy}. */
   @Override
   public String toString() {
-    return label;
+    return EnumLabels.of(this);
   }
 
   /**

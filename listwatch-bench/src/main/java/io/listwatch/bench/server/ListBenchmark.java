@@ -1,10 +1,10 @@
 package io.listwatch.bench.server;
 
 import static io.listwatch.bench.Format.count;
-import static io.listwatch.bench.Format.errorCell;
 import static io.listwatch.bench.Format.ms;
 
 import io.listwatch.api.ListOptions;
+import io.listwatch.bench.BenchmarkCommand;
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.DataDirectory;
 import io.listwatch.bench.Format;
@@ -12,6 +12,8 @@ import io.listwatch.bench.MachineInfo;
 import io.listwatch.bench.Report;
 import io.listwatch.bench.ReportOutput;
 import io.listwatch.bench.ResultTable;
+import io.listwatch.bench.StoreDirOption;
+import io.listwatch.bench.TimedReads;
 import io.listwatch.server.ApiServer;
 import io.listwatch.apiserver.cacher.CachedObject;
 import io.listwatch.apiserver.cacher.Cacher;
@@ -22,18 +24,13 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code bench server-list}: full and paged lists of the API server, in-process over loopback
@@ -59,35 +56,22 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "server-list",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
     description = "Full and paged lists of the in-process API server, and heap per cached object.")
-public final class ListBenchmark implements Callable<Integer> {
+public final class ListBenchmark extends BenchmarkCommand {
 
-  private static final String NAMESPACE = "default";
   private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
   private static final Pattern CONTINUE = Pattern.compile("\"continue\":\"([^\"]+)\"");
   private static final byte[] ITEM_MARKER = Pods.MARKER.getBytes(StandardCharsets.US_ASCII);
 
-  @Spec
-  private CommandSpec spec;
-
-  @Option(names = "--data-dir", paramLabel = "DIR",
-      description = "Store directory, absent or empty; kept afterwards. "
-          + "Default: a new temporary directory, deleted at the end.")
-  private Path dataDir;
+  @Mixin
+  private StoreDirOption dataDir;
 
   @Option(names = "--sizes", split = ",", defaultValue = "10000,100000", paramLabel = "N",
       description = "Pod counts measured, increasing (default: ${DEFAULT-VALUE}).")
   private List<Integer> sizes;
 
-  @Option(names = "--object-bytes", defaultValue = "1024", paramLabel = "N",
-      description = "Approximate JSON size of each pod as stored (default: ${DEFAULT-VALUE}).")
-  private int objectBytes;
-
-  @Option(names = "--load-connections", defaultValue = "64", paramLabel = "N",
-      description = "Creates in flight while loading (default: ${DEFAULT-VALUE}).")
-  private int loadConnections;
+  @Mixin
+  private PodLoad load;
 
   @Option(names = "--repeats", defaultValue = "5", paramLabel = "N",
       description = "Timed reads of each kind, after one untimed (default: ${DEFAULT-VALUE}).")
@@ -109,21 +93,17 @@ public final class ListBenchmark implements Callable<Integer> {
   @Mixin
   private ReportOutput output;
 
-  private final Report report = new Report("server-list");
   private Cacher cacher;
   private InetSocketAddress address;
 
   @Override
   public Integer call() throws Exception {
     validate();
-    DataDirectory data = DataDirectory.open(dataDir, "listwatch-bench-list-", spec);
+    DataDirectory data = dataDir.open("listwatch-bench-list-");
     Path dir = data.path();
     MachineInfo machine = MachineInfo.describe(dir);
     long started = System.nanoTime();
-    ResultTable loads = report.table(new ResultTable(String.format(
-        "Loading: pods of ~%,d bytes created through POST /api/v1/namespaces/default/pods, %d in flight "
-            + "(virtual threads, one keep-alive connection each)", objectBytes, loadConnections),
-        "pods", "created", "seconds", "creates/s", "errors"));
+    load.addTable(report, " (virtual threads, one keep-alive connection each)");
     ResultTable memory = report.table(new ResultTable(
         "Heap per cached object: heap used after full GC minus the same before the first pod, over the "
             + "cached JSON",
@@ -141,17 +121,8 @@ public final class ListBenchmark implements Callable<Integer> {
       address = new InetSocketAddress("127.0.0.1", server.port());
       warmUp();
       long baseline = Report.heapAfterGc();
-      int have = 0;
       for (int size : sizes) {
-        report.progress("creating pods %,d..%,d", have, size);
-        CpuMonitor cpu = CpuMonitor.now();
-        Pods template = new Pods(objectBytes);
-        Pods.LoadResult r = Pods.createAll(address, "/api/v1/namespaces/" + NAMESPACE + "/pods", have, size,
-            loadConnections, i -> template.create(NAMESPACE, podName(i), i));
-        report.phase("creating pods up to " + count(size), cpu);
-        loads.row(count(size), count(r.created()), String.format("%.1f", r.seconds()),
-            count(r.created() / r.seconds()), errorCell(r.errors(), null) + (r.errors() > 0 ? " " + r.firstError() : ""));
-        have = size;
+        load.upTo(size, address, report, "");
 
         // memory
         long[] json = cachedJson();
@@ -173,25 +144,16 @@ public final class ListBenchmark implements Callable<Integer> {
 
         // lists
         report.progress("%,d pods: full lists", size);
-        cpu = CpuMonitor.now();
-        long[] full = new long[repeats];
-        long fullBytes = 0;
-        for (int i = -1; i < repeats; i++) {
-          long t0 = System.nanoTime();
-          RawHttp.Response resp = get("/api/v1/pods", i < 0 ? Integer.MAX_VALUE : 0);
-          long took = System.nanoTime() - t0;
-          if (i < 0) {
-            int items = countMarkers(resp.body());
-            check(items == size, "full list returned " + items + " items, expected " + size);
-          } else {
-            full[i] = took;
-          }
-          fullBytes = resp.bodyBytes();
-        }
+        CpuMonitor cpu = CpuMonitor.now();
+        TimedReads<RawHttp.Response> full = TimedReads.run(repeats,
+            untimed -> get("/api/v1/pods", untimed ? Integer.MAX_VALUE : 0), (resp, nanos) -> {
+              int items = countMarkers(resp.body());
+              check(items == size, "full list returned " + items + " items, expected " + size);
+            });
         report.phase(count(size) + " pods: full lists", cpu);
-        long median = row(lists, size, "full (no limit)", 1, fullBytes, full);
+        row(lists, size, "full (no limit)", 1, full.last().bodyBytes(), full);
         if (size == 100_000) {
-          fullMs100k[0] = median / 1e6;
+          fullMs100k[0] = full.median() / 1e6;
         }
 
         // the same full list in kube's protobuf: the first read converts the pods not yet converted
@@ -199,23 +161,15 @@ public final class ListBenchmark implements Callable<Integer> {
         // assemble the kept forms
         report.progress("%,d pods: full lists in protobuf", size);
         cpu = CpuMonitor.now();
-        long[] proto = new long[repeats];
-        long protoBytes = 0;
-        for (int i = -1; i < repeats; i++) {
-          long t0 = System.nanoTime();
-          RawHttp.Response resp = get("/api/v1/pods", PROTOBUF, i < 0 ? Integer.MAX_VALUE : 0);
-          long took = System.nanoTime() - t0;
-          if (i < 0) {
-            int items = protobufItems(resp.body());
-            check(items == size, "protobuf list returned " + items + " items, expected " + size);
-            row(lists, size, "full, protobuf, first read (converts)", 1, resp.bodyBytes(), new long[] {took});
-          } else {
-            proto[i] = took;
-          }
-          protoBytes = resp.bodyBytes();
-        }
+        TimedReads<RawHttp.Response> proto = TimedReads.run(repeats,
+            untimed -> get("/api/v1/pods", PROTOBUF, untimed ? Integer.MAX_VALUE : 0), (resp, nanos) -> {
+              int items = protobufItems(resp.body());
+              check(items == size, "protobuf list returned " + items + " items, expected " + size);
+              row(lists, size, "full, protobuf, first read (converts)", 1, resp.bodyBytes(),
+                  new TimedReads<>(resp, new long[] {nanos}));
+            });
         report.phase(count(size) + " pods: full lists in protobuf", cpu);
-        row(lists, size, "full, protobuf (forms kept)", 1, protoBytes, proto);
+        row(lists, size, "full, protobuf (forms kept)", 1, proto.last().bodyBytes(), proto);
         long heapWithProto = Report.heapAfterGc() - baseline;
         memory.row(count(size) + " + protobuf forms", count(json[1]), count(json[1] / (double) size),
             Report.mib(heapWithProto), count(heapWithProto / (double) size),
@@ -223,21 +177,10 @@ public final class ListBenchmark implements Callable<Integer> {
 
         report.progress("%,d pods: paged lists", size);
         cpu = CpuMonitor.now();
-        long[] paged = new long[repeats];
-        long[] pagedStats = null;
-        for (int i = -1; i < repeats; i++) {
-          long t0 = System.nanoTime();
-          long[] stats = readPaged("/api/v1/pods", i < 0);
-          long took = System.nanoTime() - t0;
-          if (i < 0) {
-            check(stats[2] == size, "paged list returned " + stats[2] + " items, expected " + size);
-          } else {
-            paged[i] = took;
-          }
-          pagedStats = stats;
-        }
+        TimedReads<long[]> paged = TimedReads.run(repeats, untimed -> readPaged("/api/v1/pods", untimed),
+            (stats, nanos) -> check(stats[2] == size, "paged list returned " + stats[2] + " items, expected " + size));
         report.phase(count(size) + " pods: paged lists", cpu);
-        row(lists, size, "paged, limit " + pageSize, (int) pagedStats[0], pagedStats[1], paged);
+        row(lists, size, "paged, limit " + pageSize, (int) paged.last()[0], paged.last()[1], paged);
       }
     } finally {
       if (http != null) {
@@ -257,7 +200,7 @@ public final class ListBenchmark implements Callable<Integer> {
     report.parameters.put("server", "ApiServer in this JVM (builder defaults, CacherConfig.DEFAULTS), embedded "
         + "RocksDB store in a new temp dir, plain HTTP/1.1 on 127.0.0.1");
     report.parameters.put("pods", String.format("up to %s in namespace default, ~%,d bytes of JSON each, created "
-        + "through HTTP (%d in flight)", sizes, objectBytes, loadConnections));
+        + "through HTTP (%d in flight)", sizes, load.objectBytes(), load.connections()));
     report.parameters.put("reads", String.format("one keep-alive connection, raw HTTP/1.1 client; %d timed "
         + "reads per kind after 1 untimed; pages of %d", repeats, pageSize));
     report.parameters.put("JVM", String.join(" ",
@@ -274,9 +217,9 @@ public final class ListBenchmark implements Callable<Integer> {
   private void warmUp() throws Exception {
     report.progress("warm-up");
     CpuMonitor cpu = CpuMonitor.now();
-    String data = "x".repeat(Math.max(0, objectBytes - 200));
-    Pods.LoadResult r = Pods.createAll(address, "/api/v1/namespaces/" + NAMESPACE + "/configmaps", 0, 2_000,
-        loadConnections, i -> ("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"warmup-" + i
+    String data = "x".repeat(Math.max(0, load.objectBytes() - 200));
+    Pods.LoadResult r = Pods.createAll(address, "/api/v1/namespaces/" + Pods.NAMESPACE + "/configmaps", 0, 2_000,
+        load.connections(), i -> ("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"warmup-" + i
             + "\",\"labels\":{\"app\":\"bench\"}},\"data\":{\"payload\":\"" + data + "\"}}")
             .getBytes(StandardCharsets.UTF_8));
     check(r.errors() == 0, "warm-up creates failed: " + r.firstError());
@@ -286,10 +229,6 @@ public final class ListBenchmark implements Callable<Integer> {
       readPaged("/api/v1/configmaps", false);
     }
     report.phase("warm-up (2,000 ConfigMaps created and listed)", cpu);
-  }
-
-  private static String podName(int i) {
-    return String.format("pod-%06d", i);
   }
 
   /** {count, sum of JSON lengths, sum of approximateBytes()} of the cached pods. */
@@ -377,32 +316,20 @@ public final class ListBenchmark implements Callable<Integer> {
     return n;
   }
 
-  /** Adds a row; returns the median. */
-  private long row(ResultTable table, int size, String read, int pages, long bytes, long[] nanos) {
-    long[] sorted = nanos.clone();
-    Arrays.sort(sorted);
-    long median = sorted[sorted.length / 2];
-    table.row(count(size), read, count(pages), count(bytes), ms(median), ms(sorted[0]),
-        ms(sorted[sorted.length - 1]), count(bytes / 1e6 / (median / 1e9)), count(size / (median / 1e9)));
-    return median;
+  /** Adds the row of {@code reads}. */
+  private static void row(ResultTable table, int size, String read, int pages, long bytes, TimedReads<?> reads) {
+    long median = reads.median();
+    table.row(count(size), read, count(pages), count(bytes), ms(median), ms(reads.min()), ms(reads.max()),
+        count(bytes / 1e6 / (median / 1e9)), count(size / (median / 1e9)));
   }
 
   private void validate() {
     List<String> problems = new ArrayList<>();
-    if (sizes.isEmpty() || sizes.stream().anyMatch(n -> n < 1)) {
-      problems.add("--sizes must list counts >= 1");
-    }
-    for (int i = 1; i < sizes.size(); i++) {
-      if (sizes.get(i) <= sizes.get(i - 1)) {
-        problems.add("--sizes must increase");
-      }
-    }
-    if (repeats < 1 || pageSize < 1 || loadConnections < 1 || objectBytes < 0) {
+    checkIncreasingCounts("--sizes", sizes, problems);
+    if (repeats < 1 || pageSize < 1 || load.connections() < 1 || load.objectBytes() < 0) {
       problems.add("--repeats, --page-size, --load-connections must be >= 1");
     }
-    if (!problems.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), String.join("; ", problems));
-    }
+    rejectIfAny(problems);
   }
 
   private static void check(boolean condition, String message) {

@@ -42,8 +42,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -77,13 +75,11 @@ final class NettyWatchFleet implements WatchFleet {
   private final int streamsPerConnection;
   private final WatchTally tally;
   private final EventLoopGroup group;
-  private final Thread reader;
 
   /**
    * @param ssl null for plain TCP; its ALPN offer must fit the protocol ({@link TlsClient})
    */
-  NettyWatchFleet(InetSocketAddress address, Protocol protocol, SslContext ssl, int streamsPerConnection)
-      throws InterruptedException {
+  NettyWatchFleet(InetSocketAddress address, Protocol protocol, SslContext ssl, int streamsPerConnection) {
     this.address = address;
     this.protocol = protocol;
     this.ssl = ssl;
@@ -91,22 +87,12 @@ final class NettyWatchFleet implements WatchFleet {
     this.tally = WatchWire.JSON.tally();
     this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("watch-fleet-netty", true),
         NioIoHandler.newFactory());
-    try {
-      this.reader = group.submit(Thread::currentThread).get();
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(e);
-    }
     group.scheduleAtFixedRate(tally::publish, 10, 10, TimeUnit.MILLISECONDS);
   }
 
   @Override
   public WatchTally tally() {
     return tally;
-  }
-
-  @Override
-  public List<Thread> readerThreads() {
-    return List.of(reader);
   }
 
   @Override
@@ -219,7 +205,7 @@ final class NettyWatchFleet implements WatchFleet {
   /** One HTTP/1.1 watch connection (after TLS, if any). */
   private final class Http1Watch extends ChannelInboundHandlerAdapter {
     private final byte[] request;
-    private final ChunkedWatchResponse response = new ChunkedWatchResponse(tally, new EventLines(tally));
+    private final ChunkedWatchResponse response = new ChunkedWatchResponse(tally, WatchWire.JSON);
     private boolean open = true;
 
     Http1Watch(byte[] request) {

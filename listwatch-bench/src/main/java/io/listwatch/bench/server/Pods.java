@@ -20,6 +20,9 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class Pods {
 
+  /** The namespace the server benchmarks create their pods in. */
+  public static final String NAMESPACE = "default";
+
   /** The annotation holding the send time, decimal {@link System#nanoTime()}. */
   static final String SENT = "bench.listwatch.io/sent";
 

@@ -55,11 +55,6 @@ final class RawWatchFleet implements WatchFleet {
   }
 
   @Override
-  public List<Thread> readerThreads() {
-    return List.of(reader);
-  }
-
-  @Override
   public void open(String pathAndQuery, int count) throws IOException {
     byte[] request = ("GET " + pathAndQuery + " HTTP/1.1\r\nHost: " + address.getHostString() + ":"
         + address.getPort() + "\r\nAccept: " + wire.accept + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
@@ -72,7 +67,7 @@ final class RawWatchFleet implements WatchFleet {
         ch.write(req);
       }
       ch.configureBlocking(false);
-      pending.add(new Conn(ch, new ChunkedWatchResponse(tally, wire.events(tally))));
+      pending.add(new Conn(ch, new ChunkedWatchResponse(tally, wire)));
       if ((i & 63) == 63) {
         selector.wakeup();
       }

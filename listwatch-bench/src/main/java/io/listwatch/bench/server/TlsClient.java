@@ -27,24 +27,17 @@ import javax.net.ssl.SSLSocketFactory;
  * checked either way (the benchmark talks to 127.0.0.1).
  *
  * <p>Immutable; its contexts are thread-safe.
+ *
+ * @param http1 for HTTP/1.1 watches and WebSocket upgrades (ALPN offers http/1.1 only)
+ * @param h2 for HTTP/2 watches (ALPN offers h2 only)
+ * @param writers for the writers' blocking connections
+ * @param description what the client does, for the report's parameters
  */
-final class TlsClient {
+record TlsClient(SslContext http1, SslContext h2, SSLSocketFactory writers, String description) {
 
   static final String CA_FILE = "ca.crt";
   static final String CERT_FILE = "admin.crt";
   static final String KEY_FILE = "admin.key";
-
-  private final SslContext http1;
-  private final SslContext h2;
-  private final SSLSocketFactory writers;
-  private final String description;
-
-  private TlsClient(SslContext http1, SslContext h2, SSLSocketFactory writers, String description) {
-    this.http1 = http1;
-    this.h2 = h2;
-    this.writers = writers;
-    this.description = description;
-  }
 
   /**
    * Contexts for a server whose data directory is {@code dataDir}; the watches use
@@ -94,25 +87,5 @@ final class TlsClient {
     } catch (IOException | CertificateException e) {
       throw new SSLException("cannot read " + pem, e);
     }
-  }
-
-  /** For HTTP/1.1 watches and WebSocket upgrades (ALPN offers http/1.1 only). */
-  SslContext http1() {
-    return http1;
-  }
-
-  /** For HTTP/2 watches (ALPN offers h2 only). */
-  SslContext h2() {
-    return h2;
-  }
-
-  /** For the writers' blocking connections. */
-  SSLSocketFactory writers() {
-    return writers;
-  }
-
-  /** What the client does, for the report's parameters. */
-  String description() {
-    return description;
   }
 }

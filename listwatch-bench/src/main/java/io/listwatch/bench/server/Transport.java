@@ -3,47 +3,41 @@ package io.listwatch.bench.server;
 import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * How the watches of a fan-out point reach the server. The writers use HTTP/1.1 keep-alive
- * connections ({@link RawHttp}), over TLS for the TLS transports.
+ * connections ({@link RawHttp}), over TLS for the TLS transports. On the command line each is
+ * named by its {@link EnumLabels label}.
  */
 enum Transport {
   /** Plain HTTP/1.1, chunked: the raw selector client, one connection per watch. */
-  HTTP1("http1", false),
+  HTTP1(false),
   /** As {@link #HTTP1}, with the watches in kube's protobuf (length-prefixed WatchEvents). */
-  HTTP1_PROTOBUF("http1-protobuf", false),
+  HTTP1_PROTOBUF(false),
   /** HTTP/1.1 over TLS (ALPN http/1.1), chunked: one connection per watch. */
-  HTTP1_TLS("http1-tls", true),
+  HTTP1_TLS(true),
   /** HTTP/2 over TLS (ALPN h2): the watches as streams of as few connections as the stream limit allows. */
-  H2_TLS("h2-tls", true),
+  H2_TLS(true),
   /** WebSocket over TLS: one connection per watch, one message per event. */
-  WS_TLS("ws-tls", true),
+  WS_TLS(true),
   /** HTTP/2 without TLS, by prior knowledge (h2c), on the plain listener. */
-  H2C("h2c", false),
+  H2C(false),
   /** WebSocket without TLS, on the plain listener. */
-  WS("ws", false);
+  WS(false);
 
-  final String label;
   final boolean tls;
 
-  Transport(String label, boolean tls) {
-    this.label = label;
+  Transport(boolean tls) {
     this.tls = tls;
   }
 
+  /** The transport {@code s} names, e.g. {@code http1-tls}. */
   static Transport parse(String s) {
-    String t = s.trim().toLowerCase(Locale.ROOT);
-    return Arrays.stream(values()).filter(v -> v.label.equals(t)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("unknown transport '" + s + "'; one of "
-            + Arrays.stream(values()).map(v -> v.label).toList()));
+    return EnumLabels.parse(Transport.class, "transport", s);
   }
 
   /** A fleet of watches over this transport to {@code address}; {@code tls} for the TLS ones. */
-  WatchFleet fleet(InetSocketAddress address, TlsClient tls, int streamsPerConnection)
-      throws IOException, InterruptedException {
+  WatchFleet fleet(InetSocketAddress address, TlsClient tls, int streamsPerConnection) throws IOException {
     SslContext http1 = this.tls ? tls.http1() : null;
     return switch (this) {
       case HTTP1 -> new RawWatchFleet(address, WatchWire.JSON);
@@ -55,8 +49,9 @@ enum Transport {
     };
   }
 
+  /** Its label on the command line, e.g. {@code http1-tls}. */
   @Override
   public String toString() {
-    return label;
+    return EnumLabels.of(this);
   }
 }

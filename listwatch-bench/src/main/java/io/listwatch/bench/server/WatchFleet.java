@@ -1,7 +1,6 @@
 package io.listwatch.bench.server;
 
 import java.io.IOException;
-import java.util.List;
 
 /**
  * Many watches of one benchmark point, read by as few client threads as the transport
@@ -19,9 +18,6 @@ interface WatchFleet extends AutoCloseable {
 
   /** The counters and latencies of the watches. */
   WatchTally tally();
-
-  /** The client threads that read the watches, for their CPU time. */
-  List<Thread> readerThreads();
 
   /** Closes every watch and stops the reader threads; afterwards the latencies may be read. */
   @Override

@@ -5,12 +5,12 @@ import static io.listwatch.bench.Format.ms;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.listwatch.bench.BenchmarkCommand;
 import io.listwatch.bench.ChildJvm;
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.Format;
 import io.listwatch.bench.LatencyRecorder;
 import io.listwatch.bench.MachineInfo;
-import io.listwatch.bench.Report;
 import io.listwatch.bench.ReportOutput;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.bench.ServerJvm;
@@ -22,17 +22,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code bench server-writes}: what a write costs the API server by how it is made — a plain
@@ -55,10 +52,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "server-writes",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
     description = "Update, server-side apply and schema validation: latency and server CPU per write.")
-public final class WriteBenchmark implements Callable<Integer> {
+public final class WriteBenchmark extends BenchmarkCommand {
 
   private static final long NANOS_PER_TICK = 10_000_000L; // USER_HZ is 100 on Linux
   private static final Pattern RESOURCE_VERSION = Pattern.compile("\"resourceVersion\":\"(\\d+)\"");
@@ -75,9 +70,6 @@ public final class WriteBenchmark implements Callable<Integer> {
       new Scenario("custom resource, no schema checks, PUT update", Kind.OPEN_CR, false, "open-put"),
       new Scenario("custom resource, typed schema, PUT update", Kind.SCHEMA_CR, false, "typed-put"),
       new Scenario("custom resource, typed schema, server-side apply", Kind.SCHEMA_CR, true, "typed-apply"));
-
-  @Spec
-  private CommandSpec spec;
 
   @Option(names = "--stores", split = ",", defaultValue = "rocksdb", paramLabel = "rocksdb|etcd",
       description = "What the server stores in, measured in turn in one run: the embedded store, or etcd (a real "
@@ -113,15 +105,13 @@ public final class WriteBenchmark implements Callable<Integer> {
   @Mixin
   private ReportOutput output;
 
-  private final Report report = new Report("server-writes");
-
   @Override
   public Integer call() throws Exception {
     if (stores.isEmpty() || !stores.stream().allMatch(st -> st.equals("rocksdb") || st.equals("etcd"))) {
-      throw new ParameterException(spec.commandLine(), "--stores lists rocksdb and/or etcd");
+      throw new ParameterException(spec().commandLine(), "--stores lists rocksdb and/or etcd");
     }
     if (writers < 1 || seconds < 1 || rounds < 1 || warmup < 0 || objectBytes < 0) {
-      throw new ParameterException(spec.commandLine(), "--writers, --seconds and --rounds must be >= 1, --warmup "
+      throw new ParameterException(spec().commandLine(), "--writers, --seconds and --rounds must be >= 1, --warmup "
           + "and --object-bytes >= 0");
     }
     Path dir = Files.createTempDirectory("listwatch-bench-writes-");

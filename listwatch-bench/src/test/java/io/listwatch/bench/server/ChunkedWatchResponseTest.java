@@ -43,7 +43,7 @@ class ChunkedWatchResponseTest {
     for (int step : new int[] {1, 3, 7, 64, 100_000}) {
       WatchTally tally = new WatchTally(MARKER, 0);
       tally.recordSentBetween(0, 10_000);
-      ChunkedWatchResponse r = new ChunkedWatchResponse(tally, new EventLines(tally));
+      ChunkedWatchResponse r = new ChunkedWatchResponse(tally, WatchWire.JSON);
       assertThat(feed(r, wire, step, 5_000)).isTrue();
       tally.publish();
       assertThat(tally.events()).as("step %d", step).isEqualTo(3);
@@ -59,7 +59,7 @@ class ChunkedWatchResponseTest {
   void recordsLatency_onlyForEventsSentInTheWindow() {
     WatchTally tally = new WatchTally(MARKER, 0);
     tally.recordSentBetween(1_500, 2_500);
-    ChunkedWatchResponse r = new ChunkedWatchResponse(tally, new EventLines(tally));
+    ChunkedWatchResponse r = new ChunkedWatchResponse(tally, WatchWire.JSON);
     feed(r, HEAD + chunk(event(1_000, 1) + event(2_000, 1) + event(3_000, 1)), 1_000, 5_000);
     tally.publish();
     assertThat(tally.events()).isEqualTo(3);
@@ -70,7 +70,7 @@ class ChunkedWatchResponseTest {
   @Test
   void theLastChunk_endsTheWatch_normally() {
     WatchTally tally = new WatchTally(MARKER, 0);
-    ChunkedWatchResponse r = new ChunkedWatchResponse(tally, new EventLines(tally));
+    ChunkedWatchResponse r = new ChunkedWatchResponse(tally, WatchWire.JSON);
     assertThat(feed(r, HEAD + chunk(event(1, 1)) + "0\r\n\r\n", 5, 10)).isFalse();
     tally.publish();
     assertThat(r.done()).isTrue();
@@ -82,7 +82,7 @@ class ChunkedWatchResponseTest {
   @Test
   void aRefusedWatch_fails_withItsStatusLine() {
     WatchTally tally = new WatchTally(MARKER, 0);
-    ChunkedWatchResponse r = new ChunkedWatchResponse(tally, new EventLines(tally));
+    ChunkedWatchResponse r = new ChunkedWatchResponse(tally, WatchWire.JSON);
     assertThat(feed(r, "HTTP/1.1 403 Forbidden\r\nContent-Length: 2\r\n\r\n{}", 1_000, 10)).isFalse();
     tally.publish();
     assertThat(tally.failed()).isEqualTo(1);
@@ -92,12 +92,12 @@ class ChunkedWatchResponseTest {
   @Test
   void aConnectionClosedBeforeTheHead_isAFailure_butMidStreamIsAnEnd() {
     WatchTally before = new WatchTally(MARKER, 0);
-    new ChunkedWatchResponse(before, new EventLines(before)).connectionClosed(null);
+    new ChunkedWatchResponse(before, WatchWire.JSON).connectionClosed(null);
     before.publish();
     assertThat(before.failed()).isEqualTo(1);
 
     WatchTally mid = new WatchTally(MARKER, 0);
-    ChunkedWatchResponse r = new ChunkedWatchResponse(mid, new EventLines(mid));
+    ChunkedWatchResponse r = new ChunkedWatchResponse(mid, WatchWire.JSON);
     feed(r, HEAD + chunk(event(1, 1)), 1_000, 10);
     r.connectionClosed(null);
     mid.publish();

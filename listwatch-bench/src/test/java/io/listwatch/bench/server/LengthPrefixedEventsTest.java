@@ -49,7 +49,7 @@ class LengthPrefixedEventsTest {
     for (int step : new int[] {1, 3, 7, 64, 100_000}) {
       WatchTally tally = WatchWire.PROTOBUF.tally();
       tally.recordSentBetween(0, 10_000);
-      ChunkedWatchResponse r = new ChunkedWatchResponse(tally, WatchWire.PROTOBUF.events(tally));
+      ChunkedWatchResponse r = new ChunkedWatchResponse(tally, WatchWire.PROTOBUF);
       for (int at = 0; at < bytes.length; at += step) {
         int n = Math.min(step, bytes.length - at);
         ByteBuffer b = ByteBuffer.allocateDirect(n).order(ByteOrder.LITTLE_ENDIAN);

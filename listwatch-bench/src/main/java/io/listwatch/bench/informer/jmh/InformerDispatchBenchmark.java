@@ -1,6 +1,7 @@
 package io.listwatch.bench.informer.jmh;
 
 import io.listwatch.api.ListOptions;
+import io.listwatch.bench.JmhBenchmark;
 import io.listwatch.client.MetaAccessor;
 import io.listwatch.client.ObjectList;
 import io.listwatch.client.WatchEvent;
@@ -20,16 +21,12 @@ import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Event throughput of our informer without a network: watch events go from an in-memory
@@ -41,13 +38,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Run with {@code ./listwatch bench informer-jmh}. JMH confines the benchmark method to
  * its thread; the informer's threads are its own.
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "-XX:+UseG1GC"})
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-public class InformerDispatchBenchmark {
+public class InformerDispatchBenchmark extends JmhBenchmark {
 
   static final int KEYS = 1_000;
   static final int BATCH = 10_000;

@@ -2,20 +2,17 @@ package io.listwatch.bench.server.jmh;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.listwatch.bench.JmhBenchmark;
 import io.listwatch.bench.server.Pods;
 import io.listwatch.apiserver.protobuf.KubeProtobuf;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * CPU per object of the server's two encodings, for the benchmark pod ({@link Pods}, padded to
@@ -28,13 +25,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run with {@code ./listwatch bench encoding-jmh}. Confined to JMH's benchmark thread.
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "-XX:+UseG1GC"})
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-public class EncodingBenchmark {
+public class EncodingBenchmark extends JmhBenchmark {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
