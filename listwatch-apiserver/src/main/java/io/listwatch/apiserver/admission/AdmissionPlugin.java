@@ -15,8 +15,13 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface AdmissionPlugin {
 
-  /** kube's name of the plug-in ({@code NamespaceLifecycle}, {@code ServiceAccount}, ...). */
-  String name();
+  /**
+   * kube's name of the plug-in ({@code NamespaceLifecycle}, {@code ServiceAccount}, ...): by
+   * default the class's, each plug-in's class being named as kube names it.
+   */
+  default String name() {
+    return getClass().getSimpleName();
+  }
 
   /** The mutating phase: may change {@code attributes.object()}. */
   default void admit(AdmissionAttributes attributes) {

@@ -30,11 +30,6 @@ public final class NamespaceLifecycle implements AdmissionPlugin {
   }
 
   @Override
-  public String name() {
-    return "NamespaceLifecycle";
-  }
-
-  @Override
   public CompletableFuture<Void> validate(AdmissionAttributes a) {
     if (a.operation() != AdmissionAttributes.Operation.CREATE || !a.resource().namespaced()
         || a.namespace().isEmpty()) {

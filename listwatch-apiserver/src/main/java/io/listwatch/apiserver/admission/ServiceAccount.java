@@ -20,11 +20,6 @@ public final class ServiceAccount implements AdmissionPlugin {
   static final String MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror";
 
   @Override
-  public String name() {
-    return "ServiceAccount";
-  }
-
-  @Override
   public void admit(AdmissionAttributes a) {
     if (!a.is(AdmissionAttributes.Operation.CREATE, "", "pods") || mirror(a.object())) {
       return;

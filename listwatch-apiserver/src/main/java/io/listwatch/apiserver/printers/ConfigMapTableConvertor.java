@@ -5,14 +5,13 @@ import java.time.Instant;
 import java.util.List;
 
 /** ConfigMaps: NAME, DATA (entries in data and binaryData), AGE. Stateless. */
-public final class ConfigMapTableConvertor implements TableConvertor {
+public final class ConfigMapTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.nameColumn(),
       ColumnDefinition.string("Data", "The number of entries in data and binaryData."), ColumnDefinition.ageColumn());
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public ConfigMapTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

@@ -11,16 +11,15 @@ import java.util.Locale;
  * for the core group), or {@code <none>}. As in kube, REVISION is declared a string but carries
  * an integer. Stateless.
  */
-public final class ControllerRevisionTableConvertor implements TableConvertor {
+public final class ControllerRevisionTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.nameColumn(),
       ColumnDefinition.string("Controller", "The object that owns this revision."),
       ColumnDefinition.string("Revision", "The revision number."),
       ColumnDefinition.ageColumn());
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public ControllerRevisionTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

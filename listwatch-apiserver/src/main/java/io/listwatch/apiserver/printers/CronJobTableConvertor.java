@@ -10,7 +10,7 @@ import java.util.List;
  * SCHEDULE (how long ago, or {@code <none>}), AGE; with {@code -o wide} the CONTAINERS and
  * IMAGES of the job template's pods and the job template's SELECTOR. Stateless.
  */
-public final class CronJobTableConvertor implements TableConvertor {
+public final class CronJobTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = WorkloadColumns.withSelector(
       ColumnDefinition.string("Schedule", "The cron schedule."),
@@ -19,9 +19,8 @@ public final class CronJobTableConvertor implements TableConvertor {
       ColumnDefinition.integer("Active", "Jobs of this cron job running now."),
       ColumnDefinition.string("Last Schedule", "Time since a job was last scheduled."));
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public CronJobTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

@@ -10,7 +10,7 @@ import java.util.List;
  * {@code k=v}, or {@code <none>}), AGE; with {@code -o wide} CONTAINERS, IMAGES, SELECTOR.
  * Stateless.
  */
-public final class DaemonSetTableConvertor implements TableConvertor {
+public final class DaemonSetTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = WorkloadColumns.withSelector(
       ColumnDefinition.integer("Desired", "Nodes that should run the daemon pod."),
@@ -20,9 +20,8 @@ public final class DaemonSetTableConvertor implements TableConvertor {
       ColumnDefinition.integer("Available", "Nodes whose daemon pod is available."),
       ColumnDefinition.string("Node Selector", "The node selector of the pod template."));
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public DaemonSetTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

@@ -10,16 +10,15 @@ import java.util.List;
  * default to 1, as kube's defaulting sets them. As in kube, UP-TO-DATE and AVAILABLE are
  * declared strings but carry integers. Stateless.
  */
-public final class DeploymentTableConvertor implements TableConvertor {
+public final class DeploymentTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = WorkloadColumns.withSelector(
       ColumnDefinition.string("Ready", "Ready replicas out of desired replicas."),
       ColumnDefinition.string("Up-to-date", "Replicas that run the current pod template."),
       ColumnDefinition.string("Available", "Replicas available to serve."));
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public DeploymentTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

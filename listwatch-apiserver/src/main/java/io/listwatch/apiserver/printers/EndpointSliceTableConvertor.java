@@ -11,7 +11,7 @@ import java.util.List;
  * show the first three, then {@code + N more...}, and {@code <unset>} when there are none.
  * Stateless.
  */
-public final class EndpointSliceTableConvertor implements TableConvertor {
+public final class EndpointSliceTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.nameColumn(),
       ColumnDefinition.string("AddressType", "The kind of address the slice holds (IPv4, IPv6, FQDN)."),
@@ -19,9 +19,8 @@ public final class EndpointSliceTableConvertor implements TableConvertor {
       ColumnDefinition.string("Endpoints", "The addresses of the slice's endpoints."),
       ColumnDefinition.ageColumn());
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public EndpointSliceTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

@@ -11,15 +11,14 @@ import java.util.List;
  * without ports; the first three, then {@code + N more...}; {@code <none>} without subsets.
  * Stateless.
  */
-public final class EndpointsTableConvertor implements TableConvertor {
+public final class EndpointsTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.nameColumn(),
       ColumnDefinition.string("Endpoints", "The ready addresses (and ports) behind the service."),
       ColumnDefinition.ageColumn());
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public EndpointsTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

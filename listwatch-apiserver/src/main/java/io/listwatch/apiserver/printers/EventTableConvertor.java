@@ -14,7 +14,7 @@ import java.util.Locale;
  * 1. The two versions differ only in field names (events.k8s.io/v1 says {@code regarding},
  * {@code note}, {@code deprecatedFirstTimestamp}, ...). Stateless.
  */
-public final class EventTableConvertor implements TableConvertor {
+public final class EventTableConvertor extends FixedColumnsTableConvertor {
 
   /** The JSON names of the fields printed, in one API version. */
   private record Fields(String firstTimestamp, String lastTimestamp, String count, String source,
@@ -29,6 +29,7 @@ public final class EventTableConvertor implements TableConvertor {
   private final Fields fields;
 
   private EventTableConvertor(Fields fields) {
+    super(COLUMNS);
     this.fields = fields;
   }
 
@@ -53,11 +54,6 @@ public final class EventTableConvertor implements TableConvertor {
       ColumnDefinition.wide("First Seen", "Time since the event was first seen."),
       ColumnDefinition.wide("Count", "How many times the event happened."),
       new ColumnDefinition("Name", "string", "name", "The name of the event.", 1));
-
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
-  }
 
   @Override
   public TableRow row(JsonNode ev, Instant now) {

@@ -13,7 +13,7 @@ import java.util.TreeSet;
  * balancer's ingress IPs or host names, sorted and each once. PORTS is {@code 80, 443} with
  * TLS and {@code 80} without. Stateless.
  */
-public final class IngressTableConvertor implements TableConvertor {
+public final class IngressTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.nameColumn(),
       ColumnDefinition.string("Class", "The ingress class that serves this ingress."),
@@ -22,9 +22,8 @@ public final class IngressTableConvertor implements TableConvertor {
       ColumnDefinition.string("Ports", "The ports the ingress serves."),
       ColumnDefinition.ageColumn());
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public IngressTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

@@ -19,16 +19,15 @@ import java.util.List;
  * </ul>
  * Stateless.
  */
-public final class JobTableConvertor implements TableConvertor {
+public final class JobTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = WorkloadColumns.withSelector(
       ColumnDefinition.string("Status", "Where the job stands: Complete, Failed, Running, Suspended, ..."),
       ColumnDefinition.string("Completions", "Pods that succeeded out of the completions wanted."),
       ColumnDefinition.string("Duration", "How long the job ran, or has been running."));
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public JobTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

@@ -5,14 +5,13 @@ import java.time.Instant;
 import java.util.List;
 
 /** Leases: NAME, HOLDER (spec.holderIdentity), AGE. Stateless. */
-public final class LeaseTableConvertor implements TableConvertor {
+public final class LeaseTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.nameColumn(),
       ColumnDefinition.string("Holder", "Who holds the lease."), ColumnDefinition.ageColumn());
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public LeaseTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

@@ -5,14 +5,13 @@ import java.time.Instant;
 import java.util.List;
 
 /** Namespaces: NAME, STATUS (the phase: Active or Terminating), AGE. Stateless. */
-public final class NamespaceTableConvertor implements TableConvertor {
+public final class NamespaceTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.nameColumn(),
       ColumnDefinition.string("Status", "The phase of the namespace."), ColumnDefinition.ageColumn());
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public NamespaceTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

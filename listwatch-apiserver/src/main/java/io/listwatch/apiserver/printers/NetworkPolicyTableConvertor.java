@@ -8,14 +8,13 @@ import java.util.List;
  * networking.k8s.io/v1 NetworkPolicies: NAME, POD-SELECTOR (the selector of the pods the policy
  * applies to, {@code <none>} when it selects every pod), AGE. Stateless.
  */
-public final class NetworkPolicyTableConvertor implements TableConvertor {
+public final class NetworkPolicyTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.nameColumn(),
       ColumnDefinition.string("Pod-Selector", "The pods the policy applies to."), ColumnDefinition.ageColumn());
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public NetworkPolicyTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

@@ -15,7 +15,7 @@ import java.util.TreeSet;
  * with {@code -o wide} INTERNAL-IP, EXTERNAL-IP, OS-IMAGE, KERNEL-VERSION, CONTAINER-RUNTIME.
  * Stateless.
  */
-public final class NodeTableConvertor implements TableConvertor {
+public final class NodeTableConvertor extends FixedColumnsTableConvertor {
 
   private static final String ROLE_PREFIX = "node-role.kubernetes.io/";
   private static final String ROLE_LABEL = "kubernetes.io/role";
@@ -32,9 +32,8 @@ public final class NodeTableConvertor implements TableConvertor {
       ColumnDefinition.wide("Kernel-Version", "The kernel version the node reports."),
       ColumnDefinition.wide("Container-Runtime", "The container runtime version the node reports."));
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public NodeTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

@@ -11,7 +11,7 @@ import java.util.List;
  * AGE; with {@code -o wide} VOLUMEMODE. Fields kube's defaulting would have set print their
  * default when missing: phase Pending, volume mode Filesystem. Stateless.
  */
-public final class PersistentVolumeClaimTableConvertor implements TableConvertor {
+public final class PersistentVolumeClaimTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.nameColumn(),
       ColumnDefinition.string("Status", "The phase of the claim."),
@@ -23,9 +23,8 @@ public final class PersistentVolumeClaimTableConvertor implements TableConvertor
       ColumnDefinition.ageColumn(),
       ColumnDefinition.wide("VolumeMode", "Whether the claim wants a filesystem or a block device."));
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public PersistentVolumeClaimTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

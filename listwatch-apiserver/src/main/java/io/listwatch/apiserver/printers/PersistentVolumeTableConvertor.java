@@ -15,7 +15,7 @@ import java.util.Map;
  * would have set print their default when missing: reclaim policy Retain, phase Pending,
  * volume mode Filesystem. Quantities print as stored. Stateless.
  */
-public final class PersistentVolumeTableConvertor implements TableConvertor {
+public final class PersistentVolumeTableConvertor extends FixedColumnsTableConvertor {
 
   /** The storage class annotation kube reads before {@code storageClassName}. */
   private static final String BETA_STORAGE_CLASS = "volume.beta.kubernetes.io/storage-class";
@@ -41,9 +41,8 @@ public final class PersistentVolumeTableConvertor implements TableConvertor {
       ColumnDefinition.ageColumn(),
       ColumnDefinition.wide("VolumeMode", "Whether the volume is a filesystem or a block device."));
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public PersistentVolumeTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

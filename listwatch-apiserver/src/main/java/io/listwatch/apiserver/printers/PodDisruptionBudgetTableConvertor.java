@@ -9,7 +9,7 @@ import java.util.List;
  * percentage as given, {@code N/A} when unset), ALLOWED DISRUPTIONS
  * ({@code status.disruptionsAllowed}), AGE. Stateless.
  */
-public final class PodDisruptionBudgetTableConvertor implements TableConvertor {
+public final class PodDisruptionBudgetTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.nameColumn(),
       ColumnDefinition.string("Min Available", "Pods that must stay available."),
@@ -17,9 +17,8 @@ public final class PodDisruptionBudgetTableConvertor implements TableConvertor {
       ColumnDefinition.integer("Allowed Disruptions", "Pods that may be disrupted now."),
       ColumnDefinition.ageColumn());
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public PodDisruptionBudgetTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

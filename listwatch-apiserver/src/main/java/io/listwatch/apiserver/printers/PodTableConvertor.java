@@ -15,7 +15,7 @@ import java.util.Map;
  * {@code Terminating} once a deletion is pending, and sidecars (init containers with
  * {@code restartPolicy: Always}) counted among the containers. Stateless.
  */
-public final class PodTableConvertor implements TableConvertor {
+public final class PodTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(
       ColumnDefinition.nameColumn(),
@@ -28,15 +28,14 @@ public final class PodTableConvertor implements TableConvertor {
       ColumnDefinition.wide("Nominated Node", "The node the scheduler nominated for the pod."),
       ColumnDefinition.wide("Readiness Gates", "Readiness gates whose condition is True, out of all."));
 
+  public PodTableConvertor() {
+    super(COLUMNS);
+  }
+
   private static final TableRow.Condition SUCCEEDED =
       new TableRow.Condition("Completed", "True", "Succeeded", "The pod has completed successfully.");
   private static final TableRow.Condition FAILED =
       new TableRow.Condition("Completed", "True", "Failed", "The pod failed.");
-
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
-  }
 
   @Override
   public TableRow row(JsonNode pod, Instant now) {

@@ -9,7 +9,7 @@ import java.util.List;
  * in kube, the preemption policy is a priority-0 column after AGE, and reads
  * {@code PreemptLowerPriority} when unset, as kube's defaulting sets it. Stateless.
  */
-public final class PriorityClassTableConvertor implements TableConvertor {
+public final class PriorityClassTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.nameColumn(),
       ColumnDefinition.integer("Value", "The priority pods of this class get."),
@@ -17,9 +17,8 @@ public final class PriorityClassTableConvertor implements TableConvertor {
       ColumnDefinition.ageColumn(),
       ColumnDefinition.string("PreemptionPolicy", "Whether pods of this class may preempt lower-priority pods."));
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public PriorityClassTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

@@ -9,16 +9,15 @@ import java.util.List;
  * SELECTOR ({@code <none>} when empty). Desired replicas default to 1, as kube's defaulting
  * sets them. Stateless.
  */
-public final class ReplicaSetTableConvertor implements TableConvertor {
+public final class ReplicaSetTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = WorkloadColumns.withSelector(
       ColumnDefinition.integer("Desired", "Replicas wanted."),
       ColumnDefinition.integer("Current", "Replicas that exist."),
       ColumnDefinition.integer("Ready", "Replicas that are ready."));
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public ReplicaSetTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

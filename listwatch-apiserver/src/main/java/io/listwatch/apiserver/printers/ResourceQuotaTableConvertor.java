@@ -13,16 +13,15 @@ import java.util.TreeSet;
  * not reported); resources named {@code limits.*} go to LIMIT, every other to REQUEST; each
  * column joined by {@code ", "}. Quantities print as stored. Stateless.
  */
-public final class ResourceQuotaTableConvertor implements TableConvertor {
+public final class ResourceQuotaTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.nameColumn(),
       ColumnDefinition.ageColumn(),
       ColumnDefinition.string("Request", "Used out of hard quota, for every resource but limits."),
       ColumnDefinition.string("Limit", "Used out of hard quota, for the limits.* resources."));
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public ResourceQuotaTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

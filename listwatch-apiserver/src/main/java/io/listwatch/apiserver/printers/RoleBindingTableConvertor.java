@@ -11,7 +11,7 @@ import java.util.List;
  * subjects. Roles and ClusterRoles print with the default columns (Name, Created At), as in
  * kube. Stateless.
  */
-public final class RoleBindingTableConvertor implements TableConvertor {
+public final class RoleBindingTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(
       ColumnDefinition.nameColumn(),
@@ -21,9 +21,8 @@ public final class RoleBindingTableConvertor implements TableConvertor {
       ColumnDefinition.wide("Groups", "Groups in the binding."),
       ColumnDefinition.wide("ServiceAccounts", "Service accounts in the binding."));
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public RoleBindingTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

@@ -11,15 +11,14 @@ import java.util.TreeSet;
  * Secrets: NAME, TYPE ({@code Opaque} when unset, as kube defaults it), DATA (the keys of
  * data, and of stringData, which kube merges into data on write), AGE. Stateless.
  */
-public final class SecretTableConvertor implements TableConvertor {
+public final class SecretTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.nameColumn(),
       ColumnDefinition.string("Type", "The type of the secret."),
       ColumnDefinition.string("Data", "The number of entries in data."), ColumnDefinition.ageColumn());
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public SecretTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

@@ -5,14 +5,13 @@ import java.time.Instant;
 import java.util.List;
 
 /** ServiceAccounts: NAME, SECRETS (how many the account lists), AGE. Stateless. */
-public final class ServiceAccountTableConvertor implements TableConvertor {
+public final class ServiceAccountTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.nameColumn(),
       ColumnDefinition.string("Secrets", "The number of secrets the service account lists."), ColumnDefinition.ageColumn());
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public ServiceAccountTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

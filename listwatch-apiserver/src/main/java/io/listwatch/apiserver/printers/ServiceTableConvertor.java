@@ -13,7 +13,7 @@ import java.util.TreeSet;
  * for LoadBalancer, the external name for ExternalName. The type defaults to ClusterIP and a
  * port's protocol to TCP, as kube's defaulting sets them. Stateless.
  */
-public final class ServiceTableConvertor implements TableConvertor {
+public final class ServiceTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(
       ColumnDefinition.nameColumn(),
@@ -24,9 +24,8 @@ public final class ServiceTableConvertor implements TableConvertor {
       ColumnDefinition.ageColumn(),
       ColumnDefinition.wide("Selector", "The labels of the pods the service routes to."));
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public ServiceTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

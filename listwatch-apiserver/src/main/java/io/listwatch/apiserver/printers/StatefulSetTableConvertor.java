@@ -9,14 +9,13 @@ import java.util.List;
  * IMAGES (kube prints no selector for them). Desired replicas default to 1, as kube's
  * defaulting sets them. Stateless.
  */
-public final class StatefulSetTableConvertor implements TableConvertor {
+public final class StatefulSetTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.copyOf(WorkloadColumns.withoutSelector(
       ColumnDefinition.string("Ready", "Ready replicas out of desired replicas.")));
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public StatefulSetTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

@@ -10,7 +10,7 @@ import java.util.List;
  * RECLAIMPOLICY (Delete when unset), VOLUMEBINDINGMODE (Immediate when unset),
  * ALLOWVOLUMEEXPANSION (a boolean, false when unset), AGE. Stateless.
  */
-public final class StorageClassTableConvertor implements TableConvertor {
+public final class StorageClassTableConvertor extends FixedColumnsTableConvertor {
 
   private static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.nameColumn(),
       ColumnDefinition.string("Provisioner", "The volume plugin that provisions volumes of this class."),
@@ -19,9 +19,8 @@ public final class StorageClassTableConvertor implements TableConvertor {
       ColumnDefinition.string("AllowVolumeExpansion", "Whether volumes of this class can grow."),
       ColumnDefinition.ageColumn());
 
-  @Override
-  public List<ColumnDefinition> columnDefinitions() {
-    return COLUMNS;
+  public StorageClassTableConvertor() {
+    super(COLUMNS);
   }
 
   @Override

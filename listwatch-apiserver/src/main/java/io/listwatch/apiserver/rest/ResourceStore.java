@@ -89,6 +89,20 @@ public final class ResourceStore {
    * Creates {@code obj} in {@code namespace}; returns the stored object with its
    * resourceVersion. With {@code dryRun} everything is checked and nothing is stored.
    */
+  /**
+   * kube's validation of an object about to be stored: its metadata, then its kind's rules
+   * ({@link RestStrategy#validate}), all in one 422 Invalid.
+   */
+  private void validate(ObjectNode obj, ObjectNode old) {
+    java.util.List<io.listwatch.api.Status.Cause> errors = new java.util.ArrayList<>(
+        new ObjectMetaValidator().validate(def, obj));
+    restStrategy.validate(obj, old, errors);
+    if (!errors.isEmpty()) {
+      com.fasterxml.jackson.databind.JsonNode name = obj.path("metadata").path("name");
+      throw StatusException.invalid(def.group(), def.kind(), name.isTextual() ? name.textValue() : "", errors);
+    }
+  }
+
   /** Creates an object on behalf of {@code user} (kube's order: see {@link AdmissionChain}). */
   CompletableFuture<ObjectNode> create(String namespace, ObjectNode obj, boolean dryRun, UserInfo user) {
     return create(namespace, obj, dryRun, false, user, 0);
@@ -121,7 +135,7 @@ public final class ResourceStore {
         obj.set("status", original.get("status").deepCopy());
       }
     }
-    ObjectMetaValidator.check(def, obj);
+    validate(obj, null);
     if (strategy != null) {
       strategy.validate(obj, null, false);
     }
@@ -208,7 +222,11 @@ public final class ResourceStore {
       if (strategy != null) {
         strategy.prepareForUpdate(updated, current, part == Part.STATUS);
       }
-      ObjectMetaValidator.check(def, updated);
+      if (part == Part.MAIN || part == Part.WHOLE) {
+        validate(updated, current);
+      } else {
+        ObjectMetaValidator.check(def, updated);
+      }
       if (strategy != null) {
         strategy.validate(updated, current, part == Part.STATUS);
       }

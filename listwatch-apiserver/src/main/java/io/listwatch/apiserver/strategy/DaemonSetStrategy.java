@@ -14,14 +14,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * refuses a DaemonSet whose update strategy is not RollingUpdate); a {@code /status} write
  * keeps the stored labels.
  */
-final class DaemonSetStrategy implements RestStrategy {
+final class DaemonSetStrategy extends WorkloadStrategy {
+
+  DaemonSetStrategy() {
+    super(false);
+  }
 
   @Override
-  public void defaults(ObjectNode obj) {
-    ObjectNode spec = object(obj, "spec", true);
-    if (spec == null) {
-      return;
-    }
+  void specDefaults(ObjectNode spec) {
     ObjectNode strategy = object(spec, "updateStrategy", true);
     if (strategy != null) {
       defaultIfAbsent(strategy, "type", ROLLING_UPDATE);
@@ -32,11 +32,5 @@ final class DaemonSetStrategy implements RestStrategy {
       }
     }
     defaultIfAbsent(spec, "revisionHistoryLimit", REVISION_HISTORY_LIMIT);
-    PodSpecDefaults.template(spec);
-  }
-
-  @Override
-  public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
-    Fields.keepStoredMetadata(obj, old, "labels");
   }
 }

@@ -14,14 +14,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code revisionHistoryLimit: 10}, {@code progressDeadlineSeconds: 600} and the pod
  * template's defaults; a {@code /status} write keeps the stored labels.
  */
-final class DeploymentStrategy implements RestStrategy {
+final class DeploymentStrategy extends WorkloadStrategy {
+
+  DeploymentStrategy() {
+    super(true);
+  }
 
   @Override
-  public void defaults(ObjectNode obj) {
-    ObjectNode spec = object(obj, "spec", true);
-    if (spec == null) {
-      return;
-    }
+  void specDefaults(ObjectNode spec) {
     defaultIfAbsent(spec, "replicas", DEFAULT_REPLICAS);
     ObjectNode strategy = object(spec, "strategy", true);
     if (strategy != null) {
@@ -34,11 +34,5 @@ final class DeploymentStrategy implements RestStrategy {
     }
     defaultIfAbsent(spec, "revisionHistoryLimit", REVISION_HISTORY_LIMIT);
     defaultIfAbsent(spec, "progressDeadlineSeconds", 600);
-    PodSpecDefaults.template(spec);
-  }
-
-  @Override
-  public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
-    Fields.keepStoredMetadata(obj, old, "labels");
   }
 }

@@ -48,4 +48,10 @@ final class PodStrategy implements RestStrategy {
   public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
     Fields.keepStoredMetadata(obj, old, "ownerReferences");
   }
+
+  /** kube's {@code ValidatePodCreate} and {@code ValidatePodUpdate}, as far as this server checks them ({@link PodSpecValidation}). */
+  @Override
+  public void validate(ObjectNode obj, ObjectNode old, java.util.List<io.listwatch.api.Status.Cause> errors) {
+    PodSpecValidation.validate(obj.path("spec"), "spec", errors);
+  }
 }

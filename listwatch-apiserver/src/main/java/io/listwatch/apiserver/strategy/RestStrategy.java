@@ -56,6 +56,16 @@ public interface RestStrategy {
   }
 
   /**
+   * kube's {@code Validate} ({@code old} null, a create) and {@code ValidateUpdate}: adds the
+   * kind's field errors to {@code errors}, with kube's paths and messages
+   * ({@link io.listwatch.apiserver.validation.FieldErrors}); the store answers them all in one
+   * 422 Invalid, after the metadata's. Called for creates and for updates of the main resource
+   * (and whole-object writes), after the prepare hooks. Must not change {@code obj}.
+   */
+  default void validate(ObjectNode obj, ObjectNode old, java.util.List<io.listwatch.api.Status.Cause> errors) {
+  }
+
+  /**
    * kube's {@code PrepareForCreate}: what the server sets on a new object of the kind (a
    * namespace starts Active, a pod Pending), whatever the client sent. Called once per create
    * attempt, after {@link #defaults}, the mutating admission plug-ins and the server's metadata

@@ -34,4 +34,39 @@ final class ServiceStrategy implements RestStrategy {
       }
     }
   }
+
+  /**
+   * kube's {@code ValidateService}, as far as this server checks it: each port's name (required
+   * when there are several, a DNS-1123 label, unique) and number (1 to 65535).
+   */
+  @Override
+  public void validate(ObjectNode obj, ObjectNode old, java.util.List<io.listwatch.api.Status.Cause> errors) {
+    com.fasterxml.jackson.databind.JsonNode ports = obj.path("spec").path("ports");
+    if (!ports.isArray()) {
+      return;
+    }
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (int i = 0; i < ports.size(); i++) {
+      com.fasterxml.jackson.databind.JsonNode p = ports.get(i);
+      String at = "spec.ports[" + i + "]";
+      String name = p.path("name").asText("");
+      if (name.isEmpty()) {
+        if (ports.size() > 1) {
+          errors.add(io.listwatch.apiserver.validation.FieldErrors.required(at + ".name", ""));
+        }
+      } else {
+        for (String msg : io.listwatch.api.validation.NameSyntax.isDns1123Label(name)) {
+          errors.add(io.listwatch.apiserver.validation.FieldErrors.invalid(at + ".name", name, msg));
+        }
+        if (!names.add(name)) {
+          errors.add(io.listwatch.apiserver.validation.FieldErrors.duplicate(at + ".name", name));
+        }
+      }
+      com.fasterxml.jackson.databind.JsonNode port = p.path("port");
+      if (port.isIntegralNumber() && (port.longValue() < 1 || port.longValue() > 65535)) {
+        errors.add(io.listwatch.apiserver.validation.FieldErrors.invalid(at + ".port", port.longValue(),
+            "must be between 1 and 65535, inclusive"));
+      }
+    }
+  }
 }

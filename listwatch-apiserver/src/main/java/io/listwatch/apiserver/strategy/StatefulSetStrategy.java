@@ -17,14 +17,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * rollout status} refuses a StatefulSet whose update strategy is not RollingUpdate); a
  * {@code /status} write keeps the stored labels.
  */
-final class StatefulSetStrategy implements RestStrategy {
+final class StatefulSetStrategy extends WorkloadStrategy {
+
+  StatefulSetStrategy() {
+    super(true);
+  }
 
   @Override
-  public void defaults(ObjectNode obj) {
-    ObjectNode spec = object(obj, "spec", true);
-    if (spec == null) {
-      return;
-    }
+  void specDefaults(ObjectNode spec) {
     defaultIfAbsent(spec, "podManagementPolicy", "OrderedReady");
     ObjectNode strategy = object(spec, "updateStrategy", true);
     if (strategy != null) {
@@ -42,11 +42,5 @@ final class StatefulSetStrategy implements RestStrategy {
     defaultIfAbsent(retention, "whenScaled", "Retain");
     defaultIfAbsent(spec, "replicas", DEFAULT_REPLICAS);
     defaultIfAbsent(spec, "revisionHistoryLimit", REVISION_HISTORY_LIMIT);
-    PodSpecDefaults.template(spec);
-  }
-
-  @Override
-  public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
-    Fields.keepStoredMetadata(obj, old, "labels");
   }
 }

@@ -15,24 +15,29 @@ import java.util.List;
  *
  * <p>Stateless and thread-safe.
  */
-final class FieldErrors {
+public final class FieldErrors {
 
   private FieldErrors() {
   }
 
   /** {@code field.Invalid}: {@code Invalid value: <value>: <detail>}. */
-  static Status.Cause invalid(String field, Object value, String detail) {
+  public static Status.Cause invalid(String field, Object value, String detail) {
     return cause(Reasons.FIELD_VALUE_INVALID, field, "Invalid value: " + goValue(value), detail);
   }
 
   /** {@code field.Required}: {@code Required value}, then {@code : <detail>} if any. */
-  static Status.Cause required(String field, String detail) {
+  public static Status.Cause required(String field, String detail) {
     return cause(Reasons.FIELD_VALUE_REQUIRED, field, "Required value", detail);
   }
 
   /** {@code field.Forbidden}: {@code Forbidden: <detail>}. */
-  static Status.Cause forbidden(String field, String detail) {
+  public static Status.Cause forbidden(String field, String detail) {
     return cause(Reasons.FIELD_VALUE_FORBIDDEN, field, "Forbidden", detail);
+  }
+
+  /** {@code field.Duplicate}: {@code Duplicate value: <value>}. */
+  public static Status.Cause duplicate(String field, Object value) {
+    return cause(Reasons.FIELD_VALUE_DUPLICATE, field, "Duplicate value: " + goValue(value), null);
   }
 
   /** {@code field.TooLong} (1.32 wording): {@code Too long: may not be more than <n> bytes}. */

@@ -8,8 +8,10 @@ import java.util.List;
  */
 interface FilterPlugin {
 
-  /** kube's name of the plugin, e.g. {@code NodeAffinity}. */
-  String name();
+  /** kube's name of the plugin, e.g. {@code NodeAffinity}: by default the class's, named as kube names it. */
+  default String name() {
+    return getClass().getSimpleName();
+  }
 
   /**
    * Why {@code pod} cannot run on {@code node}, in kube's words (e.g. {@code Insufficient cpu}),

@@ -23,11 +23,6 @@ final class NodeAffinity implements FilterPlugin {
   static final String REASON = "node(s) didn't match Pod's node affinity/selector";
 
   @Override
-  public String name() {
-    return "NodeAffinity";
-  }
-
-  @Override
   public List<String> filter(PodInfo pod, NodeInfo node) {
     for (Map.Entry<String, String> e : pod.nodeSelector().entrySet()) {
       if (!e.getValue().equals(node.labels().get(e.getKey()))) {

@@ -17,11 +17,6 @@ final class NodeResourcesFit implements FilterPlugin {
   static final String INSUFFICIENT_MEMORY = "Insufficient memory";
 
   @Override
-  public String name() {
-    return "NodeResourcesFit";
-  }
-
-  @Override
   public List<String> filter(PodInfo pod, NodeInfo node) {
     List<String> reasons = new ArrayList<>(3);
     if (node.pods().size() + 1 > node.allowedPods()) {

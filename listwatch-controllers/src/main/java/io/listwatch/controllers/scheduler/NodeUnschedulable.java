@@ -13,11 +13,6 @@ final class NodeUnschedulable implements FilterPlugin {
   private static final Taint TAINT = new Taint(Taint.UNSCHEDULABLE, "", Taint.NO_SCHEDULE);
 
   @Override
-  public String name() {
-    return "NodeUnschedulable";
-  }
-
-  @Override
   public List<String> filter(PodInfo pod, NodeInfo node) {
     if (node.unschedulable() && !Toleration.anyTolerates(pod.tolerations(), TAINT)) {
       return List.of(REASON);

@@ -11,11 +11,6 @@ import java.util.List;
 final class TaintToleration implements FilterPlugin {
 
   @Override
-  public String name() {
-    return "TaintToleration";
-  }
-
-  @Override
   public List<String> filter(PodInfo pod, NodeInfo node) {
     for (Taint taint : node.taints()) {
       boolean filtering = taint.effect().equals(Taint.NO_SCHEDULE) || taint.effect().equals(Taint.NO_EXECUTE);

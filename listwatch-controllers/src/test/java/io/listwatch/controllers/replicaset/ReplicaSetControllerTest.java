@@ -228,7 +228,9 @@ class ReplicaSetControllerTest {
     f.factory.close(); // the cache keeps the old ReplicaSet
     f.client.server().delete(ResourceType.REPLICASETS, NS, "web");
     f.client.dynamic(ResourceType.REPLICASETS).create(DynamicObject.parse("{\"apiVersion\":\"apps/v1\","
-        + "\"kind\":\"ReplicaSet\",\"metadata\":{\"name\":\"web\",\"namespace\":\"" + NS + "\"}}"));
+        + "\"kind\":\"ReplicaSet\",\"metadata\":{\"name\":\"web\",\"namespace\":\"" + NS + "\"},"
+        + "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":{\"metadata\":{\"labels\":"
+        + "{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}}}"));
 
     assertThatThrownBy(() -> f.sync("web")).isInstanceOf(StatusException.class).hasMessageContaining("is gone");
 

@@ -108,7 +108,10 @@ class StoredObjectLimitsTest {
     }
   }
 
-  /** A 60,000-character container name reaches managedFields as part of a key: refused, not stored unreadable. */
+  /**
+   * A 60,000-character container name would reach managedFields as part of a key: refused, not
+   * stored unreadable; kube's own validation of the name (a DNS-1123 label) refuses it first.
+   */
   @Test
   void aPodWhoseContainerNameMakesAManagedFieldsKeyTooLong_isRefused(@TempDir Path dataDir) {
     try (ApiServer server = ApiServer.builder().dataDir(dataDir).build().start(); KubeHttp http = new KubeHttp(server)) {
@@ -116,7 +119,8 @@ class StoredObjectLimitsTest {
       ((ObjectNode) pod.at("/spec/containers/0")).put("name", "c".repeat(60_000));
       KubeHttp.Response r = http.post("/api/v1/namespaces/default/pods", pod);
       JsonNode status = assertFailureStatus(r, 422, "Invalid");
-      assertThat(status.at("/details/causes/0/field").asText()).startsWith("metadata.managedFields[0].fieldsV1");
+      assertThat(status.at("/details/causes/0/field").asText()).isEqualTo("spec.containers[0].name");
+      assertThat(status.at("/details/causes/0/message").asText()).endsWith("must be no more than 63 characters");
       assertThat(http.list("/api/v1/namespaces/default/pods").path("items")).isEmpty();
     }
   }

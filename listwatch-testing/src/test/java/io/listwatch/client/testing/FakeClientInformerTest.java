@@ -27,7 +27,7 @@ class FakeClientInformerTest {
 
   private static DynamicObject pod(String name) {
     return DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\""
-        + name + "\",\"namespace\":\"default\"}}");
+        + name + "\",\"namespace\":\"default\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}");
   }
 
   private static String next(BlockingQueue<String> events) throws InterruptedException {
