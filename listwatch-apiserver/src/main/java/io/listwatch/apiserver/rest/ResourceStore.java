@@ -90,6 +90,49 @@ public final class ResourceStore {
    * resourceVersion. With {@code dryRun} everything is checked and nothing is stored.
    */
   /**
+   * Whether {@code updated} is {@code current} but for the times of its managedFields entries:
+   * kube writes nothing then (an apply or update that changes nothing leaves the object, and its
+   * resourceVersion, as they were, however much later it comes). Compares without changing or
+   * deeply copying either.
+   */
+  private static boolean onlyManagedFieldTimesDiffer(ObjectNode updated, ObjectNode current) {
+    if (updated.size() != current.size()) {
+      return false;
+    }
+    for (var e : updated.properties()) {
+      if (!e.getKey().equals("metadata") && !e.getValue().equals(current.get(e.getKey()))) {
+        return false;
+      }
+    }
+    ObjectNode updatedMeta = ObjectMetaDefaults.metadata(updated);
+    ObjectNode currentMeta = ObjectMetaDefaults.metadata(current);
+    com.fasterxml.jackson.databind.JsonNode newFields = updatedMeta.path("managedFields");
+    com.fasterxml.jackson.databind.JsonNode oldFields = currentMeta.path("managedFields");
+    if (!newFields.isArray() || !oldFields.isArray() || newFields.size() != oldFields.size()
+        || !withoutField(updatedMeta, "managedFields").equals(withoutField(currentMeta, "managedFields"))) {
+      return false;
+    }
+    for (int i = 0; i < newFields.size(); i++) {
+      if (!(newFields.get(i) instanceof ObjectNode n) || !(oldFields.get(i) instanceof ObjectNode o)
+          || !withoutField(n, "time").equals(withoutField(o, "time"))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A shallow copy of {@code node} without {@code field} (its values are shared, not copied). */
+  private static ObjectNode withoutField(ObjectNode node, String field) {
+    ObjectNode out = node.objectNode();
+    for (var e : node.properties()) {
+      if (!e.getKey().equals(field)) {
+        out.set(e.getKey(), e.getValue());
+      }
+    }
+    return out;
+  }
+
+  /**
    * kube's validation of an object about to be stored: its metadata, then its kind's rules
    * ({@link RestStrategy#validate}), all in one 422 Invalid.
    */
@@ -235,7 +278,7 @@ public final class ResourceStore {
       // current is this call's own, and taking the stamp off and back leaves it as it was)
       ObjectNode currentMeta = ObjectMetaDefaults.metadata(current);
       com.fasterxml.jackson.databind.JsonNode stamped = currentMeta.remove("resourceVersion");
-      boolean unchanged = updated.equals(current);
+      boolean unchanged = updated.equals(current) || onlyManagedFieldTimesDiffer(updated, current);
       currentMeta.set("resourceVersion", stamped);
       if (unchanged) {
         return CompletableFuture.completedFuture(current);

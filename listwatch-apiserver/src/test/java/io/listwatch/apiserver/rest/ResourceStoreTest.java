@@ -126,6 +126,30 @@ class ResourceStoreTest {
     assertThat(storage.currentRevision()).isEqualTo(before);
   }
 
+  /** kube's rule: a write that would change only when a manager last wrote stores nothing. */
+  @Test
+  void guaranteedUpdate_thatChangesOnlyManagedFieldsTimes_writesNothing() {
+    ObjectNode created = create(configMap("{\"name\":\"a\",\"managedFields\":[{\"manager\":\"kubectl\","
+        + "\"operation\":\"Apply\",\"apiVersion\":\"v1\",\"time\":\"2026-11-28T10:00:00Z\","
+        + "\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:data\":{\"f:k\":{}}}}]}"));
+    long before = storage.currentRevision();
+
+    ObjectNode same = configMaps.guaranteedUpdate("default", "a", false, false, AdmissionAttributes.SERVER, cm -> {
+      ((ObjectNode) cm.at("/metadata/managedFields/0")).put("time", "2026-11-28T11:00:00Z");
+      return cm;
+    }).join();
+    assertThat(rv(same)).isEqualTo(rv(created));
+    assertThat(storage.currentRevision()).isEqualTo(before);
+
+    ObjectNode changed = configMaps.guaranteedUpdate("default", "a", false, false, AdmissionAttributes.SERVER, cm -> {
+      ((ObjectNode) cm.at("/metadata/managedFields/0")).put("time", "2026-11-28T11:00:00Z");
+      ((ObjectNode) cm.get("data")).put("k", "other");
+      return cm;
+    }).join();
+    assertThat(rv(changed)).as("a real change is written, with the new time").isGreaterThan(before);
+    assertThat(changed.at("/metadata/managedFields/0/time").asText()).isEqualTo("2026-11-28T11:00:00Z");
+  }
+
   @Test
   void guaranteedUpdate_ofAMissingObject_is404() {
     assertThatThrownBy(() -> configMaps.guaranteedUpdate("default", "none", false, false, AdmissionAttributes.SERVER,
