@@ -82,13 +82,24 @@ public final class FieldManager {
    */
   public Result apply(JsonNode live, JsonNode applied, String manager, String apiVersion, boolean force,
       Instant now) throws StatusException {
+    return apply(live, applied, manager, apiVersion, "", force, now);
+  }
+
+  /**
+   * Applies {@code applied} for {@code manager} through {@code subresource} ("" for the main
+   * resource, {@code status} for {@code /status}): kube keeps one applier entry per manager and
+   * subresource, so an apply of the status leaves the manager's main-resource entry alone.
+   * Otherwise as {@link #apply(JsonNode, JsonNode, String, String, boolean, Instant)}.
+   */
+  public Result apply(JsonNode live, JsonNode applied, String manager, String apiVersion, String subresource,
+      boolean force, Instant now) throws StatusException {
     if (applied.path("metadata").has("managedFields") && !applied.path("metadata").get("managedFields").isNull()) {
       throw StatusException.badRequest("metadata.managedFields must be nil");
     }
     JsonNode base = live == null ? JsonNodeFactory.instance.objectNode() : live;
     List<ManagedFieldsEntry> managers = ManagedFields.read(base);
     ManagedFieldsEntry me = new ManagedFieldsEntry(manager, ManagedFieldsEntry.APPLY, apiVersion, now,
-        FieldSet.EMPTY, "");
+        FieldSet.EMPTY, subresource);
     FieldSet last = find(managers, me).map(ManagedFieldsEntry::fields).orElse(FieldSet.EMPTY);
     FieldSet mine = FieldSet.of(withoutManagedFields(applied), schema).difference(STRIPPED);
     managers.removeIf(m -> m.sameManager(me));
@@ -134,6 +145,16 @@ public final class FieldManager {
    * that a no-op update stays one.
    */
   public Result update(JsonNode live, JsonNode updated, String manager, String apiVersion, Instant now) {
+    return update(live, updated, manager, apiVersion, "", now);
+  }
+
+  /**
+   * Records an ordinary write through {@code subresource} ("" for the main resource): kube keeps
+   * one updater entry per manager, apiVersion and subresource. Otherwise as
+   * {@link #update(JsonNode, JsonNode, String, String, Instant)}.
+   */
+  public Result update(JsonNode live, JsonNode updated, String manager, String apiVersion, String subresource,
+      Instant now) {
     JsonNode base = live == null ? JsonNodeFactory.instance.objectNode() : live;
     List<ManagedFieldsEntry> managers;
     JsonNode written = updated.path("metadata").path("managedFields");
@@ -148,7 +169,7 @@ public final class FieldManager {
       managers = ManagedFields.read(base);
     }
     ManagedFieldsEntry me = new ManagedFieldsEntry(manager, ManagedFieldsEntry.UPDATE, apiVersion, now,
-        FieldSet.EMPTY, "");
+        FieldSet.EMPTY, subresource);
     java.util.Optional<ManagedFieldsEntry> previous = find(managers, me);
     FieldSet before = previous.map(ManagedFieldsEntry::fields).orElse(FieldSet.EMPTY);
     managers.removeIf(m -> m.sameManager(me));

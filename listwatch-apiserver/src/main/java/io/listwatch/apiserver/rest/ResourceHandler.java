@@ -248,8 +248,8 @@ public final class ResourceHandler {
     var fieldManager = fieldManager();
     var warnings = new java.util.concurrent.atomic.AtomicReference<java.util.List<String>>(java.util.List.of());
     java.util.function.UnaryOperator<ObjectNode> merge = current -> {
-      ObjectNode out = (ObjectNode) fieldManager.apply(current, applied, manager, def.apiVersion(), force,
-          store.clock().now()).object();
+      ObjectNode out = (ObjectNode) fieldManager.apply(current, applied, manager, def.apiVersion(),
+          status ? "status" : "", force, store.clock().now()).object();
       SecretConversion.convertWritten(def, out);
       warnings.set(strategy != null ? strategy.decode(directive, null, out, true)
           : fieldValidation.checkPatched(directive, null, out));

@@ -109,7 +109,8 @@ final class UpdateManagers {
     }
     JsonNode base = live == null ? null : live;
     try {
-      return (ObjectNode) fieldManager.update(base, compared, manager, def.apiVersion(), now).object();
+      return (ObjectNode) fieldManager.update(base, compared, manager, def.apiVersion(), status ? "status" : "",
+          now).object();
     } catch (IllegalArgumentException e) {
       // kube's UpdateNoErrors: an object the field manager cannot read as its type (a list
       // element without its merge key, a null element) is no reason to fail the write; its

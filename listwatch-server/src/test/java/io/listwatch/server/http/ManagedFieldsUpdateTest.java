@@ -42,6 +42,31 @@ class ManagedFieldsUpdateTest {
         yaml.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * kube keeps one entry per manager and subresource: an apply of the status does not replace
+   * the manager's main-resource entry, so its next apply of the main resource still removes
+   * the fields it dropped.
+   */
+  @Test
+  void applyToStatus_getsItsOwnEntry_andTheMainResourcesEntryStillPrunes() {
+    String ns = http.createNamespace("mf-status");
+    String deploy = "/apis/apps/v1/namespaces/" + ns + "/deployments";
+    String spec = "spec: {selector: {matchLabels: {app: d}}, template: {metadata: {labels: {app: d}}, "
+        + "spec: {containers: [{name: c, image: nginx}]}}}";
+    apply(deploy + "/d", "ci", "{apiVersion: apps/v1, kind: Deployment, metadata: {name: d, labels: {tier: web}}, "
+        + spec + "}").expect(201);
+    JsonNode withStatus = apply(deploy + "/d/status", "ci", "{apiVersion: apps/v1, kind: Deployment, "
+        + "metadata: {name: d}, status: {observedGeneration: 1}}").expect(200);
+
+    assertThat(withStatus.at("/metadata/managedFields")).extracting(e -> e.path("manager").asText() + " "
+        + e.path("operation").asText() + " " + e.path("subresource").asText(""))
+        .contains("ci Apply ", "ci Apply status");
+
+    JsonNode pruned = apply(deploy + "/d", "ci", "{apiVersion: apps/v1, kind: Deployment, metadata: {name: d}, "
+        + spec + "}").expect(200);
+    assertThat(pruned.at("/metadata/labels").has("tier")).as("the label the manager dropped is gone").isFalse();
+  }
+
   @Test
   void create_recordsAnUpdateEntry_andApplyConflictsWithIt() {
     String ns = http.createNamespace("mf-create");
