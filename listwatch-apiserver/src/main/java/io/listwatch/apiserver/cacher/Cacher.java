@@ -604,6 +604,11 @@ public final class Cacher implements AutoCloseable {
         terminatedWatchers.get());
   }
 
+  /** Whether a watch may start: false once the cacher ends its watches (the server is shutting down). */
+  public boolean acceptsWatches() {
+    return !closed;
+  }
+
   /**
    * Stops accepting watches and ends every watch normally (after what is queued). The future
    * completes when every watch has written its end: a server shutting down waits for it

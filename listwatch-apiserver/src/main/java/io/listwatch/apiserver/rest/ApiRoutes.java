@@ -185,6 +185,10 @@ public final class ApiRoutes {
     }
     checkNames(info);
     ListOptions options = handler.listOptions(request);
+    if (!handler.acceptsWatches()) {
+      // kube answers 503 before streaming; an ERROR event after a 200 breaks some clients' loops
+      throw StatusException.unavailable("the server is shutting down");
+    }
     return new WatchStart(handler.resource(), sink -> handler.watch(info, options, sink));
   }
 

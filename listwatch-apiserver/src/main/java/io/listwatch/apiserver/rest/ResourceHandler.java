@@ -99,6 +99,11 @@ public final class ResourceHandler {
     return def;
   }
 
+  /** Whether a watch of this resource may start now (not while the server shuts down). */
+  boolean acceptsWatches() {
+    return store.cacher().acceptsWatches();
+  }
+
   CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {
     if (def.namespaced() && info.namespace().isEmpty() && !info.name().isEmpty()) {
       throw StatusException.pathNotFound();

@@ -72,6 +72,16 @@ class ApiRoutesTest {
         .code()).isEqualTo(400);
   }
 
+  /** kube answers 503 before streaming, not a 200 with an ERROR event. */
+  @Test
+  void aWatch_whileTheServerEndsItsWatches_is503BeforeAnythingIsStreamed() {
+    server.endWatches().join();
+
+    StatusException refused = refusal("GET", "/api/v1/namespaces/default/configmaps", Map.of("watch", List.of("1")));
+    assertThat(refused.code()).isEqualTo(503);
+    assertThat(refused.getMessage()).isEqualTo("the server is shutting down");
+  }
+
   @Test
   void aList_andAGet_reachTheResourcesHandler() {
     assertThat(send("GET", "/api/v1/namespaces", Map.of()).body()).isInstanceOf(ApiResponse.ListBody.class);
