@@ -33,11 +33,33 @@ final class ObjectMetaDefaults {
   /** Prepares a new object for storage: the server's fields set, the client's discarded. */
   void prepareForCreate(ResourceDefinition def, ObjectNode obj, String urlNamespace) {
     ObjectMetaRules.prepareForCreate(def, obj, urlNamespace, clock.now(), names);
+    dropEmpty(metadata(obj));
   }
 
-  /** See {@link ObjectMetaRules#prepareForUpdate}. */
+  /** See {@link ObjectMetaRules#prepareForUpdate}; empty metadata collections dropped as on create. */
   ObjectNode prepareForUpdate(ResourceDefinition def, ObjectNode updated, ObjectNode current, String urlNamespace,
       String name, boolean statusSubresource) {
-    return ObjectMetaRules.prepareForUpdate(def, updated, current, urlNamespace, name, statusSubresource);
+    ObjectNode prepared = ObjectMetaRules.prepareForUpdate(def, updated, current, urlNamespace, name,
+        statusSubresource);
+    dropEmpty(metadata(prepared));
+    return prepared;
+  }
+
+  /** ObjectMeta's collections that kube leaves out when empty ({@code omitempty}). */
+  private static final java.util.List<String> OMITTED_WHEN_EMPTY =
+      java.util.List.of("labels", "annotations", "finalizers", "ownerReferences", "managedFields");
+
+  /**
+   * Drops the metadata's empty (or null) labels, annotations, finalizers, ownerReferences and
+   * managedFields, as kube's encoding of its Go types leaves them out: removing every annotation
+   * leaves no {@code "annotations": {}}.
+   */
+  private static void dropEmpty(ObjectNode meta) {
+    for (String field : OMITTED_WHEN_EMPTY) {
+      com.fasterxml.jackson.databind.JsonNode value = meta.get(field);
+      if (value != null && (value.isNull() || value.isContainerNode() && value.isEmpty())) {
+        meta.remove(field);
+      }
+    }
   }
 }

@@ -18,6 +18,7 @@ public final class BuiltinStrategies {
       Map.entry("/namespaces", new NamespaceStrategy()),
       Map.entry("/pods", new PodStrategy()),
       Map.entry("/services", new ServiceStrategy()),
+      Map.entry("/endpoints", new EndpointsStrategy()),
       Map.entry("/secrets", new SecretStrategy()),
       Map.entry("/persistentvolumes", new PersistentVolumeStrategy()),
       Map.entry("/persistentvolumeclaims", new PersistentVolumeClaimStrategy()),

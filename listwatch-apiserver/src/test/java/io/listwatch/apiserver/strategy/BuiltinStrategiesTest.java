@@ -21,7 +21,7 @@ class BuiltinStrategiesTest {
       }
     }
 
-    assertThat(found).containsOnlyKeys("/namespaces", "/pods", "/services", "/secrets", "/persistentvolumes",
+    assertThat(found).containsOnlyKeys("/namespaces", "/pods", "/services", "/endpoints", "/secrets", "/persistentvolumes",
         "/persistentvolumeclaims", "apps/deployments", "apps/replicasets", "apps/statefulsets", "apps/daemonsets",
         "batch/jobs", "batch/cronjobs", "scheduling.k8s.io/priorityclasses",
         "apiextensions.k8s.io/customresourcedefinitions");
