@@ -3,8 +3,7 @@ package io.listwatch.api.meta;
 /**
  * What {@link ObjectMetaRules} needs to know about a resource: its type meta, its scope, and
  * the parts of kube's per-type strategy that change the metadata the server owns. The server's
- * resource definitions provide it (and the client's resource types, which describe the same
- * facts).
+ * resource definitions provide it.
  *
  * <p>Implementations are immutable values.
  */
