@@ -123,6 +123,7 @@ public final class GenericApiServer implements AutoCloseable {
    */
   public GenericApiServer start(List<CustomResourceServing.Listener> listeners) {
     createInitialNamespaces();
+    createSystemPriorityClasses();
     customResources = new CustomResourceServing(routes.resources(), storage, cacherConfig, clock, listeners);
     crdController = new CustomResourceDefinitionController(
         store("apiextensions.k8s.io", "v1", "customresourcedefinitions"), customResources, clock, registry.all());
@@ -145,8 +146,34 @@ public final class GenericApiServer implements AutoCloseable {
   private void createIfAbsent(String namespace) {
     ObjectNode obj = JsonNodeFactory.instance.objectNode();
     obj.put("apiVersion", "v1").put("kind", "Namespace").putObject("metadata").put("name", namespace);
+    createIfAbsent(store("", "v1", "namespaces"), obj);
+  }
+
+  /**
+   * kube's two system PriorityClasses, which kube-apiserver creates at start (its
+   * {@code scheduling/bootstrap-system-priority-classes} hook) unless they exist.
+   */
+  private void createSystemPriorityClasses() {
+    if (registry.find("scheduling.k8s.io", "v1", "priorityclasses").isEmpty()) {
+      return;
+    }
+    ResourceStore classes = store("scheduling.k8s.io", "v1", "priorityclasses");
+    createIfAbsent(classes, priorityClass("system-node-critical", 2_000_001_000L,
+        "Used for system critical pods that must not be moved from their current node."));
+    createIfAbsent(classes, priorityClass("system-cluster-critical", 2_000_000_000L,
+        "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."));
+  }
+
+  private static ObjectNode priorityClass(String name, long value, String description) {
+    ObjectNode obj = JsonNodeFactory.instance.objectNode();
+    obj.put("apiVersion", "scheduling.k8s.io/v1").put("kind", "PriorityClass").putObject("metadata").put("name", name);
+    obj.put("value", value).put("description", description);
+    return obj;
+  }
+
+  private static void createIfAbsent(ResourceStore store, ObjectNode obj) {
     try {
-      store("", "v1", "namespaces").createInternal("", obj).join();
+      store.createInternal("", obj).join();
     } catch (CompletionException e) {
       if (!(e.getCause() instanceof StatusException se && se.code() == 409)) {
         throw e;

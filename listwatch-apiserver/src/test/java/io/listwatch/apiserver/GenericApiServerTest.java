@@ -85,6 +85,15 @@ class GenericApiServerTest {
     }
   }
 
+  @Test
+  void start_createsKubesSystemPriorityClasses() {
+    JsonNode node = json(send("GET", "/apis/scheduling.k8s.io/v1/priorityclasses/system-node-critical", null));
+    assertThat(node.path("value").asLong()).isEqualTo(2_000_001_000L);
+    assertThat(node.path("preemptionPolicy").asText()).isEqualTo("PreemptLowerPriority");
+    assertThat(json(send("GET", "/apis/scheduling.k8s.io/v1/priorityclasses/system-cluster-critical", null))
+        .path("value").asLong()).isEqualTo(2_000_000_000L);
+  }
+
   /** kube's order: defaults, mutating admission (ServiceAccount), PrepareForCreate, validation, validating admission. */
   @Test
   void create_passesAdmission_inKubesOrder() {
