@@ -2,7 +2,6 @@ package io.listwatch.apiserver.strategy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.listwatch.api.Status;
-import io.listwatch.api.validation.NameSyntax;
 import io.listwatch.apiserver.validation.FieldErrors;
 import java.util.HashSet;
 import java.util.List;
@@ -45,12 +44,7 @@ final class PodSpecValidation {
       if (name.isEmpty()) {
         errors.add(FieldErrors.required(at + ".name", ""));
       } else {
-        for (String msg : NameSyntax.isDns1123Label(name)) {
-          errors.add(FieldErrors.invalid(at + ".name", name, msg));
-        }
-        if (!names.add(name)) {
-          errors.add(FieldErrors.duplicate(at + ".name", name));
-        }
+        ItemNames.check(name, at + ".name", names, errors);
       }
       if (c.path("image").asText("").isEmpty()) {
         errors.add(FieldErrors.required(at + ".image", ""));

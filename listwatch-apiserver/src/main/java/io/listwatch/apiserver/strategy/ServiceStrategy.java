@@ -55,12 +55,7 @@ final class ServiceStrategy implements RestStrategy {
           errors.add(io.listwatch.apiserver.validation.FieldErrors.required(at + ".name", ""));
         }
       } else {
-        for (String msg : io.listwatch.api.validation.NameSyntax.isDns1123Label(name)) {
-          errors.add(io.listwatch.apiserver.validation.FieldErrors.invalid(at + ".name", name, msg));
-        }
-        if (!names.add(name)) {
-          errors.add(io.listwatch.apiserver.validation.FieldErrors.duplicate(at + ".name", name));
-        }
+        ItemNames.check(name, at + ".name", names, errors);
       }
       com.fasterxml.jackson.databind.JsonNode port = p.path("port");
       if (port.isIntegralNumber() && (port.longValue() < 1 || port.longValue() > 65535)) {

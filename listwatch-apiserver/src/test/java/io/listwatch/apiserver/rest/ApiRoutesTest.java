@@ -1,23 +1,15 @@
 package io.listwatch.apiserver.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.listwatch.api.StatusException;
-import io.listwatch.api.clock.FakeClock;
 import io.listwatch.apiserver.GenericApiServer;
-import io.listwatch.apiserver.request.ApiRequest;
+import io.listwatch.apiserver.InMemoryCore;
 import io.listwatch.apiserver.request.ApiResponse;
-import io.listwatch.apiserver.request.ConnectionInfo;
-import io.listwatch.apiserver.request.Headers;
-import io.listwatch.apiserver.request.UserInfo;
 import io.listwatch.apiserver.request.WatchStart;
-import io.listwatch.storage.memory.MemoryStorage;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,32 +18,20 @@ import org.junit.jupiter.api.Test;
  */
 class ApiRoutesTest {
 
-  private MemoryStorage storage;
-  private GenericApiServer server;
-
-  @BeforeEach
-  void start() {
-    storage = MemoryStorage.builder().open();
-    server = GenericApiServer.builder(storage).clock(new FakeClock()).build().start(List.of());
-  }
+  private final InMemoryCore core = InMemoryCore.start();
+  private final GenericApiServer server = core.server;
 
   @AfterEach
   void stop() {
-    server.close();
-    storage.close();
+    core.close();
   }
 
   private ApiResponse send(String method, String path, Map<String, List<String>> query) {
-    ApiRequest request = new ApiRequest(method, path, query, Headers.empty(), new byte[0],
-        ConnectionInfo.insecure(null), UserInfo.UNSECURED);
-    return server.routes().handle(server.routes().requestInfo(request), request).join();
+    return core.send(method, path, query, null);
   }
 
-  /** The Status a request is refused with, thrown at once or through the answer. */
   private StatusException refusal(String method, String path, Map<String, List<String>> query) {
-    RuntimeException e = catchThrowableOfType(RuntimeException.class, () -> send(method, path, query));
-    assertThat(e).as(method + " " + path).isNotNull();
-    return (StatusException) (e instanceof CompletionException ? e.getCause() : e);
+    return core.refusal(method, path, query, null);
   }
 
   @Test

@@ -6,16 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.FakeClock;
-import io.listwatch.apiserver.GenericApiServer;
+import io.listwatch.apiserver.InMemoryCore;
 import io.listwatch.apiserver.admission.AdmissionAttributes;
 import io.listwatch.storage.memory.MemoryStorage;
-import java.io.IOException;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,30 +24,17 @@ class ResourceStoreTest {
 
   private static final Instant T0 = Instant.parse("2026-11-28T10:00:00Z");
 
-  private final FakeClock clock = new FakeClock(T0);
-  private MemoryStorage storage;
-  private GenericApiServer server;
-  private ResourceStore configMaps;
-
-  @BeforeEach
-  void start() {
-    storage = MemoryStorage.builder().open();
-    server = GenericApiServer.builder(storage).clock(clock).build().start(List.of());
-    configMaps = server.store("", "v1", "configmaps");
-  }
+  private final InMemoryCore core = InMemoryCore.start(new FakeClock(T0));
+  private final MemoryStorage storage = core.storage;
+  private final ResourceStore configMaps = core.server.store("", "v1", "configmaps");
 
   @AfterEach
   void stop() {
-    server.close();
-    storage.close();
+    core.close();
   }
 
   private static ObjectNode json(String s) {
-    try {
-      return (ObjectNode) ResourceStore.MAPPER.readTree(s);
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    }
+    return InMemoryCore.json(s);
   }
 
   private static ObjectNode configMap(String metadata) {

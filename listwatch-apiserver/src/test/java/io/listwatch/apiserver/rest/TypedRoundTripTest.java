@@ -3,14 +3,10 @@ package io.listwatch.apiserver.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.listwatch.api.clock.FakeClock;
 import io.listwatch.apiserver.GenericApiServer;
+import io.listwatch.apiserver.InMemoryCore;
 import io.listwatch.apiserver.admission.AdmissionAttributes;
-import io.listwatch.storage.memory.MemoryStorage;
-import java.io.IOException;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,27 +16,16 @@ import org.junit.jupiter.api.Test;
  */
 class TypedRoundTripTest {
 
-  private MemoryStorage storage;
-  private GenericApiServer server;
-
-  @BeforeEach
-  void start() {
-    storage = MemoryStorage.builder().open();
-    server = GenericApiServer.builder(storage).clock(new FakeClock()).build().start(List.of());
-  }
+  private final InMemoryCore core = InMemoryCore.start();
+  private final GenericApiServer server = core.server;
 
   @AfterEach
   void stop() {
-    server.close();
-    storage.close();
+    core.close();
   }
 
   private static ObjectNode json(String s) {
-    try {
-      return (ObjectNode) ResourceStore.MAPPER.readTree(s);
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    }
+    return InMemoryCore.json(s);
   }
 
   @Test

@@ -1,23 +1,13 @@
 package io.listwatch.apiserver.strategy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
-import io.listwatch.api.clock.FakeClock;
-import io.listwatch.apiserver.GenericApiServer;
-import io.listwatch.apiserver.request.ApiRequest;
-import io.listwatch.apiserver.request.ConnectionInfo;
-import io.listwatch.apiserver.request.Headers;
-import io.listwatch.apiserver.request.UserInfo;
-import io.listwatch.storage.memory.MemoryStorage;
-import java.nio.charset.StandardCharsets;
+import io.listwatch.apiserver.InMemoryCore;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -35,29 +25,16 @@ class BuiltinValidationTest {
   private static final String SERVICE = "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"s\"},"
       + "\"spec\":{\"ports\":%s}}";
 
-  private MemoryStorage storage;
-  private GenericApiServer server;
-
-  @BeforeEach
-  void start() {
-    storage = MemoryStorage.builder().open();
-    server = GenericApiServer.builder(storage).clock(new FakeClock()).build().start(List.of());
-  }
+  private final InMemoryCore core = InMemoryCore.start();
 
   @AfterEach
   void stop() {
-    server.close();
-    storage.close();
+    core.close();
   }
 
   /** The 422 a create of {@code body} at {@code path} gets; fails the test if it is stored. */
   private StatusException refusal(String path, String body) {
-    ApiRequest r = new ApiRequest("POST", path, Map.of(), Headers.of("Content-Type", "application/json"),
-        body.getBytes(StandardCharsets.UTF_8), ConnectionInfo.insecure(null), UserInfo.UNSECURED);
-    RuntimeException e = catchThrowableOfType(RuntimeException.class,
-        () -> server.routes().handle(server.routes().requestInfo(r), r).join());
-    assertThat(e).as("refused: " + body).isNotNull();
-    StatusException status = (StatusException) (e instanceof CompletionException ? e.getCause() : e);
+    StatusException status = core.refusal("POST", path, Map.of(), body);
     assertThat(status.code()).isEqualTo(422);
     return status;
   }
