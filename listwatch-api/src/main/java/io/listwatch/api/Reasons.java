@@ -33,6 +33,8 @@ public final class Reasons {
   public static final String FIELD_VALUE_TOO_LONG = "FieldValueTooLong";
   public static final String FIELD_VALUE_DUPLICATE = "FieldValueDuplicate";
   public static final String FIELD_VALUE_TYPE_INVALID = "FieldValueTypeInvalid";
+  public static final String FIELD_VALUE_TOO_MANY = "FieldValueTooMany";
+  public static final String FIELD_VALUE_NOT_FOUND = "FieldValueNotFound";
 
   private Reasons() {
   }

@@ -40,8 +40,32 @@ public final class FieldErrors {
     return cause(Reasons.FIELD_VALUE_DUPLICATE, field, "Duplicate value: " + goValue(value), null);
   }
 
+  /**
+   * {@code field.NotSupported}: {@code Unsupported value: <value>: supported values: "a", "b"}
+   * (the detail left out when {@code supported} is empty).
+   */
+  public static Status.Cause notSupported(String field, Object value, List<String> supported) {
+    StringBuilder detail = new StringBuilder();
+    for (String v : supported) {
+      detail.append(detail.isEmpty() ? "supported values: " : ", ").append(goQuote(v));
+    }
+    return cause(Reasons.FIELD_VALUE_NOT_SUPPORTED, field, "Unsupported value: " + goValue(value),
+        detail.toString());
+  }
+
+  /** {@code field.TooMany}: {@code Too many: <actual>: must have at most <max> items}. */
+  public static Status.Cause tooMany(String field, int actual, int max) {
+    return cause(Reasons.FIELD_VALUE_TOO_MANY, field, "Too many: " + actual,
+        "must have at most " + max + (max == 1 ? " item" : " items"));
+  }
+
+  /** {@code field.NotFound}: {@code Not found: <value>}. */
+  public static Status.Cause notFound(String field, Object value) {
+    return cause(Reasons.FIELD_VALUE_NOT_FOUND, field, "Not found: " + goValue(value), null);
+  }
+
   /** {@code field.TooLong} (1.32 wording): {@code Too long: may not be more than <n> bytes}. */
-  static Status.Cause tooLong(String field, int maxBytes) {
+  public static Status.Cause tooLong(String field, int maxBytes) {
     return cause(Reasons.FIELD_VALUE_TOO_LONG, field, "Too long",
         "may not be more than " + maxBytes + (maxBytes == 1 ? " byte" : " bytes"));
   }
@@ -51,7 +75,7 @@ public final class FieldErrors {
    * kube's typed decoder would refuse such a body with a 400; on a JSON object the closest
    * kube answer is the one its schema validation gives for custom resources.
    */
-  static Status.Cause typeInvalid(String field, JsonNode value, String expectedType) {
+  public static Status.Cause typeInvalid(String field, JsonNode value, String expectedType) {
     return cause(Reasons.FIELD_VALUE_TYPE_INVALID, field,
         "Invalid value: " + goQuote(jsonType(value)), "must be of type " + expectedType);
   }
@@ -84,10 +108,30 @@ public final class FieldErrors {
     return "object";
   }
 
-  /** Go's {@code %#v} of the value types this package reports. */
-  static String goValue(Object value) {
+  /**
+   * How kube's {@code ErrorBody} prints a bad value: strings quoted ({@code %q}), numbers and
+   * booleans bare, string slices and string maps as Go's {@code %#v} does
+   * ({@code []string{"a", "b"}}, {@code map[string]string{"a":"b", "c":"d"}}, keys sorted).
+   */
+  public static String goValue(Object value) {
+    if (value == null) {
+      return "\"null\"";
+    }
     if (value instanceof String s) {
       return goQuote(s);
+    }
+    if (value instanceof java.util.Map<?, ?> map) {
+      StringBuilder b = new StringBuilder("map[string]string{");
+      java.util.Iterator<? extends java.util.Map.Entry<?, ?>> it =
+          new java.util.TreeMap<>(map).entrySet().iterator();
+      while (it.hasNext()) {
+        java.util.Map.Entry<?, ?> e = it.next();
+        b.append(goQuote(String.valueOf(e.getKey()))).append(':').append(goQuote(String.valueOf(e.getValue())));
+        if (it.hasNext()) {
+          b.append(", ");
+        }
+      }
+      return b.append('}').toString();
     }
     if (value instanceof List<?> list) {
       StringBuilder b = new StringBuilder("[]string{");

@@ -58,6 +58,23 @@ class FieldErrorsTest {
   }
 
   @Test
+  void goValue_formatsStringMapsLikeGo_keysSorted() {
+    assertThat(FieldErrors.goValue(java.util.Map.of("tier", "web", "app", "x")))
+        .isEqualTo("map[string]string{\"app\":\"x\", \"tier\":\"web\"}");
+    assertThat(FieldErrors.goValue(null)).isEqualTo("\"null\"");
+  }
+
+  @Test
+  void notSupported_tooMany_notFound_formatLikeKube() {
+    assertThat(FieldErrors.notSupported("spec.restartPolicy", "Sometimes", List.of("Always", "OnFailure", "Never")))
+        .isEqualTo(new Status.Cause("FieldValueNotSupported",
+            "Unsupported value: \"Sometimes\": supported values: \"Always\", \"OnFailure\", \"Never\"",
+            "spec.restartPolicy"));
+    assertThat(FieldErrors.tooMany("spec.hostAliases", 5, 3).message()).isEqualTo("Too many: 5: must have at most 3 items");
+    assertThat(FieldErrors.notFound("spec.x", "y").message()).isEqualTo("Not found: \"y\"");
+  }
+
+  @Test
   void jsonType_namesEveryJsonType() {
     JsonNodeFactory f = JsonNodeFactory.instance;
     assertThat(FieldErrors.jsonType(f.textNode("x"))).isEqualTo("string");
