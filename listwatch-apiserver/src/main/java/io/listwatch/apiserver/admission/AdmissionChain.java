@@ -8,8 +8,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The admission plug-ins a server runs, in kube's order: kube-apiserver sorts the plug-ins it
  * enables by one fixed list ({@code AllOrderedPlugins} in {@code pkg/kubeapiserver/options}),
- * whatever order a flag names them in; {@link #KUBE_ORDER} holds the part of that list this
- * server has. Every write passes the chain twice (kube's order of a create or update):
+ * whatever order a flag names them in; {@link #KUBE_ORDER} holds the part of that list that
+ * kube 1.32 enables by default ({@link DefaultPlugins} makes the ones this server has). Every write passes the chain twice (kube's order of a create or update):
  *
  * <ol>
  *   <li>the body is decoded and the kind's defaults filled in;</li>
@@ -24,8 +24,12 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class AdmissionChain {
 
-  /** The plug-ins this server knows, in kube's order. */
-  public static final List<String> KUBE_ORDER = List.of("NamespaceLifecycle", "ServiceAccount");
+  /** kube 1.32's default plug-ins, in kube's order; a chain may hold any of them. */
+  public static final List<String> KUBE_ORDER = List.of("NamespaceLifecycle", "LimitRanger", "ServiceAccount",
+      "TaintNodesByCondition", "PodSecurity", "Priority", "DefaultTolerationSeconds", "DefaultStorageClass",
+      "StorageObjectInUseProtection", "PersistentVolumeClaimResize", "RuntimeClass", "CertificateApproval",
+      "CertificateSigning", "ClusterTrustBundleAttest", "CertificateSubjectRestriction", "DefaultIngressClass",
+      "MutatingAdmissionWebhook", "ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook", "ResourceQuota");
 
   /** No plug-ins: every write goes through. */
   public static final AdmissionChain NONE = new AdmissionChain(List.of());

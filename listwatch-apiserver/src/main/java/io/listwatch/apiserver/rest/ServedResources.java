@@ -6,7 +6,7 @@ import io.listwatch.api.clock.Clock;
 import io.listwatch.api.meta.NameGenerator;
 import io.listwatch.apiserver.admission.AdmissionChain;
 import io.listwatch.apiserver.admission.NamespaceLifecycle;
-import io.listwatch.apiserver.admission.ServiceAccount;
+import io.listwatch.apiserver.admission.DefaultPlugins;
 import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.protobuf.KubeProtobuf;
 import io.listwatch.apiserver.registry.ResourceDefinition;
@@ -63,7 +63,7 @@ public final class ServedResources {
     this.defaults = defaults;
     ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
     ResourceStore[] nsStore = new ResourceStore[1];
-    AdmissionChain admission = AdmissionChain.of(java.util.List.of(new NamespaceLifecycle(ns -> {
+    AdmissionChain admission = DefaultPlugins.chain(new CacheListers(cachers), ns -> {
       var cached = cachers.get(nsDef).get("", ns, ANY_VERSION).join();
       if (cached.isPresent()) {
         return CompletableFuture.completedFuture(namespaceState(cached.get().json()));
@@ -71,7 +71,7 @@ public final class ServedResources {
       // the cache may not have seen a namespace created a moment ago: ask storage
       return nsStore[0].getFromStorage("", ns).thenApply(kv -> kv.isEmpty() ? NamespaceLifecycle.NamespaceState.MISSING
           : namespaceState(kv.get().value()));
-    }), new ServiceAccount()));
+    });
     for (ResourceDefinition def : registry.all()) {
       if (def.namespaced()) {
         namespacedResources.add(def.group() + "/" + def.plural());

@@ -1,0 +1,33 @@
+package io.listwatch.apiserver.admission;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * The admission plug-ins kube-apiserver 1.32 enables by default, as this server has them, made
+ * for one server: what each needs to read comes from its {@link Listers}. The chain puts them in
+ * kube's order ({@link AdmissionChain#KUBE_ORDER}), so the order of this list does not matter.
+ * Stateless.
+ */
+public final class DefaultPlugins {
+
+  private DefaultPlugins() {
+  }
+
+  /**
+   * The default chain of one server.
+   *
+   * @param listers what the plug-ins read
+   * @param namespaces the state of a namespace for {@link NamespaceLifecycle}, which must see a
+   *     namespace created a moment ago
+   */
+  public static AdmissionChain chain(Listers listers,
+      Function<String, CompletableFuture<NamespaceLifecycle.NamespaceState>> namespaces) {
+    List<AdmissionPlugin> plugins = new ArrayList<>();
+    plugins.add(new NamespaceLifecycle(namespaces));
+    plugins.add(new ServiceAccount());
+    return AdmissionChain.of(plugins);
+  }
+}
