@@ -2,7 +2,10 @@ package io.listwatch.apiserver.openapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 
 /**
@@ -26,8 +29,26 @@ final class FieldTypes {
   /** Definitions in {@link ProtoSchemas.Dialect#OPENAPI_3}, by name. */
   private final Map<String, ObjectNode> definitions;
 
+  /**
+   * Per definition's schema (by identity), the list and map fields kube's Go types encode even
+   * when empty: the required ones, and the few optional fields declared without
+   * {@code omitempty} ({@link #NOT_OMITTED}).
+   */
+  private final Map<ObjectNode, Set<String>> keptWhenEmpty = new IdentityHashMap<>();
+
+  /** Optional list fields that kube's Go types declare without {@code omitempty}. */
+  private static final Map<String, Set<String>> NOT_OMITTED = Map.of(
+      "io.k8s.api.rbac.v1.Role", Set.of("rules"),
+      "io.k8s.api.rbac.v1.ClusterRole", Set.of("rules"),
+      "io.k8s.api.discovery.v1.EndpointSlice", Set.of("endpoints"));
+
   FieldTypes(Map<String, ObjectNode> definitions) {
     this.definitions = Map.copyOf(definitions);
+    definitions.forEach((name, schema) -> {
+      Set<String> kept = new HashSet<>(NOT_OMITTED.getOrDefault(name, Set.of()));
+      schema.path("required").forEach(f -> kept.add(f.asText()));
+      keptWhenEmpty.put(schema, Set.copyOf(kept));
+    });
   }
 
   /** The first type mismatch in {@code object} read as {@code definition}, as kube words it. */
@@ -115,7 +136,11 @@ final class FieldTypes {
    * Replaces each {@code null} of {@code object} with what Go's decoding makes of it, the zero
    * value: a field set to null is left out ({@code "metadata": null} is no metadata), and a
    * null list element becomes its type's zero ({@code containers: [null]} is one container
-   * with nothing set, which validation then refuses as kube does). Changes {@code object}.
+   * with nothing set, which validation then refuses as kube does). Then leaves out what Go's
+   * encoding with {@code omitempty} leaves out: empty lists and maps, unless the field is
+   * encoded even when empty ({@code containers: []} stays). Empty structs stay ({@code {}}).
+   * Zero scalars ({@code false}, {@code 0}, {@code ""}) are kept: whether Go omits them depends
+   * on the field being a pointer, which the schemas do not say. Changes {@code object}.
    */
   void zeroNulls(String definition, ObjectNode object) {
     ObjectNode schema = definitions.get(definition);
@@ -153,11 +178,30 @@ final class FieldTypes {
         }
         JsonNode property = properties != null ? properties.get(e.getKey())
             : additional != null && additional.isObject() ? additional : null;
-        if (property != null) {
-          zero(e.getValue(), resolve(property));
+        if (property == null) {
+          continue;
+        }
+        ObjectNode propertySchema = resolve(property);
+        zero(e.getValue(), propertySchema);
+        if (properties != null && omitted(e.getValue(), propertySchema)
+            && !keptWhenEmpty.getOrDefault(schema, Set.of()).contains(e.getKey())) {
+          it.remove();
         }
       }
     }
+  }
+
+  /**
+   * Whether Go's {@code omitempty} leaves {@code value} out: an empty list, or an empty map (an
+   * object whose schema has no properties of its own, only {@code additionalProperties}). Empty
+   * structs are encoded as {@code {}} whatever their tag.
+   */
+  private static boolean omitted(JsonNode value, ObjectNode schema) {
+    if (value.isArray()) {
+      return value.isEmpty();
+    }
+    return value.isObject() && value.isEmpty() && schema != null && !schema.has("properties")
+        && schema.has("additionalProperties");
   }
 
   /** The zero value of a list element of {@code schema}'s type, or null where Go keeps a null (pointers, lists). */

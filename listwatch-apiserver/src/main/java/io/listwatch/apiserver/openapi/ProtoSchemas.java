@@ -277,6 +277,11 @@ public final class ProtoSchemas {
     ObjectNode sorted = JSON.objectNode();
     byName.forEach(sorted::set);
     schema.set("properties", sorted);
+    Set<String> required = new java.util.TreeSet<>(RequiredFields.of(definition));
+    required.retainAll(byName.keySet());
+    if (!required.isEmpty()) {
+      required.forEach(schema.putArray("required")::add);
+    }
     return schema;
   }
 

@@ -48,6 +48,15 @@ class ProtoSchemasTest {
   }
 
   @Test
+  void requiredFields_areListed_asKubesOpenApiListsThem() {
+    assertThat(SCHEMAS.schema(CORE + "PodSpec", Dialect.OPENAPI_3).path("required")).extracting(JsonNode::asText)
+        .containsExactly("containers");
+    assertThat(SCHEMAS.schema(CORE + "ContainerPort", Dialect.OPENAPI_3).path("required"))
+        .extracting(JsonNode::asText).containsExactly("containerPort");
+    assertThat(SCHEMAS.schema(CORE + "Pod", Dialect.OPENAPI_3).has("required")).isFalse();
+  }
+
+  @Test
   void goInlineEmbeds_putTheirFieldsInTheParent() {
     ObjectNode volume = SCHEMAS.schema(CORE + "Volume", Dialect.OPENAPI_3);
     ObjectNode probe = SCHEMAS.schema(CORE + "Probe", Dialect.OPENAPI_3);

@@ -53,4 +53,33 @@ class TypedRoundTripTest {
     assertThat(created.at("/subsets/0/ports/0/protocol").asText()).isEqualTo("TCP");
     assertThat(created.at("/subsets/0/ports/1/protocol").asText()).isEqualTo("UDP");
   }
+
+  @Test
+  void nullsAndEmptyListsAndMaps_areLeftOut_butFieldsGoAlwaysEncodesStay() {
+    String pod = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{"
+        + "\"hostname\":null,\"nodeSelector\":{},\"tolerations\":[],"
+        + "\"containers\":[{\"name\":\"c\",\"image\":\"nginx\",\"env\":[],\"args\":[],\"resources\":{}}]}}";
+    assertThat(core.send("POST", "/api/v1/namespaces/default/pods", java.util.Map.of(), pod).code()).isEqualTo(201);
+    ObjectNode stored = stored("", "pods", "default", "p");
+    assertThat(stored.at("/spec").has("hostname")).as("null dropped").isFalse();
+    assertThat(stored.at("/spec").has("nodeSelector")).as("empty map dropped").isFalse();
+    assertThat(stored.at("/spec").has("tolerations")).as("empty list dropped").isFalse();
+    assertThat(stored.at("/spec/containers/0").has("env")).isFalse();
+    assertThat(stored.at("/spec/containers/0").has("args")).isFalse();
+    assertThat(stored.at("/spec/containers/0/resources").isObject()).as("an empty struct stays {}").isTrue();
+
+    core.send("POST", "/api/v1/namespaces/default/configmaps", java.util.Map.of(),
+        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\"},\"data\":{}}");
+    assertThat(stored("", "configmaps", "default", "c").has("data")).isFalse();
+
+    core.send("POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles", java.util.Map.of(),
+        "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRole\",\"metadata\":{\"name\":\"r\"},"
+        + "\"rules\":[]}");
+    assertThat(stored("rbac.authorization.k8s.io", "clusterroles", "", "r").path("rules").isArray())
+        .as("ClusterRole.rules has no omitempty in kube's types").isTrue();
+  }
+
+  private ObjectNode stored(String group, String plural, String namespace, String name) {
+    return server.store(group, "v1", plural).getInternal(namespace, name).join().orElseThrow();
+  }
 }
