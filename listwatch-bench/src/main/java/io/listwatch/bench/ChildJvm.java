@@ -47,11 +47,17 @@ public final class ChildJvm implements AutoCloseable {
    */
   public static ChildJvm start(String name, List<String> jvmOptions, String mainClass, List<String> args, Path log)
       throws IOException {
+    return start(name, System.getProperty("java.class.path"), jvmOptions, mainClass, args, log);
+  }
+
+  /** As {@link #start(String, List, String, List, Path)}, on another {@code classpath} (another build's). */
+  public static ChildJvm start(String name, String classpath, List<String> jvmOptions, String mainClass,
+      List<String> args, Path log) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
     command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
+    command.add(classpath);
     command.add(mainClass);
     command.addAll(args);
     Process p = new ProcessBuilder(command)

@@ -55,10 +55,19 @@ public final class ServerJvm implements AutoCloseable {
   /** As {@link #start(Path, List, Path)}, with more options of {@code ./listwatch server} after the listener's. */
   public static ServerJvm start(Path dataDir, List<String> serverOptions, List<String> jvmOptions, Path log)
       throws IOException, InterruptedException {
+    return start(System.getProperty("java.class.path"), dataDir, serverOptions, jvmOptions, log);
+  }
+
+  /**
+   * As {@link #start(Path, List, List, Path)}, from {@code classpath}: another build of the
+   * server (a baseline measured beside this one).
+   */
+  public static ServerJvm start(String classpath, Path dataDir, List<String> serverOptions, List<String> jvmOptions,
+      Path log) throws IOException, InterruptedException {
     List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--bind-address", "127.0.0.1",
         "--secure-port", "0", "--http-port", String.valueOf(freeLoopbackPort())));
     args.addAll(serverOptions);
-    return start("io.listwatch.server.cli.ServerCommand", args, jvmOptions, Set.of("http"), log);
+    return start(classpath, "io.listwatch.server.cli.ServerCommand", args, jvmOptions, Set.of("http"), log);
   }
 
   /** A port free on 127.0.0.1 now (the plain-HTTP listener has no "any free port" setting: 0 turns it off). */
@@ -76,10 +85,15 @@ public final class ServerJvm implements AutoCloseable {
    */
   public static ServerJvm start(String mainClass, List<String> args, List<String> jvmOptions, Set<String> schemes,
       Path log) throws IOException, InterruptedException {
+    return start(System.getProperty("java.class.path"), mainClass, args, jvmOptions, schemes, log);
+  }
+
+  private static ServerJvm start(String classpath, String mainClass, List<String> args, List<String> jvmOptions,
+      Set<String> schemes, Path log) throws IOException, InterruptedException {
     List<String> options = new ArrayList<>();
     options.add(NO_LEAK_DETECTION);
     options.addAll(jvmOptions);
-    ChildJvm jvm = ChildJvm.start("api-server", options, mainClass, args, log);
+    ChildJvm jvm = ChildJvm.start("api-server", classpath, options, mainClass, args, log);
     try {
       Map<String, String> urls = new LinkedHashMap<>();
       long deadline = System.nanoTime() + START_TIMEOUT_SECONDS * 1_000_000_000L;

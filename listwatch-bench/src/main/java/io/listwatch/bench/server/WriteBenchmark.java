@@ -61,15 +61,16 @@ public final class WriteBenchmark extends BenchmarkCommand {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One measured combination: what is written and how. */
-  private record Scenario(String label, Kind kind, boolean apply, String prefix) {
+  private record Scenario(String label, Kind kind, boolean apply, boolean create, String prefix) {
   }
 
   private static final List<Scenario> SCENARIOS = List.of(
-      new Scenario("ConfigMap, PUT update", Kind.CONFIGMAP, false, "cm-put"),
-      new Scenario("ConfigMap, server-side apply", Kind.CONFIGMAP, true, "cm-apply"),
-      new Scenario("custom resource, no schema checks, PUT update", Kind.OPEN_CR, false, "open-put"),
-      new Scenario("custom resource, typed schema, PUT update", Kind.SCHEMA_CR, false, "typed-put"),
-      new Scenario("custom resource, typed schema, server-side apply", Kind.SCHEMA_CR, true, "typed-apply"));
+      new Scenario("ConfigMap, PUT update", Kind.CONFIGMAP, false, false, "cm-put"),
+      new Scenario("ConfigMap, server-side apply", Kind.CONFIGMAP, true, false, "cm-apply"),
+      new Scenario("custom resource, no schema checks, PUT update", Kind.OPEN_CR, false, false, "open-put"),
+      new Scenario("custom resource, typed schema, PUT update", Kind.SCHEMA_CR, false, false, "typed-put"),
+      new Scenario("custom resource, typed schema, server-side apply", Kind.SCHEMA_CR, true, false, "typed-apply"),
+      new Scenario("Pod, create", Kind.POD, false, true, "pod"));
 
   @Option(names = "--stores", split = ",", defaultValue = "rocksdb", paramLabel = "rocksdb|etcd",
       description = "What the server stores in, measured in turn in one run: the embedded store, or etcd (a real "
@@ -102,6 +103,12 @@ public final class WriteBenchmark extends BenchmarkCommand {
       description = "-Xmx of the server's JVM (default: ${DEFAULT-VALUE}).")
   private String serverHeap;
 
+  @Option(names = "--baseline-classpath", paramLabel = "FILE",
+      description = "A file holding the classpath of another build of the server (e.g. the commit before a change): "
+          + "a second server is started from it beside this build's, and every round runs each scenario against "
+          + "both in turn, so the two are compared in one run.")
+  private Path baselineClasspath;
+
   @Mixin
   private ReportOutput output;
 
@@ -124,9 +131,10 @@ public final class WriteBenchmark extends BenchmarkCommand {
         "store", "write", "stored bytes", "writes", "writes/s", "p50 ms", "p90 ms", "p99 ms", "max ms",
         "server CPU µs/write", "etcd CPU µs/write", "vs ConfigMap PUT", "errors"));
     WriteObjects objects = new WriteObjects(objectBytes);
+    String baseline = baselineClasspath == null ? null : Files.readString(baselineClasspath).strip();
     try {
       for (String store : stores) {
-        measure(store, dir.resolve(store), jvm, objects, table);
+        measure(store, dir.resolve(store), jvm, objects, table, baseline);
       }
     } finally {
       Format.deleteRecursively(dir);
@@ -138,19 +146,52 @@ public final class WriteBenchmark extends BenchmarkCommand {
     report.parameters.put("objects", String.format("~%,d bytes of JSON as stored after create, in namespace %s; "
         + "each write changes a counter", objectBytes, WriteObjects.NAMESPACE));
     report.parameters.put("writes", "PUT with the resourceVersion of the previous answer; apply: PATCH "
-        + APPLY + " ?fieldManager=bench&force=true with the whole object (JSON)");
+        + APPLY + " ?fieldManager=bench&force=true with the whole object (JSON); Pod, create: a POST of a new pod "
+        + "(one container with ports, resources, a probe, env and a volume) per write");
+    if (baseline != null) {
+      report.parameters.put("baseline", "a second server from the classpath in " + baselineClasspath
+          + ", running beside this build's; each round runs every scenario against this build, then the baseline");
+    }
     output.print(report, machine);
     return 0;
   }
 
   /** Runs every scenario against a server on {@code store}, adding its rows to {@code table}. */
-  private void measure(String store, Path dir, List<String> jvm, WriteObjects objects, ResultTable table)
-      throws Exception {
+  private void measure(String store, Path dir, List<String> jvm, WriteObjects objects, ResultTable table,
+      String baselineClasspath) throws Exception {
     java.nio.file.Files.createDirectories(dir);
     EtcdServer etcd = store.equals("etcd") ? EtcdServer.start(dir.resolve("etcd")) : null;
+    EtcdServer baselineEtcd = etcd == null || baselineClasspath == null ? null : EtcdServer.start(dir.resolve("etcd-b"));
     List<String> serverOptions = etcd == null ? List.of() : List.of("--etcd-servers", etcd.endpoint().toString());
-    try (ServerJvm server = ServerJvm.start(dir.resolve("data"), serverOptions, jvm, dir.resolve("server.log"))) {
-      report.progress("server %s (log %s)", server.url(), dir.resolve("server.log"));
+    List<ServerJvm> servers = new ArrayList<>();
+    try {
+      servers.add(ServerJvm.start(dir.resolve("data"), serverOptions, jvm, dir.resolve("server.log")));
+      if (baselineClasspath != null) {
+        servers.add(ServerJvm.start(baselineClasspath, dir.resolve("data-b"), baselineEtcd == null ? List.of()
+            : List.of("--etcd-servers", baselineEtcd.endpoint().toString()), jvm, dir.resolve("server-b.log")));
+      }
+      measure(store, servers, etcd, objects, table);
+    } finally {
+      for (ServerJvm server : servers) {
+        server.close();
+      }
+      for (EtcdServer e : java.util.Arrays.asList(etcd, baselineEtcd)) {
+        if (e != null) {
+          e.close();
+        }
+      }
+    }
+  }
+
+  /** The server's label in the table: the store, and which build when a baseline runs beside. */
+  private static String label(String store, List<ServerJvm> servers, int i) {
+    return servers.size() == 1 ? store : store + (i == 0 ? ", this build" : ", baseline");
+  }
+
+  private void measure(String store, List<ServerJvm> servers, EtcdServer etcd, WriteObjects objects,
+      ResultTable table) throws Exception {
+    for (ServerJvm server : servers) {
+      report.progress("server %s", server.url());
       try (RawHttp http = new RawHttp(server.address())) {
         for (String crd : List.of(WriteObjects.SCHEMA_CRD, WriteObjects.OPEN_CRD)) {
           RawHttp.Response r = http.send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
@@ -160,36 +201,43 @@ public final class WriteBenchmark extends BenchmarkCommand {
         awaitEstablished(http, "typedwidgets." + WriteObjects.GROUP);
         awaitEstablished(http, "openwidgets." + WriteObjects.GROUP);
       }
+    }
+    for (int j = 0; j < servers.size(); j++) {
+      ServerJvm server = servers.get(j);
+      String label = label(store, servers, j);
       CpuMonitor warmupCpu = CpuMonitor.now();
       long warmupTicks = server.cpuTicks();
       for (Scenario s : SCENARIOS) {
-        report.progress("[%s] warm-up: %s", store, s.label());
+        report.progress("[%s] warm-up: %s", label, s.label());
         run(server, objects, s, "w", warmup);
       }
-      report.phase("[" + store + "] warm-up pass (server JVM included)", warmupCpu, server.cpuTicks() - warmupTicks);
-      Result[] results = new Result[SCENARIOS.size()];
-      for (int round = 1; round <= rounds; round++) {
-        CpuMonitor cpu = CpuMonitor.now();
-        long ticks0 = server.cpuTicks();
-        for (int i = 0; i < SCENARIOS.size(); i++) {
-          Scenario s = SCENARIOS.get(i);
-          report.progress("[%s] round %d of %d: %s", store, round, rounds, s.label());
-          long etcdTicks0 = etcd == null ? 0 : CpuMonitor.processTicks(etcd.pid());
-          Result r = run(server, objects, s, "r" + round, seconds);
-          if (etcd != null) {
+      report.phase("[" + label + "] warm-up pass (server JVM included)", warmupCpu, server.cpuTicks() - warmupTicks);
+    }
+    Result[][] results = new Result[servers.size()][SCENARIOS.size()];
+    for (int round = 1; round <= rounds; round++) {
+      CpuMonitor cpu = CpuMonitor.now();
+      for (int i = 0; i < SCENARIOS.size(); i++) {
+        Scenario s = SCENARIOS.get(i);
+        for (int j = 0; j < servers.size(); j++) {
+          report.progress("[%s] round %d of %d: %s", label(store, servers, j), round, rounds, s.label());
+          long etcdTicks0 = etcd == null || j > 0 ? 0 : CpuMonitor.processTicks(etcd.pid());
+          Result r = run(servers.get(j), objects, s, "r" + round, seconds);
+          if (etcd != null && j == 0) {
             r = r.withEtcdCpu((CpuMonitor.processTicks(etcd.pid()) - etcdTicks0) * NANOS_PER_TICK);
           }
-          results[i] = results[i] == null ? r : results[i].plus(r);
+          results[j][i] = results[j][i] == null ? r : results[j][i].plus(r);
         }
-        report.phase("[" + store + "] round " + round + ", every scenario (server JVM included)", cpu,
-            server.cpuTicks() - ticks0);
       }
+      report.phase("[" + store + "] round " + round + ", every scenario (server JVMs included)", cpu, 0);
+    }
+    for (int j = 0; j < servers.size(); j++) {
+      String label = label(store, servers, j);
       double baseline = -1;
       for (int i = 0; i < SCENARIOS.size(); i++) {
         Scenario s = SCENARIOS.get(i);
-        Result r = results[i];
+        Result r = results[j][i];
         if (r.writes() == 0) {
-          table.row(store, s.label(), count(r.storedBytes()), "0", "", "", "", "", "", "", "", "",
+          table.row(label, s.label(), count(r.storedBytes()), "0", "", "", "", "", "", "", "", "",
               "all " + count(r.errors()) + " refused, first: " + r.firstError());
           continue;
         }
@@ -198,16 +246,12 @@ public final class WriteBenchmark extends BenchmarkCommand {
           baseline = cpuPerWrite;
         }
         LatencyRecorder l = r.latency();
-        table.row(store, s.label(), count(r.storedBytes()), count(r.writes()),
+        table.row(label, s.label(), count(r.storedBytes()), count(r.writes()),
             count(r.writes() / (double) (seconds * rounds)),
             ms(l.percentile(0.5)), ms(l.percentile(0.9)), ms(l.percentile(0.99)), ms(l.max()),
-            count(cpuPerWrite), etcd == null ? "" : count(r.etcdCpuNanos() / 1e3 / r.writes()),
+            count(cpuPerWrite), etcd == null || j > 0 ? "" : count(r.etcdCpuNanos() / 1e3 / r.writes()),
             baseline > 0 ? String.format("%.2fx", cpuPerWrite / baseline) : "",
             r.errors() == 0 ? "0" : count(r.errors()) + " (first: " + r.firstError() + ")");
-      }
-    } finally {
-      if (etcd != null) {
-        etcd.close();
       }
     }
   }
@@ -270,7 +314,8 @@ public final class WriteBenchmark extends BenchmarkCommand {
     }
     long stored;
     try (RawHttp http = new RawHttp(server.address())) {
-      RawHttp.Response r = http.send("GET", s.kind().collection + "/" + ws.get(0).name, null, null, 0);
+      RawHttp.Response r = http.send("GET", s.kind().collection + "/" + ws.get(0).name + (s.create() ? "-0" : ""),
+          null, null, 0);
       stored = r.status() == 200 ? r.bodyBytes() : 0;
     }
     return new Result(all.count(), errors, firstError, all, (ticks1 - ticks0) * NANOS_PER_TICK, stored, 0);
@@ -302,9 +347,17 @@ public final class WriteBenchmark extends BenchmarkCommand {
       this.path = scenario.kind().collection + "/" + name + (scenario.apply() ? "?fieldManager=bench&force=true" : "");
     }
 
-    /** The first write, unrecorded: a POST, or the apply that creates the object. */
+    /**
+     * The first write, unrecorded: a POST, or the apply that creates the object (for a scenario
+     * of creates, the first of them, {@code <name>-0}).
+     */
     void create() throws IOException {
       Kind kind = scenario.kind();
+      if (scenario.create()) {
+        record(http.send("POST", kind.collection, "application/json", objects.body(kind, name + "-" + counter++, 0,
+            null), 2048), -1);
+        return;
+      }
       if (scenario.apply()) {
         record(http.send("PATCH", path, APPLY, objects.body(kind, name, counter++, null), 2048), -1);
         return;
@@ -324,7 +377,10 @@ public final class WriteBenchmark extends BenchmarkCommand {
           if (start >= until) {
             return;
           }
-          RawHttp.Response r = scenario.apply()
+          RawHttp.Response r = scenario.create()
+              ? http.send("POST", kind.collection, "application/json",
+                  objects.body(kind, name + "-" + counter, counter++, null), 2048)
+              : scenario.apply()
               ? http.send("PATCH", path, APPLY, objects.body(kind, name, counter++, null), 2048)
               : http.send("PUT", path, "application/json", objects.body(kind, name, counter++, rv), 2048);
           record(r, System.nanoTime() - start);
@@ -345,7 +401,7 @@ public final class WriteBenchmark extends BenchmarkCommand {
         }
         return;
       }
-      if (!scenario.apply()) {
+      if (!scenario.apply() && !scenario.create()) {
         rv = resourceVersion(r);
       }
       if (took >= 0) {

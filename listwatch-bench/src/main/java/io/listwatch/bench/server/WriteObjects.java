@@ -52,7 +52,8 @@ final class WriteObjects {
   enum Kind {
     CONFIGMAP("/api/v1/namespaces/" + NAMESPACE + "/configmaps", "v1", "ConfigMap"),
     SCHEMA_CR("/apis/" + GROUP + "/v1/namespaces/" + NAMESPACE + "/typedwidgets", GROUP + "/v1", "TypedWidget"),
-    OPEN_CR("/apis/" + GROUP + "/v1/namespaces/" + NAMESPACE + "/openwidgets", GROUP + "/v1", "OpenWidget");
+    OPEN_CR("/apis/" + GROUP + "/v1/namespaces/" + NAMESPACE + "/openwidgets", GROUP + "/v1", "OpenWidget"),
+    POD("/api/v1/namespaces/" + NAMESPACE + "/pods", "v1", "Pod");
 
     final String collection;
     final String apiVersion;
@@ -74,12 +75,22 @@ final class WriteObjects {
         + "\"writer\":\"" + name + "\"}" + (resourceVersion == null ? "" : ",\"resourceVersion\":\"" + resourceVersion
         + "\"") + "}";
     String head = "{\"apiVersion\":\"" + kind.apiVersion + "\",\"kind\":\"" + kind.kind + "\",\"metadata\":" + meta;
-    String fields = kind == Kind.CONFIGMAP
-        ? ",\"data\":{\"counter\":\"" + counter + "\",\"mode\":\"fast\",\"replicas\":\"3\",\"owner\":\"team-a\","
-            + "\"tags\":\"a,b,c\",\"payload\":\""
-        : ",\"spec\":{\"counter\":" + counter + ",\"mode\":\"fast\",\"replicas\":3,\"owner\":\"team-a\","
-            + "\"tags\":[\"a\",\"b\",\"c\"],\"payload\":\"";
-    String tail = "\"}}";
+    String fields = switch (kind) {
+      case CONFIGMAP -> ",\"data\":{\"counter\":\"" + counter + "\",\"mode\":\"fast\",\"replicas\":\"3\","
+          + "\"owner\":\"team-a\",\"tags\":\"a,b,c\",\"payload\":\"";
+      // a typical pod: what validation, defaulting and admission look at is all here
+      case POD -> ",\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"registry.example/app:1.0\","
+          + "\"ports\":[{\"name\":\"http\",\"containerPort\":8080}],"
+          + "\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"64Mi\"},"
+          + "\"limits\":{\"cpu\":\"500m\",\"memory\":\"128Mi\"}},"
+          + "\"readinessProbe\":{\"httpGet\":{\"path\":\"/healthz\",\"port\":8080}},"
+          + "\"volumeMounts\":[{\"name\":\"config\",\"mountPath\":\"/etc/app\"}],"
+          + "\"env\":[{\"name\":\"COUNTER\",\"value\":\"" + counter + "\"},{\"name\":\"PAYLOAD\",\"value\":\"";
+      default -> ",\"spec\":{\"counter\":" + counter + ",\"mode\":\"fast\",\"replicas\":3,\"owner\":\"team-a\","
+          + "\"tags\":[\"a\",\"b\",\"c\"],\"payload\":\"";
+    };
+    String tail = kind == Kind.POD
+        ? "\"}]}],\"volumes\":[{\"name\":\"config\",\"configMap\":{\"name\":\"app-config\"}}]}}" : "\"}}";
     // pad to the size asked for as stored: the resourceVersion sent is counted in what the server adds
     int unpadded = head.length() + fields.length() + tail.length() + SERVER_ADDED_BYTES
         - (resourceVersion == null ? 0 : resourceVersion.length() + 21);
