@@ -216,6 +216,7 @@ public final class WriteBenchmark extends BenchmarkCommand {
     Result[][] results = new Result[servers.size()][SCENARIOS.size()];
     for (int round = 1; round <= rounds; round++) {
       CpuMonitor cpu = CpuMonitor.now();
+      long ticks0 = servers.stream().mapToLong(ServerJvm::cpuTicks).sum();
       for (int i = 0; i < SCENARIOS.size(); i++) {
         Scenario s = SCENARIOS.get(i);
         for (int j = 0; j < servers.size(); j++) {
@@ -228,7 +229,8 @@ public final class WriteBenchmark extends BenchmarkCommand {
           results[j][i] = results[j][i] == null ? r : results[j][i].plus(r);
         }
       }
-      report.phase("[" + store + "] round " + round + ", every scenario (server JVMs included)", cpu, 0);
+      report.phase("[" + store + "] round " + round + ", every scenario (server JVMs included)", cpu,
+          servers.stream().mapToLong(ServerJvm::cpuTicks).sum() - ticks0);
     }
     for (int j = 0; j < servers.size(); j++) {
       String label = label(store, servers, j);
