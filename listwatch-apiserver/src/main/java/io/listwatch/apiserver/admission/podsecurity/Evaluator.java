@@ -75,4 +75,10 @@ public final class Evaluator {
     }
     return results;
   }
+
+  /** The revision of the check {@code id} that applies at {@code version} (for tests). */
+  Check.PodCheck checkAt(String id, Version version) {
+    return ordered.stream().filter(c -> c.id().equals(id)).findFirst().flatMap(c -> c.at(version)).orElseThrow()
+        .check();
+  }
 }
