@@ -202,7 +202,8 @@ public final class ResourceStore {
       }
       RuntimeException status = StorageErrors.toStatus(e, def, name);
       if (generated && attempt < MAX_ATTEMPTS && status instanceof StatusException se && se.code() == 409) {
-        return create(namespace, original, dryRun, restore, user, warnings, attempt + 1); // a generated name collided: try another
+        // a generated name collided: try another
+        return create(namespace, original, dryRun, restore, user, warnings, attempt + 1);
       }
       return CompletableFuture.<ObjectNode>failedFuture(status);
     }).thenCompose(f -> f);
@@ -219,7 +220,10 @@ public final class ResourceStore {
     return guaranteedUpdate(namespace, name, statusSubresource, dryRun, user, change, new Warnings());
   }
 
-  /** {@link #guaranteedUpdate(String, String, boolean, boolean, UserInfo, UnaryOperator)}, recording the plug-ins' warnings. */
+  /**
+   * {@link #guaranteedUpdate(String, String, boolean, boolean, UserInfo, UnaryOperator)}, the
+   * plug-ins' warnings recorded in {@code warnings}.
+   */
   CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, boolean statusSubresource,
       boolean dryRun, UserInfo user, UnaryOperator<ObjectNode> change, Warnings warnings) {
     return guaranteedUpdate(namespace, name, statusSubresource ? Part.STATUS : Part.MAIN, dryRun, user, change,

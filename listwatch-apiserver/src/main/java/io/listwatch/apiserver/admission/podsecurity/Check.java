@@ -2,6 +2,7 @@ package io.listwatch.apiserver.admission.podsecurity;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One rule of the Pod Security Standards (kube's {@code policy.Check}): its id, the level it
@@ -37,13 +38,13 @@ public record Check(String id, Level level, List<Versioned> versions) {
   }
 
   /** The revision that applies at {@code version}, if any does. */
-  java.util.Optional<Versioned> at(Version version) {
+  Optional<Versioned> at(Version version) {
     Versioned applies = null;
     for (Versioned v : versions) {
       if (v.minimumVersion().compareTo(version) <= 0) {
         applies = v;
       }
     }
-    return java.util.Optional.ofNullable(applies);
+    return Optional.ofNullable(applies);
   }
 }

@@ -3,6 +3,7 @@ package io.listwatch.apiserver.admission.podsecurity;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -90,9 +91,9 @@ final class SeccompProfileBaseline {
     }
 
     /** The failure for the bad types set, if any was. */
-    java.util.Optional<CheckResult> failure() {
+    Optional<CheckResult> failure() {
       List<String> setters = Messages.setters(badPod, badContainers);
-      return setters.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(CheckResult.forbidden(
+      return setters.isEmpty() ? Optional.empty() : Optional.of(CheckResult.forbidden(
           "seccompProfile", String.join(" and ", setters) + " must not set securityContext.seccompProfile.type to "
               + Messages.joinQuote(badValues)));
     }
