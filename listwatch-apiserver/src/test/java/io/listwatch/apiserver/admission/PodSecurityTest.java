@@ -51,6 +51,15 @@ class PodSecurityTest {
     return core.send("PUT", path, Map.of(), obj.toString());
   }
 
+  /**
+   * Waits until the watch caches the plug-in reads (namespaces, pods) hold every write so far: a
+   * list without a resourceVersion is a consistent read, served once the cache caught up.
+   */
+  private void sync() {
+    core.send("GET", "/api/v1/namespaces", Map.of(), null);
+    core.send("GET", "/api/v1/pods", Map.of(), null);
+  }
+
   private static void label(ObjectNode obj, String key, String value) {
     obj.with("metadata").with("labels").put(key, value);
   }
@@ -158,6 +167,7 @@ class PodSecurityTest {
     }
     core.send("POST", "/api/v1/namespaces/n/pods", Map.of(),
         pod("c", "{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\",\"securityContext\":{\"privileged\":true}}]}"));
+    sync();
     ApiResponse r = update("/api/v1/namespaces/n", ns -> label(ns, ENFORCE, "baseline"));
     assertThat(r.code()).isEqualTo(200);
     assertThat(warnings(r)).containsExactly(
@@ -175,6 +185,7 @@ class PodSecurityTest {
     core.send("POST", "/api/v1/namespaces/n/pods", Map.of(),
         pod("p", "{\"hostIPC\":true,\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}"));
     update("/api/v1/namespaces/n", ns -> label(ns, ENFORCE, "baseline"));
+    sync();
     assertThat(update("/api/v1/namespaces/n/pods/p", p -> label(p, "x", "y")).code()).isEqualTo(200);
     Throwable image = catchThrowableOfType(java.util.concurrent.CompletionException.class,
         () -> update("/api/v1/namespaces/n/pods/p", p -> ((ObjectNode) p.at("/spec/containers/0")).put("image",
