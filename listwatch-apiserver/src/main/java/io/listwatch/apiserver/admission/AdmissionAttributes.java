@@ -18,9 +18,17 @@ import io.listwatch.apiserver.request.UserInfo;
  * @param oldObject the stored object for an update, null for a create
  * @param user who asks; {@link #SERVER} for the server's own writes
  * @param dryRun whether nothing will be stored
+ * @param warnings where a plug-in records warnings for the client
  */
 public record AdmissionAttributes(Operation operation, ResourceDefinition resource, String subresource,
-    String namespace, String name, ObjectNode object, ObjectNode oldObject, UserInfo user, boolean dryRun) {
+    String namespace, String name, ObjectNode object, ObjectNode oldObject, UserInfo user, boolean dryRun,
+    Warnings warnings) {
+
+  /** Attributes whose warnings reach no client (the server's own writes, tests). */
+  public AdmissionAttributes(Operation operation, ResourceDefinition resource, String subresource, String namespace,
+      String name, ObjectNode object, ObjectNode oldObject, UserInfo user, boolean dryRun) {
+    this(operation, resource, subresource, namespace, name, object, oldObject, user, dryRun, new Warnings());
+  }
 
   /** The identity of the server's own writes (startup objects, its controllers). */
   public static final UserInfo SERVER = UserInfo.of("system:apiserver", java.util.List.of(UserInfo.MASTERS));

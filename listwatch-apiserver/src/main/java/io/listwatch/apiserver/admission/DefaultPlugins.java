@@ -28,6 +28,7 @@ public final class DefaultPlugins {
     List<AdmissionPlugin> plugins = new ArrayList<>();
     plugins.add(new NamespaceLifecycle(namespaces));
     plugins.add(new ServiceAccount());
+    plugins.add(new PodSecurity(listers));
     return AdmissionChain.of(plugins);
   }
 }

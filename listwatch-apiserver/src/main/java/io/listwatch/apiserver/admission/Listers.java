@@ -3,6 +3,7 @@ package io.listwatch.apiserver.admission;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What an admission plug-in reads of other objects (kube's plug-ins read them through informer
@@ -37,4 +38,13 @@ public interface Listers {
 
   /** Every object of {@code group}/{@code plural} in {@code namespace} ("" for all), by key. */
   List<ObjectNode> list(String group, String plural, String namespace);
+
+  /**
+   * The object as storage holds it now: what kube's plug-ins fall back to (a live GET) when
+   * their lister has not seen an object yet. By default {@link #get}.
+   */
+  default CompletableFuture<Optional<ObjectNode>> getLive(String group, String plural, String namespace,
+      String name) {
+    return CompletableFuture.completedFuture(get(group, plural, namespace, name));
+  }
 }

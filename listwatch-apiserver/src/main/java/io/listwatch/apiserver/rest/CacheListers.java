@@ -9,6 +9,7 @@ import io.listwatch.apiserver.registry.ResourceDefinition;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * {@link Listers} over the server's watch caches: reads at resourceVersion 0 (whatever the cache
@@ -18,6 +19,8 @@ import java.util.Optional;
 final class CacheListers implements Listers {
 
   private static final ListOptions ANY_VERSION = ListOptions.parse(Map.of("resourceVersion", List.of("0")));
+  /** No resourceVersion: the cacher reads storage. */
+  private static final ListOptions LIVE = ListOptions.parse(Map.of());
 
   private final Map<ResourceDefinition, Cacher> cachers;
 
@@ -35,6 +38,14 @@ final class CacheListers implements Listers {
   public List<ObjectNode> list(String group, String plural, String namespace) {
     return cacher(group, plural).map(c -> c.list(namespace, ANY_VERSION).join().items().stream()
         .map(CachedObject::json).map(ResourceStore::parse).toList()).orElse(List.of());
+  }
+
+  @Override
+  public CompletableFuture<Optional<ObjectNode>> getLive(String group, String plural, String namespace,
+      String name) {
+    return cacher(group, plural).map(c -> c.get(namespace, name, LIVE)
+        .thenApply(o -> o.map(found -> ResourceStore.parse(found.json()))))
+        .orElse(CompletableFuture.completedFuture(Optional.empty()));
   }
 
   private Optional<Cacher> cacher(String group, String plural) {

@@ -10,6 +10,7 @@ import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.patch.PatchSchemas;
 import io.listwatch.api.patch.Patcher;
+import io.listwatch.apiserver.admission.Warnings;
 import io.listwatch.apiserver.cacher.CacheWatcher;
 import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.cacher.WatchSink;
@@ -127,8 +128,9 @@ public final class ResourceHandler {
         admit(request, info.namespace(), created, null);
         ObjectNode owned = UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), null, created,
             false, store.clock().now());
-        return store.create(info.namespace(), owned, request.isDryRun(), request.user())
-            .thenApply(o -> ApiResponse.created(o).withWarnings(warnings));
+        Warnings admitted = new Warnings();
+        return store.create(info.namespace(), owned, request.isDryRun(), request.user(), admitted)
+            .thenApply(o -> ApiResponse.created(o).withWarnings(warnings).withWarnings(admitted.list()));
       }
       if (ApiRequest.DELETE.equals(m)) {
         return deleteCollection(info, request);
@@ -191,13 +193,14 @@ public final class ResourceHandler {
     java.util.List<String> warnings = validateFields(request, body, "UpdateOptions");
     SecretConversion.convertWritten(def, body);
     String rv = ObjectMetaDefaults.metadata(body).path("resourceVersion").asText("");
+    Warnings admitted = new Warnings();
     return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), request.user(), current -> {
       checkResourceVersion(rv, current, info.name());
       ObjectNode updated = body.deepCopy();
       admit(request, info.namespace(), updated, current);
       return UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), current, updated, status,
           store.clock().now());
-    }).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings));
+    }, admitted).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings).withWarnings(admitted.list()));
   }
 
   /**
@@ -222,6 +225,7 @@ public final class ResourceHandler {
     // a JSON Patch's body is a list of operations, not the object: only the result is checked
     byte[] body = io.listwatch.api.patch.PatchType.JSON_PATCH.mediaType().equals(request.mediaType()) ? null : request.body();
     var warnings = new java.util.concurrent.atomic.AtomicReference<java.util.List<String>>(java.util.List.of());
+    Warnings admitted = new Warnings();
     return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), request.user(), current -> {
       ObjectNode patched = patcher.applyTo(current);
       SecretConversion.convertWritten(def, patched);
@@ -235,7 +239,7 @@ public final class ResourceHandler {
       admit(request, info.namespace(), patched, current);
       return UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), current, patched, status,
           store.clock().now());
-    }).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()));
+    }, admitted).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()).withWarnings(admitted.list()));
   }
 
   /**
@@ -252,6 +256,7 @@ public final class ResourceHandler {
     WriteStrategy strategy = store.strategy();
     var fieldManager = fieldManager();
     var warnings = new java.util.concurrent.atomic.AtomicReference<java.util.List<String>>(java.util.List.of());
+    Warnings admitted = new Warnings();
     java.util.function.UnaryOperator<ObjectNode> merge = current -> {
       ObjectNode out = (ObjectNode) fieldManager.apply(current, applied, manager, def.apiVersion(),
           status ? "status" : "", force, store.clock().now()).object();
@@ -261,8 +266,9 @@ public final class ResourceHandler {
       admit(request, info.namespace(), out, current);
       return out;
     };
-    return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), request.user(), merge)
-        .thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()))
+    return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), request.user(), merge,
+            admitted)
+        .thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()).withWarnings(admitted.list()))
         .exceptionallyCompose(e -> {
           Throwable cause = e instanceof java.util.concurrent.CompletionException ? e.getCause() : e;
           if (status || !(cause instanceof StatusException se) || se.code() != 404) {
@@ -280,8 +286,8 @@ public final class ResourceHandler {
           if (def.namespaced()) {
             meta.put("namespace", info.namespace());
           }
-          return store.create(info.namespace(), created, request.isDryRun(), request.user())
-              .thenApply(o -> ApiResponse.created(o).withWarnings(warnings.get()))
+          return store.create(info.namespace(), created, request.isDryRun(), request.user(), admitted)
+              .thenApply(o -> ApiResponse.created(o).withWarnings(warnings.get()).withWarnings(admitted.list()))
               .exceptionallyCompose(ce -> {
                 Throwable c = ce instanceof java.util.concurrent.CompletionException ? ce.getCause() : ce;
                 return attempt == 0 && c instanceof StatusException s && s.code() == 409

@@ -1,0 +1,168 @@
+package io.listwatch.apiserver.admission;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.Status;
+import io.listwatch.api.StatusException;
+import io.listwatch.apiserver.admission.podsecurity.AggregateCheckResult;
+import io.listwatch.apiserver.admission.podsecurity.Evaluator;
+import io.listwatch.apiserver.admission.podsecurity.ExistingPods;
+import io.listwatch.apiserver.admission.podsecurity.Level;
+import io.listwatch.apiserver.admission.podsecurity.LevelVersion;
+import io.listwatch.apiserver.admission.podsecurity.PodSpecExtractor;
+import io.listwatch.apiserver.admission.podsecurity.Policy;
+import io.listwatch.apiserver.admission.podsecurity.SignificantPodUpdate;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * kube's {@code PodSecurity} admission plug-in: the Pod Security Standards, per namespace, as
+ * the namespace's labels {@code pod-security.kubernetes.io/<mode>} and {@code <mode>-version}
+ * set them ({@link Policy}; unlabelled, everything is {@code privileged}, kube's default
+ * configuration). Validating only:
+ *
+ * <ul>
+ *   <li>a pod create, or an update that changes what the checks see ({@link SignificantPodUpdate}),
+ *       is refused (403 Forbidden, {@code pods "x" is forbidden: violates PodSecurity
+ *       "restricted:latest": <reason> (<detail>), ...}) when it violates the {@code enforce}
+ *       level, and otherwise answered with the warning {@code would violate PodSecurity
+ *       "<warn level>": ...} when it violates the {@code warn} level. The pod's subresources
+ *       (status, binding, eviction, ...) are not checked;</li>
+ *   <li>a workload with a pod template (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job,
+ *       CronJob, ReplicationController, PodTemplate) is never refused, only warned about;</li>
+ *   <li>a namespace is refused (422 Invalid) when it is created with, or updated to, labels that
+ *       name no level or version; an update that makes the enforce level stricter warns of the
+ *       pods already in it that violate it ({@link ExistingPods}).</li>
+ * </ul>
+ *
+ * <p>Not as kube: the {@code audit} mode notes nothing, the server having no audit annotations;
+ * no exemptions (users, namespaces, runtime classes) can be configured, as none are by default.
+ * Thread-safe.
+ */
+public final class PodSecurity implements AdmissionPlugin {
+
+  /** The pod subresources kube does not check: they cannot change the pod's spec. */
+  private static final Set<String> IGNORED_POD_SUBRESOURCES = Set.of("exec", "attach", "binding", "eviction", "log",
+      "portforward", "proxy", "status");
+
+  private final Listers listers;
+  private final Evaluator evaluator;
+
+  /** The plug-in of a server whose namespaces and pods {@code listers} reads. */
+  public PodSecurity(Listers listers) {
+    this(listers, Evaluator.DEFAULT);
+  }
+
+  PodSecurity(Listers listers, Evaluator evaluator) {
+    this.listers = listers;
+    this.evaluator = evaluator;
+  }
+
+  @Override
+  public CompletableFuture<Void> validate(AdmissionAttributes a) {
+    String group = a.resource().group();
+    String plural = a.resource().plural();
+    if (group.isEmpty() && plural.equals("namespaces")) {
+      return a.subresource().isEmpty() ? validateNamespace(a) : done();
+    }
+    if (group.isEmpty() && plural.equals("pods")) {
+      return IGNORED_POD_SUBRESOURCES.contains(a.subresource()) ? done() : validatePod(a);
+    }
+    if (PodSpecExtractor.hasPodSpec(group, plural) && a.subresource().isEmpty()) {
+      return validatePodController(a);
+    }
+    return done();
+  }
+
+  private static CompletableFuture<Void> done() {
+    return CompletableFuture.completedFuture(null);
+  }
+
+  private CompletableFuture<Void> validateNamespace(AdmissionAttributes a) {
+    Policy.Parsed now = Policy.fromLabels(a.object().path("metadata").path("labels"));
+    if (a.oldObject() == null) {
+      return now.errors().isEmpty() ? done() : CompletableFuture.failedFuture(invalid(a, now.errors()));
+    }
+    Policy.Parsed before = Policy.fromLabels(a.oldObject().path("metadata").path("labels"));
+    if (!now.errors().isEmpty() && (before.errors().isEmpty() || !now.errors().equals(before.errors()))) {
+      return CompletableFuture.failedFuture(invalid(a, now.errors()));
+    }
+    LevelVersion enforce = now.policy().enforce();
+    LevelVersion old = before.policy().enforce();
+    if (enforce.equals(old) || enforce.level() == Level.PRIVILEGED
+        || (enforce.version().equals(old.version()) && !enforce.level().stricterThan(old.level()))) {
+      return done();
+    }
+    for (String w : ExistingPods.warnings(evaluator, a.name(), enforce, listers.list("", "pods", a.name()))) {
+      a.warnings().add(w);
+    }
+    return done();
+  }
+
+  private static StatusException invalid(AdmissionAttributes a, List<Status.Cause> errors) {
+    return StatusException.invalid(a.resource().group(), a.resource().kind(), a.name(), errors);
+  }
+
+  private CompletableFuture<Void> validatePod(AdmissionAttributes a) {
+    return namespace(a.namespace()).thenAccept(ns -> {
+      if (ns.isEmpty()) {
+        throw StatusException.internal("failed to lookup namespace \"" + a.namespace() + "\"");
+      }
+      Policy.Parsed parsed = Policy.fromLabels(ns.get().path("metadata").path("labels"));
+      if (parsed.errors().isEmpty() && parsed.policy().fullyPrivileged()) {
+        return;
+      }
+      if (a.oldObject() != null && !SignificantPodUpdate.test(a.object(), a.oldObject())) {
+        return;
+      }
+      evaluate(a, parsed.policy(), a.object().path("metadata"), a.object().path("spec"), true);
+    });
+  }
+
+  private CompletableFuture<Void> validatePodController(AdmissionAttributes a) {
+    return namespace(a.namespace()).thenAccept(ns -> {
+      if (ns.isEmpty()) {
+        return; // kube lets the workload through, noting the error for the audit log
+      }
+      Policy.Parsed parsed = Policy.fromLabels(ns.get().path("metadata").path("labels"));
+      Policy p = parsed.policy();
+      if (parsed.errors().isEmpty() && p.warn().level() == Level.PRIVILEGED
+          && p.audit().level() == Level.PRIVILEGED) {
+        return;
+      }
+      PodSpecExtractor.extract(a.resource().group(), a.resource().plural(), a.object())
+          .ifPresent(t -> evaluate(a, p, t.metadata(), t.spec(), false));
+    });
+  }
+
+  /**
+   * kube's {@code EvaluatePod}: refuses a pod that violates the enforce level (when
+   * {@code enforce}), else warns of what violates the warn level.
+   */
+  private void evaluate(AdmissionAttributes a, Policy policy, JsonNode metadata, JsonNode spec, boolean enforce) {
+    AggregateCheckResult enforced = null;
+    if (enforce) {
+      enforced = AggregateCheckResult.of(evaluator.evaluate(policy.enforce(), metadata, spec));
+      if (!enforced.allowed()) {
+        throw StatusException.forbidden(a.resource().group(), a.resource().plural(), a.name(),
+            "violates PodSecurity \"" + policy.enforce() + "\": " + enforced.forbiddenDetail());
+      }
+    }
+    AggregateCheckResult warned = enforced != null && policy.warn().equals(policy.enforce()) ? enforced
+        : AggregateCheckResult.of(evaluator.evaluate(policy.warn(), metadata, spec));
+    if (!warned.allowed()) {
+      a.warnings().add("would violate PodSecurity \"" + policy.warn() + "\": " + warned.forbiddenDetail());
+    }
+  }
+
+  /**
+   * The namespace {@code name} as the namespace lister has it, or as storage has it when the
+   * lister has not seen it yet (kube's {@code NamespaceGetterFromListerAndClient}).
+   */
+  private CompletableFuture<Optional<ObjectNode>> namespace(String name) {
+    Optional<ObjectNode> cached = listers.get("", "namespaces", "", name);
+    return cached.isPresent() ? CompletableFuture.completedFuture(cached) : listers.getLive("", "namespaces", "", name);
+  }
+}
