@@ -1,8 +1,12 @@
 package io.listwatch.apiserver.strategy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.Status;
 import io.listwatch.api.core.PodQosClass;
+import io.listwatch.apiserver.validation.FieldErrors;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * Pods (core/v1), kube's pod strategies: the pod spec's defaults ({@link PodSpecDefaults}); a
@@ -14,7 +18,23 @@ final class PodStrategy implements RestStrategy {
 
   @Override
   public void defaults(ObjectNode obj) {
-    PodSpecDefaults.podSpec(Fields.object(obj, "spec", true));
+    ObjectNode spec = Fields.object(obj, "spec", true);
+    PodSpecDefaults.podSpec(spec);
+    if (spec != null && spec.path("hostNetwork").asBoolean(false)) {
+      hostNetworkPorts(spec.path("containers"));
+      hostNetworkPorts(spec.path("initContainers"));
+    }
+  }
+
+  /** kube's {@code defaultHostNetworkPorts} (a pod's, not a template's): a host network port's hostPort is its containerPort. */
+  private static void hostNetworkPorts(JsonNode containers) {
+    for (JsonNode c : containers) {
+      for (JsonNode p : c.path("ports")) {
+        if (p instanceof ObjectNode port && port.path("hostPort").asLong(0) == 0 && port.has("containerPort")) {
+          port.set("hostPort", port.get("containerPort").deepCopy());
+        }
+      }
+    }
   }
 
   @Override
@@ -49,9 +69,25 @@ final class PodStrategy implements RestStrategy {
     Fields.keepStoredMetadata(obj, old, "ownerReferences");
   }
 
-  /** kube's {@code ValidatePodCreate} and {@code ValidatePodUpdate}, as far as this server checks them ({@link PodSpecValidation}). */
+  /**
+   * kube's {@code ValidatePodCreate} and {@code ValidatePodUpdate}: the pod's spec
+   * ({@link PodSpecValidation#pod}); on create, no ephemeral containers (they come through
+   * {@code pods/ephemeralcontainers}) and no node while scheduling gates remain; on update,
+   * {@link PodUpdateValidation}.
+   */
   @Override
-  public void validate(ObjectNode obj, ObjectNode old, java.util.List<io.listwatch.api.Status.Cause> errors) {
-    PodSpecValidation.validate(obj.path("spec"), "spec", errors);
+  public void validate(ObjectNode obj, ObjectNode old, List<Status.Cause> errors) {
+    JsonNode spec = obj.path("spec");
+    PodSpecValidation.pod(spec, errors);
+    if (old != null) {
+      PodUpdateValidation.validate(spec, old.path("spec"), errors);
+      return;
+    }
+    if (!spec.path("ephemeralContainers").isEmpty()) {
+      errors.add(FieldErrors.forbidden("spec.ephemeralContainers", "cannot be set on create"));
+    }
+    if (!PodSpecValidation.text(spec, "nodeName").isEmpty() && !spec.path("schedulingGates").isEmpty()) {
+      errors.add(FieldErrors.forbidden("spec.nodeName", "cannot be set until all schedulingGates have been cleared"));
+    }
   }
 }
