@@ -87,30 +87,7 @@ final class AffinityValidation {
     for (int j = 0; j < expressions.size(); j++) {
       JsonNode req = expressions.get(j);
       String at = path + ".matchExpressions[" + j + "]";
-      JsonNode values = req.path("values");
-      String operator = text(req, "operator");
-      switch (operator) {
-        case "In", "NotIn" -> {
-          if (values.isEmpty()) {
-            errors.add(FieldErrors.required(at + ".values", "must be specified when `operator` is 'In' or 'NotIn'"));
-          }
-        }
-        case "Exists", "DoesNotExist" -> {
-          if (!values.isEmpty()) {
-            errors.add(FieldErrors.forbidden(at + ".values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-          }
-        }
-        case "Gt", "Lt" -> {
-          if (values.size() != 1) {
-            errors.add(FieldErrors.required(at + ".values", "must be specified single value when `operator` is 'Lt' or 'Gt'"));
-          }
-        }
-        default -> errors.add(FieldErrors.invalid(at + ".operator", operator, "not a valid selector operator"));
-      }
-      qualifiedName(text(req, "key"), at + ".key", errors);
-      if (checkValues) {
-        labelValues(values, at + ".values", errors);
-      }
+      requirement(req, true, checkValues, at, errors);
     }
     JsonNode fields = term.path("matchFields");
     for (int j = 0; j < fields.size(); j++) {
@@ -161,22 +138,40 @@ final class AffinityValidation {
     for (int i = 0; i < expressions.size(); i++) {
       JsonNode req = expressions.get(i);
       String at = path + ".matchExpressions[" + i + "]";
-      String operator = text(req, "operator");
-      JsonNode values = req.path("values");
-      switch (operator) {
-        case "In", "NotIn" -> {
-          if (values.isEmpty()) {
-            errors.add(FieldErrors.required(at + ".values", "must be specified when `operator` is 'In' or 'NotIn'"));
-          }
+      requirement(req, false, true, at, errors);
+    }
+  }
+
+  /**
+   * kube's {@code ValidateNodeSelectorRequirement} ({@code gtLt}: a node's, which also knows
+   * {@code Gt} and {@code Lt}) and {@code ValidateLabelSelectorRequirement}: the values the
+   * operator needs, a qualified key, and (if {@code checkValues}) label values.
+   */
+  private static void requirement(JsonNode req, boolean gtLt, boolean checkValues, String at, List<Status.Cause> errors) {
+    String operator = text(req, "operator");
+    JsonNode values = req.path("values");
+    switch (operator) {
+      case "In", "NotIn" -> {
+        if (values.isEmpty()) {
+          errors.add(FieldErrors.required(at + ".values", "must be specified when `operator` is 'In' or 'NotIn'"));
         }
-        case "Exists", "DoesNotExist" -> {
-          if (!values.isEmpty()) {
-            errors.add(FieldErrors.forbidden(at + ".values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-          }
-        }
-        default -> errors.add(FieldErrors.invalid(at + ".operator", operator, "not a valid selector operator"));
       }
-      qualifiedName(text(req, "key"), at + ".key", errors);
+      case "Exists", "DoesNotExist" -> {
+        if (!values.isEmpty()) {
+          errors.add(FieldErrors.forbidden(at + ".values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+        }
+      }
+      case "Gt", "Lt" -> {
+        if (!gtLt) {
+          errors.add(FieldErrors.invalid(at + ".operator", operator, "not a valid selector operator"));
+        } else if (values.size() != 1) {
+          errors.add(FieldErrors.required(at + ".values", "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+        }
+      }
+      default -> errors.add(FieldErrors.invalid(at + ".operator", operator, "not a valid selector operator"));
+    }
+    qualifiedName(text(req, "key"), at + ".key", errors);
+    if (checkValues) {
       labelValues(values, at + ".values", errors);
     }
   }

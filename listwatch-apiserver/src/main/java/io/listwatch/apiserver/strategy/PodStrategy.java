@@ -9,10 +9,13 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * Pods (core/v1), kube's pod strategies: the pod spec's defaults ({@link PodSpecDefaults}); a
- * new pod is Pending with its QoS class, whatever status it came with; a {@code /status} write
- * keeps the stored {@code ownerReferences}. (A pod's grace period on delete is
- * {@code rest.Deletion}'s.)
+ * Pods (core/v1), kube's pod strategies: the pod spec's defaults ({@link PodSpecDefaults}, and
+ * a host-network pod's host ports); a new pod is Pending with its QoS class, whatever status it
+ * came with; its spec is validated as kube 1.32's {@code ValidatePodCreate} does
+ * ({@link PodSpecValidation}) and an update as {@code ValidatePodUpdate} does
+ * ({@link PodUpdateValidation}); a {@code /status} write keeps the stored
+ * {@code ownerReferences}. (A pod's grace period on delete is {@code rest.Deletion}'s; the
+ * binding, the server's own write, is not held to the user's update rules.) Stateless.
  */
 final class PodStrategy implements RestStrategy {
 
@@ -80,7 +83,10 @@ final class PodStrategy implements RestStrategy {
     JsonNode spec = obj.path("spec");
     PodSpecValidation.pod(spec, errors);
     if (old != null) {
-      PodUpdateValidation.validate(spec, old.path("spec"), errors);
+      // kube defaults the stored pod as it reads it: a pod stored before a default existed compares defaulted
+      ObjectNode stored = old.deepCopy();
+      defaults(stored);
+      PodUpdateValidation.validate(spec, stored.path("spec"), errors);
       return;
     }
     if (!spec.path("ephemeralContainers").isEmpty()) {

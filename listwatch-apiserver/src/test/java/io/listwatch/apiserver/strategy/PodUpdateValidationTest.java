@@ -161,4 +161,18 @@ class PodUpdateValidationTest {
     create(",\"hostNetwork\":false,\"enableServiceLinks\":true");
     assertThat(update(pod -> spec(pod).remove("hostNetwork")).code()).isEqualTo(200);
   }
+
+  @Test
+  void aPodStoredBeforeADefaultExisted_comparesDefaulted_soAMetadataUpdatePasses() {
+    PodStrategy strategy = new PodStrategy();
+    ObjectNode stored = InMemoryCore.json("""
+        {"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"nginx",
+          "livenessProbe":{"httpGet":{"port":80}}}]}}""");
+    ObjectNode updated = stored.deepCopy();
+    ((ObjectNode) updated.get("metadata")).putObject("labels").put("app", "web");
+    strategy.defaults(updated);
+    List<io.listwatch.api.Status.Cause> errors = new java.util.ArrayList<>();
+    strategy.validate(updated, stored, errors);
+    assertThat(errors).isEmpty();
+  }
 }

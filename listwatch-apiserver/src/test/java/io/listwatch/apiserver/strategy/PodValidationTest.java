@@ -239,4 +239,16 @@ class PodValidationTest {
     ObjectNode pod = created("{\"hostNetwork\":true,\"containers\":[{\"name\":\"c\",\"image\":\"b\",\"ports\":[{\"containerPort\":8080}]}]}");
     assertThat(pod.at("/spec/containers/0/ports/0/hostPort").asInt()).isEqualTo(8080);
   }
+
+  @Test
+  void aWorkloadsTemplate_isHeldToTheSameRules_atItsOwnPath_butMayLeaveAHostNetworkHostPortUnset() {
+    String deployment = "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"d\"},"
+        + "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"d\"}},\"template\":{\"metadata\":{\"labels\":{\"app\":\"d\"}},"
+        + "\"spec\":{\"hostNetwork\":true,\"containers\":[{\"name\":\"c\",\"image\":\"nginx\",\"ports\":[{\"containerPort\":80},"
+        + "{\"containerPort\":81,\"hostPort\":82,\"protocol\":\"HTTP\"}]}]}}}}";
+    StatusException e = core.refusal("POST", "/apis/apps/v1/namespaces/default/deployments", Map.of(), deployment);
+    assertThat(e.status().details().causes()).extracting(c -> c.field() + ": " + c.message()).containsExactly(
+        "spec.template.spec.containers[0].ports[1].protocol: Unsupported value: \"HTTP\": supported values: \"SCTP\", \"TCP\", \"UDP\"",
+        "spec.template.spec.containers[0].ports[1].hostPort: Invalid value: 82: must match `containerPort` when `hostNetwork` is true");
+  }
 }
