@@ -16,13 +16,13 @@ import java.util.Map;
  * DNS-1123 label, once) with exactly one source ({@code must specify a volume type}, {@code may
  * not specify more than 1 volume type}), and the common sources' own rules: {@code emptyDir}'s
  * {@code sizeLimit} not negative; {@code hostPath}'s path set without {@code ..} and a known
- * type; {@code secret}/{@code configMap} named, their items' keys and relative paths,
+ * type; {@code gitRepo}'s repository; {@code nfs}'s server and absolute path; {@code secret}/{@code configMap} named, their items' keys and relative paths,
  * file modes within 0777; {@code persistentVolumeClaim}'s {@code claimName}; {@code
  * downwardAPI}'s items; {@code projected}'s sources; {@code csi}'s driver; {@code ephemeral}'s
  * claim template. A volume with errors is left out of the volumes mounts may name, as kube
  * does. Stateless.
  *
- * <p>Not checked: the rules of the other in-tree sources (NFS, iSCSI, RBD, cloud disks...)
+ * <p>Not checked: the rules of the other in-tree sources (iSCSI, RBD, cloud disks...)
  * beyond counting them, and the generic ephemeral volume's claim template beyond its presence.
  */
 final class VolumeValidation {
@@ -77,7 +77,13 @@ final class VolumeValidation {
         continue;
       }
       if (count > 0) {
-        errors.add(FieldErrors.forbidden(path + "." + source, "may not specify more than 1 volume type"));
+        // kube's paths, its spellings included
+        String named = switch (source) {
+          case "cephfs" -> "cephFS";
+          case "downwardAPI" -> "downwarAPI";
+          default -> source;
+        };
+        errors.add(FieldErrors.forbidden(path + "." + named, "may not specify more than 1 volume type"));
         continue;
       }
       count++;
@@ -88,6 +94,23 @@ final class VolumeValidation {
         case "hostPath" -> hostPath(s, at, errors);
         case "secret" -> named(s, "secretName", at, errors);
         case "configMap" -> named(s, "name", at, errors);
+        case "gitRepo" -> {
+          if (text(s, "repository").isEmpty()) {
+            errors.add(FieldErrors.required(at + ".repository", ""));
+          }
+          localDescendingPath(text(s, "directory"), at + ".directory", errors);
+        }
+        case "nfs" -> {
+          if (text(s, "server").isEmpty()) {
+            errors.add(FieldErrors.required(at + ".server", ""));
+          }
+          if (text(s, "path").isEmpty()) {
+            errors.add(FieldErrors.required(at + ".path", ""));
+          }
+          if (!text(s, "path").startsWith("/")) {
+            errors.add(FieldErrors.invalid(at + ".path", text(s, "path"), "must be an absolute path"));
+          }
+        }
         case "persistentVolumeClaim" -> {
           if (text(s, "claimName").isEmpty()) {
             errors.add(FieldErrors.required(at + ".claimName", ""));

@@ -133,6 +133,8 @@ class PodValidationTest {
       {"volumes":[{"name":"v","emptyDir":{}},{"name":"v","emptyDir":{}}],"containers":[{"name":"c","image":"b"}]} | spec.volumes[1].name: Duplicate value: "v"
       {"volumes":[{"name":"v"}],"containers":[{"name":"c","image":"b"}]}                         | spec.volumes[0]: Required value: must specify a volume type
       {"volumes":[{"name":"v","emptyDir":{},"hostPath":{"path":"/x"}}],"containers":[{"name":"c","image":"b"}]} | spec.volumes[0].hostPath: Forbidden: may not specify more than 1 volume type
+      {"volumes":[{"name":"v","emptyDir":{},"downwardAPI":{}}],"containers":[{"name":"c","image":"b"}]} | spec.volumes[0].downwarAPI: Forbidden: may not specify more than 1 volume type
+      {"volumes":[{"name":"v","nfs":{"server":"nfs.local","path":"data"}}],"containers":[{"name":"c","image":"b"}]} | spec.volumes[0].nfs.path: Invalid value: "data": must be an absolute path
       {"volumes":[{"name":"v","hostPath":{"path":""}}],"containers":[{"name":"c","image":"b"}]}  | spec.volumes[0].hostPath.path: Required value
       {"volumes":[{"name":"v","hostPath":{"path":"/a/../b"}}],"containers":[{"name":"c","image":"b"}]} | spec.volumes[0].hostPath.path: Invalid value: "/a/../b": must not contain '..'
       {"volumes":[{"name":"v","hostPath":{"path":"/x","type":"Foo"}}],"containers":[{"name":"c","image":"b"}]} | spec.volumes[0].hostPath.type: Unsupported value: "Foo": supported values: "", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"
