@@ -73,14 +73,15 @@ final class PodStrategy implements RestStrategy {
   }
 
   /**
-   * kube's {@code ValidatePodCreate} and {@code ValidatePodUpdate}: the pod's spec
-   * ({@link PodSpecValidation#pod}); on create, no ephemeral containers (they come through
+   * kube's {@code ValidatePodCreate} and {@code ValidatePodUpdate}: the pod's own annotations
+   * ({@link PodAnnotationValidation}), its spec ({@link PodSpecValidation#pod}); on create, no ephemeral containers (they come through
    * {@code pods/ephemeralcontainers}) and no node while scheduling gates remain; on update,
    * {@link PodUpdateValidation}.
    */
   @Override
   public void validate(ObjectNode obj, ObjectNode old, List<Status.Cause> errors) {
     JsonNode spec = obj.path("spec");
+    PodAnnotationValidation.validate(obj, old, errors);
     PodSpecValidation.pod(spec, errors);
     if (old != null) {
       // kube defaults the stored pod as it reads it: a pod stored before a default existed compares defaulted

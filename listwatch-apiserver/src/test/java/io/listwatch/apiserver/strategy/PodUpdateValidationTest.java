@@ -175,4 +175,15 @@ class PodUpdateValidationTest {
     strategy.validate(updated, stored, errors);
     assertThat(errors).isEmpty();
   }
+
+  @Test
+  void theMirrorPodAnnotation_mayNotBeAdded_andAnInvalidDeletionCostStoredBefore_mayStay() {
+    create("");
+    assertThat(refused(pod -> ((ObjectNode) pod.get("metadata")).putObject("annotations")
+        .put("kubernetes.io/config.mirror", "x")))
+        .contains("metadata.annotations[kubernetes.io/config.mirror]: Forbidden: may not add mirror pod annotation");
+    assertThat(refused(pod -> ((ObjectNode) pod.get("metadata")).putObject("annotations")
+        .put("controller.kubernetes.io/pod-deletion-cost", "x")))
+        .containsExactly("metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: \"x\": must be a 32bit integer");
+  }
 }

@@ -253,4 +253,18 @@ class PodValidationTest {
         "spec.template.spec.containers[0].ports[1].protocol: Unsupported value: \"HTTP\": supported values: \"SCTP\", \"TCP\", \"UDP\"",
         "spec.template.spec.containers[0].ports[1].hostPort: Invalid value: 82: must match `containerPort` when `hostNetwork` is true");
   }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', textBlock = """
+      "controller.kubernetes.io/pod-deletion-cost":"+10"                 | metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "+10": must be a 32bit integer
+      "controller.kubernetes.io/pod-deletion-cost":"3000000000"          | metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "3000000000": must be a 32bit integer
+      "kubernetes.io/config.mirror":"x"                                  | metadata.annotations[kubernetes.io/config.mirror]: Invalid value: "x": must set spec.nodeName if mirror pod annotation is set
+      "seccomp.security.alpha.kubernetes.io/pod":"foo"                   | metadata.annotations.seccomp.security.alpha.kubernetes.io/pod: Invalid value: "foo": must be a valid seccomp profile
+      "container.apparmor.security.beta.kubernetes.io/other":"runtime/default" | metadata.annotations[container.apparmor.security.beta.kubernetes.io/other]: Invalid value: "other": container not found
+      """)
+  void podAnnotations(String annotation, String cause) {
+    StatusException e = core.refusal("POST", PODS, Map.of(), "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\","
+        + "\"annotations\":{" + annotation + "}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"b\"}]}}");
+    assertOnly(e.status().details().causes().stream().map(c -> c.field() + ": " + c.message()).toList(), cause);
+  }
 }
