@@ -55,8 +55,8 @@ final class PodSpecValidation {
     if (!grace.isNumber()) {
       errors.add(FieldErrors.required(path + ".terminationGracePeriodSeconds", ""));
     }
-    JsonNode securityContext = spec.path("securityContext");
-    boolean hostUsers = !securityContext.path("hostUsers").isBoolean() || securityContext.path("hostUsers").asBoolean();
+    // v1 keeps hostUsers on the spec (kube's internal type, in its security context)
+    boolean hostUsers = !spec.path("hostUsers").isBoolean() || spec.path("hostUsers").booleanValue();
     Map<String, JsonNode> volumes = VolumeValidation.volumes(spec.path("volumes"), path + ".volumes", errors);
     ContainerValidation.Context context = new ContainerValidation.Context(volumes,
         grace.isNumber() ? grace.longValue() : null, text(spec, "restartPolicy"), hostUsers);

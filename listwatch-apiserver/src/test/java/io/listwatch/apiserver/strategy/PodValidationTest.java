@@ -175,6 +175,7 @@ class PodValidationTest {
       {"securityContext":{"sysctls":[{"name":"net.ipv4.ip_forward","value":"1"},{"name":"net.ipv4.ip_forward","value":"1"}]},"containers":[{"name":"c","image":"b"}]} | spec.securityContext.sysctls[1].name: Duplicate value: "net.ipv4.ip_forward"
       {"securityContext":{"fsGroupChangePolicy":"Sometimes"},"containers":[{"name":"c","image":"b"}]} | spec.securityContext.fsGroupChangePolicy: Unsupported value: "Sometimes": supported values: "Always", "OnRootMismatch"
       {"securityContext":{"seccompProfile":{"type":"Foo"}},"containers":[{"name":"c","image":"b"}]} | spec.securityContext.seccompProfile.type: Unsupported value: "Foo": supported values: "Localhost", "RuntimeDefault", "Unconfined"
+      {"hostUsers":false,"hostPID":true,"containers":[{"name":"c","image":"b"}]}                  | spec.HostPID: Forbidden: when `pod.Spec.HostUsers` is false
       {"preemptionPolicy":"Always","containers":[{"name":"c","image":"b"}]}                      | spec.preemptionPolicy: Unsupported value: "Always": supported values: "PreemptLowerPriority", "Never"
       {"os":{"name":"mac"},"containers":[{"name":"c","image":"b"}]}                              | spec.os: Unsupported value: "mac": supported values: "linux", "windows"
       {"overhead":{"cpu":"-1"},"containers":[{"name":"c","image":"b"}]}                          | spec.overhead[cpu]: Invalid value: "-1": must be greater than or equal to 0
