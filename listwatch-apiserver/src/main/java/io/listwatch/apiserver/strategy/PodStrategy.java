@@ -29,7 +29,7 @@ final class PodStrategy implements RestStrategy {
     }
   }
 
-  /** kube's {@code defaultHostNetworkPorts} (a pod's, not a template's): a host network port's hostPort is its containerPort. */
+  /** kube's {@code defaultHostNetworkPorts} (a pod's, not a template's): an unset hostPort becomes the containerPort. */
   private static void hostNetworkPorts(JsonNode containers) {
     for (JsonNode c : containers) {
       for (JsonNode p : c.path("ports")) {
@@ -74,9 +74,10 @@ final class PodStrategy implements RestStrategy {
 
   /**
    * kube's {@code ValidatePodCreate} and {@code ValidatePodUpdate}: the pod's own annotations
-   * ({@link PodAnnotationValidation}), its spec ({@link PodSpecValidation#pod}); on create, no ephemeral containers (they come through
-   * {@code pods/ephemeralcontainers}) and no node while scheduling gates remain; on update,
-   * {@link PodUpdateValidation}.
+   * ({@link PodAnnotationValidation}), its spec ({@link PodSpecValidation#pod}); on create, no
+   * ephemeral containers (kube adds them through {@code pods/ephemeralcontainers}, which this
+   * server does not serve) and no node while scheduling gates remain; on update,
+   * {@link PodUpdateValidation}. The binding's write comes with {@code old} null.
    */
   @Override
   public void validate(ObjectNode obj, ObjectNode old, List<Status.Cause> errors) {
