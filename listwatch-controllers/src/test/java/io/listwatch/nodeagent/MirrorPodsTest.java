@@ -79,7 +79,7 @@ class MirrorPodsTest {
 
     pods.create(DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"gone-n1\","
         + "\"namespace\":\"default\",\"annotations\":{\"kubernetes.io/config.mirror\":\"abc\"}},"
-        + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}"));
+        + "\"spec\":{\"nodeName\":\"n1\",\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}"));
     mirrors.mirrorSeen(pods.get("default", "gone-n1").orElseThrow());
     assertThat(pods.get("default", "gone-n1")).isPresent();
     mirrors.removeOrphans();

@@ -284,7 +284,8 @@ public final class ResourceStore {
         strategy.prepareForUpdate(updated, current, part == Part.STATUS);
       }
       if (part == Part.MAIN || part == Part.WHOLE) {
-        validate(updated, current);
+        // the server's own whole-object writes (a pod's binding) skip the user's update rules, as kube's do
+        validate(updated, part == Part.WHOLE ? null : current);
       } else {
         ObjectMetaValidator.check(def, updated);
       }

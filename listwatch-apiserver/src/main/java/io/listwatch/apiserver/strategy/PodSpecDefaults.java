@@ -14,7 +14,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * default-scheduler}, {@code enableServiceLinks: true}; each container (and init container):
  * {@code terminationMessagePath: /dev/termination-log}, {@code terminationMessagePolicy: File},
  * {@code imagePullPolicy} ({@link #pullPolicy}), {@code resources: {}}, ports'
- * {@code protocol: TCP}; secret, configMap, downwardAPI and projected volumes'
+ * {@code protocol: TCP}, probes' counters and HTTP actions ({@code SetDefaults_Probe},
+ * {@code SetDefaults_HTTPGetAction}); the same for ephemeral containers; secret, configMap, downwardAPI and projected volumes'
  * {@code defaultMode: 420}. Stateless.
  */
 final class PodSpecDefaults {
@@ -40,7 +41,7 @@ final class PodSpecDefaults {
     object(spec, "securityContext", true);
     defaultIfAbsent(spec, "schedulerName", "default-scheduler");
     defaultIfAbsent(spec, "enableServiceLinks", true);
-    for (String list : new String[] {"initContainers", "containers"}) {
+    for (String list : new String[] {"initContainers", "containers", "ephemeralContainers"}) {
       for (JsonNode c : spec.path(list)) {
         if (c instanceof ObjectNode container) {
           container(container);
@@ -66,6 +67,39 @@ final class PodSpecDefaults {
         defaultIfAbsent(port, "protocol", "TCP");
       }
     }
+    for (String probe : new String[] {"livenessProbe", "readinessProbe", "startupProbe"}) {
+      if (c.get(probe) instanceof ObjectNode p) {
+        probe(p);
+      }
+    }
+    for (String hook : new String[] {"postStart", "preStop"}) {
+      httpGet(c.path("lifecycle").get(hook));
+    }
+  }
+
+  /** kube's {@code SetDefaults_Probe}: {@code timeoutSeconds: 1}, {@code periodSeconds: 10}, {@code successThreshold: 1}, {@code failureThreshold: 3}. */
+  private static void probe(ObjectNode p) {
+    zeroDefault(p, "timeoutSeconds", 1);
+    zeroDefault(p, "periodSeconds", 10);
+    zeroDefault(p, "successThreshold", 1);
+    zeroDefault(p, "failureThreshold", 3);
+    httpGet(p);
+  }
+
+  /** kube's {@code SetDefaults_HTTPGetAction}: {@code path: /}, {@code scheme: HTTP}. */
+  private static void httpGet(JsonNode handler) {
+    if (handler != null && handler.get("httpGet") instanceof ObjectNode http) {
+      defaultIfAbsent(http, "path", "/");
+      defaultIfAbsent(http, "scheme", "HTTP");
+    }
+  }
+
+  /** Sets {@code obj.field} to {@code value} when it is absent or 0 (kube defaults a zero int32). */
+  private static void zeroDefault(ObjectNode obj, String field, int value) {
+    if (obj.path(field).isNumber() && obj.path(field).asLong() == 0) {
+      obj.put(field, value);
+    }
+    defaultIfAbsent(obj, field, value);
   }
 
   /** {@code Always} for an image tagged {@code latest} or without a tag or digest, else {@code IfNotPresent}. */

@@ -1,20 +1,43 @@
 package io.listwatch.apiserver.strategy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.Status;
 import io.listwatch.api.core.PodQosClass;
+import io.listwatch.apiserver.validation.FieldErrors;
 import java.time.Instant;
+import java.util.List;
 
 /**
- * Pods (core/v1), kube's pod strategies: the pod spec's defaults ({@link PodSpecDefaults}); a
- * new pod is Pending with its QoS class, whatever status it came with; a {@code /status} write
- * keeps the stored {@code ownerReferences}. (A pod's grace period on delete is
- * {@code rest.Deletion}'s.)
+ * Pods (core/v1), kube's pod strategies: the pod spec's defaults ({@link PodSpecDefaults}, and
+ * a host-network pod's host ports); a new pod is Pending with its QoS class, whatever status it
+ * came with; its spec is validated as kube 1.32's {@code ValidatePodCreate} does
+ * ({@link PodSpecValidation}) and an update as {@code ValidatePodUpdate} does
+ * ({@link PodUpdateValidation}); a {@code /status} write keeps the stored
+ * {@code ownerReferences}. (A pod's grace period on delete is {@code rest.Deletion}'s; the
+ * binding, the server's own write, is not held to the user's update rules.) Stateless.
  */
 final class PodStrategy implements RestStrategy {
 
   @Override
   public void defaults(ObjectNode obj) {
-    PodSpecDefaults.podSpec(Fields.object(obj, "spec", true));
+    ObjectNode spec = Fields.object(obj, "spec", true);
+    PodSpecDefaults.podSpec(spec);
+    if (spec != null && spec.path("hostNetwork").asBoolean(false)) {
+      hostNetworkPorts(spec.path("containers"));
+      hostNetworkPorts(spec.path("initContainers"));
+    }
+  }
+
+  /** kube's {@code defaultHostNetworkPorts} (a pod's, not a template's): an unset hostPort becomes the containerPort. */
+  private static void hostNetworkPorts(JsonNode containers) {
+    for (JsonNode c : containers) {
+      for (JsonNode p : c.path("ports")) {
+        if (p instanceof ObjectNode port && port.path("hostPort").asLong(0) == 0 && port.has("containerPort")) {
+          port.set("hostPort", port.get("containerPort").deepCopy());
+        }
+      }
+    }
   }
 
   @Override
@@ -49,9 +72,30 @@ final class PodStrategy implements RestStrategy {
     Fields.keepStoredMetadata(obj, old, "ownerReferences");
   }
 
-  /** kube's {@code ValidatePodCreate} and {@code ValidatePodUpdate}, as far as this server checks them ({@link PodSpecValidation}). */
+  /**
+   * kube's {@code ValidatePodCreate} and {@code ValidatePodUpdate}: the pod's own annotations
+   * ({@link PodAnnotationValidation}), its spec ({@link PodSpecValidation#pod}); on create, no
+   * ephemeral containers (kube adds them through {@code pods/ephemeralcontainers}, which this
+   * server does not serve) and no node while scheduling gates remain; on update,
+   * {@link PodUpdateValidation}. The binding's write comes with {@code old} null.
+   */
   @Override
-  public void validate(ObjectNode obj, ObjectNode old, java.util.List<io.listwatch.api.Status.Cause> errors) {
-    PodSpecValidation.validate(obj.path("spec"), "spec", errors);
+  public void validate(ObjectNode obj, ObjectNode old, List<Status.Cause> errors) {
+    JsonNode spec = obj.path("spec");
+    PodAnnotationValidation.validate(obj, old, errors);
+    PodSpecValidation.pod(spec, errors);
+    if (old != null) {
+      // kube defaults the stored pod as it reads it: a pod stored before a default existed compares defaulted
+      ObjectNode stored = old.deepCopy();
+      defaults(stored);
+      PodUpdateValidation.validate(spec, stored.path("spec"), errors);
+      return;
+    }
+    if (!spec.path("ephemeralContainers").isEmpty()) {
+      errors.add(FieldErrors.forbidden("spec.ephemeralContainers", "cannot be set on create"));
+    }
+    if (!PodSpecValidation.text(spec, "nodeName").isEmpty() && !spec.path("schedulingGates").isEmpty()) {
+      errors.add(FieldErrors.forbidden("spec.nodeName", "cannot be set until all schedulingGates have been cleared"));
+    }
   }
 }

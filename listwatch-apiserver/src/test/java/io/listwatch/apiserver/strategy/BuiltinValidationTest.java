@@ -51,7 +51,7 @@ class BuiltinValidationTest {
       {"containers":[{"name":"c"}]}                                       | spec.containers[0].image: Required value
       {"containers":[{"name":"c","image":""}]}                            | spec.containers[0].image: Required value
       {"containers":[{"name":"c","image":"a"},{"name":"c","image":"b"}]}  | spec.containers[1].name: Duplicate value: "c"
-      {"initContainers":[{"name":"c","image":"a"}],"containers":[{"name":"c","image":"b"}]} | spec.containers[0].name: Duplicate value: "c"
+      {"initContainers":[{"name":"c","image":"a"}],"containers":[{"name":"c","image":"b"}]} | spec.initContainers[0].name: Duplicate value: "c"
       """)
   void pod(String spec, String cause) {
     assertThat(causes(refusal("/api/v1/namespaces/default/pods", POD.formatted(spec)))).containsExactly(cause);
