@@ -58,6 +58,7 @@ public final class GenericApiServer implements AutoCloseable {
   private final ApiRoutes routes;
   private volatile CustomResourceServing customResources;
   private volatile CustomResourceDefinitionController crdController;
+  private volatile io.listwatch.apiserver.controller.ResourceQuotaController quotaController;
 
   private GenericApiServer(Builder b) {
     this.registry = b.registry;
@@ -128,8 +129,18 @@ public final class GenericApiServer implements AutoCloseable {
     crdController = new CustomResourceDefinitionController(
         store("apiextensions.k8s.io", "v1", "customresourcedefinitions"), customResources, clock, registry.all());
     crdController.start();
+    startQuotaController();
     store("", "v1", "pods").resumeGracePeriods();
     return this;
+  }
+
+  /** The ResourceQuotas' status keeper (kube-controller-manager's), when quotas are served. */
+  private void startQuotaController() {
+    if (registry.find("", "v1", "resourcequotas").isPresent()) {
+      quotaController = new io.listwatch.apiserver.controller.ResourceQuotaController(routes.resources(),
+          store("", "v1", "resourcequotas"), cachers, clock);
+      quotaController.start();
+    }
   }
 
   /**
@@ -198,6 +209,10 @@ public final class GenericApiServer implements AutoCloseable {
     CustomResourceDefinitionController crds = crdController;
     if (crds != null) {
       crds.close();
+    }
+    io.listwatch.apiserver.controller.ResourceQuotaController quota = quotaController;
+    if (quota != null) {
+      quota.close();
     }
     cachers.values().forEach(Cacher::close);
     CustomResourceServing custom = customResources;
