@@ -23,7 +23,9 @@ import java.util.concurrent.CompletableFuture;
  * <ul>
  *   <li><b>Defaults</b> (mutating phase, pods created): for each LimitRange, each container and
  *       init container gets the {@code defaultRequest} and {@code default} of the range's
- *       {@code Container} items for each resource it does not state, and the pod the annotation
+ *       {@code Container} items for each resource it does not state (as kube stores them: a
+ *       missing default limit is the {@code max}, a missing default request the default limit,
+ *       else the {@code min}), and the pod the annotation
  *       {@code kubernetes.io/limit-ranger} saying what was set
  *       ({@code LimitRanger plugin set: cpu, memory request for container web; cpu limit for
  *       container web}).</li>
@@ -100,8 +102,15 @@ public final class LimitRanger implements AdmissionPlugin {
     Map<String, Quantity> limits = new TreeMap<>();
     for (JsonNode item : range.path("spec").path("limits")) {
       if (item.path("type").asText().equals(CONTAINER)) {
-        requests.putAll(ResourceList.fromJson(item.path("defaultRequest")).amounts());
-        limits.putAll(ResourceList.fromJson(item.path("default")).amounts());
+        // kube's defaults of a Container item (SetDefaults_LimitRangeItem), which a stored LimitRange has:
+        // the default limit is the max, the default request the default limit, else the min
+        Map<String, Quantity> limit = new TreeMap<>(ResourceList.fromJson(item.path("max")).amounts());
+        limit.putAll(ResourceList.fromJson(item.path("default")).amounts());
+        Map<String, Quantity> request = new TreeMap<>(ResourceList.fromJson(item.path("min")).amounts());
+        request.putAll(limit);
+        request.putAll(ResourceList.fromJson(item.path("defaultRequest")).amounts());
+        requests.putAll(request);
+        limits.putAll(limit);
       }
     }
     List<String> set = new ArrayList<>();
