@@ -38,9 +38,10 @@ import java.util.stream.Stream;
  * {@link Builder#build()} fills every watch cache from storage (blocking) and builds the routes:
  * requests can be answered from then on, and a front door may add its own routes and
  * admission. {@link #start} then creates the namespaces kube always has, starts serving custom
- * resources and resumes the grace periods of objects being deleted. {@link #close()} ends every
- * watch, stops the custom resource controller and closes the caches; the storage stays open
- * (its owner closes it).
+ * resources, starts the resource quota controller (which keeps ResourceQuotas' status, see
+ * {@code controller.ResourceQuotaController}) and resumes the grace periods of objects being
+ * deleted. {@link #close()} ends every watch, stops the custom resource and quota controllers and
+ * closes the caches; the storage stays open (its owner closes it).
  *
  * <p>Thread-safe after {@code build}; {@code start} and {@code close} are called once each.
  */

@@ -101,6 +101,9 @@ public final class ResourceQuota implements AdmissionPlugin {
     if (found.isEmpty() || (a.operation() == AdmissionAttributes.Operation.UPDATE && !found.get().handlesUpdates())) {
       return CompletableFuture.completedFuture(null);
     }
+    if (listers.list("", "resourcequotas", a.namespace()).isEmpty()) {
+      return CompletableFuture.completedFuture(null); // the common case: nothing to check, nothing to wait for
+    }
     QuotaEvaluator evaluator = found.get();
     return inTurn(a.namespace(), () -> admit(a, evaluator, quotas(a.namespace()), RETRIES));
   }
