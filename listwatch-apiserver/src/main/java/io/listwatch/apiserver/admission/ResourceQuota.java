@@ -122,8 +122,10 @@ public final class ResourceQuota implements AdmissionPlugin {
   /** The namespace's quotas from the cache, each replaced by the one this plug-in wrote when that is newer. */
   private List<ObjectNode> quotas(String namespace) {
     List<ObjectNode> out = new ArrayList<>();
+    java.util.Set<String> keys = new java.util.HashSet<>();
     for (ObjectNode cached : listers.list("", "resourcequotas", namespace)) {
       String key = namespace + "/" + cached.path("metadata").path("name").asText();
+      keys.add(key);
       ObjectNode mine = written.get(key);
       if (mine != null && version(mine) > version(cached)) {
         out.add(mine.deepCopy());
@@ -132,6 +134,7 @@ public final class ResourceQuota implements AdmissionPlugin {
         out.add(cached);
       }
     }
+    written.keySet().removeIf(k -> k.startsWith(namespace + "/") && !keys.contains(k)); // quotas deleted since
     return out;
   }
 

@@ -31,6 +31,7 @@ class ResourceQuotaTest {
   private static final ResourceDefinition PODS = REGISTRY.find("", "v1", "pods").orElseThrow();
   private static final ResourceDefinition SERVICES = REGISTRY.find("", "v1", "services").orElseThrow();
   private static final ResourceDefinition CONFIGMAPS = REGISTRY.find("", "v1", "configmaps").orElseThrow();
+  private static final ResourceDefinition CLAIMS = REGISTRY.find("", "v1", "persistentvolumeclaims").orElseThrow();
 
   /** Quotas in storage, by name; the cache is a copy taken when {@link #cache} is called. */
   private final Map<String, ObjectNode> stored = new ConcurrentHashMap<>();
@@ -216,5 +217,29 @@ class ResourceQuotaTest {
     AdmissionAttributes update = new AdmissionAttributes(AdmissionAttributes.Operation.UPDATE, CONFIGMAPS, "", "test", "c",
         cm, cm.deepCopy(), AdmissionAttributes.SERVER, false);
     assertThat(refusal(update)).isNull();
+  }
+
+  @Test
+  void aClaimResize_isChargedTheStorageItAdds_andSubresourcesAreNotMeasured() {
+    quota("quota", "{\"requests.storage\":\"10Gi\",\"persistentvolumeclaims\":\"5\"}",
+        "{\"requests.storage\":\"5Gi\",\"persistentvolumeclaims\":\"1\"}", "");
+    cache();
+    ObjectNode old = InMemoryCore.json("{\"metadata\":{\"name\":\"c\",\"namespace\":\"test\",\"resourceVersion\":\"3\"},"
+        + "\"spec\":{\"resources\":{\"requests\":{\"storage\":\"5Gi\"}}}}");
+    ObjectNode bigger = old.deepCopy();
+    ((ObjectNode) bigger.at("/spec/resources/requests")).put("storage", "8Gi");
+    AdmissionAttributes resize = new AdmissionAttributes(AdmissionAttributes.Operation.UPDATE, CLAIMS, "", "test", "c",
+        bigger, old, AdmissionAttributes.SERVER, false);
+    assertThat(refusal(resize)).isNull();
+    assertThat(used("quota")).isEqualTo("{\"requests.storage\":\"8Gi\",\"persistentvolumeclaims\":\"1\"}");
+    ObjectNode huge = old.deepCopy();
+    ((ObjectNode) huge.at("/spec/resources/requests")).put("storage", "20Gi");
+    AdmissionAttributes tooBig = new AdmissionAttributes(AdmissionAttributes.Operation.UPDATE, CLAIMS, "", "test", "c",
+        huge, old, AdmissionAttributes.SERVER, false);
+    assertThat(refusal(tooBig)).isEqualTo("persistentvolumeclaims \"c\" is forbidden: exceeded quota: quota, requested: "
+        + "requests.storage=15Gi, used: requests.storage=8Gi, limited: requests.storage=10Gi");
+    AdmissionAttributes status = new AdmissionAttributes(AdmissionAttributes.Operation.UPDATE, CLAIMS, "status", "test",
+        "c", huge, old, AdmissionAttributes.SERVER, false);
+    assertThat(refusal(status)).isNull();
   }
 }
