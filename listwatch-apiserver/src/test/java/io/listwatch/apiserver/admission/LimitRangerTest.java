@@ -10,7 +10,6 @@ import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.registry.ResourceRegistry;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,17 +35,7 @@ class LimitRangerTest {
   /** Listers that hold {@code ranges} as the namespace's LimitRanges. */
   static Listers limitRanges(String... ranges) {
     List<ObjectNode> items = java.util.Arrays.stream(ranges).map(InMemoryCore::json).toList();
-    return new Listers() {
-      @Override
-      public Optional<ObjectNode> get(String group, String plural, String namespace, String name) {
-        return Optional.empty();
-      }
-
-      @Override
-      public List<ObjectNode> list(String group, String plural, String namespace) {
-        return plural.equals("limitranges") ? items.stream().map(ObjectNode::deepCopy).toList() : List.of();
-      }
-    };
+    return new ListersStub(plural -> plural.equals("limitranges") ? items : List.of());
   }
 
   /** One LimitRange with one item of {@code type} and the given maps (JSON objects or empty). */

@@ -68,17 +68,7 @@ class ResourceQuotaTest {
     }
   };
 
-  private final Listers listers = new Listers() {
-    @Override
-    public Optional<ObjectNode> get(String group, String plural, String namespace, String name) {
-      return Optional.empty();
-    }
-
-    @Override
-    public List<ObjectNode> list(String group, String plural, String namespace) {
-      return plural.equals("resourcequotas") ? cached.stream().map(ObjectNode::deepCopy).toList() : List.of();
-    }
-  };
+  private final Listers listers = new ListersStub(plural -> plural.equals("resourcequotas") ? cached : List.of());
 
   private final ResourceQuota plugin = new ResourceQuota(listers, accessor);
 
