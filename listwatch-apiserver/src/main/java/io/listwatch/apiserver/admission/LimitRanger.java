@@ -77,7 +77,7 @@ public final class LimitRanger implements AdmissionPlugin {
     for (ObjectNode range : listers.list("", "limitranges", a.namespace())) {
       List<String> errors = pod ? podErrors(range, a.object()) : claimErrors(range, a.object());
       if (!errors.isEmpty()) {
-        return CompletableFuture.failedFuture(ResourceQuota.forbidden(a, aggregate(errors)));
+        return CompletableFuture.failedFuture(AdmissionErrors.forbidden(a, aggregate(errors)));
       }
     }
     return CompletableFuture.completedFuture(null);

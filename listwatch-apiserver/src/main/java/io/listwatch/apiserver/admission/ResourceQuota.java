@@ -215,18 +215,19 @@ public final class ResourceQuota implements AdmissionPlugin {
       List<String> restricted = evaluator.matchingResources(hard.names());
       String missing = evaluator.constraints(restricted, object);
       if (missing != null) {
-        throw forbidden(a, "failed quota: " + name + ": " + missing);
+        throw AdmissionErrors.forbidden(a, "failed quota: " + name + ": " + missing);
       }
       ResourceList used = ResourceList.fromJson(quota.path("status").path("used"));
       if (!restricted.stream().allMatch(used::has)) {
-        throw forbidden(a, "status unknown for quota: " + name + ", resources: " + String.join(",", new TreeSet<>(restricted)));
+        throw AdmissionErrors.forbidden(a, "status unknown for quota: " + name + ", resources: "
+            + String.join(",", new TreeSet<>(restricted)));
       }
       applying.add(quota);
     }
     ResourceList delta = evaluator.usage(object, accessor.now());
     List<String> negative = delta.negatives();
     if (!negative.isEmpty()) {
-      throw forbidden(a, "quota usage is negative for resource(s): " + String.join(",", negative));
+      throw AdmissionErrors.forbidden(a, "quota usage is negative for resource(s): " + String.join(",", negative));
     }
     if (a.operation() == AdmissionAttributes.Operation.UPDATE && a.oldObject() != null
         && !a.oldObject().path("metadata").path("resourceVersion").asText("").isEmpty()) {
@@ -243,7 +244,7 @@ public final class ResourceQuota implements AdmissionPlugin {
       ResourceList newUsage = used.add(requested);
       List<String> exceeded = newUsage.mask(requested.names()).exceeding(hard);
       if (!exceeded.isEmpty()) {
-        throw forbidden(a, "exceeded quota: " + quota.path("metadata").path("name").asText()
+        throw AdmissionErrors.forbidden(a, "exceeded quota: " + quota.path("metadata").path("name").asText()
             + ", requested: " + requested.mask(exceeded) + ", used: " + used.mask(exceeded)
             + ", limited: " + hard.mask(exceeded));
       }
@@ -261,14 +262,5 @@ public final class ResourceQuota implements AdmissionPlugin {
     ObjectNode out = used.isObject() ? ((ObjectNode) used).deepCopy() : newUsage.toJson();
     newUsage.amounts().forEach((k, v) -> out.put(k, v.toString()));
     return out;
-  }
-
-  /** kube's {@code admission.NewForbidden}: the object's name, or its generateName while it has none. */
-  static StatusException forbidden(AdmissionAttributes a, String why) {
-    String name = a.name();
-    if (name.isEmpty() && a.object() != null) {
-      name = a.object().path("metadata").path("generateName").asText("");
-    }
-    return StatusException.forbidden(a.resource().group(), a.resource().plural(), name, why);
   }
 }
