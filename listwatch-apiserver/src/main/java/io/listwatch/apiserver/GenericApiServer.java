@@ -38,9 +38,10 @@ import java.util.stream.Stream;
  * {@link Builder#build()} fills every watch cache from storage (blocking) and builds the routes:
  * requests can be answered from then on, and a front door may add its own routes and
  * admission. {@link #start} then creates the namespaces kube always has, starts serving custom
- * resources and resumes the grace periods of objects being deleted. {@link #close()} ends every
- * watch, stops the custom resource controller and closes the caches; the storage stays open
- * (its owner closes it).
+ * resources, starts the resource quota controller (which keeps ResourceQuotas' status, see
+ * {@code controller.ResourceQuotaController}) and resumes the grace periods of objects being
+ * deleted. {@link #close()} ends every watch, stops the custom resource and quota controllers and
+ * closes the caches; the storage stays open (its owner closes it).
  *
  * <p>Thread-safe after {@code build}; {@code start} and {@code close} are called once each.
  */
@@ -58,6 +59,7 @@ public final class GenericApiServer implements AutoCloseable {
   private final ApiRoutes routes;
   private volatile CustomResourceServing customResources;
   private volatile CustomResourceDefinitionController crdController;
+  private volatile io.listwatch.apiserver.controller.ResourceQuotaController quotaController;
 
   private GenericApiServer(Builder b) {
     this.registry = b.registry;
@@ -128,8 +130,18 @@ public final class GenericApiServer implements AutoCloseable {
     crdController = new CustomResourceDefinitionController(
         store("apiextensions.k8s.io", "v1", "customresourcedefinitions"), customResources, clock, registry.all());
     crdController.start();
+    startQuotaController();
     store("", "v1", "pods").resumeGracePeriods();
     return this;
+  }
+
+  /** The ResourceQuotas' status keeper (kube-controller-manager's), when quotas are served. */
+  private void startQuotaController() {
+    if (registry.find("", "v1", "resourcequotas").isPresent()) {
+      quotaController = new io.listwatch.apiserver.controller.ResourceQuotaController(routes.resources(),
+          store("", "v1", "resourcequotas"), cachers, clock);
+      quotaController.start();
+    }
   }
 
   /**
@@ -198,6 +210,10 @@ public final class GenericApiServer implements AutoCloseable {
     CustomResourceDefinitionController crds = crdController;
     if (crds != null) {
       crds.close();
+    }
+    io.listwatch.apiserver.controller.ResourceQuotaController quota = quotaController;
+    if (quota != null) {
+      quota.close();
     }
     cachers.values().forEach(Cacher::close);
     CustomResourceServing custom = customResources;

@@ -22,13 +22,17 @@ public final class DefaultPlugins {
    * @param listers what the plug-ins read
    * @param namespaces the state of a namespace for {@link NamespaceLifecycle}, which must see a
    *     namespace created a moment ago
+   * @param quotas the quotas' stored state and status writes, for {@link ResourceQuota}
    */
   public static AdmissionChain chain(Listers listers,
-      Function<String, CompletableFuture<NamespaceLifecycle.NamespaceState>> namespaces) {
+      Function<String, CompletableFuture<NamespaceLifecycle.NamespaceState>> namespaces,
+      ResourceQuota.QuotaAccessor quotas) {
     List<AdmissionPlugin> plugins = new ArrayList<>();
     plugins.add(new NamespaceLifecycle(namespaces));
     plugins.add(new ServiceAccount());
     plugins.add(new PodSecurity(listers));
+    plugins.add(new LimitRanger(listers));
+    plugins.add(new ResourceQuota(listers, quotas));
     return AdmissionChain.of(plugins);
   }
 }

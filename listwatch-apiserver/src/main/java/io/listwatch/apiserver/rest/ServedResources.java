@@ -71,7 +71,7 @@ public final class ServedResources {
       // the cache may not have seen a namespace created a moment ago: ask storage
       return nsStore[0].getFromStorage("", ns).thenApply(kv -> kv.isEmpty() ? NamespaceLifecycle.NamespaceState.MISSING
           : namespaceState(kv.get().value()));
-    });
+    }, new QuotaStatusAccess(() -> stores.get(registry.find("", "v1", "resourcequotas").orElseThrow()), clock));
     for (ResourceDefinition def : registry.all()) {
       if (def.namespaced()) {
         namespacedResources.add(def.group() + "/" + def.plural());
