@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * every workload's pod template (deployments, replicasets, statefulsets, daemonsets, jobs and
  * the jobs of cronjobs): {@code restartPolicy: Always}, {@code terminationGracePeriodSeconds:
  * 30}, {@code dnsPolicy: ClusterFirst}, {@code securityContext: {}}, {@code schedulerName:
- * default-scheduler}, {@code enableServiceLinks: true}; each container (and init container):
+ * default-scheduler}; each container (and init container):
  * {@code terminationMessagePath: /dev/termination-log}, {@code terminationMessagePolicy: File},
  * {@code imagePullPolicy} ({@link #pullPolicy}), {@code resources: {}}, ports'
  * {@code protocol: TCP}, probes' counters and HTTP actions ({@code SetDefaults_Probe},
@@ -40,7 +40,6 @@ final class PodSpecDefaults {
     defaultIfAbsent(spec, "dnsPolicy", "ClusterFirst");
     object(spec, "securityContext", true);
     defaultIfAbsent(spec, "schedulerName", "default-scheduler");
-    defaultIfAbsent(spec, "enableServiceLinks", true);
     for (String list : new String[] {"initContainers", "containers", "ephemeralContainers"}) {
       for (JsonNode c : spec.path(list)) {
         if (c instanceof ObjectNode container) {

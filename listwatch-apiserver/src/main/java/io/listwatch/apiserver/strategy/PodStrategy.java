@@ -9,7 +9,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * Pods (core/v1), kube's pod strategies: the pod spec's defaults ({@link PodSpecDefaults}, and
+ * Pods (core/v1), kube's pod strategies: the pod spec's defaults ({@link PodSpecDefaults}) and
+ * the pod's own ({@code SetDefaults_Pod}: requests from limits, {@code enableServiceLinks: true},
  * a host-network pod's host ports); a new pod is Pending with its QoS class, whatever status it
  * came with; its spec is validated as kube 1.32's {@code ValidatePodCreate} does
  * ({@link PodSpecValidation}) and an update as {@code ValidatePodUpdate} does
@@ -23,9 +24,31 @@ final class PodStrategy implements RestStrategy {
   public void defaults(ObjectNode obj) {
     ObjectNode spec = Fields.object(obj, "spec", true);
     PodSpecDefaults.podSpec(spec);
-    if (spec != null && spec.path("hostNetwork").asBoolean(false)) {
+    if (spec == null) {
+      return;
+    }
+    // kube's SetDefaults_Pod, which a workload's template does not get
+    requestsFromLimits(spec.path("containers"));
+    requestsFromLimits(spec.path("initContainers"));
+    Fields.defaultIfAbsent(spec, "enableServiceLinks", true);
+    if (spec.path("hostNetwork").asBoolean(false)) {
       hostNetworkPorts(spec.path("containers"));
       hostNetworkPorts(spec.path("initContainers"));
+    }
+  }
+
+  /** A container's limits without a request of the same resource give it that request (pods only, as kube). */
+  private static void requestsFromLimits(JsonNode containers) {
+    for (JsonNode c : containers) {
+      if (c.path("resources").get("limits") instanceof ObjectNode limits && !limits.isEmpty()
+          && c.get("resources") instanceof ObjectNode resources) {
+        ObjectNode requests = Fields.object(resources, "requests", true);
+        limits.properties().forEach(l -> {
+          if (!requests.has(l.getKey())) {
+            requests.set(l.getKey(), l.getValue().deepCopy());
+          }
+        });
+      }
     }
   }
 

@@ -48,6 +48,19 @@ class BuiltinDefaultsTest {
     assertThat(c.path("terminationMessagePolicy").asText()).isEqualTo("File");
     assertThat(c.at("/ports/0/protocol").asText()).isEqualTo("TCP");
     assertThat(c.path("resources").isObject()).isTrue();
+    assertThat(pod.has("enableServiceLinks")).as("a Pod's own default, not a template's").isFalse();
+  }
+
+  @Test
+  void pod_getsRequestsFromLimits_andServiceLinks_whichTemplatesDoNot() throws Exception {
+    JsonNode p = defaulted("", "pods", """
+        {"spec":{"containers":[{"name":"a","image":"x","resources":{"limits":{"cpu":"1","memory":"1Gi"},
+         "requests":{"cpu":"500m"}}}],"initContainers":[{"name":"i","image":"x","resources":{"limits":{"cpu":"2"}}}]}}""");
+
+    assertThat(p.at("/spec/containers/0/resources/requests").toString())
+        .as("a request given is kept; a missing one is the limit").isEqualTo("{\"cpu\":\"500m\",\"memory\":\"1Gi\"}");
+    assertThat(p.at("/spec/initContainers/0/resources/requests/cpu").asText()).isEqualTo("2");
+    assertThat(p.at("/spec/enableServiceLinks").asBoolean()).isTrue();
   }
 
   @Test

@@ -145,7 +145,7 @@ final class DeploymentFixture implements AutoCloseable {
          "spec":{"containers":[{"name":"web","image":"%s","terminationMessagePath":"/dev/termination-log",
            "terminationMessagePolicy":"File","imagePullPolicy":"IfNotPresent","resources":{}}],
           "restartPolicy":"Always","terminationGracePeriodSeconds":30,"dnsPolicy":"ClusterFirst",
-          "securityContext":{},"schedulerName":"default-scheduler","enableServiceLinks":true}}""".formatted(image);
+          "securityContext":{},"schedulerName":"default-scheduler"}}""".formatted(image);
   }
 
   /**
