@@ -26,6 +26,7 @@ public final class BuiltinStrategies {
       Map.entry("apps/replicasets", new ReplicaSetStrategy()),
       Map.entry("apps/statefulsets", new StatefulSetStrategy()),
       Map.entry("apps/daemonsets", new DaemonSetStrategy()),
+      Map.entry("apps/controllerrevisions", new ControllerRevisionStrategy()),
       Map.entry("batch/jobs", new JobStrategy()),
       Map.entry("batch/cronjobs", new CronJobStrategy()),
       Map.entry("scheduling.k8s.io/priorityclasses", new PriorityClassStrategy()),
