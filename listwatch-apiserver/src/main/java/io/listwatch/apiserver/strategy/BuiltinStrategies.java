@@ -30,6 +30,10 @@ public final class BuiltinStrategies {
       Map.entry("batch/jobs", new JobStrategy()),
       Map.entry("batch/cronjobs", new CronJobStrategy()),
       Map.entry("scheduling.k8s.io/priorityclasses", new PriorityClassStrategy()),
+      Map.entry("rbac.authorization.k8s.io/roles", new RoleStrategy(true)),
+      Map.entry("rbac.authorization.k8s.io/clusterroles", new RoleStrategy(false)),
+      Map.entry("rbac.authorization.k8s.io/rolebindings", new RoleBindingStrategy(true)),
+      Map.entry("rbac.authorization.k8s.io/clusterrolebindings", new RoleBindingStrategy(false)),
       Map.entry("apiextensions.k8s.io/customresourcedefinitions", new CustomResourceDefinitionStrategy()));
 
   private BuiltinStrategies() {
