@@ -31,6 +31,8 @@ public final class BuiltinStrategies {
       Map.entry("batch/cronjobs", new CronJobStrategy()),
       Map.entry("scheduling.k8s.io/priorityclasses", new PriorityClassStrategy()),
       Map.entry("policy/poddisruptionbudgets", new PodDisruptionBudgetStrategy()),
+      Map.entry("networking.k8s.io/ingresses", new IngressStrategy()),
+      Map.entry("networking.k8s.io/networkpolicies", new NetworkPolicyStrategy()),
       Map.entry("coordination.k8s.io/leases", new LeaseStrategy()),
       Map.entry("storage.k8s.io/storageclasses", new StorageClassStrategy()),
       Map.entry("rbac.authorization.k8s.io/roles", new RoleStrategy(true)),
