@@ -35,10 +35,10 @@ public final class BuiltinStrategies {
       Map.entry("networking.k8s.io/networkpolicies", new NetworkPolicyStrategy()),
       Map.entry("coordination.k8s.io/leases", new LeaseStrategy()),
       Map.entry("storage.k8s.io/storageclasses", new StorageClassStrategy()),
-      Map.entry("rbac.authorization.k8s.io/roles", new RoleStrategy(true)),
-      Map.entry("rbac.authorization.k8s.io/clusterroles", new RoleStrategy(false)),
-      Map.entry("rbac.authorization.k8s.io/rolebindings", new RoleBindingStrategy(true)),
-      Map.entry("rbac.authorization.k8s.io/clusterrolebindings", new RoleBindingStrategy(false)),
+      Map.entry("rbac.authorization.k8s.io/roles", new RoleStrategy()),
+      Map.entry("rbac.authorization.k8s.io/clusterroles", new ClusterRoleStrategy()),
+      Map.entry("rbac.authorization.k8s.io/rolebindings", new RoleBindingStrategy()),
+      Map.entry("rbac.authorization.k8s.io/clusterrolebindings", new ClusterRoleBindingStrategy()),
       Map.entry("apiextensions.k8s.io/customresourcedefinitions", new CustomResourceDefinitionStrategy()));
 
   private BuiltinStrategies() {

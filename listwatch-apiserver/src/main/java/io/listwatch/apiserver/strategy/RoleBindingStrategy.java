@@ -15,13 +15,18 @@ import java.util.List;
  * or ClusterRole (a ClusterRole only, for a ClusterRoleBinding) of the RBAC group by a valid
  * name; each subject is a named ServiceAccount (of no group, with a namespace in a
  * ClusterRoleBinding), User or Group (of the RBAC group); on update the roleRef may not change
- * ({@code cannot change roleRef}). Stateless.
+ * ({@code cannot change roleRef}). Stateless; {@link ClusterRoleBindingStrategy} is the cluster-scoped kind's.
  */
-final class RoleBindingStrategy implements RestStrategy {
+class RoleBindingStrategy implements RestStrategy {
 
   static final String GROUP = "rbac.authorization.k8s.io";
 
   private final boolean namespaced;
+
+  /** A RoleBinding's strategy. */
+  RoleBindingStrategy() {
+    this(true);
+  }
 
   /** @param namespaced a RoleBinding (true) or a ClusterRoleBinding (false) */
   RoleBindingStrategy(boolean namespaced) {

@@ -13,11 +13,16 @@ import java.util.List;
  * resource rule (API groups and resources) or, in a ClusterRole only, a non-resource rule
  * (URLs, and nothing of a resource rule); a ClusterRole's {@code aggregationRule} has at least
  * one valid selector. The server's RBAC authorizer and escalation check, which read these
- * objects, stay in the server. Stateless.
+ * objects, stay in the server. Stateless; {@link ClusterRoleStrategy} is the cluster-scoped kind's.
  */
-final class RoleStrategy implements RestStrategy {
+class RoleStrategy implements RestStrategy {
 
   private final boolean namespaced;
+
+  /** A Role's strategy. */
+  RoleStrategy() {
+    this(true);
+  }
 
   /** @param namespaced a Role (true) or a ClusterRole (false) */
   RoleStrategy(boolean namespaced) {
