@@ -26,9 +26,19 @@ public final class BuiltinStrategies {
       Map.entry("apps/replicasets", new ReplicaSetStrategy()),
       Map.entry("apps/statefulsets", new StatefulSetStrategy()),
       Map.entry("apps/daemonsets", new DaemonSetStrategy()),
+      Map.entry("apps/controllerrevisions", new ControllerRevisionStrategy()),
       Map.entry("batch/jobs", new JobStrategy()),
       Map.entry("batch/cronjobs", new CronJobStrategy()),
       Map.entry("scheduling.k8s.io/priorityclasses", new PriorityClassStrategy()),
+      Map.entry("policy/poddisruptionbudgets", new PodDisruptionBudgetStrategy()),
+      Map.entry("networking.k8s.io/ingresses", new IngressStrategy()),
+      Map.entry("networking.k8s.io/networkpolicies", new NetworkPolicyStrategy()),
+      Map.entry("coordination.k8s.io/leases", new LeaseStrategy()),
+      Map.entry("storage.k8s.io/storageclasses", new StorageClassStrategy()),
+      Map.entry("rbac.authorization.k8s.io/roles", new RoleStrategy()),
+      Map.entry("rbac.authorization.k8s.io/clusterroles", new ClusterRoleStrategy()),
+      Map.entry("rbac.authorization.k8s.io/rolebindings", new RoleBindingStrategy()),
+      Map.entry("rbac.authorization.k8s.io/clusterrolebindings", new ClusterRoleBindingStrategy()),
       Map.entry("apiextensions.k8s.io/customresourcedefinitions", new CustomResourceDefinitionStrategy()));
 
   private BuiltinStrategies() {

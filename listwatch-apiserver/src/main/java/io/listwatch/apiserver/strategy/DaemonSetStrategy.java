@@ -5,7 +5,10 @@ import static io.listwatch.apiserver.strategy.Fields.object;
 import static io.listwatch.apiserver.strategy.WorkloadDefaults.REVISION_HISTORY_LIMIT;
 import static io.listwatch.apiserver.strategy.WorkloadDefaults.ROLLING_UPDATE;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.Status;
+import java.util.List;
 
 /**
  * DaemonSets (apps/v1), kube's strategy and defaults: a RollingUpdate strategy of 1 max
@@ -15,10 +18,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * keeps the stored labels.
  */
 final class DaemonSetStrategy extends WorkloadStrategy {
-
-  DaemonSetStrategy() {
-    super(false);
-  }
 
   @Override
   void specDefaults(ObjectNode spec) {
@@ -32,5 +31,10 @@ final class DaemonSetStrategy extends WorkloadStrategy {
       }
     }
     defaultIfAbsent(spec, "revisionHistoryLimit", REVISION_HISTORY_LIMIT);
+  }
+
+  @Override
+  void validateSpec(JsonNode spec, JsonNode oldSpec, List<Status.Cause> errors) {
+    WorkloadValidation.daemonSet(spec, oldSpec, errors);
   }
 }

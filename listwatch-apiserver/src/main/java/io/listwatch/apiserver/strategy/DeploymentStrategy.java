@@ -6,7 +6,10 @@ import static io.listwatch.apiserver.strategy.WorkloadDefaults.DEFAULT_REPLICAS;
 import static io.listwatch.apiserver.strategy.WorkloadDefaults.REVISION_HISTORY_LIMIT;
 import static io.listwatch.apiserver.strategy.WorkloadDefaults.ROLLING_UPDATE;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.Status;
+import java.util.List;
 
 /**
  * Deployments (apps/v1), kube's strategy and defaults: {@code replicas: 1}, a RollingUpdate
@@ -15,10 +18,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * template's defaults; a {@code /status} write keeps the stored labels.
  */
 final class DeploymentStrategy extends WorkloadStrategy {
-
-  DeploymentStrategy() {
-    super(true);
-  }
 
   @Override
   void specDefaults(ObjectNode spec) {
@@ -34,5 +33,10 @@ final class DeploymentStrategy extends WorkloadStrategy {
     }
     defaultIfAbsent(spec, "revisionHistoryLimit", REVISION_HISTORY_LIMIT);
     defaultIfAbsent(spec, "progressDeadlineSeconds", 600);
+  }
+
+  @Override
+  void validateSpec(JsonNode spec, JsonNode oldSpec, List<Status.Cause> errors) {
+    WorkloadValidation.deployment(spec, oldSpec, errors);
   }
 }

@@ -3,11 +3,8 @@ package io.listwatch.apiserver.strategy;
 import static io.listwatch.apiserver.strategy.Fields.absent;
 import static io.listwatch.apiserver.strategy.Fields.defaultIfAbsent;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.listwatch.api.Reasons;
 import io.listwatch.api.Status;
-import io.listwatch.api.StatusException;
 import java.time.Instant;
 import java.util.List;
 
@@ -16,7 +13,8 @@ import java.util.List;
  * when both are absent (parallelism 1 alone otherwise), {@code backoffLimit: 6},
  * {@code completionMode: NonIndexed}, {@code suspend: false}, {@code podReplacementPolicy:
  * TerminatingOrFailed} (without a pod failure policy) and the pod template's defaults; a new
- * job gets a generated selector ({@link #prepareForCreate}).
+ * job gets a generated selector ({@link #prepareForCreate}); validation is kube's
+ * ({@link JobValidation}).
  */
 final class JobStrategy implements RestStrategy {
 
@@ -50,12 +48,13 @@ final class JobStrategy implements RestStrategy {
   }
 
   /**
-   * kube's job strategy: unless {@code spec.manualSelector} is true, the job's pods are labelled
-   * with its name and uid ({@code batch.kubernetes.io/job-name}, {@code job-name},
-   * {@code batch.kubernetes.io/controller-uid}, {@code controller-uid}; labels the template
-   * already has are kept) and the selector matches the uid, which makes the pods this job's
-   * alone. A selector sent without {@code manualSelector: true} is refused (422, kube's
-   * "`selector` not auto-generated"). Needs the uid, which the store has set.
+   * kube's job strategy ({@code generateSelector}): unless {@code spec.manualSelector} is true,
+   * the job's pods are labelled with its name and uid ({@code batch.kubernetes.io/job-name},
+   * {@code job-name}, {@code batch.kubernetes.io/controller-uid}, {@code controller-uid}; labels
+   * the template already has are kept, for validation to refuse if they differ) and the
+   * selector gets {@code batch.kubernetes.io/controller-uid}, which makes the pods this job's
+   * alone. A selector the client sent without {@code manualSelector: true} then fails
+   * validation ("`selector` not auto-generated"). Needs the uid, which the store has set.
    */
   @Override
   public void prepareForCreate(ObjectNode job, Instant now) {
@@ -65,9 +64,12 @@ final class JobStrategy implements RestStrategy {
     }
     String name = job.path("metadata").path("name").asText();
     String uid = job.path("metadata").path("uid").asText();
-    ObjectNode template = spec.get("template") instanceof ObjectNode t ? t : spec.putObject("template");
-    ObjectNode meta = template.get("metadata") instanceof ObjectNode m ? m : template.putObject("metadata");
-    ObjectNode labels = meta.get("labels") instanceof ObjectNode l ? l : meta.putObject("labels");
+    ObjectNode template = Fields.object(spec, "template", true);
+    ObjectNode meta = Fields.object(template, "metadata", true);
+    ObjectNode labels = Fields.object(meta, "labels", true);
+    if (labels == null) {
+      return; // labels of the wrong type: left to validation
+    }
     for (String key : new String[] {"job-name", "batch.kubernetes.io/job-name"}) {
       if (!labels.has(key)) {
         labels.put(key, name);
@@ -78,13 +80,18 @@ final class JobStrategy implements RestStrategy {
         labels.put(key, uid);
       }
     }
-    JsonNode given = spec.get("selector");
-    if (given != null && !given.isNull() && !given.isEmpty()) {
-      // kube's validation: without manualSelector, the selector is the server's to generate
-      throw StatusException.invalid("batch", "Job", job.path("metadata").path("name").asText(),
-          List.of(new Status.Cause(Reasons.FIELD_VALUE_INVALID,
-              "Invalid value: " + given + ": `selector` not auto-generated", "spec.selector")));
+    ObjectNode matchLabels = Fields.object(Fields.object(spec, "selector", true), "matchLabels", true);
+    if (matchLabels != null && !matchLabels.has("batch.kubernetes.io/controller-uid")) {
+      matchLabels.put("batch.kubernetes.io/controller-uid", uid);
     }
-    spec.putObject("selector").putObject("matchLabels").put("batch.kubernetes.io/controller-uid", uid);
+  }
+
+  /** kube's {@code ValidateJob}, and on update {@code ValidateJobUpdate} ({@link JobValidation}). */
+  @Override
+  public void validate(ObjectNode job, ObjectNode old, List<Status.Cause> errors) {
+    JobValidation.job(job, errors);
+    if (old != null) {
+      JobValidation.update(job, old, errors);
+    }
   }
 }

@@ -7,7 +7,10 @@ import static io.listwatch.apiserver.strategy.WorkloadDefaults.DEFAULT_REPLICAS;
 import static io.listwatch.apiserver.strategy.WorkloadDefaults.REVISION_HISTORY_LIMIT;
 import static io.listwatch.apiserver.strategy.WorkloadDefaults.ROLLING_UPDATE;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.Status;
+import java.util.List;
 
 /**
  * StatefulSets (apps/v1), kube's strategy and defaults: {@code replicas: 1},
@@ -18,10 +21,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code /status} write keeps the stored labels.
  */
 final class StatefulSetStrategy extends WorkloadStrategy {
-
-  StatefulSetStrategy() {
-    super(true);
-  }
 
   @Override
   void specDefaults(ObjectNode spec) {
@@ -42,5 +41,10 @@ final class StatefulSetStrategy extends WorkloadStrategy {
     defaultIfAbsent(retention, "whenScaled", "Retain");
     defaultIfAbsent(spec, "replicas", DEFAULT_REPLICAS);
     defaultIfAbsent(spec, "revisionHistoryLimit", REVISION_HISTORY_LIMIT);
+  }
+
+  @Override
+  void validateSpec(JsonNode spec, JsonNode oldSpec, List<Status.Cause> errors) {
+    WorkloadValidation.statefulSet(spec, oldSpec, errors);
   }
 }

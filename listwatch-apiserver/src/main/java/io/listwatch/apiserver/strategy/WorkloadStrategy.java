@@ -1,24 +1,18 @@
 package io.listwatch.apiserver.strategy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Status;
 import java.util.List;
 
 /**
  * What kube's strategies of the apps workloads share (Deployments, ReplicaSets, StatefulSets,
- * DaemonSets): a {@code /status} write keeps the stored labels, and validation checks the
- * replicas (for the kinds that have them), the selector and the pod template
- * ({@link PodSpecValidation#workload}); defaults fill the kind's spec fields
- * ({@link #specDefaults}), then the pod template's ({@link PodSpecDefaults}). Stateless.
+ * DaemonSets): a {@code /status} write keeps the stored labels; validation checks the kind's
+ * spec ({@link #validateSpec}, kube's rules in {@link WorkloadValidation}); defaults fill the
+ * kind's spec fields ({@link #specDefaults}), then the pod template's ({@link PodSpecDefaults}).
+ * Stateless.
  */
 abstract class WorkloadStrategy implements RestStrategy {
-
-  private final boolean hasReplicas;
-
-  /** @param hasReplicas whether the kind has {@code spec.replicas} (a DaemonSet has not) */
-  WorkloadStrategy(boolean hasReplicas) {
-    this.hasReplicas = hasReplicas;
-  }
 
   @Override
   public final void defaults(ObjectNode obj) {
@@ -38,9 +32,14 @@ abstract class WorkloadStrategy implements RestStrategy {
     Fields.keepStoredMetadata(obj, old, "labels");
   }
 
-  /** kube's {@code Validate<Kind>}, as far as this server checks it. */
+  /** kube's {@code Validate<Kind>} and {@code ValidateUpdate} of the kind's spec. */
   @Override
-  public void validate(ObjectNode obj, ObjectNode old, List<Status.Cause> errors) {
-    PodSpecValidation.workload(obj.path("spec"), hasReplicas, errors);
+  public final void validate(ObjectNode obj, ObjectNode old, List<Status.Cause> errors) {
+    validateSpec(obj.path("spec"), old == null ? null : old.path("spec"), errors);
   }
+
+  /**
+   * Adds the errors of {@code spec} ({@code oldSpec} the stored one on update, null on create).
+   */
+  abstract void validateSpec(JsonNode spec, JsonNode oldSpec, List<Status.Cause> errors);
 }

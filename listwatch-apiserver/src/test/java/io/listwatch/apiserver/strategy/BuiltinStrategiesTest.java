@@ -24,6 +24,10 @@ class BuiltinStrategiesTest {
     assertThat(found).containsOnlyKeys("/namespaces", "/pods", "/services", "/endpoints", "/secrets", "/persistentvolumes",
         "/persistentvolumeclaims", "apps/deployments", "apps/replicasets", "apps/statefulsets", "apps/daemonsets",
         "batch/jobs", "batch/cronjobs", "scheduling.k8s.io/priorityclasses",
-        "apiextensions.k8s.io/customresourcedefinitions");
+        "apiextensions.k8s.io/customresourcedefinitions",
+        "apps/controllerrevisions", "policy/poddisruptionbudgets", "networking.k8s.io/ingresses",
+        "networking.k8s.io/networkpolicies", "coordination.k8s.io/leases", "storage.k8s.io/storageclasses",
+        "rbac.authorization.k8s.io/roles", "rbac.authorization.k8s.io/clusterroles",
+        "rbac.authorization.k8s.io/rolebindings", "rbac.authorization.k8s.io/clusterrolebindings");
   }
 }

@@ -71,7 +71,6 @@ class BuiltinValidationTest {
   @ParameterizedTest
   @CsvSource(delimiter = '|', textBlock = """
       "selector":{"matchLabels":{"app":"d"}},"replicas":-2, | spec.replicas: Invalid value: -2: must be greater than or equal to 0
-      "replicas":1,                                          | spec.selector: Required value
       """)
   void deployment(String spec, String cause) {
     assertThat(causes(refusal("/apis/apps/v1/namespaces/default/deployments", DEPLOYMENT.formatted(spec))))

@@ -72,8 +72,11 @@ class DeploymentControllerTest {
   @Test
   void sync_emptySelector_recordsSelectingAll_andCreatesNothing() throws Exception {
     ObjectNode d = deployment(1, "nginx:1", 1, 0);
-    ((ObjectNode) d.path("spec")).putObject("selector");
-    try (DeploymentFixture f = new DeploymentFixture().objects(D, d)) {
+    try (DeploymentFixture f = new DeploymentFixture().objects(D, d).start()) {
+      // the server (as kube's) refuses an empty selector now: one stored before that is only in the cache
+      ObjectNode stored = f.client.server().get(D, "default", "web").orElseThrow();
+      ((ObjectNode) stored.path("spec")).putObject("selector");
+      f.replaceCached(D, stored);
       f.sync("default/web");
       assertThat(f.writes()).containsExactly("update deployments.apps/status default/web");
       assertThat(f.sent(0).path("status").path("observedGeneration").asLong()).isEqualTo(1);

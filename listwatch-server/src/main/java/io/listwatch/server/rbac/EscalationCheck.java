@@ -37,7 +37,7 @@ final class EscalationCheck implements WriteAdmission {
       PolicyRule.resource(List.of("*"), List.of("*"), List.of("*"), List.of()),
       PolicyRule.nonResource(List.of("*"), List.of("*")));
 
-  private final RbacValidation.Kind kind;
+  private final RbacKind kind;
   private final String resource;
   private final RbacAuthorizer rules;
   private final Authorizer authorizer;
@@ -46,7 +46,7 @@ final class EscalationCheck implements WriteAdmission {
    * @param rules what users hold
    * @param authorizer the server's authorizer, asked for {@code escalate} and {@code bind}
    */
-  EscalationCheck(RbacValidation.Kind kind, RbacAuthorizer rules, Authorizer authorizer) {
+  EscalationCheck(RbacKind kind, RbacAuthorizer rules, Authorizer authorizer) {
     this.kind = kind;
     this.resource = switch (kind) {
       case ROLE -> "roles";
@@ -76,13 +76,13 @@ final class EscalationCheck implements WriteAdmission {
 
   private void admitRole(UserInfo user, String namespace, ObjectNode role, ObjectNode old, String name) {
     // kube asks with the request's name: none on a create
-    Attributes escalate = Attributes.resource(user, "escalate", RbacValidation.GROUP, resource, "", namespace,
+    Attributes escalate = Attributes.resource(user, "escalate", RbacKind.GROUP, resource, "", namespace,
         old == null ? "" : name);
     if (authorizer.authorize(escalate).allowed()) {
       return;
     }
     confirmNoEscalation(user, namespace, PolicyRule.listFromJson(role.get("rules")), name);
-    if (kind == RbacValidation.Kind.CLUSTER_ROLE && (hasAggregationRule(role) || old != null && hasAggregationRule(old))
+    if (kind == RbacKind.CLUSTER_ROLE && (hasAggregationRule(role) || old != null && hasAggregationRule(old))
         && !Covers.uncovered(rules.rules(user, namespace).rules(), FULL_AUTHORITY).isEmpty()) {
       throw forbidden(name, "must have cluster-admin privileges to use the aggregationRule");
     }
@@ -125,10 +125,10 @@ final class EscalationCheck implements WriteAdmission {
   }
 
   private StatusException forbidden(String name, String why) {
-    String qualified = resource + "." + RbacValidation.GROUP;
+    String qualified = resource + "." + RbacKind.GROUP;
     String message = (name.isEmpty() ? qualified : qualified + " " + PolicyRule.goQuote(name)) + " is forbidden: " + why;
     return new StatusException(Status.failure(403, Reasons.FORBIDDEN, message,
-        Status.Details.of(name.isEmpty() ? null : name, RbacValidation.GROUP, resource)));
+        Status.Details.of(name.isEmpty() ? null : name, RbacKind.GROUP, resource)));
   }
 
   private static boolean hasAggregationRule(JsonNode role) {

@@ -8,11 +8,13 @@ import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.registry.ResourceRegistry;
 import io.listwatch.apiserver.rest.ApiRoutes;
+import io.listwatch.apiserver.strategy.BuiltinStrategies;
+import io.listwatch.apiserver.strategy.RestStrategy;
 import java.util.Map;
 
 /**
- * The server's authorization, put together: the RBAC resources' checks (defaulting, escalation
- * prevention, validation), the {@link PolicyCache} fed by their watch caches, the authorizer of
+ * The server's authorization, put together: the RBAC resources' escalation prevention (their
+ * defaulting and validation are the core's strategies), the {@link PolicyCache} fed by their watch caches, the authorizer of
  * the chosen {@link AuthorizationMode}, the access reviews, the bootstrap policy and the
  * ClusterRole aggregation controller.
  *
@@ -22,7 +24,7 @@ import java.util.Map;
  */
 public final class Rbac implements AutoCloseable {
 
-  private static final String GROUP = RbacValidation.GROUP;
+  private static final String GROUP = RbacKind.GROUP;
 
   private final PolicyCache cache = new PolicyCache();
   private final RbacAuthorizer rbac = new RbacAuthorizer(cache);
@@ -52,22 +54,25 @@ public final class Rbac implements AutoCloseable {
     cachers.get(r.clusterRoles).addListener(r.cache.clusterRolesListener());
     cachers.get(roleBindings).addListener(r.cache.roleBindingsListener());
     cachers.get(r.clusterRoleBindings).addListener(r.cache.clusterRoleBindingsListener());
-    r.admit(routes, roles, RbacValidation.Kind.ROLE);
-    r.admit(routes, r.clusterRoles, RbacValidation.Kind.CLUSTER_ROLE);
-    r.admit(routes, roleBindings, RbacValidation.Kind.ROLE_BINDING);
-    r.admit(routes, r.clusterRoleBindings, RbacValidation.Kind.CLUSTER_ROLE_BINDING);
+    r.admit(routes, roles, RbacKind.ROLE);
+    r.admit(routes, r.clusterRoles, RbacKind.CLUSTER_ROLE);
+    r.admit(routes, roleBindings, RbacKind.ROLE_BINDING);
+    r.admit(routes, r.clusterRoleBindings, RbacKind.CLUSTER_ROLE_BINDING);
     RuleResolver resolver = mode == AuthorizationMode.RBAC ? r.rbac : RuleResolver.ALWAYS_ALLOW;
     AccessReviews.register(registry, routes, r.authorizer, resolver);
     return r;
   }
 
-  /** kube's order: defaults, then the escalation check, then validation. */
-  private void admit(ApiRoutes routes, ResourceDefinition def, RbacValidation.Kind kind) {
-    if (kind == RbacValidation.Kind.ROLE_BINDING || kind == RbacValidation.Kind.CLUSTER_ROLE_BINDING) {
-      routes.resources().admission(def, RbacValidation.BINDING_DEFAULTS);
-    }
+  /**
+   * kube's order: defaults, then the escalation check, then validation. The defaults and the
+   * validation are the kind's strategy in the core (which the store runs again, harmlessly, for
+   * the defaults); the escalation check needs the defaulted roleRef, so the defaults run here
+   * before it.
+   */
+  private void admit(ApiRoutes routes, ResourceDefinition def, RbacKind kind) {
+    RestStrategy strategy = BuiltinStrategies.forResource(def);
+    routes.resources().admission(def, (user, namespace, object, old) -> strategy.defaults(object));
     routes.resources().admission(def, new EscalationCheck(kind, rbac, authorizer));
-    routes.resources().admission(def, new RbacValidation(kind));
   }
 
   private static ResourceDefinition def(ResourceRegistry registry, String plural) {

@@ -202,6 +202,7 @@ class KubectlLifecycleTest {
         apiVersion: apps/v1
         kind: ControllerRevision
         metadata: {name: db-1}
+        data: {}
         revision: 1
         ---
         apiVersion: batch/v1

@@ -20,7 +20,7 @@ class EscalationCheckTest {
       List.of("pods"), List.of());
   private static final UserInfo ALICE = UserInfo.of("alice", List.of("system:authenticated"));
 
-  private static EscalationCheck check(TestPolicy p, RbacValidation.Kind kind) {
+  private static EscalationCheck check(TestPolicy p, RbacKind kind) {
     RbacAuthorizer rbac = new RbacAuthorizer(p.cache);
     return new EscalationCheck(kind, rbac, rbac);
   }
@@ -32,7 +32,7 @@ class EscalationCheckTest {
 
   @Test
   void role_withRulesTheUserHolds_isAllowed() {
-    EscalationCheck roles = check(namespaceAdmin(), RbacValidation.Kind.ROLE);
+    EscalationCheck roles = check(namespaceAdmin(), RbacKind.ROLE);
     ObjectNode role = TestPolicy.roleJson("Role", "ns1", "pod-reader", READ_PODS);
 
     assertThatCode(() -> roles.admit(ALICE, "ns1", role, null)).doesNotThrowAnyException();
@@ -40,7 +40,7 @@ class EscalationCheckTest {
 
   @Test
   void role_withRulesTheUserLacks_isForbidden_withKubesMessage() {
-    EscalationCheck roles = check(namespaceAdmin(), RbacValidation.Kind.ROLE);
+    EscalationCheck roles = check(namespaceAdmin(), RbacKind.ROLE);
     ObjectNode role = TestPolicy.roleJson("Role", "ns2", "pod-writer", READ_PODS, WRITE_PODS);
 
     StatusException e = catchThrowableOfType(StatusException.class, () -> roles.admit(ALICE, "ns2", role, null));
@@ -54,20 +54,20 @@ class EscalationCheckTest {
 
   @Test
   void role_withEscalateVerb_mayGrantAnything() {
-    PolicyRule escalate = PolicyRule.resource(List.of("escalate", "create"), List.of(RbacValidation.GROUP),
+    PolicyRule escalate = PolicyRule.resource(List.of("escalate", "create"), List.of(RbacKind.GROUP),
         List.of("roles"), List.of());
     TestPolicy p = new TestPolicy().role("ns1", "escalator", escalate)
         .roleBinding("ns1", "b", "Role", "escalator", "User:alice");
     ObjectNode role = TestPolicy.roleJson("Role", "ns1", "everything",
         PolicyRule.resource(List.of("*"), List.of("*"), List.of("*"), List.of()));
 
-    assertThatCode(() -> check(p, RbacValidation.Kind.ROLE).admit(ALICE, "ns1", role, null))
+    assertThatCode(() -> check(p, RbacKind.ROLE).admit(ALICE, "ns1", role, null))
         .doesNotThrowAnyException();
   }
 
   @Test
   void clusterRole_needsTheRulesClusterWide_notInSomeNamespace() {
-    EscalationCheck clusterRoles = check(namespaceAdmin(), RbacValidation.Kind.CLUSTER_ROLE);
+    EscalationCheck clusterRoles = check(namespaceAdmin(), RbacKind.CLUSTER_ROLE);
     ObjectNode role = TestPolicy.roleJson("ClusterRole", "", "pod-reader", READ_PODS);
 
     StatusException e = catchThrowableOfType(StatusException.class, () -> clusterRoles.admit(ALICE, "", role, null));
@@ -85,7 +85,7 @@ class EscalationCheckTest {
         .put("x", "y");
 
     StatusException e = catchThrowableOfType(StatusException.class,
-        () -> check(p, RbacValidation.Kind.CLUSTER_ROLE).admit(ALICE, "", role, null));
+        () -> check(p, RbacKind.CLUSTER_ROLE).admit(ALICE, "", role, null));
 
     assertThat(e.status().message()).isEqualTo("clusterroles.rbac.authorization.k8s.io \"gather\" is forbidden: "
         + "must have cluster-admin privileges to use the aggregationRule");
@@ -93,7 +93,7 @@ class EscalationCheckTest {
 
   @Test
   void binding_toRoleTheUserHolds_isAllowed() {
-    EscalationCheck bindings = check(namespaceAdmin(), RbacValidation.Kind.ROLE_BINDING);
+    EscalationCheck bindings = check(namespaceAdmin(), RbacKind.ROLE_BINDING);
     ObjectNode binding = TestPolicy.bindingJson("RoleBinding", "ns1", "bob-views", "ClusterRole", "view", "User:bob");
 
     assertThatCode(() -> bindings.admit(ALICE, "ns1", binding, null)).doesNotThrowAnyException();
@@ -101,7 +101,7 @@ class EscalationCheckTest {
 
   @Test
   void binding_toClusterAdmin_byNamespaceAdmin_isForbidden() {
-    EscalationCheck bindings = check(namespaceAdmin(), RbacValidation.Kind.ROLE_BINDING);
+    EscalationCheck bindings = check(namespaceAdmin(), RbacKind.ROLE_BINDING);
     ObjectNode binding = TestPolicy.bindingJson("RoleBinding", "ns1", "root", "ClusterRole", "cluster-admin",
         "User:alice");
 
@@ -115,14 +115,14 @@ class EscalationCheckTest {
 
   @Test
   void clusterRoleBinding_withBindVerbOnThatRole_isAllowed_withoutHoldingIt() {
-    PolicyRule bind = PolicyRule.resource(List.of("bind"), List.of(RbacValidation.GROUP), List.of("clusterroles"),
+    PolicyRule bind = PolicyRule.resource(List.of("bind"), List.of(RbacKind.GROUP), List.of("clusterroles"),
         List.of("cluster-admin"));
     TestPolicy p = new TestPolicy().bootstrap().clusterRole("binder", bind)
         .clusterRoleBinding("binder", "binder", "User:alice");
     ObjectNode root = TestPolicy.bindingJson("ClusterRoleBinding", "", "root", "ClusterRole", "cluster-admin",
         "User:bob");
     ObjectNode other = TestPolicy.bindingJson("ClusterRoleBinding", "", "edit", "ClusterRole", "edit", "User:bob");
-    EscalationCheck bindings = check(p, RbacValidation.Kind.CLUSTER_ROLE_BINDING);
+    EscalationCheck bindings = check(p, RbacKind.CLUSTER_ROLE_BINDING);
 
     assertThatCode(() -> bindings.admit(ALICE, "", root, null)).doesNotThrowAnyException();
     assertThat(catchThrowableOfType(StatusException.class, () -> bindings.admit(ALICE, "", other, null)).code())
@@ -132,7 +132,7 @@ class EscalationCheckTest {
   @Test
   void binding_toMissingRole_isForbidden_sayingItIsNotFound() {
     StatusException e = catchThrowableOfType(StatusException.class, () -> check(namespaceAdmin(),
-        RbacValidation.Kind.ROLE_BINDING).admit(ALICE, "ns1", TestPolicy.bindingJson("RoleBinding", "ns1", "b", "Role",
+        RbacKind.ROLE_BINDING).admit(ALICE, "ns1", TestPolicy.bindingJson("RoleBinding", "ns1", "b", "Role",
         "ghost", "User:bob"), null));
 
     assertThat(e.status().message()).isEqualTo(
@@ -145,7 +145,7 @@ class EscalationCheckTest {
     ObjectNode binding = TestPolicy.bindingJson("ClusterRoleBinding", "", "x", "ClusterRole", "cluster-admin",
         "User:bob");
 
-    assertThatCode(() -> check(new TestPolicy(), RbacValidation.Kind.CLUSTER_ROLE_BINDING).admit(root, "", binding,
+    assertThatCode(() -> check(new TestPolicy(), RbacKind.CLUSTER_ROLE_BINDING).admit(root, "", binding,
         null)).doesNotThrowAnyException();
   }
 
@@ -155,7 +155,7 @@ class EscalationCheckTest {
         "User:bob");
     TestPolicy p = new TestPolicy().bootstrap();
 
-    assertThatCode(() -> new EscalationCheck(RbacValidation.Kind.CLUSTER_ROLE_BINDING, new RbacAuthorizer(p.cache),
+    assertThatCode(() -> new EscalationCheck(RbacKind.CLUSTER_ROLE_BINDING, new RbacAuthorizer(p.cache),
         Authorizer.ALWAYS_ALLOW).admit(ALICE, "", binding, null)).doesNotThrowAnyException();
   }
 
@@ -165,7 +165,7 @@ class EscalationCheckTest {
     ObjectNode updated = old.deepCopy();
     ((ObjectNode) updated.get("metadata")).putArray("finalizers").add("example.com/keep");
 
-    assertThatCode(() -> check(namespaceAdmin(), RbacValidation.Kind.ROLE).admit(ALICE, "ns2", updated, old))
+    assertThatCode(() -> check(namespaceAdmin(), RbacKind.ROLE).admit(ALICE, "ns2", updated, old))
         .doesNotThrowAnyException();
   }
 }

@@ -119,9 +119,9 @@ class RbacAuthorizerTest {
     assertThat(authz.authorize(secrets).allowed()).as("view cannot read secrets").isFalse();
     assertThat(authz.authorize(pods(editor, "create", "ns1")).allowed()).isTrue();
     assertThat(authz.authorize(pods(editor, "list", "ns1")).allowed()).as("edit includes view").isTrue();
-    assertThat(authz.authorize(Attributes.resource(editor, "create", RbacValidation.GROUP, "rolebindings", "", "ns1",
+    assertThat(authz.authorize(Attributes.resource(editor, "create", RbacKind.GROUP, "rolebindings", "", "ns1",
         "")).allowed()).isFalse();
-    assertThat(authz.authorize(Attributes.resource(admin, "create", RbacValidation.GROUP, "rolebindings", "", "ns1",
+    assertThat(authz.authorize(Attributes.resource(admin, "create", RbacKind.GROUP, "rolebindings", "", "ns1",
         "")).allowed()).isTrue();
     assertThat(authz.authorize(pods(admin, "delete", "ns1")).allowed()).as("admin includes edit").isTrue();
   }
