@@ -196,13 +196,6 @@ final class PodSpecValidation {
     return "must be between " + lo + " and " + hi + ", inclusive";
   }
 
-  /** kube's {@code ValidateNonnegativeField} on an integer, when it is one. */
-  static void nonNegativeField(JsonNode value, String path, List<Status.Cause> errors) {
-    if (value.isIntegralNumber() && value.longValue() < 0) {
-      errors.add(FieldErrors.invalid(path, value.longValue(), "must be greater than or equal to 0"));
-    }
-  }
-
   /** kube's {@code ValidateDNS1123Label}. */
   static void label(String value, String path, List<Status.Cause> errors) {
     for (String msg : NameSyntax.isDns1123Label(value)) {
@@ -233,31 +226,6 @@ final class PodSpecValidation {
   private static void subdomainIfSet(String value, String path, List<Status.Cause> errors) {
     if (!value.isEmpty()) {
       subdomain(value, path, errors);
-    }
-  }
-
-  /**
-   * What every workload's validation checks of its spec here: {@code spec.replicas} not
-   * negative (for the kinds that have replicas), a selector ({@code spec.selector: Required
-   * value}), and its pod template's spec.
-   */
-  static void workload(JsonNode spec, boolean hasReplicas, List<Status.Cause> errors) {
-    if (hasReplicas) {
-      nonNegative(spec.path("replicas"), "spec.replicas", errors);
-    }
-    if (spec.path("selector").isMissingNode() || spec.path("selector").isNull()) {
-      errors.add(FieldErrors.required("spec.selector", ""));
-    }
-    validate(spec.path("template").path("spec"), "spec.template.spec", errors);
-  }
-
-  /**
-   * kube's {@code ValidateNonnegativeField}: {@code <path>: Invalid value: <n>: must be greater
-   * than or equal to 0}, for an integer below zero.
-   */
-  private static void nonNegative(JsonNode value, String path, List<Status.Cause> errors) {
-    if (value.isIntegralNumber() && value.longValue() < 0) {
-      errors.add(FieldErrors.invalid(path, value.longValue(), "must be greater than or equal to 0"));
     }
   }
 }

@@ -1,6 +1,6 @@
 package io.listwatch.apiserver.strategy;
 
-import static io.listwatch.apiserver.strategy.PodSpecValidation.nonNegativeField;
+import static io.listwatch.apiserver.strategy.NumericFields.nonNegative;
 import static io.listwatch.apiserver.strategy.PodSpecValidation.set;
 import static io.listwatch.apiserver.strategy.PodSpecValidation.text;
 
@@ -68,7 +68,7 @@ final class ProbeValidation {
     handler(probe, false, gracePeriod, path, errors);
     for (String counter : List.of("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold",
         "failureThreshold")) {
-      nonNegativeField(probe.path(counter), path + "." + counter, errors);
+      nonNegative(probe.path(counter), path + "." + counter, errors);
     }
     JsonNode grace = probe.path("terminationGracePeriodSeconds");
     if (grace.isIntegralNumber() && grace.longValue() <= 0) {

@@ -45,6 +45,7 @@ class JobStrategyTest {
         {"metadata":{"name":"pi","uid":"u"},"spec":{"manualSelector":true,"selector":{"matchLabels":{"a":"b"}}}}""");
     ObjectNode manualBefore = manual.deepCopy();
 
+    strategy.defaults(auto);
     strategy.prepareForCreate(auto, Instant.EPOCH);
     List<Status.Cause> errors = new ArrayList<>();
     strategy.validate(auto, null, errors);

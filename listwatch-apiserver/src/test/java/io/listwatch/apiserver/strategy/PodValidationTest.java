@@ -79,7 +79,7 @@ class PodValidationTest {
       "volumeMounts":[{"name":"v","mountPath":"/v"}]                  | spec.containers[0].volumeMounts[0].name: Not found: "v"
       "resources":{"requests":{"cpu":"2"},"limits":{"cpu":"1"}}       | spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1
       "resources":{"requests":{"memory":"2Gi"},"limits":{"memory":"1Gi"}} | spec.containers[0].resources.requests: Invalid value: "2Gi": must be less than or equal to memory limit of 1Gi
-      "resources":{"limits":{"memory":"-1"},"requests":{"memory":"0"}} | spec.containers[0].resources.limits[memory]: Invalid value: "-1": must be greater than or equal to 0
+      "resources":{"requests":{"memory":"-1"}}                        | spec.containers[0].resources.requests[memory]: Invalid value: "-1": must be greater than or equal to 0
       "resources":{"requests":{"cpu":"x"}}                            | spec.containers[0].resources.requests[cpu]: Invalid value: "x": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'
       "resources":{"requests":{"example.com/gpu":"1"}}                | spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources
       "resources":{"requests":{"example.com/gpu":"1"},"limits":{"example.com/gpu":"2"}} | spec.containers[0].resources.requests: Invalid value: "1": must be equal to example.com/gpu limit of 2
