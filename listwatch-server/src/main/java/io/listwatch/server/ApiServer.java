@@ -196,6 +196,9 @@ public final class ApiServer implements AutoCloseable {
               tls.admin().get());
         }
       }
+      advertiseAddress(config.bindAddress).ifPresentOrElse(ip -> core.startKubernetesService(ip, port()),
+          () -> LOG.warn("no address to advertise (bind address {} and no other interface): no default/kubernetes "
+              + "Service endpoints", config.bindAddress));
       LOG.info("listwatch API server listening on {} ({} in {})", url(),
           config.etcdServers.isEmpty() ? "data" : "objects in etcd at " + config.etcdServers + ", certificates",
           dataDir);
@@ -290,6 +293,41 @@ public final class ApiServer implements AutoCloseable {
         gc.unserve(store);
       }
     }));
+  }
+
+  /**
+   * The address the {@code default/kubernetes} endpoints name for this server (kube's
+   * {@code --advertise-address} default, {@code ResolveBindAddress}): the bind address when it
+   * is a specific address other than loopback, else the first IPv4 address of an interface that
+   * is up and not loopback; empty when there is none.
+   */
+  static Optional<String> advertiseAddress(String bindAddress) {
+    byte[] literal = io.listwatch.apiserver.validation.IpAddresses.parse(bindAddress);
+    if (literal != null) { // else a host name: choose an interface's address as for the wildcard
+      try {
+        java.net.InetAddress bind = java.net.InetAddress.getByAddress(literal);
+        if (!bind.isAnyLocalAddress() && !bind.isLoopbackAddress() && !bind.isLinkLocalAddress()) {
+          return Optional.of(bind.getHostAddress());
+        }
+      } catch (java.net.UnknownHostException impossible) {
+        throw new IllegalStateException(impossible);
+      }
+    }
+    try {
+      for (var nic : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+        if (!nic.isUp() || nic.isLoopback()) {
+          continue;
+        }
+        for (var a : java.util.Collections.list(nic.getInetAddresses())) {
+          if (a instanceof java.net.Inet4Address && !a.isLoopbackAddress() && !a.isLinkLocalAddress()) {
+            return Optional.of(a.getHostAddress());
+          }
+        }
+      }
+    } catch (java.net.SocketException e) {
+      LOG.warn("cannot list the network interfaces: {}", e.toString());
+    }
+    return Optional.empty();
   }
 
   /** Whether the controllers are leader-elected: as the builder says, else when on etcd. */
