@@ -305,9 +305,7 @@ final class ServiceValidation {
         errors.add(FieldErrors.invalid("spec.healthCheckNodePort", healthCheck,
             "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
       }
-    } else if (healthCheck == 0) {
-      errors.add(FieldErrors.required("spec.healthCheckNodePort", ""));
-    } else {
+    } else if (healthCheck != 0) { // 0 is allocated after validation here, before it in kube: never Required
       PortRules.number(spec.path("healthCheckNodePort"), "spec.healthCheckNodePort", errors);
     }
     if (!present(spec, "internalTrafficPolicy")) {
