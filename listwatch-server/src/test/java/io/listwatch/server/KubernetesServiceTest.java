@@ -53,6 +53,6 @@ class KubernetesServiceTest {
   void advertiseAddress_isASpecificBindAddress_elseAnInterfaceAddress() {
     assertThat(ApiServer.advertiseAddress("192.0.2.50")).contains("192.0.2.50");
     assertThat(ApiServer.advertiseAddress("0.0.0.0")).isEqualTo(ApiServer.advertiseAddress("127.0.0.1"));
-    assertThat(ApiServer.advertiseAddress("127.0.0.1")).allSatisfy(ip -> assertThat(ip).doesNotStartWith("127."));
+    ApiServer.advertiseAddress("127.0.0.1").ifPresent(ip -> assertThat(ip).doesNotStartWith("127."));
   }
 }
