@@ -180,15 +180,18 @@ public final class GenericApiServer implements AutoCloseable {
    * this server's address among them (kube's bootstrap controller with the lease endpoint
    * reconciler; see {@link KubernetesServiceReconciler}). The front door calls it once it
    * serves on {@code address}:{@code port}; {@link #close()} stops it and takes the address out.
+   * Without {@code leaseEndpoints} (kube's {@code --endpoint-reconciler-type=none}) only the
+   * Service is kept.
    */
-  public void startKubernetesService(String address, int port) {
+  public void startKubernetesService(String address, int port, boolean leaseEndpoints) {
     if (serviceAllocator == null) {
       return;
     }
     ResourceStore slices = registry.find("discovery.k8s.io", "v1", "endpointslices")
         .map(def -> routes.resources().store(def)).orElse(null);
     KubernetesServiceReconciler reconciler = new KubernetesServiceReconciler(store("", "v1", "services"),
-        store("", "v1", "endpoints"), slices, storage, clock, serviceAllocator.ipRange(), address, port);
+        store("", "v1", "endpoints"), slices, storage, clock, serviceAllocator.ipRange(), address, port,
+        leaseEndpoints);
     kubernetesService = reconciler;
     reconciler.start();
   }

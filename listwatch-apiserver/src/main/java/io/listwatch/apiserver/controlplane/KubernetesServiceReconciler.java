@@ -32,7 +32,8 @@ import java.util.logging.Logger;
  * endpoint reconciler, {@code controlplane/reconcilers/lease.go}).
  *
  * <h2>Design</h2>
- * Each server holds a lease in storage, {@code /registry/masterleases/<its address>}, renewed
+ * With {@code leaseEndpoints} (kube's {@code --endpoint-reconciler-type=lease}, the default),
+ * each server holds a lease in storage, {@code /registry/masterleases/<its address>}, renewed
  * every {@link #INTERVAL} and good for {@link #LEASE_TTL} (kube's etcd lease TTL; here an
  * expiry time in the value, since storage has no TTL: an expired lease is removed by whichever
  * server sees it). Every {@link #INTERVAL} each server: renews its lease; creates the Service
@@ -68,6 +69,8 @@ public final class KubernetesServiceReconciler implements AutoCloseable {
   private final ServiceIpRange range;
   private final String address;
   private final int port;
+  /** kube's {@code --endpoint-reconciler-type}: {@code lease} (true) or {@code none} (false, the Service only). */
+  private final boolean leaseEndpoints;
   private final ExecutorService thread;
   private volatile Clock.Cancellable timer;
   private volatile boolean closed;
@@ -75,9 +78,12 @@ public final class KubernetesServiceReconciler implements AutoCloseable {
   /**
    * @param address this server's address as the endpoints name it (an IP, not loopback)
    * @param port the port it serves on (the Service's {@code targetPort})
+   * @param leaseEndpoints whether to keep the endpoints with a lease per server (kube's
+   *     {@code --endpoint-reconciler-type=lease}, its default) or to keep only the Service
+   *     ({@code none}: no lease, no endpoints, nothing written at shutdown)
    */
   public KubernetesServiceReconciler(ResourceStore services, ResourceStore endpoints, ResourceStore endpointSlices,
-      Storage storage, Clock clock, ServiceIpRange range, String address, int port) {
+      Storage storage, Clock clock, ServiceIpRange range, String address, int port, boolean leaseEndpoints) {
     this.services = services;
     this.endpoints = endpoints;
     this.endpointSlices = endpointSlices;
@@ -86,6 +92,7 @@ public final class KubernetesServiceReconciler implements AutoCloseable {
     this.range = range;
     this.address = address;
     this.port = port;
+    this.leaseEndpoints = leaseEndpoints;
     this.thread = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "KubernetesServiceReconciler[" + address + "]");
       t.setDaemon(true);
@@ -124,8 +131,11 @@ public final class KubernetesServiceReconciler implements AutoCloseable {
 
   /** One pass: lease, Service, Endpoints, EndpointSlice. Blocks; runs on the reconciler's thread. */
   void reconcile() {
-    renewLease();
     ensureService();
+    if (!leaseEndpoints) {
+      return;
+    }
+    renewLease();
     List<String> live = liveAddresses();
     ensure(endpoints, desiredEndpoints(live));
     if (endpointSlices != null) {
@@ -340,6 +350,9 @@ public final class KubernetesServiceReconciler implements AutoCloseable {
       t.cancel();
     }
     thread.execute(() -> {
+      if (!leaseEndpoints) {
+        return;
+      }
       try {
         List<String> live = liveAddresses();
         ensure(endpoints, desiredEndpoints(live));

@@ -48,7 +48,7 @@ class KubernetesServiceReconcilerTest {
   private KubernetesServiceReconciler reconciler(GenericApiServer server, FakeClock clock, String address) {
     KubernetesServiceReconciler r = new KubernetesServiceReconciler(server.store("", "v1", "services"),
         server.store("", "v1", "endpoints"), server.store("discovery.k8s.io", "v1", "endpointslices"), storage, clock,
-        server.serviceIpRange(), address, 6443);
+        server.serviceIpRange(), address, 6443, true);
     open.add(r);
     return r;
   }
@@ -70,7 +70,7 @@ class KubernetesServiceReconcilerTest {
   void start_makesTheServiceItsEndpointsAndSlice() {
     FakeClock clock = new FakeClock();
     GenericApiServer server = server(clock);
-    server.startKubernetesService("192.0.2.10", 6443);
+    server.startKubernetesService("192.0.2.10", 6443, true);
     ObjectNode svc = get(server, SERVICE);
     assertThat(svc.path("spec").path("clusterIP").asText()).isEqualTo("10.96.0.1");
     assertThat(svc.path("spec").path("type").asText()).isEqualTo("ClusterIP");
@@ -92,7 +92,7 @@ class KubernetesServiceReconcilerTest {
   void deleted_isBackWithinOneInterval() {
     FakeClock clock = new FakeClock();
     GenericApiServer server = server(clock);
-    server.startKubernetesService("192.0.2.10", 6443);
+    server.startKubernetesService("192.0.2.10", 6443, true);
     ok(server, "DELETE", SERVICE, Map.of(), null);
     ok(server, "DELETE", ENDPOINTS, Map.of(), null);
     clock.advance(KubernetesServiceReconciler.INTERVAL);
