@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
+import io.listwatch.apiserver.strategy.ServiceSpecs;
 import io.listwatch.apiserver.validation.FieldErrors;
 import io.listwatch.apiserver.validation.IpAddresses;
 import java.util.ArrayList;
@@ -27,18 +28,18 @@ final class IpFamilies {
    * @throws StatusException 422 Invalid for a family or policy the cluster does not serve
    */
   static void init(ObjectNode spec, JsonNode oldSpec, String primary, String name) {
-    if (!ServiceAllocator.needsClusterIp(spec)) {
+    if (!ServiceSpecs.needsClusterIp(spec)) {
       return;
     }
-    List<String> ips = ServiceAllocator.strings(spec.path("clusterIPs"));
-    List<String> families = ServiceAllocator.strings(spec.path("ipFamilies"));
+    List<String> ips = ServiceSpecs.strings(spec.path("clusterIPs"));
+    List<String> families = ServiceSpecs.strings(spec.path("ipFamilies"));
     String policy = spec.path("ipFamilyPolicy").isTextual() ? spec.get("ipFamilyPolicy").asText() : null;
     List<Status.Cause> errors = new ArrayList<>();
     if (oldSpec != null && "SingleStack".equals(policy)) {
-      if (ips.size() > 1 && ips.equals(ServiceAllocator.strings(oldSpec.path("clusterIPs")))) {
+      if (ips.size() > 1 && ips.equals(ServiceSpecs.strings(oldSpec.path("clusterIPs")))) {
         ips = ips.subList(0, 1);
       }
-      if (families.size() > 1 && families.equals(ServiceAllocator.strings(oldSpec.path("ipFamilies")))) {
+      if (families.size() > 1 && families.equals(ServiceSpecs.strings(oldSpec.path("ipFamilies")))) {
         families = new ArrayList<>(families.subList(0, 1));
       }
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
 import io.listwatch.apiserver.rest.StoreHooks;
+import io.listwatch.apiserver.strategy.ServiceSpecs;
 import io.listwatch.apiserver.validation.FieldErrors;
 import io.listwatch.storage.Storage;
 import java.util.ArrayList;
@@ -103,30 +104,6 @@ public final class ServiceAllocator implements StoreHooks {
     return obj.path("metadata").path("namespace").asText("") + "/" + obj.path("metadata").path("name").asText("");
   }
 
-  static boolean needsClusterIp(JsonNode spec) {
-    return !spec.path("type").asText("").equals("ExternalName");
-  }
-
-  static boolean headless(JsonNode spec) {
-    return spec.path("clusterIP").asText("").equals("None");
-  }
-
-  static boolean hasNodePorts(JsonNode spec) {
-    String type = spec.path("type").asText("");
-    return type.equals("NodePort") || type.equals("LoadBalancer");
-  }
-
-  static boolean needsNodePort(JsonNode spec) {
-    String type = spec.path("type").asText("");
-    return type.equals("NodePort")
-        || (type.equals("LoadBalancer") && spec.path("allocateLoadBalancerNodePorts").asBoolean(true));
-  }
-
-  static boolean needsHealthCheck(JsonNode spec) {
-    return spec.path("type").asText("").equals("LoadBalancer")
-        && spec.path("externalTrafficPolicy").asText("").equals("Local");
-  }
-
   /** The items of the cluster IPs {@code spec} holds in this range. */
   List<Integer> ipOffsets(JsonNode spec) {
     List<Integer> out = new ArrayList<>();
@@ -165,10 +142,11 @@ public final class ServiceAllocator implements StoreHooks {
     String name = obj.path("metadata").path("name").asText("");
     JsonNode oldSpec = old == null ? null : old.path("spec");
     IpFamilies.init(spec, oldSpec, ipRange.family(), name);
-    boolean wantIp = needsClusterIp(spec) && !headless(spec) && (oldSpec == null || !needsClusterIp(oldSpec));
+    boolean wantIp = ServiceSpecs.needsClusterIp(spec) && !ServiceSpecs.headless(spec)
+        && (oldSpec == null || !ServiceSpecs.needsClusterIp(oldSpec));
     List<Integer> oldIps = oldSpec == null ? List.of() : ipOffsets(oldSpec);
     List<Integer> oldPorts = oldSpec == null ? List.of() : portOffsets(oldSpec);
-    IpRequest ipRequest = wantIp ? new IpRequest(name, strings(spec.path("clusterIPs"))) : null;
+    IpRequest ipRequest = wantIp ? new IpRequest(name, ServiceSpecs.strings(spec.path("clusterIPs"))) : null;
     PortRequest portRequest = new PortRequest(name, spec, new HashSet<>(oldPorts));
     CompletableFuture<List<Integer>> takenIps = ipRequest == null ? CompletableFuture.completedFuture(List.of())
         : apply(ips, dryRun, ipRequest::allocate);
@@ -221,14 +199,6 @@ public final class ServiceAllocator implements StoreHooks {
             + " (the repair will): " + e);
       }
     });
-  }
-
-  static List<String> strings(JsonNode list) {
-    List<String> out = new ArrayList<>();
-    for (JsonNode n : list) {
-      out.add(n.asText(""));
-    }
-    return out;
   }
 
   private static StatusException invalid(String name, Status.Cause cause) {
@@ -295,9 +265,9 @@ public final class ServiceAllocator implements StoreHooks {
         asked[i] = list.get(i).path("nodePort").asLong(0);
       }
       assigned = asked.clone();
-      any = hasNodePorts(spec);
-      needs = needsNodePort(spec);
-      needsHealthCheck = needsHealthCheck(spec);
+      any = ServiceSpecs.hasNodePorts(spec);
+      needs = ServiceSpecs.needsNodePort(spec);
+      needsHealthCheck = ServiceSpecs.needsHealthCheck(spec);
       askedHealthCheck = spec.path("healthCheckNodePort").asLong(0);
       healthCheck = askedHealthCheck;
     }

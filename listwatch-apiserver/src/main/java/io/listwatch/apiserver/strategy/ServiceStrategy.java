@@ -60,7 +60,7 @@ final class ServiceStrategy implements RestStrategy {
         }
       }
     }
-    if (ServiceValidation.externallyAccessible(spec)) {
+    if (ServiceSpecs.externallyAccessible(spec)) {
       defaultIfAbsent(spec, "externalTrafficPolicy", "Cluster");
     }
     String type = spec.path("type").asText("");
@@ -98,21 +98,9 @@ final class ServiceStrategy implements RestStrategy {
     dropTypeDependentFields(obj, spec, oldSpec);
   }
 
-  /** kube's {@code needsClusterIP}: every type but ExternalName. */
-  private static boolean needsClusterIp(JsonNode spec) {
-    return !spec.path("type").asText("").equals("ExternalName");
-  }
-
-  /** kube's {@code needsNodePort}: NodePort, and LoadBalancer unless it allocates none. */
-  static boolean needsNodePort(JsonNode spec) {
-    String type = spec.path("type").asText("");
-    return type.equals("NodePort")
-        || (type.equals("LoadBalancer") && spec.path("allocateLoadBalancerNodePorts").asBoolean(true));
-  }
-
   /** What the client of an update left out of what the server allocated: kept from the stored object. */
   private static void patchAllocatedValues(ObjectNode spec, JsonNode oldSpec) {
-    if (needsClusterIp(oldSpec) && needsClusterIp(spec)) {
+    if (ServiceSpecs.needsClusterIp(oldSpec) && ServiceSpecs.needsClusterIp(spec)) {
       if (spec.path("clusterIP").asText("").isEmpty() && oldSpec.has("clusterIP")) {
         spec.set("clusterIP", oldSpec.get("clusterIP").deepCopy());
       }
@@ -120,7 +108,7 @@ final class ServiceStrategy implements RestStrategy {
         spec.set("clusterIPs", oldSpec.get("clusterIPs").deepCopy());
       }
     }
-    if (needsNodePort(oldSpec) && needsNodePort(spec)) {
+    if (ServiceSpecs.needsNodePort(oldSpec) && ServiceSpecs.needsNodePort(spec)) {
       Set<Long> used = nodePorts(oldSpec);
       used.retainAll(nodePorts(spec));
       Map<String, Long> byName = new HashMap<>();
@@ -135,7 +123,7 @@ final class ServiceStrategy implements RestStrategy {
         }
       }
     }
-    if (ServiceValidation.needsHealthCheck(oldSpec) && ServiceValidation.needsHealthCheck(spec)
+    if (ServiceSpecs.needsHealthCheck(oldSpec) && ServiceSpecs.needsHealthCheck(spec)
         && spec.path("healthCheckNodePort").asLong(0) == 0 && oldSpec.has("healthCheckNodePort")) {
       spec.set("healthCheckNodePort", oldSpec.get("healthCheckNodePort").deepCopy());
     }
@@ -181,7 +169,7 @@ final class ServiceStrategy implements RestStrategy {
 
   /** kube's {@code dropTypeDependentFields}: what a type change leaves without use, unless the client changed it. */
   private static void dropTypeDependentFields(ObjectNode obj, ObjectNode spec, JsonNode oldSpec) {
-    if (needsClusterIp(oldSpec) && !needsClusterIp(spec)) {
+    if (ServiceSpecs.needsClusterIp(oldSpec) && !ServiceSpecs.needsClusterIp(spec)) {
       if (same(spec, oldSpec, "clusterIPs") && same(spec, oldSpec, "clusterIP")) {
         spec.remove("clusterIP");
         spec.remove("clusterIPs");
@@ -193,14 +181,14 @@ final class ServiceStrategy implements RestStrategy {
         spec.remove("ipFamilyPolicy");
       }
     }
-    if (needsNodePort(oldSpec) && !needsNodePort(spec) && nodePortList(spec).equals(nodePortList(oldSpec))) {
+    if (ServiceSpecs.needsNodePort(oldSpec) && !ServiceSpecs.needsNodePort(spec) && nodePortList(spec).equals(nodePortList(oldSpec))) {
       for (JsonNode p : spec.path("ports")) {
         if (p instanceof ObjectNode port) {
           port.remove("nodePort");
         }
       }
     }
-    if (ServiceValidation.needsHealthCheck(oldSpec) && !ServiceValidation.needsHealthCheck(spec)
+    if (ServiceSpecs.needsHealthCheck(oldSpec) && !ServiceSpecs.needsHealthCheck(spec)
         && same(spec, oldSpec, "healthCheckNodePort")) {
       spec.remove("healthCheckNodePort");
     }
@@ -214,7 +202,7 @@ final class ServiceStrategy implements RestStrategy {
         spec.remove("loadBalancerClass");
       }
     }
-    if (ServiceValidation.externallyAccessible(oldSpec) && !ServiceValidation.externallyAccessible(spec)
+    if (ServiceSpecs.externallyAccessible(oldSpec) && !ServiceSpecs.externallyAccessible(spec)
         && same(spec, oldSpec, "externalTrafficPolicy")) {
       spec.remove("externalTrafficPolicy");
     }

@@ -6,7 +6,6 @@ import io.listwatch.api.validation.NameSyntax;
 import io.listwatch.apiserver.validation.FieldErrors;
 import io.listwatch.apiserver.validation.IpAddresses;
 import io.listwatch.apiserver.validation.ObjectMetaValidator;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -34,37 +33,10 @@ final class ServiceValidation {
   private ServiceValidation() {
   }
 
-  static List<String> strings(JsonNode list) {
-    List<String> out = new ArrayList<>();
-    for (JsonNode n : list) {
-      out.add(n.asText(""));
-    }
-    return out;
-  }
-
-  /** kube's {@code isHeadlessService}: {@code clusterIPs} is exactly {@code ["None"]}. */
-  static boolean headless(JsonNode spec) {
-    JsonNode ips = spec.path("clusterIPs");
-    return ips.size() == 1 && ips.get(0).asText("").equals("None");
-  }
-
-  /** kube's {@code ExternallyAccessible}: NodePort, LoadBalancer, or ClusterIP with external IPs. */
-  static boolean externallyAccessible(JsonNode spec) {
-    String type = spec.path("type").asText("");
-    return type.equals("LoadBalancer") || type.equals("NodePort")
-        || (type.equals("ClusterIP") && !spec.path("externalIPs").isEmpty());
-  }
-
-  /** kube's {@code NeedsHealthCheck}: a LoadBalancer with {@code externalTrafficPolicy: Local}. */
-  static boolean needsHealthCheck(JsonNode spec) {
-    return spec.path("type").asText("").equals("LoadBalancer")
-        && spec.path("externalTrafficPolicy").asText("").equals("Local");
-  }
-
   /** {@code ValidateService} of {@code spec} (a create, and the second half of an update). */
   static void validate(JsonNode spec, List<Status.Cause> errors) {
     String type = spec.path("type").asText("");
-    boolean headless = headless(spec);
+    boolean headless = ServiceSpecs.headless(spec);
     JsonNode ports = spec.path("ports");
     if (ports.isEmpty() && !headless && !type.equals("ExternalName")) {
       errors.add(FieldErrors.required("spec.ports", ""));
@@ -187,7 +159,7 @@ final class ServiceValidation {
       return;
     }
     String clusterIp = spec.path("clusterIP").asText("");
-    List<String> ips = strings(spec.path("clusterIPs"));
+    List<String> ips = ServiceSpecs.strings(spec.path("clusterIPs"));
     if (!clusterIp.isEmpty()) {
       if (ips.isEmpty()) {
         errors.add(FieldErrors.required("spec.clusterIPs", ""));
@@ -197,7 +169,7 @@ final class ServiceValidation {
     } else if (!ips.isEmpty()) {
       errors.add(FieldErrors.invalid("spec.clusterIPs", ips, "must be empty when `clusterIP` is not specified"));
     }
-    List<String> families = strings(spec.path("ipFamilies"));
+    List<String> families = ServiceSpecs.strings(spec.path("ipFamilies"));
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < families.size(); i++) {
       String f = families.get(i);
@@ -231,7 +203,7 @@ final class ServiceValidation {
     if (ips.size() > 1 && IpAddresses.isIpv4(ips.get(0)) == IpAddresses.isIpv4(ips.get(1))) {
       errors.add(FieldErrors.invalid("spec.clusterIPs", ips, "may specify no more than one IP for each IP family"));
     }
-    if (!headless(spec)) {
+    if (!ServiceSpecs.headless(spec)) {
       for (int i = 0; i < Math.min(ips.size(), families.size()); i++) {
         boolean v6 = !IpAddresses.isIpv4(ips.get(i));
         if (families.get(i).equals("IPv4") && v6) {
@@ -289,7 +261,7 @@ final class ServiceValidation {
   /** kube's {@code validateServiceExternalTrafficPolicy} and {@code validateServiceInternalTrafficFieldsValue}. */
   private static void trafficPolicies(JsonNode spec, String type, List<Status.Cause> errors) {
     String external = spec.path("externalTrafficPolicy").asText("");
-    if (!externallyAccessible(spec)) {
+    if (!ServiceSpecs.externallyAccessible(spec)) {
       if (!external.isEmpty()) {
         errors.add(FieldErrors.invalid("spec.externalTrafficPolicy", external,
             "may only be set for externally-accessible services"));
@@ -300,7 +272,7 @@ final class ServiceValidation {
       errors.add(FieldErrors.notSupported("spec.externalTrafficPolicy", external, TRAFFIC_POLICIES));
     }
     long healthCheck = spec.path("healthCheckNodePort").asLong(0);
-    if (!needsHealthCheck(spec)) {
+    if (!ServiceSpecs.needsHealthCheck(spec)) {
       if (healthCheck != 0) {
         errors.add(FieldErrors.invalid("spec.healthCheckNodePort", healthCheck,
             "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
@@ -330,13 +302,13 @@ final class ServiceValidation {
   static void validateUpdate(JsonNode spec, JsonNode oldSpec, List<Status.Cause> errors) {
     boolean externalName = spec.path("type").asText("").equals("ExternalName")
         || oldSpec.path("type").asText("").equals("ExternalName");
-    if (!externalName && !(headless(spec) && headless(oldSpec))) {
-      upgradeDowngrade("clusterIPs", strings(spec.path("clusterIPs")), strings(oldSpec.path("clusterIPs")), spec, errors);
+    if (!externalName && !(ServiceSpecs.headless(spec) && ServiceSpecs.headless(oldSpec))) {
+      upgradeDowngrade("clusterIPs", ServiceSpecs.strings(spec.path("clusterIPs")), ServiceSpecs.strings(oldSpec.path("clusterIPs")), spec, errors);
     }
-    if (!externalName && headless(spec) == headless(oldSpec) && !headless(spec)) {
-      upgradeDowngrade("ipFamilies", strings(spec.path("ipFamilies")), strings(oldSpec.path("ipFamilies")), spec, errors);
+    if (!externalName && ServiceSpecs.headless(spec) == ServiceSpecs.headless(oldSpec) && !ServiceSpecs.headless(spec)) {
+      upgradeDowngrade("ipFamilies", ServiceSpecs.strings(spec.path("ipFamilies")), ServiceSpecs.strings(oldSpec.path("ipFamilies")), spec, errors);
     }
-    if (needsHealthCheck(oldSpec) && needsHealthCheck(spec)
+    if (ServiceSpecs.needsHealthCheck(oldSpec) && ServiceSpecs.needsHealthCheck(spec)
         && spec.path("healthCheckNodePort").asLong(0) != oldSpec.path("healthCheckNodePort").asLong(0)) {
       errors.add(FieldErrors.forbidden("spec.healthCheckNodePort", "field is immutable"));
     }
@@ -346,7 +318,7 @@ final class ServiceValidation {
   private static void upgradeDowngrade(String field, List<String> now, List<String> before, JsonNode spec,
       List<Status.Cause> errors) {
     String path = "spec." + field;
-    List<String> shown = field.equals("clusterIPs") ? now : strings(spec.path("clusterIPs"));
+    List<String> shown = field.equals("clusterIPs") ? now : ServiceSpecs.strings(spec.path("clusterIPs"));
     if (now.size() == before.size()) {
       for (int i = 0; i < before.size(); i++) {
         if (!before.get(i).equals(now.get(i))) {
