@@ -17,9 +17,10 @@ import java.util.Set;
  * {@code ValidateEndpointSlice}: {@code addressType} required, one of FQDN, IPv4 and IPv6, and
  * immutable on update; at most 1000 endpoints, each with 1 to 100 addresses of the slice's
  * type (an IP not special, or a fully qualified domain name), its {@code nodeName} a DNS-1123
- * subdomain, its {@code zone} and {@code hostname} DNS-1123 labels and at most 16
- * {@code deprecatedTopology} labels; at most 20000 ports, each name a DNS-1123 label unique in
- * the slice, each protocol supported, each {@code appProtocol} a qualified name. Stateless.
+ * subdomain, its {@code hostname} a DNS-1123 label, at most 16 {@code deprecatedTopology}
+ * labels and at most 8 zone hints, each named once; at most 20000 ports, each name a DNS-1123
+ * label unique in the slice, each protocol supported, each {@code appProtocol} a qualified
+ * name (kube checks no port number here). Stateless.
  */
 final class EndpointSliceStrategy implements RestStrategy {
 
@@ -28,6 +29,7 @@ final class EndpointSliceStrategy implements RestStrategy {
   private static final int MAX_ADDRESSES = 100;
   private static final int MAX_PORTS = 20000;
   private static final int MAX_TOPOLOGY_LABELS = 16;
+  private static final int MAX_ZONE_HINTS = 8;
 
   @Override
   public void defaults(ObjectNode obj) {
@@ -79,26 +81,22 @@ final class EndpointSliceStrategy implements RestStrategy {
         errors.add(FieldErrors.tooMany(at + ".deprecatedTopology", topology.size(), MAX_TOPOLOGY_LABELS));
       }
       ObjectMetaValidator.validateLabels(endpoint.get("deprecatedTopology"), at + ".deprecatedTopology", errors);
-      if (endpoint.path("zone").isTextual()) {
-        PortRules.dnsLabel(endpoint.get("zone").asText(), at + ".zone", errors);
-      }
       if (endpoint.path("hostname").isTextual()) {
         PortRules.dnsLabel(endpoint.get("hostname").asText(), at + ".hostname", errors);
       }
+      hints(endpoint.path("hints").path("forZones"), at + ".hints.forZones", errors);
     }
   }
 
   private static void address(String address, String type, String path, List<Status.Cause> errors) {
     switch (type) {
       case "IPv4" -> {
-        if (IpAddresses.checkIpv4(path, address, errors)) {
-          IpAddresses.checkNonSpecial(path, address, errors);
-        }
+        IpAddresses.checkIpv4(path, address, errors);
+        IpAddresses.checkNonSpecial(path, address, errors);
       }
       case "IPv6" -> {
-        if (IpAddresses.checkIpv6(path, address, errors)) {
-          IpAddresses.checkNonSpecial(path, address, errors);
-        }
+        IpAddresses.checkIpv6(path, address, errors);
+        IpAddresses.checkNonSpecial(path, address, errors);
       }
       case "FQDN" -> {
         if (address.isEmpty()) {
@@ -113,6 +111,25 @@ final class EndpointSliceStrategy implements RestStrategy {
         }
       }
       default -> {
+      }
+    }
+  }
+
+  /** kube's {@code validateHints}: at most 8 zones, each named once with a label value. */
+  private static void hints(JsonNode zones, String path, List<Status.Cause> errors) {
+    if (zones.size() > MAX_ZONE_HINTS) {
+      errors.add(FieldErrors.tooMany(path, zones.size(), MAX_ZONE_HINTS));
+      return;
+    }
+    Set<String> names = new HashSet<>();
+    for (int i = 0; i < zones.size(); i++) {
+      String name = zones.get(i).path("name").asText("");
+      String at = path + "[" + i + "].name";
+      if (!names.add(name)) {
+        errors.add(FieldErrors.duplicate(at, name));
+      }
+      for (String msg : NameSyntax.isValidLabelValue(name)) {
+        errors.add(FieldErrors.invalid(at, name, msg));
       }
     }
   }
@@ -146,9 +163,6 @@ final class EndpointSliceStrategy implements RestStrategy {
         errors.add(FieldErrors.required(at + ".protocol", ""));
       } else {
         PortRules.protocol(port.get("protocol"), at + ".protocol", errors);
-      }
-      if (port.hasNonNull("port") && !PortRules.valid(port.get("port").asLong())) {
-        PortRules.number(port.get("port"), at + ".port", errors);
       }
       PortRules.appProtocol(port.path("appProtocol"), at + ".appProtocol", errors);
     }

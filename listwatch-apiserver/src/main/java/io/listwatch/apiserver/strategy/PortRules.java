@@ -31,11 +31,6 @@ final class PortRules {
     }
   }
 
-  /** Whether {@code n} is a port number (1 to 65535). */
-  static boolean valid(long n) {
-    return n >= 1 && n <= 65535;
-  }
-
   /** A port's {@code protocol}: required, one of {@link #PROTOCOLS}. */
   static void protocol(JsonNode protocol, String path, List<Status.Cause> errors) {
     String p = protocol.asText("");

@@ -79,6 +79,8 @@ class EndpointsValidationTest {
       ,"addressType":"IPv4","endpoints":[{"addresses":["127.0.0.1"]}] | endpoints[0].addresses[0]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)
       ,"addressType":"IPv4","endpoints":[{"addresses":["10.1.2.3"],"hostname":"A_B"}] | endpoints[0].hostname: Invalid value: "A_B": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')
       ,"addressType":"IPv4","endpoints":[],"ports":[{"name":"http","port":80},{"name":"http","port":81}] | ports[1].name: Duplicate value: "http"
+      ,"addressType":"IPv4","endpoints":[{"addresses":["10.1.2.3"],"hints":{"forZones":[{"name":"a"},{"name":"a"}]}}] | endpoints[0].hints.forZones[1].name: Duplicate value: "a"
+      ,"addressType":"IPv4","endpoints":[{"addresses":["x"]}]       | endpoints[0].addresses[0]: Invalid value: "x": must be a valid IPv4 address ;; endpoints[0].addresses[0]: Invalid value: "x": must be a valid IP address
       ,"addressType":"IPv4","endpoints":[],"ports":[{"port":80,"protocol":"HTTP"}] | ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"
       """)
   void endpointSlice_refused(String rest, String expected) {
