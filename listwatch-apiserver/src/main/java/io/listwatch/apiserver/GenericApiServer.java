@@ -4,7 +4,12 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
+import io.listwatch.apiserver.allocation.NodePortRange;
+import io.listwatch.apiserver.allocation.Repair;
+import io.listwatch.apiserver.allocation.ServiceAllocator;
+import io.listwatch.apiserver.allocation.ServiceIpRange;
 import io.listwatch.apiserver.apiextensions.CustomResourceDefinitionController;
+import io.listwatch.apiserver.controlplane.KubernetesServiceReconciler;
 import io.listwatch.apiserver.apiextensions.CustomResourceDefinitionValidation;
 import io.listwatch.apiserver.apiextensions.CustomResourceServing;
 import io.listwatch.apiserver.apiextensions.CustomResourceStrategy;
@@ -60,6 +65,11 @@ public final class GenericApiServer implements AutoCloseable {
   private volatile CustomResourceServing customResources;
   private volatile CustomResourceDefinitionController crdController;
   private volatile io.listwatch.apiserver.controller.ResourceQuotaController quotaController;
+  /** The services store's cluster IP and node port allocation; null when Services are not served. */
+  private final ServiceAllocator serviceAllocator;
+  private volatile io.listwatch.api.clock.Clock.Cancellable repairTimer;
+  private volatile KubernetesServiceReconciler kubernetesService;
+  private volatile boolean closed;
 
   private GenericApiServer(Builder b) {
     this.registry = b.registry;
@@ -79,6 +89,11 @@ public final class GenericApiServer implements AutoCloseable {
       cachers.values().forEach(Cacher::close);
       throw e;
     }
+    serviceAllocator = registry.find("", "v1", "services").map(def -> {
+      ServiceAllocator allocator = new ServiceAllocator(storage, b.serviceIpRange, b.nodePortRange);
+      routes.resources().store(def).hooks(allocator);
+      return allocator;
+    }).orElse(null);
     routes.resources().customResourceStrategies(CustomResourceStrategy::forDefinition);
     registry.find("apiextensions.k8s.io", "v1", "customresourcedefinitions")
         .ifPresent(crds -> routes.resources().admission(crds, new CustomResourceDefinitionValidation()));
@@ -124,6 +139,7 @@ public final class GenericApiServer implements AutoCloseable {
    * the grace periods running when the server last stopped. Returns this.
    */
   public GenericApiServer start(List<CustomResourceServing.Listener> listeners) {
+    repairServiceRanges();
     createInitialNamespaces();
     createSystemPriorityClasses();
     customResources = new CustomResourceServing(routes.resources(), storage, cacherConfig, clock, listeners);
@@ -142,6 +158,54 @@ public final class GenericApiServer implements AutoCloseable {
           store("", "v1", "resourcequotas"), cachers, clock);
       quotaController.start();
     }
+  }
+
+  /** kube's repair interval of the Service ranges. */
+  private static final java.time.Duration REPAIR_INTERVAL = java.time.Duration.ofMinutes(3);
+
+  /**
+   * Rebuilds the Service ranges from the stored Services (kube's repair controllers), now and
+   * every three minutes after.
+   */
+  private void repairServiceRanges() {
+    if (serviceAllocator == null) {
+      return;
+    }
+    Repair repair = new Repair(storage, store("", "v1", "services").resource().storagePrefix(), serviceAllocator);
+    repair.runOnce().join();
+    scheduleRepair(repair);
+  }
+
+  private void scheduleRepair(Repair repair) {
+    if (!closed) {
+      repairTimer = clock.schedule(REPAIR_INTERVAL, () -> repair.runOnce().whenComplete((v, e) -> scheduleRepair(repair)));
+    }
+  }
+
+  /** The Service cluster IP range (kube's {@code --service-cluster-ip-range}). */
+  public ServiceIpRange serviceIpRange() {
+    return serviceAllocator == null ? null : serviceAllocator.ipRange();
+  }
+
+  /**
+   * Starts keeping the {@code default/kubernetes} Service, its Endpoints and EndpointSlice with
+   * this server's address among them (kube's bootstrap controller with the lease endpoint
+   * reconciler; see {@link KubernetesServiceReconciler}). The front door calls it once it
+   * serves on {@code address}:{@code port}; {@link #close()} stops it and takes the address out.
+   * Without {@code leaseEndpoints} (kube's {@code --endpoint-reconciler-type=none}) only the
+   * Service is kept.
+   */
+  public void startKubernetesService(String address, int port, boolean leaseEndpoints) {
+    if (serviceAllocator == null) {
+      return;
+    }
+    ResourceStore slices = registry.find("discovery.k8s.io", "v1", "endpointslices")
+        .map(def -> routes.resources().store(def)).orElse(null);
+    KubernetesServiceReconciler reconciler = new KubernetesServiceReconciler(store("", "v1", "services"),
+        store("", "v1", "endpoints"), slices, storage, clock, serviceAllocator.ipRange(), address, port,
+        leaseEndpoints);
+    kubernetesService = reconciler;
+    reconciler.start();
   }
 
   /**
@@ -207,6 +271,15 @@ public final class GenericApiServer implements AutoCloseable {
   /** Stops serving custom resources and closes every cache; the storage stays open. Idempotent. */
   @Override
   public void close() {
+    closed = true;
+    var timer = repairTimer;
+    if (timer != null) {
+      timer.cancel();
+    }
+    KubernetesServiceReconciler reconciler = kubernetesService;
+    if (reconciler != null) {
+      reconciler.close();
+    }
     CustomResourceDefinitionController crds = crdController;
     if (crds != null) {
       crds.close();
@@ -229,6 +302,8 @@ public final class GenericApiServer implements AutoCloseable {
     private CacherConfig cacherConfig = CacherConfig.DEFAULTS;
     private Clock clock = Clock.system();
     private UnaryOperator<Storage> writes = UnaryOperator.identity();
+    private ServiceIpRange serviceIpRange = ServiceIpRange.parse(ServiceIpRange.DEFAULT);
+    private NodePortRange nodePortRange = NodePortRange.parse(NodePortRange.DEFAULT);
 
     private Builder(Storage storage) {
       this.storage = Objects.requireNonNull(storage, "storage");
@@ -258,6 +333,18 @@ public final class GenericApiServer implements AutoCloseable {
      */
     public Builder wrapRequests(UnaryOperator<Storage> wrap) {
       this.writes = Objects.requireNonNull(wrap);
+      return this;
+    }
+
+    /** The Services' cluster IP range (kube's {@code --service-cluster-ip-range}, default {@code 10.96.0.0/12}). */
+    public Builder serviceIpRange(String cidr) {
+      this.serviceIpRange = ServiceIpRange.parse(cidr);
+      return this;
+    }
+
+    /** The Services' node port range (kube's {@code --service-node-port-range}, default {@code 30000-32767}). */
+    public Builder nodePortRange(String range) {
+      this.nodePortRange = NodePortRange.parse(range);
       return this;
     }
 

@@ -142,6 +142,7 @@ public final class ApiServer implements AutoCloseable {
           : config.etcdServers.isEmpty() ? RocksDbStorage.builder(dataDir).open() : openEtcd();
       metrics = new ServerMetrics(info -> routes != null && routes.resources().serves(info), config.clock);
       core = GenericApiServer.builder(storage).cacherConfig(config.cacherConfig).clock(config.clock)
+          .serviceIpRange(config.serviceClusterIpRange).nodePortRange(config.serviceNodePortRange)
           .wrapRequests(metrics::instrument).build();
       registry = core.registry();
       metrics.registerWatchCaches(core.cachers().values());
@@ -196,6 +197,10 @@ public final class ApiServer implements AutoCloseable {
               tls.admin().get());
         }
       }
+      advertiseAddress(config.bindAddress).ifPresentOrElse(ip -> core.startKubernetesService(ip, port(),
+          config.endpointReconcilerType.equals("lease")),
+          () -> LOG.warn("no address to advertise (bind address {} and no other interface): no default/kubernetes "
+              + "Service endpoints", config.bindAddress));
       LOG.info("listwatch API server listening on {} ({} in {})", url(),
           config.etcdServers.isEmpty() ? "data" : "objects in etcd at " + config.etcdServers + ", certificates",
           dataDir);
@@ -290,6 +295,41 @@ public final class ApiServer implements AutoCloseable {
         gc.unserve(store);
       }
     }));
+  }
+
+  /**
+   * The address the {@code default/kubernetes} endpoints name for this server (kube's
+   * {@code --advertise-address} default, {@code ResolveBindAddress}): the bind address when it
+   * is a specific address other than loopback, else the first IPv4 address of an interface that
+   * is up and not loopback; empty when there is none.
+   */
+  static Optional<String> advertiseAddress(String bindAddress) {
+    byte[] literal = io.listwatch.apiserver.validation.IpAddresses.parse(bindAddress);
+    if (literal != null) { // else a host name: choose an interface's address as for the wildcard
+      try {
+        java.net.InetAddress bind = java.net.InetAddress.getByAddress(literal);
+        if (!bind.isAnyLocalAddress() && !bind.isLoopbackAddress() && !bind.isLinkLocalAddress()) {
+          return Optional.of(bind.getHostAddress());
+        }
+      } catch (java.net.UnknownHostException impossible) {
+        throw new IllegalStateException(impossible);
+      }
+    }
+    try {
+      for (var nic : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+        if (!nic.isUp() || nic.isLoopback()) {
+          continue;
+        }
+        for (var a : java.util.Collections.list(nic.getInetAddresses())) {
+          if (a instanceof java.net.Inet4Address && !a.isLoopbackAddress() && !a.isLinkLocalAddress()) {
+            return Optional.of(a.getHostAddress());
+          }
+        }
+      }
+    } catch (java.net.SocketException e) {
+      LOG.warn("cannot list the network interfaces: {}", e.toString());
+    }
+    return Optional.empty();
   }
 
   /** Whether the controllers are leader-elected: as the builder says, else when on etcd. */
@@ -506,6 +546,9 @@ public final class ApiServer implements AutoCloseable {
         io.listwatch.server.controllers.ControllerLeadership.Timing.DEFAULTS;
     private String leaderElectIdentity = io.listwatch.api.leaderelection.LeaderElector.defaultIdentity();
     private String bindAddress = "127.0.0.1";
+    private String serviceClusterIpRange = io.listwatch.apiserver.allocation.ServiceIpRange.DEFAULT;
+    private String serviceNodePortRange = io.listwatch.apiserver.allocation.NodePortRange.DEFAULT;
+    private String endpointReconcilerType = "lease";
     private int port;
     private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private CacherConfig cacherConfig = CacherConfig.DEFAULTS;
@@ -643,6 +686,33 @@ public final class ApiServer implements AutoCloseable {
         throw new IllegalArgumentException("the leader election identity must not be empty");
       }
       this.leaderElectIdentity = identity;
+      return this;
+    }
+
+    /** kube's {@code --service-cluster-ip-range}: the Services' cluster IPs (default {@code 10.96.0.0/12}). */
+    public Builder serviceClusterIpRange(String cidr) {
+      io.listwatch.apiserver.allocation.ServiceIpRange.parse(cidr); // refused here if not a range
+      this.serviceClusterIpRange = cidr;
+      return this;
+    }
+
+    /** kube's {@code --service-node-port-range}: the Services' node ports (default {@code 30000-32767}). */
+    public Builder serviceNodePortRange(String range) {
+      io.listwatch.apiserver.allocation.NodePortRange.parse(range);
+      this.serviceNodePortRange = range;
+      return this;
+    }
+
+    /**
+     * kube's {@code --endpoint-reconciler-type}: {@code lease} (the default: the
+     * {@code default/kubernetes} endpoints name every live server, each holding a lease) or
+     * {@code none} (the Service only, no endpoints, nothing written at shutdown).
+     */
+    public Builder endpointReconcilerType(String type) {
+      if (!type.equals("lease") && !type.equals("none")) {
+        throw new IllegalArgumentException("--endpoint-reconciler-type must be lease or none, not " + type);
+      }
+      this.endpointReconcilerType = type;
       return this;
     }
 

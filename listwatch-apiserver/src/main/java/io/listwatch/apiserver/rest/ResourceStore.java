@@ -51,6 +51,8 @@ public final class ResourceStore {
   private final RestStrategy restStrategy;
   /** The resource's decoding and validation beyond metadata (custom resources), or null. */
   private final WriteStrategy strategy;
+  /** What the store does around its writes with state (a Service's allocations); {@link StoreHooks#NONE} by default. */
+  private volatile StoreHooks hooks = StoreHooks.NONE;
 
   ResourceStore(ResourceDefinition def, Storage storage, Cacher cacher, ObjectMetaDefaults defaults,
       AdmissionChain admission) {
@@ -66,6 +68,11 @@ public final class ResourceStore {
     this.admission = admission;
     this.strategy = strategy;
     this.restStrategy = BuiltinStrategies.forResource(def);
+  }
+
+  /** Sets the resource's {@link StoreHooks}; call before the server accepts requests. */
+  public void hooks(StoreHooks hooks) {
+    this.hooks = java.util.Objects.requireNonNull(hooks);
   }
 
   /** The resource's {@link WriteStrategy}, or null (built-in kinds). */
@@ -194,9 +201,13 @@ public final class ResourceStore {
     boolean generated = ObjectMetaDefaults.metadata(original).path("name").asText("").isEmpty();
     AdmissionAttributes prepared = new AdmissionAttributes(AdmissionAttributes.Operation.CREATE, def, "", namespace,
         name, obj, null, user, dryRun, warnings);
-    return admission.validate(prepared).thenCompose(admitted -> dryRun
-        ? CompletableFuture.<KeyValue>completedFuture(null)
-        : storage.create(def.storageKey(namespace, name), bytes)).handle((kv, e) -> {
+    StoreHooks hooks = this.hooks;
+    return hooks.beginCreate(obj, dryRun).thenCompose(finish -> finishing(finish, () -> {
+      byte[] stored = hooks == StoreHooks.NONE ? bytes : storedBytes(obj); // with what the hook filled in
+      return admission.validate(prepared).thenCompose(admitted -> dryRun
+          ? CompletableFuture.<KeyValue>completedFuture(null)
+          : storage.create(def.storageKey(namespace, name), stored));
+    })).handle((kv, e) -> {
       if (e == null) {
         return CompletableFuture.completedFuture(dryRun ? obj : stamp(obj, kv.modRevision()));
       }
@@ -302,20 +313,29 @@ public final class ResourceStore {
       if (unchanged) {
         return CompletableFuture.completedFuture(current);
       }
-      byte[] bytes = storedBytes(updated); // checked readable for a dry run too
+      byte[] checked = storedBytes(updated); // checked readable for a dry run too, before anything is allocated
       AdmissionAttributes prepared = new AdmissionAttributes(AdmissionAttributes.Operation.UPDATE, def,
           part.subresource, namespace, name, updated, current, user, dryRun, warnings);
-      return admission.validate(prepared).thenCompose(admitted -> dryRun
-          ? CompletableFuture.completedFuture(stamp(updated, kv.modRevision()))
-          : storage.update(key, bytes, kv.modRevision()).thenCompose(stored -> {
-        ObjectNode result = stamp(updated, stored.modRevision());
-        if (!Deletion.readyToRemove(restStrategy, updated)) {
+      StoreHooks hooks = part == Part.MAIN || part == Part.WHOLE ? this.hooks : StoreHooks.NONE;
+      return hooks.beginUpdate(updated, current, dryRun).thenCompose(finish -> finishing(finish, () -> {
+        byte[] bytes = hooks == StoreHooks.NONE ? checked : storedBytes(updated); // with what the hook filled in
+        return admission.validate(prepared).thenCompose(admitted -> dryRun
+            ? CompletableFuture.completedFuture(stamp(updated, kv.modRevision()))
+            : storage.update(key, bytes, kv.modRevision()).thenApply(stored -> stamp(updated, stored.modRevision())));
+      })).thenCompose(result -> {
+        if (dryRun || !Deletion.readyToRemove(restStrategy, updated)) {
           return CompletableFuture.completedFuture(result);
         }
         // the last finalizer of an object being deleted (with no grace left) is gone: the deletion completes.
         // A concurrent writer that got in between completes it itself, so its conflict is fine.
-        return storage.delete(key, stored.modRevision()).handle((d, e) -> result);
-      }));
+        long revision = Long.parseLong(ObjectMetaDefaults.metadata(result).path("resourceVersion").asText());
+        return storage.delete(key, revision).handle((d, e) -> {
+          if (e == null) {
+            this.hooks.afterDelete(result);
+          }
+          return result;
+        });
+      });
     }).handle((obj, e) -> {
       if (e == null) {
         return CompletableFuture.completedFuture(obj);
@@ -358,7 +378,10 @@ public final class ResourceStore {
         if (options.dryRun()) {
           return CompletableFuture.completedFuture(new Deleted(current, true));
         }
-        return storage.delete(key, kv.modRevision()).thenApply(deleted -> new Deleted(current, true));
+        return storage.delete(key, kv.modRevision()).thenApply(deleted -> {
+          hooks.afterDelete(current);
+          return new Deleted(current, true);
+        });
       }
       if (options.dryRun() || plan.marked().equals(current)) {
         return CompletableFuture.completedFuture(new Deleted(plan.marked(), false));
@@ -512,6 +535,21 @@ public final class ResourceStore {
   /** The object straight from storage (for admission checks that cannot wait for the cache). */
   CompletableFuture<Optional<KeyValue>> getFromStorage(String namespace, String name) {
     return storage.get(def.storageKey(namespace, name));
+  }
+
+  /**
+   * Runs {@code write} (which may throw) and calls {@code finish} once with whether it
+   * succeeded; the result is {@code write}'s.
+   */
+  private static <T> CompletableFuture<T> finishing(StoreHooks.Finish finish,
+      java.util.function.Supplier<CompletableFuture<T>> write) {
+    CompletableFuture<T> written;
+    try {
+      written = write.get();
+    } catch (RuntimeException e) {
+      written = CompletableFuture.failedFuture(e);
+    }
+    return written.whenComplete((v, e) -> finish.finish(e == null));
   }
 
   private static boolean isStorageConflict(Throwable e) {

@@ -19,6 +19,7 @@ public final class BuiltinStrategies {
       Map.entry("/pods", new PodStrategy()),
       Map.entry("/services", new ServiceStrategy()),
       Map.entry("/endpoints", new EndpointsStrategy()),
+      Map.entry("discovery.k8s.io/endpointslices", new EndpointSliceStrategy()),
       Map.entry("/secrets", new SecretStrategy()),
       Map.entry("/persistentvolumes", new PersistentVolumeStrategy()),
       Map.entry("/persistentvolumeclaims", new PersistentVolumeClaimStrategy()),

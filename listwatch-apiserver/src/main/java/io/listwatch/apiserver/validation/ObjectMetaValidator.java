@@ -126,7 +126,7 @@ public final class ObjectMetaValidator {
     }
     if (meta != null) {
       validateGeneration(meta.get("generation"), causes);
-      validateLabels(meta.get("labels"), causes);
+      validateLabels(meta.get("labels"), "metadata.labels", causes);
       validateAnnotations(meta.get("annotations"), causes);
       validateFinalizers(meta.get("finalizers"), causes);
     }
@@ -175,26 +175,30 @@ public final class ObjectMetaValidator {
     }
   }
 
-  private static void validateLabels(JsonNode labels, List<Status.Cause> causes) {
+  /**
+   * kube's {@code ValidateLabels} of the label map {@code labels} at {@code path} (metadata's
+   * labels, a Service's selector): each key a qualified name, each value a label value.
+   */
+  public static void validateLabels(JsonNode labels, String path, List<Status.Cause> causes) {
     if (labels == null || labels.isNull()) {
       return;
     }
     if (!labels.isObject()) {
-      causes.add(FieldErrors.typeInvalid("metadata.labels", labels, "object"));
+      causes.add(FieldErrors.typeInvalid(path, labels, "object"));
       return;
     }
     for (Map.Entry<String, JsonNode> label : labels.properties()) {
       String key = label.getKey();
       for (String msg : NameSyntax.isQualifiedName(key)) {
-        causes.add(FieldErrors.invalid("metadata.labels", key, msg));
+        causes.add(FieldErrors.invalid(path, key, msg));
       }
       JsonNode value = label.getValue();
       if (!value.isTextual()) {
-        causes.add(FieldErrors.typeInvalid("metadata.labels[" + key + "]", value, "string"));
+        causes.add(FieldErrors.typeInvalid(path + "[" + key + "]", value, "string"));
         continue;
       }
       for (String msg : NameSyntax.isValidLabelValue(value.textValue())) {
-        causes.add(FieldErrors.invalid("metadata.labels", value.textValue(), msg));
+        causes.add(FieldErrors.invalid(path, value.textValue(), msg));
       }
     }
   }

@@ -48,7 +48,7 @@ class TypedRoundTripTest {
   void endpointsPorts_defaultToTcp() {
     ObjectNode created = server.store("", "v1", "endpoints").create("default", json("{\"apiVersion\":\"v1\","
         + "\"kind\":\"Endpoints\",\"metadata\":{\"name\":\"e\"},\"subsets\":[{\"addresses\":[{\"ip\":\"10.0.0.1\"}],"
-        + "\"ports\":[{\"port\":80},{\"port\":53,\"protocol\":\"UDP\"}]}]}"), false, AdmissionAttributes.SERVER).join();
+        + "\"ports\":[{\"name\":\"http\",\"port\":80},{\"name\":\"dns\",\"port\":53,\"protocol\":\"UDP\"}]}]}"), false, AdmissionAttributes.SERVER).join();
 
     assertThat(created.at("/subsets/0/ports/0/protocol").asText()).isEqualTo("TCP");
     assertThat(created.at("/subsets/0/ports/1/protocol").asText()).isEqualTo("UDP");

@@ -21,7 +21,8 @@ class BuiltinStrategiesTest {
       }
     }
 
-    assertThat(found).containsOnlyKeys("/namespaces", "/pods", "/services", "/endpoints", "/secrets", "/persistentvolumes",
+    assertThat(found).containsOnlyKeys("/namespaces", "/pods", "/services", "/endpoints",
+        "discovery.k8s.io/endpointslices", "/secrets", "/persistentvolumes",
         "/persistentvolumeclaims", "apps/deployments", "apps/replicasets", "apps/statefulsets", "apps/daemonsets",
         "batch/jobs", "batch/cronjobs", "scheduling.k8s.io/priorityclasses",
         "apiextensions.k8s.io/customresourcedefinitions",

@@ -79,8 +79,8 @@ class BuiltinValidationTest {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', textBlock = """
-      [{"port":99999}]                                     | spec.ports[0].port: Invalid value: 99999: must be between 1 and 65535, inclusive
-      [{"port":0}]                                         | spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive
+      [{"port":99999,"targetPort":80}]                     | spec.ports[0].port: Invalid value: 99999: must be between 1 and 65535, inclusive
+      [{"port":0,"targetPort":80}]                         | spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive
       [{"name":"http","port":80},{"name":"http","port":81}] | spec.ports[1].name: Duplicate value: "http"
       [{"name":"http","port":80},{"port":81}]               | spec.ports[1].name: Required value
       """)

@@ -151,6 +151,19 @@ public final class ServerCommand implements Callable<Integer> {
       + "on the plain-HTTP listener, --http-port, where requests act as the admin).")
   boolean ui;
 
+  @Option(names = "--service-cluster-ip-range",
+      description = "The CIDR Services' cluster IPs come from, at most 20 host bits (default: ${DEFAULT-VALUE}).")
+  String serviceClusterIpRange = "10.96.0.0/12";
+
+  @Option(names = "--service-node-port-range",
+      description = "The ports NodePort and LoadBalancer Services' node ports come from (default: ${DEFAULT-VALUE}).")
+  String serviceNodePortRange = "30000-32767";
+
+  @Option(names = "--endpoint-reconciler-type",
+      description = "lease: the default/kubernetes endpoints name every live server; none: the Service only "
+          + "(default: ${DEFAULT-VALUE}).")
+  String endpointReconcilerType = "lease";
+
   @Override
   public Integer call() throws InterruptedException {
     CacherConfig cacher = new CacherConfig(watchCacheSize, parseDuration(watchCacheHistory), watcherQueue,
@@ -158,7 +171,8 @@ public final class ServerCommand implements Callable<Integer> {
     ApiServer.Builder builder = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(securePort)
         .tls(tlsConfig()).cacherConfig(cacher).maxInFlight(maxRequestsInflight, maxMutatingRequestsInflight)
         .maxWatchesPerUser(maxWatchesPerUser).authentication(authentication.config())
-        .authorizationMode(authorizationMode).ui(ui);
+        .authorizationMode(authorizationMode).ui(ui).serviceClusterIpRange(serviceClusterIpRange)
+        .serviceNodePortRange(serviceNodePortRange).endpointReconcilerType(endpointReconcilerType);
     if (!etcdServers.isEmpty()) {
       if ((etcdCertFile == null) != (etcdKeyFile == null)
           || (etcdCaFile == null && etcdCertFile != null)) {

@@ -1,0 +1,90 @@
+package io.listwatch.apiserver.strategy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.listwatch.api.Status;
+import io.listwatch.api.validation.NameSyntax;
+import io.listwatch.apiserver.validation.FieldErrors;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * kube's checks of a network port as Services, Endpoints and EndpointSlices share them:
+ * {@code IsValidPortNum}, the supported protocols, {@code ValidatePortNumOrName} (a number or
+ * an IANA_SVC_NAME, {@code IsValidPortName}) and an {@code appProtocol} (a qualified name).
+ * Stateless.
+ */
+final class PortRules {
+
+  /** kube's {@code supportedPortProtocols}, sorted as kube lists them. */
+  static final List<String> PROTOCOLS = List.of("SCTP", "TCP", "UDP");
+
+  private static final String PORT_RANGE = "must be between 1 and 65535, inclusive";
+
+  private PortRules() {
+  }
+
+  /** {@code IsValidPortNum} of an integer field; a missing one is Go's zero. */
+  static void number(JsonNode port, String path, List<Status.Cause> errors) {
+    long n = port.asLong(0);
+    if (n < 1 || n > 65535) {
+      errors.add(FieldErrors.invalid(path, n, PORT_RANGE));
+    }
+  }
+
+  /** A port's {@code protocol}: required, one of {@link #PROTOCOLS}. */
+  static void protocol(JsonNode protocol, String path, List<Status.Cause> errors) {
+    String p = protocol.asText("");
+    if (p.isEmpty()) {
+      errors.add(FieldErrors.required(path, ""));
+    } else if (!PROTOCOLS.contains(p)) {
+      errors.add(FieldErrors.notSupported(path, p, PROTOCOLS));
+    }
+  }
+
+  /** kube's {@code ValidatePortNumOrName}: a port number, or an IANA_SVC_NAME. */
+  static void numberOrName(JsonNode port, String path, List<Status.Cause> errors) {
+    if (port.isTextual()) {
+      for (String msg : portName(port.textValue())) {
+        errors.add(FieldErrors.invalid(path, port.textValue(), msg));
+      }
+    } else {
+      number(port, path, errors);
+    }
+  }
+
+  /** kube's {@code IsValidPortName} (IANA_SVC_NAME, RFC 6335): its messages for {@code name}. */
+  static List<String> portName(String name) {
+    List<String> errs = new ArrayList<>();
+    if (name.length() > 15) {
+      errs.add("must be no more than 15 characters");
+    }
+    if (name.isEmpty() || !name.chars().allMatch(c -> (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
+      errs.add("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+    } else if (name.chars().noneMatch(c -> c >= 'a' && c <= 'z')) {
+      errs.add("must contain at least one letter (a-z)");
+    }
+    if (name.contains("--")) {
+      errs.add("must not contain consecutive hyphens");
+    }
+    if (!name.isEmpty() && (name.charAt(0) == '-' || name.charAt(name.length() - 1) == '-')) {
+      errs.add("must not begin or end with a hyphen");
+    }
+    return errs;
+  }
+
+  /** An {@code appProtocol}, when given: kube's {@code ValidateQualifiedName}. */
+  static void appProtocol(JsonNode appProtocol, String path, List<Status.Cause> errors) {
+    if (appProtocol.isTextual()) {
+      for (String msg : NameSyntax.isQualifiedName(appProtocol.textValue())) {
+        errors.add(FieldErrors.invalid(path, appProtocol.textValue(), msg));
+      }
+    }
+  }
+
+  /** kube's {@code ValidateDNS1123Label} of a non-empty {@code value} at {@code path}. */
+  static void dnsLabel(String value, String path, List<Status.Cause> errors) {
+    for (String msg : NameSyntax.isDns1123Label(value)) {
+      errors.add(FieldErrors.invalid(path, value, msg));
+    }
+  }
+}
