@@ -99,9 +99,12 @@ final class SecretStrategy implements RestStrategy {
     JsonNode node;
     try (com.fasterxml.jackson.core.JsonParser p = JSON.createParser(text)) {
       node = JSON.readTree(p);
-      if (node != null && p.nextToken() != null) {
-        return "invalid character " + goChar(text, (int) p.currentTokenLocation().getCharOffset())
-            + " after top-level value";
+      int end = (int) p.currentLocation().getCharOffset();
+      while (end < text.length() && " \t\r\n".indexOf(text.charAt(end)) >= 0) {
+        end++;
+      }
+      if (node != null && end < text.length()) {
+        return "invalid character " + goChar(text, end) + " after top-level value";
       }
     } catch (com.fasterxml.jackson.core.io.JsonEOFException e) {
       return "unexpected end of JSON input";
