@@ -24,6 +24,7 @@ class BuiltinStrategiesTest {
     assertThat(found).containsOnlyKeys("/namespaces", "/pods", "/services", "/endpoints", "/secrets", "/persistentvolumes",
         "/persistentvolumeclaims", "apps/deployments", "apps/replicasets", "apps/statefulsets", "apps/daemonsets",
         "batch/jobs", "batch/cronjobs", "scheduling.k8s.io/priorityclasses",
-        "apiextensions.k8s.io/customresourcedefinitions");
+        "apiextensions.k8s.io/customresourcedefinitions",
+        "/configmaps", "/nodes", "/serviceaccounts", "/limitranges", "/resourcequotas", "/events", "events.k8s.io/events");
   }
 }
