@@ -76,7 +76,7 @@ final class NamespaceStrategy implements RestStrategy {
     } else if (deleting && !phase.equals("Terminating")) {
       errors.add(FieldErrors.invalid("status.Phase", phase, "may only be 'Terminating' if `deletionTimestamp` is not empty"));
     }
-    refuse(obj, errors);
+    StatusValidation.refuse("", "Namespace", obj, errors);
   }
 
   /**
@@ -90,7 +90,7 @@ final class NamespaceStrategy implements RestStrategy {
     for (int i = 0; i < wanted.size(); i++) {
       finalizerName(wanted.get(i).asText(""), "spec.finalizers[" + i + "]", errors);
     }
-    refuse(obj, errors);
+    StatusValidation.refuse("", "Namespace", obj, errors);
     ObjectNode result = old.deepCopy();
     ObjectMetaRules.metadata(result).remove("resourceVersion"); // stored without it, as every update
     ObjectNode spec = result.get("spec") instanceof ObjectNode sp ? sp : result.putObject("spec");
@@ -130,12 +130,6 @@ final class NamespaceStrategy implements RestStrategy {
     }
     if (!name.contains("/") && !STANDARD_FINALIZERS.contains(name)) {
       errors.add(FieldErrors.invalid(path, name, "name is neither a standard finalizer name nor is it fully qualified"));
-    }
-  }
-
-  private static void refuse(ObjectNode obj, List<Status.Cause> errors) {
-    if (!errors.isEmpty()) {
-      throw StatusException.invalid("", "Namespace", obj.path("metadata").path("name").asText(""), errors);
     }
   }
 

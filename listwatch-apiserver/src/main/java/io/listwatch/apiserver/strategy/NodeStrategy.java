@@ -28,7 +28,9 @@ import java.util.Set;
  *       numbers for integer resources; on update, no duplicate {@code status.addresses}.</li>
  * </ul>
  * A client may set the status on create (kube keeps it); {@code spec.unschedulable} changes
- * freely. Stateless.
+ * freely. A {@code /status} write is refused (422) for bad quantities or a duplicate address.
+ * kube validates an update with both {@code ValidateNode} and {@code ValidateNodeUpdate}, so
+ * it names a bad taint twice; here once. Stateless.
  */
 final class NodeStrategy implements RestStrategy {
 
@@ -106,6 +108,29 @@ final class NodeStrategy implements RestStrategy {
     if (!old.path("spec").path("externalID").asText("").equals(obj.path("spec").path("externalID").asText(""))) {
       errors.add(FieldErrors.forbidden("spec.externalID", "may not be updated"));
     }
+    addresses(obj, errors);
+  }
+
+  /**
+   * kube's node status strategy: the spec is the stored one (the store keeps it),
+   * {@code status.config} is dropped unless the stored node has one, and
+   * {@code ValidateNodeUpdate}'s status rules (resource quantities, no duplicate address) refuse
+   * the write with a 422.
+   */
+  @Override
+  public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
+    ObjectNode status = Fields.object(obj, "status", false);
+    if (status != null && !old.path("status").hasNonNull("config")) {
+      status.remove("config");
+    }
+    List<Status.Cause> errors = new ArrayList<>();
+    Quantities.statusResources(obj.path("status"), errors);
+    addresses(obj, errors);
+    StatusValidation.refuse("", "Node", obj, errors);
+  }
+
+  /** No two equal {@code status.addresses} (kube checks this on updates only). */
+  private static void addresses(ObjectNode obj, List<Status.Cause> errors) {
     Set<JsonNode> addresses = new HashSet<>();
     JsonNode list = obj.path("status").path("addresses");
     for (int i = 0; i < list.size(); i++) {

@@ -6,7 +6,9 @@ import io.listwatch.api.Status;
 import io.listwatch.api.validation.NameSyntax;
 import io.listwatch.apiserver.validation.FieldErrors;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -25,12 +27,16 @@ import java.util.Objects;
  *       1.32's RecoverVolumeExpansionFailure, beta and on) but not to or below
  *       {@code status.capacity}; {@code volumeMode} immutable.</li>
  * </ul>
- * kube's message for a changed spec ends with a diff of the two specs; here it ends after the
+ * A {@code /status} write is validated as kube's status strategy does (see
+ * {@link #prepareForStatusUpdate}). kube's message for a changed spec ends with a diff of the two specs; here it ends after the
  * sentence. Stateless.
  */
 final class PersistentVolumeClaimStrategy implements RestStrategy {
 
   private static final String BETA_CLASS = "volume.beta.kubernetes.io/storage-class";
+  /** kube's {@code resizeStatusSet}, sorted as kube lists it. */
+  private static final List<String> RESIZE_STATUSES = List.of("ControllerResizeInProgress", "ControllerResizeInfeasible",
+      "NodeResizeInProgress", "NodeResizeInfeasible", "NodeResizePending");
 
   @Override
   public void defaults(ObjectNode obj) {
@@ -136,6 +142,53 @@ final class PersistentVolumeClaimStrategy implements RestStrategy {
         errors.add(FieldErrors.forbidden("spec.volumeAttributesClassName", "update from non-nil value to an empty string is forbidden"));
       }
     }
+  }
+
+  /**
+   * kube's {@code ValidatePersistentVolumeClaimStatusUpdate} (with 1.32's
+   * RecoverVolumeExpansionFailure on), refused with a 422: {@code Spec.accessModes} (kube's
+   * path) not empty; {@code status.capacity} quantities not negative; the keys of
+   * {@code status.allocatedResources} and {@code status.allocatedResourceStatuses} storage or
+   * qualified names with a domain, the statuses kube's resize states.
+   */
+  @Override
+  public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
+    List<Status.Cause> errors = new ArrayList<>();
+    if (obj.path("spec").path("accessModes").isEmpty()) {
+      errors.add(FieldErrors.required("Spec.accessModes", ""));
+    }
+    JsonNode status = obj.path("status");
+    for (Map.Entry<String, JsonNode> e : status.path("capacity").properties()) {
+      Volumes.basicResource(e.getValue(), "status.capacity[" + e.getKey() + "]", errors);
+    }
+    for (Map.Entry<String, JsonNode> e : status.path("allocatedResourceStatuses").properties()) {
+      resourceKey(e.getKey(), "status.allocatedResourceStatus", errors);
+      if (!RESIZE_STATUSES.contains(e.getValue().asText(""))) {
+        errors.add(FieldErrors.notSupported("status.allocatedResourceStatus", e.getKey(), RESIZE_STATUSES));
+      }
+    }
+    for (Map.Entry<String, JsonNode> e : status.path("allocatedResources").properties()) {
+      if (resourceKey(e.getKey(), "status.allocatedResources", errors)) {
+        String at = "status.allocatedResources[" + e.getKey() + "]";
+        if (Volumes.basicResource(e.getValue(), at, errors)) {
+          Quantities.value("storage", e.getValue(), at, errors);
+        }
+      }
+    }
+    StatusValidation.refuse("", "PersistentVolumeClaim", obj, errors);
+  }
+
+  /** kube's {@code validatePersistentVolumeClaimResourceKey}. True if it passed. */
+  private static boolean resourceKey(String key, String path, List<Status.Cause> errors) {
+    List<String> msgs = NameSyntax.isQualifiedName(key);
+    for (String msg : msgs) {
+      errors.add(FieldErrors.invalid(path, key, msg));
+    }
+    if (msgs.isEmpty() && Quantities.isNative(key) && !key.equals("storage")) {
+      errors.add(FieldErrors.notSupported(path, key, List.of("storage")));
+      return false;
+    }
+    return msgs.isEmpty();
   }
 
   /** kube's {@code validateDataSource}: name and kind required; kind PersistentVolumeClaim without an apiGroup. */

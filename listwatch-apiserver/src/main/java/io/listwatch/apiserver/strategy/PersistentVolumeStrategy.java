@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Status;
 import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.apiserver.validation.FieldErrors;
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,12 +109,8 @@ final class PersistentVolumeStrategy implements RestStrategy {
       errors.add(FieldErrors.notSupported("spec.capacity", resourceList(capacity), List.of("storage")));
     }
     for (Map.Entry<String, JsonNode> e : capacity.properties()) {
-      BigDecimal amount = Quantities.amount(e.getValue());
       String at = "spec.capacity[" + e.getKey() + "]";
-      if (amount != null && amount.signum() < 0) {
-        errors.add(FieldErrors.invalid(at, amount.setScale(0, java.math.RoundingMode.CEILING).longValue(),
-            "must be a valid resource quantity"));
-      }
+      Volumes.basicResource(e.getValue(), at, errors);
       Volumes.positive(e.getValue(), at, errors);
     }
   }

@@ -3,7 +3,6 @@ package io.listwatch.apiserver.strategy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Status;
-import io.listwatch.api.StatusException;
 import io.listwatch.apiserver.validation.FieldErrors;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -66,9 +65,7 @@ final class ResourceQuotaStrategy implements RestStrategy {
   public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
     List<Status.Cause> errors = new ArrayList<>();
     statusResources(obj, errors);
-    if (!errors.isEmpty()) {
-      throw StatusException.invalid("", "ResourceQuota", obj.path("metadata").path("name").asText(""), errors);
-    }
+    StatusValidation.refuse("", "ResourceQuota", obj, errors);
   }
 
   private static void statusResources(ObjectNode obj, List<Status.Cause> errors) {

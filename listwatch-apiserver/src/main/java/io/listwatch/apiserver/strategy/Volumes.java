@@ -82,6 +82,17 @@ final class Volumes {
     return true;
   }
 
+  /** kube's {@code validateBasicResource}: {@code must be a valid resource quantity} below zero. True if it passed. */
+  static boolean basicResource(JsonNode q, String path, List<Status.Cause> errors) {
+    BigDecimal amount = Quantities.amount(q);
+    if (amount != null && amount.signum() < 0) {
+      errors.add(FieldErrors.invalid(path, amount.setScale(0, java.math.RoundingMode.CEILING).longValue(),
+          "must be a valid resource quantity"));
+      return false;
+    }
+    return true;
+  }
+
   /** {@code n}, or null when it is missing or JSON null. */
   static JsonNode orNull(JsonNode n) {
     return n == null || n.isNull() ? null : n;

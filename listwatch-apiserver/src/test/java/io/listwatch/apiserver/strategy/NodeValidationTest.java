@@ -102,4 +102,22 @@ class NodeValidationTest {
       assertThat(updated.path("status").path("capacity").path("pods").asText()).isEqualTo("110");
     }
   }
+
+  @Test
+  void endToEnd_statusWrites_keepTheSpec_dropConfig_andAreValidated() {
+    try (InMemoryCore core = InMemoryCore.start()) {
+      String node = "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"spec\":{%s},\"status\":{%s}}";
+      core.send("POST", "/api/v1/nodes", Map.of(), node.formatted("\"podCIDR\":\"10.0.0.0/24\"", ""));
+      ObjectNode status = StrategyCases.body(core.send("PUT", "/api/v1/nodes/n/status", Map.of(),
+          node.formatted("\"unschedulable\":true", "\"capacity\":{\"pods\":\"110\"},\"config\":{\"error\":\"x\"}")));
+      assertThat(status.path("spec").path("podCIDR").asText()).isEqualTo("10.0.0.0/24");
+      assertThat(status.path("spec").has("unschedulable")).isFalse();
+      assertThat(status.path("status").path("capacity").path("pods").asText()).isEqualTo("110");
+      assertThat(status.path("status").has("config")).isFalse();
+
+      StatusException bad = core.refusal("PUT", "/api/v1/nodes/n/status", Map.of(),
+          node.formatted("", "\"capacity\":{\"pods\":\"-1\"}"));
+      assertThat(bad.getMessage()).isEqualTo("Node \"n\" is invalid: status.capacity.pods: Invalid value: \"-1\": must be greater than or equal to 0");
+    }
+  }
 }

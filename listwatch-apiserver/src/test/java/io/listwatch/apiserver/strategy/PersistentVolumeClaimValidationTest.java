@@ -81,4 +81,25 @@ class PersistentVolumeClaimValidationTest {
       assertThat(grown.path("status").path("phase").asText()).isEqualTo("Bound");
     }
   }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', textBlock = """
+      {"phase":"Bound","capacity":{"storage":"10G"},"allocatedResources":{"storage":"10G"},"allocatedResourceStatuses":{"storage":"NodeResizePending"}} |
+      {"capacity":{"storage":"-1"}}                               | status.capacity[storage]: Invalid value: -1: must be a valid resource quantity
+      {"allocatedResources":{"cpu":"1"}}                          | status.allocatedResources: Unsupported value: "cpu": supported values: "storage"
+      {"allocatedResources":{"example.com/x":"1.5"}}              |
+      {"allocatedResources":{"storage":"-2"}}                     | status.allocatedResources[storage]: Invalid value: -2: must be a valid resource quantity
+      {"allocatedResourceStatuses":{"storage":"Resizing"}}        | status.allocatedResourceStatus: Unsupported value: "storage": supported values: "ControllerResizeInProgress", "ControllerResizeInfeasible", "NodeResizeInProgress", "NodeResizeInfeasible", "NodeResizePending"
+      """)
+  void statusUpdate(String status, String cause) {
+    ObjectNode obj = InMemoryCore.json("{\"metadata\":{\"name\":\"c\"},\"spec\":{" + BASE + "},\"status\":" + status + "}");
+    if (cause == null) {
+      strategy.prepareForStatusUpdate(obj, obj.deepCopy());
+      return;
+    }
+    StatusException e = org.assertj.core.api.Assertions.catchThrowableOfType(StatusException.class,
+        () -> strategy.prepareForStatusUpdate(obj, obj.deepCopy()));
+    assertThat(e.code()).isEqualTo(422);
+    assertThat(StrategyCases.lines(e.status().details().causes())).containsExactly(cause);
+  }
 }
