@@ -27,6 +27,8 @@ import java.util.Objects;
  *       1.32's RecoverVolumeExpansionFailure, beta and on) but not to or below
  *       {@code status.capacity}; {@code volumeMode} immutable.</li>
  * </ul>
+ * {@code spec.volumeAttributesClassName} is dropped, as kube 1.32 drops it with its
+ * VolumeAttributesClass feature off, unless the stored claim has one.
  * A {@code /status} write is validated as kube's status strategy does (see
  * {@link #prepareForStatusUpdate}). kube's message for a changed spec ends with a diff of the two specs; here it ends after the
  * sentence. Stateless.
@@ -41,6 +43,16 @@ final class PersistentVolumeClaimStrategy implements RestStrategy {
   @Override
   public void defaults(ObjectNode obj) {
     Fields.defaultIfAbsent(Fields.object(obj, "spec", true), "volumeMode", "Filesystem");
+  }
+
+  @Override
+  public void prepareForCreate(ObjectNode obj, java.time.Instant now) {
+    Volumes.dropVolumeAttributesClass(obj, null);
+  }
+
+  @Override
+  public void prepareForUpdate(ObjectNode obj, ObjectNode old) {
+    Volumes.dropVolumeAttributesClass(obj, old);
   }
 
   @Override

@@ -25,7 +25,8 @@ import java.util.Objects;
  * one term; no Recycle for a hostPath of {@code /}; the storage class a DNS subdomain. On
  * update the volume source ({@code spec.persistentvolumesource}), {@code volumeMode} and a set
  * {@code nodeAffinity} are immutable. kube's message for a changed source ends with a diff of
- * the two sources; here it ends after the sentence. Stateless.
+ * the two sources; here it ends after the sentence. {@code spec.volumeAttributesClassName} is
+ * dropped unless stored (kube 1.32's VolumeAttributesClass feature is off). Stateless.
  */
 final class PersistentVolumeStrategy implements RestStrategy {
 
@@ -53,8 +54,14 @@ final class PersistentVolumeStrategy implements RestStrategy {
 
   @Override
   public void prepareForCreate(ObjectNode obj, Instant now) {
+    Volumes.dropVolumeAttributesClass(obj, null);
     obj.putObject("status").put("phase", "Pending")
         .put("lastPhaseTransitionTime", ObjectMetaRules.timestamp(now));
+  }
+
+  @Override
+  public void prepareForUpdate(ObjectNode obj, ObjectNode old) {
+    Volumes.dropVolumeAttributesClass(obj, old);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.listwatch.apiserver.strategy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Status;
 import io.listwatch.api.validation.NameSyntax;
 import io.listwatch.apiserver.validation.FieldErrors;
@@ -91,6 +92,18 @@ final class Volumes {
       return false;
     }
     return true;
+  }
+
+  /**
+   * kube 1.32's {@code DropDisabledFields} for the VolumeAttributesClass feature (beta, off by
+   * default): {@code spec.volumeAttributesClassName} is dropped unless the stored object
+   * ({@code old}, null on create) already has one.
+   */
+  static void dropVolumeAttributesClass(ObjectNode obj, ObjectNode old) {
+    if (obj.get("spec") instanceof ObjectNode spec
+        && (old == null || !old.path("spec").hasNonNull("volumeAttributesClassName"))) {
+      spec.remove("volumeAttributesClassName");
+    }
   }
 
   /** {@code n}, or null when it is missing or JSON null. */

@@ -102,4 +102,14 @@ class PersistentVolumeClaimValidationTest {
     assertThat(e.code()).isEqualTo(422);
     assertThat(StrategyCases.lines(e.status().details().causes())).containsExactly(cause);
   }
+
+  @Test
+  void volumeAttributesClassName_isDropped_asKube132WithTheFeatureOff() {
+    ObjectNode created = InMemoryCore.json("{\"spec\":{\"volumeAttributesClassName\":\"fast\"}}");
+    strategy.prepareForCreate(created, java.time.Instant.EPOCH);
+    assertThat(created.path("spec").has("volumeAttributesClassName")).isFalse();
+    ObjectNode kept = InMemoryCore.json("{\"spec\":{\"volumeAttributesClassName\":\"slow\"}}");
+    strategy.prepareForUpdate(kept, InMemoryCore.json("{\"spec\":{\"volumeAttributesClassName\":\"fast\"}}"));
+    assertThat(kept.path("spec").path("volumeAttributesClassName").asText()).isEqualTo("slow");
+  }
 }
