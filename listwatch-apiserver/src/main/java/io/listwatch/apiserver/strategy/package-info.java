@@ -11,14 +11,19 @@
  *       its strategy (a do-nothing one for kinds without rules).</li>
  *   <li>The kinds, package-private: {@code NamespaceStrategy}, {@code PodStrategy},
  *       {@code ServiceStrategy}, {@code SecretStrategy}, {@code PersistentVolumeStrategy},
- *       {@code PersistentVolumeClaimStrategy} (core); {@code DeploymentStrategy},
+ *       {@code PersistentVolumeClaimStrategy}, {@code ConfigMapStrategy}, {@code NodeStrategy},
+ *       {@code ServiceAccountStrategy}, {@code LimitRangeStrategy}, {@code ResourceQuotaStrategy},
+ *       {@code EventStrategy} (core, and events.k8s.io's Events); {@code DeploymentStrategy},
  *       {@code ReplicaSetStrategy}, {@code StatefulSetStrategy}, {@code DaemonSetStrategy}
  *       (apps); {@code JobStrategy}, {@code CronJobStrategy} (batch);
  *       {@code PriorityClassStrategy} (scheduling).</li>
  *   <li>Shared helpers: {@code PodSpecDefaults} (pod specs of pods and of every workload's
  *       template), {@link io.listwatch.apiserver.strategy.WorkloadDefaults} (values the apps
  *       workloads share), {@code Fields} (kube's "absent", defaulting a field, keeping a stored
- *       one).</li>
+ *       one); for validation {@code DataMaps} (ConfigMap and Secret keys, size, immutability),
+ *       {@code Quantities} (resource names and quantities), {@code Volumes} (what PVs and PVCs
+ *       share), {@code Cidrs}, {@code GoLiteral} (Go's {@code %#v} of a bad value) and
+ *       {@code StatusValidation} (a 422 from a {@code /status} or {@code /finalize} hook).</li>
  * </ul>
  *
  * <p>Custom resources have their own strategy ({@code rest.WriteStrategy}, by their schema).

@@ -26,11 +26,22 @@ import org.junit.jupiter.api.io.TempDir;
 class StoredObjectLimitsTest {
 
   /**
-   * A ConfigMap's data key K is stored twice: as {@code data.K} and as {@code f:K} in the
-   * writer's managedFields, two bytes longer. So the longest key that stays readable is the
-   * name limit less two.
+   * A free-form map key K is stored twice: as {@code data.K} and as {@code f:K} in the writer's
+   * managedFields, two bytes longer. So the longest key that stays readable is the name limit
+   * less two. (kube refuses ConfigMap and Secret keys over 253 characters, so the keys here go
+   * in a custom resource that keeps unknown fields, and, for the two write paths custom
+   * resources do not take, in a node's {@code status.capacity}, whose names kube leaves free.)
    */
   private static final int LONGEST_KEY = JsonLimits.MAX_NAME_LENGTH - 2;
+
+  private static final String KEYEDS_CRD = """
+      {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+       "metadata":{"name":"keyeds.example.com"},
+       "spec":{"group":"example.com","scope":"Namespaced",
+         "names":{"plural":"keyeds","singular":"keyed","kind":"Keyed"},
+         "versions":[{"name":"v1","served":true,"storage":true,
+           "schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}
+      """;
 
   private static String key(int length) {
     return "k".repeat(length);
@@ -38,6 +49,27 @@ class StoredObjectLimitsTest {
 
   private static String cms(String ns) {
     return "/api/v1/namespaces/" + ns + "/configmaps";
+  }
+
+  private static String keyeds(String ns) {
+    return "/apis/example.com/v1/namespaces/" + ns + "/keyeds";
+  }
+
+  /** A Keyed custom resource holding {@code data}. */
+  private static ObjectNode keyed(String name, Map<String, String> data) {
+    ObjectNode obj = configMap(name, Map.of(), data);
+    return obj.put("apiVersion", "example.com/v1").put("kind", "Keyed");
+  }
+
+  private static ObjectNode keyed(String name) {
+    return keyed(name, Map.of("k", "v"));
+  }
+
+  /** A node whose {@code status.capacity} has {@code resource}. */
+  private static ObjectNode node(String name, String resource) {
+    ObjectNode node = KubeHttp.object("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"" + name + "\"}}");
+    node.putObject("status").putObject("capacity").put(resource, "1");
+    return node;
   }
 
   private static void assertRefusedAsUnreadable(KubeHttp.Response r) {
@@ -53,57 +85,69 @@ class StoredObjectLimitsTest {
     String ns;
     try (ApiServer server = ApiServer.builder().dataDir(dataDir).build().start(); KubeHttp http = new KubeHttp(server)) {
       ns = http.createNamespace("limits");
+      http.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", KubeHttp.object(KEYEDS_CRD)).expect(201);
+      String path = keyeds(ns);
+      Await.until("the Keyed resource served", KubeHttp.WAIT, () -> http.get(path).code() == 200);
       String at = key(LONGEST_KEY);
       String over = key(LONGEST_KEY + 1);
 
       // create
-      http.create(cms(ns), configMap("create", Map.of(), Map.of(at, "v")));
-      assertRefusedAsUnreadable(http.post(cms(ns), configMap("create-over", Map.of(), Map.of(over, "v"))));
+      http.create(path, keyed("create", Map.of(at, "v")));
+      assertRefusedAsUnreadable(http.post(path, keyed("create-over", Map.of(over, "v"))));
 
       // update
-      JsonNode base = http.create(cms(ns), configMap("update"));
+      JsonNode base = http.create(path, keyed("update"));
       ObjectNode updated = ((ObjectNode) base).deepCopy();
       updated.putObject("data").put(over, "v");
-      assertRefusedAsUnreadable(http.put(cms(ns) + "/update", updated));
+      assertRefusedAsUnreadable(http.put(path + "/update", updated));
       updated.putObject("data").put(at, "v");
-      http.put(cms(ns) + "/update", updated).expect(200);
+      http.put(path + "/update", updated).expect(200);
 
-      // merge patch, strategic merge patch, JSON patch
-      http.create(cms(ns), configMap("patched"));
-      assertRefusedAsUnreadable(http.mergePatch(cms(ns) + "/patched", Map.of("data", Map.of(over, "v"))));
-      assertRefusedAsUnreadable(http.send("PATCH", cms(ns) + "/patched", "application/strategic-merge-patch+json",
-          ("{\"data\":{\"" + over + "\":\"v\"}}").getBytes(StandardCharsets.UTF_8)));
-      assertRefusedAsUnreadable(http.send("PATCH", cms(ns) + "/patched", "application/json-patch+json",
+      // merge patch, JSON patch
+      http.create(path, keyed("patched"));
+      assertRefusedAsUnreadable(http.mergePatch(path + "/patched", Map.of("data", Map.of(over, "v"))));
+      assertRefusedAsUnreadable(http.send("PATCH", path + "/patched", "application/json-patch+json",
           ("[{\"op\":\"add\",\"path\":\"/data\",\"value\":{}},{\"op\":\"add\",\"path\":\"/data/" + over
               + "\",\"value\":\"v\"}]").getBytes(StandardCharsets.UTF_8)));
-      http.send("PATCH", cms(ns) + "/patched", "application/json-patch+json",
+      http.send("PATCH", path + "/patched", "application/json-patch+json",
           ("[{\"op\":\"add\",\"path\":\"/data\",\"value\":{\"" + at + "\":\"v\"}}]").getBytes(StandardCharsets.UTF_8))
           .expect(200);
 
       // server-side apply (its field set names the key as f:K too)
       // an explicit YAML key: a plain one may not be longer than 1,024 characters
-      String applied = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  ? %s\n  : v\n";
-      assertRefusedAsUnreadable(http.send("PATCH", cms(ns) + "/applied?fieldManager=test",
+      String applied = "apiVersion: example.com/v1\nkind: Keyed\nmetadata:\n  name: applied\ndata:\n  ? %s\n  : v\n";
+      assertRefusedAsUnreadable(http.send("PATCH", path + "/applied?fieldManager=test",
           "application/apply-patch+yaml", applied.formatted(over).getBytes(StandardCharsets.UTF_8)));
-      http.send("PATCH", cms(ns) + "/applied?fieldManager=test", "application/apply-patch+yaml",
+      http.send("PATCH", path + "/applied?fieldManager=test", "application/apply-patch+yaml",
           applied.formatted(at).getBytes(StandardCharsets.UTF_8)).expect(201);
 
-      // protobuf
-      ObjectNode proto = configMap("proto", Map.of(), Map.of(over, "v"));
-      assertRefusedAsUnreadable(http.send("POST", cms(ns), KubeProtobuf.MEDIA_TYPE, KubeProtobuf.encode(proto)));
-      proto = configMap("proto", Map.of(), Map.of(at, "v"));
-      assertThat(http.send("POST", cms(ns), KubeProtobuf.MEDIA_TYPE, KubeProtobuf.encode(proto)).code()).isEqualTo(201);
+      // protobuf and strategic merge patch (built-in kinds only): a node's status.capacity
+      assertRefusedAsUnreadable(http.send("POST", "/api/v1/nodes", KubeProtobuf.MEDIA_TYPE,
+          KubeProtobuf.encode(node("proto", over))));
+      assertThat(http.send("POST", "/api/v1/nodes", KubeProtobuf.MEDIA_TYPE, KubeProtobuf.encode(node("proto", at))).code())
+          .isEqualTo(201);
+      http.create("/api/v1/nodes", node("smp", "pods"));
+      assertRefusedAsUnreadable(http.send("PATCH", "/api/v1/nodes/smp/status", "application/strategic-merge-patch+json",
+          ("{\"status\":{\"capacity\":{\"" + over + "\":\"1\"}}}").getBytes(StandardCharsets.UTF_8)));
+      http.send("PATCH", "/api/v1/nodes/smp/status", "application/strategic-merge-patch+json",
+          ("{\"status\":{\"capacity\":{\"" + at + "\":\"1\"}}}").getBytes(StandardCharsets.UTF_8)).expect(200);
 
       // a dry run is refused the same way, and nothing refused was stored
-      assertRefusedAsUnreadable(http.post(cms(ns) + "?dryRun=All", configMap("dry", Map.of(), Map.of(over, "v"))));
-      assertThat(names(http.list(cms(ns)))).containsExactly("applied", "create", "patched", "proto", "update");
-      assertThat(http.get(cms(ns) + "/patched").expect(200).path("data").has(at)).isTrue();
+      assertRefusedAsUnreadable(http.post(path + "?dryRun=All", keyed("dry", Map.of(over, "v"))));
+      assertThat(names(http.list(path))).containsExactly("applied", "create", "patched", "update");
+      assertThat(names(http.list("/api/v1/nodes"))).containsExactly("proto", "smp");
+      assertThat(http.get(path + "/patched").expect(200).path("data").has(at)).isTrue();
     }
     try (ApiServer server = ApiServer.builder().dataDir(dataDir).build().start(); KubeHttp http = new KubeHttp(server)) {
-      JsonNode list = http.list(cms(ns));
-      assertThat(names(list)).containsExactly("applied", "create", "patched", "proto", "update");
+      String path = keyeds(ns);
+      Await.until("the Keyed resource served", KubeHttp.WAIT, () -> http.get(path).code() == 200);
+      JsonNode list = http.list(path);
+      assertThat(names(list)).containsExactly("applied", "create", "patched", "update");
       for (JsonNode item : list.path("items")) {
         assertThat(item.path("data").has(key(LONGEST_KEY))).as(item.at("/metadata/name").asText()).isTrue();
+      }
+      for (JsonNode item : http.list("/api/v1/nodes").path("items")) {
+        assertThat(item.at("/status/capacity").has(key(LONGEST_KEY))).as(item.at("/metadata/name").asText()).isTrue();
       }
     }
   }

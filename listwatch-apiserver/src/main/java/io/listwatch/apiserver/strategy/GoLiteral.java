@@ -1,0 +1,32 @@
+package io.listwatch.apiserver.strategy;
+
+import io.listwatch.apiserver.validation.FieldErrors;
+import java.util.List;
+
+/**
+ * A bad value kube prints with Go's {@code %#v} that {@link FieldErrors#goValue} cannot build
+ * from a plain Java value: a struct ({@code core.Taint{Key:"k", ...}}) or a slice of a named
+ * type ({@code []core.ResourceQuotaScope{"BestEffort"}}). {@link FieldErrors#goValue} prints
+ * its {@link #toString}. Immutable.
+ */
+record GoLiteral(String text) {
+
+  /** Go's {@code %#v} of a struct whose fields are given as name, printed value, name, ... */
+  static GoLiteral struct(String type, String... namesAndValues) {
+    StringBuilder b = new StringBuilder(type).append('{');
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      b.append(i > 0 ? ", " : "").append(namesAndValues[i]).append(':').append(namesAndValues[i + 1]);
+    }
+    return new GoLiteral(b.append('}').toString());
+  }
+
+  /** Go's {@code %#v} of a slice of strings of the named type {@code type}. */
+  static GoLiteral strings(String type, List<String> values) {
+    return new GoLiteral("[]" + type + FieldErrors.goValue(values).substring("[]string".length()));
+  }
+
+  @Override
+  public String toString() {
+    return text;
+  }
+}
