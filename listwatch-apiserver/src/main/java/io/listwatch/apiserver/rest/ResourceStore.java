@@ -144,13 +144,16 @@ public final class ResourceStore {
    * kube's validation of an object about to be stored: its metadata, then its kind's rules
    * ({@link RestStrategy#validate}), all in one 422 Invalid.
    */
-  private void validate(ObjectNode obj, ObjectNode old) {
+  private void validate(ObjectNode obj, ObjectNode old, Warnings warnings) {
     java.util.List<io.listwatch.api.Status.Cause> errors = new java.util.ArrayList<>(
         new ObjectMetaValidator().validate(def, obj));
     restStrategy.validate(obj, old, errors);
     if (!errors.isEmpty()) {
       com.fasterxml.jackson.databind.JsonNode name = obj.path("metadata").path("name");
       throw StatusException.invalid(def.group(), def.kind(), name.isTextual() ? name.textValue() : "", errors);
+    }
+    if (warnings != null) {
+      restStrategy.warnings(obj, old, warnings::add);
     }
   }
 
@@ -192,7 +195,7 @@ public final class ResourceStore {
         obj.set("status", original.get("status").deepCopy());
       }
     }
-    validate(obj, null);
+    validate(obj, null, warnings);
     if (strategy != null) {
       strategy.validate(obj, null, false);
     }
@@ -296,7 +299,7 @@ public final class ResourceStore {
       }
       if (part == Part.MAIN || part == Part.WHOLE) {
         // the server's own whole-object writes (a pod's binding) skip the user's update rules, as kube's do
-        validate(updated, part == Part.WHOLE ? null : current);
+        validate(updated, part == Part.WHOLE ? null : current, part == Part.WHOLE ? null : warnings);
       } else {
         ObjectMetaValidator.check(def, updated);
       }

@@ -66,6 +66,16 @@ public interface RestStrategy {
   }
 
   /**
+   * kube's {@code WarningsOnCreate} ({@code old} null) and {@code WarningsOnUpdate}: what the
+   * client is told about an object that passed validation but is likely a mistake (a
+   * deprecated label, a duplicate env var), each text given to {@code warn}; they reach the
+   * client as {@code Warning} headers. Called after {@link #validate} passed, for creates and
+   * updates of the main resource. Must not change {@code obj}.
+   */
+  default void warnings(ObjectNode obj, ObjectNode old, java.util.function.Consumer<String> warn) {
+  }
+
+  /**
    * kube's {@code PrepareForCreate}: what the server sets on a new object of the kind (a
    * namespace starts Active, a pod Pending), whatever the client sent. Called once per create
    * attempt, after {@link #defaults}, the mutating admission plug-ins and the server's metadata
