@@ -10,6 +10,8 @@ import io.listwatch.apiserver.apiextensions.CustomResourceServing;
 import io.listwatch.apiserver.apiextensions.CustomResourceStrategy;
 import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.cacher.CacherConfig;
+import io.listwatch.apiserver.controller.ControllerQueue;
+import io.listwatch.apiserver.controller.ServiceAccountsController;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.registry.ResourceRegistry;
 import io.listwatch.apiserver.rest.ApiRoutes;
@@ -37,7 +39,8 @@ import java.util.stream.Stream;
  * <h2>Lifecycle</h2>
  * {@link Builder#build()} fills every watch cache from storage (blocking) and builds the routes:
  * requests can be answered from then on, and a front door may add its own routes and
- * admission. {@link #start} then creates the namespaces kube always has, starts serving custom
+ * admission. {@link #start} then creates the namespaces kube always has (each with its default
+ * ServiceAccount), starts the service accounts controller, starts serving custom
  * resources and resumes the grace periods of objects being deleted. {@link #close()} ends every
  * watch, stops the custom resource controller and closes the caches; the storage stays open
  * (its owner closes it).
@@ -58,6 +61,7 @@ public final class GenericApiServer implements AutoCloseable {
   private final ApiRoutes routes;
   private volatile CustomResourceServing customResources;
   private volatile CustomResourceDefinitionController crdController;
+  private volatile ServiceAccountsController serviceAccounts;
 
   private GenericApiServer(Builder b) {
     this.registry = b.registry;
@@ -122,7 +126,19 @@ public final class GenericApiServer implements AutoCloseable {
    * the grace periods running when the server last stopped. Returns this.
    */
   public GenericApiServer start(List<CustomResourceServing.Listener> listeners) {
+    return start(listeners, ControllerQueue.Gate.ALWAYS);
+  }
+
+  /**
+   * {@link #start(List)}, and the core's own controllers (the service accounts controller) act
+   * while {@code controllers} is open: a server sharing its store with others opens it while
+   * it leads.
+   */
+  public GenericApiServer start(List<CustomResourceServing.Listener> listeners, ControllerQueue.Gate controllers) {
     createInitialNamespaces();
+    serviceAccounts = new ServiceAccountsController(store("", "v1", "namespaces"), store("", "v1", "serviceaccounts"),
+        controllers, clock);
+    serviceAccounts.start();
     createSystemPriorityClasses();
     customResources = new CustomResourceServing(routes.resources(), storage, cacherConfig, clock, listeners);
     crdController = new CustomResourceDefinitionController(
@@ -133,13 +149,15 @@ public final class GenericApiServer implements AutoCloseable {
   }
 
   /**
-   * Creates the namespaces kube always has ({@link #INITIAL_NAMESPACES}) unless they exist; a
-   * front door that installs objects into them (RBAC's bootstrap roles) calls it before
-   * {@link #start}. Idempotent.
+   * Creates the namespaces kube always has ({@link #INITIAL_NAMESPACES}) unless they exist, each
+   * with its {@code default} ServiceAccount (as the service accounts controller does for every
+   * namespace later); a front door that installs objects into them (RBAC's bootstrap roles)
+   * calls it before {@link #start}. Idempotent.
    */
   public void createInitialNamespaces() {
     for (String ns : INITIAL_NAMESPACES) {
       createIfAbsent(ns);
+      ServiceAccountsController.createDefault(store("", "v1", "serviceaccounts"), ns);
     }
   }
 
@@ -198,6 +216,10 @@ public final class GenericApiServer implements AutoCloseable {
     CustomResourceDefinitionController crds = crdController;
     if (crds != null) {
       crds.close();
+    }
+    ServiceAccountsController accounts = serviceAccounts;
+    if (accounts != null) {
+      accounts.close();
     }
     cachers.values().forEach(Cacher::close);
     CustomResourceServing custom = customResources;

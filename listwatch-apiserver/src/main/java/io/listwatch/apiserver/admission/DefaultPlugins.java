@@ -27,7 +27,15 @@ public final class DefaultPlugins {
       Function<String, CompletableFuture<NamespaceLifecycle.NamespaceState>> namespaces) {
     List<AdmissionPlugin> plugins = new ArrayList<>();
     plugins.add(new NamespaceLifecycle(namespaces));
-    plugins.add(new ServiceAccount());
+    plugins.add(new ServiceAccount(listers));
+    plugins.add(new TaintNodesByCondition());
+    plugins.add(new Priority(listers));
+    plugins.add(new DefaultTolerationSeconds());
+    plugins.add(new DefaultStorageClass(listers));
+    plugins.add(new StorageObjectInUseProtection());
+    plugins.add(new PersistentVolumeClaimResize(listers));
+    plugins.add(new RuntimeClass(listers));
+    plugins.add(new DefaultIngressClass(listers));
     return AdmissionChain.of(plugins);
   }
 }
