@@ -7,8 +7,19 @@
  * the two phases; {@link io.listwatch.apiserver.admission.AdmissionPlugin} is one plug-in,
  * {@link io.listwatch.apiserver.admission.AdmissionAttributes} one write as plug-ins see it. The
  * plug-ins: {@link io.listwatch.apiserver.admission.NamespaceLifecycle} (creates only in a
- * namespace that exists and is not terminating) and
- * {@link io.listwatch.apiserver.admission.ServiceAccount} (a pod's default service account).
+ * namespace that exists and is not terminating),
+ * {@link io.listwatch.apiserver.admission.ServiceAccount} (a pod's service account and its API
+ * access token; {@code MountableSecrets}),
+ * {@link io.listwatch.apiserver.admission.TaintNodesByCondition} (a new Node is not-ready),
+ * {@link io.listwatch.apiserver.admission.Priority} (a pod's priority from its PriorityClass),
+ * {@link io.listwatch.apiserver.admission.DefaultTolerationSeconds} (five minutes on a failed
+ * node), {@link io.listwatch.apiserver.admission.DefaultStorageClass},
+ * {@link io.listwatch.apiserver.admission.StorageObjectInUseProtection} (the claims' and volumes'
+ * finalizers), {@link io.listwatch.apiserver.admission.PersistentVolumeClaimResize},
+ * {@link io.listwatch.apiserver.admission.RuntimeClass} and
+ * {@link io.listwatch.apiserver.admission.DefaultIngressClass} (the last two inert until their
+ * classes are served). {@link io.listwatch.apiserver.admission.Listers} is what plug-ins read;
+ * {@code AdmittedObjects} what they share to change objects.
  * The store ({@code rest.ResourceStore}) calls the chain on every create and update.
  */
 package io.listwatch.apiserver.admission;

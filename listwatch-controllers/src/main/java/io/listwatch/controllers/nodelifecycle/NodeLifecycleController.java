@@ -178,8 +178,8 @@ public final class NodeLifecycleController implements Controller {
     taintedAt.keySet().retainAll(names);
   }
 
-  private void monitor(DynamicObject node, Instant now) {
-    taintByReadyCondition(node);
+  private void monitor(DynamicObject cached, Instant now) {
+    DynamicObject node = taintByReadyCondition(cached);
     String heartbeat = leaseInformer.getStore().getByKey(LEASE_NAMESPACE + "/" + node.name())
         .map(l -> "lease " + l.get("spec", "renewTime").map(JsonNode::asText).orElse("") + " " + l.resourceVersion())
         .orElseGet(() -> "status " + readyCondition(node).path("lastHeartbeatTime").asText(""));
@@ -210,16 +210,16 @@ public final class NodeLifecycleController implements Controller {
    * kube's NoSchedule tainting pass, for the Ready condition's taint: a node carries
    * {@value #NOT_READY_TAINT}{@code :NoSchedule} exactly while its Ready condition is False.
    * The {@code TaintNodesByCondition} admission plug-in puts it on every new Node; this takes
-   * it off once the node agent reports the node Ready.
+   * it off once the node agent reports the node Ready. Returns the node as it is now.
    */
-  private void taintByReadyCondition(DynamicObject cached) {
+  private DynamicObject taintByReadyCondition(DynamicObject cached) {
     boolean notReady = readyCondition(cached).path("status").asText("").equals("False");
     if (notReady == hasNotReadyTaint(cached)) {
-      return;
+      return cached;
     }
     DynamicObject node = nodes.get("", cached.name()).orElse(null);
     if (node == null || notReady == hasNotReadyTaint(node)) {
-      return;
+      return node == null ? cached : node;
     }
     ObjectNode tree = node.toTree();
     ObjectNode spec = tree.with("spec");
@@ -238,9 +238,10 @@ public final class NodeLifecycleController implements Controller {
       spec.set("taints", kept);
     }
     try {
-      nodes.update(DynamicObject.of(tree));
+      return nodes.update(DynamicObject.of(tree));
     } catch (StatusException e) {
       log.debug("NodeLifecycleController: tainting node {} by its Ready condition: {}", cached.name(), e.getMessage());
+      return node;
     }
   }
 
