@@ -114,28 +114,34 @@ public final class ServiceAccount implements AdmissionPlugin {
           .orElse(CompletableFuture.completedFuture(null));
     }
     String account = spec.path("serviceAccountName").asText("");
-    return lookUp(a.namespace(), account).thenAccept(found -> {
-      ObjectNode sa = found.orElseThrow(() -> AdmittedObjects.forbidden(a, "error looking up service account "
-          + a.namespace() + "/" + account + ": serviceaccount \"" + account + "\" not found"));
-      if (annotationTrue(sa, ENFORCE_MOUNTABLE_SECRETS)) {
-        MountableSecrets.refusal(sa, spec).ifPresent(why -> {
-          throw AdmittedObjects.forbidden(a, why);
-        });
-      }
-      if (admittedWithoutSeeing(sa, spec)) {
-        throw serverTimeout();
-      }
-    });
-  }
-
-  /** The account from the cache, else re-read as the class says. */
-  CompletableFuture<Optional<ObjectNode>> lookUp(String namespace, String account) {
-    Optional<ObjectNode> cached = listers.get("", "serviceaccounts", namespace, account);
+    Optional<ObjectNode> cached = listers.get("", "serviceaccounts", a.namespace(), account);
     if (cached.isPresent()) {
-      return CompletableFuture.completedFuture(cached);
+      return check(a, cached.get(), false);
     }
     long interval = 100 + ThreadLocalRandom.current().nextLong(100);
-    return reread(namespace, account, account.equals(DEFAULT_ACCOUNT) ? DEFAULT_ACCOUNT_REREADS : 1, interval);
+    int rereads = account.equals(DEFAULT_ACCOUNT) ? DEFAULT_ACCOUNT_REREADS : 1;
+    return reread(a.namespace(), account, rereads, interval).thenCompose(found -> found.isPresent()
+        ? check(a, found.get(), true)
+        : CompletableFuture.failedFuture(AdmittedObjects.forbidden(a, "error looking up service account "
+            + a.namespace() + "/" + account + ": serviceaccount \"" + account + "\" not found")));
+  }
+
+  /**
+   * The checks of the pod against its account {@code sa}; {@code seenLate}: the cache did not
+   * hold it when the mutating phase looked.
+   */
+  private static CompletableFuture<Void> check(AdmissionAttributes a, ObjectNode sa, boolean seenLate) {
+    JsonNode spec = a.object().path("spec");
+    if (annotationTrue(sa, ENFORCE_MOUNTABLE_SECRETS)) {
+      Optional<String> refusal = MountableSecrets.refusal(sa, spec);
+      if (refusal.isPresent()) {
+        return CompletableFuture.failedFuture(AdmittedObjects.forbidden(a, refusal.get()));
+      }
+    }
+    if (seenLate && admittedWithoutSeeing(sa, spec)) {
+      return CompletableFuture.failedFuture(serverTimeout());
+    }
+    return CompletableFuture.completedFuture(null);
   }
 
   private CompletableFuture<Optional<ObjectNode>> reread(String namespace, String account, int left, long interval) {

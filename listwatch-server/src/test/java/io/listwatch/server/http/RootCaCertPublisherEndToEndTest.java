@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
 import io.listwatch.testsupport.Await;
-import io.listwatch.testsupport.EndToEnd;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.CertificateFactory;
@@ -22,7 +21,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The root CA publisher as a pod's token volume needs it: every namespace has the ConfigMap
  * kube-root-ca.crt with the CA clients verify the server with, put back when deleted or changed.
  */
-@EndToEnd
 @ExtendWith(ApiServerExtension.class)
 @ApiServerExtension.Tls
 class RootCaCertPublisherEndToEndTest {
