@@ -41,7 +41,7 @@ import java.util.function.LongFunction;
  * {@code default}, which the service accounts controller creates a moment after its namespace
  * (kube retries it ten times). The re-reads are timed on a delaying executor: no thread waits.
  * The mutating phase is synchronous, so it decides on what the cache holds, as for an account
- * that sets nothing when the cache does not hold it yet; should the account then be found with
+ * that sets nothing when the cache does not hold it yet; should a re-read then find it with
  * {@code automountServiceAccountToken: false} or image pull secrets, the pod cannot be admitted
  * as kube would have: 500 ServerTimeout, retry (kube's answer when a token is not ready).
  *
@@ -58,11 +58,11 @@ public final class ServiceAccount implements AdmissionPlugin {
   /** Re-reads of the cache for {@code default}: kube's ten attempts less the first. */
   static final int DEFAULT_ACCOUNT_REREADS = 9;
 
-  private final Listers listers;
-  private final NameGenerator names;
   /** What Go's strconv.ParseBool reads as true. */
   private static final Set<String> GO_TRUE = Set.of("1", "t", "T", "TRUE", "true", "True");
 
+  private final Listers listers;
+  private final NameGenerator names;
   /** An executor that runs a task after the given milliseconds. */
   private final LongFunction<Executor> delayed;
 
