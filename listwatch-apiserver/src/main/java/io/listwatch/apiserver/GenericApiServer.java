@@ -15,6 +15,8 @@ import io.listwatch.apiserver.apiextensions.CustomResourceServing;
 import io.listwatch.apiserver.apiextensions.CustomResourceStrategy;
 import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.cacher.CacherConfig;
+import io.listwatch.apiserver.controller.ControllerQueue;
+import io.listwatch.apiserver.controller.ServiceAccountsController;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.registry.ResourceRegistry;
 import io.listwatch.apiserver.rest.ApiRoutes;
@@ -42,11 +44,12 @@ import java.util.stream.Stream;
  * <h2>Lifecycle</h2>
  * {@link Builder#build()} fills every watch cache from storage (blocking) and builds the routes:
  * requests can be answered from then on, and a front door may add its own routes and
- * admission. {@link #start} then creates the namespaces kube always has, starts serving custom
- * resources, starts the resource quota controller (which keeps ResourceQuotas' status, see
- * {@code controller.ResourceQuotaController}) and resumes the grace periods of objects being
- * deleted. {@link #close()} ends every watch, stops the custom resource and quota controllers and
- * closes the caches; the storage stays open (its owner closes it).
+ * admission. {@link #start} then creates the namespaces kube always has (each with its default
+ * ServiceAccount), repairs the Service ranges, starts the service accounts controller, starts
+ * serving custom resources, starts the resource quota controller (which keeps ResourceQuotas'
+ * status, see {@code controller.ResourceQuotaController}) and resumes the grace periods of
+ * objects being deleted. {@link #close()} ends every watch, stops those controllers and closes
+ * the caches; the storage stays open (its owner closes it).
  *
  * <p>Thread-safe after {@code build}; {@code start} and {@code close} are called once each.
  */
@@ -70,6 +73,7 @@ public final class GenericApiServer implements AutoCloseable {
   private volatile io.listwatch.api.clock.Clock.Cancellable repairTimer;
   private volatile KubernetesServiceReconciler kubernetesService;
   private volatile boolean closed;
+  private volatile ServiceAccountsController serviceAccounts;
 
   private GenericApiServer(Builder b) {
     this.registry = b.registry;
@@ -139,8 +143,20 @@ public final class GenericApiServer implements AutoCloseable {
    * the grace periods running when the server last stopped. Returns this.
    */
   public GenericApiServer start(List<CustomResourceServing.Listener> listeners) {
+    return start(listeners, ControllerQueue.Gate.ALWAYS);
+  }
+
+  /**
+   * {@link #start(List)}, and the core's own controllers (the service accounts controller) act
+   * while {@code controllers} is open: a server sharing its store with others opens it while
+   * it leads.
+   */
+  public GenericApiServer start(List<CustomResourceServing.Listener> listeners, ControllerQueue.Gate controllers) {
     repairServiceRanges();
     createInitialNamespaces();
+    serviceAccounts = new ServiceAccountsController(store("", "v1", "namespaces"), store("", "v1", "serviceaccounts"),
+        controllers, clock);
+    serviceAccounts.start();
     createSystemPriorityClasses();
     customResources = new CustomResourceServing(routes.resources(), storage, cacherConfig, clock, listeners);
     crdController = new CustomResourceDefinitionController(
@@ -209,13 +225,15 @@ public final class GenericApiServer implements AutoCloseable {
   }
 
   /**
-   * Creates the namespaces kube always has ({@link #INITIAL_NAMESPACES}) unless they exist; a
-   * front door that installs objects into them (RBAC's bootstrap roles) calls it before
-   * {@link #start}. Idempotent.
+   * Creates the namespaces kube always has ({@link #INITIAL_NAMESPACES}) unless they exist, each
+   * with its {@code default} ServiceAccount (as the service accounts controller does for every
+   * namespace later); a front door that installs objects into them (RBAC's bootstrap roles)
+   * calls it before {@link #start}. Idempotent.
    */
   public void createInitialNamespaces() {
     for (String ns : INITIAL_NAMESPACES) {
       createIfAbsent(ns);
+      ServiceAccountsController.createDefault(store("", "v1", "serviceaccounts"), ns);
     }
   }
 
@@ -287,6 +305,10 @@ public final class GenericApiServer implements AutoCloseable {
     io.listwatch.apiserver.controller.ResourceQuotaController quota = quotaController;
     if (quota != null) {
       quota.close();
+    }
+    ServiceAccountsController accounts = serviceAccounts;
+    if (accounts != null) {
+      accounts.close();
     }
     cachers.values().forEach(Cacher::close);
     CustomResourceServing custom = customResources;

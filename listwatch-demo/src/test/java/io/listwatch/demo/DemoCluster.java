@@ -41,12 +41,20 @@ final class DemoCluster {
     }
   }
 
-  /** The names of the nodes whose Ready condition is True. */
+  /**
+   * The names of the nodes whose Ready condition is True and that the scheduler may use: without
+   * the not-ready taint every new Node has (TaintNodesByCondition) until the node lifecycle
+   * controller sees it Ready.
+   */
   static List<String> readyNodes(Kubectl kubectl) {
     List<String> names = new ArrayList<>();
     for (JsonNode node : json(kubectl, "get", "nodes").path("items")) {
+      boolean notReadyTaint = false;
+      for (JsonNode t : node.path("spec").path("taints")) {
+        notReadyTaint |= t.path("key").asText().equals("node.kubernetes.io/not-ready");
+      }
       for (JsonNode c : node.path("status").path("conditions")) {
-        if (c.path("type").asText().equals("Ready") && c.path("status").asText().equals("True")) {
+        if (c.path("type").asText().equals("Ready") && c.path("status").asText().equals("True") && !notReadyTaint) {
           names.add(node.path("metadata").path("name").asText());
         }
       }

@@ -74,6 +74,10 @@ class DemoNodeFailureTest {
       ObjectNode web = (ObjectNode) JSON.readTree(kubectl.ok("create", "deployment", "web", "--image=nginx",
           "--replicas=3", "--dry-run=client", "-o", "json").stdout());
       ((ObjectNode) web.path("spec").path("template").path("spec")).put("terminationGracePeriodSeconds", 1);
+      // the pods leave a lost node after 2 s (admission gives a pod without its own toleration kube's 300 s)
+      ((ObjectNode) web.path("spec").path("template").path("spec")).putArray("tolerations").addObject()
+          .put("key", NodeLifecycleController.UNREACHABLE_TAINT).put("operator", "Exists").put("effect", "NoExecute")
+          .put("tolerationSeconds", 2);
       kubectl.ok("create", "-f", kubectl.file("web.json", JSON.writeValueAsString(web)).toString());
       List<JsonNode> pods = Await.until("3 Running pods", AWAIT, () -> runningPods(kubectl), p -> p.size() == 3);
       assertThat(nodeNames(pods)).as("one pod on each node").containsExactlyInAnyOrder("node-1", "node-2", "node-3");

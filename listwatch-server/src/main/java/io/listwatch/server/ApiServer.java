@@ -118,7 +118,7 @@ public final class ApiServer implements AutoCloseable {
   private io.listwatch.server.controllers.ControllerLeadership leadership;
   private io.listwatch.server.controllers.GarbageCollector garbageCollector;
   private io.listwatch.server.controllers.NamespaceController namespaceController;
-  private io.listwatch.server.controllers.ServiceAccountsController serviceAccountsController;
+  private io.listwatch.server.controllers.RootCaCertPublisher rootCaCertPublisher;
   /** The request filters every listener shares (authentication, limits, authorization). */
   private HandlerChain chain;
 
@@ -186,6 +186,9 @@ public final class ApiServer implements AutoCloseable {
         secure = new SecureServerInitializer(ServerSslContexts.build(tls, config.tls.provider()),
             config.tls.handshakeTimeout(), routes, chain, connectionOptions);
         listener = bind(config.bindAddress, config.port, secure);
+        rootCaCertPublisher = new io.listwatch.server.controllers.RootCaCertPublisher(core.store("", "v1", "namespaces"),
+            core.store("", "v1", "configmaps"), tls.servingCaPem(), leadership, config.clock);
+        rootCaCertPublisher.start();
         LOG.info("TLS by {}; certificates in {}", ServerSslContexts.describe(config.tls.provider()), tls.directory());
         if (config.insecurePort >= 0) {
           insecureListener = bind("127.0.0.1", config.insecurePort, plain);
@@ -240,14 +243,10 @@ public final class ApiServer implements AutoCloseable {
 
   /**
    * Creates the namespaces kube always has, each with its {@code default} service account (as
-   * the service accounts controller does for every namespace later), unless they exist.
+   * the core's service accounts controller does for every namespace later), unless they exist.
    */
   private void createInitialNamespaces() {
     core.createInitialNamespaces();
-    for (String ns : GenericApiServer.INITIAL_NAMESPACES) {
-      io.listwatch.server.controllers.ServiceAccountsController.createDefault(core.store("", "v1", "serviceaccounts"),
-          ns);
-    }
   }
 
   private Storage openEtcd() {
@@ -261,7 +260,7 @@ public final class ApiServer implements AutoCloseable {
 
   /**
    * The garbage collector and the namespace controller, over the stores of every stored
-   * resource, and the service accounts controller.
+   * resource, and the core's (the service accounts controller), all while this server leads.
    */
   private void startControllers() {
     List<io.listwatch.apiserver.rest.ResourceStore> stores = core.cachers().keySet().stream().map(routes.resources()::store)
@@ -276,10 +275,6 @@ public final class ApiServer implements AutoCloseable {
     namespaceController = new io.listwatch.server.controllers.NamespaceController(
         routes.resources().store(registry.find("", "v1", "namespaces").orElseThrow()), routes.resources()::stores, config.clock, leadership);
     namespaceController.start();
-    serviceAccountsController = new io.listwatch.server.controllers.ServiceAccountsController(
-        routes.resources().store(registry.find("", "v1", "namespaces").orElseThrow()),
-        routes.resources().store(registry.find("", "v1", "serviceaccounts").orElseThrow()), leadership);
-    serviceAccountsController.start();
     leadership.start();
     io.listwatch.server.controllers.GarbageCollector gc = garbageCollector;
     io.listwatch.server.controllers.NamespaceController nc = namespaceController;
@@ -294,7 +289,7 @@ public final class ApiServer implements AutoCloseable {
       public void unserved(io.listwatch.apiserver.rest.ResourceStore store) {
         gc.unserve(store);
       }
-    }));
+    }), leadership);
   }
 
   /**
@@ -499,7 +494,9 @@ public final class ApiServer implements AutoCloseable {
     if (garbageCollector != null) {
       garbageCollector.close();
       namespaceController.close();
-      serviceAccountsController.close();
+    }
+    if (rootCaCertPublisher != null) {
+      rootCaCertPublisher.close();
     }
     if (core != null) {
       core.close();

@@ -29,7 +29,15 @@ public final class DefaultPlugins {
       ResourceQuota.QuotaAccessor quotas) {
     List<AdmissionPlugin> plugins = new ArrayList<>();
     plugins.add(new NamespaceLifecycle(namespaces));
-    plugins.add(new ServiceAccount());
+    plugins.add(new ServiceAccount(listers));
+    plugins.add(new TaintNodesByCondition());
+    plugins.add(new Priority(listers));
+    plugins.add(new DefaultTolerationSeconds());
+    plugins.add(new DefaultStorageClass(listers));
+    plugins.add(new StorageObjectInUseProtection());
+    plugins.add(new PersistentVolumeClaimResize(listers));
+    plugins.add(new RuntimeClass(listers));
+    plugins.add(new DefaultIngressClass(listers));
     plugins.add(new PodSecurity(listers));
     plugins.add(new LimitRanger(listers));
     plugins.add(new ResourceQuota(listers, quotas));

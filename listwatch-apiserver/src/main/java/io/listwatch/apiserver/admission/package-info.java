@@ -8,9 +8,22 @@
  * {@link io.listwatch.apiserver.admission.AdmissionAttributes} one write as plug-ins see it. The
  * plug-ins: {@link io.listwatch.apiserver.admission.NamespaceLifecycle} (creates only in a
  * namespace that exists and is not terminating),
- * {@link io.listwatch.apiserver.admission.ServiceAccount} (a pod's default service account) and
+ * {@link io.listwatch.apiserver.admission.ServiceAccount} (a pod's service account and its API
+ * access token; {@code MountableSecrets}),
+ * {@link io.listwatch.apiserver.admission.TaintNodesByCondition} (a new Node is not-ready),
+ * {@link io.listwatch.apiserver.admission.Priority} (a pod's priority from its PriorityClass),
+ * {@link io.listwatch.apiserver.admission.DefaultTolerationSeconds} (five minutes on a failed
+ * node), {@link io.listwatch.apiserver.admission.DefaultStorageClass},
+ * {@link io.listwatch.apiserver.admission.StorageObjectInUseProtection} (the claims' and volumes'
+ * finalizers), {@link io.listwatch.apiserver.admission.PersistentVolumeClaimResize},
+ * {@link io.listwatch.apiserver.admission.RuntimeClass} and
+ * {@link io.listwatch.apiserver.admission.DefaultIngressClass} (the last two inert until their
+ * classes are served). {@link io.listwatch.apiserver.admission.Listers} is what plug-ins read;
+ * {@code AdmittedObjects} what they share to change objects.
  * {@link io.listwatch.apiserver.admission.PodSecurity} (the Pod Security Standards, in
- * {@code admission.podsecurity}). A plug-in's warnings for the client go to the write's
+ * {@code admission.podsecurity}), {@link io.listwatch.apiserver.admission.LimitRanger} and
+ * {@link io.listwatch.apiserver.admission.ResourceQuota} (usage counted by
+ * {@code io.listwatch.apiserver.quota}). A plug-in's warnings for the client go to the write's
  * {@link io.listwatch.apiserver.admission.Warnings}.
  * The store ({@code rest.ResourceStore}) calls the chain on every create and update.
  */

@@ -75,32 +75,4 @@ class AdmissionChainTest {
     assertThatThrownBy(() -> AdmissionChain.of(List.of(plugin("ServiceAccount", false), plugin("ServiceAccount", false))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("given twice");
   }
-
-  @Test
-  void serviceAccount_givesAPodWithoutOneTheDefault_andKeepsOneItNames() {
-    ObjectNode none = JsonNodeFactory.instance.objectNode();
-    new ServiceAccount().admit(createPod(none));
-    assertThat(none.at("/spec/serviceAccountName").asText()).isEqualTo("default");
-    assertThat(none.at("/spec/serviceAccount").asText()).isEqualTo("default");
-
-    ObjectNode named = JsonNodeFactory.instance.objectNode();
-    named.putObject("spec").put("serviceAccountName", "builder");
-    new ServiceAccount().admit(createPod(named));
-    assertThat(named.at("/spec/serviceAccountName").asText()).isEqualTo("builder");
-    assertThat(named.at("/spec/serviceAccount").asText()).isEqualTo("builder");
-  }
-
-  @Test
-  void serviceAccount_leavesAMirrorPodWithout_andRefusesOneThatNamesAnAccount() {
-    ObjectNode mirror = JsonNodeFactory.instance.objectNode();
-    mirror.putObject("metadata").putObject("annotations").put("kubernetes.io/config.mirror", "hash");
-    new ServiceAccount().admit(createPod(mirror));
-    assertThat(mirror.path("spec").has("serviceAccountName")).isFalse();
-    new ServiceAccount().validate(createPod(mirror)).join();
-
-    mirror.putObject("spec").put("serviceAccountName", "default");
-    assertThatThrownBy(() -> new ServiceAccount().validate(createPod(mirror)).join())
-        .hasCauseInstanceOf(StatusException.class)
-        .hasMessageContaining("pods \"p\" is forbidden: a mirror pod may not reference service accounts");
-  }
 }

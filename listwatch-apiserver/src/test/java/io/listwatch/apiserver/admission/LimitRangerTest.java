@@ -35,7 +35,7 @@ class LimitRangerTest {
   /** Listers that hold {@code ranges} as the namespace's LimitRanges. */
   static Listers limitRanges(String... ranges) {
     List<ObjectNode> items = java.util.Arrays.stream(ranges).map(InMemoryCore::json).toList();
-    return new ListersStub(plural -> plural.equals("limitranges") ? items : List.of());
+    return new ListersByPlural(plural -> plural.equals("limitranges") ? items : List.of());
   }
 
   /** One LimitRange with one item of {@code type} and the given maps (JSON objects or empty). */

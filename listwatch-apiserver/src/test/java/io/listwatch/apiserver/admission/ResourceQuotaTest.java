@@ -68,7 +68,7 @@ class ResourceQuotaTest {
     }
   };
 
-  private final Listers listers = new ListersStub(plural -> plural.equals("resourcequotas") ? cached : List.of());
+  private final Listers listers = new ListersByPlural(plural -> plural.equals("resourcequotas") ? cached : List.of());
 
   private final ResourceQuota plugin = new ResourceQuota(listers, accessor);
 

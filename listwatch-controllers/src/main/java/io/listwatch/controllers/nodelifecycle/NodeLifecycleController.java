@@ -48,6 +48,9 @@ import org.slf4j.LoggerFactory;
  *       pod without one gets {@code podEvictionTimeout} (kube's default toleration: 300 s).
  * </ul>
  * Once the Lease is renewed again, the taints are removed (the node agent sets Ready itself).
+ * Every pass also keeps {@value #NOT_READY_TAINT}{@code :NoSchedule} on exactly the nodes whose
+ * Ready condition is False (kube's NoSchedule tainting by condition, for that condition): a new
+ * Node has it from admission until its agent reports it Ready.
  *
  * <h2>Threads</h2>
  * One thread, {@code NodeLifecycleController}, runs every pass; the clock's timer only hands
@@ -59,6 +62,8 @@ public final class NodeLifecycleController implements Controller {
 
   /** The taint key of nodes whose heartbeat stopped. */
   public static final String UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
+  /** The taint key of nodes whose Ready condition is False (and of every new Node, by admission). */
+  public static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
   /** The namespace of the nodes' heartbeat Leases. */
   static final String LEASE_NAMESPACE = "kube-node-lease";
 
@@ -173,7 +178,8 @@ public final class NodeLifecycleController implements Controller {
     taintedAt.keySet().retainAll(names);
   }
 
-  private void monitor(DynamicObject node, Instant now) {
+  private void monitor(DynamicObject cached, Instant now) {
+    DynamicObject node = taintByReadyCondition(cached);
     String heartbeat = leaseInformer.getStore().getByKey(LEASE_NAMESPACE + "/" + node.name())
         .map(l -> "lease " + l.get("spec", "renewTime").map(JsonNode::asText).orElse("") + " " + l.resourceVersion())
         .orElseGet(() -> "status " + readyCondition(node).path("lastHeartbeatTime").asText(""));
@@ -198,6 +204,59 @@ public final class NodeLifecycleController implements Controller {
       taintedAt.put(node.name(), tainted);
     }
     evictPods(node, tainted, now);
+  }
+
+  /**
+   * kube's NoSchedule tainting pass, for the Ready condition's taint: a node carries
+   * {@value #NOT_READY_TAINT}{@code :NoSchedule} exactly while its Ready condition is False.
+   * The {@code TaintNodesByCondition} admission plug-in puts it on every new Node; this takes
+   * it off once the node agent reports the node Ready. Returns the node as it is now.
+   */
+  private DynamicObject taintByReadyCondition(DynamicObject cached) {
+    boolean notReady = readyCondition(cached).path("status").asText("").equals("False");
+    if (notReady == hasNotReadyTaint(cached)) {
+      return cached;
+    }
+    DynamicObject node = nodes.get("", cached.name()).orElse(null);
+    if (node == null || notReady == hasNotReadyTaint(node)) {
+      return node == null ? cached : node;
+    }
+    ObjectNode tree = node.toTree();
+    ObjectNode spec = tree.with("spec");
+    ArrayNode kept = spec.arrayNode();
+    for (JsonNode t : spec.path("taints")) {
+      if (!isNotReadyTaint(t)) {
+        kept.add(t);
+      }
+    }
+    if (notReady) {
+      kept.addObject().put("key", NOT_READY_TAINT).put("effect", "NoSchedule");
+    }
+    if (kept.isEmpty()) {
+      spec.remove("taints");
+    } else {
+      spec.set("taints", kept);
+    }
+    try {
+      return nodes.update(DynamicObject.of(tree));
+    } catch (StatusException e) {
+      log.debug("NodeLifecycleController: tainting node {} by its Ready condition: {}", cached.name(), e.getMessage());
+      return node;
+    }
+  }
+
+  private static boolean hasNotReadyTaint(DynamicObject node) {
+    for (JsonNode t : node.get("spec", "taints").orElse(com.fasterxml.jackson.databind.node.MissingNode
+        .getInstance())) {
+      if (isNotReadyTaint(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isNotReadyTaint(JsonNode taint) {
+    return taint.path("key").asText().equals(NOT_READY_TAINT) && taint.path("effect").asText().equals("NoSchedule");
   }
 
   private static JsonNode readyCondition(DynamicObject node) {

@@ -36,6 +36,10 @@ class NodeLifecycleControllerTest {
   void setUp() throws Exception {
     nodes.create(DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"},"
         + "\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"KubeletReady\"}]}}"));
+    // Ready for a while: the not-ready taint every new Node gets (TaintNodesByCondition) is gone
+    var stored = client.server().get(ResourceType.NODES, "", "n1").orElseThrow();
+    ((com.fasterxml.jackson.databind.node.ObjectNode) stored.get("spec")).remove("taints");
+    client.server().update(ResourceType.NODES, stored);
     leases.create(DynamicObject.parse("{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":\"Lease\",\"metadata\":"
         + "{\"name\":\"n1\",\"namespace\":\"kube-node-lease\"},\"spec\":{\"holderIdentity\":\"n1\","
         + "\"leaseDurationSeconds\":40,\"renewTime\":\"2026-01-01T00:00:00.000000Z\"}}"));

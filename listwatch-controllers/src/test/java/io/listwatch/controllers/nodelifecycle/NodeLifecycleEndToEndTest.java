@@ -60,6 +60,9 @@ class NodeLifecycleEndToEndTest {
         controller.run(1);
         pods.create(DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"lc-web\","
             + "\"namespace\":\"default\"},\"spec\":{\"nodeName\":\"lc-node\",\"terminationGracePeriodSeconds\":3,"
+            // its own toleration of the unreachable taint: admission gives a pod without one kube's 300 s
+            + "\"tolerations\":[{\"key\":\"node.kubernetes.io/unreachable\",\"operator\":\"Exists\","
+            + "\"effect\":\"NoExecute\",\"tolerationSeconds\":1}],"
             + "\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}"));
         Await.until("pod Running", BOUND, () -> pods.get("default", "lc-web")
             .map(p -> p.get("status", "phase").map(n -> n.asText()).orElse("").equals("Running")).orElse(false));

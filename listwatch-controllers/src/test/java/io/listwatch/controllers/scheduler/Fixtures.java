@@ -28,6 +28,27 @@ final class Fixtures {
     return node(name, "4", "8Gi", 110);
   }
 
+  /**
+   * {@code stored}, a Node as its create stored it, without the {@code node.kubernetes.io/not-ready}
+   * taint the TaintNodesByCondition admission gives every new Node: as it is once the node
+   * lifecycle controller has seen the node Ready (write it back to stand for that).
+   */
+  static ObjectNode withoutNotReadyTaint(ObjectNode stored) {
+    ObjectNode node = stored.deepCopy();
+    com.fasterxml.jackson.databind.node.ArrayNode kept = node.arrayNode();
+    node.path("spec").path("taints").forEach(t -> {
+      if (!t.path("key").asText().equals("node.kubernetes.io/not-ready")) {
+        kept.add(t);
+      }
+    });
+    if (kept.isEmpty()) {
+      ((ObjectNode) node.get("spec")).remove("taints");
+    } else {
+      ((ObjectNode) node.get("spec")).set("taints", kept);
+    }
+    return node;
+  }
+
   static ObjectNode labels(ObjectNode object, Map<String, String> labels) {
     ObjectNode l = ((ObjectNode) object.get("metadata")).putObject("labels");
     labels.forEach(l::put);

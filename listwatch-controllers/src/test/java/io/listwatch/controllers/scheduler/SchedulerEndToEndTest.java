@@ -89,7 +89,8 @@ class SchedulerEndToEndTest {
   private void createNode(ObjectNode node) {
     ObjectNode meta = (ObjectNode) node.get("metadata");
     meta.put("name", namespace + "-" + meta.get("name").asText());
-    nodes.create(DynamicObject.of(node));
+    DynamicObject created = nodes.create(DynamicObject.of(node));
+    nodes.update(DynamicObject.of(Fixtures.withoutNotReadyTaint(created.toTree()))); // Ready, as the node controller leaves it
   }
 
   private String n(String name) {

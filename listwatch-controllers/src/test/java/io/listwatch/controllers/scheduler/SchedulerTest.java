@@ -39,7 +39,10 @@ class SchedulerTest {
 
   private void seed(ResourceType type, ObjectNode... objects) {
     for (ObjectNode o : objects) {
-      client.server().add(type, o);
+      ObjectNode stored = client.server().add(type, o);
+      if (type == ResourceType.NODES) { // Ready, as the node controller leaves it
+        client.server().update(type, Fixtures.withoutNotReadyTaint(stored));
+      }
     }
   }
 
@@ -143,10 +146,11 @@ class SchedulerTest {
     assertThat(bindings()).isEmpty();
 
     // A labelled node that is too small does not help; a big one does.
-    client.dynamic(ResourceType.NODES).create(DynamicObject.of(labels(node("small", "1", "4Gi", 110),
-        Map.of("size", "big"))));
-    client.dynamic(ResourceType.NODES).create(DynamicObject.of(labels(node("large", "8", "16Gi", 110),
-        Map.of("size", "big"))));
+    for (ObjectNode node : List.of(labels(node("small", "1", "4Gi", 110), Map.of("size", "big")),
+        labels(node("large", "8", "16Gi", 110), Map.of("size", "big")))) {
+      DynamicObject created = client.dynamic(ResourceType.NODES).create(DynamicObject.of(node));
+      client.dynamic(ResourceType.NODES).update(DynamicObject.of(Fixtures.withoutNotReadyTaint(created.toTree())));
+    }
 
     Await.until("a binding", BOUND, () -> bindings().size() == 1);
     assertThat(bindings()).containsExactly("big -> large");

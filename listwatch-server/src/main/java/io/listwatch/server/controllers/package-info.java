@@ -3,7 +3,8 @@
  * that deletion behaves as in a cluster: {@link io.listwatch.server.controllers.GarbageCollector}
  * (ownerReferences: background, foreground and orphan propagation),
  * {@link io.listwatch.server.controllers.NamespaceController} (emptying a Terminating
- * namespace) and the service accounts controller, leader-elected among servers sharing etcd
+ * namespace), {@link io.listwatch.server.controllers.RootCaCertPublisher} (the cluster CA in every
+ * namespace) and the core's service accounts controller, leader-elected among servers sharing etcd
  * ({@link io.listwatch.server.controllers.ControllerLeadership}, {@code StoreLeaseLock}). They
  * watch the server's own watch caches ({@link io.listwatch.apiserver.cacher.CacheListener}),
  * work through a {@link io.listwatch.apiserver.controller.ControllerQueue} each, and write

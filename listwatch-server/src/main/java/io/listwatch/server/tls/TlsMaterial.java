@@ -116,6 +116,11 @@ public final class TlsMaterial {
     return servingCa;
   }
 
+  /** {@link #servingCa()} as PEM (what the ConfigMaps {@code kube-root-ca.crt} hold). */
+  public String servingCaPem() {
+    return Pem.encode(List.of(servingCa));
+  }
+
   /** The CAs whose client certificates the server accepts. */
   public List<X509Certificate> clientCas() {
     return clientCas;

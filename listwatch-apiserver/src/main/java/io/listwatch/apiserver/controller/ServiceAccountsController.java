@@ -1,9 +1,9 @@
-package io.listwatch.server.controllers;
+package io.listwatch.apiserver.controller;
 
-import io.listwatch.apiserver.controller.ControllerQueue;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
+import io.listwatch.api.clock.Clock;
 import io.listwatch.apiserver.cacher.CacheListener;
 import io.listwatch.apiserver.cacher.CachedObject;
 import io.listwatch.apiserver.cacher.WatchCacheEvent;
@@ -14,7 +14,9 @@ import java.util.concurrent.CompletionException;
 /**
  * kube's service accounts controller: every active namespace has a ServiceAccount named
  * {@code default}; one created in a new namespace, and created again if it is deleted while its
- * namespace is active (a terminating namespace is left to empty).
+ * namespace is active (a terminating namespace is left to empty). The core runs it (see
+ * {@code GenericApiServer#start}), so every server and the fake client have it: the
+ * {@code ServiceAccount} admission plug-in refuses pods whose account does not exist.
  *
  * <p>Thread-safe: listeners only queue namespace names; the work runs on the
  * {@code serviceaccounts-controller} thread.
@@ -27,14 +29,10 @@ public final class ServiceAccountsController implements AutoCloseable {
   private final ResourceStore serviceAccounts;
   private final ControllerQueue queue;
 
-  public ServiceAccountsController(ResourceStore namespaces, ResourceStore serviceAccounts) {
-    this(namespaces, serviceAccounts, ControllerLeadership.always());
-  }
-
-  /** A controller that acts only while {@code leadership} leads. */
-  public ServiceAccountsController(ResourceStore namespaces, ResourceStore serviceAccounts,
-      ControllerLeadership leadership) {
-    this.queue = new ControllerQueue("serviceaccounts-controller", this::sync, leadership, io.listwatch.api.clock.Clock.system());
+  /** A controller that acts only while {@code gate} is open (the server leads its controllers). */
+  public ServiceAccountsController(ResourceStore namespaces, ResourceStore serviceAccounts, ControllerQueue.Gate gate,
+      Clock clock) {
+    this.queue = new ControllerQueue("serviceaccounts-controller", this::sync, gate, clock);
     this.namespaces = namespaces;
     this.serviceAccounts = serviceAccounts;
   }
@@ -80,7 +78,7 @@ public final class ServiceAccountsController implements AutoCloseable {
 
   /**
    * Creates the {@code default} ServiceAccount of {@code namespace} unless it exists (also what
-   * the server does for the namespaces it creates at start, before this controller runs).
+   * the core does for the namespaces it creates at start, before this controller runs).
    */
   public static void createDefault(ResourceStore serviceAccounts, String namespace) {
     if (serviceAccounts.getInternal(namespace, DEFAULT).join().isPresent()) {
