@@ -45,6 +45,12 @@ final class CronJobStrategy implements RestStrategy {
    * {@code concurrencyPolicy}, the job template ({@link JobValidation#spec}; no selector, no
    * manual selector) and the history limits.
    */
+  /** kube's {@code WarningsOnCreate}/{@code WarningsOnUpdate}: the pod template's ({@link PodWarnings}). */
+  @Override
+  public void warnings(ObjectNode obj, ObjectNode old, java.util.function.Consumer<String> warn) {
+    WorkloadStrategy.templateWarnings(obj, old, "spec.jobTemplate.spec.template", obj.path("spec").path("jobTemplate").path("spec").path("template"), warn);
+  }
+
   @Override
   public void validate(ObjectNode obj, ObjectNode old, List<Status.Cause> errors) {
     JsonNode spec = obj.path("spec");

@@ -87,6 +87,12 @@ final class JobStrategy implements RestStrategy {
   }
 
   /** kube's {@code ValidateJob}, and on update {@code ValidateJobUpdate} ({@link JobValidation}). */
+  /** kube's {@code WarningsOnCreate}/{@code WarningsOnUpdate}: the pod template's ({@link PodWarnings}). */
+  @Override
+  public void warnings(ObjectNode obj, ObjectNode old, java.util.function.Consumer<String> warn) {
+    WorkloadStrategy.templateWarnings(obj, old, "spec.template", obj.path("spec").path("template"), warn);
+  }
+
   @Override
   public void validate(ObjectNode job, ObjectNode old, List<Status.Cause> errors) {
     JobValidation.job(job, errors);

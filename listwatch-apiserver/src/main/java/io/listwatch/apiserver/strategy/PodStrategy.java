@@ -102,6 +102,28 @@ final class PodStrategy implements RestStrategy {
    * server does not serve) and no node while scheduling gates remain; on update,
    * {@link PodUpdateValidation}. The binding's write comes with {@code old} null.
    */
+  /**
+   * kube's pod {@code WarningsOnCreate}/{@code WarningsOnUpdate}: a name that is not a DNS
+   * label (it becomes the hostname), a negative grace period, and {@link PodWarnings}.
+   */
+  @Override
+  public void warnings(ObjectNode obj, ObjectNode old, java.util.function.Consumer<String> warn) {
+    if (old == null) {
+      List<String> msgs = io.listwatch.api.validation.NameSyntax.isDns1123Label(
+          obj.path("metadata").path("name").asText(""));
+      if (!msgs.isEmpty()) {
+        warn.accept("metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; "
+            + "a DNS label is recommended: [" + String.join(" ", msgs) + "]");
+      }
+    }
+    JsonNode grace = obj.path("spec").path("terminationGracePeriodSeconds");
+    if (grace.isIntegralNumber() && grace.longValue() < 0) {
+      warn.accept("spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be "
+          + "treated as 1");
+    }
+    PodWarnings.of(obj, "", warn);
+  }
+
   @Override
   public void validate(ObjectNode obj, ObjectNode old, List<Status.Cause> errors) {
     JsonNode spec = obj.path("spec");

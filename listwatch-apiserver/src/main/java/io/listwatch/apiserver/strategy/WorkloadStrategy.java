@@ -39,6 +39,24 @@ abstract class WorkloadStrategy implements RestStrategy {
   }
 
   /**
+   * kube's workload {@code WarningsOnCreate}/{@code WarningsOnUpdate}: the pod template's
+   * warnings ({@link PodWarnings}), on an update only when the generation moved (the spec
+   * changed).
+   */
+  @Override
+  public void warnings(ObjectNode obj, ObjectNode old, java.util.function.Consumer<String> warn) {
+    templateWarnings(obj, old, "spec.template", obj.path("spec").path("template"), warn);
+  }
+
+  /** A template's warnings under {@code path}, on create or when an update moved the generation. */
+  static void templateWarnings(JsonNode obj, JsonNode old, String path, JsonNode template,
+      java.util.function.Consumer<String> warn) {
+    if (old == null || !old.path("metadata").path("generation").equals(obj.path("metadata").path("generation"))) {
+      PodWarnings.of(template, path + ".", warn);
+    }
+  }
+
+  /**
    * Adds the errors of {@code spec} ({@code oldSpec} the stored one on update, null on create).
    */
   abstract void validateSpec(JsonNode spec, JsonNode oldSpec, List<Status.Cause> errors);

@@ -57,13 +57,13 @@ class TypedRoundTripTest {
   @Test
   void nullsAndEmptyListsAndMaps_areLeftOut_butFieldsGoAlwaysEncodesStay() {
     String pod = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{"
-        + "\"hostname\":null,\"nodeSelector\":{},\"tolerations\":[],"
+        + "\"hostname\":null,\"nodeSelector\":{},\"readinessGates\":[],"
         + "\"containers\":[{\"name\":\"c\",\"image\":\"nginx\",\"env\":[],\"args\":[],\"resources\":{}}]}}";
     assertThat(core.send("POST", "/api/v1/namespaces/default/pods", java.util.Map.of(), pod).code()).isEqualTo(201);
     ObjectNode stored = stored("", "pods", "default", "p");
     assertThat(stored.at("/spec").has("hostname")).as("null dropped").isFalse();
     assertThat(stored.at("/spec").has("nodeSelector")).as("empty map dropped").isFalse();
-    assertThat(stored.at("/spec").has("tolerations")).as("empty list dropped").isFalse();
+    assertThat(stored.at("/spec").has("readinessGates")).as("empty list dropped").isFalse();
     assertThat(stored.at("/spec/containers/0").has("env")).isFalse();
     assertThat(stored.at("/spec/containers/0").has("args")).isFalse();
     assertThat(stored.at("/spec/containers/0/resources").isObject()).as("an empty struct stays {}").isTrue();

@@ -16,6 +16,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class PersistentVolumeClaimValidationTest {
 
   private static final String BASE = "\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"10G\"}}";
+  private static final String CLASS = ",\"storageClassName\":\"fast\"";
+  private static final String GROWN = "\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"20G\"}}" + CLASS;
   private static final String PVC = "{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"c\"},\"spec\":{%s}%s}";
 
   private final PersistentVolumeClaimStrategy strategy = new PersistentVolumeClaimStrategy();
@@ -67,16 +69,21 @@ class PersistentVolumeClaimValidationTest {
           PVC.formatted("\"accessModes\":[\"ReadWriteOnce\"]", ""));
       assertThat(e.getMessage()).isEqualTo("PersistentVolumeClaim \"c\" is invalid: spec.resources[storage]: Required value");
 
+      // a class that allows expansion: PersistentVolumeClaimResize refuses growing any other claim (403)
+      core.send("POST", "/apis/storage.k8s.io/v1/storageclasses", Map.of(), "{\"apiVersion\":\"storage.k8s.io/v1\","
+          + "\"kind\":\"StorageClass\",\"metadata\":{\"name\":\"fast\",\"annotations\":"
+          + "{\"storageclass.kubernetes.io/is-default-class\":\"true\"}},\"provisioner\":\"x.example.com\","
+          + "\"allowVolumeExpansion\":true}");
       core.send("POST", "/api/v1/namespaces/default/persistentvolumeclaims", Map.of(), PVC.formatted(BASE, ""));
       StatusException grow = core.refusal("PUT", "/api/v1/namespaces/default/persistentvolumeclaims/c", Map.of(),
-          PVC.formatted("\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"20G\"}}", ",\"status\":{\"phase\":\"Bound\"}"));
+          PVC.formatted(GROWN, ",\"status\":{\"phase\":\"Bound\"}"));
       assertThat(grow.code()).isEqualTo(422); // the stored status (not bound) is what counts
 
       ObjectNode status = StrategyCases.body(core.send("PUT", "/api/v1/namespaces/default/persistentvolumeclaims/c/status",
-          Map.of(), PVC.formatted(BASE, ",\"status\":{\"phase\":\"Bound\",\"capacity\":{\"storage\":\"10G\"}}")));
+          Map.of(), PVC.formatted(BASE + CLASS, ",\"status\":{\"phase\":\"Bound\",\"capacity\":{\"storage\":\"10G\"}}")));
       assertThat(status.path("status").path("phase").asText()).isEqualTo("Bound");
       ObjectNode grown = StrategyCases.body(core.send("PUT", "/api/v1/namespaces/default/persistentvolumeclaims/c", Map.of(),
-          PVC.formatted("\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"20G\"}}", "")));
+          PVC.formatted(GROWN, "")));
       assertThat(grown.path("spec").path("resources").path("requests").path("storage").asText()).isEqualTo("20G");
       assertThat(grown.path("status").path("phase").asText()).isEqualTo("Bound");
     }

@@ -78,7 +78,9 @@ class PodUpdateValidationTest {
     });
     assertThat(r.code()).isEqualTo(200);
     assertThat(body(r).at("/spec/containers/0/image").asText()).isEqualTo("nginx:1.27");
-    assertThat(body(r).at("/spec/tolerations").size()).isEqualTo(2);
+    // the pod's own, the added one, and the two DefaultTolerationSeconds gave it on create
+    assertThat(body(r).at("/spec/tolerations").size()).isEqualTo(4);
+    assertThat(body(r).at("/spec/tolerations").findValuesAsText("key")).contains("other");
   }
 
   @Test

@@ -176,12 +176,19 @@ class PodValidationTest {
       {"securityContext":{"fsGroupChangePolicy":"Sometimes"},"containers":[{"name":"c","image":"b"}]} | spec.securityContext.fsGroupChangePolicy: Unsupported value: "Sometimes": supported values: "Always", "OnRootMismatch"
       {"securityContext":{"seccompProfile":{"type":"Foo"}},"containers":[{"name":"c","image":"b"}]} | spec.securityContext.seccompProfile.type: Unsupported value: "Foo": supported values: "Localhost", "RuntimeDefault", "Unconfined"
       {"hostUsers":false,"hostPID":true,"containers":[{"name":"c","image":"b"}]}                  | spec.HostPID: Forbidden: when `pod.Spec.HostUsers` is false
-      {"preemptionPolicy":"Always","containers":[{"name":"c","image":"b"}]}                      | spec.preemptionPolicy: Unsupported value: "Always": supported values: "PreemptLowerPriority", "Never"
       {"os":{"name":"mac"},"containers":[{"name":"c","image":"b"}]}                              | spec.os: Unsupported value: "mac": supported values: "linux", "windows"
       {"overhead":{"cpu":"-1"},"containers":[{"name":"c","image":"b"}]}                          | spec.overhead[cpu]: Invalid value: "-1": must be greater than or equal to 0
       """)
   void spec(String spec, String cause) {
     assertOnly(causes(spec), cause);
+  }
+
+  @Test
+  void preemptionPolicy_isValidated_thoughThroughTheServerPriorityAdmissionRefusesAnyOtherFirst() {
+    // kube's Priority plug-in (mutating, before validation) computes the policy and refuses a pod that states another
+    assertThat(StrategyCases.create(new PodStrategy(), "{\"metadata\":{\"name\":\"p\"},\"spec\":{\"preemptionPolicy\":"
+        + "\"Always\",\"containers\":[{\"name\":\"c\",\"image\":\"b\"}]}}")).containsExactly(
+        "spec.preemptionPolicy: Unsupported value: \"Always\": supported values: \"PreemptLowerPriority\", \"Never\"");
   }
 
   @Test
