@@ -147,6 +147,35 @@ public final class NameSyntax {
     return errs;
   }
 
+  /** kube's {@code IsValidPortNum}: 1 to 65535. */
+  public static List<String> isValidPortNum(long port) {
+    return port >= 1 && port <= 65535 ? new ArrayList<>() : new ArrayList<>(List.of("must be between 1 and 65535, inclusive"));
+  }
+
+  /**
+   * kube's {@code IsValidPortName} (an IANA service name, RFC 6335): at most 15 characters of
+   * {@code [-a-z0-9]}, at least one letter, no {@code --}, no hyphen first or last.
+   */
+  public static List<String> isValidPortName(String port) {
+    List<String> errs = new ArrayList<>(2);
+    if (port.length() > 15) {
+      errs.add(maxLenError(15));
+    }
+    if (!port.matches("[-a-z0-9]+")) {
+      errs.add("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+    }
+    if (!port.matches("(?s).*[a-z].*")) {
+      errs.add("must contain at least one letter (a-z)");
+    }
+    if (port.contains("--")) {
+      errs.add("must not contain consecutive hyphens");
+    }
+    if (!port.isEmpty() && (port.startsWith("-") || port.endsWith("-"))) {
+      errs.add("must not begin or end with a hyphen");
+    }
+    return errs;
+  }
+
   /**
    * kube's {@code IsValidPathSegmentName}: a name that can be one URL path segment. It may not
    * be {@code "."} or {@code ".."}, and may not contain {@code '/'} or {@code '%'}.

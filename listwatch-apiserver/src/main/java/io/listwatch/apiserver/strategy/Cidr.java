@@ -1,10 +1,7 @@
 package io.listwatch.apiserver.strategy;
 
 import java.math.BigInteger;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * An IP network as kube reads one ({@code netutils.ParseCIDRSloppy}: an IPv4 or IPv6 address,
@@ -12,8 +9,6 @@ import java.util.regex.Pattern;
  * address, its width and its prefix. Immutable.
  */
 record Cidr(BigInteger network, int bits, int prefix) {
-
-  private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
 
   /** The network {@code s} denotes, or empty if it is not a CIDR. */
   static Optional<Cidr> parse(String s) {
@@ -38,34 +33,7 @@ record Cidr(BigInteger network, int bits, int prefix) {
 
   /** An IP address literal (never a host name: nothing is looked up), or empty. */
   static Optional<byte[]> parseIp(String s) {
-    try {
-      if (IPV4.matcher(s).matches()) {
-        byte[] b = new byte[4];
-        String[] parts = s.split("\\.");
-        for (int i = 0; i < 4; i++) {
-          int v = Integer.parseInt(parts[i]);
-          if (v > 255) {
-            return Optional.empty();
-          }
-          b[i] = (byte) v;
-        }
-        return Optional.of(b);
-      }
-      if (s.contains(":") && s.matches("[0-9a-fA-F:.]+")) {
-        byte[] b = InetAddress.getByName(s).getAddress();
-        if (b.length == 4) { // an IPv4-mapped IPv6 address: Go keeps 16 bytes
-          byte[] mapped = new byte[16];
-          mapped[10] = (byte) 0xff;
-          mapped[11] = (byte) 0xff;
-          System.arraycopy(b, 0, mapped, 12, 4);
-          return Optional.of(mapped);
-        }
-        return Optional.of(b);
-      }
-    } catch (UnknownHostException | NumberFormatException e) {
-      return Optional.empty();
-    }
-    return Optional.empty();
+    return Optional.ofNullable(io.listwatch.apiserver.validation.IpAddresses.parse(s));
   }
 
   /** Whether {@code other} is a strictly smaller network inside this one (kube's ipBlock {@code except} rule). */

@@ -12,7 +12,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * kube 1.32's container rules ({@code validateContainers}, {@code validateInitContainers},
@@ -29,8 +28,6 @@ import java.util.regex.Pattern;
  */
 final class ContainerValidation {
 
-  private static final Pattern PORT_NAME_CHARS = Pattern.compile("[-a-z0-9]+");
-  private static final Pattern HAS_LETTER = Pattern.compile(".*[a-z].*");
   /** kube's {@code allowedEphemeralContainerFields}, the fields an ephemeral container may not set, in Go's field order. */
   private static final List<String> NOT_FOR_EPHEMERAL = List.of("ports", "resources", "resizePolicy",
       "restartPolicy", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle");
@@ -204,7 +201,7 @@ final class ContainerValidation {
       String at = path + "[" + i + "]";
       String name = text(port, "name");
       if (!name.isEmpty()) {
-        List<String> msgs = portNameErrors(name);
+        List<String> msgs = io.listwatch.api.validation.NameSyntax.isValidPortName(name);
         for (String msg : msgs) {
           errors.add(FieldErrors.invalid(at + ".name", name, msg));
         }
@@ -236,27 +233,6 @@ final class ContainerValidation {
     if (port < 1 || port > 65535) {
       errors.add(FieldErrors.invalid(path, port, PodSpecValidation.inclusiveRange(1, 65535)));
     }
-  }
-
-  /** kube's {@code IsValidPortName} (an IANA_SVC_NAME): the messages of what is wrong with {@code name}. */
-  static List<String> portNameErrors(String name) {
-    List<String> errs = new ArrayList<>();
-    if (name.length() > 15) {
-      errs.add("must be no more than 15 characters");
-    }
-    if (!PORT_NAME_CHARS.matcher(name).matches()) {
-      errs.add("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
-    }
-    if (!HAS_LETTER.matcher(name).matches()) {
-      errs.add("must contain at least one letter (a-z)");
-    }
-    if (name.contains("--")) {
-      errs.add("must not contain consecutive hyphens");
-    }
-    if (!name.isEmpty() && (name.startsWith("-") || name.endsWith("-"))) {
-      errs.add("must not begin or end with a hyphen");
-    }
-    return errs;
   }
 
   /**

@@ -155,9 +155,9 @@ final class IngressStrategy implements RestStrategy {
       if (!portName.isEmpty() && portNumber != 0) {
         errors.add(FieldErrors.invalid(path, "", "cannot set both port name & port number"));
       } else if (!portName.isEmpty()) {
-        invalidAll(path + ".service.port.name", portName, Ports.nameProblems(portName), errors);
+        invalidAll(path + ".service.port.name", portName, io.listwatch.api.validation.NameSyntax.isValidPortName(portName), errors);
       } else if (portNumber != 0) {
-        for (String msg : Ports.numberProblems(portNumber)) {
+        for (String msg : io.listwatch.api.validation.NameSyntax.isValidPortNum(portNumber)) {
           errors.add(FieldErrors.invalid(path + ".service.port.number", portNumber, msg));
         }
       } else {

@@ -71,7 +71,7 @@ final class NetworkPolicyStrategy implements RestStrategy {
         errors.add(FieldErrors.invalid(path + ".endPort", endPort.asLong(), "may not be specified when `port` is not specified"));
       }
     } else if (port.isIntegralNumber()) {
-      for (String msg : Ports.numberProblems(port.asLong())) {
+      for (String msg : io.listwatch.api.validation.NameSyntax.isValidPortNum(port.asLong())) {
         errors.add(FieldErrors.invalid(path + ".port", port.asLong(), msg));
       }
       if (given(endPort)) {
@@ -79,7 +79,7 @@ final class NetworkPolicyStrategy implements RestStrategy {
           // kube shows the port here, not the endPort
           errors.add(FieldErrors.invalid(path + ".endPort", port.asLong(), "must be greater than or equal to `port`"));
         }
-        for (String msg : Ports.numberProblems(endPort.asLong())) {
+        for (String msg : io.listwatch.api.validation.NameSyntax.isValidPortNum(endPort.asLong())) {
           errors.add(FieldErrors.invalid(path + ".endPort", endPort.asLong(), msg));
         }
       }
@@ -87,7 +87,7 @@ final class NetworkPolicyStrategy implements RestStrategy {
       if (given(endPort)) {
         errors.add(FieldErrors.invalid(path + ".endPort", endPort.asLong(), "may not be specified when `port` is non-numeric"));
       }
-      for (String msg : Ports.nameProblems(port.asText(""))) {
+      for (String msg : io.listwatch.api.validation.NameSyntax.isValidPortName(port.asText(""))) {
         errors.add(FieldErrors.invalid(path + ".port", port.asText(""), msg));
       }
     }

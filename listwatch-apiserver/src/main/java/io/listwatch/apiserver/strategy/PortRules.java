@@ -44,32 +44,12 @@ final class PortRules {
   /** kube's {@code ValidatePortNumOrName}: a port number, or an IANA_SVC_NAME. */
   static void numberOrName(JsonNode port, String path, List<Status.Cause> errors) {
     if (port.isTextual()) {
-      for (String msg : portName(port.textValue())) {
+      for (String msg : io.listwatch.api.validation.NameSyntax.isValidPortName(port.textValue())) {
         errors.add(FieldErrors.invalid(path, port.textValue(), msg));
       }
     } else {
       number(port, path, errors);
     }
-  }
-
-  /** kube's {@code IsValidPortName} (IANA_SVC_NAME, RFC 6335): its messages for {@code name}. */
-  static List<String> portName(String name) {
-    List<String> errs = new ArrayList<>();
-    if (name.length() > 15) {
-      errs.add("must be no more than 15 characters");
-    }
-    if (name.isEmpty() || !name.chars().allMatch(c -> (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
-      errs.add("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
-    } else if (name.chars().noneMatch(c -> c >= 'a' && c <= 'z')) {
-      errs.add("must contain at least one letter (a-z)");
-    }
-    if (name.contains("--")) {
-      errs.add("must not contain consecutive hyphens");
-    }
-    if (!name.isEmpty() && (name.charAt(0) == '-' || name.charAt(name.length() - 1) == '-')) {
-      errs.add("must not begin or end with a hyphen");
-    }
-    return errs;
   }
 
   /** An {@code appProtocol}, when given: kube's {@code ValidateQualifiedName}. */

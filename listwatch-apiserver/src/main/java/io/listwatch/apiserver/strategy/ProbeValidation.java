@@ -127,7 +127,7 @@ final class ProbeValidation {
   /** kube's {@code ValidatePortNumOrName}: a number 1-65535, or a port name. */
   private static void portNumOrName(JsonNode port, String path, List<Status.Cause> errors) {
     if (port.isTextual()) {
-      for (String msg : ContainerValidation.portNameErrors(port.textValue())) {
+      for (String msg : io.listwatch.api.validation.NameSyntax.isValidPortName(port.textValue())) {
         errors.add(FieldErrors.invalid(path, port.textValue(), msg));
       }
     } else {

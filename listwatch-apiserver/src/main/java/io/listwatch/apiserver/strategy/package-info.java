@@ -5,8 +5,9 @@
  *
  * <ul>
  *   <li>{@link io.listwatch.apiserver.strategy.RestStrategy}: the hooks the store calls, and
- *       when ({@code defaults}, {@code prepareForCreate}, {@code prepareForUpdate},
- *       {@code prepareForStatusUpdate}, {@code prepareForFinalize}, {@code checkDelete}).</li>
+ *       when ({@code defaults}, {@code validate}, {@code warnings}, {@code prepareForCreate},
+ *       {@code prepareForUpdate}, {@code prepareForStatusUpdate}, {@code prepareForFinalize},
+ *       {@code checkDelete}).</li>
  *   <li>{@link io.listwatch.apiserver.strategy.BuiltinStrategies}: the lookup from a resource to
  *       its strategy (a do-nothing one for kinds without rules).</li>
  *   <li>The kinds, package-private: {@code NamespaceStrategy}, {@code PodStrategy},
@@ -15,8 +16,22 @@
  *       {@code ServiceAccountStrategy}, {@code LimitRangeStrategy}, {@code ResourceQuotaStrategy},
  *       {@code EventStrategy} (core, and events.k8s.io's Events); {@code DeploymentStrategy},
  *       {@code ReplicaSetStrategy}, {@code StatefulSetStrategy}, {@code DaemonSetStrategy}
- *       (apps); {@code JobStrategy}, {@code CronJobStrategy} (batch);
- *       {@code PriorityClassStrategy} (scheduling).</li>
+ *       {@code ControllerRevisionStrategy} (apps); {@code JobStrategy}, {@code CronJobStrategy}
+ *       (batch); {@code EndpointsStrategy}, {@code EndpointSliceStrategy}; {@code IngressStrategy},
+ *       {@code NetworkPolicyStrategy} (networking); {@code PodDisruptionBudgetStrategy} (policy);
+ *       {@code RoleStrategy}, {@code ClusterRoleStrategy}, {@code RoleBindingStrategy},
+ *       {@code ClusterRoleBindingStrategy} (rbac); {@code PriorityClassStrategy} (scheduling);
+ *       {@code LeaseStrategy} (coordination); {@code StorageClassStrategy} (storage);
+ *       {@code CustomResourceDefinitionStrategy}.</li>
+ *   <li>Pod validation, kube's {@code ValidatePodSpec} and {@code ValidatePodUpdate} by part:
+ *       {@code PodSpecValidation} (the entry, shared by pods and templates), the containers'
+ *       ({@code Container*Validation}), {@code VolumeValidation}, {@code ProbeValidation},
+ *       {@code ResourceRequirementsValidation}, {@code SecurityContextValidation},
+ *       {@code AffinityValidation}, {@code TolerationValidation}, {@code PodUpdateValidation};
+ *       {@code PodWarnings} (kube's warnings about pods and templates).</li>
+ *   <li>Other kinds' shared rules: {@code WorkloadValidation}, {@code JobValidation},
+ *       {@code CronSchedule} (robfig/cron's syntax), {@code ServiceValidation},
+ *       {@code LabelSelectorValidation}, {@code Ports}, {@code NumericFields}.</li>
  *   <li>Shared helpers: {@code PodSpecDefaults} (pod specs of pods and of every workload's
  *       template), {@link io.listwatch.apiserver.strategy.WorkloadDefaults} (values the apps
  *       workloads share), {@code Fields} (kube's "absent", defaulting a field, keeping a stored

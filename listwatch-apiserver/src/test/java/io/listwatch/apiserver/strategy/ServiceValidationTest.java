@@ -44,7 +44,7 @@ class ServiceValidationTest {
       {"clusterIP":"None","type":"NodePort","ports":[{"port":80}]} | spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for NodePort services
       {"clusterIP":"None","type":"LoadBalancer","ports":[{"port":80}]} | spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for LoadBalancer services
       {"ports":[{"port":80,"protocol":"HTTP"}]}                 | spec.ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"
-      {"ports":[{"port":80,"targetPort":"HTTP"}]}               | spec.ports[0].targetPort: Invalid value: "HTTP": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)
+      {"ports":[{"port":80,"targetPort":"HTTP"}]}               | spec.ports[0].targetPort: Invalid value: "HTTP": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-) ;; spec.ports[0].targetPort: Invalid value: "HTTP": must contain at least one letter (a-z)
       {"ports":[{"port":80,"targetPort":"123"}]}                | spec.ports[0].targetPort: Invalid value: "123": must contain at least one letter (a-z)
       {"ports":[{"port":80,"targetPort":"a--b"}]}               | spec.ports[0].targetPort: Invalid value: "a--b": must not contain consecutive hyphens
       {"ports":[{"port":80,"targetPort":"-ab"}]}                | spec.ports[0].targetPort: Invalid value: "-ab": must not begin or end with a hyphen
