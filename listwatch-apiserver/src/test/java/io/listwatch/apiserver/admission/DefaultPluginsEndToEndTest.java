@@ -21,6 +21,8 @@ class DefaultPluginsEndToEndTest {
 
   private ObjectNode create(String path, String group, String plural, String ns, String body) {
     assertThat(core.send("POST", path, Map.of(), body).code()).isEqualTo(201);
+    // a list without a resourceVersion is served once the watch cache, which the plug-ins read, caught up
+    core.send("GET", path, Map.of(), null);
     String name = InMemoryCore.json(body).at("/metadata/name").asText();
     return core.server.store(group, "v1", plural).getInternal(ns, name).join().orElseThrow();
   }
