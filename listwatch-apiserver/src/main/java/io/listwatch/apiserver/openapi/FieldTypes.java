@@ -17,7 +17,8 @@ import java.util.Optional;
  * <p>What is checked, by the field's schema: integers (a whole number within int32 or int64),
  * numbers, strings (also {@code date-time} and {@code byte} ones, whose contents are not
  * parsed), booleans, arrays, objects and maps; int-or-string takes either, a Quantity a string
- * or a number. {@code null} is accepted everywhere (Go decodes it as the zero value).
+ * or a number in kube's quantity syntax (else kube's {@code quantities must match the regular
+ * expression ...}, without a path, as kube's decoder says it). {@code null} is accepted everywhere (Go decodes it as the zero value).
  * Free-form objects ({@code RawExtension}, {@code FieldsV1}) and unknown fields are not looked
  * into. The path names the struct that holds the field and the JSON field names from the top,
  * without list indexes, as Go does.
@@ -66,8 +67,11 @@ final class FieldTypes {
     }
     String type = schema.path("type").asText("");
     if (schema.has("x-kubernetes-int-or-string")) {
-      boolean quantity = schema.path("format").asText("").isEmpty();
+      boolean quantity = isQuantity(schema);
       boolean fits = value.isTextual() || (quantity ? value.isNumber() : value.isIntegralNumber());
+      if (fits && quantity && canonicalQuantity(value) == null) {
+        return QUANTITY_SYNTAX; // kube's Quantity decoder refuses it, with no field path
+      }
       return fits ? null : mismatch(value, struct, path, declared);
     }
     switch (type) {
@@ -139,13 +143,33 @@ final class FieldTypes {
    * with nothing set, which validation then refuses as kube does). Then leaves out what Go's
    * encoding with {@code omitempty} leaves out: empty lists and maps, unless the field is
    * encoded even when empty ({@code containers: []} stays). Empty structs stay ({@code {}}).
-   * Zero scalars ({@code false}, {@code 0}, {@code ""}) are kept: whether Go omits them depends
-   * on the field being a pointer, which the schemas do not say. Changes {@code object}.
+   * Quantities take kube's canonical form ({@code 0.5} is {@code 500m}, {@code 1024Mi} is
+   * {@code 1Gi}, a number a string), as kube encodes them. Zero scalars ({@code false},
+   * {@code 0}, {@code ""}) are kept: whether Go omits them depends on the field being a
+   * pointer, which the schemas do not say. Changes {@code object}.
    */
   void zeroNulls(String definition, ObjectNode object) {
     ObjectNode schema = definitions.get(definition);
     if (schema != null) {
       zero(object, schema);
+    }
+  }
+
+  /** kube's error for a quantity that does not parse ({@code resource.ErrFormatWrong}). */
+  static final String QUANTITY_SYNTAX =
+      "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+  /** A resource Quantity's schema: a string or a number (an int-or-string has a format). */
+  private static boolean isQuantity(ObjectNode schema) {
+    return schema.has("x-kubernetes-int-or-string") && schema.path("format").asText("").isEmpty();
+  }
+
+  /** The canonical form kube encodes a quantity in ({@code 0.5} is {@code 500m}), or null if it does not parse. */
+  private static String canonicalQuantity(JsonNode value) {
+    try {
+      return io.listwatch.api.core.Quantity.of(value.asText()).toString();
+    } catch (IllegalArgumentException e) {
+      return null;
     }
   }
 
@@ -182,6 +206,13 @@ final class FieldTypes {
           continue;
         }
         ObjectNode propertySchema = resolve(property);
+        if (propertySchema != null && isQuantity(propertySchema) && (e.getValue().isTextual() || e.getValue().isNumber())) {
+          String canonical = canonicalQuantity(e.getValue());
+          if (canonical != null) {
+            e.setValue(com.fasterxml.jackson.databind.node.TextNode.valueOf(canonical));
+          }
+          continue;
+        }
         zero(e.getValue(), propertySchema);
         if (properties != null && omitted(e.getValue(), propertySchema)
             && !keptWhenEmpty.getOrDefault(schema, Set.of()).contains(e.getKey())) {

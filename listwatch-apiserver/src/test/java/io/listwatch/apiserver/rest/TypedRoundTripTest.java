@@ -82,4 +82,22 @@ class TypedRoundTripTest {
   private ObjectNode stored(String group, String plural, String namespace, String name) {
     return server.store(group, "v1", plural).getInternal(namespace, name).join().orElseThrow();
   }
+
+  @Test
+  void quantities_areStoredInKubesCanonicalForm_andOneThatDoesNotParseIsKubesDecodingError() {
+    assertThat(core.send("POST", "/api/v1/namespaces/default/pods", java.util.Map.of(), """
+        {"apiVersion":"v1","kind":"Pod","metadata":{"name":"q"},"spec":{"containers":[{"name":"c","image":"nginx",
+         "resources":{"requests":{"cpu":"0.5","memory":"1024Mi"},"limits":{"cpu":2,"memory":"1.5Gi"}}}]}}""").code())
+        .isEqualTo(201);
+    ObjectNode resources = (ObjectNode) stored("", "pods", "default", "q").at("/spec/containers/0/resources");
+    assertThat(resources.toString()).isEqualTo(
+        "{\"requests\":{\"cpu\":\"500m\",\"memory\":\"1Gi\"},\"limits\":{\"cpu\":\"2\",\"memory\":\"1536Mi\"}}");
+
+    io.listwatch.api.StatusException bad = core.refusal("POST", "/api/v1/namespaces/default/pods", java.util.Map.of(), """
+        {"apiVersion":"v1","kind":"Pod","metadata":{"name":"b"},"spec":{"containers":[{"name":"c","image":"nginx",
+         "resources":{"requests":{"cpu":"half"}}}]}}""");
+    assertThat(bad.code()).isEqualTo(400);
+    assertThat(bad.getMessage()).isEqualTo("Pod in version \"v1\" cannot be handled as a Pod: quantities must match the "
+        + "regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+  }
 }

@@ -74,6 +74,7 @@ class PersistentVolumeClaimValidationTest {
           + "\"kind\":\"StorageClass\",\"metadata\":{\"name\":\"fast\",\"annotations\":"
           + "{\"storageclass.kubernetes.io/is-default-class\":\"true\"}},\"provisioner\":\"x.example.com\","
           + "\"allowVolumeExpansion\":true}");
+      core.send("GET", "/apis/storage.k8s.io/v1/storageclasses", Map.of(), null); // the plug-ins' cache has it
       core.send("POST", "/api/v1/namespaces/default/persistentvolumeclaims", Map.of(), PVC.formatted(BASE, ""));
       StatusException grow = core.refusal("PUT", "/api/v1/namespaces/default/persistentvolumeclaims/c", Map.of(),
           PVC.formatted(GROWN, ",\"status\":{\"phase\":\"Bound\"}"));
