@@ -147,6 +147,9 @@ public final class NameSyntax {
     return errs;
   }
 
+  private static final java.util.regex.Pattern PORT_NAME_CHARS = java.util.regex.Pattern.compile("[-a-z0-9]+");
+  private static final java.util.regex.Pattern PORT_NAME_LETTER = java.util.regex.Pattern.compile("[a-z]");
+
   /** kube's {@code IsValidPortNum}: 1 to 65535. */
   public static List<String> isValidPortNum(long port) {
     return port >= 1 && port <= 65535 ? new ArrayList<>() : new ArrayList<>(List.of("must be between 1 and 65535, inclusive"));
@@ -161,10 +164,10 @@ public final class NameSyntax {
     if (port.length() > 15) {
       errs.add(maxLenError(15));
     }
-    if (!port.matches("[-a-z0-9]+")) {
+    if (!PORT_NAME_CHARS.matcher(port).matches()) {
       errs.add("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
     }
-    if (!port.matches("(?s).*[a-z].*")) {
+    if (!PORT_NAME_LETTER.matcher(port).find()) {
       errs.add("must contain at least one letter (a-z)");
     }
     if (port.contains("--")) {

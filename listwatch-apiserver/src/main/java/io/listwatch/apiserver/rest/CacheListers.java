@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * {@link Listers} over the server's watch caches: reads at resourceVersion 0 (whatever the cache
  * holds), so a read waits only while a cache is still filling at startup. Only the cachers the
- * server starts with (built-in resources) are read. Thread-safe; each object is parsed afresh.
+ * server starts with (built-in resources) are read. Thread-safe.
  */
 final class CacheListers implements Listers {
 
@@ -23,6 +23,12 @@ final class CacheListers implements Listers {
   private static final ListOptions LIVE = ListOptions.parse(Map.of());
 
   private final Map<ResourceDefinition, Cacher> cachers;
+  /**
+   * Each cached object parsed once: a cached object is never changed (an update caches a new
+   * one), so its tree is kept while the cache holds it, and callers get copies.
+   */
+  private final Map<CachedObject, ObjectNode> parsed =
+      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
   CacheListers(Map<ResourceDefinition, Cacher> cachers) {
     this.cachers = Map.copyOf(cachers);
@@ -31,13 +37,13 @@ final class CacheListers implements Listers {
   @Override
   public Optional<ObjectNode> get(String group, String plural, String namespace, String name) {
     return cacher(group, plural).flatMap(c -> c.get(namespace, name, ANY_VERSION).join())
-        .map(o -> ResourceStore.parse(o.json()));
+        .map(this::tree);
   }
 
   @Override
   public List<ObjectNode> list(String group, String plural, String namespace) {
     return cacher(group, plural).map(c -> c.list(namespace, ANY_VERSION).join().items().stream()
-        .map(CachedObject::json).map(ResourceStore::parse).toList()).orElse(List.of());
+        .map(this::tree).toList()).orElse(List.of());
   }
 
   @Override
@@ -46,6 +52,11 @@ final class CacheListers implements Listers {
     return cacher(group, plural).map(c -> c.get(namespace, name, LIVE)
         .thenApply(o -> o.map(found -> ResourceStore.parse(found.json()))))
         .orElse(CompletableFuture.completedFuture(Optional.empty()));
+  }
+
+  /** A copy of {@code o}'s JSON tree, parsed on its first read. */
+  private ObjectNode tree(CachedObject o) {
+    return parsed.computeIfAbsent(o, c -> ResourceStore.parse(c.json())).deepCopy();
   }
 
   private Optional<Cacher> cacher(String group, String plural) {
