@@ -21,4 +21,25 @@ public interface CacheListener {
 
   /** One change, already applied to the cache. */
   void onEvent(WatchCacheEvent event);
+
+  /** A listener of {@code replaced} contents and of each change ({@code changed}). */
+  static CacheListener of(java.util.function.Consumer<List<CachedObject>> replaced,
+      java.util.function.Consumer<WatchCacheEvent> changed) {
+    return new CacheListener() {
+      @Override
+      public void onReplace(List<CachedObject> objects, long resourceVersion) {
+        replaced.accept(objects);
+      }
+
+      @Override
+      public void onEvent(WatchCacheEvent event) {
+        changed.accept(event);
+      }
+    };
+  }
+
+  /** A listener of each change only ({@code changed}); relists are not told. */
+  static CacheListener ofChanges(java.util.function.Consumer<WatchCacheEvent> changed) {
+    return of(objects -> { }, changed);
+  }
 }

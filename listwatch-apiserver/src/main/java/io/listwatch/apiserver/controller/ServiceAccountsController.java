@@ -5,10 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.apiserver.cacher.CacheListener;
-import io.listwatch.apiserver.cacher.CachedObject;
 import io.listwatch.apiserver.cacher.WatchCacheEvent;
 import io.listwatch.apiserver.rest.ResourceStore;
-import java.util.List;
 import java.util.concurrent.CompletionException;
 
 /**
@@ -40,31 +38,16 @@ public final class ServiceAccountsController implements AutoCloseable {
   /** Registers the cache listeners and starts the worker. */
   public void start() {
     queue.start();
-    namespaces.cacher().addListener(new CacheListener() {
-      @Override
-      public void onReplace(List<CachedObject> objects, long resourceVersion) {
-        objects.forEach(o -> queue.add(o.name()));
+    namespaces.cacher().addListener(CacheListener.of(objects -> objects.forEach(o -> queue.add(o.name())), event -> {
+      if (event.type() == WatchCacheEvent.Type.ADDED) {
+        queue.add(event.object().name());
       }
-
-      @Override
-      public void onEvent(WatchCacheEvent event) {
-        if (event.type() == WatchCacheEvent.Type.ADDED) {
-          queue.add(event.object().name());
-        }
+    }));
+    serviceAccounts.cacher().addListener(CacheListener.ofChanges(event -> {
+      if (event.type() == WatchCacheEvent.Type.DELETED && event.object().name().equals(DEFAULT)) {
+        queue.add(event.object().namespace());
       }
-    });
-    serviceAccounts.cacher().addListener(new CacheListener() {
-      @Override
-      public void onReplace(List<CachedObject> objects, long resourceVersion) {
-      }
-
-      @Override
-      public void onEvent(WatchCacheEvent event) {
-        if (event.type() == WatchCacheEvent.Type.DELETED && event.object().name().equals(DEFAULT)) {
-          queue.add(event.object().namespace());
-        }
-      }
-    });
+    }));
   }
 
   private void sync(String namespace) {
