@@ -6,6 +6,7 @@ import static io.listwatch.apiserver.strategy.Fields.defaultIfAbsent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Status;
+import io.listwatch.api.validation.NameSyntax;
 import java.time.Instant;
 import java.util.List;
 
@@ -103,10 +104,45 @@ final class JobStrategy implements RestStrategy {
     }
   }
 
-  /** kube's {@code WarningsOnCreate}/{@code WarningsOnUpdate}: the pod template's ({@link PodWarnings}). */
+  /**
+   * kube's {@code WarningsOnCreate}/{@code WarningsOnUpdate}: on create a name that is not a
+   * DNS label (it names the pods); then, on create or when the generation moved, an Indexed
+   * job's completions above 10^5 with a parallelism above 10^4 ({@link #specWarnings}) and the
+   * pod template's ({@link PodWarnings}).
+   */
   @Override
   public void warnings(ObjectNode obj, ObjectNode old, java.util.function.Consumer<String> warn) {
+    if (old == null) {
+      List<String> msgs = NameSyntax.isDns1123Label(obj.path("metadata").path("name").asText(""));
+      if (!msgs.isEmpty()) {
+        warn.accept("metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; "
+            + "a DNS label is recommended: [" + String.join(" ", msgs) + "]");
+      }
+    }
+    if (old == null || !old.path("metadata").path("generation").equals(obj.path("metadata").path("generation"))) {
+      specWarnings(obj.path("spec"), "spec", warn);
+    }
     WorkloadStrategy.templateWarnings(obj, old, "spec.template", obj.path("spec").path("template"), warn);
+  }
+
+  /** kube's {@code WarningsForJobSpec} but for the template's: the limits of tracking an Indexed job's indexes. */
+  static void specWarnings(JsonNode spec, String path, java.util.function.Consumer<String> warn) {
+    if (spec.path("completionMode").asText("").equals("Indexed") && spec.path("completions").asLong(0) > 100_000
+        && spec.path("parallelism").asLong(0) > 10_000) {
+      warn.accept(path + ": In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than "
+          + "10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail");
+    }
+  }
+
+  /**
+   * kube's status strategy: a write of {@code /status} is refused (422) when it breaks kube's
+   * {@code ValidateJobUpdateStatus} ({@link JobStatusValidation}).
+   */
+  @Override
+  public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
+    List<Status.Cause> errors = new java.util.ArrayList<>();
+    JobStatusValidation.update(obj, old, errors);
+    StatusValidation.refuse("batch", "Job", obj, errors);
   }
 
   /** kube's {@code ValidateJob}, and on update {@code ValidateJobUpdate} ({@link JobValidation}). */

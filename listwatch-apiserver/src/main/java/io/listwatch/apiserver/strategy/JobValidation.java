@@ -18,8 +18,8 @@ import java.util.List;
  * a CronJob). Stateless.
  *
  * <p>The pod failure policy's rules are {@link PodFailurePolicyValidation}'s, the success
- * policy's {@link SuccessPolicyValidation}'s. Not checked: the status rules
- * ({@code ValidateJobUpdateStatus}).
+ * policy's {@link SuccessPolicyValidation}'s, a {@code /status} write's
+ * {@link JobStatusValidation}'s.
  */
 final class JobValidation {
 

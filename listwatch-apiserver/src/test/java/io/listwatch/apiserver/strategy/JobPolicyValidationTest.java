@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.apiserver.InMemoryCore;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
@@ -244,7 +246,7 @@ class JobPolicyValidationTest {
       "completionMode":"Indexed","completions":3,"backoffLimitPerIndex":1 | "completionMode":"Indexed","completions":3,"backoffLimitPerIndex":2 | spec.backoffLimitPerIndex: Invalid value: 2: field is immutable
       """)
   void update_immutableFields(String oldSpec, String newSpec, String error) {
-    assertThat(StrategyCases.update(strategy, job(oldSpec.replace("\"\"", "")), job(newSpec.replace("\"\"", ""))))
+    assertThat(StrategyCases.update(strategy, job(oldSpec.equals("\"\"") ? "" : oldSpec), job(newSpec.equals("\"\"") ? "" : newSpec)))
         .containsExactly(error);
   }
 
@@ -276,6 +278,24 @@ class JobPolicyValidationTest {
       assertThat(StrategyCases.update(strategy, change[0], change[1])).singleElement()
           .satisfies(e -> assertThat(e).startsWith("spec.podFailurePolicy: Invalid value: ").endsWith(": field is immutable"));
     }
+  }
+
+  @Test
+  void warnings_aNameThatIsNotADnsLabel_andAnIndexedJobTooLargeToTrack() {
+    ObjectNode job = InMemoryCore.json(job("my.job", "\"completionMode\":\"Indexed\",\"completions\":100001,\"parallelism\":10001"));
+    strategy.defaults(job);
+    List<String> onCreate = new ArrayList<>();
+    List<String> onUpdateOfMetadata = new ArrayList<>();
+
+    strategy.warnings(job, null, onCreate::add);
+    strategy.warnings(job, job.deepCopy(), onUpdateOfMetadata::add);
+
+    assertThat(onCreate).containsExactly(
+        "metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; "
+            + "a DNS label is recommended: [must not contain dots]",
+        "spec: In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, "
+            + "Kubernetes might not be able to track completedIndexes when a big number of indexes fail");
+    assertThat(onUpdateOfMetadata).isEmpty();
   }
 
   @Test
