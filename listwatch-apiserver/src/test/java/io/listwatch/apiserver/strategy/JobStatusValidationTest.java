@@ -28,7 +28,7 @@ class JobStatusValidationTest {
 
   private static ObjectNode job(String spec, String status) {
     return InMemoryCore.json("{\"metadata\":{\"name\":\"pi\"},\"spec\":{" + spec + "},\"status\":{"
-        + status.replace("DONE", DONE).replace("T0", T0).replace("T1", T1) + "}}");
+        + status.replace("\"T0\"", "\"" + T0 + "\"").replace("\"T1\"", "\"" + T1 + "\"").replace("DONE", DONE) + "}}");
   }
 
   private static List<String> errors(String spec, String oldStatus, String newStatus) {
