@@ -281,6 +281,17 @@ class JobPolicyValidationTest {
   }
 
   @Test
+  void cronJob_jobTemplate_hasTheSamePolicyRules_underItsPath() {
+    String cronJob = "{\"metadata\":{\"name\":\"c\"},\"spec\":{\"schedule\":\"0 * * * *\",\"jobTemplate\":{\"spec\":{"
+        + podFailurePolicy("{\"action\":\"FailJob\",\"onExitCodes\":{\"operator\":\"In\",\"values\":[19,11]}}")
+        + ",\"managedBy\":\"kueue\",\"template\":{\"spec\":{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}}}}}";
+
+    assertThat(StrategyCases.create(new CronJobStrategy(), cronJob)).containsExactly(
+        "spec.jobTemplate.spec.managedBy: Invalid value: \"kueue\": must be a domain-prefixed path (such as \"acme.io/foo\")",
+        "spec.jobTemplate.spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{19, 11}: must be ordered");
+  }
+
+  @Test
   void warnings_aNameThatIsNotADnsLabel_andAnIndexedJobTooLargeToTrack() {
     ObjectNode job = InMemoryCore.json(job("my.job", "\"completionMode\":\"Indexed\",\"completions\":100001,\"parallelism\":10001"));
     strategy.defaults(job);
