@@ -3,18 +3,21 @@ package io.listwatch.apiserver.strategy;
 import static io.listwatch.apiserver.strategy.Fields.absent;
 import static io.listwatch.apiserver.strategy.Fields.defaultIfAbsent;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Status;
+import io.listwatch.api.validation.NameSyntax;
 import java.time.Instant;
 import java.util.List;
 
 /**
  * Jobs (batch/v1), kube's strategy and defaults: {@code parallelism} and {@code completions} 1
- * when both are absent (parallelism 1 alone otherwise), {@code backoffLimit: 6},
- * {@code completionMode: NonIndexed}, {@code suspend: false}, {@code podReplacementPolicy:
- * TerminatingOrFailed} (without a pod failure policy) and the pod template's defaults; a new
- * job gets a generated selector ({@link #prepareForCreate}); validation is kube's
- * ({@link JobValidation}).
+ * when both are absent (parallelism 1 alone otherwise), {@code backoffLimit: 6} (2147483647
+ * with a {@code backoffLimitPerIndex}), {@code completionMode: NonIndexed}, {@code suspend:
+ * false}, {@code podReplacementPolicy: TerminatingOrFailed} ({@code Failed} with a pod failure
+ * policy), a pod failure policy's {@code onPodConditions[*].status: True} and the pod
+ * template's defaults; a new job gets a generated selector ({@link #prepareForCreate});
+ * validation is kube's ({@link JobValidation}). Stateless.
  */
 final class JobStrategy implements RestStrategy {
 
@@ -32,13 +35,28 @@ final class JobStrategy implements RestStrategy {
       spec.put("completions", 1);
     }
     defaultIfAbsent(spec, "parallelism", 1);
-    defaultIfAbsent(spec, "backoffLimit", 6);
-    defaultIfAbsent(spec, "completionMode", "NonIndexed");
+    defaultIfAbsent(spec, "backoffLimit", absent(spec, "backoffLimitPerIndex") ? 6 : Integer.MAX_VALUE);
+    defaultIfNil(spec, "completionMode", "NonIndexed");
     defaultIfAbsent(spec, "suspend", false);
-    if (absent(spec, "podFailurePolicy")) {
-      defaultIfAbsent(spec, "podReplacementPolicy", "TerminatingOrFailed");
+    defaultIfNil(spec, "podReplacementPolicy", absent(spec, "podFailurePolicy") ? "TerminatingOrFailed" : "Failed");
+    for (JsonNode rule : spec.path("podFailurePolicy").path("rules")) {
+      for (JsonNode pattern : rule.path("onPodConditions")) {
+        if (pattern instanceof ObjectNode p) {
+          defaultIfAbsent(p, "status", "True");
+        }
+      }
     }
     PodSpecDefaults.template(spec);
+  }
+
+  /**
+   * Sets a string field that kube's Go type holds as a pointer, which kube defaults only when
+   * nil: missing or {@code null}; an empty string stays, for validation to refuse.
+   */
+  private static void defaultIfNil(ObjectNode spec, String field, String value) {
+    if (!NumericFields.given(spec.get(field))) {
+      spec.put(field, value);
+    }
   }
 
   /** kube's job strategy: a Job deleted without a propagation policy orphans its pods (for old clients). */
@@ -86,13 +104,48 @@ final class JobStrategy implements RestStrategy {
     }
   }
 
-  /** kube's {@code ValidateJob}, and on update {@code ValidateJobUpdate} ({@link JobValidation}). */
-  /** kube's {@code WarningsOnCreate}/{@code WarningsOnUpdate}: the pod template's ({@link PodWarnings}). */
+  /**
+   * kube's {@code WarningsOnCreate}/{@code WarningsOnUpdate}: on create a name that is not a
+   * DNS label (it names the pods); then, on create or when the generation moved, an Indexed
+   * job's completions above 10^5 with a parallelism above 10^4 ({@link #specWarnings}) and the
+   * pod template's ({@link PodWarnings}).
+   */
   @Override
   public void warnings(ObjectNode obj, ObjectNode old, java.util.function.Consumer<String> warn) {
+    if (old == null) {
+      List<String> msgs = NameSyntax.isDns1123Label(obj.path("metadata").path("name").asText(""));
+      if (!msgs.isEmpty()) {
+        warn.accept("metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; "
+            + "a DNS label is recommended: [" + String.join(" ", msgs) + "]");
+      }
+    }
+    if (old == null || !old.path("metadata").path("generation").equals(obj.path("metadata").path("generation"))) {
+      specWarnings(obj.path("spec"), "spec", warn);
+    }
     WorkloadStrategy.templateWarnings(obj, old, "spec.template", obj.path("spec").path("template"), warn);
   }
 
+  /** kube's {@code WarningsForJobSpec} but for the template's: the limits of tracking an Indexed job's indexes. */
+  static void specWarnings(JsonNode spec, String path, java.util.function.Consumer<String> warn) {
+    if (spec.path("completionMode").asText("").equals("Indexed") && spec.path("completions").asLong(0) > 100_000
+        && spec.path("parallelism").asLong(0) > 10_000) {
+      warn.accept(path + ": In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than "
+          + "10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail");
+    }
+  }
+
+  /**
+   * kube's status strategy: a write of {@code /status} is refused (422) when it breaks kube's
+   * {@code ValidateJobUpdateStatus} ({@link JobStatusValidation}).
+   */
+  @Override
+  public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
+    List<Status.Cause> errors = new java.util.ArrayList<>();
+    JobStatusValidation.update(obj, old, errors);
+    StatusValidation.refuse("batch", "Job", obj, errors);
+  }
+
+  /** kube's {@code ValidateJob}, and on update {@code ValidateJobUpdate} ({@link JobValidation}). */
   @Override
   public void validate(ObjectNode job, ObjectNode old, List<Status.Cause> errors) {
     JobValidation.job(job, errors);

@@ -6,6 +6,7 @@ import static io.listwatch.apiserver.strategy.NumericFields.nonNegative;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Status;
+import io.listwatch.api.validation.NameSyntax;
 import io.listwatch.apiserver.validation.FieldErrors;
 import java.util.List;
 
@@ -16,14 +17,21 @@ import java.util.List;
  * are kube's, under the given prefix ({@code spec} for a Job, {@code spec.jobTemplate.spec} for
  * a CronJob). Stateless.
  *
- * <p>Not checked: a pod failure policy's and a success policy's rules (kube's
- * {@code validatePodFailurePolicy}, {@code validateSuccessPolicy}), {@code managedBy}, and the
- * status rules.
+ * <p>The pod failure policy's rules are {@link PodFailurePolicyValidation}'s, the success
+ * policy's {@link SuccessPolicyValidation}'s, a {@code /status} write's
+ * {@link JobStatusValidation}'s.
  */
 final class JobValidation {
 
   private static final int MAX_PARALLELISM_FOR_INDEXED_JOB = 100_000;
   private static final int MAX_FAILED_INDEXES_LIMIT = 100_000;
+  private static final int COMPLETIONS_SOFT_LIMIT = 100_000;
+  private static final int PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS = 10_000;
+  private static final int MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS = 10_000;
+  private static final int MAX_MANAGED_BY_LENGTH = 63;
+  /** kube's {@code httpPathFmt}: the characters RFC 3986 allows in an HTTP path. */
+  private static final String HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
+  private static final java.util.regex.Pattern HTTP_PATH = java.util.regex.Pattern.compile(HTTP_PATH_FMT);
 
   private JobValidation() {
   }
@@ -44,7 +52,14 @@ final class JobValidation {
         errors.add(FieldErrors.required(path + ".backoffLimitPerIndex", "when maxFailedIndexes is specified"));
       }
     }
+    managedBy(spec.path("managedBy"), path + ".managedBy", errors);
     completionMode(spec, path, errors);
+    if (given(spec.path("podFailurePolicy"))) {
+      PodFailurePolicyValidation.validate(spec, path + ".podFailurePolicy", errors);
+    }
+    if (given(spec.path("successPolicy"))) {
+      SuccessPolicyValidation.validate(spec, path + ".successPolicy", errors);
+    }
     podReplacementPolicy(spec, path, errors);
     JsonNode template = spec.path("template");
     LabelSelectorValidation.labels(template.path("metadata").path("labels"), path + ".template.metadata.labels", errors);
@@ -85,12 +100,64 @@ final class JobValidation {
         errors.add(FieldErrors.invalid(path + ".maxFailedIndexes", maxFailedIndexes.asLong(),
             "must be less than or equal to " + MAX_FAILED_INDEXES_LIMIT));
       }
+      if (completions.asLong(0) > COMPLETIONS_SOFT_LIMIT && given(spec.path("backoffLimitPerIndex"))) {
+        highCompletions(spec, path, errors);
+      }
     } else if (!given(mode) || mode.asText("").equals("NonIndexed")) {
       for (String field : new String[] {"backoffLimitPerIndex", "maxFailedIndexes"}) {
         if (given(spec.path(field))) {
           errors.add(FieldErrors.invalid(path + "." + field, spec.path(field).asLong(), "requires indexed completion mode"));
         }
       }
+    }
+  }
+
+  /**
+   * kube's limits of an Indexed job with more than 100000 completions and a backoff limit per
+   * index: {@code maxFailedIndexes} given, and it and {@code parallelism} at most 10000.
+   */
+  private static void highCompletions(JsonNode spec, String path, List<Status.Cause> errors) {
+    String suffix = " when completions are above " + COMPLETIONS_SOFT_LIMIT + " and used with backoff limit per index";
+    JsonNode parallelism = spec.path("parallelism");
+    JsonNode maxFailedIndexes = spec.path("maxFailedIndexes");
+    if (!given(maxFailedIndexes)) {
+      errors.add(FieldErrors.required(path + ".maxFailedIndexes", "must be specified when completions is above "
+          + COMPLETIONS_SOFT_LIMIT));
+    }
+    if (parallelism.asLong(0) > PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS) {
+      errors.add(FieldErrors.invalid(path + ".parallelism", parallelism.asLong(),
+          "must be less than or equal to " + PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS + suffix));
+    }
+    if (maxFailedIndexes.asLong(0) > MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS) {
+      errors.add(FieldErrors.invalid(path + ".maxFailedIndexes", maxFailedIndexes.asLong(),
+          "must be less than or equal to " + MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS + suffix));
+    }
+  }
+
+  /**
+   * kube's rule of {@code managedBy} (the JobManagedBy feature is beta and on in 1.32): a
+   * domain-prefixed path ({@code IsDomainPrefixedPath}) of at most 63 bytes.
+   */
+  private static void managedBy(JsonNode managedBy, String path, List<Status.Cause> errors) {
+    if (!given(managedBy)) {
+      return;
+    }
+    String value = managedBy.asText("");
+    String[] segments = value.split("/", 2);
+    if (value.isEmpty()) {
+      errors.add(FieldErrors.required(path, ""));
+    } else if (segments.length != 2 || segments[0].isEmpty() || segments[1].isEmpty()) {
+      errors.add(FieldErrors.invalid(path, value, "must be a domain-prefixed path (such as \"acme.io/foo\")"));
+    } else {
+      for (String msg : NameSyntax.isDns1123Subdomain(segments[0])) {
+        errors.add(FieldErrors.invalid(path, segments[0], msg));
+      }
+      if (!HTTP_PATH.matcher(segments[1]).matches()) {
+        errors.add(FieldErrors.invalid(path, segments[1], "Invalid path (regex used for validation is '" + HTTP_PATH_FMT + "')"));
+      }
+    }
+    if (NameSyntax.byteLength(value) > MAX_MANAGED_BY_LENGTH) {
+      errors.add(FieldErrors.tooLong(path, MAX_MANAGED_BY_LENGTH));
     }
   }
 
@@ -130,6 +197,24 @@ final class JobValidation {
     if (parses && !LabelSelectorValidation.matches(selector, labels)) {
       errors.add(FieldErrors.invalid("spec.template.metadata.labels", WorkloadValidation.goMap(labels),
           "`selector` does not match template `labels`"));
+    }
+    indexedHostnames(job, errors);
+  }
+
+  /**
+   * kube's rule that an Indexed job's pods can be named: the last pod's hostname
+   * ({@code <name>-<completions - 1>}) must be a DNS-1123 label.
+   */
+  private static void indexedHostnames(ObjectNode job, List<Status.Cause> errors) {
+    JsonNode spec = job.path("spec");
+    long completions = spec.path("completions").asLong(0);
+    if (!spec.path("completionMode").asText("").equals("Indexed") || completions <= 0) {
+      return;
+    }
+    String name = job.path("metadata").path("name").asText("");
+    String hostname = name + "-" + (completions - 1);
+    if (!NameSyntax.isDns1123Label(hostname).isEmpty()) {
+      errors.add(FieldErrors.invalid("metadata.name", name, "will not able to create pod with invalid DNS label: " + hostname));
     }
   }
 
@@ -200,7 +285,7 @@ final class JobValidation {
         "successPolicy"}) {
       JsonNode value = spec.path(field);
       if (!value.equals(oldSpec.path(field))) {
-        errors.add(immutable("spec." + field, value.isTextual() ? value.textValue()
+        errors.add(immutable("spec." + field, !given(value) ? null : value.isTextual() ? value.textValue()
             : value.isIntegralNumber() ? (Object) value.longValue() : new GoText(value.toString())));
       }
     }

@@ -29,7 +29,9 @@
  *       {@code ResourceRequirementsValidation}, {@code SecurityContextValidation},
  *       {@code AffinityValidation}, {@code TolerationValidation}, {@code PodUpdateValidation};
  *       {@code PodWarnings} (kube's warnings about pods and templates).</li>
- *   <li>Other kinds' shared rules: {@code WorkloadValidation}, {@code JobValidation},
+ *   <li>Other kinds' shared rules: {@code WorkloadValidation}, {@code JobValidation} (with
+ *       {@code PodFailurePolicyValidation}, {@code SuccessPolicyValidation},
+ *       {@code JobStatusValidation}, {@code JobIndexes}),
  *       {@code CronSchedule} (robfig/cron's syntax), {@code ServiceValidation},
  *       {@code LabelSelectorValidation}, {@code Ports}, {@code NumericFields}.</li>
  *   <li>Shared helpers: {@code PodSpecDefaults} (pod specs of pods and of every workload's

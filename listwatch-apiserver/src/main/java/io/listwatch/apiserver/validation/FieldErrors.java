@@ -25,6 +25,11 @@ public final class FieldErrors {
     return cause(Reasons.FIELD_VALUE_INVALID, field, "Invalid value: " + goValue(value), detail);
   }
 
+  /** {@code field.Invalid} with kube's {@code field.OmitValueType{}}: {@code Invalid value: <detail>}. */
+  public static Status.Cause invalidOmitValue(String field, String detail) {
+    return cause(Reasons.FIELD_VALUE_INVALID, field, "Invalid value", detail);
+  }
+
   /** {@code field.Required}: {@code Required value}, then {@code : <detail>} if any. */
   public static Status.Cause required(String field, String detail) {
     return cause(Reasons.FIELD_VALUE_REQUIRED, field, "Required value", detail);
