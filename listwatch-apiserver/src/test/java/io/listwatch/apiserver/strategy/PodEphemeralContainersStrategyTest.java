@@ -41,6 +41,7 @@ class PodEphemeralContainersStrategyTest {
   private static final String STRATEGIC = "application/strategic-merge-patch+json";
   private static final String MERGE = "application/merge-patch+json";
   private static final String JSON_PATCH = "application/json-patch+json";
+  private static final String APPLY = "application/apply-patch+yaml";
 
   private final InMemoryCore core = InMemoryCore.start();
 
@@ -60,13 +61,24 @@ class PodEphemeralContainersStrategyTest {
   }
 
   private ApiResponse send(String method, String path, String contentType, String body) {
-    ApiRequest request = new ApiRequest(method, path, Map.of(), Headers.of("Content-Type", contentType),
+    return send(method, path, Map.of(), contentType, body);
+  }
+
+  private ApiResponse send(String method, String path, Map<String, List<String>> query, String contentType,
+      String body) {
+    ApiRequest request = new ApiRequest(method, path, query, Headers.of("Content-Type", contentType),
         body.getBytes(StandardCharsets.UTF_8), ConnectionInfo.insecure(null), UserInfo.UNSECURED);
     return core.server.routes().handle(core.server.routes().requestInfo(request), request).join();
   }
 
   private StatusException refusal(String method, String path, String contentType, String body) {
-    RuntimeException e = catchThrowableOfType(RuntimeException.class, () -> send(method, path, contentType, body));
+    return refusal(method, path, Map.of(), contentType, body);
+  }
+
+  private StatusException refusal(String method, String path, Map<String, List<String>> query, String contentType,
+      String body) {
+    RuntimeException e = catchThrowableOfType(RuntimeException.class,
+        () -> send(method, path, query, contentType, body));
     assertThat(e).as("refused: " + method + " " + path + " " + body).isNotNull();
     return (StatusException) (e instanceof CompletionException ? e.getCause() : e);
   }
@@ -190,6 +202,21 @@ class PodEphemeralContainersStrategyTest {
         "[{\"op\":\"add\",\"path\":\"/spec/ephemeralContainers/-\",\"value\":{\"name\":\"b\",\"image\":\"busybox\"}}]");
     assertThat(patched.code()).isEqualTo(200);
     assertThat(stored().at("/spec/ephemeralContainers").findValuesAsText("name")).containsExactly("a", "b");
+  }
+
+  @Test
+  void serverSideApply_addsOne_butCreatesNoPod() {
+    create("");
+    String applied = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},"
+        + "\"spec\":{\"ephemeralContainers\":[{\"name\":\"a\",\"image\":\"busybox\"}]}}";
+    Map<String, List<String>> manager = Map.of("fieldManager", List.of("debug"));
+    ApiResponse r = send("PATCH", SUBRESOURCE, manager, APPLY, applied);
+    assertThat(r.code()).isEqualTo(200);
+    assertThat(stored().at("/spec/ephemeralContainers/0/name").asText()).isEqualTo("a");
+    assertThat(stored().at("/spec/containers/0/name").asText()).isEqualTo("c");
+    StatusException missing = refusal("PATCH", PODS + "/q/ephemeralcontainers", manager, APPLY,
+        applied.replace("\"p\"", "\"q\""));
+    assertThat(missing.code()).as(missing.getMessage()).isEqualTo(404);
   }
 
   @Test
