@@ -196,6 +196,8 @@ final class Builtins {
         .hasStatus()
         .returnsDeletedObject()
         .subresource("binding", "", "v1", "Binding", "create")
+        // served by the pods' own handler, with the pod strategy's subresource strategy
+        .subresource("ephemeralcontainers", "", "v1", "Pod", "get", "patch", "update")
         .subresource("eviction", "policy", "v1", "Eviction", "create")
         .selectableField("spec.nodeName", FieldExtractor.string("spec.nodeName"))
         .selectableField("spec.restartPolicy", FieldExtractor.string("spec.restartPolicy"))

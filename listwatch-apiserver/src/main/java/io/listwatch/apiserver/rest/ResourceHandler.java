@@ -109,10 +109,7 @@ public final class ResourceHandler {
     if (def.namespaced() && info.namespace().isEmpty() && !info.name().isEmpty()) {
       throw StatusException.pathNotFound();
     }
-    boolean status = info.subresource().equals("status") && def.hasStatus();
-    if (!info.subresource().isEmpty() && !status) {
-      throw StatusException.pathNotFound();
-    }
+    ResourceStore.Part part = part(info);
     String m = request.method();
     if (info.name().isEmpty()) {
       if (ApiRequest.GET.equals(m)) {
@@ -127,7 +124,7 @@ public final class ResourceHandler {
         SecretConversion.convertWritten(def, created);
         admit(request, info.namespace(), created, null);
         ObjectNode owned = UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), null, created,
-            false, store.clock().now());
+            "", store.clock().now());
         Warnings admitted = new Warnings();
         return store.create(info.namespace(), owned, request.isDryRun(), request.user(), admitted)
             .thenApply(o -> ApiResponse.created(o).withWarnings(warnings).withWarnings(admitted.list()));
@@ -141,15 +138,35 @@ public final class ResourceHandler {
       return get(info, request);
     }
     if (ApiRequest.PUT.equals(m)) {
-      return update(info, request, status);
+      return update(info, request, part);
     }
     if (ApiRequest.PATCH.equals(m)) {
-      return patch(info, request, status);
+      return patch(info, request, part);
     }
-    if (ApiRequest.DELETE.equals(m) && !status) {
+    if (ApiRequest.DELETE.equals(m) && part == ResourceStore.Part.MAIN) {
       return delete(info, request);
     }
     throw StatusException.methodNotAllowed();
+  }
+
+  /**
+   * The part of the object a request writes: the main resource, {@code /status} (kinds with a
+   * status), or a subresource with its own strategy (a pod's {@code /ephemeralcontainers}, whose
+   * body and answer are the whole object too); 404 for any other subresource.
+   */
+  private ResourceStore.Part part(RequestInfo info) {
+    String subresource = info.subresource();
+    if (subresource.isEmpty()) {
+      return ResourceStore.Part.MAIN;
+    }
+    if (subresource.equals(ResourceStore.Part.STATUS.subresource) && def.hasStatus()) {
+      return ResourceStore.Part.STATUS;
+    }
+    ResourceStore.Part own = ResourceStore.Part.EPHEMERAL_CONTAINERS;
+    if (subresource.equals(own.subresource) && def.subresources().containsKey(subresource) && store.serves(own)) {
+      return own;
+    }
+    throw StatusException.pathNotFound();
   }
 
   private CompletableFuture<ApiResponse> get(RequestInfo info, ApiRequest request) {
@@ -188,18 +205,18 @@ public final class ResourceHandler {
     return store.cacher().watch(info.namespace(), options, sink, deadline);
   }
 
-  private CompletableFuture<ApiResponse> update(RequestInfo info, ApiRequest request, boolean status) {
+  private CompletableFuture<ApiResponse> update(RequestInfo info, ApiRequest request, ResourceStore.Part part) {
     ObjectNode body = body(request);
     java.util.List<String> warnings = validateFields(request, body, "UpdateOptions");
     SecretConversion.convertWritten(def, body);
     String rv = ObjectMetaDefaults.metadata(body).path("resourceVersion").asText("");
     Warnings admitted = new Warnings();
-    return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), request.user(), current -> {
+    return store.guaranteedUpdate(info.namespace(), info.name(), part, request.isDryRun(), request.user(), current -> {
       checkResourceVersion(rv, current, info.name());
       ObjectNode updated = body.deepCopy();
       admit(request, info.namespace(), updated, current);
-      return UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), current, updated, status,
-          store.clock().now());
+      return UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), current,
+          store.writable(part, updated, current), part.subresource, store.clock().now());
     }, admitted).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings).withWarnings(admitted.list()));
   }
 
@@ -210,12 +227,12 @@ public final class ResourceHandler {
    * {@code metadata.resourceVersion} the patch sets (any patch type) must match the current
    * one, as kube's update precondition; a patch that removes it applies unconditionally.
    */
-  private CompletableFuture<ApiResponse> patch(RequestInfo info, ApiRequest request, boolean status) {
+  private CompletableFuture<ApiResponse> patch(RequestInfo info, ApiRequest request, ResourceStore.Part part) {
     WriteStrategy strategy = store.strategy();
     boolean apply = ServerSideApply.isApply(request.mediaType()) && (fieldValidation != null || strategy != null);
     ServerSideApply.checkOptions(request, apply);
     if (apply) {
-      return apply(info, request, status, 0);
+      return apply(info, request, part, 0);
     }
     var schema = PatchSchemas.forKind(def.group(), def.version(), def.kind());
     Patcher.patchType(request.mediaType(), schema); // an unserved patch type is 415 whatever its body
@@ -226,7 +243,7 @@ public final class ResourceHandler {
     byte[] body = io.listwatch.api.patch.PatchType.JSON_PATCH.mediaType().equals(request.mediaType()) ? null : request.body();
     var warnings = new java.util.concurrent.atomic.AtomicReference<java.util.List<String>>(java.util.List.of());
     Warnings admitted = new Warnings();
-    return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), request.user(), current -> {
+    return store.guaranteedUpdate(info.namespace(), info.name(), part, request.isDryRun(), request.user(), current -> {
       ObjectNode patched = patcher.applyTo(current);
       SecretConversion.convertWritten(def, patched);
       checkResourceVersion(ObjectMetaDefaults.metadata(patched).path("resourceVersion").asText(""), current,
@@ -237,8 +254,8 @@ public final class ResourceHandler {
         warnings.set(validation.checkPatched(directive, body, patched));
       }
       admit(request, info.namespace(), patched, current);
-      return UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), current, patched, status,
-          store.clock().now());
+      return UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), current,
+          store.writable(part, patched, current), part.subresource, store.clock().now());
     }, admitted).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()).withWarnings(admitted.list()));
   }
 
@@ -248,7 +265,8 @@ public final class ResourceHandler {
    * conflict with another manager is kube's 409 unless {@code force=true}. A create that loses
    * a race with another create applies again to the object that won.
    */
-  private CompletableFuture<ApiResponse> apply(RequestInfo info, ApiRequest request, boolean status, int attempt) {
+  private CompletableFuture<ApiResponse> apply(RequestInfo info, ApiRequest request, ResourceStore.Part part,
+      int attempt) {
     ObjectNode applied = ServerSideApply.appliedConfiguration(def, info, request);
     String manager = request.param("fieldManager");
     boolean force = request.param("force").equals("true");
@@ -259,19 +277,19 @@ public final class ResourceHandler {
     Warnings admitted = new Warnings();
     java.util.function.UnaryOperator<ObjectNode> merge = current -> {
       ObjectNode out = (ObjectNode) fieldManager.apply(current, applied, manager, def.apiVersion(),
-          status ? "status" : "", force, store.clock().now()).object();
+          part.subresource, force, store.clock().now()).object();
       SecretConversion.convertWritten(def, out);
       warnings.set(strategy != null ? strategy.decode(directive, null, out, true)
           : fieldValidation.checkPatched(directive, null, out));
       admit(request, info.namespace(), out, current);
-      return out;
+      return current == null ? out : store.writable(part, out, current);
     };
-    return store.guaranteedUpdate(info.namespace(), info.name(), status, request.isDryRun(), request.user(), merge,
+    return store.guaranteedUpdate(info.namespace(), info.name(), part, request.isDryRun(), request.user(), merge,
             admitted)
         .thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()).withWarnings(admitted.list()))
         .exceptionallyCompose(e -> {
           Throwable cause = e instanceof java.util.concurrent.CompletionException ? e.getCause() : e;
-          if (status || !(cause instanceof StatusException se) || se.code() != 404) {
+          if (part != ResourceStore.Part.MAIN || !(cause instanceof StatusException se) || se.code() != 404) {
             return CompletableFuture.failedFuture(cause);
           }
           // nothing to apply to: apply creates the object
@@ -291,7 +309,7 @@ public final class ResourceHandler {
               .exceptionallyCompose(ce -> {
                 Throwable c = ce instanceof java.util.concurrent.CompletionException ? ce.getCause() : ce;
                 return attempt == 0 && c instanceof StatusException s && s.code() == 409
-                    ? apply(info, request, status, 1) : CompletableFuture.failedFuture(c);
+                    ? apply(info, request, part, 1) : CompletableFuture.failedFuture(c);
               });
         });
   }

@@ -145,15 +145,20 @@ public final class ResourceStore {
    * ({@link RestStrategy#validate}), all in one 422 Invalid.
    */
   private void validate(ObjectNode obj, ObjectNode old, Warnings warnings) {
+    validate(obj, old, warnings, restStrategy);
+  }
+
+  /** {@link #validate(ObjectNode, ObjectNode, Warnings)} with {@code strategy}'s rules (a subresource's). */
+  private void validate(ObjectNode obj, ObjectNode old, Warnings warnings, RestStrategy strategy) {
     java.util.List<io.listwatch.api.Status.Cause> errors = new java.util.ArrayList<>(
         new ObjectMetaValidator().validate(def, obj));
-    restStrategy.validate(obj, old, errors);
+    strategy.validate(obj, old, errors);
     if (!errors.isEmpty()) {
       com.fasterxml.jackson.databind.JsonNode name = obj.path("metadata").path("name");
       throw StatusException.invalid(def.group(), def.kind(), name.isTextual() ? name.textValue() : "", errors);
     }
     if (warnings != null) {
-      restStrategy.warnings(obj, old, warnings::add);
+      strategy.warnings(obj, old, warnings::add);
     }
   }
 
@@ -253,7 +258,12 @@ public final class ResourceStore {
     /** Spec and status in one write, for the server's own subresources (a pod's binding). */
     WHOLE("binding"),
     /** A namespace's {@code /finalize}: its {@code spec.finalizers} and nothing else. */
-    FINALIZE("finalize");
+    FINALIZE("finalize"),
+    /**
+     * A pod's {@code /ephemeralcontainers}: what the kind's {@link RestStrategy#subresource}
+     * strategy of that name takes, prepared and validated by it.
+     */
+    EPHEMERAL_CONTAINERS("ephemeralcontainers");
 
     /** The subresource admission sees. */
     final String subresource;
@@ -263,10 +273,39 @@ public final class ResourceStore {
     }
   }
 
+  /** Whether this resource has the subresource {@code part} writes through its own strategy. */
+  boolean serves(Part part) {
+    return part != Part.EPHEMERAL_CONTAINERS || restStrategy.subresource(part.subresource).isPresent();
+  }
+
+  /**
+   * {@code written} reduced to what {@code part} may change of {@code live}, for a subresource
+   * with its own strategy (so that the write's managedFields own only that); {@code written}
+   * itself for the other parts.
+   */
+  ObjectNode writable(Part part, ObjectNode written, ObjectNode live) {
+    if (part != Part.EPHEMERAL_CONTAINERS) {
+      return written;
+    }
+    ObjectNode out = written.deepCopy();
+    subresourceStrategy(part).prepareForUpdate(out, live);
+    return out;
+  }
+
+  private RestStrategy subresourceStrategy(Part part) {
+    return restStrategy.subresource(part.subresource).orElseThrow(StatusException::pathNotFound);
+  }
+
   /** {@link #guaranteedUpdate(String, String, boolean, boolean, UserInfo, UnaryOperator)} of the given part. */
   CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, Part part, boolean dryRun,
       UserInfo user, UnaryOperator<ObjectNode> change) {
     return guaranteedUpdate(namespace, name, part, dryRun, user, change, new Warnings(), 0);
+  }
+
+  /** {@link #guaranteedUpdate(String, String, Part, boolean, UserInfo, UnaryOperator)}, the warnings recorded in {@code warnings}. */
+  CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, Part part, boolean dryRun,
+      UserInfo user, UnaryOperator<ObjectNode> change, Warnings warnings) {
+    return guaranteedUpdate(namespace, name, part, dryRun, user, change, warnings, 0);
   }
 
   private CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, Part part,
@@ -293,6 +332,7 @@ public final class ResourceStore {
           restStrategy.prepareForUpdate(updated, current);
         }
         case FINALIZE -> restStrategy.prepareForFinalize(updated, current);
+        case EPHEMERAL_CONTAINERS -> subresourceStrategy(part).prepareForUpdate(updated, current);
       }
       if (strategy != null) {
         strategy.prepareForUpdate(updated, current, part == Part.STATUS);
@@ -300,6 +340,8 @@ public final class ResourceStore {
       if (part == Part.MAIN || part == Part.WHOLE) {
         // the server's own whole-object writes (a pod's binding) skip the user's update rules, as kube's do
         validate(updated, part == Part.WHOLE ? null : current, part == Part.WHOLE ? null : warnings);
+      } else if (part == Part.EPHEMERAL_CONTAINERS) {
+        validate(updated, current, warnings, subresourceStrategy(part));
       } else {
         ObjectMetaValidator.check(def, updated);
       }

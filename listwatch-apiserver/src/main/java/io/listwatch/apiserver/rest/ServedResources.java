@@ -106,7 +106,11 @@ public final class ServedResources {
         ? NamespaceLifecycle.NamespaceState.TERMINATING : NamespaceLifecycle.NamespaceState.ACTIVE;
   }
 
-  /** The subresources the server serves itself: scale, a pod's binding and eviction, a namespace's finalize. */
+  /**
+   * The subresources the server serves itself: scale, a pod's binding and eviction, a namespace's
+   * finalize. (A pod's {@code ephemeralcontainers}, a write of the pod itself with its own
+   * strategy, is served by the pods' {@link ResourceHandler}, as {@code status} is.)
+   */
   private void registerSubresources() {
     for (ResourceDefinition def : registry.all()) {
       if (def.subresources().containsKey("scale") && stores.containsKey(def)) {

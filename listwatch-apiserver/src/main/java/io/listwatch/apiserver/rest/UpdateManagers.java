@@ -75,10 +75,13 @@ final class UpdateManagers {
    * {@code written} with its managedFields recording this write.
    *
    * @param live the stored object, null for a create
-   * @param status whether the write came through {@code /status}
+   * @param subresource the subresource the write came through ("" for the main resource); a
+   *     subresource other than {@code status} takes {@code written} as it is, already reduced to
+   *     what it may change
    */
   static ObjectNode record(ResourceDefinition def, FieldManager fieldManager, String manager, ObjectNode live,
-      ObjectNode written, boolean status, Instant now) {
+      ObjectNode written, String subresource, Instant now) {
+    boolean status = subresource.equals("status");
     ObjectNode compared = written;
     if (live != null && def.hasStatus()) {
       compared = written.deepCopy();
@@ -109,8 +112,7 @@ final class UpdateManagers {
     }
     JsonNode base = live == null ? null : live;
     try {
-      return (ObjectNode) fieldManager.update(base, compared, manager, def.apiVersion(), status ? "status" : "",
-          now).object();
+      return (ObjectNode) fieldManager.update(base, compared, manager, def.apiVersion(), subresource, now).object();
     } catch (IllegalArgumentException e) {
       // kube's UpdateNoErrors: an object the field manager cannot read as its type (a list
       // element without its merge key, a null element) is no reason to fail the write; its

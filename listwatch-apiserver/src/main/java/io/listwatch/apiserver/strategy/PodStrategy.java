@@ -90,6 +90,15 @@ final class PodStrategy implements RestStrategy {
     return Math.max(0, grace);
   }
 
+  /** kube's {@code pods/ephemeralcontainers}: {@link PodEphemeralContainersStrategy}. */
+  @Override
+  public java.util.Optional<RestStrategy> subresource(String name) {
+    return name.equals(PodEphemeralContainersStrategy.SUBRESOURCE) ? java.util.Optional.of(EPHEMERAL_CONTAINERS)
+        : java.util.Optional.empty();
+  }
+
+  private static final RestStrategy EPHEMERAL_CONTAINERS = new PodEphemeralContainersStrategy();
+
   @Override
   public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
     Fields.keepStoredMetadata(obj, old, "ownerReferences");
@@ -98,8 +107,8 @@ final class PodStrategy implements RestStrategy {
   /**
    * kube's {@code ValidatePodCreate} and {@code ValidatePodUpdate}: the pod's own annotations
    * ({@link PodAnnotationValidation}), its spec ({@link PodSpecValidation#pod}); on create, no
-   * ephemeral containers (kube adds them through {@code pods/ephemeralcontainers}, which this
-   * server does not serve) and no node while scheduling gates remain; on update,
+   * ephemeral containers (kube adds them through {@code pods/ephemeralcontainers},
+   * {@link PodEphemeralContainersStrategy}) and no node while scheduling gates remain; on update,
    * {@link PodUpdateValidation}. The binding's write comes with {@code old} null.
    */
   /**

@@ -70,7 +70,7 @@ final class PodUpdateValidation {
     JsonNode before = normalized(old);
     JsonNode after = normalized(munged);
     if (!after.equals(before)) {
-      errors.add(FieldErrors.forbidden("spec", FORBIDDEN_PREFIX + "\n" + diff(before, after)));
+      errors.add(FieldErrors.forbidden("spec", FORBIDDEN_PREFIX + "\n" + diff("core.PodSpec", before, after)));
     }
   }
 
@@ -176,8 +176,8 @@ final class PodUpdateValidation {
     return ContainerValidation.isSet(node) ? node : null;
   }
 
-  /** The changed top-level fields, in the frame of kube's diff. */
-  private static String diff(JsonNode before, JsonNode after) {
+  /** The changed top-level fields of a {@code type} (Go's name, e.g. {@code core.PodSpec}), in the frame of kube's diff. */
+  static String diff(String type, JsonNode before, JsonNode after) {
     Set<String> fields = new LinkedHashSet<>();
     List<String> lines = new ArrayList<>();
     for (JsonNode side : new JsonNode[] {before, after}) {
@@ -185,7 +185,7 @@ final class PodUpdateValidation {
         side.fieldNames().forEachRemaining(fields::add);
       }
     }
-    StringBuilder b = new StringBuilder("  core.PodSpec{\n");
+    StringBuilder b = new StringBuilder("  " + type + "{\n");
     for (String field : fields) {
       JsonNode was = before == null ? null : before.get(field);
       JsonNode is = after == null ? null : after.get(field);

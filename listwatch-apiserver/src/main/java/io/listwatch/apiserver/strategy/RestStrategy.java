@@ -120,6 +120,18 @@ public interface RestStrategy {
   }
 
   /**
+   * The strategy of a subresource through which a client writes part of the object, kube's
+   * separate strategy of such a REST (a pod's {@code ephemeralcontainers}); empty for one the
+   * kind does not have. Its {@link #prepareForUpdate} takes what the subresource may change
+   * from the written object into it and keeps the rest as stored (after the metadata rules of
+   * the main resource), and its {@link #validate} is the write's validation; the kind's own
+   * {@link #defaults} still apply.
+   */
+  default java.util.Optional<RestStrategy> subresource(String name) {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * kube's {@code CheckGracefulDelete}: how many seconds a DELETE leaves the object marked
    * ({@code deletionTimestamp}) before it goes; 0 (the default) removes it at once, unless
    * finalizers hold it.
