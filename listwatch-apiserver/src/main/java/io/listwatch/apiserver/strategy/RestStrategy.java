@@ -60,7 +60,9 @@ public interface RestStrategy {
    * kind's field errors to {@code errors}, with kube's paths and messages
    * ({@link io.listwatch.apiserver.validation.FieldErrors}); the store answers them all in one
    * 422 Invalid, after the metadata's. Called for creates and for updates of the main resource
-   * (and whole-object writes), after the prepare hooks. Must not change {@code obj}.
+   * (and the server's own whole-object writes, such as a pod's binding, with {@code old} null:
+   * they are not held to the user's update rules), after the prepare hooks. Must not change
+   * {@code obj}.
    */
   default void validate(ObjectNode obj, ObjectNode old, java.util.List<io.listwatch.api.Status.Cause> errors) {
   }
