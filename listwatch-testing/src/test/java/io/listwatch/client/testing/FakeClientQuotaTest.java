@@ -29,6 +29,8 @@ class FakeClientQuotaTest {
     Await.until("the quota uses " + count, Duration.ofSeconds(10),
         () -> quotas.get("default", "objects").flatMap(q -> q.get("status")).map(Object::toString).orElse(""),
         status -> status.contains("\"used\":{\"count/configmaps\":\"" + count + "\"}"));
+    // a list without a resourceVersion is served once the watch cache caught up: admission reads quotas there
+    quotas.list("default", io.listwatch.api.ListOptions.parse(java.util.Map.of()));
   }
 
   @Test
