@@ -13,7 +13,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * {@link Listers} over the server's watch caches: reads at resourceVersion 0 (whatever the cache
- * holds), so a read waits only while a cache is still filling at startup. Only the cachers the
+ * holds), so a read waits only while a cache is still filling at startup (at most 10 s, then
+ * 503), and never on a closed cache. Only the cachers the
  * server starts with (built-in resources) are read. Thread-safe.
  */
 final class CacheListers implements Listers {
@@ -36,14 +37,44 @@ final class CacheListers implements Listers {
 
   @Override
   public Optional<ObjectNode> get(String group, String plural, String namespace, String name) {
-    return cacher(group, plural).flatMap(c -> c.get(namespace, name, ANY_VERSION).join())
-        .map(this::tree);
+    return cacher(group, plural).flatMap(c -> await(c, c.get(namespace, name, ANY_VERSION))).map(this::tree);
   }
 
   @Override
   public List<ObjectNode> list(String group, String plural, String namespace) {
-    return cacher(group, plural).map(c -> c.list(namespace, ANY_VERSION).join().items().stream()
+    return cacher(group, plural).map(c -> await(c, c.list(namespace, ANY_VERSION)).items().stream()
         .map(this::tree).toList()).orElse(List.of());
+  }
+
+  /** How long a read waits for a cache that is not ready (kube's admission plug-ins wait 10 s for their informers). */
+  private static final long READY_TIMEOUT_SECONDS = 10;
+
+  /**
+   * The answer of a read from {@code cacher}: at once when the cache is ready, as it is once the
+   * server has started; else after at most {@link #READY_TIMEOUT_SECONDS}, and never from a
+   * closed cache (a server shutting down), so that a request never holds its thread for good.
+   *
+   * @throws StatusException 503 with kube's {@code not yet ready to handle request}
+   */
+  private static <T> T await(Cacher cacher, CompletableFuture<T> read) {
+    if (!read.isDone() && !cacher.acceptsWatches()) {
+      throw notReady(cacher);
+    }
+    try {
+      return read.get(READY_TIMEOUT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw notReady(cacher);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new java.util.concurrent.CompletionException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw notReady(cacher);
+    }
+  }
+
+  private static io.listwatch.api.StatusException notReady(Cacher cacher) {
+    return io.listwatch.api.StatusException.unavailable("not yet ready to handle request: the watch cache of "
+        + cacher.resource().plural() + " is not ready");
   }
 
   @Override
