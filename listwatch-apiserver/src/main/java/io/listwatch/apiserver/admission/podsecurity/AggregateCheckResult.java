@@ -8,6 +8,8 @@ import java.util.List;
  * {@code policy.AggregateCheckResult}).
  *
  * @param failures the results that did not allow the pod
+ *
+ * <p>Immutable.
  */
 public record AggregateCheckResult(List<CheckResult> failures) {
 

@@ -13,6 +13,8 @@ import java.util.Optional;
  * @param level {@link Level#BASELINE} (run for baseline and restricted) or
  *     {@link Level#RESTRICTED} (restricted only)
  * @param versions the revisions, by strictly increasing minimum version
+ *
+ * <p>Immutable.
  */
 public record Check(String id, Level level, List<Versioned> versions) {
 

@@ -7,6 +7,8 @@ package io.listwatch.apiserver.admission.podsecurity;
  * @param forbiddenReason the short reason of a failure ({@code host namespaces}), shown always
  * @param forbiddenDetail the particulars ({@code hostNetwork=true}), shown in parentheses when
  *     one object is checked; may be empty
+ *
+ * <p>Immutable.
  */
 public record CheckResult(boolean allowed, String forbiddenReason, String forbiddenDetail) {
 

@@ -17,6 +17,8 @@ import java.util.function.Function;
  * @param enforce what a pod must satisfy to be created
  * @param audit what violations the audit event notes
  * @param warn what violations the client is warned of
+ *
+ * <p>Immutable.
  */
 public record Policy(LevelVersion enforce, LevelVersion audit, LevelVersion warn) {
 

@@ -10,6 +10,8 @@ import java.util.regex.Pattern;
  *
  * @param minor the minor version (0 for {@code latest})
  * @param latest whether this is {@code latest}
+ *
+ * <p>Immutable.
  */
 public record Version(int minor, boolean latest) implements Comparable<Version> {
 
