@@ -13,6 +13,10 @@ import java.util.List;
  */
 public record AggregateCheckResult(List<CheckResult> failures) {
 
+  public AggregateCheckResult {
+    failures = List.copyOf(failures);
+  }
+
   /** The reason kube gives a failure that names none. */
   static final String UNKNOWN_FORBIDDEN_REASON = "unknown forbidden reason";
 

@@ -18,6 +18,10 @@ import java.util.Optional;
  */
 public record Check(String id, Level level, List<Versioned> versions) {
 
+  public Check {
+    versions = List.copyOf(versions);
+  }
+
   /** Checks one pod: its {@code metadata} and {@code spec} (missing nodes for none). */
   @FunctionalInterface
   public interface PodCheck {
