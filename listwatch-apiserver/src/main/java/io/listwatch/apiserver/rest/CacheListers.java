@@ -23,7 +23,8 @@ final class CacheListers implements Listers {
   /** No resourceVersion: the cacher reads storage. */
   private static final ListOptions LIVE = ListOptions.parse(Map.of());
 
-  private final Map<ResourceDefinition, Cacher> cachers;
+  /** The caches by "group/plural", filled once by the constructor. */
+  private final Map<String, Cacher> cachers = new java.util.HashMap<>();
   /**
    * Each cached object parsed once: a cached object is never changed (an update caches a new
    * one), so its tree is kept while the cache holds it, and callers get copies.
@@ -32,7 +33,7 @@ final class CacheListers implements Listers {
       java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
   CacheListers(Map<ResourceDefinition, Cacher> cachers) {
-    this.cachers = Map.copyOf(cachers);
+    cachers.forEach((def, cacher) -> this.cachers.putIfAbsent(def.group() + "/" + def.plural(), cacher));
   }
 
   @Override
@@ -91,11 +92,6 @@ final class CacheListers implements Listers {
   }
 
   private Optional<Cacher> cacher(String group, String plural) {
-    for (Map.Entry<ResourceDefinition, Cacher> e : cachers.entrySet()) {
-      if (e.getKey().group().equals(group) && e.getKey().plural().equals(plural)) {
-        return Optional.of(e.getValue());
-      }
-    }
-    return Optional.empty();
+    return Optional.ofNullable(cachers.get(group + "/" + plural));
   }
 }

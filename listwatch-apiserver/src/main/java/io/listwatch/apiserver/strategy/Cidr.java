@@ -36,6 +36,15 @@ record Cidr(BigInteger network, int bits, int prefix) {
     return Optional.ofNullable(io.listwatch.apiserver.validation.IpAddresses.parse(s));
   }
 
+  /** Whether {@code cidrs} are valid CIDRs of both families, at least one of each (kube's dual-stack test). */
+  static boolean isDualStack(java.util.List<String> cidrs) {
+    java.util.Set<Integer> widths = new java.util.HashSet<>();
+    for (String c : cidrs) {
+      parse(c).ifPresent(n -> widths.add(n.bits()));
+    }
+    return widths.contains(32) && widths.contains(128);
+  }
+
   /** Whether {@code other} is a strictly smaller network inside this one (kube's ipBlock {@code except} rule). */
   boolean strictlyContains(Cidr other) {
     if (other.bits != bits || other.prefix <= prefix) {

@@ -22,7 +22,7 @@ final class ControllerRevisionStrategy implements RestStrategy {
     }
     NumericFields.nonNegative(obj.path("revision"), "revision", errors);
     if (old != null && !data.equals(old.path("data"))) {
-      errors.add(FieldErrors.invalid("data", new GoText(data.toString()), "field is immutable"));
+      errors.add(FieldErrors.invalid("data", new GoLiteral(data.toString()), "field is immutable"));
     }
   }
 }

@@ -82,7 +82,7 @@ final class EndpointSliceStrategy implements RestStrategy {
       }
       ObjectMetaValidator.validateLabels(endpoint.get("deprecatedTopology"), at + ".deprecatedTopology", errors);
       if (endpoint.path("hostname").isTextual()) {
-        PortRules.dnsLabel(endpoint.get("hostname").asText(), at + ".hostname", errors);
+        PodSpecValidation.label(endpoint.get("hostname").asText(), at + ".hostname", errors);
       }
       hints(endpoint.path("hints").path("forZones"), at + ".hints.forZones", errors);
     }
@@ -154,7 +154,7 @@ final class EndpointSliceStrategy implements RestStrategy {
       String at = "ports[" + i + "]";
       String name = port.path("name").asText("");
       if (!name.isEmpty()) {
-        PortRules.dnsLabel(name, at + ".name", errors);
+        PodSpecValidation.label(name, at + ".name", errors);
       }
       if (!names.add(name)) {
         errors.add(FieldErrors.duplicate(at + ".name", name));

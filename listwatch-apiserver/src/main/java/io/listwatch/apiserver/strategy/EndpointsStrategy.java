@@ -48,7 +48,7 @@ final class EndpointsStrategy implements RestStrategy {
         if (ports.size() > 1 && name.isEmpty()) {
           errors.add(FieldErrors.required(pat + ".name", ""));
         } else if (!name.isEmpty()) {
-          PortRules.dnsLabel(name, pat + ".name", errors);
+          PodSpecValidation.label(name, pat + ".name", errors);
         }
         PortRules.number(port.path("port"), pat + ".port", errors);
         PortRules.protocol(port.path("protocol"), pat + ".protocol", errors);
@@ -66,7 +66,7 @@ final class EndpointsStrategy implements RestStrategy {
       IpAddresses.checkIp(at + ".ip", ip, errors);
       String hostname = address.path("hostname").asText("");
       if (!hostname.isEmpty()) {
-        PortRules.dnsLabel(hostname, at + ".hostname", errors);
+        PodSpecValidation.label(hostname, at + ".hostname", errors);
       }
       EndpointSliceStrategy.nodeName(address.path("nodeName"), at + ".nodeName", errors);
       IpAddresses.checkNonSpecial(at + ".ip", ip, errors);

@@ -4,10 +4,11 @@ import io.listwatch.apiserver.validation.FieldErrors;
 import java.util.List;
 
 /**
- * A bad value kube prints with Go's {@code %#v} that {@link FieldErrors#goValue} cannot build
- * from a plain Java value: a struct ({@code core.Taint{Key:"k", ...}}) or a slice of a named
- * type ({@code []core.ResourceQuotaScope{"BestEffort"}}). {@link FieldErrors#goValue} prints
- * its {@link #toString}. Immutable.
+ * A bad value kube prints as Go prints it, where {@link FieldErrors#goValue} cannot build it from
+ * a plain Java value: a struct ({@code core.Taint{Key:"k", ...}}), a slice of a named type
+ * ({@code []core.ResourceQuotaScope{"BestEffort"}}), or a value kube prints with its own
+ * {@code String()} (a label selector, an int-or-string). {@link FieldErrors#goValue} prints its
+ * {@link #toString} as it is, without the quotes of a string. Immutable.
  */
 record GoLiteral(String text) {
 

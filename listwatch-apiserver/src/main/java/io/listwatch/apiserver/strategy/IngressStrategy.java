@@ -36,7 +36,7 @@ final class IngressStrategy implements RestStrategy {
     JsonNode rules = spec.path("rules");
     JsonNode defaultBackend = spec.path("defaultBackend");
     if (rules.isEmpty() && !given(defaultBackend)) {
-      errors.add(FieldErrors.invalid("spec", new GoText(rules.isArray() ? "[]networking.IngressRule{}"
+      errors.add(FieldErrors.invalid("spec", new GoLiteral(rules.isArray() ? "[]networking.IngressRule{}"
           : "[]networking.IngressRule(nil)"), "either `defaultBackend` or `rules` must be specified"));
     }
     if (given(defaultBackend)) {

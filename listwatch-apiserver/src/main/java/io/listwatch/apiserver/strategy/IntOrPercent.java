@@ -63,7 +63,7 @@ final class IntOrPercent {
 
   /** The value as kube's {@code IntOrString.String()} prints it in a field error. */
   static Object shown(JsonNode value) {
-    return new GoText(value.isTextual() ? value.textValue() : value.toString());
+    return new GoLiteral(value.isTextual() ? value.textValue() : value.toString());
   }
 
   private static boolean isPercent(JsonNode value) {

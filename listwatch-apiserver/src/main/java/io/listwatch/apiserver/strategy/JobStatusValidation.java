@@ -272,12 +272,12 @@ final class JobStatusValidation {
   }
 
   /** A {@code metav1.Time} as kube prints a bad one (Go's {@code time.Time.String()} in UTC). */
-  private static GoText goTime(JsonNode time) {
-    return new GoText(GO_TIME.format(instant(time)));
+  private static GoLiteral goTime(JsonNode time) {
+    return new GoLiteral(GO_TIME.format(instant(time)));
   }
 
   /** Go's {@code %#v} of kube's {@code batch.UncountedTerminatedPods}. */
-  private static GoText goUncounted(JsonNode uncounted) {
+  private static GoLiteral goUncounted(JsonNode uncounted) {
     StringBuilder b = new StringBuilder("batch.UncountedTerminatedPods{");
     for (String list : new String[] {"Succeeded", "Failed"}) {
       JsonNode uids = uncounted.path(list.toLowerCase(java.util.Locale.ROOT));
@@ -292,6 +292,6 @@ final class JobStatusValidation {
       }
       b.append('}');
     }
-    return new GoText(b.append('}').toString());
+    return new GoLiteral(b.append('}').toString());
   }
 }

@@ -279,14 +279,14 @@ final class JobValidation {
       errors.add(immutable("spec.selector", LabelSelectorValidation.shown(spec.path("selector"))));
     }
     if (!template(spec, old).equals(template(oldSpec, old))) {
-      errors.add(immutable("spec.template", new GoText("core.PodTemplateSpec{...}")));
+      errors.add(immutable("spec.template", new GoLiteral("core.PodTemplateSpec{...}")));
     }
     for (String field : new String[] {"completionMode", "podFailurePolicy", "backoffLimitPerIndex", "managedBy",
         "successPolicy"}) {
       JsonNode value = spec.path(field);
       if (!value.equals(oldSpec.path(field))) {
         errors.add(immutable("spec." + field, !given(value) ? null : value.isTextual() ? value.textValue()
-            : value.isIntegralNumber() ? (Object) value.longValue() : new GoText(value.toString())));
+            : value.isIntegralNumber() ? (Object) value.longValue() : new GoLiteral(value.toString())));
       }
     }
   }

@@ -141,7 +141,7 @@ final class LabelSelectorValidation {
       b.append("LabelSelectorRequirement{Key:").append(r.path("key").asText("")).append(",Operator:")
           .append(r.path("operator").asText("")).append(",Values:[").append(String.join(" ", values)).append("],},");
     }
-    return new GoText(b.append("},}").toString());
+    return new GoLiteral(b.append("},}").toString());
   }
 
   /** Whether two selectors are equal as kube's semantic equality sees them (absent and empty alike). */

@@ -32,7 +32,7 @@ final class NetworkPolicyStrategy implements RestStrategy {
     if (types.size() > POLICY_TYPES.size()) {
       List<String> shown = new java.util.ArrayList<>();
       types.forEach(t -> shown.add(t.asText("")));
-      errors.add(FieldErrors.invalid("spec.policyTypes", new GoText(FieldErrors.goValue(shown)
+      errors.add(FieldErrors.invalid("spec.policyTypes", new GoLiteral(FieldErrors.goValue(shown)
           .replace("[]string", "[]networking.PolicyType")), "may not specify more than two policyTypes"));
       return;
     }

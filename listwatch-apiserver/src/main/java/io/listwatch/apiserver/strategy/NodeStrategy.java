@@ -64,13 +64,13 @@ final class NodeStrategy implements RestStrategy {
     Quantities.statusResources(obj.path("status"), errors);
     List<String> cidrs = podCidrs(spec);
     for (int i = 0; i < cidrs.size(); i++) {
-      if (!Cidrs.isValid(cidrs.get(i))) {
+      if (Cidr.parse(cidrs.get(i)).isEmpty()) {
         errors.add(FieldErrors.invalid("spec.podCIDRs[" + i + "]", cidrs.get(i),
             "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"));
       }
     }
     if (cidrs.size() > 1) {
-      if (cidrs.size() > 2 || !Cidrs.isDualStack(cidrs)) {
+      if (cidrs.size() > 2 || !Cidr.isDualStack(cidrs)) {
         errors.add(FieldErrors.invalid("spec.podCIDRs", cidrs, "may specify no more than one CIDR for each IP family"));
       }
       Set<String> seen = new HashSet<>();

@@ -159,14 +159,14 @@ final class PodFailurePolicyValidation {
   }
 
   /** Go's {@code %#v} of an {@code []int32}: {@code []int32{19, 11}}, {@code []int32(nil)} when absent. */
-  private static GoText goInt32s(JsonNode values) {
+  private static GoLiteral goInt32s(JsonNode values) {
     if (!values.isArray()) {
-      return new GoText("[]int32(nil)");
+      return new GoLiteral("[]int32(nil)");
     }
     StringBuilder b = new StringBuilder("[]int32{");
     for (int i = 0; i < values.size(); i++) {
       b.append(i > 0 ? ", " : "").append(values.get(i).asLong());
     }
-    return new GoText(b.append('}').toString());
+    return new GoLiteral(b.append('}').toString());
   }
 }

@@ -44,7 +44,7 @@ final class PortRules {
   /** kube's {@code ValidatePortNumOrName}: a port number, or an IANA_SVC_NAME. */
   static void numberOrName(JsonNode port, String path, List<Status.Cause> errors) {
     if (port.isTextual()) {
-      for (String msg : io.listwatch.api.validation.NameSyntax.isValidPortName(port.textValue())) {
+      for (String msg : NameSyntax.isValidPortName(port.textValue())) {
         errors.add(FieldErrors.invalid(path, port.textValue(), msg));
       }
     } else {
@@ -58,13 +58,6 @@ final class PortRules {
       for (String msg : NameSyntax.isQualifiedName(appProtocol.textValue())) {
         errors.add(FieldErrors.invalid(path, appProtocol.textValue(), msg));
       }
-    }
-  }
-
-  /** kube's {@code ValidateDNS1123Label} of a non-empty {@code value} at {@code path}. */
-  static void dnsLabel(String value, String path, List<Status.Cause> errors) {
-    for (String msg : NameSyntax.isDns1123Label(value)) {
-      errors.add(FieldErrors.invalid(path, value, msg));
     }
   }
 }

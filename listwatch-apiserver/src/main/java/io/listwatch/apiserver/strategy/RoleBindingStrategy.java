@@ -74,7 +74,7 @@ class RoleBindingStrategy implements RestStrategy {
       subject(subjects.get(i), "subjects[" + i + "]", errors);
     }
     if (old != null && !roleRef(old).equals(roleRef(binding))) {
-      errors.add(FieldErrors.invalid("roleRef", new GoText(roleRef(binding)), "cannot change roleRef"));
+      errors.add(FieldErrors.invalid("roleRef", new GoLiteral(roleRef(binding)), "cannot change roleRef"));
     }
   }
 

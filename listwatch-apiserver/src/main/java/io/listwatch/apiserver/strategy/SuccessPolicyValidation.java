@@ -83,7 +83,7 @@ final class SuccessPolicyValidation {
    * The policy as Go's {@code %#v} prints kube's {@code batch.SuccessPolicy}; a pointer that is
    * set prints as an address in kube, here always {@code 0xc000000000}.
    */
-  private static GoText goValue(JsonNode policy) {
+  private static GoLiteral goValue(JsonNode policy) {
     JsonNode rules = policy.path("rules");
     StringBuilder b = new StringBuilder("batch.SuccessPolicy{Rules:[]batch.SuccessPolicyRule");
     if (!rules.isArray()) {
@@ -97,7 +97,7 @@ final class SuccessPolicyValidation {
       }
       b.append('}');
     }
-    return new GoText(b.append('}').toString());
+    return new GoLiteral(b.append('}').toString());
   }
 
   private static String goPointer(String type, JsonNode value) {

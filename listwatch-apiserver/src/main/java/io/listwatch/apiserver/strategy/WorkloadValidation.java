@@ -186,7 +186,7 @@ final class WorkloadValidation {
   /** A string map as Go's {@code %#v} prints it; a missing one is a nil map. */
   static Object goMap(JsonNode map) {
     if (!map.isObject()) {
-      return new GoText("map[string]string(nil)");
+      return new GoLiteral("map[string]string(nil)");
     }
     Map<String, String> values = new TreeMap<>();
     map.properties().forEach(e -> values.put(e.getKey(), e.getValue().asText("")));
@@ -330,13 +330,13 @@ final class WorkloadValidation {
    */
   private static Object goStruct(String type, JsonNode strategy, String rollingUpdateType) {
     String pointer = given(strategy.path("rollingUpdate")) ? "0xc000000000" : "nil";
-    return new GoText(type + "{Type:" + FieldErrors.goValue(strategy.path("type").asText("")) + ", RollingUpdate:(*"
+    return new GoLiteral(type + "{Type:" + FieldErrors.goValue(strategy.path("type").asText("")) + ", RollingUpdate:(*"
         + rollingUpdateType + ")(" + pointer + ")}");
   }
 
   /** A StatefulSet's rolling update parameters as Go's {@code %#v} prints them. */
   private static Object goStruct(String type, JsonNode rollingUpdate) {
-    return new GoText(type + "{Partition:" + rollingUpdate.path("partition").asLong(0)
+    return new GoLiteral(type + "{Partition:" + rollingUpdate.path("partition").asLong(0)
         + ", MaxUnavailable:(*intstr.IntOrString)(" + (given(rollingUpdate.path("maxUnavailable")) ? "0xc000000000" : "nil")
         + ")}");
   }

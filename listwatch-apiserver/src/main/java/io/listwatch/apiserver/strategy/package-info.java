@@ -39,7 +39,7 @@
  *       workloads share), {@code Fields} (kube's "absent", defaulting a field, keeping a stored
  *       one); for validation {@code DataMaps} (ConfigMap and Secret keys, size, immutability),
  *       {@code Quantities} (resource names and quantities), {@code Volumes} (what PVs and PVCs
- *       share), {@code Cidrs}, {@code GoLiteral} (Go's {@code %#v} of a bad value) and
+ *       share), {@code Cidr}, {@code GoLiteral} (Go's {@code %#v} of a bad value) and
  *       {@code StatusValidation} (a 422 from a {@code /status} or {@code /finalize} hook).</li>
  * </ul>
  *

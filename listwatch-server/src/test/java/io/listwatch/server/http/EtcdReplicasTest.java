@@ -9,17 +9,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.listwatch.server.ApiServer;
-import io.listwatch.storage.etcd.testing.EtcdServer;
 import io.listwatch.testsupport.Await;
 import io.listwatch.testsupport.EndToEnd;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two API servers over one real etcd, as replicas behind a load balancer: what one accepts the
@@ -27,37 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * starting point on the other, because both use etcd's revision.
  */
 @EndToEnd
-class EtcdReplicasTest {
-
-  @TempDir
-  static Path dir;
-  private static EtcdServer etcd;
-  private static ApiServer first;
-  private static ApiServer second;
-  private static KubeHttp a;
-  private static KubeHttp b;
-
-  @BeforeAll
-  static void start() throws Exception {
-    etcd = EtcdServer.start(dir.resolve("etcd"));
-    first = replica(dir.resolve("first"));
-    second = replica(dir.resolve("second"));
-    a = new KubeHttp(first);
-    b = new KubeHttp(second);
-  }
-
-  private static ApiServer replica(Path dataDir) {
-    return ApiServer.builder().dataDir(dataDir).etcdServers(List.of(etcd.endpoint())).build().start();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    for (AutoCloseable c : new AutoCloseable[] {a, b, first, second, etcd}) {
-      if (c != null) {
-        c.close();
-      }
-    }
-  }
+class EtcdReplicasTest extends EtcdReplicas {
 
   private static String cms(String ns) {
     return "/api/v1/namespaces/" + ns + "/configmaps";

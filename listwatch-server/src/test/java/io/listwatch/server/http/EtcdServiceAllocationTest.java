@@ -3,19 +3,13 @@ package io.listwatch.server.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.listwatch.server.ApiServer;
-import io.listwatch.storage.etcd.testing.EtcdServer;
 import io.listwatch.testsupport.EndToEnd;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Service cluster IPs and node ports with two API servers over one real etcd: the allocations
@@ -23,37 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * each refuses what the other gave, and a restarted replica still knows.
  */
 @EndToEnd
-class EtcdServiceAllocationTest {
-
-  @TempDir
-  static Path dir;
-  private static EtcdServer etcd;
-  private static ApiServer first;
-  private static ApiServer second;
-  private static KubeHttp a;
-  private static KubeHttp b;
-
-  @BeforeAll
-  static void start() throws Exception {
-    etcd = EtcdServer.start(dir.resolve("etcd"));
-    first = replica(dir.resolve("first"));
-    second = replica(dir.resolve("second"));
-    a = new KubeHttp(first);
-    b = new KubeHttp(second);
-  }
-
-  private static ApiServer replica(Path dataDir) {
-    return ApiServer.builder().dataDir(dataDir).etcdServers(List.of(etcd.endpoint())).build().start();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    for (AutoCloseable c : new AutoCloseable[] {a, b, first, second, etcd}) {
-      if (c != null) {
-        c.close();
-      }
-    }
-  }
+class EtcdServiceAllocationTest extends EtcdReplicas {
 
   private static String services(String ns) {
     return "/api/v1/namespaces/" + ns + "/services";
