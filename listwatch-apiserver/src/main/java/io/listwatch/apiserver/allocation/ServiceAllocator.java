@@ -94,10 +94,10 @@ public final class ServiceAllocator implements StoreHooks {
   }
 
   @Override
-  public void afterDelete(ObjectNode deleted) {
+  public CompletableFuture<Void> afterDelete(ObjectNode deleted) {
     JsonNode spec = deleted.path("spec");
-    release(ips, ipOffsets(spec), "cluster IPs of " + name(deleted));
-    release(ports, portOffsets(spec), "node ports of " + name(deleted));
+    return CompletableFuture.allOf(release(ips, ipOffsets(spec), "cluster IPs of " + name(deleted)),
+        release(ports, portOffsets(spec), "node ports of " + name(deleted)));
   }
 
   private static String name(JsonNode obj) {
@@ -186,18 +186,20 @@ public final class ServiceAllocator implements StoreHooks {
     return dryRun ? range.read().thenApply(change) : range.update(change);
   }
 
-  private static void release(StoredRange range, List<Integer> offsets, String what) {
+  /** Gives {@code offsets} back; the future completes once stored, or once the failure is logged (the repair will). */
+  private static CompletableFuture<Void> release(StoredRange range, List<Integer> offsets, String what) {
     if (offsets.isEmpty()) {
-      return;
+      return CompletableFuture.completedFuture(null);
     }
-    range.update(bitmap -> {
+    return range.update(bitmap -> {
       offsets.forEach(bitmap::release);
       return null;
-    }).whenComplete((v, e) -> {
+    }).handle((v, e) -> {
       if (e != null) {
         LOG.log(Level.WARNING, "ServiceAllocator[" + range.key() + "]: could not release " + what
             + " (the repair will): " + e);
       }
+      return null;
     });
   }
 

@@ -374,12 +374,9 @@ public final class ResourceStore {
         // the last finalizer of an object being deleted (with no grace left) is gone: the deletion completes.
         // A concurrent writer that got in between completes it itself, so its conflict is fine.
         long revision = Long.parseLong(ObjectMetaDefaults.metadata(result).path("resourceVersion").asText());
-        return storage.delete(key, revision).handle((d, e) -> {
-          if (e == null) {
-            this.hooks.afterDelete(result);
-          }
-          return result;
-        });
+        return storage.delete(key, revision).handle((d, e) -> e == null
+            ? this.hooks.afterDelete(result).thenApply(released -> result)
+            : CompletableFuture.completedFuture(result)).thenCompose(f -> f);
       });
     }).handle((obj, e) -> {
       if (e == null) {
@@ -423,10 +420,9 @@ public final class ResourceStore {
         if (options.dryRun()) {
           return CompletableFuture.completedFuture(new Deleted(current, true));
         }
-        return storage.delete(key, kv.modRevision()).thenApply(deleted -> {
-          hooks.afterDelete(current);
-          return new Deleted(current, true);
-        });
+        return storage.delete(key, kv.modRevision())
+            .thenCompose(deleted -> hooks.afterDelete(current))
+            .thenApply(released -> new Deleted(current, true));
       }
       if (options.dryRun() || plan.marked().equals(current)) {
         return CompletableFuture.completedFuture(new Deleted(plan.marked(), false));

@@ -52,7 +52,12 @@ public interface StoreHooks {
     return CompletableFuture.completedFuture(Finish.NOTHING);
   }
 
-  /** After {@code deleted} (as it last was) is gone from storage. Must not throw. */
-  default void afterDelete(ObjectNode deleted) {
+  /**
+   * After {@code deleted} (as it last was) is gone from storage; the delete is answered once the
+   * future completes (what kube releases, it releases before answering). Must not throw; the
+   * future must not fail.
+   */
+  default CompletableFuture<Void> afterDelete(ObjectNode deleted) {
+    return CompletableFuture.completedFuture(null);
   }
 }
