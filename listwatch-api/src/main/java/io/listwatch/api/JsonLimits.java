@@ -11,10 +11,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 
@@ -131,6 +128,33 @@ public final class JsonLimits {
   }
 
   /**
+   * Whether {@code json}, the bytes written for {@code tree}, needs {@link #violation(byte[])}
+   * after {@link #depthViolation} passed: only a document longer than the longest field name
+   * can hold a name or a string too long, and only a big or fractional number can be too long
+   * or not finite (which Jackson writes as a bare {@code Infinity}). When false, {@code violation(json)} is
+   * empty, without parsing the bytes again.
+   */
+  public static boolean needsCheck(JsonNode tree, byte[] json) {
+    if (json.length > MAX_NAME_LENGTH) {
+      return true;
+    }
+    return hasRiskyNumber(tree);
+  }
+
+  /** Whether {@code node} holds a big or fractional number; its depth is bounded by {@link #depthViolation}. */
+  private static boolean hasRiskyNumber(JsonNode node) {
+    if (node.isContainerNode()) {
+      for (JsonNode child : node) {
+        if (hasRiskyNumber(child)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    return node.isNumber() && (node.isBigInteger() || node.isBigDecimal() || node.isFloatingPointNumber());
+  }
+
+  /**
    * Fails when {@code tree} nests deeper than {@link #MAX_OBJECT_DEPTH}: for trees built by
    * the server (a patch applied) before anything recursive (a copy, a comparison, serializing)
    * walks them. Iterative, so any depth is safe to check.
@@ -147,31 +171,26 @@ public final class JsonLimits {
 
   /**
    * How deep {@code node} nests (a scalar is 0, an empty object 1), counting no further than
-   * {@code stopAt}. Iterative.
+   * {@code stopAt}: it never descends below that level, so its own depth is bounded.
    */
   public static int depth(JsonNode node, int stopAt) {
     if (node == null || !node.isContainerNode()) {
       return 0;
     }
-    record Frame(Iterator<JsonNode> children, int depth) {
+    return nesting(node, 1, stopAt);
+  }
+
+  private static int nesting(JsonNode container, int level, int stopAt) {
+    int max = level;
+    if (max >= stopAt) {
+      return max;
     }
-    Deque<Frame> stack = new ArrayDeque<>();
-    stack.push(new Frame(node.elements(), 1));
-    int max = 1;
-    while (!stack.isEmpty()) {
-      Frame top = stack.peek();
-      if (!top.children().hasNext()) {
-        stack.pop();
-        continue;
-      }
-      JsonNode child = top.children().next();
+    for (JsonNode child : container) {
       if (child.isContainerNode()) {
-        int d = top.depth() + 1;
-        max = Math.max(max, d);
+        max = Math.max(max, nesting(child, level + 1, stopAt));
         if (max >= stopAt) {
           return max;
         }
-        stack.push(new Frame(child.elements(), d));
       }
     }
     return max;

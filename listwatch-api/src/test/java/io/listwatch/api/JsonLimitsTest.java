@@ -50,6 +50,20 @@ class JsonLimitsTest {
     assertThat(JsonLimits.violation(bytes("{\"s\":\"" + over + "\"}")).orElseThrow().field()).isEqualTo("s");
   }
 
+  /** The bytes of a small tree of strings and whole numbers are readable without parsing them again; others are parsed. */
+  @Test
+  void needsCheck_onlyForLongDocumentsAndBigOrFractionalNumbers() throws Exception {
+    var mapper = JsonLimits.mapper();
+    var plain = mapper.readTree("{\"a\":[\"x\",1,{\"b\":true}],\"n\":-5}");
+    assertThat(JsonLimits.needsCheck(plain, mapper.writeValueAsBytes(plain))).isFalse();
+    var infinite = mapper.createObjectNode().put("d", Double.POSITIVE_INFINITY);
+    assertThat(JsonLimits.needsCheck(infinite, mapper.writeValueAsBytes(infinite))).isTrue();
+    var big = mapper.createObjectNode().put("i", new java.math.BigInteger("9".repeat(1001)));
+    assertThat(JsonLimits.needsCheck(big, mapper.writeValueAsBytes(big))).isTrue();
+    var longName = mapper.createObjectNode().put("k".repeat(JsonLimits.MAX_NAME_LENGTH + 1), 1);
+    assertThat(JsonLimits.needsCheck(longName, mapper.writeValueAsBytes(longName))).isTrue();
+  }
+
   /** An object may nest 998 levels: a list answer holds it two levels down, and a reader takes 1,000. */
   @Test
   void objectDepthAtTheLimit_isReadable_evenInAList_andOneLevelMore_isNot() throws Exception {

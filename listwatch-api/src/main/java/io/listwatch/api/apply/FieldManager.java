@@ -155,9 +155,15 @@ public final class FieldManager {
    */
   public Result update(JsonNode live, JsonNode updated, String manager, String apiVersion, String subresource,
       Instant now) {
+    JsonNode written = updated.path("metadata").path("managedFields");
+    if (live == null && !(written.isArray() && !written.isEmpty())) {
+      // a create: every field is the writer's, nothing to compare with or take from others
+      FieldSet mine = ApplyMerge.compare(null, withoutManagedFields(updated), schema).added().difference(STRIPPED);
+      return finish(updated, List.of(new ManagedFieldsEntry(manager, ManagedFieldsEntry.UPDATE, apiVersion, now,
+          mine, subresource)));
+    }
     JsonNode base = live == null ? JsonNodeFactory.instance.objectNode() : live;
     List<ManagedFieldsEntry> managers;
-    JsonNode written = updated.path("metadata").path("managedFields");
     if (written.isArray() && !written.isEmpty()) {
       // the writer sets managedFields itself; entries that do not parse ([{}]) clear them all
       try {

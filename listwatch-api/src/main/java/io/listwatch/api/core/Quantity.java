@@ -59,8 +59,23 @@ public final class Quantity implements Comparable<Quantity> {
   private static final BigInteger KI = BigInteger.valueOf(1024);
   private static final int NANO_SCALE = 9;
 
+  /**
+   * Quantities read before, by spelling: a cluster writes the same few ({@code 100m},
+   * {@code 64Mi}) over and over, and every write reads each of them several times (the typed
+   * round trip, validation, admission). Bounded: short spellings only, and no more entries once
+   * full (a fixed cost, not a cache that churns).
+   */
+  private static final java.util.concurrent.ConcurrentHashMap<String, Quantity> READ =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private static final java.util.concurrent.ConcurrentHashMap<String, BigDecimal> AMOUNTS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private static final int MEMO_ENTRIES = 4096;
+  private static final int MEMO_LENGTH = 24;
+
   private final BigDecimal amount;
   private final Format format;
+  /** {@link #toString()}, computed once (racy but idempotent, as {@link String#hashCode()}). */
+  private String canonical;
 
   private Quantity(BigDecimal amount, Format format) {
     this.amount = amount;
@@ -73,6 +88,22 @@ public final class Quantity implements Comparable<Quantity> {
    * @throws IllegalArgumentException when it is not a quantity in kube's syntax
    */
   public static BigDecimal parse(String quantity) {
+    BigDecimal known = AMOUNTS.get(quantity);
+    if (known != null) {
+      return known;
+    }
+    BigDecimal amount = parseAmount(quantity);
+    remember(AMOUNTS, quantity, amount);
+    return amount;
+  }
+
+  private static <T> void remember(Map<String, T> memo, String spelling, T value) {
+    if (spelling.length() <= MEMO_LENGTH && memo.size() < MEMO_ENTRIES) {
+      memo.putIfAbsent(spelling, value);
+    }
+  }
+
+  private static BigDecimal parseAmount(String quantity) {
     Matcher m = SYNTAX.matcher(quantity.trim());
     if (!m.matches()) {
       throw new IllegalArgumentException("quantities must match the regular expression "
@@ -102,6 +133,16 @@ public final class Quantity implements Comparable<Quantity> {
    * @throws IllegalArgumentException when it is not a quantity in kube's syntax
    */
   public static Quantity of(String quantity) {
+    Quantity known = READ.get(quantity);
+    if (known != null) {
+      return known;
+    }
+    Quantity read = read(quantity);
+    remember(READ, quantity, read);
+    return read;
+  }
+
+  private static Quantity read(String quantity) {
     BigDecimal amount = parse(quantity);
     Matcher m = SYNTAX.matcher(quantity.trim());
     m.matches();
@@ -187,6 +228,15 @@ public final class Quantity implements Comparable<Quantity> {
   /** kube's canonical form (its {@code Quantity.String}); see the class's description. */
   @Override
   public String toString() {
+    String s = canonical;
+    if (s == null) {
+      s = canonicalForm();
+      canonical = s;
+    }
+    return s;
+  }
+
+  private String canonicalForm() {
     if (amount.signum() == 0) {
       return "0";
     }

@@ -181,7 +181,7 @@ final class WatchCache {
       Collection<CachedObject> range = toKeyExclusive == null
           ? store.tailMap(fromKey, true).values()
           : store.subMap(fromKey, true, toKeyExclusive, false).values();
-      List<CachedObject> out = new ArrayList<>(Math.min(max, 1024));
+      List<CachedObject> out = new ArrayList<>(Math.min(max, 16)); // grows with a large range; most are small
       long rest = 0;
       java.util.Iterator<CachedObject> it = range.iterator();
       while (it.hasNext() && out.size() < max) {

@@ -309,7 +309,8 @@ public final class ProtoSchemas {
         continue;
       }
       ObjectNode property = fieldSchema(f, dialect);
-      patches.field(definition, f.getName()).ifPresent(p -> {
+      String name = io.listwatch.apiserver.protobuf.ProtoJson.jsonName(f);
+      patches.field(definition, name).ifPresent(p -> {
         if (p.strategy() != null && !p.strategy().isEmpty()) {
           property.put("x-kubernetes-patch-strategy", p.strategy());
         }
@@ -324,7 +325,7 @@ public final class ProtoSchemas {
           p.listMapKeys().forEach(keys::add);
         }
       });
-      properties.set(f.getName(), property);
+      properties.set(name, property);
     }
   }
 
@@ -410,6 +411,12 @@ public final class ProtoSchemas {
   }
 
   /**
+   * The definition each OpenAPI 3 reference names, worked out once per reference (every write
+   * resolves the same few hundred); bounded by the references of the schemas this class makes.
+   */
+  private static final Map<String, String> REFERENCED = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
    * A property's schema with its {@code $ref} (in {@link Dialect#OPENAPI_3}) followed into
    * {@code definitions}; null for no schema, a missing definition, or a schema that is not an
    * object.
@@ -420,7 +427,7 @@ public final class ProtoSchemas {
     }
     JsonNode ref = schema.get("$ref");
     if (ref != null) {
-      return definitions.get(Dialect.OPENAPI_3.definition(ref.asText()));
+      return definitions.get(REFERENCED.computeIfAbsent(ref.asText(), Dialect.OPENAPI_3::definition));
     }
     return schema instanceof ObjectNode o ? o : null;
   }

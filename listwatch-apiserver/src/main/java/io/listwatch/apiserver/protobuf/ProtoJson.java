@@ -200,6 +200,10 @@ public final class ProtoJson {
   // ---- names ---------------------------------------------------------------------------------
 
 
+  /** Proto names, by "Message.field", whose JSON names differ beyond the first letter. */
+  private static final java.util.Map<String, String> RENAMED = java.util.Map.of(
+      "BoundObjectReference.uID", "uid", "IngressClassParametersReference.aPIGroup", "apiGroup");
+
   static boolean isInline(FieldDescriptor f) {
     return f.getJavaType() == FieldDescriptor.JavaType.MESSAGE && !f.isRepeated()
         && INLINE.contains(f.getContainingType().getName() + "." + f.getName());
@@ -209,10 +213,16 @@ public final class ProtoJson {
    * A field's JSON name: its proto name, which kube generates from the JSON name, except for a few
    * Go fields without a JSON tag ({@code Webhooks}, {@code Expression}, {@code Name} in
    * admissionregistration), which the JSON spells in lower camel case. {@code DaemonEndpoint.Port}
-   * is {@code "Port"} in JSON too.
+   * is {@code "Port"} in JSON too. Two proto names are not their JSON names at all (kube named
+   * them after the Go field): {@code BoundObjectReference.uID} is {@code uid} and
+   * {@code IngressClassParametersReference.aPIGroup} is {@code apiGroup}.
    */
-  static String jsonName(FieldDescriptor f) {
+  public static String jsonName(FieldDescriptor f) {
     String name = f.getName();
+    String renamed = RENAMED.get(f.getContainingType().getName() + "." + name);
+    if (renamed != null) {
+      return renamed;
+    }
     if (Character.isUpperCase(name.charAt(0)) && !f.getContainingType().getName().equals("DaemonEndpoint")) {
       return Character.toLowerCase(name.charAt(0)) + name.substring(1);
     }

@@ -619,8 +619,10 @@ public final class ResourceStore {
     if (tooDeep.isPresent()) {
       throw StatusException.invalid(def.group(), def.kind(), name, java.util.List.of(tooDeep.get()));
     }
-    byte[] bytes = toBytes(CustomResourceConversion.toStorage(def, obj));
-    java.util.Optional<io.listwatch.api.Status.Cause> unreadable = JsonLimits.violation(bytes);
+    ObjectNode storedForm = CustomResourceConversion.toStorage(def, obj);
+    byte[] bytes = toBytes(storedForm);
+    java.util.Optional<io.listwatch.api.Status.Cause> unreadable = JsonLimits.needsCheck(storedForm, bytes)
+        ? JsonLimits.violation(bytes) : java.util.Optional.empty();
     if (unreadable.isPresent()) {
       io.listwatch.api.Status.Cause cause = unreadable.get();
       if (cause.field() != null && cause.field().startsWith("metadata.managedFields")) {

@@ -48,6 +48,12 @@ public final class ServedResources {
    * plural, so they cannot share {@link #custom}'s key).
    */
   private final Map<ResourceDefinition, RestHandler> customScales = new java.util.concurrent.ConcurrentHashMap<>();
+  /**
+   * Each cached namespace's state, read once: a cached object never changes (an update caches a
+   * new one), so its state is kept while the cache holds it.
+   */
+  private final Map<io.listwatch.apiserver.cacher.CachedObject, NamespaceLifecycle.NamespaceState> namespaceStates =
+      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
   /** "group/plural" of every namespaced resource: decides path shapes without a registry scan. */
   private final java.util.Set<String> namespacedResources = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -66,7 +72,8 @@ public final class ServedResources {
     AdmissionChain admission = DefaultPlugins.chain(new CacheListers(cachers), ns -> {
       var cached = cachers.get(nsDef).get("", ns, ANY_VERSION).join();
       if (cached.isPresent()) {
-        return CompletableFuture.completedFuture(namespaceState(cached.get().json()));
+        return CompletableFuture.completedFuture(
+            namespaceStates.computeIfAbsent(cached.get(), c -> namespaceState(c.json())));
       }
       // the cache may not have seen a namespace created a moment ago: ask storage
       return nsStore[0].getFromStorage("", ns).thenApply(kv -> kv.isEmpty() ? NamespaceLifecycle.NamespaceState.MISSING

@@ -57,6 +57,18 @@ class ProtoSchemasTest {
   }
 
   @Test
+  void protoNamesThatAreNotJsonNames_areServedByTheirJsonNames() {
+    // kube's proto names these after the Go field (uID, aPIGroup); JSON says uid and apiGroup
+    String bound = "io.k8s.api.authentication.v1.BoundObjectReference";
+    String parameters = "io.k8s.api.networking.v1.IngressClassParametersReference";
+
+    assertThat(SCHEMAS.schema(bound, Dialect.OPENAPI_3).path("properties").has("uid")).isTrue();
+    assertThat(SCHEMAS.schema(bound, Dialect.OPENAPI_3).path("properties").has("uID")).isFalse();
+    assertThat(SCHEMAS.schema(parameters, Dialect.SWAGGER_2).path("properties").has("apiGroup")).isTrue();
+    assertThat(SCHEMAS.schema(parameters, Dialect.SWAGGER_2).path("properties").has("aPIGroup")).isFalse();
+  }
+
+  @Test
   void goInlineEmbeds_putTheirFieldsInTheParent() {
     ObjectNode volume = SCHEMAS.schema(CORE + "Volume", Dialect.OPENAPI_3);
     ObjectNode probe = SCHEMAS.schema(CORE + "Probe", Dialect.OPENAPI_3);
