@@ -55,7 +55,9 @@ public record ManagedFieldsEntry(String manager, String operation, String apiVer
   /** The entry as kube writes it. */
   public ObjectNode toJson() {
     ObjectNode o = JsonNodeFactory.instance.objectNode();
-    o.put("manager", manager);
+    if (!manager.isEmpty()) {
+      o.put("manager", manager); // omitempty: kube leaves out an empty manager
+    }
     o.put("operation", operation);
     o.put("apiVersion", apiVersion);
     if (time != null) {
@@ -72,19 +74,19 @@ public record ManagedFieldsEntry(String manager, String operation, String apiVer
   /**
    * Reads an entry.
    *
-   * @throws IllegalArgumentException when the entry has no manager or operation, or its
-   *     fieldsType is not {@code FieldsV1}
+   * @throws IllegalArgumentException when the entry has no operation, or its fieldsType is not
+   *     {@code FieldsV1} (a missing manager is the empty one, as Go decodes it)
    */
   public static ManagedFieldsEntry fromJson(JsonNode o) {
     String type = o.path("fieldsType").asText("");
     if (!type.equals("FieldsV1")) {
       throw new IllegalArgumentException("fieldsType must be FieldsV1, not \"" + type + "\"");
     }
-    if (!o.hasNonNull("manager") || !o.hasNonNull("operation")) {
-      throw new IllegalArgumentException("a managedFields entry needs a manager and an operation");
+    if (!o.hasNonNull("operation")) {
+      throw new IllegalArgumentException("a managedFields entry needs an operation");
     }
     JsonNode fields = o.get("fieldsV1");
-    return new ManagedFieldsEntry(o.get("manager").asText(), o.get("operation").asText(),
+    return new ManagedFieldsEntry(o.path("manager").asText(""), o.get("operation").asText(),
         o.path("apiVersion").asText(""), o.hasNonNull("time") ? Instant.parse(o.get("time").asText()) : null,
         fields == null || fields.isNull() ? FieldSet.EMPTY : FieldsV1.parse(fields),
         o.path("subresource").asText(""));

@@ -37,6 +37,12 @@ final class FieldTypes {
    */
   private final Map<ObjectNode, Set<String>> keptWhenEmpty = new IdentityHashMap<>();
 
+  /**
+   * Per definition's schema (by identity), the scalar fields kube's Go types leave out when zero
+   * (non-pointer, {@code omitempty}; {@link ZeroOmittedFields}).
+   */
+  private final Map<ObjectNode, Set<String>> omittedWhenZero = new IdentityHashMap<>();
+
   /** Optional list fields that kube's Go types declare without {@code omitempty}. */
   private static final Map<String, Set<String>> NOT_OMITTED = Map.of(
       "io.k8s.api.rbac.v1.Role", Set.of("rules"),
@@ -49,6 +55,7 @@ final class FieldTypes {
       Set<String> kept = new HashSet<>(NOT_OMITTED.getOrDefault(name, Set.of()));
       schema.path("required").forEach(f -> kept.add(f.asText()));
       keptWhenEmpty.put(schema, Set.copyOf(kept));
+      omittedWhenZero.put(schema, ZeroOmittedFields.of(name));
     });
   }
 
@@ -145,8 +152,14 @@ final class FieldTypes {
    * encoded even when empty ({@code containers: []} stays). Empty structs stay ({@code {}}).
    * Quantities take kube's canonical form ({@code 0.5} is {@code 500m}, {@code 1024Mi} is
    * {@code 1Gi}, a number a string), as kube encodes them. Zero scalars ({@code false},
-   * {@code 0}, {@code ""}) are kept: whether Go omits them depends on the field being a
-   * pointer, which the schemas do not say. Changes {@code object}.
+   * {@code 0}, {@code ""}) are left out of the fields Go declares as non-pointer scalars with
+   * {@code omitempty} ({@link ZeroOmittedFields}: {@code stdin: false}, {@code workingDir: ""},
+   * a volume mount's {@code readOnly: false}) and kept elsewhere: in pointer fields
+   * ({@code replicas: 0}, {@code defaultMode: 0}), fields without {@code omitempty}
+   * ({@code containerPort}, {@code status.replicas}), list elements and map values. The
+   * defaults that follow (the strategies' {@code defaults}) then fill what kube's defaulting
+   * fills ({@code protocol: ""} is left out, then defaulted to {@code TCP}). Changes
+   * {@code object}.
    */
   void zeroNulls(String definition, ObjectNode object) {
     ObjectNode schema = definitions.get(definition);
@@ -214,8 +227,9 @@ final class FieldTypes {
           continue;
         }
         zero(e.getValue(), propertySchema);
-        if (properties != null && omitted(e.getValue(), propertySchema)
-            && !keptWhenEmpty.getOrDefault(schema, Set.of()).contains(e.getKey())) {
+        if (properties != null && (omitted(e.getValue(), propertySchema)
+            && !keptWhenEmpty.getOrDefault(schema, Set.of()).contains(e.getKey())
+            || isZeroScalar(e.getValue()) && omittedWhenZero.getOrDefault(schema, Set.of()).contains(e.getKey()))) {
           it.remove();
         }
       }
@@ -233,6 +247,13 @@ final class FieldTypes {
     }
     return value.isObject() && value.isEmpty() && schema != null && !schema.has("properties")
         && schema.has("additionalProperties");
+  }
+
+  /** Whether {@code value} is a scalar's zero value: {@code false}, a number equal to 0, or {@code ""}. */
+  private static boolean isZeroScalar(JsonNode value) {
+    return value.isBoolean() && !value.booleanValue()
+        || value.isNumber() && value.decimalValue().signum() == 0
+        || value.isTextual() && value.textValue().isEmpty();
   }
 
   /** The zero value of a list element of {@code schema}'s type, or null where Go keeps a null (pointers, lists). */

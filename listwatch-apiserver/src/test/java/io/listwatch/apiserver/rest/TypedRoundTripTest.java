@@ -10,9 +10,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What kube's decoding into its Go types and encoding again does to a stored object, as far as
- * this server does it so far (step 9 part 2): empty metadata collections left out, kube's
- * defaults applied.
+ * What kube's decoding into its Go types and encoding again does to a stored object: nulls,
+ * empty lists and maps and the zero scalars of non-pointer {@code omitempty} fields left out,
+ * explicit zeros of pointer fields kept, kube's defaults applied afterwards.
  */
 class TypedRoundTripTest {
 
@@ -77,6 +77,47 @@ class TypedRoundTripTest {
         + "\"rules\":[]}");
     assertThat(stored("rbac.authorization.k8s.io", "clusterroles", "", "r").path("rules").isArray())
         .as("ClusterRole.rules has no omitempty in kube's types").isTrue();
+  }
+
+  @Test
+  void zeroScalarsOfNonPointerOmitemptyFields_areLeftOut_andDefaultsThenApply() {
+    assertThat(core.send("POST", "/api/v1/namespaces/default/pods", java.util.Map.of(), """
+        {"apiVersion":"v1","kind":"Pod","metadata":{"name":"z"},"spec":{"hostNetwork":false,"nodeName":"",
+         "volumes":[{"name":"v","configMap":{"name":"x","defaultMode":0}}],
+         "containers":[{"name":"c","image":"nginx","stdin":false,"tty":false,"workingDir":"",
+          "terminationMessagePath":"","ports":[{"containerPort":80,"hostPort":0,"protocol":""}],
+          "volumeMounts":[{"name":"v","mountPath":"/v","readOnly":false}]}]}}""").code()).isEqualTo(201);
+    ObjectNode pod = stored("", "pods", "default", "z");
+    ObjectNode container = (ObjectNode) pod.at("/spec/containers/0");
+    assertThat(container.has("stdin")).isFalse();
+    assertThat(container.has("tty")).isFalse();
+    assertThat(container.has("workingDir")).isFalse();
+    assertThat(pod.at("/spec").has("hostNetwork")).isFalse();
+    assertThat(pod.at("/spec").has("nodeName")).isFalse();
+    assertThat(container.at("/volumeMounts/0").has("readOnly")).as("VolumeMount.ReadOnly is a bool").isFalse();
+    assertThat(container.at("/ports/0").has("hostPort")).isFalse();
+    assertThat(container.at("/ports/0/containerPort").asInt()).isEqualTo(80);
+    assertThat(pod.at("/spec/volumes/0/configMap/defaultMode").isInt()).as("DefaultMode is an *int32").isTrue();
+    assertThat(pod.at("/spec/volumes/0/configMap/defaultMode").asInt()).isZero();
+    assertThat(container.at("/terminationMessagePath").asText()).as("left out, then defaulted")
+        .isEqualTo("/dev/termination-log");
+    assertThat(container.at("/ports/0/protocol").asText()).isEqualTo("TCP");
+
+    assertThat(core.send("POST", "/apis/apps/v1/namespaces/default/deployments", java.util.Map.of(), """
+        {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"spec":{"replicas":0,
+         "selector":{"matchLabels":{"app":"d"}},"template":{"metadata":{"labels":{"app":"d"}},
+         "spec":{"containers":[{"name":"c","image":"nginx"}]}}}}""").code()).isEqualTo(201);
+    ObjectNode deployment = server.store("apps", "v1", "deployments").getInternal("default", "d").join().orElseThrow();
+    assertThat(deployment.at("/spec/replicas").isInt()).as("Replicas is an *int32").isTrue();
+    assertThat(deployment.at("/spec/replicas").asInt()).isZero();
+
+    assertThat(core.send("POST", "/api/v1/namespaces/default/services", java.util.Map.of(), """
+        {"apiVersion":"v1","kind":"Service","metadata":{"name":"s"},"spec":{"type":"","sessionAffinity":"",
+         "ports":[{"port":80,"nodePort":0}]}}""").code()).isEqualTo(201);
+    ObjectNode service = stored("", "services", "default", "s");
+    assertThat(service.at("/spec/sessionAffinity").asText()).as("left out, then defaulted").isEqualTo("None");
+    assertThat(service.at("/spec/type").asText()).isEqualTo("ClusterIP");
+    assertThat(service.at("/spec/ports/0").has("nodePort")).isFalse();
   }
 
   private ObjectNode stored(String group, String plural, String namespace, String name) {
