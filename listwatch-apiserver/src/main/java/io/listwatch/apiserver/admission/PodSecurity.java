@@ -54,13 +54,13 @@ import java.util.function.Function;
 public final class PodSecurity implements AdmissionPlugin {
 
   /** Where kube's audit annotations of this plug-in live (its labels' prefix). */
-  static final String AUDIT_ANNOTATION_PREFIX = "pod-security.kubernetes.io/";
+  private static final String AUDIT_ANNOTATION_PREFIX = "pod-security.kubernetes.io/";
   /** The enforce level and version a pod was checked against. */
-  static final String ENFORCE_POLICY_ANNOTATION = AUDIT_ANNOTATION_PREFIX + "enforce-policy";
+  private static final String ENFORCE_POLICY_ANNOTATION = AUDIT_ANNOTATION_PREFIX + "enforce-policy";
   /** What of a pod violates the audit level. */
-  static final String AUDIT_VIOLATIONS_ANNOTATION = AUDIT_ANNOTATION_PREFIX + "audit-violations";
+  private static final String AUDIT_VIOLATIONS_ANNOTATION = AUDIT_ANNOTATION_PREFIX + "audit-violations";
   /** Why the policy could not be read. */
-  static final String ERROR_ANNOTATION = AUDIT_ANNOTATION_PREFIX + "error";
+  private static final String ERROR_ANNOTATION = AUDIT_ANNOTATION_PREFIX + "error";
   /** kube's {@code enforce-policy} of a namespace that checks nothing. */
   private static final LevelVersion PRIVILEGED_LATEST = new LevelVersion(Level.PRIVILEGED, Version.LATEST);
 
