@@ -51,11 +51,20 @@ public final class InMemoryCore implements AutoCloseable {
 
   /** Routes a request with a JSON body (or none, for a null {@code body}) and waits for the answer. */
   public ApiResponse send(String method, String path, Map<String, List<String>> query, String body) {
-    ApiRequest request = new ApiRequest(method, path, query,
+    return send(request(method, path, query, body));
+  }
+
+  /** Routes {@code request} and waits for the answer. */
+  public ApiResponse send(ApiRequest request) {
+    return server.routes().handle(server.routes().requestInfo(request), request).join();
+  }
+
+  /** A request with a JSON body (or none, for a null {@code body}), from an unsecured client. */
+  public static ApiRequest request(String method, String path, Map<String, List<String>> query, String body) {
+    return new ApiRequest(method, path, query,
         body == null ? Headers.empty() : Headers.of("Content-Type", "application/json"),
         body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8), ConnectionInfo.insecure(null),
         UserInfo.UNSECURED);
-    return server.routes().handle(server.routes().requestInfo(request), request).join();
   }
 
   /** The Status a request is refused with, thrown at once or through the answer; fails if it is answered. */

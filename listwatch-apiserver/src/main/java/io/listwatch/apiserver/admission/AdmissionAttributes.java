@@ -2,6 +2,7 @@ package io.listwatch.apiserver.admission;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.request.AuditAnnotations;
 import io.listwatch.apiserver.request.UserInfo;
 
 /**
@@ -19,15 +20,28 @@ import io.listwatch.apiserver.request.UserInfo;
  * @param user who asks; {@link #SERVER} for the server's own writes
  * @param dryRun whether nothing will be stored
  * @param warnings where a plug-in records warnings for the client
+ * @param auditAnnotations where a plug-in notes annotations for the request's audit event
+ *     ({@link #addAnnotation})
  */
 public record AdmissionAttributes(Operation operation, ResourceDefinition resource, String subresource,
     String namespace, String name, ObjectNode object, ObjectNode oldObject, UserInfo user, boolean dryRun,
-    Warnings warnings) {
+    Warnings warnings, AuditAnnotations auditAnnotations) {
 
-  /** Attributes whose warnings reach no client (the server's own writes, tests). */
+  /** Attributes whose warnings and audit annotations reach no one (the server's own writes, tests). */
   public AdmissionAttributes(Operation operation, ResourceDefinition resource, String subresource, String namespace,
       String name, ObjectNode object, ObjectNode oldObject, UserInfo user, boolean dryRun) {
-    this(operation, resource, subresource, namespace, name, object, oldObject, user, dryRun, new Warnings());
+    this(operation, resource, subresource, namespace, name, object, oldObject, user, dryRun, new Warnings(),
+        new AuditAnnotations());
+  }
+
+  /**
+   * kube's {@code Attributes.AddAnnotation}: notes {@code key: value} in the request's audit event
+   * (see {@link AuditAnnotations#add} for kube's rules on keys and second values).
+   *
+   * @return false when {@code key} already had another value, which it keeps
+   */
+  public boolean addAnnotation(String key, String value) {
+    return auditAnnotations.add(key, value);
   }
 
   /** The identity of the server's own writes (startup objects, its controllers). */

@@ -1,6 +1,9 @@
 package io.listwatch.apiserver.admission;
 
 import io.listwatch.api.StatusException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 
 /** The refusals plug-ins answer with, as kube's {@code admission} package makes them. Stateless. */
 final class AdmissionErrors {
@@ -18,5 +21,11 @@ final class AdmissionErrors {
       name = a.object().path("metadata").path("generateName").asText("");
     }
     return StatusException.forbidden(a.resource().group(), a.resource().plural(), name, why);
+  }
+
+  /** kube's aggregate error: one message as is, several (without repeats) as {@code [a, b]}. */
+  static String aggregate(List<String> errors) {
+    Set<String> distinct = new LinkedHashSet<>(errors);
+    return distinct.size() == 1 ? distinct.iterator().next() : "[" + String.join(", ", distinct) + "]";
   }
 }

@@ -7,11 +7,9 @@ import io.listwatch.apiserver.quota.PodResources;
 import io.listwatch.apiserver.quota.ResourceList;
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
@@ -77,7 +75,7 @@ public final class LimitRanger implements AdmissionPlugin {
     for (ObjectNode range : listers.list("", "limitranges", a.namespace())) {
       List<String> errors = pod ? podErrors(range, a.object()) : claimErrors(range, a.object());
       if (!errors.isEmpty()) {
-        return CompletableFuture.failedFuture(AdmissionErrors.forbidden(a, aggregate(errors)));
+        return CompletableFuture.failedFuture(AdmissionErrors.forbidden(a, AdmissionErrors.aggregate(errors)));
       }
     }
     return CompletableFuture.completedFuture(null);
@@ -266,11 +264,5 @@ public final class LimitRanger implements AdmissionPlugin {
   /** Amounts compared as kube compares them here: in thousandths, rounded up. */
   private static BigInteger milli(Quantity q) {
     return q.milliValue();
-  }
-
-  /** kube's aggregate error: one message as is, several (without repeats) as {@code [a, b]}. */
-  private static String aggregate(List<String> errors) {
-    Set<String> distinct = new LinkedHashSet<>(errors);
-    return distinct.size() == 1 ? distinct.iterator().next() : "[" + String.join(", ", distinct) + "]";
   }
 }

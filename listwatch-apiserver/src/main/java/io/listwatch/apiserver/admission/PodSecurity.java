@@ -12,10 +12,14 @@ import io.listwatch.apiserver.admission.podsecurity.LevelVersion;
 import io.listwatch.apiserver.admission.podsecurity.PodSpecExtractor;
 import io.listwatch.apiserver.admission.podsecurity.Policy;
 import io.listwatch.apiserver.admission.podsecurity.SignificantPodUpdate;
+import io.listwatch.apiserver.admission.podsecurity.Version;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * kube's {@code PodSecurity} admission plug-in: the Pod Security Standards, per namespace, as
@@ -37,11 +41,28 @@ import java.util.concurrent.CompletableFuture;
  *       pods already in it that violate it ({@link ExistingPods}).</li>
  * </ul>
  *
- * <p>Not as kube: the {@code audit} mode notes nothing, the server having no audit annotations;
- * no exemptions (users, namespaces, runtime classes) can be configured, as none are by default.
- * Thread-safe.
+ * <p>What it checks it notes in the request's audit event ({@link AdmissionAttributes#addAnnotation},
+ * kube's keys under {@code pod-security.kubernetes.io/}): {@code enforce-policy}, the enforce
+ * level a pod was checked against ({@code privileged:latest} in a namespace that checks
+ * nothing), also when it is refused; {@code audit-violations}, {@code would violate PodSecurity
+ * "<audit level>": ...} when a pod or a workload's template violates the {@code audit} level;
+ * {@code error}, why the namespace's labels or the namespace could not be read.
+ *
+ * <p>Not as kube: no exemptions (users, namespaces, runtime classes) can be configured, as none
+ * are by default, so the {@code exempt} annotation is never noted. Thread-safe.
  */
 public final class PodSecurity implements AdmissionPlugin {
+
+  /** Where kube's audit annotations of this plug-in live (its labels' prefix). */
+  private static final String AUDIT_ANNOTATION_PREFIX = "pod-security.kubernetes.io/";
+  /** The enforce level and version a pod was checked against. */
+  private static final String ENFORCE_POLICY_ANNOTATION = AUDIT_ANNOTATION_PREFIX + "enforce-policy";
+  /** What of a pod violates the audit level. */
+  private static final String AUDIT_VIOLATIONS_ANNOTATION = AUDIT_ANNOTATION_PREFIX + "audit-violations";
+  /** Why the policy could not be read. */
+  private static final String ERROR_ANNOTATION = AUDIT_ANNOTATION_PREFIX + "error";
+  /** kube's {@code enforce-policy} of a namespace that checks nothing. */
+  private static final LevelVersion PRIVILEGED_LATEST = new LevelVersion(Level.PRIVILEGED, Version.LATEST);
 
   /** The pod subresources kube does not check: they cannot change the pod's spec. */
   private static final Set<String> IGNORED_POD_SUBRESOURCES = Set.of("exec", "attach", "binding", "eviction", "log",
@@ -108,23 +129,28 @@ public final class PodSecurity implements AdmissionPlugin {
   private CompletableFuture<Void> validatePod(AdmissionAttributes a) {
     return namespace(a.namespace()).thenAccept(ns -> {
       if (ns.isEmpty()) {
-        throw StatusException.internal("failed to lookup namespace \"" + a.namespace() + "\"");
+        StatusException e = StatusException.internal("failed to lookup namespace \"" + a.namespace() + "\"");
+        a.addAnnotation(ERROR_ANNOTATION, e.getMessage() + ": " + namespaceNotFound(a));
+        throw e;
       }
       Policy.Parsed parsed = Policy.fromLabels(ns.get().path("metadata").path("labels"));
       if (parsed.errors().isEmpty() && parsed.policy().fullyPrivileged()) {
+        a.addAnnotation(ENFORCE_POLICY_ANNOTATION, PRIVILEGED_LATEST.toString());
         return;
       }
       if (a.oldObject() != null && !SignificantPodUpdate.test(a.object(), a.oldObject())) {
         return;
       }
-      evaluate(a, parsed.policy(), a.object().path("metadata"), a.object().path("spec"), true);
+      evaluate(a, parsed, a.object().path("metadata"), a.object().path("spec"), true);
     });
   }
 
   private CompletableFuture<Void> validatePodController(AdmissionAttributes a) {
     return namespace(a.namespace()).thenAccept(ns -> {
-      if (ns.isEmpty()) {
-        return; // kube lets the workload through, noting the error for the audit log
+      if (ns.isEmpty()) { // kube lets the workload through, noting the error for the audit log
+        a.addAnnotation(ERROR_ANNOTATION, "failed to lookup namespace \"" + a.namespace() + "\": "
+            + namespaceNotFound(a));
+        return;
       }
       Policy.Parsed parsed = Policy.fromLabels(ns.get().path("metadata").path("labels"));
       Policy p = parsed.policy();
@@ -133,28 +159,52 @@ public final class PodSecurity implements AdmissionPlugin {
         return;
       }
       PodSpecExtractor.extract(a.resource().group(), a.resource().plural(), a.object())
-          .ifPresent(t -> evaluate(a, p, t.metadata(), t.spec(), false));
+          .ifPresent(t -> evaluate(a, parsed, t.metadata(), t.spec(), false));
     });
   }
 
   /**
-   * kube's {@code EvaluatePod}: refuses a pod that violates the enforce level (when
-   * {@code enforce}), else warns of what violates the warn level.
+   * kube's {@code EvaluatePod}: notes the enforce level (when {@code enforce}) and what violates
+   * the audit level in the audit event, then refuses a pod that violates the enforce level (when
+   * {@code enforce}), else warns of what violates the warn level. Each level is evaluated once.
    */
-  private void evaluate(AdmissionAttributes a, Policy policy, JsonNode metadata, JsonNode spec, boolean enforce) {
+  private void evaluate(AdmissionAttributes a, Policy.Parsed parsed, JsonNode metadata, JsonNode spec,
+      boolean enforce) {
+    Policy policy = parsed.policy();
+    if (!parsed.errors().isEmpty()) {
+      a.addAnnotation(ERROR_ANNOTATION, "Failed to parse policy: " + AdmissionErrors.aggregate(
+          parsed.errors().stream().map(c -> c.field() + ": " + c.message()).toList()));
+    }
+    Map<LevelVersion, AggregateCheckResult> results = new HashMap<>();
+    Function<LevelVersion, AggregateCheckResult> result = level -> results.computeIfAbsent(level,
+        l -> AggregateCheckResult.of(evaluator.evaluate(l, metadata, spec)));
     AggregateCheckResult enforced = null;
     if (enforce) {
-      enforced = AggregateCheckResult.of(evaluator.evaluate(policy.enforce(), metadata, spec));
-      if (!enforced.allowed()) {
-        throw StatusException.forbidden(a.resource().group(), a.resource().plural(), a.name(),
-            "violates PodSecurity \"" + policy.enforce() + "\": " + enforced.forbiddenDetail());
-      }
+      a.addAnnotation(ENFORCE_POLICY_ANNOTATION, policy.enforce().toString());
+      enforced = result.apply(policy.enforce());
     }
-    AggregateCheckResult warned = enforced != null && policy.warn().equals(policy.enforce()) ? enforced
-        : AggregateCheckResult.of(evaluator.evaluate(policy.warn(), metadata, spec));
+    AggregateCheckResult audited = result.apply(policy.audit());
+    if (!audited.allowed()) {
+      a.addAnnotation(AUDIT_VIOLATIONS_ANNOTATION, violation(policy.audit(), audited));
+    }
+    if (enforced != null && !enforced.allowed()) {
+      throw StatusException.forbidden(a.resource().group(), a.resource().plural(), a.name(),
+          "violates PodSecurity \"" + policy.enforce() + "\": " + enforced.forbiddenDetail());
+    }
+    AggregateCheckResult warned = result.apply(policy.warn());
     if (!warned.allowed()) {
-      a.warnings().add("would violate PodSecurity \"" + policy.warn() + "\": " + warned.forbiddenDetail());
+      a.warnings().add(violation(policy.warn(), warned));
     }
+  }
+
+  /** kube's text of what violates {@code level}, for a warning or the audit event. */
+  private static String violation(LevelVersion level, AggregateCheckResult result) {
+    return "would violate PodSecurity \"" + level + "\": " + result.forbiddenDetail();
+  }
+
+  /** kube's error of a live GET that found no namespace (the namespace getter's). */
+  private static String namespaceNotFound(AdmissionAttributes a) {
+    return StatusException.notFound("", "namespaces", a.namespace()).getMessage();
   }
 
   /**

@@ -24,7 +24,8 @@
  * {@code admission.podsecurity}), {@link io.listwatch.apiserver.admission.LimitRanger} and
  * {@link io.listwatch.apiserver.admission.ResourceQuota} (usage counted by
  * {@code io.listwatch.apiserver.quota}). A plug-in's warnings for the client go to the write's
- * {@link io.listwatch.apiserver.admission.Warnings}.
+ * {@link io.listwatch.apiserver.admission.Warnings}, its notes for the audit event to the
+ * request's {@code request.AuditAnnotations} ({@code AdmissionAttributes.addAnnotation}).
  * The store ({@code rest.ResourceStore}) calls the chain on every create and update.
  */
 package io.listwatch.apiserver.admission;

@@ -9,14 +9,16 @@ import java.util.Objects;
 /**
  * One HTTP request as the API sees it, whatever transport brought it: method, path (decoded
  * once), query parameters, headers, body bytes, the connection it came on, and (once the
- * authentication filter has run) the user it acts as. Immutable; {@link #withUser} returns a
- * copy.
+ * authentication filter has run) the user it acts as. Immutable, but for the audit annotations
+ * it collects; {@link #withUser} returns a copy that collects into the same ones.
  *
  * @param method the HTTP method in upper case ({@code GET}, {@code PATCH}, ...)
  * @param user who the request acts as; null until authentication has run
+ * @param auditAnnotations where the request's audit annotations are collected (kube keeps them in
+ *     the request's context), shared by its copies; the transport that audits the request reads them
  */
 public record ApiRequest(String method, String path, Map<String, List<String>> query, Headers headers,
-    byte[] body, ConnectionInfo connection, UserInfo user) {
+    byte[] body, ConnectionInfo connection, UserInfo user, AuditAnnotations auditAnnotations) {
 
   public static final String GET = "GET";
   public static final String POST = "POST";
@@ -31,11 +33,19 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
     Objects.requireNonNull(headers);
     Objects.requireNonNull(body);
     Objects.requireNonNull(connection);
+    Objects.requireNonNull(auditAnnotations);
+  }
+
+  /** A request whose audit annotations nobody reads (no audit log: tests, the fake client). */
+  public ApiRequest(String method, String path, Map<String, List<String>> query, Headers headers, byte[] body,
+      ConnectionInfo connection, UserInfo user) {
+    this(method, path, query, headers, body, connection, user, new AuditAnnotations());
   }
 
   /** This request acting as {@code user}. */
   public ApiRequest withUser(UserInfo user) {
-    return new ApiRequest(method, path, query, headers, body, connection, Objects.requireNonNull(user));
+    return new ApiRequest(method, path, query, headers, body, connection, Objects.requireNonNull(user),
+        auditAnnotations);
   }
 
   /** The first value of a header, or "". */

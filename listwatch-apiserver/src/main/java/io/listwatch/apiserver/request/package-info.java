@@ -5,6 +5,7 @@
  * {@link io.listwatch.apiserver.request.UserInfo} asking once authentication has run), what it
  * means ({@link io.listwatch.apiserver.request.RequestInfo}, kube's RequestInfoFactory: verb and
  * resource parts), where it came from ({@link io.listwatch.apiserver.request.ConnectionInfo}),
+ * what its audit event will note ({@link io.listwatch.apiserver.request.AuditAnnotations}),
  * and the answer ({@link io.listwatch.apiserver.request.ApiResponse}), which a transport encodes.
  * Nothing here knows a transport.
  */

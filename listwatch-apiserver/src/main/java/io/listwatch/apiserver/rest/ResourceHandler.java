@@ -126,7 +126,8 @@ public final class ResourceHandler {
         ObjectNode owned = UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), null, created,
             "", store.clock().now());
         Warnings admitted = new Warnings();
-        return store.create(info.namespace(), owned, request.isDryRun(), request.user(), admitted)
+        return store.create(info.namespace(), owned, request.isDryRun(), request.user(), admitted,
+            request.auditAnnotations())
             .thenApply(o -> ApiResponse.created(o).withWarnings(warnings).withWarnings(admitted.list()));
       }
       if (ApiRequest.DELETE.equals(m)) {
@@ -217,7 +218,7 @@ public final class ResourceHandler {
       admit(request, info.namespace(), updated, current);
       return UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), current,
           store.writable(part, updated, current), part.subresource, store.clock().now());
-    }, admitted).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings).withWarnings(admitted.list()));
+    }, admitted, request.auditAnnotations()).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings).withWarnings(admitted.list()));
   }
 
   /**
@@ -256,7 +257,7 @@ public final class ResourceHandler {
       admit(request, info.namespace(), patched, current);
       return UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), current,
           store.writable(part, patched, current), part.subresource, store.clock().now());
-    }, admitted).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()).withWarnings(admitted.list()));
+    }, admitted, request.auditAnnotations()).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()).withWarnings(admitted.list()));
   }
 
   /**
@@ -285,7 +286,7 @@ public final class ResourceHandler {
       return current == null ? out : store.writable(part, out, current);
     };
     return store.guaranteedUpdate(info.namespace(), info.name(), part, request.isDryRun(), request.user(), merge,
-            admitted)
+            admitted, request.auditAnnotations())
         .thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()).withWarnings(admitted.list()))
         .exceptionallyCompose(e -> {
           Throwable cause = e instanceof java.util.concurrent.CompletionException ? e.getCause() : e;
@@ -304,7 +305,8 @@ public final class ResourceHandler {
           if (def.namespaced()) {
             meta.put("namespace", info.namespace());
           }
-          return store.create(info.namespace(), created, request.isDryRun(), request.user(), admitted)
+          return store.create(info.namespace(), created, request.isDryRun(), request.user(), admitted,
+              request.auditAnnotations())
               .thenApply(o -> ApiResponse.created(o).withWarnings(warnings.get()).withWarnings(admitted.list()))
               .exceptionallyCompose(ce -> {
                 Throwable c = ce instanceof java.util.concurrent.CompletionException ? ce.getCause() : ce;

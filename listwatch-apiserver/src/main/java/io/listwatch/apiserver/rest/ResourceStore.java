@@ -11,6 +11,7 @@ import io.listwatch.apiserver.registry.CustomResourceConversion;
 import io.listwatch.apiserver.admission.AdmissionAttributes;
 import io.listwatch.apiserver.admission.AdmissionChain;
 import io.listwatch.apiserver.admission.Warnings;
+import io.listwatch.apiserver.request.AuditAnnotations;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.request.UserInfo;
 import io.listwatch.apiserver.strategy.BuiltinStrategies;
@@ -164,24 +165,28 @@ public final class ResourceStore {
 
   /** Creates an object on behalf of {@code user} (kube's order: see {@link AdmissionChain}). */
   CompletableFuture<ObjectNode> create(String namespace, ObjectNode obj, boolean dryRun, UserInfo user) {
-    return create(namespace, obj, dryRun, user, new Warnings());
+    return create(namespace, obj, dryRun, user, new Warnings(), new AuditAnnotations());
   }
 
-  /** {@link #create(String, ObjectNode, boolean, UserInfo)}, the plug-ins' warnings recorded in {@code warnings}. */
+  /**
+   * {@link #create(String, ObjectNode, boolean, UserInfo)}, the plug-ins' warnings recorded in
+   * {@code warnings} and their audit annotations in {@code auditAnnotations}.
+   */
   CompletableFuture<ObjectNode> create(String namespace, ObjectNode obj, boolean dryRun, UserInfo user,
-      Warnings warnings) {
-    return create(namespace, obj, dryRun, false, user, warnings, 0);
+      Warnings warnings, AuditAnnotations auditAnnotations) {
+    return create(namespace, obj, dryRun, false, user, warnings, auditAnnotations, 0);
   }
 
   /** What a restored object keeps of its own metadata (see {@link #restoreInternal}). */
   private static final java.util.List<String> RESTORED_IDENTITY = java.util.List.of("uid", "creationTimestamp", "generation");
 
   private CompletableFuture<ObjectNode> create(String namespace, ObjectNode original, boolean dryRun, boolean restore,
-      UserInfo user, Warnings warnings, int attempt) {
+      UserInfo user, Warnings warnings, AuditAnnotations auditAnnotations, int attempt) {
     ObjectNode obj = original.deepCopy();
     restStrategy.defaults(obj); // kube defaults as it decodes, before admission
     AdmissionAttributes attributes = new AdmissionAttributes(AdmissionAttributes.Operation.CREATE, def, "",
-        namespace, ObjectMetaDefaults.metadata(obj).path("name").asText(""), obj, null, user, dryRun, warnings);
+        namespace, ObjectMetaDefaults.metadata(obj).path("name").asText(""), obj, null, user, dryRun, warnings,
+        auditAnnotations);
     admission.admit(attributes);
     defaults.prepareForCreate(def, obj, namespace);
     if (def.clearsStatusOnCreate() && !restore) {
@@ -208,7 +213,7 @@ public final class ResourceStore {
     byte[] bytes = storedBytes(obj); // checked readable for a dry run too
     boolean generated = ObjectMetaDefaults.metadata(original).path("name").asText("").isEmpty();
     AdmissionAttributes prepared = new AdmissionAttributes(AdmissionAttributes.Operation.CREATE, def, "", namespace,
-        name, obj, null, user, dryRun, warnings);
+        name, obj, null, user, dryRun, warnings, auditAnnotations);
     StoreHooks hooks = this.hooks;
     return hooks.beginCreate(obj, dryRun).thenCompose(finish -> finishing(finish, () -> {
       byte[] stored = hooks == StoreHooks.NONE ? bytes : storedBytes(obj); // with what the hook filled in
@@ -222,7 +227,7 @@ public final class ResourceStore {
       RuntimeException status = StorageErrors.toStatus(e, def, name);
       if (generated && attempt < MAX_ATTEMPTS && status instanceof StatusException se && se.code() == 409) {
         // a generated name collided: try another
-        return create(namespace, original, dryRun, restore, user, warnings, attempt + 1);
+        return create(namespace, original, dryRun, restore, user, warnings, auditAnnotations, attempt + 1);
       }
       return CompletableFuture.<ObjectNode>failedFuture(status);
     }).thenCompose(f -> f);
@@ -236,17 +241,7 @@ public final class ResourceStore {
    */
   CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, boolean statusSubresource,
       boolean dryRun, UserInfo user, UnaryOperator<ObjectNode> change) {
-    return guaranteedUpdate(namespace, name, statusSubresource, dryRun, user, change, new Warnings());
-  }
-
-  /**
-   * {@link #guaranteedUpdate(String, String, boolean, boolean, UserInfo, UnaryOperator)}, the
-   * plug-ins' warnings recorded in {@code warnings}.
-   */
-  CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, boolean statusSubresource,
-      boolean dryRun, UserInfo user, UnaryOperator<ObjectNode> change, Warnings warnings) {
-    return guaranteedUpdate(namespace, name, statusSubresource ? Part.STATUS : Part.MAIN, dryRun, user, change,
-        warnings, 0);
+    return guaranteedUpdate(namespace, name, statusSubresource ? Part.STATUS : Part.MAIN, dryRun, user, change);
   }
 
   /** Which part of an object an update may change. */
@@ -299,17 +294,23 @@ public final class ResourceStore {
   /** {@link #guaranteedUpdate(String, String, boolean, boolean, UserInfo, UnaryOperator)} of the given part. */
   CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, Part part, boolean dryRun,
       UserInfo user, UnaryOperator<ObjectNode> change) {
-    return guaranteedUpdate(namespace, name, part, dryRun, user, change, new Warnings(), 0);
+    return guaranteedUpdate(namespace, name, part, dryRun, user, change, new Warnings(),
+        new AuditAnnotations(), 0);
   }
 
-  /** {@link #guaranteedUpdate(String, String, Part, boolean, UserInfo, UnaryOperator)}, the warnings recorded in {@code warnings}. */
+  /**
+   * {@link #guaranteedUpdate(String, String, Part, boolean, UserInfo, UnaryOperator)}, the
+   * plug-ins' warnings recorded in {@code warnings} and their audit annotations in
+   * {@code auditAnnotations}.
+   */
   CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, Part part, boolean dryRun,
-      UserInfo user, UnaryOperator<ObjectNode> change, Warnings warnings) {
-    return guaranteedUpdate(namespace, name, part, dryRun, user, change, warnings, 0);
+      UserInfo user, UnaryOperator<ObjectNode> change, Warnings warnings, AuditAnnotations auditAnnotations) {
+    return guaranteedUpdate(namespace, name, part, dryRun, user, change, warnings, auditAnnotations, 0);
   }
 
   private CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, Part part,
-      boolean dryRun, UserInfo user, UnaryOperator<ObjectNode> change, Warnings warnings, int attempt) {
+      boolean dryRun, UserInfo user, UnaryOperator<ObjectNode> change, Warnings warnings,
+      AuditAnnotations auditAnnotations, int attempt) {
     String key = def.storageKey(namespace, name);
     return storage.get(key).thenCompose(found -> {
       KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
@@ -318,7 +319,7 @@ public final class ResourceStore {
       // defaulted as decoded, before the generation compares the spec (a status write's spec is the stored one)
       restStrategy.defaults(changed);
       AdmissionAttributes attributes = new AdmissionAttributes(AdmissionAttributes.Operation.UPDATE, def,
-          part.subresource, namespace, name, changed, current, user, dryRun, warnings);
+          part.subresource, namespace, name, changed, current, user, dryRun, warnings, auditAnnotations);
       admission.admit(attributes);
       com.fasterxml.jackson.databind.JsonNode newStatus = changed.get("status");
       ObjectNode updated = defaults.prepareForUpdate(def, changed, current, namespace, name, part == Part.STATUS);
@@ -360,7 +361,7 @@ public final class ResourceStore {
       }
       byte[] checked = storedBytes(updated); // checked readable for a dry run too, before anything is allocated
       AdmissionAttributes prepared = new AdmissionAttributes(AdmissionAttributes.Operation.UPDATE, def,
-          part.subresource, namespace, name, updated, current, user, dryRun, warnings);
+          part.subresource, namespace, name, updated, current, user, dryRun, warnings, auditAnnotations);
       StoreHooks hooks = part == Part.MAIN || part == Part.WHOLE ? this.hooks : StoreHooks.NONE;
       return hooks.beginUpdate(updated, current, dryRun).thenCompose(finish -> finishing(finish, () -> {
         byte[] bytes = hooks == StoreHooks.NONE ? checked : storedBytes(updated); // with what the hook filled in
@@ -383,7 +384,8 @@ public final class ResourceStore {
         return CompletableFuture.completedFuture(obj);
       }
       if (isStorageConflict(e) && attempt < MAX_ATTEMPTS) {
-        return guaranteedUpdate(namespace, name, part, dryRun, user, change, warnings, attempt + 1);
+        return guaranteedUpdate(namespace, name, part, dryRun, user, change, warnings, auditAnnotations,
+            attempt + 1);
       }
       return CompletableFuture.<ObjectNode>failedFuture(StorageErrors.toStatus(e, def, name));
     }).thenCompose(f -> f);
@@ -536,7 +538,8 @@ public final class ResourceStore {
   /** Updates an object's {@code /status} on behalf of the server itself (controllers). */
   public CompletableFuture<ObjectNode> updateStatusInternal(String namespace, String name,
       UnaryOperator<ObjectNode> change) {
-    return guaranteedUpdate(namespace, name, Part.STATUS, false, AdmissionAttributes.SERVER, change, new Warnings(), 0);
+    return guaranteedUpdate(namespace, name, Part.STATUS, false, AdmissionAttributes.SERVER, change, new Warnings(),
+        new AuditAnnotations(), 0);
   }
 
   /** Creates a cluster-scoped object on behalf of the server itself (startup). */
@@ -557,7 +560,8 @@ public final class ResourceStore {
    * resourceVersion is new.
    */
   public CompletableFuture<ObjectNode> restoreInternal(String namespace, ObjectNode obj) {
-    return create(namespace, obj, false, true, AdmissionAttributes.SERVER, new Warnings(), 0);
+    return create(namespace, obj, false, true, AdmissionAttributes.SERVER, new Warnings(),
+        new AuditAnnotations(), 0);
   }
 
   /**
@@ -565,12 +569,14 @@ public final class ResourceStore {
    * kube's guaranteed update, without the request checks of {@link WriteAdmission}s.
    */
   public CompletableFuture<ObjectNode> updateInternal(String namespace, String name, UnaryOperator<ObjectNode> change) {
-    return guaranteedUpdate(namespace, name, Part.MAIN, false, AdmissionAttributes.SERVER, change, new Warnings(), 0);
+    return guaranteedUpdate(namespace, name, Part.MAIN, false, AdmissionAttributes.SERVER, change, new Warnings(),
+        new AuditAnnotations(), 0);
   }
 
   /** A namespace's {@code /finalize} by the server itself: only {@code spec.finalizers} changes. */
   public CompletableFuture<ObjectNode> finalizeInternal(String name, UnaryOperator<ObjectNode> change) {
-    return guaranteedUpdate("", name, Part.FINALIZE, false, AdmissionAttributes.SERVER, change, new Warnings(), 0);
+    return guaranteedUpdate("", name, Part.FINALIZE, false, AdmissionAttributes.SERVER, change, new Warnings(),
+        new AuditAnnotations(), 0);
   }
 
   /** The object straight from storage (for admission checks that cannot wait for the cache). */

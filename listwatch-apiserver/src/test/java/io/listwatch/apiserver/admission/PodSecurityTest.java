@@ -2,10 +2,12 @@ package io.listwatch.apiserver.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.entry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.apiserver.InMemoryCore;
+import io.listwatch.apiserver.request.ApiRequest;
 import io.listwatch.apiserver.request.ApiResponse;
 import java.util.List;
 import java.util.Map;
@@ -113,6 +115,46 @@ class PodSecurityTest {
     assertThat(r.code()).isEqualTo(201);
     assertThat(warnings(r)).containsExactly(
         "299 - \"would violate PodSecurity \\\"baseline:latest\\\": host namespaces (hostNetwork=true)\"");
+  }
+
+  @Test
+  void audit_admitsThePod_andNotesWhatViolatesItForTheAuditEvent() {
+    namespace("a", "\"pod-security.kubernetes.io/audit\":\"baseline\"");
+    ApiRequest create = InMemoryCore.request("POST", "/api/v1/namespaces/a/pods", Map.of(),
+        pod("p", "{\"hostNetwork\":true,\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}"));
+    ApiResponse r = core.send(create);
+    assertThat(r.code()).isEqualTo(201);
+    assertThat(warnings(r)).isEmpty();
+    assertThat(create.auditAnnotations().map()).containsExactly(
+        entry("pod-security.kubernetes.io/audit-violations",
+            "would violate PodSecurity \"baseline:latest\": host namespaces (hostNetwork=true)"),
+        entry("pod-security.kubernetes.io/enforce-policy", "privileged:latest"));
+
+    ApiRequest workload = InMemoryCore.request("POST", "/apis/apps/v1/namespaces/a/deployments", Map.of(), """
+        {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"spec":{
+         "selector":{"matchLabels":{"app":"d"}},"template":{"metadata":{"labels":{"app":"d"}},
+         "spec":{"hostPID":true,"containers":[{"name":"nginx","image":"nginx"}]}}}}""");
+    assertThat(core.send(workload).code()).isEqualTo(201);
+    assertThat(workload.auditAnnotations().map()).containsExactly(
+        entry("pod-security.kubernetes.io/audit-violations",
+            "would violate PodSecurity \"baseline:latest\": host namespaces (hostPID=true)"));
+  }
+
+  @Test
+  void aRefusedPod_notesTheEnforcedPolicy_andAnUnlabelledNamespaceNotesPrivileged() {
+    namespace("e", "\"pod-security.kubernetes.io/enforce\":\"baseline\"");
+    ApiRequest refused = InMemoryCore.request("POST", "/api/v1/namespaces/e/pods", Map.of(),
+        pod("p", "{\"hostIPC\":true,\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}"));
+    assertThat(catchThrowableOfType(java.util.concurrent.CompletionException.class, () -> core.send(refused))
+        .getCause()).isInstanceOf(StatusException.class);
+    assertThat(refused.auditAnnotations().map())
+        .containsExactly(entry("pod-security.kubernetes.io/enforce-policy", "baseline:latest"));
+
+    ApiRequest free = InMemoryCore.request("POST", "/api/v1/namespaces/default/pods", Map.of(),
+        pod("p", "{\"hostIPC\":true,\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}"));
+    assertThat(core.send(free).code()).isEqualTo(201);
+    assertThat(free.auditAnnotations().map())
+        .containsExactly(entry("pod-security.kubernetes.io/enforce-policy", "privileged:latest"));
   }
 
   @Test

@@ -27,15 +27,16 @@ import java.util.Map;
  * @param objectRef what a resource request is about, or null for a non-resource request
  * @param responseStatus the response's code, and for a Status response its status, reason and message
  * @param requestReceivedTimestamp kube's MicroTime: RFC 3339 with microseconds, UTC
+ * @param annotations the request's audit annotations (what admission plug-ins noted), by key
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 @JsonPropertyOrder({"kind", "apiVersion", "level", "auditID", "stage", "requestURI", "verb", "user",
     "impersonatedUser", "sourceIPs", "userAgent", "objectRef", "responseStatus", "requestReceivedTimestamp",
-    "stageTimestamp"})
+    "stageTimestamp", "annotations"})
 public record AuditEvent(String kind, String apiVersion, String level, String auditID, String stage,
     String requestURI, String verb, User user, User impersonatedUser, List<String> sourceIPs, String userAgent,
     ObjectReference objectRef, ResponseStatus responseStatus, String requestReceivedTimestamp,
-    String stageTimestamp) {
+    String stageTimestamp, Map<String, String> annotations) {
 
   public static final String KIND = "Event";
   public static final String API_VERSION = "audit.k8s.io/v1";

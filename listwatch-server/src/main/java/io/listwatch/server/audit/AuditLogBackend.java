@@ -39,7 +39,7 @@ public final class AuditLogBackend implements AuditBackend {
   /** The path that means standard output. */
   public static final String STDOUT = "-";
   private static final AuditEvent END = new AuditEvent(null, null, null, null, null, null, null, null, null,
-      null, null, null, null, null, null);
+      null, null, null, null, null, null, null);
 
   private final BlockingQueue<AuditEvent> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
   private final AtomicLong dropped = new AtomicLong();

@@ -2,6 +2,7 @@ package io.listwatch.server.audit;
 
 import io.listwatch.api.Status;
 import io.listwatch.api.clock.Clock;
+import io.listwatch.apiserver.request.AuditAnnotations;
 import io.listwatch.apiserver.request.UserInfo;
 import io.listwatch.apiserver.request.RequestInfo;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -20,7 +21,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * One request's audit record, as kube's audit filters keep it in the request context: created
  * when the request arrives (which fixes its {@link #auditId()} and received time), told what the
  * request is ({@link #requestInfo}) and who sent it ({@link #authenticated}, {@link #impersonated})
- * as the filters learn it, and handed to the {@link AuditBackend} when the response starts (a
+ * as the filters learn it, collecting the request's {@link #annotations()} (which admission
+ * plug-ins add to), and handed to the {@link AuditBackend} when the response starts (a
  * watch) and when it is complete. Each stage is logged at most once.
  *
  * <p>Confined to the thread that serves the request (its connection's event loop).
@@ -39,6 +41,8 @@ public final class RequestAudit {
   /** Read from the request at once (its headers are not kept for a watch's whole life); null when not auditing. */
   private final List<String> sourceIps;
   private final String userAgent;
+  /** Thread-safe itself: the core adds to it on whichever thread runs the write. */
+  private final AuditAnnotations annotations = new AuditAnnotations();
   private RequestInfo info;
   private UserInfo user;
   private UserInfo impersonatedUser;
@@ -77,6 +81,15 @@ public final class RequestAudit {
 
   public String auditId() {
     return auditId;
+  }
+
+  /**
+   * Where the request's audit annotations are collected: the core's request
+   * ({@link io.listwatch.apiserver.request.ApiRequest#auditAnnotations()}) is made with these, and
+   * each event logged carries what they hold by then (kube: level Metadata and above).
+   */
+  public AuditAnnotations annotations() {
+    return annotations;
   }
 
   /** Sets the {@code Audit-Id} header on a response to this request. */
@@ -126,7 +139,7 @@ public final class RequestAudit {
         stage, requestUri, verb, user == null ? AuditEvent.User.NONE : AuditEvent.User.of(user),
         impersonatedUser == null ? null : AuditEvent.User.of(impersonatedUser), sourceIps,
         userAgent, AuditEvent.ObjectReference.of(info), status, AuditEvent.microTime(received),
-        AuditEvent.microTime(clock.now())));
+        AuditEvent.microTime(clock.now()), annotations.map()));
   }
 
   /**

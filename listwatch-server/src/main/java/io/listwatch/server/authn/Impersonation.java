@@ -106,7 +106,7 @@ public final class Impersonation implements UnaryOperator<ApiRequest> {
     UserInfo impersonated = new UserInfo(user, uid, newGroups, extra);
     LOG.debug("{} is impersonating {}", requester.name(), impersonated.name());
     return new ApiRequest(request.method(), request.path(), request.query(), withoutImpersonation(headers),
-        request.body(), request.connection(), impersonated);
+        request.body(), request.connection(), impersonated, request.auditAnnotations());
   }
 
   private void check(UserInfo requester, String group, String resource, String subresource, String namespace,

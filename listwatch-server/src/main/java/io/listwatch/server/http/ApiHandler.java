@@ -89,7 +89,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     RequestInfo info = null;
     HandlerChain.Admission admission;
     try {
-      request = ApiRequests.from(req, Connections.info(ctx.channel(), listener));
+      request = ApiRequests.from(req, Connections.info(ctx.channel(), listener), audit.annotations());
       info = routes.requestInfo(request);
       audit.requestInfo(info);
       admission = chain.admit(request, info, audit);

@@ -8,6 +8,7 @@ import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,8 @@ class AuditLogBackendTest {
   private static AuditEvent event(String id) {
     return new AuditEvent(AuditEvent.KIND, AuditEvent.API_VERSION, AuditEvent.LEVEL_METADATA, id,
         AuditEvent.RESPONSE_COMPLETE, "/version", "get", AuditEvent.User.NONE, null, List.of("127.0.0.1"), null, null,
-        AuditEvent.ResponseStatus.of(200), "2026-01-01T00:00:00.000000Z", "2026-01-01T00:00:00.000001Z");
+        AuditEvent.ResponseStatus.of(200), "2026-01-01T00:00:00.000000Z", "2026-01-01T00:00:00.000001Z",
+        Map.of());
   }
 
   @Test

@@ -145,11 +145,75 @@ class AuditLogTest {
     assertThat(e.path("responseStatus").toString()).isEqualTo("{\"metadata\":{},\"code\":201}");
     assertThat(e.has("requestObject")).isFalse(); // Metadata: no bodies
     assertThat(e.has("responseObject")).isFalse();
+    assertThat(e.has("annotations")).as("no plug-in noted anything").isFalse();
     String received = e.path("requestReceivedTimestamp").asText();
     String stage = e.path("stageTimestamp").asText();
     assertThat(received).matches(MICRO_TIME);
     assertThat(stage).matches(MICRO_TIME);
     assertThat(Instant.parse(stage)).isAfterOrEqualTo(Instant.parse(received));
+  }
+
+  private static void namespace(String name, String labels) {
+    HttpResponse<String> r = send("POST", "/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + name
+        + "\",\"labels\":{" + labels + "}}}", "Authorization", "Bearer alice-token");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+  }
+
+  private static String pod(String name, String spec) {
+    return "{\"metadata\":{\"name\":\"" + name + "\"},\"spec\":" + spec + "}";
+  }
+
+  @Test
+  void podSecurityAudit_admitsThePod_andItsEventCarriesTheViolation() {
+    namespace("audited-restricted", "\"pod-security.kubernetes.io/audit\":\"restricted\"");
+    HttpResponse<String> r = send("POST", "/api/v1/namespaces/audited-restricted/pods",
+        pod("web", "{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}"), "Authorization", "Bearer alice-token");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+    assertThat(r.headers().allValues("Warning")).isEmpty();
+
+    JsonNode e = events(auditId(r), 1).getFirst();
+    assertThat(e.path("stage").asText()).isEqualTo("ResponseComplete");
+    JsonNode annotations = e.path("annotations");
+    assertThat(annotations.path("pod-security.kubernetes.io/audit-violations").asText()).isEqualTo(
+        "would violate PodSecurity \"restricted:latest\": "
+        + "allowPrivilegeEscalation != false (container \"c\" must set securityContext.allowPrivilegeEscalation=false), "
+        + "unrestricted capabilities (container \"c\" must set securityContext.capabilities.drop=[\"ALL\"]), "
+        + "runAsNonRoot != true (pod or container \"c\" must set securityContext.runAsNonRoot=true), "
+        + "seccompProfile (pod or container \"c\" must set securityContext.seccompProfile.type to "
+        + "\"RuntimeDefault\" or \"Localhost\")");
+    assertThat(annotations.path("pod-security.kubernetes.io/enforce-policy").asText()).isEqualTo("privileged:latest");
+    assertThat(annotations.size()).isEqualTo(2);
+    List<String> fields = new java.util.ArrayList<>();
+    e.fieldNames().forEachRemaining(fields::add);
+    assertThat(fields.getLast()).as("kube's field order").isEqualTo("annotations");
+  }
+
+  @Test
+  void podSecurityEnforce_refusal_isLoggedWithTheEnforcedPolicy() {
+    namespace("audited-baseline", "\"pod-security.kubernetes.io/enforce\":\"baseline\"");
+    HttpResponse<String> r = send("POST", "/api/v1/namespaces/audited-baseline/pods",
+        pod("host", "{\"hostNetwork\":true,\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}"),
+        "Authorization", "Bearer alice-token");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(403);
+
+    JsonNode e = events(auditId(r), 1).getFirst();
+    assertThat(e.path("responseStatus").path("message").asText()).isEqualTo("pods \"host\" is forbidden: "
+        + "violates PodSecurity \"baseline:latest\": host namespaces (hostNetwork=true)");
+    assertThat(e.path("annotations").toString())
+        .isEqualTo("{\"pod-security.kubernetes.io/enforce-policy\":\"baseline:latest\"}");
+  }
+
+  @Test
+  void anImpersonatedWrite_isLoggedWithItsAnnotations() {
+    HttpResponse<String> r = send("POST", "/api/v1/namespaces/default/pods",
+        pod("impersonated", "{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}"),
+        "Authorization", "Bearer alice-token", "Impersonate-User", "bob");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+
+    JsonNode e = events(auditId(r), 1).getFirst();
+    assertThat(e.path("impersonatedUser").path("username").asText()).isEqualTo("bob");
+    assertThat(e.path("annotations").toString())
+        .isEqualTo("{\"pod-security.kubernetes.io/enforce-policy\":\"privileged:latest\"}");
   }
 
   @Test
