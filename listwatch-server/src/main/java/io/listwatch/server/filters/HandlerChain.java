@@ -83,7 +83,7 @@ public final class HandlerChain {
     }
     MaxInFlightLimit.Slot slot = inFlight.acquire(effective.user(), info);
     try {
-      authorize(effective, info);
+      authorize(effective, info, audit);
       MaxInFlightLimit.Slot watch = info.verb().equals("watch")
           ? watchLimit.acquire(effective.user()) : MaxInFlightLimit.Slot.NONE;
       return new Admitted(effective, slot, watch);
@@ -114,21 +114,35 @@ public final class HandlerChain {
     throw StatusException.unauthorized();
   }
 
-  private void authorize(ApiRequest request, RequestInfo info) {
+  /** kube's authorization filter's audit annotations: its decision, and the authorizer's reason. */
+  static final String DECISION_ANNOTATION = "authorization.k8s.io/decision";
+  static final String REASON_ANNOTATION = "authorization.k8s.io/reason";
+
+  private void authorize(ApiRequest request, RequestInfo info, RequestAudit audit) {
     UserInfo user = request.user();
     if (user.inGroup(UserInfo.MASTERS)) {
-      return; // kube's privileged-groups authorizer comes first
+      annotate(audit, "allow", ""); // kube's privileged-groups authorizer comes first, and gives no reason
+      return;
     }
     Attributes attributes = Attributes.of(user, info, request.query());
     Decision d = authorizer.authorize(attributes);
     if (d.allowed()) {
+      annotate(audit, "allow", d.reason());
       return;
     }
+    annotate(audit, "forbid", d.reason());
     if (user.name().equals(UserInfo.ANONYMOUS_NAME)) {
       // a request without credentials that anonymous may not make: ask for credentials
       throw StatusException.unauthorized();
     }
     throw Forbidden.of(attributes, d.reason());
+  }
+
+  private static void annotate(RequestAudit audit, String decision, String reason) {
+    if (audit != null) {
+      audit.annotations().add(DECISION_ANNOTATION, decision);
+      audit.annotations().add(REASON_ANNOTATION, reason == null ? "" : reason);
+    }
   }
 
   /** Thread-safe: release runs at most once. */

@@ -50,10 +50,13 @@ class AuditLogTest {
       return a.user().name().equals("alice") ? Decision.allow("") : Decision.noOpinion("");
     }
     if (a.user().name().equals("carol") && a.resource().equals("secrets")) {
-      return Decision.noOpinion("");
+      return Decision.noOpinion("carol may not touch secrets");
     }
-    return Decision.allow("");
+    return Decision.allow("allowed by the test");
   };
+  /** What kube's authorization filter notes for every request this test's authorizer allows. */
+  static final String ALLOWED = "\"authorization.k8s.io/decision\":\"allow\","
+      + "\"authorization.k8s.io/reason\":\"allowed by the test\"";
 
   @BeforeAll
   static void start() throws Exception {
@@ -145,7 +148,8 @@ class AuditLogTest {
     assertThat(e.path("responseStatus").toString()).isEqualTo("{\"metadata\":{},\"code\":201}");
     assertThat(e.has("requestObject")).isFalse(); // Metadata: no bodies
     assertThat(e.has("responseObject")).isFalse();
-    assertThat(e.has("annotations")).as("no plug-in noted anything").isFalse();
+    assertThat(e.path("annotations").toString()).as("no plug-in noted anything; the authorizer's decision")
+        .isEqualTo("{" + ALLOWED + "}");
     String received = e.path("requestReceivedTimestamp").asText();
     String stage = e.path("stageTimestamp").asText();
     assertThat(received).matches(MICRO_TIME);
@@ -182,7 +186,7 @@ class AuditLogTest {
         + "seccompProfile (pod or container \"c\" must set securityContext.seccompProfile.type to "
         + "\"RuntimeDefault\" or \"Localhost\")");
     assertThat(annotations.path("pod-security.kubernetes.io/enforce-policy").asText()).isEqualTo("privileged:latest");
-    assertThat(annotations.size()).isEqualTo(2);
+    assertThat(annotations.size()).isEqualTo(4); // and the authorizer's decision and reason
     List<String> fields = new java.util.ArrayList<>();
     e.fieldNames().forEachRemaining(fields::add);
     assertThat(fields.getLast()).as("kube's field order").isEqualTo("annotations");
@@ -200,7 +204,7 @@ class AuditLogTest {
     assertThat(e.path("responseStatus").path("message").asText()).isEqualTo("pods \"host\" is forbidden: "
         + "violates PodSecurity \"baseline:latest\": host namespaces (hostNetwork=true)");
     assertThat(e.path("annotations").toString())
-        .isEqualTo("{\"pod-security.kubernetes.io/enforce-policy\":\"baseline:latest\"}");
+        .isEqualTo("{" + ALLOWED + ",\"pod-security.kubernetes.io/enforce-policy\":\"baseline:latest\"}");
   }
 
   @Test
@@ -213,7 +217,7 @@ class AuditLogTest {
     JsonNode e = events(auditId(r), 1).getFirst();
     assertThat(e.path("impersonatedUser").path("username").asText()).isEqualTo("bob");
     assertThat(e.path("annotations").toString())
-        .isEqualTo("{\"pod-security.kubernetes.io/enforce-policy\":\"privileged:latest\"}");
+        .isEqualTo("{" + ALLOWED + ",\"pod-security.kubernetes.io/enforce-policy\":\"privileged:latest\"}");
   }
 
   @Test
@@ -244,6 +248,9 @@ class AuditLogTest {
     assertThat(e.path("user").path("username").asText()).isEqualTo("carol");
     assertThat(e.path("responseStatus").path("code").asInt()).isEqualTo(403);
     assertThat(e.path("responseStatus").path("reason").asText()).isEqualTo("Forbidden");
+    assertThat(e.path("annotations").toString()).as("kube's authorization filter's decision and the authorizer's reason")
+        .isEqualTo("{\"authorization.k8s.io/decision\":\"forbid\","
+            + "\"authorization.k8s.io/reason\":\"carol may not touch secrets\"}");
   }
 
   @Test
