@@ -32,10 +32,9 @@ public record FieldPath(List<PathElement> elements) implements Comparable<FieldP
 
   /** This path followed by {@code next}. */
   public FieldPath child(PathElement next) {
-    List<PathElement> e = new ArrayList<>(elements.size() + 1);
-    e.addAll(elements);
-    e.add(next);
-    return new FieldPath(e);
+    PathElement[] e = elements.toArray(new PathElement[elements.size() + 1]);
+    e[e.length - 1] = java.util.Objects.requireNonNull(next);
+    return new FieldPath(List.of(e)); // already immutable: the constructor does not copy it again
   }
 
   /** The number of elements. */
@@ -51,7 +50,12 @@ public record FieldPath(List<PathElement> elements) implements Comparable<FieldP
   @Override
   public int compareTo(FieldPath o) {
     for (int i = 0; i < Math.min(size(), o.size()); i++) {
-      int c = elements.get(i).compareTo(o.elements.get(i));
+      PathElement mine = elements.get(i);
+      PathElement theirs = o.elements.get(i);
+      if (mine == theirs) {
+        continue; // paths built from one parent share its elements: skip the common prefix cheaply
+      }
+      int c = mine.compareTo(theirs);
       if (c != 0) {
         return c;
       }

@@ -10,7 +10,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -32,13 +31,29 @@ public final class FieldsV1 {
 
   /** {@code set} in FieldsV1 form. */
   public static ObjectNode toJson(FieldSet set) {
+    // the set iterates in path order, so each node's children arrive in order, after the
+    // prefix they share with the path before: the tree is built in one pass, without lookups
     Node root = new Node();
+    List<Node> open = new ArrayList<>(); // the nodes of the previous path, by depth
+    List<PathElement> previous = List.of();
     for (FieldPath p : set) {
-      Node n = root;
-      for (PathElement e : p.elements()) {
-        n = n.children.computeIfAbsent(e, k -> new Node());
+      List<PathElement> elements = p.elements();
+      int common = 0;
+      while (common < elements.size() && common < previous.size()
+          && (elements.get(common) == previous.get(common) || elements.get(common).compareTo(previous.get(common)) == 0)) {
+        common++;
+      }
+      open.subList(common, open.size()).clear();
+      Node n = common == 0 ? root : open.get(common - 1);
+      for (int i = common; i < elements.size(); i++) {
+        Node child = new Node();
+        n.elements.add(elements.get(i));
+        n.children.add(child);
+        open.add(child);
+        n = child;
       }
       n.member = true;
+      previous = elements;
     }
     return root.emit();
   }
@@ -120,22 +135,57 @@ public final class FieldsV1 {
   public static String keyOf(PathElement e) {
     return switch (e.kind()) {
       case FIELD -> "f:" + e.fieldName();
-      case KEY -> "k:" + e.key();
+      case KEY -> "k:" + keyJson(e.key());
       case VALUE -> "v:" + e.value();
       case INDEX -> "i:" + e.index();
     };
   }
 
+  /**
+   * A list item's key as compact JSON, as Jackson writes it: written here for the usual flat key
+   * of strings, whole numbers and booleans (Jackson's writer costs more than the key); others by
+   * Jackson.
+   */
+  private static String keyJson(ObjectNode key) {
+    StringBuilder b = new StringBuilder(48).append('{');
+    for (Iterator<Map.Entry<String, JsonNode>> it = key.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> f = it.next();
+      JsonNode v = f.getValue();
+      quoted(b, f.getKey()).append(':');
+      if (v.isTextual()) {
+        quoted(b, v.textValue());
+      } else if (v.isIntegralNumber() && v.canConvertToLong() || v.isBoolean()) {
+        b.append(v.asText());
+      } else {
+        return key.toString();
+      }
+      if (it.hasNext()) {
+        b.append(',');
+      }
+    }
+    return b.append('}').toString();
+  }
+
+  private static StringBuilder quoted(StringBuilder b, String s) {
+    b.append('"');
+    com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(s, b);
+    return b.append('"');
+  }
+
+  /** A node of the tree being written: its children in path order. Confined to one call. */
   private static final class Node {
     boolean member;
-    final TreeMap<PathElement, Node> children = new TreeMap<>();
+    final List<PathElement> elements = new ArrayList<>(2);
+    final List<Node> children = new ArrayList<>(2);
 
     ObjectNode emit() {
       ObjectNode o = JsonNodeFactory.instance.objectNode();
       if (member && !children.isEmpty()) {
         o.set(".", JsonNodeFactory.instance.objectNode());
       }
-      children.forEach((pe, n) -> o.set(keyOf(pe), n.emit()));
+      for (int i = 0; i < children.size(); i++) {
+        o.set(keyOf(elements.get(i)), children.get(i).emit());
+      }
       return o;
     }
   }

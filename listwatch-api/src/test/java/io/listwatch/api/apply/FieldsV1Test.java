@@ -51,6 +51,23 @@ class FieldsV1Test {
     assertThat(back).isEqualTo(JSON.writeValueAsString(in));
   }
 
+  /** A list item's key is written as Jackson writes its JSON, escapes and all. */
+  @Test
+  void keyOf_writesTheKeyAsJacksonWouldWriteIt() {
+    Map<String, JsonNode> fields = new LinkedHashMap<>();
+    fields.put("name", TextNode.valueOf("a\"b\u00e9\n\\"));
+    fields.put("n", IntNode.valueOf(-3));
+    fields.put("ok", com.fasterxml.jackson.databind.node.BooleanNode.TRUE);
+    PathElement flat = PathElement.key(Map.of("port", IntNode.valueOf(80), "protocol", TextNode.valueOf("TCP")));
+    PathElement mixed = PathElement.key(fields);
+
+    assertThat(FieldsV1.keyOf(flat)).isEqualTo("k:" + flat.key());
+    assertThat(FieldsV1.keyOf(mixed)).isEqualTo("k:" + mixed.key())
+        .isEqualTo("k:{\"n\":-3,\"name\":\"a\\\"b\u00e9\\n\\\\\",\"ok\":true}");
+    PathElement fractional = PathElement.key(Map.of("f", com.fasterxml.jackson.databind.node.DoubleNode.valueOf(1.5)));
+    assertThat(FieldsV1.keyOf(fractional)).isEqualTo("k:{\"f\":1.5}");
+  }
+
   @Test
   void deployment_parsesToKubesPaths() {
     FieldSet s = FieldsV1.parse(json((String) kubeSamples().findFirst().orElseThrow().get()[1]));
