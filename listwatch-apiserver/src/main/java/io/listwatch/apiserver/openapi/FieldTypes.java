@@ -29,6 +29,8 @@ final class FieldTypes {
 
   /** Definitions in {@link ProtoSchemas.Dialect#OPENAPI_3}, by name. */
   private final Map<String, ObjectNode> definitions;
+  /** {@link #definitions}' references, followed once. */
+  private final SchemaRefs refs;
 
   /**
    * Per definition's schema (by identity), the list and map fields kube's Go types encode even
@@ -51,6 +53,7 @@ final class FieldTypes {
 
   FieldTypes(Map<String, ObjectNode> definitions) {
     this.definitions = Map.copyOf(definitions);
+    this.refs = new SchemaRefs(this.definitions);
     definitions.forEach((name, schema) -> {
       Set<String> kept = new HashSet<>(NOT_OMITTED.getOrDefault(name, Set.of()));
       schema.path("required").forEach(f -> kept.add(f.asText()));
@@ -272,7 +275,7 @@ final class FieldTypes {
   }
 
   private ObjectNode resolve(JsonNode schema) {
-    return ProtoSchemas.resolve(definitions, schema);
+    return refs.resolve(schema);
   }
 
   private String mismatch(JsonNode value, String struct, String path, JsonNode declared) {

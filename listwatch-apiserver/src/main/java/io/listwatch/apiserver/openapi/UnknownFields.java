@@ -32,9 +32,12 @@ final class UnknownFields {
 
   /** Definitions in {@link ProtoSchemas.Dialect#OPENAPI_3}, by name. */
   private final Map<String, ObjectNode> definitions;
+  /** {@link #definitions}' references, followed once. */
+  private final SchemaRefs refs;
 
   UnknownFields(Map<String, ObjectNode> definitions) {
     this.definitions = Map.copyOf(definitions);
+    this.refs = new SchemaRefs(this.definitions);
   }
 
   /** Whether {@code definition} is known. */
@@ -80,7 +83,7 @@ final class UnknownFields {
   }
 
   private ObjectNode resolve(JsonNode schema) {
-    return ProtoSchemas.resolve(definitions, schema);
+    return refs.resolve(schema);
   }
 
   /** What an object of this schema is checked as. */
