@@ -20,13 +20,13 @@ import java.util.Set;
  * ({@link TopologySpreadValidation}), the names it refers to (service account, node, priority
  * class, runtime class), {@code activeDeadlineSeconds}, {@code hostname}/{@code subdomain},
  * tolerations ({@link TolerationValidation}), host aliases, {@code preemptionPolicy},
- * {@code overhead} and {@code os}. Field paths are kube's, under the given prefix ({@code spec}
+ * {@code overhead} and {@code os} ({@link PodOsValidation}). Field paths are kube's, under the given prefix ({@code spec}
  * for a pod, {@code spec.template.spec} for a workload). The rules kube applies to a pod only
  * (not to a template) are {@link #pod}'s. The JSON helpers the pod validations share live here
  * too. Stateless.
  *
- * <p>Not checked: volume devices, resize policies, resource claims, Windows/Linux-only fields,
- * user namespaces beyond {@code hostUsers}, image pull secrets, {@code matchLabelKeys}. A value
+ * <p>Not checked: volume devices, resize policies, resource claims, Windows host-process and
+ * {@code windowsOptions} syntax, user namespaces beyond {@code hostUsers}, image pull secrets, {@code matchLabelKeys}. A value
  * of the wrong JSON type (kube's decoder would answer 400) is skipped.
  */
 final class PodSpecValidation {
@@ -98,7 +98,7 @@ final class PodSpecValidation {
     if (spec.path("overhead").isObject()) {
       ResourceRequirementsValidation.overhead(spec.path("overhead"), path + ".overhead", errors);
     }
-    os(spec.path("os"), path + ".os", errors);
+    PodOsValidation.validate(spec, path, errors);
   }
 
   /**
@@ -149,19 +149,6 @@ final class PodSpecValidation {
     }
     if (spec.path("hostIPC").asBoolean(false)) {
       errors.add(FieldErrors.forbidden(path + ".HostIPC", detail));
-    }
-  }
-
-  /** kube's {@code validateOS}: a name, {@code linux} or {@code windows}. */
-  private static void os(JsonNode os, String path, List<Status.Cause> errors) {
-    if (!os.isObject()) {
-      return;
-    }
-    String name = text(os, "name");
-    if (name.isEmpty()) {
-      errors.add(FieldErrors.required(path + ".name", "cannot be empty"));
-    } else if (!name.equals("linux") && !name.equals("windows")) {
-      errors.add(FieldErrors.notSupported(path, name, List.of("linux", "windows")));
     }
   }
 
