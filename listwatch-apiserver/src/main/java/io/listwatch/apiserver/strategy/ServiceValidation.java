@@ -295,12 +295,9 @@ final class ServiceValidation {
     }
   }
 
-  /** kube 1.32's check of one source range: {@code ParseCIDRSloppy} of the trimmed value. */
+  /** kube 1.32's check of one source range: {@code IsValidCIDR} of the trimmed value. */
   private static void cidr(String value, String path, List<Status.Cause> errors) {
-    String trimmed = value.strip();
-    if (Cidr.parse(trimmed).isEmpty()) {
-      errors.add(FieldErrors.invalid(path, trimmed, "must be a CIDR"));
-    }
+    Cidr.check(path, value.strip(), errors);
   }
 
   /**

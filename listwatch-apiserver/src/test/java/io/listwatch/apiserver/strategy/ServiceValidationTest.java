@@ -71,9 +71,9 @@ class ServiceValidationTest {
       {"ports":[{"port":80}],"internalTrafficPolicy":"Foo"}     | spec.internalTrafficPolicy: Unsupported value: "Foo": supported values: "Cluster", "Local"
       {"ports":[{"port":80}],"allocateLoadBalancerNodePorts":true} | spec.allocateLoadBalancerNodePorts: Forbidden: may only be used when `type` is 'LoadBalancer'
       {"ports":[{"port":80}],"loadBalancerSourceRanges":["10.0.0.0/8"]} | spec.LoadBalancerSourceRanges: Forbidden: may only be used when `type` is 'LoadBalancer'
-      {"type":"LoadBalancer","ports":[{"port":80}],"loadBalancerSourceRanges":["10.0.0.0/8","1.2.3.4"]} | spec.LoadBalancerSourceRanges[1]: Invalid value: "1.2.3.4": must be a CIDR
-      {"type":"LoadBalancer","ports":[{"port":80}],"loadBalancerSourceRanges":["foo"," 10.0.0.300/8 "]} | spec.LoadBalancerSourceRanges[0]: Invalid value: "foo": must be a CIDR ;; spec.LoadBalancerSourceRanges[1]: Invalid value: "10.0.0.300/8": must be a CIDR
-      {"ports":[{"port":80}],"loadBalancerSourceRanges":["bar"]} | spec.LoadBalancerSourceRanges: Forbidden: may only be used when `type` is 'LoadBalancer' ;; spec.LoadBalancerSourceRanges[0]: Invalid value: "bar": must be a CIDR
+      {"type":"LoadBalancer","ports":[{"port":80}],"loadBalancerSourceRanges":["10.0.0.0/8","1.2.3.4"]} | spec.LoadBalancerSourceRanges[1]: Invalid value: "1.2.3.4": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)
+      {"type":"LoadBalancer","ports":[{"port":80}],"loadBalancerSourceRanges":["foo"," 10.0.0.300/8 "]} | spec.LoadBalancerSourceRanges[0]: Invalid value: "foo": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64) ;; spec.LoadBalancerSourceRanges[1]: Invalid value: "10.0.0.300/8": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)
+      {"ports":[{"port":80}],"loadBalancerSourceRanges":["bar"]} | spec.LoadBalancerSourceRanges: Forbidden: may only be used when `type` is 'LoadBalancer' ;; spec.LoadBalancerSourceRanges[0]: Invalid value: "bar": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)
       {"type":"LoadBalancer","ports":[{"port":80}],"loadBalancerClass":"Bad/Class/x"} | spec.loadBalancerClass: Invalid value: "Bad/Class/x": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')
       {"type":"LoadBalancer","ports":[{"port":80}],"loadBalancerClass":"-bad"} | spec.loadBalancerClass: Invalid value: "-bad": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')
       {"ports":[{"port":80}],"loadBalancerClass":"example.com/lb"} | spec.loadBalancerClass: Forbidden: may only be used when `type` is 'LoadBalancer'
@@ -161,8 +161,8 @@ class ServiceValidationTest {
   @CsvSource(delimiter = '|', quoteCharacter = '~', textBlock = """
       LoadBalancer | 10.0.0.0/8, 192.168.0.0/16 | []            |
       LoadBalancer | ~  ~                      | []            |
-      LoadBalancer | 10.0.0.0/8,foo            | []            | metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]: Invalid value: "foo": must be a CIDR
-      LoadBalancer | 10.0.0.0/8,,1.2.3.4/32    | []            | metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]: Invalid value: "": must be a CIDR
+      LoadBalancer | 10.0.0.0/8,foo            | []            | metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]: Invalid value: "foo": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)
+      LoadBalancer | 10.0.0.0/8,,1.2.3.4/32    | []            | metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]: Invalid value: "": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)
       ClusterIP    | 10.0.0.0/8                | []            | metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]: Forbidden: may only be used when `type` is 'LoadBalancer'
       LoadBalancer | foo                       | ["10.0.0.0/8"] |
       """)
