@@ -23,6 +23,7 @@ import java.util.List;
  *       {@code allowPrivilegeEscalation}, {@code procMount}, {@code runAsUser},
  *       {@code runAsGroup} ({@code cannot be set for a windows pod}).</li>
  * </ul>
+ * And, whatever the OS, kube's {@code validateWindowsHostProcessPod} ({@link #hostProcess}).
  * Containers are visited as kube's {@code VisitContainersWithPath} does: init containers,
  * containers, then ephemeral containers. A field "set" is one present and not {@code null}
  * (kube's non-nil pointer or slice). Stateless.
@@ -60,6 +61,46 @@ final class PodOsValidation {
       windows(spec, path, errors);
     } else {
       errors.add(FieldErrors.notSupported(path + ".os", name, List.of("linux", "windows")));
+    }
+  }
+
+  /**
+   * kube's {@code validateWindowsHostProcessPod}: a container's {@code hostProcess} must equal
+   * the pod's when both are set; a pod with any host-process container (its own setting or the
+   * pod's) must have only such containers and {@code hostNetwork: true}. (Privileged pods are
+   * allowed here, as with kube's {@code --allow-privileged=true}, so kube's "disallowed by
+   * cluster policy" never applies.)
+   */
+  static void hostProcess(JsonNode spec, String path, List<Status.Cause> errors) {
+    JsonNode podValue = spec.path("securityContext").path("windowsOptions").path("hostProcess");
+    Boolean pod = podValue.isBoolean() ? podValue.booleanValue() : null;
+    int containers = 0;
+    int hostProcess = 0;
+    for (String list : CONTAINER_LISTS) {
+      JsonNode items = spec.path(list);
+      for (int i = 0; i < items.size(); i++) {
+        containers++;
+        JsonNode value = items.get(i).path("securityContext").path("windowsOptions").path("hostProcess");
+        Boolean container = value.isBoolean() ? value.booleanValue() : null;
+        if (pod != null && container != null && !pod.equals(container)) {
+          errors.add(FieldErrors.invalid(path + "." + list + "[" + i + "].securityContext.windowsOptions.hostProcess",
+              container, "pod hostProcess value must be identical if both are specified, was " + pod));
+        }
+        if (container != null ? container : Boolean.TRUE.equals(pod)) {
+          hostProcess++;
+        }
+      }
+    }
+    if (hostProcess > 0) {
+      if (hostProcess != containers) {
+        errors.add(FieldErrors.invalid(path, "",
+            "If pod contains any hostProcess containers then all containers must be HostProcess containers"));
+      }
+      boolean hostNetwork = spec.path("hostNetwork").asBoolean(false);
+      if (!hostNetwork) {
+        errors.add(FieldErrors.invalid(path + ".hostNetwork", false,
+            "hostNetwork must be true if pod contains any hostProcess containers"));
+      }
     }
   }
 

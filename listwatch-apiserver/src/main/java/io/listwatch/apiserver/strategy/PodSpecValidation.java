@@ -17,17 +17,19 @@ import java.util.Set;
  * {@code dnsPolicy}, {@code nodeSelector}, the security context
  * ({@link SecurityContextValidation}), affinity ({@link AffinityValidation}), {@code dnsConfig}
  * ({@link DnsValidation}), readiness and scheduling gates, topology spread
- * ({@link TopologySpreadValidation}), the names it refers to (service account, node, priority
- * class, runtime class), {@code activeDeadlineSeconds}, {@code hostname}/{@code subdomain},
- * tolerations ({@link TolerationValidation}), host aliases, {@code preemptionPolicy},
- * {@code overhead} and {@code os} ({@link PodOsValidation}). Field paths are kube's, under the given prefix ({@code spec}
- * for a pod, {@code spec.template.spec} for a workload). The rules kube applies to a pod only
- * (not to a template) are {@link #pod}'s. The JSON helpers the pod validations share live here
- * too. Stateless.
+ * ({@link TopologySpreadValidation}), Windows host-process containers, {@code hostUsers}, the
+ * names it refers to (service account, node, priority class, runtime class),
+ * {@code activeDeadlineSeconds}, {@code hostname}/{@code subdomain}, tolerations
+ * ({@link TolerationValidation}), host aliases, {@code preemptionPolicy}, {@code overhead} and
+ * {@code os} with what each OS forbids ({@link PodOsValidation}). Field paths are kube's, under
+ * the given prefix ({@code spec} for a pod, {@code spec.template.spec} for a workload). The
+ * rules kube applies to a pod only (not to a template) are {@link #pod}'s. The JSON helpers the
+ * pod validations share live here too. Stateless.
  *
- * <p>Not checked: volume devices, resize policies, resource claims, Windows host-process and
- * {@code windowsOptions} syntax, user namespaces beyond {@code hostUsers}, image pull secrets, {@code matchLabelKeys}. A value
- * of the wrong JSON type (kube's decoder would answer 400) is skipped.
+ * <p>Not checked: volume devices, resize policies, resource claims, the syntax of
+ * {@code windowsOptions} (GMSA credential specs, {@code runAsUserName}), user namespaces beyond
+ * {@code hostUsers}, image pull secrets, {@code matchLabelKeys}. A value of the wrong JSON type
+ * (kube's decoder would answer 400) is skipped.
  */
 final class PodSpecValidation {
 
@@ -75,6 +77,7 @@ final class PodSpecValidation {
     }
     schedulingGates(spec.path("schedulingGates"), path + ".schedulingGates", errors);
     TopologySpreadValidation.constraints(spec.path("topologySpreadConstraints"), path + ".topologySpreadConstraints", errors);
+    PodOsValidation.hostProcess(spec, path, errors);
     hostUsers(spec, path, hostUsers, errors);
     subdomainIfSet(text(spec, "serviceAccountName"), path + ".serviceAccountName", errors);
     subdomainIfSet(text(spec, "nodeName"), path + ".nodeName", errors);

@@ -56,6 +56,23 @@ class PodOsValidationTest {
         .containsExactlyElementsOf(causes == null ? List.of() : List.of(causes.split("; ")));
   }
 
+  /** kube's {@code validateWindowsHostProcessPod} (cases of kube's {@code TestValidateWindowsHostProcessPod}). */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', quoteCharacter = '~', textBlock = """
+      "hostNetwork":true,"securityContext":{"windowsOptions":{"hostProcess":true}}   | ~~                                 |
+      "hostNetwork":true                                                           | "windowsOptions":{"hostProcess":true} |
+      ~~                                                                           | "windowsOptions":{"hostProcess":false} |
+      "securityContext":{"windowsOptions":{"hostProcess":true}}                    | ~~                                 | spec.hostNetwork: Invalid value: false: hostNetwork must be true if pod contains any hostProcess containers
+      "hostNetwork":true,"securityContext":{"windowsOptions":{"hostProcess":true}}   | "windowsOptions":{"hostProcess":false} | spec.containers[0].securityContext.windowsOptions.hostProcess: Invalid value: false: pod hostProcess value must be identical if both are specified, was true
+      "hostNetwork":true,"initContainers":[{"name":"i","image":"i"}]                | "windowsOptions":{"hostProcess":true} | spec: Invalid value: "": If pod contains any hostProcess containers then all containers must be HostProcess containers
+      "hostNetwork":true,"securityContext":{"windowsOptions":{"hostProcess":false}},"initContainers":[{"name":"i","image":"i","securityContext":{"windowsOptions":{"hostProcess":true}}}] | ~~ | spec.initContainers[0].securityContext.windowsOptions.hostProcess: Invalid value: true: pod hostProcess value must be identical if both are specified, was false; spec: Invalid value: "": If pod contains any hostProcess containers then all containers must be HostProcess containers
+      """)
+  void windowsHostProcess(String fields, String container, String causes) {
+    assertThat(StrategyCases.create(new PodStrategy(), pod("windows", fields == null ? "" : fields,
+        container == null ? "" : container)))
+        .containsExactlyElementsOf(causes == null ? List.of() : List.of(causes.split("; ")));
+  }
+
   @Test
   void template_hasTheRulesToo_atItsPath() {
     String deployment = "{\"metadata\":{\"name\":\"d\"},\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},"
