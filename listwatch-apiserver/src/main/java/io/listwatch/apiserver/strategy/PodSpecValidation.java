@@ -26,8 +26,7 @@ import java.util.Set;
  * rules kube applies to a pod only (not to a template) are {@link #pod}'s. The JSON helpers the
  * pod validations share live here too. Stateless.
  *
- * <p>Not checked: volume devices, resize policies, resource claims, the syntax of
- * {@code windowsOptions} (GMSA credential specs, {@code runAsUserName}), user namespaces beyond
+ * <p>Not checked: volume devices, resize policies, resource claims, user namespaces beyond
  * {@code hostUsers}, image pull secrets, {@code matchLabelKeys}. A value of the wrong JSON type
  * (kube's decoder would answer 400) is skipped.
  */

@@ -26,7 +26,8 @@
  *   <li>Pod validation, kube's {@code ValidatePodSpec} and {@code ValidatePodUpdate} by part:
  *       {@code PodSpecValidation} (the entry, shared by pods and templates), the containers'
  *       ({@code Container*Validation}), {@code VolumeValidation}, {@code ProbeValidation},
- *       {@code ResourceRequirementsValidation}, {@code SecurityContextValidation},
+ *       {@code ResourceRequirementsValidation}, {@code SecurityContextValidation} (with
+ *       {@code WindowsSecurityContextValidation}),
  *       {@code AffinityValidation}, {@code TolerationValidation}, {@code PodOsValidation} (what
  *       a linux or windows pod may not set), {@code PodUpdateValidation};
  *       {@code PodWarnings} (kube's warnings about pods and templates).</li>
