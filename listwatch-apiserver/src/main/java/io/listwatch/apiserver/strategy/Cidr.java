@@ -31,6 +31,20 @@ record Cidr(BigInteger network, int bits, int prefix) {
     return Optional.of(new Cidr(address.and(mask), bits, prefix));
   }
 
+  /**
+   * kube 1.32's {@code IsValidCIDR} (apimachinery, before 1.33's strict forms): adds
+   * {@code must be a valid CIDR value, ...} at {@code path} unless {@code value} parses;
+   * returns whether it did.
+   */
+  static boolean check(String path, String value, java.util.List<io.listwatch.api.Status.Cause> errors) {
+    if (parse(value).isPresent()) {
+      return true;
+    }
+    errors.add(io.listwatch.apiserver.validation.FieldErrors.invalid(path, value,
+        "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"));
+    return false;
+  }
+
   /** An IP address literal (never a host name: nothing is looked up), or empty. */
   static Optional<byte[]> parseIp(String s) {
     return Optional.ofNullable(io.listwatch.apiserver.validation.IpAddresses.parse(s));

@@ -13,8 +13,12 @@ import java.util.regex.Pattern;
 
 /**
  * CronJobs (batch/v1), kube's defaults: {@code concurrencyPolicy: Allow}, {@code suspend:
- * false}, history limits 3 (successful) and 1 (failed), and their job template's defaults
- * ({@link JobStrategy#defaultSpec}); kube's validation ({@link #validate}).
+ * false}, history limits 3 (successful) and 1 (failed), and the job template's pod template
+ * ({@link PodSpecDefaults#template}) but not the Job's own defaults: kube 1.32's generated
+ * {@code SetObjectDefaults_CronJob} calls {@code SetDefaults_CronJob} and the pod spec's
+ * defaulters, and {@code SetDefaults_Job} takes a Job, not a job template, so a stored CronJob's
+ * {@code spec.jobTemplate.spec} keeps only what the client set (the Jobs the controller makes
+ * from it get the Job's defaults when created). kube's validation ({@link #validate}).
  */
 final class CronJobStrategy implements RestStrategy {
 
@@ -33,7 +37,7 @@ final class CronJobStrategy implements RestStrategy {
     defaultIfAbsent(spec, "failedJobsHistoryLimit", 1);
     ObjectNode jobTemplate = object(spec, "jobTemplate", false);
     if (jobTemplate != null) {
-      JobStrategy.defaultSpec(object(jobTemplate, "spec", false));
+      PodSpecDefaults.template(object(jobTemplate, "spec", false));
     }
   }
 

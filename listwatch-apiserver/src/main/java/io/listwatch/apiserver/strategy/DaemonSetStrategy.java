@@ -15,7 +15,8 @@ import java.util.List;
  * unavailable and 0 max surge (none for a strategy of another type), {@code
  * revisionHistoryLimit: 10} and the pod template's defaults ({@code kubectl rollout status}
  * refuses a DaemonSet whose update strategy is not RollingUpdate); a {@code /status} write
- * keeps the stored labels.
+ * keeps the stored labels; the template generation annotation is the server's
+ * ({@link DaemonSetTemplateGeneration}).
  */
 final class DaemonSetStrategy extends WorkloadStrategy {
 
@@ -31,6 +32,22 @@ final class DaemonSetStrategy extends WorkloadStrategy {
       }
     }
     defaultIfAbsent(spec, "revisionHistoryLimit", REVISION_HISTORY_LIMIT);
+  }
+
+  @Override
+  public void prepareForCreate(ObjectNode obj, java.time.Instant now) {
+    DaemonSetTemplateGeneration.onCreate(obj);
+  }
+
+  @Override
+  public void prepareForUpdate(ObjectNode obj, ObjectNode old) {
+    DaemonSetTemplateGeneration.onUpdate(obj, old, true);
+  }
+
+  @Override
+  public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
+    super.prepareForStatusUpdate(obj, old);
+    DaemonSetTemplateGeneration.onUpdate(obj, old, false);
   }
 
   @Override

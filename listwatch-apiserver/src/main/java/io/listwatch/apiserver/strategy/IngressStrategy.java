@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * ImplementationSpecific and an absolute path (for Exact and Prefix without {@code //},
  * {@code /./}, {@code /../}, {@code %2f} and not ending in {@code /..} or {@code /.}); each
  * backend a service (a DNS-1035 name, a port name or number but not both) or a resource, not
- * both; TLS hosts and secret names; the class name. Not checked: the status. Stateless.
+ * both; TLS hosts and secret names; the class name. A {@code /status} write: kube's
+ * {@code ValidateIngressStatusUpdate} ({@link #prepareForStatusUpdate}). Stateless.
  */
 final class IngressStrategy implements RestStrategy {
 
@@ -29,6 +30,17 @@ final class IngressStrategy implements RestStrategy {
   private static final String WILDCARD_MESSAGE = "a wildcard DNS-1123 subdomain must start with '*.', followed by a "
       + "valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an "
       + "alphanumeric character (e.g. '*.example.com', regex used for validation is '\\*\\." + SUBDOMAIN_FMT + "')";
+
+  /**
+   * kube's {@code ValidateIngressStatusUpdate}: the load balancer's ingress IPs and hostnames
+   * ({@link LoadBalancerStatusValidation}), refused in one 422.
+   */
+  @Override
+  public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
+    List<Status.Cause> errors = new java.util.ArrayList<>();
+    LoadBalancerStatusValidation.ingress(obj.path("status").path("loadBalancer"), "status.loadBalancer", errors);
+    StatusValidation.refuse("networking.k8s.io", "Ingress", obj, errors);
+  }
 
   @Override
   public void validate(ObjectNode obj, ObjectNode old, List<Status.Cause> errors) {

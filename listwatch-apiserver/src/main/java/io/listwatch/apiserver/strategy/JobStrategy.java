@@ -26,8 +26,11 @@ final class JobStrategy implements RestStrategy {
     defaultSpec(Fields.object(obj, "spec", true));
   }
 
-  /** The defaults of a job's spec (a job's own, or a cronjob's job template's); a null {@code spec} is left alone. */
-  static void defaultSpec(ObjectNode spec) {
+  /**
+   * kube's {@code SetDefaults_Job} and the pod template's defaults, of a Job's spec (not of a
+   * CronJob's job template, which kube does not give them); a null {@code spec} is left alone.
+   */
+  private static void defaultSpec(ObjectNode spec) {
     if (spec == null) {
       return;
     }

@@ -30,6 +30,14 @@ final class LabelSelectorValidation {
    * A missing or null selector has none.
    */
   static boolean validate(JsonNode selector, String path, List<Status.Cause> errors) {
+    return validate(selector, path, false, errors);
+  }
+
+  /**
+   * As {@link #validate(JsonNode, String, List)}; with {@code allowInvalidValues} (kube's
+   * {@code AllowInvalidLabelValueInSelector}) the values of match expressions are not checked.
+   */
+  static boolean validate(JsonNode selector, String path, boolean allowInvalidValues, List<Status.Cause> errors) {
     int before = errors.size();
     if (!NumericFields.given(selector)) {
       return true;
@@ -37,12 +45,12 @@ final class LabelSelectorValidation {
     labels(selector.path("matchLabels"), path + ".matchLabels", errors);
     JsonNode expressions = selector.path("matchExpressions");
     for (int i = 0; i < expressions.size(); i++) {
-      requirement(expressions.get(i), path + ".matchExpressions[" + i + "]", errors);
+      requirement(expressions.get(i), path + ".matchExpressions[" + i + "]", allowInvalidValues, errors);
     }
     return errors.size() == before;
   }
 
-  private static void requirement(JsonNode r, String path, List<Status.Cause> errors) {
+  private static void requirement(JsonNode r, String path, boolean allowInvalidValues, List<Status.Cause> errors) {
     String operator = r.path("operator").asText("");
     JsonNode values = r.path("values");
     switch (operator) {
@@ -60,7 +68,7 @@ final class LabelSelectorValidation {
       default -> errors.add(FieldErrors.invalid(path + ".operator", operator, "not a valid selector operator"));
     }
     labelName(r.path("key").asText(""), path + ".key", errors);
-    for (int i = 0; i < values.size(); i++) {
+    for (int i = 0; i < values.size() && !allowInvalidValues; i++) {
       String value = values.get(i).asText("");
       for (String msg : NameSyntax.isValidLabelValue(value)) {
         errors.add(FieldErrors.invalid(path + ".values[" + i + "]", value, msg));

@@ -64,10 +64,7 @@ final class NodeStrategy implements RestStrategy {
     Quantities.statusResources(obj.path("status"), errors);
     List<String> cidrs = podCidrs(spec);
     for (int i = 0; i < cidrs.size(); i++) {
-      if (Cidr.parse(cidrs.get(i)).isEmpty()) {
-        errors.add(FieldErrors.invalid("spec.podCIDRs[" + i + "]", cidrs.get(i),
-            "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"));
-      }
+      Cidr.check("spec.podCIDRs[" + i + "]", cidrs.get(i), errors);
     }
     if (cidrs.size() > 1) {
       if (cidrs.size() > 2 || !Cidr.isDualStack(cidrs)) {

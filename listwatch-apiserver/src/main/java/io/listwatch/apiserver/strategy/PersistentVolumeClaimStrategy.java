@@ -20,7 +20,8 @@ import java.util.Objects;
  *       than zero (kube's path {@code spec.resources[storage]}); storage class and volume
  *       attributes class DNS subdomains; volume mode Block or Filesystem; {@code dataSource}
  *       and {@code dataSourceRef} with name and kind (kind PersistentVolumeClaim without an
- *       apiGroup), the two the same unless the ref has a namespace.</li>
+ *       apiGroup), the two the same unless the ref has a namespace; {@code spec.selector} a valid
+ *       label selector.</li>
  *   <li>update: the spec is immutable except {@code volumeName} while unset, a storage class
  *       set where none was (or from the beta annotation), and, for a bound claim, the storage
  *       request and {@code volumeAttributesClassName}; the storage request may shrink (kube
@@ -58,7 +59,9 @@ final class PersistentVolumeClaimStrategy implements RestStrategy {
   @Override
   public void validate(ObjectNode obj, ObjectNode old, List<Status.Cause> errors) {
     JsonNode spec = obj.path("spec");
+    int selectorAt = errors.size() + (spec.path("accessModes").isEmpty() ? 1 : 0);
     Volumes.accessModes(spec.path("accessModes"), "spec.accessModes", "at least 1 access mode is required", errors);
+    errors.addAll(selectorAt, selectorErrors(spec.path("selector"), old));
     JsonNode storage = spec.path("resources").path("requests").path("storage");
     if (storage.isMissingNode()) {
       errors.add(FieldErrors.required("spec.resources[storage]", ""));
@@ -91,6 +94,20 @@ final class PersistentVolumeClaimStrategy implements RestStrategy {
     if (old != null) {
       validateUpdate(obj, old, errors);
     }
+  }
+
+  /**
+   * kube's {@code ValidateLabelSelector} of {@code spec.selector}, reported where kube reports it
+   * (after a missing access mode, before unsupported ones); label values are not checked on an
+   * update of a claim whose stored selector already fails (kube's
+   * {@code AllowInvalidLabelValueInSelector}).
+   */
+  private static List<Status.Cause> selectorErrors(JsonNode selector, ObjectNode old) {
+    boolean allowInvalidValues = old != null
+        && !LabelSelectorValidation.validate(old.path("spec").path("selector"), "", new ArrayList<>());
+    List<Status.Cause> errors = new ArrayList<>();
+    LabelSelectorValidation.validate(selector, "spec.selector", allowInvalidValues, errors);
+    return errors;
   }
 
   private static void validateUpdate(ObjectNode obj, ObjectNode old, List<Status.Cause> errors) {

@@ -17,17 +17,18 @@ import java.util.Set;
  * {@code dnsPolicy}, {@code nodeSelector}, the security context
  * ({@link SecurityContextValidation}), affinity ({@link AffinityValidation}), {@code dnsConfig}
  * ({@link DnsValidation}), readiness and scheduling gates, topology spread
- * ({@link TopologySpreadValidation}), the names it refers to (service account, node, priority
- * class, runtime class), {@code activeDeadlineSeconds}, {@code hostname}/{@code subdomain},
- * tolerations ({@link TolerationValidation}), host aliases, {@code preemptionPolicy},
- * {@code overhead} and {@code os}. Field paths are kube's, under the given prefix ({@code spec}
- * for a pod, {@code spec.template.spec} for a workload). The rules kube applies to a pod only
- * (not to a template) are {@link #pod}'s. The JSON helpers the pod validations share live here
- * too. Stateless.
+ * ({@link TopologySpreadValidation}), Windows host-process containers, {@code hostUsers}, the
+ * names it refers to (service account, node, priority class, runtime class),
+ * {@code activeDeadlineSeconds}, {@code hostname}/{@code subdomain}, tolerations
+ * ({@link TolerationValidation}), host aliases, {@code preemptionPolicy}, {@code overhead} and
+ * {@code os} with what each OS forbids ({@link PodOsValidation}). Field paths are kube's, under
+ * the given prefix ({@code spec} for a pod, {@code spec.template.spec} for a workload). The
+ * rules kube applies to a pod only (not to a template) are {@link #pod}'s. The JSON helpers the
+ * pod validations share live here too. Stateless.
  *
- * <p>Not checked: volume devices, resize policies, resource claims, Windows/Linux-only fields,
- * user namespaces beyond {@code hostUsers}, image pull secrets, {@code matchLabelKeys}. A value
- * of the wrong JSON type (kube's decoder would answer 400) is skipped.
+ * <p>Not checked: volume devices, resize policies, resource claims, user namespaces beyond
+ * {@code hostUsers}, image pull secrets, {@code matchLabelKeys}. A value of the wrong JSON type
+ * (kube's decoder would answer 400) is skipped.
  */
 final class PodSpecValidation {
 
@@ -75,6 +76,7 @@ final class PodSpecValidation {
     }
     schedulingGates(spec.path("schedulingGates"), path + ".schedulingGates", errors);
     TopologySpreadValidation.constraints(spec.path("topologySpreadConstraints"), path + ".topologySpreadConstraints", errors);
+    PodOsValidation.hostProcess(spec, path, errors);
     hostUsers(spec, path, hostUsers, errors);
     subdomainIfSet(text(spec, "serviceAccountName"), path + ".serviceAccountName", errors);
     subdomainIfSet(text(spec, "nodeName"), path + ".nodeName", errors);
@@ -98,7 +100,7 @@ final class PodSpecValidation {
     if (spec.path("overhead").isObject()) {
       ResourceRequirementsValidation.overhead(spec.path("overhead"), path + ".overhead", errors);
     }
-    os(spec.path("os"), path + ".os", errors);
+    PodOsValidation.validate(spec, path, errors);
   }
 
   /**
@@ -149,19 +151,6 @@ final class PodSpecValidation {
     }
     if (spec.path("hostIPC").asBoolean(false)) {
       errors.add(FieldErrors.forbidden(path + ".HostIPC", detail));
-    }
-  }
-
-  /** kube's {@code validateOS}: a name, {@code linux} or {@code windows}. */
-  private static void os(JsonNode os, String path, List<Status.Cause> errors) {
-    if (!os.isObject()) {
-      return;
-    }
-    String name = text(os, "name");
-    if (name.isEmpty()) {
-      errors.add(FieldErrors.required(path + ".name", "cannot be empty"));
-    } else if (!name.equals("linux") && !name.equals("windows")) {
-      errors.add(FieldErrors.notSupported(path, name, List.of("linux", "windows")));
     }
   }
 

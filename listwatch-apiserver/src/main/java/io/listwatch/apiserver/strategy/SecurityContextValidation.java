@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * {@code fsGroupChangePolicy}, {@code supplementalGroupsPolicy} and {@code procMount} among
  * kube's values ({@code Unmasked} only without the host's user namespace); seccomp and
  * AppArmor profiles of a known type, with a {@code localhostProfile} exactly for
- * {@code Localhost}; {@code allowPrivilegeEscalation: false} not with {@code privileged}.
+ * {@code Localhost}; {@code allowPrivilegeEscalation: false} not with {@code privileged};
+ * {@code windowsOptions} ({@link WindowsSecurityContextValidation}).
  * Field paths are those of kube's internal type, so a pod's {@code shareProcessNamespace} is
  * reported at {@code spec.securityContext.shareProcessNamespace}. Privileged containers are
  * allowed (kube-apiserver's {@code --allow-privileged=true}, as clusters run it). Stateless.
@@ -55,6 +56,7 @@ final class SecurityContextValidation {
           List.of("Always", "OnRootMismatch"), errors);
     }
     seccomp(sc, path + ".seccompProfile", errors);
+    WindowsSecurityContextValidation.options(sc, path + ".windowsOptions", errors);
     appArmor(sc, path + ".appArmorProfile", errors);
     if (sc.path("supplementalGroupsPolicy").isTextual()) {
       notSupportedUnless(sc.path("supplementalGroupsPolicy").textValue(), path + ".supplementalGroupsPolicy",
@@ -88,6 +90,7 @@ final class SecurityContextValidation {
         }
       }
     }
+    WindowsSecurityContextValidation.options(sc, path + ".windowsOptions", errors);
     appArmor(sc, path + ".appArmorProfile", errors);
   }
 

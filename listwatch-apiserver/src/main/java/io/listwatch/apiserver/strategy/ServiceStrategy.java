@@ -225,6 +225,6 @@ final class ServiceStrategy implements RestStrategy {
     if (old != null) {
       ServiceValidation.validateUpdate(obj.path("spec"), old.path("spec"), errors);
     }
-    ServiceValidation.validate(obj.path("spec"), errors);
+    ServiceValidation.validate(obj, errors);
   }
 }

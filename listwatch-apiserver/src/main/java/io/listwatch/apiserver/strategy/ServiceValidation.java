@@ -18,7 +18,9 @@ import java.util.Set;
  * port+protocol twice), the type and what each type requires or forbids (ExternalName's
  * {@code externalName}, headless rules), the selector's label syntax, session affinity, the
  * cluster IPs and IP families and their consistency, external IPs, traffic policies, and on
- * update the cluster IPs and IP families that may not change once set. Stateless.
+ * update the cluster IPs and IP families that may not change once set; a LoadBalancer's source
+ * ranges (the field, or else kube's annotation) and its class (a qualified name, for
+ * LoadBalancers only, fixed while the service stays a LoadBalancer). Stateless.
  */
 final class ServiceValidation {
 
@@ -33,8 +35,12 @@ final class ServiceValidation {
   private ServiceValidation() {
   }
 
-  /** {@code ValidateService} of {@code spec} (a create, and the second half of an update). */
-  static void validate(JsonNode spec, List<Status.Cause> errors) {
+  /** kube's annotation that lists a LoadBalancer's source ranges where the field does not. */
+  private static final String SOURCE_RANGES_ANNOTATION = "service.beta.kubernetes.io/load-balancer-source-ranges";
+
+  /** {@code ValidateService} of {@code service} (a create, and the second half of an update). */
+  static void validate(JsonNode service, List<Status.Cause> errors) {
+    JsonNode spec = service.path("spec");
     String type = spec.path("type").asText("");
     boolean headless = ServiceSpecs.headless(spec);
     JsonNode ports = spec.path("ports");
@@ -82,7 +88,8 @@ final class ServiceValidation {
       }
     }
     duplicatePorts(ports, errors);
-    loadBalancerFields(spec, type, errors);
+    loadBalancerFields(spec, service.path("metadata").path("annotations"), type, errors);
+    loadBalancerClass(spec, errors);
     trafficPolicies(spec, type, errors);
   }
 
@@ -245,16 +252,69 @@ final class ServiceValidation {
     }
   }
 
-  private static void loadBalancerFields(JsonNode spec, String type, List<Status.Cause> errors) {
+  /**
+   * kube's rules of {@code spec.loadBalancerSourceRanges} (LoadBalancer only; each a CIDR once
+   * trimmed of spaces, at kube's path {@code spec.LoadBalancerSourceRanges[i]}) or else of the
+   * annotation, {@code allocateLoadBalancerNodePorts} (LoadBalancer only, and required there).
+   */
+  private static void loadBalancerFields(JsonNode spec, JsonNode annotations, String type, List<Status.Cause> errors) {
     JsonNode ranges = spec.path("loadBalancerSourceRanges");
     if (!ranges.isEmpty() && !type.equals("LoadBalancer")) {
       errors.add(FieldErrors.forbidden("spec.LoadBalancerSourceRanges", "may only be used when `type` is 'LoadBalancer'"));
     }
+    for (int i = 0; i < ranges.size(); i++) {
+      cidr(ranges.get(i).asText(""), "spec.LoadBalancerSourceRanges[" + i + "]", errors);
+    }
+    sourceRangesAnnotation(spec, annotations, errors);
     if (present(spec, "allocateLoadBalancerNodePorts") && !type.equals("LoadBalancer")) {
       errors.add(FieldErrors.forbidden("spec.allocateLoadBalancerNodePorts", "may only be used when `type` is 'LoadBalancer'"));
     }
     if (type.equals("LoadBalancer") && !present(spec, "allocateLoadBalancerNodePorts")) {
       errors.add(FieldErrors.required("allocateLoadBalancerNodePorts", ""));
+    }
+  }
+
+  /**
+   * kube's rules of the source-ranges annotation, checked only when the field is empty:
+   * LoadBalancer only; once trimmed, a comma-separated list of CIDRs (each trimmed).
+   */
+  private static void sourceRangesAnnotation(JsonNode spec, JsonNode annotations, List<Status.Cause> errors) {
+    JsonNode value = annotations.get(SOURCE_RANGES_ANNOTATION);
+    if (!spec.path("loadBalancerSourceRanges").isEmpty() || value == null || value.isNull()) {
+      return;
+    }
+    String path = "metadata.annotations[" + SOURCE_RANGES_ANNOTATION + "]";
+    if (!spec.path("type").asText("").equals("LoadBalancer")) {
+      errors.add(FieldErrors.forbidden(path, "may only be used when `type` is 'LoadBalancer'"));
+    }
+    String ranges = value.asText("").strip();
+    if (!ranges.isEmpty()) {
+      for (String range : ranges.split(",", -1)) {
+        cidr(range, path, errors);
+      }
+    }
+  }
+
+  /** kube 1.32's check of one source range: {@code IsValidCIDR} of the trimmed value. */
+  private static void cidr(String value, String path, List<Status.Cause> errors) {
+    Cidr.check(path, value.strip(), errors);
+  }
+
+  /**
+   * The create half of kube's {@code validateLoadBalancerClassField}: a LoadBalancer's class is a
+   * qualified name; other types may not have one.
+   */
+  private static void loadBalancerClass(JsonNode spec, List<Status.Cause> errors) {
+    JsonNode lbClass = spec.get("loadBalancerClass");
+    if (lbClass == null || lbClass.isNull()) {
+      return;
+    }
+    if (spec.path("type").asText("").equals("LoadBalancer")) {
+      for (String msg : NameSyntax.isQualifiedName(lbClass.asText(""))) {
+        errors.add(FieldErrors.invalid("spec.loadBalancerClass", lbClass.asText(""), msg));
+      }
+    } else {
+      errors.add(FieldErrors.forbidden("spec.loadBalancerClass", "may only be used when `type` is 'LoadBalancer'"));
     }
   }
 
@@ -297,7 +357,7 @@ final class ServiceValidation {
   /**
    * The first half of kube's {@code ValidateServiceUpdate}: cluster IPs and IP families may
    * grow or shrink (dual-stack) but not change once set, except to, from or on ExternalName;
-   * a LoadBalancer's health check node port may not change.
+   * a LoadBalancer's class and health check node port may not change while it stays one.
    */
   static void validateUpdate(JsonNode spec, JsonNode oldSpec, List<Status.Cause> errors) {
     boolean externalName = spec.path("type").asText("").equals("ExternalName")
@@ -307,6 +367,11 @@ final class ServiceValidation {
     }
     if (!externalName && ServiceSpecs.headless(spec) == ServiceSpecs.headless(oldSpec) && !ServiceSpecs.headless(spec)) {
       upgradeDowngrade("ipFamilies", ServiceSpecs.strings(spec.path("ipFamilies")), ServiceSpecs.strings(oldSpec.path("ipFamilies")), spec, errors);
+    }
+    JsonNode lbClass = Volumes.orNull(spec.get("loadBalancerClass"));
+    if (spec.path("type").asText("").equals("LoadBalancer") && oldSpec.path("type").asText("").equals("LoadBalancer")
+        && !Objects.equals(lbClass, Volumes.orNull(oldSpec.get("loadBalancerClass")))) {
+      errors.add(FieldErrors.invalid("spec.loadBalancerClass", lbClass == null ? null : lbClass.asText(), "may not change once set"));
     }
     if (ServiceSpecs.needsHealthCheck(oldSpec) && ServiceSpecs.needsHealthCheck(spec)
         && spec.path("healthCheckNodePort").asLong(0) != oldSpec.path("healthCheckNodePort").asLong(0)) {

@@ -5,9 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Status;
 import io.listwatch.api.validation.NameSyntax;
 import io.listwatch.apiserver.validation.FieldErrors;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * StorageClasses (storage.k8s.io/v1), kube's strategy, defaults and validation. Defaults:
@@ -16,7 +20,8 @@ import java.util.Map;
  * qualified name (lower-cased), at most 512 parameters of at most 256 KiB together, none with
  * an empty key; a reclaim policy of Delete or Retain, a binding mode of Immediate or
  * WaitForFirstConsumer; on update the parameters, provisioner, reclaim policy and binding mode
- * may not change. Not checked: {@code allowedTopologies}. Stateless.
+ * may not change; {@code allowedTopologies} as kube's {@code validateAllowedTopologies} (create
+ * and update, see {@link #allowedTopologies}). Stateless.
  */
 final class StorageClassStrategy implements RestStrategy {
 
@@ -51,6 +56,7 @@ final class StorageClassStrategy implements RestStrategy {
     } else if (!mode.asText("").equals("Immediate") && !mode.asText("").equals("WaitForFirstConsumer")) {
       errors.add(FieldErrors.notSupported("volumeBindingMode", mode.asText(""), List.of("Immediate", "WaitForFirstConsumer")));
     }
+    allowedTopologies(obj.path("allowedTopologies"), errors);
     if (old != null) {
       update(obj, old, errors);
     }
@@ -71,6 +77,53 @@ final class StorageClassStrategy implements RestStrategy {
     }
     if (total > MAX_PARAMETERS_SIZE) {
       errors.add(FieldErrors.tooLong("parameters", MAX_PARAMETERS_SIZE));
+    }
+  }
+
+  /**
+   * kube's {@code validateAllowedTopologies} and {@code ValidateTopologySelectorTerm}: each
+   * expression's values required and without duplicates, its key a qualified name, no key twice
+   * in a term; a term that selects what another does (key to set of values) is a duplicate. As
+   * in kube, whose list of seen terms starts with one empty entry per term, a term without
+   * expressions is reported a duplicate once per term in the list (plus once per earlier empty
+   * term).
+   */
+  private static void allowedTopologies(JsonNode terms, List<Status.Cause> errors) {
+    List<Map<String, Set<String>>> seen = new ArrayList<>();
+    for (int i = 0; i < terms.size(); i++) {
+      seen.add(Map.of());
+    }
+    for (int i = 0; i < terms.size(); i++) {
+      String path = "allowedTopologies[" + i + "].matchLabelExpressions";
+      Map<String, Set<String>> term = new HashMap<>();
+      JsonNode expressions = terms.get(i).path("matchLabelExpressions");
+      for (int j = 0; j < expressions.size(); j++) {
+        String at = path + "[" + j + "]";
+        JsonNode values = expressions.get(j).path("values");
+        if (values.isEmpty()) {
+          errors.add(FieldErrors.required(at + ".values", ""));
+        }
+        Set<String> valueSet = new HashSet<>();
+        for (int k = 0; k < values.size(); k++) {
+          if (!valueSet.add(values.get(k).asText(""))) {
+            errors.add(FieldErrors.duplicate(at + ".values[" + k + "]", values.get(k).asText("")));
+          }
+        }
+        String key = expressions.get(j).path("key").asText("");
+        for (String msg : NameSyntax.isQualifiedName(key)) {
+          errors.add(FieldErrors.invalid(at + ".key", key, msg));
+        }
+        if (term.containsKey(key)) {
+          errors.add(FieldErrors.duplicate(at + ".key", key));
+        }
+        term.put(key, valueSet);
+      }
+      for (Map<String, Set<String>> other : seen) {
+        if (other.equals(term)) {
+          errors.add(FieldErrors.duplicate(path, ""));
+        }
+      }
+      seen.add(term);
     }
   }
 

@@ -26,7 +26,8 @@ import java.util.TreeMap;
  * unchecked (a TODO in kube's validation), and so does this server.
  *
  * <p>Not checked: the status rules (a {@code /status} write is not validated here), a
- * DaemonSet's deprecated {@code templateGeneration}.
+ * DaemonSet's deprecated {@code templateGeneration}, whose value the strategy sets, so kube's
+ * rules of it cannot fail ({@link DaemonSetTemplateGeneration}).
  */
 final class WorkloadValidation {
 

@@ -26,13 +26,16 @@
  *   <li>Pod validation, kube's {@code ValidatePodSpec} and {@code ValidatePodUpdate} by part:
  *       {@code PodSpecValidation} (the entry, shared by pods and templates), the containers'
  *       ({@code Container*Validation}), {@code VolumeValidation}, {@code ProbeValidation},
- *       {@code ResourceRequirementsValidation}, {@code SecurityContextValidation},
- *       {@code AffinityValidation}, {@code TolerationValidation}, {@code PodUpdateValidation};
+ *       {@code ResourceRequirementsValidation}, {@code SecurityContextValidation} (with
+ *       {@code WindowsSecurityContextValidation}),
+ *       {@code AffinityValidation}, {@code TolerationValidation}, {@code PodOsValidation} (what
+ *       a linux or windows pod may not set), {@code PodUpdateValidation};
  *       {@code PodWarnings} (kube's warnings about pods and templates).</li>
  *   <li>Other kinds' shared rules: {@code WorkloadValidation}, {@code JobValidation} (with
  *       {@code PodFailurePolicyValidation}, {@code SuccessPolicyValidation},
  *       {@code JobStatusValidation}, {@code JobIndexes}),
  *       {@code CronSchedule} (robfig/cron's syntax), {@code ServiceValidation},
+ *       {@code LoadBalancerStatusValidation}, {@code DaemonSetTemplateGeneration},
  *       {@code LabelSelectorValidation}, {@code Ports}, {@code NumericFields}.</li>
  *   <li>Shared helpers: {@code PodSpecDefaults} (pod specs of pods and of every workload's
  *       template), {@link io.listwatch.apiserver.strategy.WorkloadDefaults} (values the apps

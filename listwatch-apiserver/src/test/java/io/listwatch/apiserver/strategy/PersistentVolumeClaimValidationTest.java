@@ -36,6 +36,15 @@ class PersistentVolumeClaimValidationTest {
       @,"dataSource":{"kind":"Pod","name":"p"}                       | spec.dataSource: Invalid value: "Pod": must be 'PersistentVolumeClaim' when referencing the default apiGroup
       @,"dataSource":{"apiGroup":"g.io"}                             | spec.dataSource.name: Required value; spec.dataSource.kind: Required value
       @,"dataSource":{"kind":"PersistentVolumeClaim","name":"a"},"dataSourceRef":{"kind":"PersistentVolumeClaim","name":"b"} | spec: Invalid value: "spec.dataSource": must match dataSourceRef
+      @,"selector":{"matchExpressions":[{"key":"key2","operator":"Exists"}]} |
+      @,"selector":{"matchLabels":{"a":"b"},"matchExpressions":[{"key":"key2","operator":"In","values":["v1","v2"]}]} |
+      @,"selector":{"matchExpressions":[{"key":"key2","operator":"InvalidOp","values":["value1","value2"]}]} | spec.selector.matchExpressions[0].operator: Invalid value: "InvalidOp": not a valid selector operator
+      @,"selector":{"matchExpressions":[{"key":"key2","operator":"Exists","values":["v"]}]} | spec.selector.matchExpressions[0].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'
+      @,"selector":{"matchExpressions":[{"key":"key2","operator":"In"}]} | spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'
+      @,"selector":{"matchExpressions":[{"key":"key2","operator":"In","values":["a b"]}]} | spec.selector.matchExpressions[0].values[0]: Invalid value: "a b": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
+      @,"selector":{"matchLabels":{"-a":"b"}}                       | spec.selector.matchLabels: Invalid value: "-a": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')
+      "accessModes":["Fake"],"resources":{"requests":{"storage":"1"}},"selector":{"matchExpressions":[{"key":"k","operator":"Bad"}]} | spec.selector.matchExpressions[0].operator: Invalid value: "Bad": not a valid selector operator; spec.accessModes: Unsupported value: "Fake": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"
+      "resources":{"requests":{"storage":"1"}},"selector":{"matchExpressions":[{"key":"k","operator":"Bad"}]} | spec.accessModes: Required value: at least 1 access mode is required; spec.selector.matchExpressions[0].operator: Invalid value: "Bad": not a valid selector operator
       """)
   void create(String spec, String causes) {
     assertThat(causes(strategy, "{\"spec\":{" + spec.replace("@", BASE) + "}}"))
@@ -55,6 +64,8 @@ class PersistentVolumeClaimValidationTest {
       {"spec":{@}}                                  | {"spec":{@,"storageClassName":"gold"}}    |
       {"spec":{@,"storageClassName":"gold"}}        | {"spec":{@,"storageClassName":"silver"}}  | spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims
       {"metadata":{"annotations":{"volume.beta.kubernetes.io/storage-class":"gold"}},"spec":{@}} | {"metadata":{"annotations":{"volume.beta.kubernetes.io/storage-class":"gold"}},"spec":{@,"storageClassName":"gold"}} |
+      {"spec":{@,"selector":{"matchExpressions":[{"key":"k","operator":"In","values":["a b"]}]}}} | {"spec":{@,"selector":{"matchExpressions":[{"key":"k","operator":"In","values":["a b"]}]}}} |
+      {"spec":{@,"selector":{"matchExpressions":[{"key":"k","operator":"In","values":["a b"]}]}}} | {"spec":{@,"selector":{"matchExpressions":[{"key":"k","operator":"Bad","values":["a b"]}]}}} | spec.selector.matchExpressions[0].operator: Invalid value: "Bad": not a valid selector operator; spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims
       {"spec":{@,"volumeMode":"Filesystem"}}        | {"spec":{@,"volumeMode":"Block"}}         | spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims; volumeMode: Invalid value: "Block": field is immutable
       """)
   void update(String old, String updated, String causes) {

@@ -71,6 +71,13 @@ class ServiceValidationTest {
       {"ports":[{"port":80}],"internalTrafficPolicy":"Foo"}     | spec.internalTrafficPolicy: Unsupported value: "Foo": supported values: "Cluster", "Local"
       {"ports":[{"port":80}],"allocateLoadBalancerNodePorts":true} | spec.allocateLoadBalancerNodePorts: Forbidden: may only be used when `type` is 'LoadBalancer'
       {"ports":[{"port":80}],"loadBalancerSourceRanges":["10.0.0.0/8"]} | spec.LoadBalancerSourceRanges: Forbidden: may only be used when `type` is 'LoadBalancer'
+      {"type":"LoadBalancer","ports":[{"port":80}],"loadBalancerSourceRanges":["10.0.0.0/8","1.2.3.4"]} | spec.LoadBalancerSourceRanges[1]: Invalid value: "1.2.3.4": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)
+      {"type":"LoadBalancer","ports":[{"port":80}],"loadBalancerSourceRanges":["foo"," 10.0.0.300/8 "]} | spec.LoadBalancerSourceRanges[0]: Invalid value: "foo": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64) ;; spec.LoadBalancerSourceRanges[1]: Invalid value: "10.0.0.300/8": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)
+      {"ports":[{"port":80}],"loadBalancerSourceRanges":["bar"]} | spec.LoadBalancerSourceRanges: Forbidden: may only be used when `type` is 'LoadBalancer' ;; spec.LoadBalancerSourceRanges[0]: Invalid value: "bar": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)
+      {"type":"LoadBalancer","ports":[{"port":80}],"loadBalancerClass":"Bad/Class/x"} | spec.loadBalancerClass: Invalid value: "Bad/Class/x": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')
+      {"type":"LoadBalancer","ports":[{"port":80}],"loadBalancerClass":"-bad"} | spec.loadBalancerClass: Invalid value: "-bad": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')
+      {"ports":[{"port":80}],"loadBalancerClass":"example.com/lb"} | spec.loadBalancerClass: Forbidden: may only be used when `type` is 'LoadBalancer'
+      {"type":"NodePort","ports":[{"port":80}],"loadBalancerClass":"example.com/lb"} | spec.loadBalancerClass: Forbidden: may only be used when `type` is 'LoadBalancer'
       {"ports":[{"port":80}],"healthCheckNodePort":30100}       | spec.healthCheckNodePort: Invalid value: 30100: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'
       {"ports":[{"port":80}],"trafficDistribution":"Anywhere"}  | spec.trafficDistribution: Unsupported value: "Anywhere": supported values: "PreferClose"
       {"ports":[{"port":80}],"clusterIP":"10.96.0.10","ipFamilyPolicy":"RequireDualStack"} | spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services
@@ -91,6 +98,9 @@ class ServiceValidationTest {
       {"ports":[{"port":80}],"sessionAffinity":"ClientIP"}
       {"ports":[{"port":80}],"selector":{"app":"web"},"externalIPs":["192.0.2.10"]}
       {"type":"LoadBalancer","ports":[{"port":80}],"externalTrafficPolicy":"Local"}
+      {"type":"LoadBalancer","ports":[{"port":80}],"loadBalancerSourceRanges":[" 10.0.0.0/8 ","2001:db8::/32","010.1.0.0/16"]}
+      {"type":"LoadBalancer","ports":[{"port":80}],"loadBalancerClass":"example.com/internal-vip"}
+      {"type":"LoadBalancer","ports":[{"port":80}],"loadBalancerClass":"MyLB"}
       """)
   void create_taken(String spec) {
     ObjectNode stored = create(core.server, "s", spec);
@@ -144,6 +154,56 @@ class ServiceValidationTest {
     assertThat(svc.path("spec").path("ipFamilyPolicy").asText()).isEqualTo("RequireDualStack");
     assertThat(svc.path("spec").path("ipFamilies").toString()).isEqualTo("[\"IPv4\",\"IPv6\"]");
     assertThat(svc.path("spec").path("clusterIPs").toString()).isEqualTo("[\"None\"]");
+  }
+
+  /** kube's annotation form of the source ranges, checked only when the field is empty. */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', quoteCharacter = '~', textBlock = """
+      LoadBalancer | 10.0.0.0/8, 192.168.0.0/16 | []            |
+      LoadBalancer | ~  ~                      | []            |
+      LoadBalancer | 10.0.0.0/8,foo            | []            | metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]: Invalid value: "foo": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)
+      LoadBalancer | 10.0.0.0/8,,1.2.3.4/32    | []            | metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]: Invalid value: "": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)
+      ClusterIP    | 10.0.0.0/8                | []            | metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]: Forbidden: may only be used when `type` is 'LoadBalancer'
+      LoadBalancer | foo                       | ["10.0.0.0/8"] |
+      """)
+  void sourceRangesAnnotation(String type, String annotation, String field, String expected) {
+    String body = "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"lb\",\"annotations\":"
+        + "{\"service.beta.kubernetes.io/load-balancer-source-ranges\":\"" + annotation + "\"}},\"spec\":{\"type\":\"" + type
+        + "\",\"ports\":[{\"port\":80}],\"loadBalancerSourceRanges\":" + field + "}}";
+    if (expected == null) {
+      ok(core.server, "POST", SERVICES, Map.of(), body);
+      return;
+    }
+    assertThat(causes(refusal(core.server, "POST", SERVICES, Map.of(), body))).containsExactly(expected);
+  }
+
+  /**
+   * kube's {@code validateLoadBalancerClassField} on update: fixed while the service stays a
+   * LoadBalancer; a type change drops an unchanged class (kube's {@code dropTypeDependentFields}).
+   * Each row: the stored spec, the new one, then the cause of the 422 or the class stored.
+   */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', quoteCharacter = '~', textBlock = """
+      "type":"LoadBalancer","loadBalancerClass":"example.com/a" | "type":"LoadBalancer","loadBalancerClass":"example.com/b" | spec.loadBalancerClass: Invalid value: "example.com/b": may not change once set
+      "type":"LoadBalancer","loadBalancerClass":"example.com/a" | "type":"LoadBalancer"                                     | spec.loadBalancerClass: Invalid value: "null": may not change once set
+      "type":"LoadBalancer"                                     | "type":"LoadBalancer","loadBalancerClass":"example.com/b" | spec.loadBalancerClass: Invalid value: "example.com/b": may not change once set
+      "type":"LoadBalancer","loadBalancerClass":"example.com/a" | "type":"LoadBalancer","loadBalancerClass":"example.com/a" | example.com/a
+      "type":"LoadBalancer","loadBalancerClass":"example.com/a" | "type":"ClusterIP"                                        |
+      "type":"LoadBalancer","loadBalancerClass":"example.com/a" | "type":"NodePort","loadBalancerClass":"example.com/a"     |
+      "type":"ClusterIP"                                        | "type":"LoadBalancer","loadBalancerClass":"example.com/b" | example.com/b
+      "type":"LoadBalancer","loadBalancerClass":"example.com/a" | "type":"ClusterIP","loadBalancerClass":"example.com/b"    | spec.loadBalancerClass: Forbidden: may only be used when `type` is 'LoadBalancer'
+      """)
+  void update_loadBalancerClass(String before, String after, String outcome) {
+    ObjectNode svc = create(core.server, "lb", "{" + before + ",\"ports\":[{\"port\":80}]}");
+    ObjectNode spec = (ObjectNode) svc.path("spec");
+    spec.remove("loadBalancerClass");
+    spec.setAll(InMemoryCore.json("{" + after + "}"));
+    if (outcome != null && outcome.startsWith("spec.")) {
+      assertThat(causes(refusal(core.server, "PUT", SERVICES + "/lb", Map.of(), svc.toString()))).containsExactly(outcome);
+      return;
+    }
+    ObjectNode updated = ok(core.server, "PUT", SERVICES + "/lb", Map.of(), svc.toString());
+    assertThat(updated.path("spec").path("loadBalancerClass").asText(null)).isEqualTo(outcome);
   }
 
   @Test
