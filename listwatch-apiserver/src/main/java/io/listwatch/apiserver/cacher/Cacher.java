@@ -1,5 +1,6 @@
 package io.listwatch.apiserver.cacher;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.ContinueToken;
 import io.listwatch.api.ListOptions;
@@ -80,6 +81,14 @@ public final class Cacher implements AutoCloseable {
   private final LongAdder eventsReceived = new LongAdder();
   /** Events queued to watchers (one per watcher per event), counted as each is queued. */
   private final LongAdder eventsDispatched = new LongAdder();
+  /**
+   * What writers of this resource handed over before storage's event for it arrived
+   * ({@link #prime}), by key: the event takes the object whose resourceVersion it carries
+   * instead of parsing the stored bytes again. Bounded by {@link #MAX_PRIMED}.
+   */
+  private final java.util.concurrent.ConcurrentHashMap<String, CachedObject> primed =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private static final int MAX_PRIMED = 10_000;
   private volatile Watch storageWatch;
   private volatile boolean closed;
   private volatile Clock.Cancellable ticker;
@@ -155,6 +164,9 @@ public final class Cacher implements AutoCloseable {
         eventsReceived.add(events.size());
       }
       long rv = events.getLast().revision();
+      if (primed.size() > MAX_PRIMED / 2) { // a write primed after its own event: nothing will take it
+        primed.values().removeIf(p -> p.resourceVersion() <= rv);
+      }
       ready.forEach(f -> f.complete(rv));
     }
 
@@ -196,6 +208,7 @@ public final class Cacher implements AutoCloseable {
     String key = e.kv().key();
     CachedObject prev = cache.current(key);
     if (e.type() == WatchEvent.Type.DELETE) {
+      takePrimed(key, e.revision());
       if (prev == null) {
         prev = decodeOrSkip(key, e.prevKv().modRevision(), e.prevKv().value());
         if (prev == null) {
@@ -204,7 +217,10 @@ public final class Cacher implements AutoCloseable {
       }
       return new WatchCacheEvent(WatchCacheEvent.Type.DELETED, decoder.restamp(prev, e.revision()), prev, now);
     }
-    CachedObject obj = decodeOrSkip(key, e.revision(), e.kv().value());
+    CachedObject obj = takePrimed(key, e.revision());
+    if (obj == null) {
+      obj = decodeOrSkip(key, e.revision(), e.kv().value());
+    }
     if (obj == null) {
       return null;
     }
@@ -214,6 +230,43 @@ public final class Cacher implements AutoCloseable {
     CachedObject before = prev;
     return new WatchCacheEvent(WatchCacheEvent.Type.MODIFIED, obj, prev, now,
         () -> decoder.restamp(before, e.revision()).json());
+  }
+
+  /**
+   * Hands over what a write of this resource just stored, so that its event is not decoded
+   * again: {@code stored} is the object as storage now holds it at {@code resourceVersion},
+   * with that resourceVersion set, in this cache's version (a built-in resource's; a custom
+   * resource's is converted by the event, so it is not taken here). The object is read at once;
+   * the caller keeps it. Called by the store after its write succeeded, on any thread.
+   *
+   * @return the object as this cache holds and serves it (what a GET answers), or empty for a
+   *     custom resource
+   */
+  public java.util.Optional<CachedObject> prime(String key, long resourceVersion, ObjectNode stored) {
+    if (def.customResource().isPresent()) {
+      return java.util.Optional.empty();
+    }
+    CachedObject o;
+    try {
+      o = decoder.fromTree(key, resourceVersion, stored);
+    } catch (java.io.IOException e) {
+      return java.util.Optional.empty();
+    }
+    CachedObject current = cache.current(key);
+    if ((current == null || current.resourceVersion() < resourceVersion) && primed.size() < MAX_PRIMED) {
+      primed.merge(key, o, (old, mine) -> old.resourceVersion() > mine.resourceVersion() ? old : mine);
+    }
+    return java.util.Optional.of(o);
+  }
+
+  /** The object primed for {@code key} at {@code revision}, if any; drops what the event makes stale. */
+  private CachedObject takePrimed(String key, long revision) {
+    CachedObject p = primed.get(key);
+    if (p == null || p.resourceVersion() > revision) {
+      return null;
+    }
+    primed.remove(key, p);
+    return p.resourceVersion() == revision ? p : null;
   }
 
   /**

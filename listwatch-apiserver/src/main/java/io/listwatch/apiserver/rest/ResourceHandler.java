@@ -126,9 +126,11 @@ public final class ResourceHandler {
         ObjectNode owned = UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), null, created,
             "", store.clock().now());
         Warnings admitted = new Warnings();
-        return store.create(info.namespace(), owned, request.isDryRun(), request.user(), admitted,
+        return store.created(info.namespace(), owned, request.isDryRun(), request.user(), admitted,
             request.auditAnnotations())
-            .thenApply(o -> ApiResponse.created(o).withWarnings(warnings).withWarnings(admitted.list()));
+            .thenApply(c -> (c.cached() == null ? ApiResponse.created(c.object())
+                : new ApiResponse(201, new ApiResponse.CachedBody(def, c.cached())))
+                .withWarnings(warnings).withWarnings(admitted.list()));
       }
       if (ApiRequest.DELETE.equals(m)) {
         return deleteCollection(info, request);

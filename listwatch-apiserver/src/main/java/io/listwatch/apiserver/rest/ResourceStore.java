@@ -6,6 +6,7 @@ import io.listwatch.api.JsonLimits;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.api.meta.ObjectMetaRules;
+import io.listwatch.apiserver.cacher.CachedObject;
 import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.registry.CustomResourceConversion;
 import io.listwatch.apiserver.admission.AdmissionAttributes;
@@ -174,13 +175,27 @@ public final class ResourceStore {
    */
   CompletableFuture<ObjectNode> create(String namespace, ObjectNode obj, boolean dryRun, UserInfo user,
       Warnings warnings, AuditAnnotations auditAnnotations) {
+    return created(namespace, obj, dryRun, user, warnings, auditAnnotations).thenApply(Created::object);
+  }
+
+  /**
+   * What a create wrote: the object, and (unless a dry run, or a custom resource) the same
+   * object as the watch cache will hold and serve it, handed to the cache at once
+   * ({@link Cacher#prime}) so that neither the cache nor the answer encodes it again.
+   */
+  record Created(ObjectNode object, CachedObject cached) {
+  }
+
+  /** {@link #create(String, ObjectNode, boolean, UserInfo, Warnings, AuditAnnotations)}, with what the cache holds. */
+  CompletableFuture<Created> created(String namespace, ObjectNode obj, boolean dryRun, UserInfo user,
+      Warnings warnings, AuditAnnotations auditAnnotations) {
     return create(namespace, obj, dryRun, false, user, warnings, auditAnnotations, 0);
   }
 
   /** What a restored object keeps of its own metadata (see {@link #restoreInternal}). */
   private static final java.util.List<String> RESTORED_IDENTITY = java.util.List.of("uid", "creationTimestamp", "generation");
 
-  private CompletableFuture<ObjectNode> create(String namespace, ObjectNode original, boolean dryRun, boolean restore,
+  private CompletableFuture<Created> create(String namespace, ObjectNode original, boolean dryRun, boolean restore,
       UserInfo user, Warnings warnings, AuditAnnotations auditAnnotations, int attempt) {
     ObjectNode obj = original.deepCopy();
     restStrategy.defaults(obj); // kube defaults as it decodes, before admission
@@ -222,14 +237,19 @@ public final class ResourceStore {
           : storage.create(def.storageKey(namespace, name), stored));
     })).handle((kv, e) -> {
       if (e == null) {
-        return CompletableFuture.completedFuture(dryRun ? obj : stamp(obj, kv.modRevision()));
+        if (dryRun) {
+          return CompletableFuture.completedFuture(new Created(obj, null));
+        }
+        stamp(obj, kv.modRevision());
+        CachedObject cached = cacher == null ? null : cacher.prime(kv.key(), kv.modRevision(), obj).orElse(null);
+        return CompletableFuture.completedFuture(new Created(obj, cached));
       }
       RuntimeException status = StorageErrors.toStatus(e, def, name);
       if (generated && attempt < MAX_ATTEMPTS && status instanceof StatusException se && se.code() == 409) {
         // a generated name collided: try another
         return create(namespace, original, dryRun, restore, user, warnings, auditAnnotations, attempt + 1);
       }
-      return CompletableFuture.<ObjectNode>failedFuture(status);
+      return CompletableFuture.<Created>failedFuture(status);
     }).thenCompose(f -> f);
   }
 
@@ -367,7 +387,13 @@ public final class ResourceStore {
         byte[] bytes = hooks == StoreHooks.NONE ? checked : storedBytes(updated); // with what the hook filled in
         return admission.validate(prepared).thenCompose(admitted -> dryRun
             ? CompletableFuture.completedFuture(stamp(updated, kv.modRevision()))
-            : storage.update(key, bytes, kv.modRevision()).thenApply(stored -> stamp(updated, stored.modRevision())));
+            : storage.update(key, bytes, kv.modRevision()).thenApply(stored -> {
+              stamp(updated, stored.modRevision());
+              if (cacher != null) {
+                cacher.prime(key, stored.modRevision(), updated); // its event need not decode it again
+              }
+              return updated;
+            }));
       })).thenCompose(result -> {
         if (dryRun || !Deletion.readyToRemove(restStrategy, updated)) {
           return CompletableFuture.completedFuture(result);
@@ -561,7 +587,7 @@ public final class ResourceStore {
    */
   public CompletableFuture<ObjectNode> restoreInternal(String namespace, ObjectNode obj) {
     return create(namespace, obj, false, true, AdmissionAttributes.SERVER, new Warnings(),
-        new AuditAnnotations(), 0);
+        new AuditAnnotations(), 0).thenApply(Created::object);
   }
 
   /**

@@ -82,6 +82,38 @@ class CacherTest {
     return start(CONFIG);
   }
 
+  /**
+   * A writer hands the cache what it stored: the storage event then caches that very object
+   * (decoded once, by the writer), labels included; an object handed over after its event is
+   * not taken.
+   */
+  @Test
+  void primedObject_isWhatTheEventCaches_andOneHandedOverLate_isNot() throws Exception {
+    Cacher c = start();
+    long next = storage.readCurrentRevision().join() + 1; // this test is the only writer
+    ObjectNode stored = (ObjectNode) MAPPER.readTree(podJson("default", "primed", Map.of("app", "web")));
+    CachedObject primed = c.prime(PODS.storageKey("default", "primed"), next, stored.deepCopy()).orElseThrow();
+    KeyValue written = create("default", "primed", Map.of("app", "web"));
+    assertThat(written.modRevision()).isEqualTo(next);
+
+    ListOptions atWrite = options("resourceVersion", Long.toString(next), "resourceVersionMatch", "NotOlderThan");
+    assertThat(await(c.get("default", "primed", atWrite))).get().isSameAs(primed);
+    assertThat(names(await(c.list("", options("labelSelector", "app=web", "resourceVersion", Long.toString(next),
+        "resourceVersionMatch", "NotOlderThan"))))).containsExactly("primed");
+
+    KeyValue other = create("default", "late", Map.of());
+    CachedObject late = c.prime(other.key(), other.modRevision(),
+        (ObjectNode) MAPPER.readTree(podJson("default", "late", Map.of()))).orElseThrow();
+    ListOptions atOther = options("resourceVersion", Long.toString(other.modRevision()),
+        "resourceVersionMatch", "NotOlderThan");
+    CachedObject cached = await(c.get("default", "late", atOther)).orElseThrow();
+    assertThat(cached.resourceVersion()).isEqualTo(other.modRevision());
+    update(other, Map.of("v", "2"));
+    assertThat(await(c.get("default", "late", options("resourceVersion", Long.toString(other.modRevision() + 1),
+        "resourceVersionMatch", "NotOlderThan"))).orElseThrow()).as("the next event decodes its own bytes")
+        .isNotSameAs(late).extracting(CachedObject::labels).isEqualTo(Map.of("v", "2"));
+  }
+
   @Test
   void consistentList_whenTheStoreCannotSayItsRevision_failsWith503() {
     Storage unreachable = (Storage) java.lang.reflect.Proxy.newProxyInstance(Storage.class.getClassLoader(),
