@@ -109,8 +109,28 @@ public final class WriteBenchmark extends BenchmarkCommand {
           + "both in turn, so the two are compared in one run.")
   private Path baselineClasspath;
 
+  @Option(names = "--scenarios", split = ",", paramLabel = "NAME",
+      description = "Only these scenarios, by name: cm-put, cm-apply, open-put, typed-put, typed-apply, pod "
+          + "(default: all). A long warm-up of one scenario measures its steady state without the JIT's "
+          + "first compilations.")
+  private List<String> only;
+
   @Mixin
   private ReportOutput output;
+
+  /** The scenarios this run measures ({@code --scenarios}), in their usual order. */
+  private List<Scenario> scenarios() {
+    if (only == null || only.isEmpty()) {
+      return SCENARIOS;
+    }
+    List<Scenario> chosen = SCENARIOS.stream().filter(s -> only.contains(s.prefix())).toList();
+    if (chosen.size() != only.size()) {
+      throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+          "--scenarios: unknown name in " + only + "; the names are "
+              + SCENARIOS.stream().map(Scenario::prefix).toList());
+    }
+    return chosen;
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -207,18 +227,19 @@ public final class WriteBenchmark extends BenchmarkCommand {
       String label = label(store, servers, j);
       CpuMonitor warmupCpu = CpuMonitor.now();
       long warmupTicks = server.cpuTicks();
-      for (Scenario s : SCENARIOS) {
+      for (Scenario s : scenarios()) {
         report.progress("[%s] warm-up: %s", label, s.label());
         run(server, objects, s, "w", warmup);
       }
       report.phase("[" + label + "] warm-up pass (server JVM included)", warmupCpu, server.cpuTicks() - warmupTicks);
     }
-    Result[][] results = new Result[servers.size()][SCENARIOS.size()];
+    List<Scenario> scenarios = scenarios();
+    Result[][] results = new Result[servers.size()][scenarios.size()];
     for (int round = 1; round <= rounds; round++) {
       CpuMonitor cpu = CpuMonitor.now();
       long ticks0 = servers.stream().mapToLong(ServerJvm::cpuTicks).sum();
-      for (int i = 0; i < SCENARIOS.size(); i++) {
-        Scenario s = SCENARIOS.get(i);
+      for (int i = 0; i < scenarios.size(); i++) {
+        Scenario s = scenarios.get(i);
         for (int j = 0; j < servers.size(); j++) {
           report.progress("[%s] round %d of %d: %s", label(store, servers, j), round, rounds, s.label());
           long etcdTicks0 = etcd == null || j > 0 ? 0 : CpuMonitor.processTicks(etcd.pid());
@@ -235,8 +256,8 @@ public final class WriteBenchmark extends BenchmarkCommand {
     for (int j = 0; j < servers.size(); j++) {
       String label = label(store, servers, j);
       double baseline = -1;
-      for (int i = 0; i < SCENARIOS.size(); i++) {
-        Scenario s = SCENARIOS.get(i);
+      for (int i = 0; i < scenarios.size(); i++) {
+        Scenario s = scenarios.get(i);
         Result r = results[j][i];
         if (r.writes() == 0) {
           table.row(label, s.label(), count(r.storedBytes()), "0", "", "", "", "", "", "", "", "",
