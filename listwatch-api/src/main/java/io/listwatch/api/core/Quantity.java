@@ -88,19 +88,20 @@ public final class Quantity implements Comparable<Quantity> {
    * @throws IllegalArgumentException when it is not a quantity in kube's syntax
    */
   public static BigDecimal parse(String quantity) {
-    BigDecimal known = AMOUNTS.get(quantity);
+    return memoized(AMOUNTS, quantity, Quantity::parseAmount);
+  }
+
+  /** What {@code read} makes of {@code spelling}, from {@code memo} when read before; remembered if there is room. */
+  private static <T> T memoized(Map<String, T> memo, String spelling, java.util.function.Function<String, T> read) {
+    T known = memo.get(spelling);
     if (known != null) {
       return known;
     }
-    BigDecimal amount = parseAmount(quantity);
-    remember(AMOUNTS, quantity, amount);
-    return amount;
-  }
-
-  private static <T> void remember(Map<String, T> memo, String spelling, T value) {
+    T value = read.apply(spelling);
     if (spelling.length() <= MEMO_LENGTH && memo.size() < MEMO_ENTRIES) {
       memo.putIfAbsent(spelling, value);
     }
+    return value;
   }
 
   private static BigDecimal parseAmount(String quantity) {
@@ -133,13 +134,7 @@ public final class Quantity implements Comparable<Quantity> {
    * @throws IllegalArgumentException when it is not a quantity in kube's syntax
    */
   public static Quantity of(String quantity) {
-    Quantity known = READ.get(quantity);
-    if (known != null) {
-      return known;
-    }
-    Quantity read = read(quantity);
-    remember(READ, quantity, read);
-    return read;
+    return memoized(READ, quantity, Quantity::read);
   }
 
   private static Quantity read(String quantity) {
