@@ -70,6 +70,26 @@ final class ServiceStrategy implements RestStrategy {
     if (type.equals("LoadBalancer") && !spec.hasNonNull("allocateLoadBalancerNodePorts")) {
       spec.put("allocateLoadBalancerNodePorts", true);
     }
+    if (type.equals("LoadBalancer")) { // kube 1.32's LoadBalancerIPMode (GA): an address's mode is VIP
+      for (JsonNode ingress : obj.path("status").path("loadBalancer").path("ingress")) {
+        if (ingress instanceof ObjectNode entry && !entry.path("ip").asText("").isEmpty() && absent(entry, "ipMode")) {
+          entry.put("ipMode", "VIP");
+        }
+      }
+    }
+  }
+
+  /**
+   * kube's {@code ValidateServiceStatusUpdate}: the load balancer status
+   * ({@code ValidateLoadBalancerStatus}, {@link LoadBalancerStatusValidation#service}), refused in
+   * one 422.
+   */
+  @Override
+  public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
+    List<Status.Cause> errors = new java.util.ArrayList<>();
+    LoadBalancerStatusValidation.service(obj.path("status").path("loadBalancer"),
+        old.path("spec").path("type").asText(""), "status.loadBalancer", errors);
+    StatusValidation.refuse("", "Service", obj, errors);
   }
 
   @Override
