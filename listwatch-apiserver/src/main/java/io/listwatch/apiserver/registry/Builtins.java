@@ -9,6 +9,7 @@ import io.listwatch.apiserver.printers.DeploymentTableConvertor;
 import io.listwatch.apiserver.printers.EndpointSliceTableConvertor;
 import io.listwatch.apiserver.printers.EndpointsTableConvertor;
 import io.listwatch.apiserver.printers.EventTableConvertor;
+import io.listwatch.apiserver.printers.IngressClassTableConvertor;
 import io.listwatch.apiserver.printers.IngressTableConvertor;
 import io.listwatch.apiserver.printers.JobTableConvertor;
 import io.listwatch.apiserver.printers.LeaseTableConvertor;
@@ -327,9 +328,11 @@ final class Builtins {
             .selectableField("status.successful", FieldExtractor.integer("status.succeeded")).build());
   }
 
-  /** networking.k8s.io/v1: ingresses (with status) and networkpolicies. */
+  /** networking.k8s.io/v1: ingressclasses, ingresses (with status) and networkpolicies, in kube's discovery order. */
   static List<ResourceDefinition> networking() {
     return List.of(
+        ResourceDefinition.builder("networking.k8s.io", "v1", "IngressClass", "ingressclasses")
+            .tableConvertor(new IngressClassTableConvertor()).clusterScoped().build(),
         ResourceDefinition.builder("networking.k8s.io", "v1", "Ingress", "ingresses")
             .tableConvertor(new IngressTableConvertor())
             .shortNames("ing").hasStatus().tracksGeneration().clearsStatusOnCreate().build(),

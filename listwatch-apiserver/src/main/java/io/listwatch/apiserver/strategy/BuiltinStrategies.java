@@ -40,6 +40,7 @@ public final class BuiltinStrategies {
       Map.entry("scheduling.k8s.io/priorityclasses", new PriorityClassStrategy()),
       Map.entry("policy/poddisruptionbudgets", new PodDisruptionBudgetStrategy()),
       Map.entry("networking.k8s.io/ingresses", new IngressStrategy()),
+      Map.entry("networking.k8s.io/ingressclasses", new IngressClassStrategy()),
       Map.entry("networking.k8s.io/networkpolicies", new NetworkPolicyStrategy()),
       Map.entry("coordination.k8s.io/leases", new LeaseStrategy()),
       Map.entry("storage.k8s.io/storageclasses", new StorageClassStrategy()),

@@ -39,7 +39,7 @@ class ResourceRegistryTest {
         "authentication.k8s.io/v1/tokenreviews", "authentication.k8s.io/v1/selfsubjectreviews",
         "authorization.k8s.io/v1/localsubjectaccessreviews", "authorization.k8s.io/v1/selfsubjectaccessreviews",
         "authorization.k8s.io/v1/selfsubjectrulesreviews", "authorization.k8s.io/v1/subjectaccessreviews",
-        "batch/v1/cronjobs", "batch/v1/jobs", "networking.k8s.io/v1/ingresses",
+        "batch/v1/cronjobs", "batch/v1/jobs", "networking.k8s.io/v1/ingressclasses", "networking.k8s.io/v1/ingresses",
         "networking.k8s.io/v1/networkpolicies", "policy/v1/poddisruptionbudgets",
         "rbac.authorization.k8s.io/v1/clusterrolebindings", "rbac.authorization.k8s.io/v1/clusterroles",
         "rbac.authorization.k8s.io/v1/rolebindings", "rbac.authorization.k8s.io/v1/roles",
@@ -60,7 +60,7 @@ class ResourceRegistryTest {
         "PersistentVolume", "Pod", "ResourceQuota", "Secret", "ServiceAccount", "Service",
         "ControllerRevision", "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Event",
         "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
-        "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "Ingress",
+        "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "IngressClass", "Ingress",
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
         "RoleBinding", "Role", "StorageClass", "CustomResourceDefinition", "PriorityClass", "Lease", "EndpointSlice");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
@@ -90,7 +90,8 @@ class ResourceRegistryTest {
         Map.entry("networkpolicies", List.of("netpol")), Map.entry("poddisruptionbudgets", List.of("pdb")),
         Map.entry("storageclasses", List.of("sc")), Map.entry("priorityclasses", List.of("pc")),
         Map.entry("customresourcedefinitions", List.of("crd", "crds")),
-        Map.entry("endpointslices", List.of()));
+        Map.entry("endpointslices", List.of()),
+        Map.entry("ingressclasses", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
@@ -108,7 +109,8 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).filteredOn(d -> !d.namespaced())
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("namespaces", "nodes", "tokenreviews", "selfsubjectreviews",
             "selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews", "clusterrolebindings",
-            "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions");
+            "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions",
+            "ingressclasses");
   }
 
   @Test
