@@ -24,6 +24,7 @@ import io.listwatch.apiserver.printers.PriorityClassTableConvertor;
 import io.listwatch.apiserver.printers.ReplicaSetTableConvertor;
 import io.listwatch.apiserver.printers.ResourceQuotaTableConvertor;
 import io.listwatch.apiserver.printers.RoleBindingTableConvertor;
+import io.listwatch.apiserver.printers.RuntimeClassTableConvertor;
 import io.listwatch.apiserver.printers.SecretTableConvertor;
 import io.listwatch.apiserver.printers.ServiceAccountTableConvertor;
 import io.listwatch.apiserver.printers.ServiceTableConvertor;
@@ -75,6 +76,7 @@ final class Builtins {
     all.add(customResourceDefinitions());
     all.add(priorityClasses());
     all.add(leases());
+    all.add(runtimeClasses());
     all.add(endpointSlices());
     return List.copyOf(all);
   }
@@ -403,6 +405,13 @@ final class Builtins {
         .clusterScoped()
         .notStored()
         .build();
+  }
+
+  /** node.k8s.io/v1 RuntimeClasses: cluster-scoped, no short names; kube's group comes after coordination. */
+  static ResourceDefinition runtimeClasses() {
+    return ResourceDefinition.builder("node.k8s.io", "v1", "RuntimeClass", "runtimeclasses")
+        .tableConvertor(new RuntimeClassTableConvertor())
+        .clusterScoped().build();
   }
 
   static ResourceDefinition leases() {

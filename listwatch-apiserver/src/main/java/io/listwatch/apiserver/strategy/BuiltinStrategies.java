@@ -41,6 +41,7 @@ public final class BuiltinStrategies {
       Map.entry("policy/poddisruptionbudgets", new PodDisruptionBudgetStrategy()),
       Map.entry("networking.k8s.io/ingresses", new IngressStrategy()),
       Map.entry("networking.k8s.io/ingressclasses", new IngressClassStrategy()),
+      Map.entry("node.k8s.io/runtimeclasses", new RuntimeClassStrategy()),
       Map.entry("networking.k8s.io/networkpolicies", new NetworkPolicyStrategy()),
       Map.entry("coordination.k8s.io/leases", new LeaseStrategy()),
       Map.entry("storage.k8s.io/storageclasses", new StorageClassStrategy()),

@@ -45,7 +45,7 @@ class ResourceRegistryTest {
         "rbac.authorization.k8s.io/v1/rolebindings", "rbac.authorization.k8s.io/v1/roles",
         "storage.k8s.io/v1/storageclasses", "apiextensions.k8s.io/v1/customresourcedefinitions",
         "scheduling.k8s.io/v1/priorityclasses",
-        "coordination.k8s.io/v1/leases", "discovery.k8s.io/v1/endpointslices");
+        "coordination.k8s.io/v1/leases", "node.k8s.io/v1/runtimeclasses", "discovery.k8s.io/v1/endpointslices");
   }
 
   @Test
@@ -62,7 +62,8 @@ class ResourceRegistryTest {
         "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
         "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "IngressClass", "Ingress",
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
-        "RoleBinding", "Role", "StorageClass", "CustomResourceDefinition", "PriorityClass", "Lease", "EndpointSlice");
+        "RoleBinding", "Role", "StorageClass", "CustomResourceDefinition", "PriorityClass", "Lease", "RuntimeClass",
+        "EndpointSlice");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
       assertThat(d.listKind()).isEqualTo(d.kind() + "List");
       assertThat(d.singular()).isEqualTo(d.kind().toLowerCase());
@@ -91,7 +92,7 @@ class ResourceRegistryTest {
         Map.entry("storageclasses", List.of("sc")), Map.entry("priorityclasses", List.of("pc")),
         Map.entry("customresourcedefinitions", List.of("crd", "crds")),
         Map.entry("endpointslices", List.of()),
-        Map.entry("ingressclasses", List.of()));
+        Map.entry("ingressclasses", List.of()), Map.entry("runtimeclasses", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
@@ -110,7 +111,7 @@ class ResourceRegistryTest {
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("namespaces", "nodes", "tokenreviews", "selfsubjectreviews",
             "selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews", "clusterrolebindings",
             "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions",
-            "ingressclasses");
+            "ingressclasses", "runtimeclasses");
   }
 
   @Test
@@ -287,7 +288,8 @@ class ResourceRegistryTest {
   void groups_listNonCoreGroupsOnce_inFirstAppearanceOrder() {
     assertThat(REGISTRY.groups()).containsExactly("apps", "events.k8s.io", "authentication.k8s.io",
         "authorization.k8s.io", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
-        "storage.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "discovery.k8s.io");
+        "storage.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "node.k8s.io",
+        "discovery.k8s.io");
   }
 
   @Test
