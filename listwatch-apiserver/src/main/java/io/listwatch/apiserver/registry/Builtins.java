@@ -20,6 +20,7 @@ import io.listwatch.apiserver.printers.PersistentVolumeClaimTableConvertor;
 import io.listwatch.apiserver.printers.PersistentVolumeTableConvertor;
 import io.listwatch.apiserver.printers.PodDisruptionBudgetTableConvertor;
 import io.listwatch.apiserver.printers.PodTableConvertor;
+import io.listwatch.apiserver.printers.PodTemplateTableConvertor;
 import io.listwatch.apiserver.printers.PriorityClassTableConvertor;
 import io.listwatch.apiserver.printers.ReplicaSetTableConvertor;
 import io.listwatch.apiserver.printers.ResourceQuotaTableConvertor;
@@ -62,7 +63,7 @@ final class Builtins {
   static List<ResourceDefinition> definitions() {
     List<ResourceDefinition> all = new java.util.ArrayList<>(List.of(
         configMaps(), endpoints(), events(), limitRanges(), namespaces(), nodes(), persistentVolumeClaims(),
-        persistentVolumes(), pods(), resourceQuotas(), secrets(), serviceAccounts(), services()));
+        persistentVolumes(), pods(), podTemplates(), resourceQuotas(), secrets(), serviceAccounts(), services()));
     all.addAll(apps());
     all.add(eventsV1());
     all.add(tokenReviews());
@@ -211,6 +212,12 @@ final class Builtins {
         .selectableField("status.podIP", firstPodIp.orElse(FieldExtractor.string("status.podIP")))
         .selectableField("status.podIPs", object -> "")
         .selectableField("status.nominatedNodeName", FieldExtractor.string("status.nominatedNodeName"))
+        .build();
+  }
+
+  static ResourceDefinition podTemplates() {
+    return ResourceDefinition.builder(CORE, "v1", "PodTemplate", "podtemplates")
+        .tableConvertor(new PodTemplateTableConvertor())
         .build();
   }
 

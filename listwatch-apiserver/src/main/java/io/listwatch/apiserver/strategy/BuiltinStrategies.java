@@ -17,6 +17,7 @@ public final class BuiltinStrategies {
   private static final Map<String, RestStrategy> BY_RESOURCE = Map.ofEntries(
       Map.entry("/namespaces", new NamespaceStrategy()),
       Map.entry("/pods", new PodStrategy()),
+      Map.entry("/podtemplates", new PodTemplateStrategy()),
       Map.entry("/services", new ServiceStrategy()),
       Map.entry("/endpoints", new EndpointsStrategy()),
       Map.entry("discovery.k8s.io/endpointslices", new EndpointSliceStrategy()),

@@ -200,10 +200,20 @@ final class WorkloadValidation {
    * {@code activeDeadlineSeconds}.
    */
   private static void template(JsonNode spec, String kind, List<Status.Cause> errors) {
-    JsonNode template = spec.path("template");
-    LabelSelectorValidation.labels(template.path("metadata").path("labels"), "spec.template.metadata.labels", errors);
-    PodSpecValidation.validate(template.path("spec"), "spec.template.spec", errors);
+    podTemplateSpec(spec.path("template"), "spec.template", errors);
     restartPolicyAlways(spec, kind, errors);
+  }
+
+  /**
+   * kube's {@code ValidatePodTemplateSpec} of {@code template} at {@code path}: its labels, its
+   * pod spec ({@link PodSpecValidation}), and no ephemeral containers.
+   */
+  static void podTemplateSpec(JsonNode template, String path, List<Status.Cause> errors) {
+    LabelSelectorValidation.labels(template.path("metadata").path("labels"), path + ".metadata.labels", errors);
+    PodSpecValidation.validate(template.path("spec"), path + ".spec", errors);
+    if (!template.path("spec").path("ephemeralContainers").isEmpty()) {
+      errors.add(FieldErrors.forbidden(path + ".spec.ephemeralContainers", "ephemeral containers not allowed in pod template"));
+    }
   }
 
   private static void restartPolicyAlways(JsonNode spec, String kind, List<Status.Cause> errors) {
