@@ -23,6 +23,7 @@ import io.listwatch.apiserver.printers.PodTableConvertor;
 import io.listwatch.apiserver.printers.PodTemplateTableConvertor;
 import io.listwatch.apiserver.printers.PriorityClassTableConvertor;
 import io.listwatch.apiserver.printers.ReplicaSetTableConvertor;
+import io.listwatch.apiserver.printers.ReplicationControllerTableConvertor;
 import io.listwatch.apiserver.printers.ResourceQuotaTableConvertor;
 import io.listwatch.apiserver.printers.RoleBindingTableConvertor;
 import io.listwatch.apiserver.printers.RuntimeClassTableConvertor;
@@ -63,7 +64,7 @@ final class Builtins {
   static List<ResourceDefinition> definitions() {
     List<ResourceDefinition> all = new java.util.ArrayList<>(List.of(
         configMaps(), endpoints(), events(), limitRanges(), namespaces(), nodes(), persistentVolumeClaims(),
-        persistentVolumes(), pods(), podTemplates(), resourceQuotas(), secrets(), serviceAccounts(), services()));
+        persistentVolumes(), pods(), podTemplates(), replicationControllers(), resourceQuotas(), secrets(), serviceAccounts(), services()));
     all.addAll(apps());
     all.add(eventsV1());
     all.add(tokenReviews());
@@ -218,6 +219,20 @@ final class Builtins {
   static ResourceDefinition podTemplates() {
     return ResourceDefinition.builder(CORE, "v1", "PodTemplate", "podtemplates")
         .tableConvertor(new PodTemplateTableConvertor())
+        .build();
+  }
+
+  /** ReplicationControllers: selectable on {@code status.replicas}, as kube's field set. */
+  static ResourceDefinition replicationControllers() {
+    return ResourceDefinition.builder(CORE, "v1", "ReplicationController", "replicationcontrollers")
+        .shortNames("rc")
+        .tableConvertor(new ReplicationControllerTableConvertor())
+        .categories("all")
+        .hasStatus()
+        .tracksGeneration()
+        .clearsStatusOnCreate()
+        .subresource("scale", "autoscaling", "v1", "Scale", "get", "patch", "update")
+        .selectableField("status.replicas", FieldExtractor.integer("status.replicas"))
         .build();
   }
 

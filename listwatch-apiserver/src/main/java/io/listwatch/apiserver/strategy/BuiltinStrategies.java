@@ -18,6 +18,7 @@ public final class BuiltinStrategies {
       Map.entry("/namespaces", new NamespaceStrategy()),
       Map.entry("/pods", new PodStrategy()),
       Map.entry("/podtemplates", new PodTemplateStrategy()),
+      Map.entry("/replicationcontrollers", new ReplicationControllerStrategy()),
       Map.entry("/services", new ServiceStrategy()),
       Map.entry("/endpoints", new EndpointsStrategy()),
       Map.entry("discovery.k8s.io/endpointslices", new EndpointSliceStrategy()),

@@ -62,6 +62,46 @@ final class WorkloadValidation {
   }
 
   /**
+   * kube's {@code ValidateReplicationControllerSpec}: a selector that is a non-empty map of
+   * labels the template's labels match, non-negative replicas and minReadySeconds, a template
+   * (required) as {@code ValidatePodTemplateSpecForRC} checks it, with read-only GCE disks when
+   * more than one replica.
+   */
+  static void replicationController(JsonNode spec, List<Status.Cause> errors) {
+    nonNegative(spec.path("minReadySeconds"), "spec.minReadySeconds", errors);
+    JsonNode selector = spec.path("selector");
+    if (selector.isEmpty()) {
+      errors.add(FieldErrors.required("spec.selector", ""));
+    }
+    nonNegative(spec.path("replicas"), "spec.replicas", errors);
+    JsonNode template = spec.path("template");
+    if (!template.isObject()) {
+      errors.add(FieldErrors.required("spec.template", ""));
+      return;
+    }
+    JsonNode labels = labelsOf(spec);
+    boolean matches = true;
+    for (Map.Entry<String, JsonNode> e : selector.properties()) {
+      matches &= labels.path(e.getKey()).isTextual() && labels.path(e.getKey()).asText().equals(e.getValue().asText());
+    }
+    if (!matches) {
+      errors.add(labelsMismatch(spec));
+    }
+    podTemplateSpec(template, "spec.template", errors);
+    if (spec.path("replicas").asLong(1) > 1) {
+      JsonNode volumes = template.path("spec").path("volumes");
+      for (int i = 0; i < volumes.size(); i++) {
+        JsonNode gce = volumes.get(i).path("gcePersistentDisk");
+        if (gce.isObject() && !gce.path("readOnly").asBoolean(false)) {
+          errors.add(FieldErrors.invalid("spec.template.spec.volumes[" + i + "].gcePersistentDisk.readOnly", false,
+              "must be true for replicated pods > 1; GCE PD can only be mounted on multiple machines if it is read-only"));
+        }
+      }
+    }
+    restartPolicyAlways(spec, "ReplicationController", errors);
+  }
+
+  /**
    * What Deployments and ReplicaSets share: the selector and the template (kube's replica set
    * validation says "deployment" in its empty-selector message too).
    */

@@ -32,7 +32,7 @@ class ResourceRegistryTest {
   void builtins_serveExactlyTheListedResources() {
     assertThat(REGISTRY.all()).extracting(d -> d.groupVersion() + "/" + d.plural()).containsExactly(
         "v1/configmaps", "v1/endpoints", "v1/events", "v1/limitranges", "v1/namespaces", "v1/nodes",
-        "v1/persistentvolumeclaims", "v1/persistentvolumes", "v1/pods", "v1/podtemplates", "v1/resourcequotas", "v1/secrets",
+        "v1/persistentvolumeclaims", "v1/persistentvolumes", "v1/pods", "v1/podtemplates", "v1/replicationcontrollers", "v1/resourcequotas", "v1/secrets",
         "v1/serviceaccounts", "v1/services",
         "apps/v1/controllerrevisions", "apps/v1/daemonsets", "apps/v1/deployments", "apps/v1/replicasets",
         "apps/v1/statefulsets", "events.k8s.io/v1/events",
@@ -57,7 +57,7 @@ class ResourceRegistryTest {
   void builtins_kindsAndSingulars_matchKube() {
     assertThat(REGISTRY.all()).extracting(ResourceDefinition::kind).containsExactly(
         "ConfigMap", "Endpoints", "Event", "LimitRange", "Namespace", "Node", "PersistentVolumeClaim",
-        "PersistentVolume", "Pod", "PodTemplate", "ResourceQuota", "Secret", "ServiceAccount", "Service",
+        "PersistentVolume", "Pod", "PodTemplate", "ReplicationController", "ResourceQuota", "Secret", "ServiceAccount", "Service",
         "ControllerRevision", "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Event",
         "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
         "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "IngressClass", "Ingress",
@@ -93,7 +93,7 @@ class ResourceRegistryTest {
         Map.entry("customresourcedefinitions", List.of("crd", "crds")),
         Map.entry("endpointslices", List.of()),
         Map.entry("ingressclasses", List.of()), Map.entry("runtimeclasses", List.of()),
-        Map.entry("podtemplates", List.of()));
+        Map.entry("podtemplates", List.of()), Map.entry("replicationcontrollers", List.of("rc")));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
@@ -103,7 +103,7 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).filteredOn(d -> d.categories().contains("all"))
         .extracting(ResourceDefinition::plural)
         .containsExactlyInAnyOrder("pods", "services", "deployments", "replicasets", "daemonsets", "statefulsets",
-            "cronjobs", "jobs");
+            "cronjobs", "jobs", "replicationcontrollers");
   }
 
   @Test
@@ -121,7 +121,8 @@ class ResourceRegistryTest {
         .extracting(ResourceDefinition::plural)
         .containsExactlyInAnyOrder("namespaces", "nodes", "pods", "services", "deployments", "replicasets",
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "poddisruptionbudgets",
-            "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions");
+            "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions",
+            "replicationcontrollers");
   }
 
   @Test
@@ -129,7 +130,7 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).filteredOn(ResourceDefinition::tracksGeneration)
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("deployments", "replicasets",
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "networkpolicies", "poddisruptionbudgets",
-            "customresourcedefinitions");
+            "customresourcedefinitions", "replicationcontrollers");
   }
 
   @Test
@@ -305,7 +306,7 @@ class ResourceRegistryTest {
   void forGroupVersion_listsThatGroupVersionsResources() {
     assertThat(REGISTRY.forGroupVersion("apps", "v1")).extracting(ResourceDefinition::plural)
         .containsExactly("controllerrevisions", "daemonsets", "deployments", "replicasets", "statefulsets");
-    assertThat(REGISTRY.forGroupVersion("", "v1")).hasSize(14);
+    assertThat(REGISTRY.forGroupVersion("", "v1")).hasSize(15);
     assertThat(REGISTRY.forGroupVersion("apps", "v2")).isEmpty();
   }
 
