@@ -56,7 +56,10 @@ final class WorkloadColumns {
     return new TableRow(cells, List.of());
   }
 
-  /** One field of each container of {@code podTemplate} (a PodTemplateSpec), comma-joined in order (kube's {@code layoutContainerCells}). */
+  /**
+   * One field of each container of {@code podTemplate} (a PodTemplateSpec), comma-joined in
+   * order (kube's {@code layoutContainerCells}).
+   */
   static String containerField(JsonNode podTemplate, String field) {
     List<String> values = new ArrayList<>();
     for (JsonNode c : Cells.elements(podTemplate.path("spec").path("containers"))) {

@@ -64,7 +64,8 @@ final class Builtins {
   static List<ResourceDefinition> definitions() {
     List<ResourceDefinition> all = new java.util.ArrayList<>(List.of(
         configMaps(), endpoints(), events(), limitRanges(), namespaces(), nodes(), persistentVolumeClaims(),
-        persistentVolumes(), pods(), podTemplates(), replicationControllers(), resourceQuotas(), secrets(), serviceAccounts(), services()));
+        persistentVolumes(), pods(), podTemplates(), replicationControllers(), resourceQuotas(), secrets(),
+        serviceAccounts(), services()));
     all.addAll(apps());
     all.add(eventsV1());
     all.add(tokenReviews());

@@ -1,6 +1,7 @@
 package io.listwatch.apiserver.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.LabelSelector;
 import io.listwatch.apiserver.registry.CustomResourceVersion;
@@ -88,7 +89,7 @@ final class ScaleFields {
     if (labelSelector == null) {
       JsonNode selector = obj.path("spec").path("selector");
       if (selectorIsSet) {
-        selector = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().set("matchLabels", selector);
+        selector = JsonNodeFactory.instance.objectNode().set("matchLabels", selector);
       }
       return LabelSelector.fromObject(selector).toString();
     }

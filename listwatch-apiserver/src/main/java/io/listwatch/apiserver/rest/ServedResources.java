@@ -122,7 +122,8 @@ public final class ServedResources {
     for (ResourceDefinition def : registry.all()) {
       if (def.subresources().containsKey("scale") && stores.containsKey(def)) {
         boolean rc = def.group().isEmpty() && def.plural().equals("replicationcontrollers");
-        register(def, "scale", new ScaleHandler(stores.get(def), rc ? ScaleFields.replicationController() : ScaleFields.builtin()));
+        register(def, "scale",
+            new ScaleHandler(stores.get(def), rc ? ScaleFields.replicationController() : ScaleFields.builtin()));
       }
     }
     ResourceDefinition namespaces = registry.find("", "v1", "namespaces").orElseThrow();

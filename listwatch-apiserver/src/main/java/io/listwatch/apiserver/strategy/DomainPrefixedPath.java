@@ -34,7 +34,8 @@ final class DomainPrefixedPath {
       errors.add(FieldErrors.invalid(path, segments[0], msg));
     }
     if (!HTTP_PATH.matcher(segments[1]).matches()) {
-      errors.add(FieldErrors.invalid(path, segments[1], "Invalid path (regex used for validation is '" + HTTP_PATH_FMT + "')"));
+      errors.add(FieldErrors.invalid(path, segments[1],
+          "Invalid path (regex used for validation is '" + HTTP_PATH_FMT + "')"));
     }
   }
 }

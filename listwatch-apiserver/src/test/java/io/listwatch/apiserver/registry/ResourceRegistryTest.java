@@ -32,7 +32,8 @@ class ResourceRegistryTest {
   void builtins_serveExactlyTheListedResources() {
     assertThat(REGISTRY.all()).extracting(d -> d.groupVersion() + "/" + d.plural()).containsExactly(
         "v1/configmaps", "v1/endpoints", "v1/events", "v1/limitranges", "v1/namespaces", "v1/nodes",
-        "v1/persistentvolumeclaims", "v1/persistentvolumes", "v1/pods", "v1/podtemplates", "v1/replicationcontrollers", "v1/resourcequotas", "v1/secrets",
+        "v1/persistentvolumeclaims", "v1/persistentvolumes", "v1/pods", "v1/podtemplates", "v1/replicationcontrollers",
+        "v1/resourcequotas", "v1/secrets",
         "v1/serviceaccounts", "v1/services",
         "apps/v1/controllerrevisions", "apps/v1/daemonsets", "apps/v1/deployments", "apps/v1/replicasets",
         "apps/v1/statefulsets", "events.k8s.io/v1/events",
