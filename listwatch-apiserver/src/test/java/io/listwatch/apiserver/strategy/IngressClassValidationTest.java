@@ -64,6 +64,17 @@ class IngressClassValidationTest {
   }
 
   @Test
+  void tableRow_controllerAndParameters() {
+    var printer = new io.listwatch.apiserver.printers.IngressClassTableConvertor();
+    ObjectNode withGroup = InMemoryCore.json(ingressClass(
+        "\"controller\":\"foo.co/bar\",\"parameters\":{\"apiGroup\":\"k8s.example.com\",\"kind\":\"P\",\"name\":\"n\"}"));
+    assertThat(printer.row(withGroup, java.time.Instant.EPOCH).cells().subList(0, 3))
+        .containsExactly("test123", "foo.co/bar", "P.k8s.example.com/n");
+    ObjectNode none = InMemoryCore.json(ingressClass("\"controller\":\"foo.co/bar\""));
+    assertThat(printer.row(none, java.time.Instant.EPOCH).cells().get(2)).isEqualTo("<none>");
+  }
+
+  @Test
   void parametersWithoutScope_defaultToCluster() {
     ObjectNode obj = InMemoryCore.json(ingressClass("\"controller\":\"foo.co/bar\",\"parameters\":{\"kind\":\"k\",\"name\":\"n\"}"));
     new IngressClassStrategy().defaults(obj);

@@ -52,6 +52,13 @@ class RuntimeClassValidationTest {
   }
 
   @Test
+  void tableRow_nameAndHandler() {
+    ObjectNode rc = InMemoryCore.json(runtimeClass("\"handler\":\"runc\""));
+    assertThat(new io.listwatch.apiserver.printers.RuntimeClassTableConvertor().row(rc, java.time.Instant.EPOCH)
+        .cells().subList(0, 2)).containsExactly("foo", "runc");
+  }
+
+  @Test
   void update_handlerIsImmutable() {
     String old = runtimeClass("\"handler\":\"bar\"");
     assertThat(StrategyCases.update(new RuntimeClassStrategy(), old, runtimeClass("\"handler\":\"somethingelse\"")))
