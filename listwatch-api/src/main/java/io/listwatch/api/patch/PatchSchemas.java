@@ -198,6 +198,8 @@ public final class PatchSchemas {
         .field("endpoints", atomic()).field("ports", atomic()));
     add(all, "events.k8s.io", "Event", PatchSchema.builder());
     add(all, "networking.k8s.io", "Ingress", PatchSchema.builder());
+    add(all, "networking.k8s.io", "IngressClass", PatchSchema.builder());
+    add(all, "node.k8s.io", "RuntimeClass", PatchSchema.builder().field("scheduling.tolerations", atomic()));
     add(all, "networking.k8s.io", "NetworkPolicy", PatchSchema.builder()
         .field("spec.podSelector", PatchMeta.structTypeAtomic()));
     add(all, "scheduling.k8s.io", "PriorityClass", PatchSchema.builder());

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code spec.ingressClassName}, no annotation {@code kubernetes.io/ingress.class}) gets the
  * default IngressClass's name: the class annotated
  * {@code ingressclass.kubernetes.io/is-default-class: "true"}, the newest of several. Mutating
- * only. Inert until this server serves IngressClasses (its listers then find them).
+ * only.
  * Thread-safe: no state beyond its listers.
  */
 public final class DefaultIngressClass implements AdmissionPlugin {

@@ -23,8 +23,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>Validating: a pod with an overhead must have it from its class (403 when the class has
  * none, or another).
  *
- * <p>Inert until this server serves RuntimeClasses: before, a pod naming one is refused, as
- * kube refuses a class it does not find. Thread-safe: no state beyond its listers.
+ * <p>Thread-safe: no state beyond its listers.
  */
 public final class RuntimeClass implements AdmissionPlugin {
 

@@ -17,8 +17,7 @@
  * {@link io.listwatch.apiserver.admission.StorageObjectInUseProtection} (the claims' and volumes'
  * finalizers), {@link io.listwatch.apiserver.admission.PersistentVolumeClaimResize},
  * {@link io.listwatch.apiserver.admission.RuntimeClass} and
- * {@link io.listwatch.apiserver.admission.DefaultIngressClass} (the last two inert until their
- * classes are served). {@link io.listwatch.apiserver.admission.Listers} is what plug-ins read;
+ * {@link io.listwatch.apiserver.admission.DefaultIngressClass}. {@link io.listwatch.apiserver.admission.Listers} is what plug-ins read;
  * {@code AdmittedObjects} what they share to change objects.
  * {@link io.listwatch.apiserver.admission.PodSecurity} (the Pod Security Standards, in
  * {@code admission.podsecurity}), {@link io.listwatch.apiserver.admission.LimitRanger} and

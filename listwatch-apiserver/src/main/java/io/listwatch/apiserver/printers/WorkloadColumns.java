@@ -46,19 +46,25 @@ final class WorkloadColumns {
    * of {@code podTemplate} (a PodTemplateSpec) and the {@code extra} wide cells (the selector).
    */
   static TableRow row(JsonNode object, Instant now, List<Object> own, JsonNode podTemplate, Object... extra) {
-    List<String> names = new ArrayList<>();
-    List<String> images = new ArrayList<>();
-    for (JsonNode c : Cells.elements(podTemplate.path("spec").path("containers"))) {
-      names.add(Cells.text(c.path("name")));
-      images.add(Cells.text(c.path("image")));
-    }
     List<Object> cells = new ArrayList<>();
     cells.add(Cells.name(object));
     cells.addAll(own);
     cells.add(Cells.age(object, now));
-    cells.add(String.join(",", names));
-    cells.add(String.join(",", images));
+    cells.add(containerField(podTemplate, "name"));
+    cells.add(containerField(podTemplate, "image"));
     cells.addAll(List.of(extra));
     return new TableRow(cells, List.of());
+  }
+
+  /**
+   * One field of each container of {@code podTemplate} (a PodTemplateSpec), comma-joined in
+   * order (kube's {@code layoutContainerCells}).
+   */
+  static String containerField(JsonNode podTemplate, String field) {
+    List<String> values = new ArrayList<>();
+    for (JsonNode c : Cells.elements(podTemplate.path("spec").path("containers"))) {
+      values.add(Cells.text(c.path(field)));
+    }
+    return String.join(",", values);
   }
 }

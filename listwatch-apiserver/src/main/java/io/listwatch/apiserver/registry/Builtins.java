@@ -9,6 +9,7 @@ import io.listwatch.apiserver.printers.DeploymentTableConvertor;
 import io.listwatch.apiserver.printers.EndpointSliceTableConvertor;
 import io.listwatch.apiserver.printers.EndpointsTableConvertor;
 import io.listwatch.apiserver.printers.EventTableConvertor;
+import io.listwatch.apiserver.printers.IngressClassTableConvertor;
 import io.listwatch.apiserver.printers.IngressTableConvertor;
 import io.listwatch.apiserver.printers.JobTableConvertor;
 import io.listwatch.apiserver.printers.LeaseTableConvertor;
@@ -19,10 +20,13 @@ import io.listwatch.apiserver.printers.PersistentVolumeClaimTableConvertor;
 import io.listwatch.apiserver.printers.PersistentVolumeTableConvertor;
 import io.listwatch.apiserver.printers.PodDisruptionBudgetTableConvertor;
 import io.listwatch.apiserver.printers.PodTableConvertor;
+import io.listwatch.apiserver.printers.PodTemplateTableConvertor;
 import io.listwatch.apiserver.printers.PriorityClassTableConvertor;
 import io.listwatch.apiserver.printers.ReplicaSetTableConvertor;
+import io.listwatch.apiserver.printers.ReplicationControllerTableConvertor;
 import io.listwatch.apiserver.printers.ResourceQuotaTableConvertor;
 import io.listwatch.apiserver.printers.RoleBindingTableConvertor;
+import io.listwatch.apiserver.printers.RuntimeClassTableConvertor;
 import io.listwatch.apiserver.printers.SecretTableConvertor;
 import io.listwatch.apiserver.printers.ServiceAccountTableConvertor;
 import io.listwatch.apiserver.printers.ServiceTableConvertor;
@@ -60,7 +64,8 @@ final class Builtins {
   static List<ResourceDefinition> definitions() {
     List<ResourceDefinition> all = new java.util.ArrayList<>(List.of(
         configMaps(), endpoints(), events(), limitRanges(), namespaces(), nodes(), persistentVolumeClaims(),
-        persistentVolumes(), pods(), resourceQuotas(), secrets(), serviceAccounts(), services()));
+        persistentVolumes(), pods(), podTemplates(), replicationControllers(), resourceQuotas(), secrets(),
+        serviceAccounts(), services()));
     all.addAll(apps());
     all.add(eventsV1());
     all.add(tokenReviews());
@@ -74,6 +79,7 @@ final class Builtins {
     all.add(customResourceDefinitions());
     all.add(priorityClasses());
     all.add(leases());
+    all.add(runtimeClasses());
     all.add(endpointSlices());
     return List.copyOf(all);
   }
@@ -211,6 +217,26 @@ final class Builtins {
         .build();
   }
 
+  static ResourceDefinition podTemplates() {
+    return ResourceDefinition.builder(CORE, "v1", "PodTemplate", "podtemplates")
+        .tableConvertor(new PodTemplateTableConvertor())
+        .build();
+  }
+
+  /** ReplicationControllers: selectable on {@code status.replicas}, as kube's field set. */
+  static ResourceDefinition replicationControllers() {
+    return ResourceDefinition.builder(CORE, "v1", "ReplicationController", "replicationcontrollers")
+        .shortNames("rc")
+        .tableConvertor(new ReplicationControllerTableConvertor())
+        .categories("all")
+        .hasStatus()
+        .tracksGeneration()
+        .clearsStatusOnCreate()
+        .subresource("scale", "autoscaling", "v1", "Scale", "get", "patch", "update")
+        .selectableField("status.replicas", FieldExtractor.integer("status.replicas"))
+        .build();
+  }
+
   static ResourceDefinition secrets() {
     return ResourceDefinition.builder(CORE, "v1", "Secret", "secrets")
         .tableConvertor(new SecretTableConvertor())
@@ -327,9 +353,11 @@ final class Builtins {
             .selectableField("status.successful", FieldExtractor.integer("status.succeeded")).build());
   }
 
-  /** networking.k8s.io/v1: ingresses (with status) and networkpolicies. */
+  /** networking.k8s.io/v1: ingressclasses, ingresses (with status) and networkpolicies, in kube's discovery order. */
   static List<ResourceDefinition> networking() {
     return List.of(
+        ResourceDefinition.builder("networking.k8s.io", "v1", "IngressClass", "ingressclasses")
+            .tableConvertor(new IngressClassTableConvertor()).clusterScoped().build(),
         ResourceDefinition.builder("networking.k8s.io", "v1", "Ingress", "ingresses")
             .tableConvertor(new IngressTableConvertor())
             .shortNames("ing").hasStatus().tracksGeneration().clearsStatusOnCreate().build(),
@@ -400,6 +428,13 @@ final class Builtins {
         .clusterScoped()
         .notStored()
         .build();
+  }
+
+  /** node.k8s.io/v1 RuntimeClasses: cluster-scoped, no short names; kube's group comes after coordination. */
+  static ResourceDefinition runtimeClasses() {
+    return ResourceDefinition.builder("node.k8s.io", "v1", "RuntimeClass", "runtimeclasses")
+        .tableConvertor(new RuntimeClassTableConvertor())
+        .clusterScoped().build();
   }
 
   static ResourceDefinition leases() {

@@ -1,6 +1,7 @@
 package io.listwatch.apiserver.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.LabelSelector;
 import io.listwatch.apiserver.registry.CustomResourceVersion;
@@ -15,6 +16,8 @@ import java.util.List;
  *   <li>{@link #builtin()}: deployments, replicasets and statefulsets — {@code spec.replicas}
  *       (1 when missing, kube's default), {@code status.replicas}, and {@code spec.selector}, a
  *       LabelSelector printed as kube's {@code LabelSelectorAsSelector(...).String()} does;</li>
+ *   <li>{@link #replicationController()}: the same fields, but {@code spec.selector} is a map of
+ *       labels (kube's {@code SelectorFromSet(...).String()});</li>
  *   <li>{@link #custom}: a custom resource whose version declares {@code subresources.scale} —
  *       {@code specReplicasPath} (0 when missing, as kube's apiextensions server reads it),
  *       {@code statusReplicasPath}, and {@code labelSelectorPath}, a selector already in string
@@ -29,19 +32,28 @@ final class ScaleFields {
   /** The path of a string selector; null for built-ins (a LabelSelector at spec.selector). */
   private final List<String> labelSelector;
   private final int defaultReplicas;
+  /** For built-ins: whether spec.selector is a map of labels rather than a LabelSelector. */
+  private final boolean selectorIsSet;
 
   private ScaleFields(List<String> specReplicas, List<String> statusReplicas, List<String> labelSelector,
-      int defaultReplicas) {
+      int defaultReplicas, boolean selectorIsSet) {
     this.specReplicas = specReplicas;
     this.statusReplicas = statusReplicas;
     this.labelSelector = labelSelector;
     this.defaultReplicas = defaultReplicas;
+    this.selectorIsSet = selectorIsSet;
   }
 
-  /** The fields of the built-in scalable kinds. */
+  /** The fields of the built-in scalable kinds of apps/v1. */
   static ScaleFields builtin() {
     return new ScaleFields(List.of("spec", "replicas"), List.of("status", "replicas"), null,
-        WorkloadDefaults.DEFAULT_REPLICAS);
+        WorkloadDefaults.DEFAULT_REPLICAS, false);
+  }
+
+  /** The fields of v1 ReplicationControllers, whose selector is a map of labels. */
+  static ScaleFields replicationController() {
+    return new ScaleFields(List.of("spec", "replicas"), List.of("status", "replicas"), null,
+        WorkloadDefaults.DEFAULT_REPLICAS, true);
   }
 
   /**
@@ -53,7 +65,7 @@ final class ScaleFields {
     String selector = scale.path("labelSelectorPath").asText("");
     return new ScaleFields(steps(scale.path("specReplicasPath").asText(".spec.replicas")),
         steps(scale.path("statusReplicasPath").asText(".status.replicas")),
-        selector.isEmpty() ? List.of() : steps(selector), 0);
+        selector.isEmpty() ? List.of() : steps(selector), 0, false);
   }
 
   private static List<String> steps(String path) {
@@ -75,7 +87,11 @@ final class ScaleFields {
   /** The label selector of what {@code obj} scales, as a selector string. */
   String selector(JsonNode obj) {
     if (labelSelector == null) {
-      return LabelSelector.fromObject(obj.path("spec").path("selector")).toString();
+      JsonNode selector = obj.path("spec").path("selector");
+      if (selectorIsSet) {
+        selector = JsonNodeFactory.instance.objectNode().set("matchLabels", selector);
+      }
+      return LabelSelector.fromObject(selector).toString();
     }
     if (labelSelector.isEmpty()) {
       return "";

@@ -121,7 +121,9 @@ public final class ServedResources {
   private void registerSubresources() {
     for (ResourceDefinition def : registry.all()) {
       if (def.subresources().containsKey("scale") && stores.containsKey(def)) {
-        register(def, "scale", new ScaleHandler(stores.get(def), ScaleFields.builtin()));
+        boolean rc = def.group().isEmpty() && def.plural().equals("replicationcontrollers");
+        register(def, "scale",
+            new ScaleHandler(stores.get(def), rc ? ScaleFields.replicationController() : ScaleFields.builtin()));
       }
     }
     ResourceDefinition namespaces = registry.find("", "v1", "namespaces").orElseThrow();

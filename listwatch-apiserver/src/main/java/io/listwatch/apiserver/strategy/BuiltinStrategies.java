@@ -17,6 +17,8 @@ public final class BuiltinStrategies {
   private static final Map<String, RestStrategy> BY_RESOURCE = Map.ofEntries(
       Map.entry("/namespaces", new NamespaceStrategy()),
       Map.entry("/pods", new PodStrategy()),
+      Map.entry("/podtemplates", new PodTemplateStrategy()),
+      Map.entry("/replicationcontrollers", new ReplicationControllerStrategy()),
       Map.entry("/services", new ServiceStrategy()),
       Map.entry("/endpoints", new EndpointsStrategy()),
       Map.entry("discovery.k8s.io/endpointslices", new EndpointSliceStrategy()),
@@ -40,6 +42,8 @@ public final class BuiltinStrategies {
       Map.entry("scheduling.k8s.io/priorityclasses", new PriorityClassStrategy()),
       Map.entry("policy/poddisruptionbudgets", new PodDisruptionBudgetStrategy()),
       Map.entry("networking.k8s.io/ingresses", new IngressStrategy()),
+      Map.entry("networking.k8s.io/ingressclasses", new IngressClassStrategy()),
+      Map.entry("node.k8s.io/runtimeclasses", new RuntimeClassStrategy()),
       Map.entry("networking.k8s.io/networkpolicies", new NetworkPolicyStrategy()),
       Map.entry("coordination.k8s.io/leases", new LeaseStrategy()),
       Map.entry("storage.k8s.io/storageclasses", new StorageClassStrategy()),

@@ -29,9 +29,6 @@ final class JobValidation {
   private static final int PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS = 10_000;
   private static final int MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS = 10_000;
   private static final int MAX_MANAGED_BY_LENGTH = 63;
-  /** kube's {@code httpPathFmt}: the characters RFC 3986 allows in an HTTP path. */
-  private static final String HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
-  private static final java.util.regex.Pattern HTTP_PATH = java.util.regex.Pattern.compile(HTTP_PATH_FMT);
 
   private JobValidation() {
   }
@@ -143,19 +140,7 @@ final class JobValidation {
       return;
     }
     String value = managedBy.asText("");
-    String[] segments = value.split("/", 2);
-    if (value.isEmpty()) {
-      errors.add(FieldErrors.required(path, ""));
-    } else if (segments.length != 2 || segments[0].isEmpty() || segments[1].isEmpty()) {
-      errors.add(FieldErrors.invalid(path, value, "must be a domain-prefixed path (such as \"acme.io/foo\")"));
-    } else {
-      for (String msg : NameSyntax.isDns1123Subdomain(segments[0])) {
-        errors.add(FieldErrors.invalid(path, segments[0], msg));
-      }
-      if (!HTTP_PATH.matcher(segments[1]).matches()) {
-        errors.add(FieldErrors.invalid(path, segments[1], "Invalid path (regex used for validation is '" + HTTP_PATH_FMT + "')"));
-      }
-    }
+    DomainPrefixedPath.validate(path, value, errors);
     if (NameSyntax.byteLength(value) > MAX_MANAGED_BY_LENGTH) {
       errors.add(FieldErrors.tooLong(path, MAX_MANAGED_BY_LENGTH));
     }

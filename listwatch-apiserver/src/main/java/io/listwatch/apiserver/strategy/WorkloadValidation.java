@@ -62,6 +62,46 @@ final class WorkloadValidation {
   }
 
   /**
+   * kube's {@code ValidateReplicationControllerSpec}: a selector that is a non-empty map of
+   * labels the template's labels match, non-negative replicas and minReadySeconds, a template
+   * (required) as {@code ValidatePodTemplateSpecForRC} checks it, with read-only GCE disks when
+   * more than one replica.
+   */
+  static void replicationController(JsonNode spec, List<Status.Cause> errors) {
+    nonNegative(spec.path("minReadySeconds"), "spec.minReadySeconds", errors);
+    JsonNode selector = spec.path("selector");
+    if (selector.isEmpty()) {
+      errors.add(FieldErrors.required("spec.selector", ""));
+    }
+    nonNegative(spec.path("replicas"), "spec.replicas", errors);
+    JsonNode template = spec.path("template");
+    if (!template.isObject()) {
+      errors.add(FieldErrors.required("spec.template", ""));
+      return;
+    }
+    JsonNode labels = labelsOf(spec);
+    boolean matches = true;
+    for (Map.Entry<String, JsonNode> e : selector.properties()) {
+      matches &= labels.path(e.getKey()).isTextual() && labels.path(e.getKey()).asText().equals(e.getValue().asText());
+    }
+    if (!matches) {
+      errors.add(labelsMismatch(spec));
+    }
+    podTemplateSpec(template, "spec.template", errors);
+    if (spec.path("replicas").asLong(1) > 1) {
+      JsonNode volumes = template.path("spec").path("volumes");
+      for (int i = 0; i < volumes.size(); i++) {
+        JsonNode gce = volumes.get(i).path("gcePersistentDisk");
+        if (gce.isObject() && !gce.path("readOnly").asBoolean(false)) {
+          errors.add(FieldErrors.invalid("spec.template.spec.volumes[" + i + "].gcePersistentDisk.readOnly", false,
+              "must be true for replicated pods > 1; GCE PD can only be mounted on multiple machines if it is read-only"));
+        }
+      }
+    }
+    restartPolicyAlways(spec, "ReplicationController", errors);
+  }
+
+  /**
    * What Deployments and ReplicaSets share: the selector and the template (kube's replica set
    * validation says "deployment" in its empty-selector message too).
    */
@@ -200,10 +240,20 @@ final class WorkloadValidation {
    * {@code activeDeadlineSeconds}.
    */
   private static void template(JsonNode spec, String kind, List<Status.Cause> errors) {
-    JsonNode template = spec.path("template");
-    LabelSelectorValidation.labels(template.path("metadata").path("labels"), "spec.template.metadata.labels", errors);
-    PodSpecValidation.validate(template.path("spec"), "spec.template.spec", errors);
+    podTemplateSpec(spec.path("template"), "spec.template", errors);
     restartPolicyAlways(spec, kind, errors);
+  }
+
+  /**
+   * kube's {@code ValidatePodTemplateSpec} of {@code template} at {@code path}: its labels, its
+   * pod spec ({@link PodSpecValidation}), and no ephemeral containers.
+   */
+  static void podTemplateSpec(JsonNode template, String path, List<Status.Cause> errors) {
+    LabelSelectorValidation.labels(template.path("metadata").path("labels"), path + ".metadata.labels", errors);
+    PodSpecValidation.validate(template.path("spec"), path + ".spec", errors);
+    if (!template.path("spec").path("ephemeralContainers").isEmpty()) {
+      errors.add(FieldErrors.forbidden(path + ".spec.ephemeralContainers", "ephemeral containers not allowed in pod template"));
+    }
   }
 
   private static void restartPolicyAlways(JsonNode spec, String kind, List<Status.Cause> errors) {

@@ -32,20 +32,21 @@ class ResourceRegistryTest {
   void builtins_serveExactlyTheListedResources() {
     assertThat(REGISTRY.all()).extracting(d -> d.groupVersion() + "/" + d.plural()).containsExactly(
         "v1/configmaps", "v1/endpoints", "v1/events", "v1/limitranges", "v1/namespaces", "v1/nodes",
-        "v1/persistentvolumeclaims", "v1/persistentvolumes", "v1/pods", "v1/resourcequotas", "v1/secrets",
+        "v1/persistentvolumeclaims", "v1/persistentvolumes", "v1/pods", "v1/podtemplates", "v1/replicationcontrollers",
+        "v1/resourcequotas", "v1/secrets",
         "v1/serviceaccounts", "v1/services",
         "apps/v1/controllerrevisions", "apps/v1/daemonsets", "apps/v1/deployments", "apps/v1/replicasets",
         "apps/v1/statefulsets", "events.k8s.io/v1/events",
         "authentication.k8s.io/v1/tokenreviews", "authentication.k8s.io/v1/selfsubjectreviews",
         "authorization.k8s.io/v1/localsubjectaccessreviews", "authorization.k8s.io/v1/selfsubjectaccessreviews",
         "authorization.k8s.io/v1/selfsubjectrulesreviews", "authorization.k8s.io/v1/subjectaccessreviews",
-        "batch/v1/cronjobs", "batch/v1/jobs", "networking.k8s.io/v1/ingresses",
+        "batch/v1/cronjobs", "batch/v1/jobs", "networking.k8s.io/v1/ingressclasses", "networking.k8s.io/v1/ingresses",
         "networking.k8s.io/v1/networkpolicies", "policy/v1/poddisruptionbudgets",
         "rbac.authorization.k8s.io/v1/clusterrolebindings", "rbac.authorization.k8s.io/v1/clusterroles",
         "rbac.authorization.k8s.io/v1/rolebindings", "rbac.authorization.k8s.io/v1/roles",
         "storage.k8s.io/v1/storageclasses", "apiextensions.k8s.io/v1/customresourcedefinitions",
         "scheduling.k8s.io/v1/priorityclasses",
-        "coordination.k8s.io/v1/leases", "discovery.k8s.io/v1/endpointslices");
+        "coordination.k8s.io/v1/leases", "node.k8s.io/v1/runtimeclasses", "discovery.k8s.io/v1/endpointslices");
   }
 
   @Test
@@ -57,12 +58,13 @@ class ResourceRegistryTest {
   void builtins_kindsAndSingulars_matchKube() {
     assertThat(REGISTRY.all()).extracting(ResourceDefinition::kind).containsExactly(
         "ConfigMap", "Endpoints", "Event", "LimitRange", "Namespace", "Node", "PersistentVolumeClaim",
-        "PersistentVolume", "Pod", "ResourceQuota", "Secret", "ServiceAccount", "Service",
+        "PersistentVolume", "Pod", "PodTemplate", "ReplicationController", "ResourceQuota", "Secret", "ServiceAccount", "Service",
         "ControllerRevision", "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Event",
         "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
-        "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "Ingress",
+        "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "IngressClass", "Ingress",
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
-        "RoleBinding", "Role", "StorageClass", "CustomResourceDefinition", "PriorityClass", "Lease", "EndpointSlice");
+        "RoleBinding", "Role", "StorageClass", "CustomResourceDefinition", "PriorityClass", "Lease", "RuntimeClass",
+        "EndpointSlice");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
       assertThat(d.listKind()).isEqualTo(d.kind() + "List");
       assertThat(d.singular()).isEqualTo(d.kind().toLowerCase());
@@ -90,7 +92,9 @@ class ResourceRegistryTest {
         Map.entry("networkpolicies", List.of("netpol")), Map.entry("poddisruptionbudgets", List.of("pdb")),
         Map.entry("storageclasses", List.of("sc")), Map.entry("priorityclasses", List.of("pc")),
         Map.entry("customresourcedefinitions", List.of("crd", "crds")),
-        Map.entry("endpointslices", List.of()));
+        Map.entry("endpointslices", List.of()),
+        Map.entry("ingressclasses", List.of()), Map.entry("runtimeclasses", List.of()),
+        Map.entry("podtemplates", List.of()), Map.entry("replicationcontrollers", List.of("rc")));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
@@ -100,7 +104,7 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).filteredOn(d -> d.categories().contains("all"))
         .extracting(ResourceDefinition::plural)
         .containsExactlyInAnyOrder("pods", "services", "deployments", "replicasets", "daemonsets", "statefulsets",
-            "cronjobs", "jobs");
+            "cronjobs", "jobs", "replicationcontrollers");
   }
 
   @Test
@@ -108,7 +112,8 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).filteredOn(d -> !d.namespaced())
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("namespaces", "nodes", "tokenreviews", "selfsubjectreviews",
             "selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews", "clusterrolebindings",
-            "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions");
+            "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions",
+            "ingressclasses", "runtimeclasses");
   }
 
   @Test
@@ -117,7 +122,8 @@ class ResourceRegistryTest {
         .extracting(ResourceDefinition::plural)
         .containsExactlyInAnyOrder("namespaces", "nodes", "pods", "services", "deployments", "replicasets",
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "poddisruptionbudgets",
-            "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions");
+            "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions",
+            "replicationcontrollers");
   }
 
   @Test
@@ -125,7 +131,7 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).filteredOn(ResourceDefinition::tracksGeneration)
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("deployments", "replicasets",
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "networkpolicies", "poddisruptionbudgets",
-            "customresourcedefinitions");
+            "customresourcedefinitions", "replicationcontrollers");
   }
 
   @Test
@@ -285,7 +291,8 @@ class ResourceRegistryTest {
   void groups_listNonCoreGroupsOnce_inFirstAppearanceOrder() {
     assertThat(REGISTRY.groups()).containsExactly("apps", "events.k8s.io", "authentication.k8s.io",
         "authorization.k8s.io", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
-        "storage.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "discovery.k8s.io");
+        "storage.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "node.k8s.io",
+        "discovery.k8s.io");
   }
 
   @Test
@@ -300,7 +307,7 @@ class ResourceRegistryTest {
   void forGroupVersion_listsThatGroupVersionsResources() {
     assertThat(REGISTRY.forGroupVersion("apps", "v1")).extracting(ResourceDefinition::plural)
         .containsExactly("controllerrevisions", "daemonsets", "deployments", "replicasets", "statefulsets");
-    assertThat(REGISTRY.forGroupVersion("", "v1")).hasSize(13);
+    assertThat(REGISTRY.forGroupVersion("", "v1")).hasSize(15);
     assertThat(REGISTRY.forGroupVersion("apps", "v2")).isEmpty();
   }
 

@@ -157,6 +157,11 @@ class JavaClientModelsTest {
     lists.put("events.k8s.io", () -> new EventsV1Api(client).listEventForAllNamespaces().execute());
     lists.put("priorityclasses", () -> new SchedulingV1Api(client).listPriorityClass().execute());
     lists.put("leases", () -> new CoordinationV1Api(client).listLeaseForAllNamespaces().execute());
+    lists.put("podtemplates", () -> core.listPodTemplateForAllNamespaces().execute());
+    lists.put("replicationcontrollers", () -> core.listReplicationControllerForAllNamespaces().execute());
+    lists.put("ingressclasses", () -> networking.listIngressClass().execute());
+    lists.put("runtimeclasses",
+        () -> new io.kubernetes.client.openapi.apis.NodeV1Api(client).listRuntimeClass().execute());
     lists.put("clusterroles", () -> rbac.listClusterRole().execute());
     lists.put("clusterrolebindings", () -> rbac.listClusterRoleBinding().execute());
     lists.put("roles", () -> rbac.listRoleForAllNamespaces().execute());
