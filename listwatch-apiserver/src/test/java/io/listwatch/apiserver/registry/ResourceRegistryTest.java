@@ -43,6 +43,7 @@ class ResourceRegistryTest {
         "networking.k8s.io/v1/networkpolicies", "policy/v1/poddisruptionbudgets",
         "rbac.authorization.k8s.io/v1/clusterrolebindings", "rbac.authorization.k8s.io/v1/clusterroles",
         "rbac.authorization.k8s.io/v1/rolebindings", "rbac.authorization.k8s.io/v1/roles",
+        "storage.k8s.io/v1/csidrivers",
         "storage.k8s.io/v1/storageclasses", "apiextensions.k8s.io/v1/customresourcedefinitions",
         "scheduling.k8s.io/v1/priorityclasses",
         "coordination.k8s.io/v1/leases", "discovery.k8s.io/v1/endpointslices");
@@ -62,7 +63,7 @@ class ResourceRegistryTest {
         "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
         "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "Ingress",
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
-        "RoleBinding", "Role", "StorageClass", "CustomResourceDefinition", "PriorityClass", "Lease", "EndpointSlice");
+        "RoleBinding", "Role", "CSIDriver", "StorageClass", "CustomResourceDefinition", "PriorityClass", "Lease", "EndpointSlice");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
       assertThat(d.listKind()).isEqualTo(d.kind() + "List");
       assertThat(d.singular()).isEqualTo(d.kind().toLowerCase());
@@ -90,7 +91,8 @@ class ResourceRegistryTest {
         Map.entry("networkpolicies", List.of("netpol")), Map.entry("poddisruptionbudgets", List.of("pdb")),
         Map.entry("storageclasses", List.of("sc")), Map.entry("priorityclasses", List.of("pc")),
         Map.entry("customresourcedefinitions", List.of("crd", "crds")),
-        Map.entry("endpointslices", List.of()));
+        Map.entry("endpointslices", List.of()),
+        Map.entry("csidrivers", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
@@ -108,7 +110,8 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).filteredOn(d -> !d.namespaced())
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("namespaces", "nodes", "tokenreviews", "selfsubjectreviews",
             "selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews", "clusterrolebindings",
-            "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions");
+            "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions",
+            "csidrivers");
   }
 
   @Test
@@ -153,10 +156,12 @@ class ResourceRegistryTest {
     assertThat(get("", "services").nameValidation()).isEqualTo(NameValidation.DNS1035_LABEL);
     assertThat(get("", "events").nameValidation()).isEqualTo(NameValidation.PATH_SEGMENT);
     assertThat(get("apps", "statefulsets").nameValidation()).isEqualTo(NameValidation.DNS1123_LABEL);
+    // kube 1.32 checks a CSIDriver's name as a CSI driver name (its strategy, at path "name"), then as a path segment
+    assertThat(get("storage.k8s.io", "csidrivers").nameValidation()).isEqualTo(NameValidation.PATH_SEGMENT);
     assertThat(REGISTRY.all()).filteredOn(d -> d.group().equals("rbac.authorization.k8s.io"))
         .allSatisfy(d -> assertThat(d.nameValidation()).isEqualTo(NameValidation.PATH_SEGMENT));
     assertThat(REGISTRY.all())
-        .filteredOn(d -> !Set.of("namespaces", "services", "events", "statefulsets").contains(d.plural())
+        .filteredOn(d -> !Set.of("namespaces", "services", "events", "statefulsets", "csidrivers").contains(d.plural())
             && !d.group().equals("rbac.authorization.k8s.io"))
         .allSatisfy(d -> assertThat(d.nameValidation()).isEqualTo(NameValidation.DNS1123_SUBDOMAIN));
   }

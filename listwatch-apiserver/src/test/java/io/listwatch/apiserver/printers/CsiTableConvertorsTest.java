@@ -1,0 +1,24 @@
+package io.listwatch.apiserver.printers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** storage.k8s.io's CSI kinds: kube's columns and cells (pkg/printers/internalversion). */
+class CsiTableConvertorsTest {
+
+  @Test
+  void csiDriver_showsFlagsAudiencesAndModes_withKubesFallbacks() {
+    CSIDriverTableConvertor c = new CSIDriverTableConvertor();
+    assertThat(Rows.shapes(c)).containsExactly("Name:string:name", "AttachRequired:boolean", "PodInfoOnMount:boolean",
+        "StorageCapacity:boolean", "TokenRequests:string", "RequiresRepublish:boolean", "Modes:string", "Age:string");
+    assertThat(Rows.cells(c, """
+        {"metadata":{"name":"d.example.com"},
+         "spec":{"attachRequired":false,"podInfoOnMount":true,"storageCapacity":true,
+          "tokenRequests":[{"audience":"gcp"},{"audience":""}],"requiresRepublish":true,
+          "volumeLifecycleModes":["Persistent","Ephemeral"]}}
+        """)).containsExactly("d.example.com", false, true, true, "gcp,", true, "Persistent,Ephemeral", "<unknown>");
+    assertThat(Rows.cells(c, "{\"metadata\":{\"name\":\"d\"}}"))
+        .containsExactly("d", true, false, false, "<unset>", false, "<none>", "<unknown>");
+  }
+}
