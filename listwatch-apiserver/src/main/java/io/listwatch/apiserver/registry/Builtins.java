@@ -5,6 +5,7 @@ import io.listwatch.apiserver.printers.ConfigMapTableConvertor;
 import io.listwatch.apiserver.printers.ControllerRevisionTableConvertor;
 import io.listwatch.apiserver.printers.CronJobTableConvertor;
 import io.listwatch.apiserver.printers.CSIDriverTableConvertor;
+import io.listwatch.apiserver.printers.CSINodeTableConvertor;
 import io.listwatch.apiserver.printers.DaemonSetTableConvertor;
 import io.listwatch.apiserver.printers.DeploymentTableConvertor;
 import io.listwatch.apiserver.printers.EndpointSliceTableConvertor;
@@ -355,14 +356,17 @@ final class Builtins {
   /**
    * storage.k8s.io/v1's CSI kinds listed before StorageClasses in kube's discovery: CSIDrivers
    * (cluster-scoped; kube checks their names as CSI driver names, see the strategy, and then
-   * as path segments) ...
+   * as path segments), CSINodes (cluster-scoped, named as their node) ...
    */
   static List<ResourceDefinition> csiStorage() {
     String group = "storage.k8s.io";
     return List.of(
         ResourceDefinition.builder(group, "v1", "CSIDriver", "csidrivers")
             .tableConvertor(new CSIDriverTableConvertor())
-            .clusterScoped().nameValidation(NameValidation.PATH_SEGMENT).build());
+            .clusterScoped().nameValidation(NameValidation.PATH_SEGMENT).build(),
+        ResourceDefinition.builder(group, "v1", "CSINode", "csinodes")
+            .tableConvertor(new CSINodeTableConvertor())
+            .clusterScoped().build());
   }
 
   static ResourceDefinition endpointSlices() {

@@ -21,4 +21,12 @@ class CsiTableConvertorsTest {
     assertThat(Rows.cells(c, "{\"metadata\":{\"name\":\"d\"}}"))
         .containsExactly("d", true, false, false, "<unset>", false, "<none>", "<unknown>");
   }
+
+  @Test
+  void csiNode_countsItsDrivers() {
+    CSINodeTableConvertor c = new CSINodeTableConvertor();
+    assertThat(Rows.shapes(c)).containsExactly("Name:string:name", "Drivers:integer", "Age:string");
+    assertThat(Rows.cells(c, "{\"metadata\":{\"name\":\"n1\"},\"spec\":{\"drivers\":[{\"name\":\"a\"},{\"name\":\"b\"}]}}"))
+        .containsExactly("n1", 2L, "<unknown>");
+  }
 }
