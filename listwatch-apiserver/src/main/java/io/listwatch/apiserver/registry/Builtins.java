@@ -6,6 +6,7 @@ import io.listwatch.apiserver.printers.ControllerRevisionTableConvertor;
 import io.listwatch.apiserver.printers.CronJobTableConvertor;
 import io.listwatch.apiserver.printers.CSIDriverTableConvertor;
 import io.listwatch.apiserver.printers.CSINodeTableConvertor;
+import io.listwatch.apiserver.printers.CSIStorageCapacityTableConvertor;
 import io.listwatch.apiserver.printers.DaemonSetTableConvertor;
 import io.listwatch.apiserver.printers.DeploymentTableConvertor;
 import io.listwatch.apiserver.printers.EndpointSliceTableConvertor;
@@ -356,7 +357,7 @@ final class Builtins {
   /**
    * storage.k8s.io/v1's CSI kinds listed before StorageClasses in kube's discovery: CSIDrivers
    * (cluster-scoped; kube checks their names as CSI driver names, see the strategy, and then
-   * as path segments), CSINodes (cluster-scoped, named as their node) ...
+   * as path segments), CSINodes (cluster-scoped, named as their node), CSIStorageCapacities (namespaced).
    */
   static List<ResourceDefinition> csiStorage() {
     String group = "storage.k8s.io";
@@ -366,7 +367,10 @@ final class Builtins {
             .clusterScoped().nameValidation(NameValidation.PATH_SEGMENT).build(),
         ResourceDefinition.builder(group, "v1", "CSINode", "csinodes")
             .tableConvertor(new CSINodeTableConvertor())
-            .clusterScoped().build());
+            .clusterScoped().build(),
+        ResourceDefinition.builder(group, "v1", "CSIStorageCapacity", "csistoragecapacities")
+            .tableConvertor(new CSIStorageCapacityTableConvertor())
+            .build());
   }
 
   static ResourceDefinition endpointSlices() {

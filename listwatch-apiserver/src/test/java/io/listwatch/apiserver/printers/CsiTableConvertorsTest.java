@@ -29,4 +29,14 @@ class CsiTableConvertorsTest {
     assertThat(Rows.cells(c, "{\"metadata\":{\"name\":\"n1\"},\"spec\":{\"drivers\":[{\"name\":\"a\"},{\"name\":\"b\"}]}}"))
         .containsExactly("n1", 2L, "<unknown>");
   }
+
+  @Test
+  void csiStorageCapacity_showsClassAndCanonicalCapacity_withoutAge() {
+    CSIStorageCapacityTableConvertor c = new CSIStorageCapacityTableConvertor();
+    assertThat(Rows.shapes(c)).containsExactly("Name:string:name", "StorageClassName:string", "Capacity:string");
+    assertThat(Rows.cells(c, "{\"metadata\":{\"name\":\"c\"},\"storageClassName\":\"fast\",\"capacity\":\"1024Mi\"}"))
+        .containsExactly("c", "fast", "1Gi");
+    assertThat(Rows.cells(c, "{\"metadata\":{\"name\":\"c\"},\"storageClassName\":\"fast\"}"))
+        .containsExactly("c", "fast", "<unset>");
+  }
 }

@@ -43,7 +43,7 @@ class ResourceRegistryTest {
         "networking.k8s.io/v1/networkpolicies", "policy/v1/poddisruptionbudgets",
         "rbac.authorization.k8s.io/v1/clusterrolebindings", "rbac.authorization.k8s.io/v1/clusterroles",
         "rbac.authorization.k8s.io/v1/rolebindings", "rbac.authorization.k8s.io/v1/roles",
-        "storage.k8s.io/v1/csidrivers", "storage.k8s.io/v1/csinodes",
+        "storage.k8s.io/v1/csidrivers", "storage.k8s.io/v1/csinodes", "storage.k8s.io/v1/csistoragecapacities",
         "storage.k8s.io/v1/storageclasses", "apiextensions.k8s.io/v1/customresourcedefinitions",
         "scheduling.k8s.io/v1/priorityclasses",
         "coordination.k8s.io/v1/leases", "discovery.k8s.io/v1/endpointslices");
@@ -63,7 +63,7 @@ class ResourceRegistryTest {
         "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
         "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "Ingress",
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
-        "RoleBinding", "Role", "CSIDriver", "CSINode", "StorageClass", "CustomResourceDefinition", "PriorityClass", "Lease", "EndpointSlice");
+        "RoleBinding", "Role", "CSIDriver", "CSINode", "CSIStorageCapacity", "StorageClass", "CustomResourceDefinition", "PriorityClass", "Lease", "EndpointSlice");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
       assertThat(d.listKind()).isEqualTo(d.kind() + "List");
       assertThat(d.singular()).isEqualTo(d.kind().toLowerCase());
@@ -92,7 +92,8 @@ class ResourceRegistryTest {
         Map.entry("storageclasses", List.of("sc")), Map.entry("priorityclasses", List.of("pc")),
         Map.entry("customresourcedefinitions", List.of("crd", "crds")),
         Map.entry("endpointslices", List.of()),
-        Map.entry("csidrivers", List.of()), Map.entry("csinodes", List.of()));
+        Map.entry("csidrivers", List.of()), Map.entry("csinodes", List.of()),
+        Map.entry("csistoragecapacities", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
