@@ -31,6 +31,7 @@ import io.listwatch.apiserver.printers.ServiceAccountTableConvertor;
 import io.listwatch.apiserver.printers.ServiceTableConvertor;
 import io.listwatch.apiserver.printers.StatefulSetTableConvertor;
 import io.listwatch.apiserver.printers.StorageClassTableConvertor;
+import io.listwatch.apiserver.printers.VolumeAttachmentTableConvertor;
 import java.util.List;
 
 /**
@@ -75,6 +76,7 @@ final class Builtins {
     all.addAll(rbac());
     all.addAll(csiStorage());
     all.add(storageClasses());
+    all.add(volumeAttachments());
     all.add(customResourceDefinitions());
     all.add(priorityClasses());
     all.add(leases());
@@ -371,6 +373,13 @@ final class Builtins {
         ResourceDefinition.builder(group, "v1", "CSIStorageCapacity", "csistoragecapacities")
             .tableConvertor(new CSIStorageCapacityTableConvertor())
             .build());
+  }
+
+  /** storage.k8s.io/v1 VolumeAttachments: cluster-scoped, with a status kube drops on create. */
+  static ResourceDefinition volumeAttachments() {
+    return ResourceDefinition.builder("storage.k8s.io", "v1", "VolumeAttachment", "volumeattachments")
+        .tableConvertor(new VolumeAttachmentTableConvertor())
+        .clusterScoped().hasStatus().clearsStatusOnCreate().build();
   }
 
   static ResourceDefinition endpointSlices() {

@@ -39,4 +39,17 @@ class CsiTableConvertorsTest {
     assertThat(Rows.cells(c, "{\"metadata\":{\"name\":\"c\"},\"storageClassName\":\"fast\"}"))
         .containsExactly("c", "fast", "<unset>");
   }
+
+  @Test
+  void volumeAttachment_showsAttacherVolumeNodeAndAttached() {
+    VolumeAttachmentTableConvertor c = new VolumeAttachmentTableConvertor();
+    assertThat(Rows.shapes(c)).containsExactly("Name:string:name", "Attacher:string", "PV:string", "Node:string",
+        "Attached:boolean", "Age:string");
+    assertThat(Rows.cells(c, """
+        {"metadata":{"name":"csi-123"},"spec":{"attacher":"ebs.csi.aws.com","source":{"persistentVolumeName":"pv1"},
+         "nodeName":"node1"},"status":{"attached":true}}
+        """)).containsExactly("csi-123", "ebs.csi.aws.com", "pv1", "node1", true, "<unknown>");
+    assertThat(Rows.cells(c, "{\"metadata\":{\"name\":\"v\"},\"spec\":{\"attacher\":\"a\",\"source\":{\"inlineVolumeSpec\":{}}}}"))
+        .containsExactly("v", "a", "", "", false, "<unknown>");
+  }
 }

@@ -44,7 +44,7 @@ class ResourceRegistryTest {
         "rbac.authorization.k8s.io/v1/clusterrolebindings", "rbac.authorization.k8s.io/v1/clusterroles",
         "rbac.authorization.k8s.io/v1/rolebindings", "rbac.authorization.k8s.io/v1/roles",
         "storage.k8s.io/v1/csidrivers", "storage.k8s.io/v1/csinodes", "storage.k8s.io/v1/csistoragecapacities",
-        "storage.k8s.io/v1/storageclasses", "apiextensions.k8s.io/v1/customresourcedefinitions",
+        "storage.k8s.io/v1/storageclasses", "storage.k8s.io/v1/volumeattachments", "apiextensions.k8s.io/v1/customresourcedefinitions",
         "scheduling.k8s.io/v1/priorityclasses",
         "coordination.k8s.io/v1/leases", "discovery.k8s.io/v1/endpointslices");
   }
@@ -63,7 +63,7 @@ class ResourceRegistryTest {
         "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
         "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "Ingress",
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
-        "RoleBinding", "Role", "CSIDriver", "CSINode", "CSIStorageCapacity", "StorageClass", "CustomResourceDefinition", "PriorityClass", "Lease", "EndpointSlice");
+        "RoleBinding", "Role", "CSIDriver", "CSINode", "CSIStorageCapacity", "StorageClass", "VolumeAttachment", "CustomResourceDefinition", "PriorityClass", "Lease", "EndpointSlice");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
       assertThat(d.listKind()).isEqualTo(d.kind() + "List");
       assertThat(d.singular()).isEqualTo(d.kind().toLowerCase());
@@ -93,7 +93,7 @@ class ResourceRegistryTest {
         Map.entry("customresourcedefinitions", List.of("crd", "crds")),
         Map.entry("endpointslices", List.of()),
         Map.entry("csidrivers", List.of()), Map.entry("csinodes", List.of()),
-        Map.entry("csistoragecapacities", List.of()));
+        Map.entry("csistoragecapacities", List.of()), Map.entry("volumeattachments", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
@@ -112,7 +112,7 @@ class ResourceRegistryTest {
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("namespaces", "nodes", "tokenreviews", "selfsubjectreviews",
             "selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews", "clusterrolebindings",
             "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions",
-            "csidrivers", "csinodes");
+            "csidrivers", "csinodes", "volumeattachments");
   }
 
   @Test
@@ -121,7 +121,8 @@ class ResourceRegistryTest {
         .extracting(ResourceDefinition::plural)
         .containsExactlyInAnyOrder("namespaces", "nodes", "pods", "services", "deployments", "replicasets",
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "poddisruptionbudgets",
-            "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions");
+            "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions",
+            "volumeattachments");
   }
 
   @Test
