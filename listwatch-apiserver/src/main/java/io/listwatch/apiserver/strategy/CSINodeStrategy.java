@@ -86,6 +86,6 @@ final class CSINodeStrategy implements RestStrategy {
         "Name", FieldErrors.goValue(driver.path("name").asText("")),
         "NodeID", FieldErrors.goValue(driver.path("nodeID").asText("")),
         "TopologyKeys", driver.path("topologyKeys").isArray() ? FieldErrors.goValue(keys) : "[]string(nil)",
-        "Allocatable", "(*storage.VolumeNodeResources)(" + (NumericFields.given(driver.path("allocatable")) ? "0xc000000000" : "nil") + ")");
+        "Allocatable", GoLiteral.pointer("storage.VolumeNodeResources", NumericFields.given(driver.path("allocatable"))));
   }
 }

@@ -107,15 +107,11 @@ final class VolumeAttachmentStrategy implements RestStrategy {
   private static GoLiteral goSpec(JsonNode spec) {
     JsonNode source = spec.path("source");
     GoLiteral goSource = GoLiteral.struct("storage.VolumeAttachmentSource",
-        "PersistentVolumeName", pointer("string", source.path("persistentVolumeName")),
-        "InlineVolumeSpec", pointer("core.PersistentVolumeSpec", source.path("inlineVolumeSpec")));
+        "PersistentVolumeName", GoLiteral.pointer("string", given(source.path("persistentVolumeName"))),
+        "InlineVolumeSpec", GoLiteral.pointer("core.PersistentVolumeSpec", given(source.path("inlineVolumeSpec"))));
     return GoLiteral.struct("storage.VolumeAttachmentSpec",
         "Attacher", FieldErrors.goValue(spec.path("attacher").asText("")),
         "Source", goSource.toString(),
         "NodeName", FieldErrors.goValue(spec.path("nodeName").asText("")));
-  }
-
-  private static String pointer(String type, JsonNode value) {
-    return "(*" + type + ")(" + (given(value) ? "0xc000000000" : "nil") + ")";
   }
 }
