@@ -26,15 +26,14 @@ import java.util.Set;
  * ReadWriteOnceWithFSType; each lifecycle mode Persistent or Ephemeral; token requests with
  * distinct audiences and an expiration of 10 minutes to 2^32 seconds. On update
  * ({@code ValidateCSIDriverUpdate}) {@code attachRequired} and {@code volumeLifecycleModes} are
- * immutable; a change of {@code tokenRequests}, {@code requiresRepublish} or
- * {@code seLinuxMount} bumps {@code metadata.generation} (kube's {@code PrepareForUpdate}).
+ * immutable; any change of the spec bumps {@code metadata.generation}, which a create
+ * leaves unset (kube's {@code PrepareForUpdate} and {@code PrepareForCreate}).
  * Stateless.
  */
 final class CSIDriverStrategy implements RestStrategy {
 
   private static final List<String> FS_GROUP_POLICIES = List.of("File", "None", "ReadWriteOnceWithFSType");
   private static final List<String> LIFECYCLE_MODES = List.of("Persistent", "Ephemeral");
-  private static final List<String> GENERATION_FIELDS = List.of("tokenRequests", "requiresRepublish", "seLinuxMount");
   private static final long MIN_EXPIRATION = 600;
   private static final long MAX_EXPIRATION = 1L << 32;
 
@@ -89,14 +88,8 @@ final class CSIDriverStrategy implements RestStrategy {
 
   @Override
   public void prepareForUpdate(ObjectNode obj, ObjectNode old) {
-    JsonNode spec = obj.path("spec");
-    JsonNode oldSpec = old.path("spec");
-    for (String field : GENERATION_FIELDS) {
-      if (!spec.path(field).equals(oldSpec.path(field))) {
-        ObjectNode meta = Fields.object(obj, "metadata", true);
-        meta.put("generation", old.path("metadata").path("generation").asLong(0) + 1);
-        return;
-      }
+    if (!obj.path("spec").equals(old.path("spec"))) {
+      Fields.object(obj, "metadata", true).put("generation", old.path("metadata").path("generation").asLong(0) + 1);
     }
   }
 

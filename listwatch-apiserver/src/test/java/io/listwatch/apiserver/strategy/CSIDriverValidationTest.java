@@ -127,6 +127,12 @@ class CSIDriverValidationTest {
       ObjectNode updated = StrategyCases.body(core.send("PUT", path + "/mycsidriver.example.com", Map.of(), stored.toString()));
       assertThat(updated.path("spec").path("requiresRepublish").asBoolean()).isFalse();
       assertThat(updated.path("metadata").path("generation").asLong()).isEqualTo(1);
+      updated.with("spec").put("fsGroupPolicy", "None");
+      updated = StrategyCases.body(core.send("PUT", path + "/mycsidriver.example.com", Map.of(), updated.toString()));
+      assertThat(updated.path("metadata").path("generation").asLong()).as("any spec change").isEqualTo(2);
+      updated.with("metadata").putObject("labels").put("tier", "storage");
+      updated = StrategyCases.body(core.send("PUT", path + "/mycsidriver.example.com", Map.of(), updated.toString()));
+      assertThat(updated.path("metadata").path("generation").asLong()).as("metadata only").isEqualTo(2);
 
       updated.with("spec").put("attachRequired", false);
       StatusException e = core.refusal("PUT", path + "/mycsidriver.example.com", Map.of(), updated.toString());
