@@ -204,6 +204,16 @@ public final class PatchSchemas {
         .field("spec.podSelector", PatchMeta.structTypeAtomic()));
     add(all, "scheduling.k8s.io", "PriorityClass", PatchSchema.builder());
     add(all, "storage.k8s.io", "StorageClass", PatchSchema.builder());
+    add(all, "storage.k8s.io", "CSIDriver", PatchSchema.builder()
+        .field("spec.volumeLifecycleModes", new PatchMeta(java.util.Set.of(), "", ListType.SET, java.util.List.of()))
+        .field("spec.tokenRequests", atomic()));
+    add(all, "storage.k8s.io", "CSINode", PatchSchema.builder()
+        .field("spec.drivers", mergeByKey("name")).include("spec.drivers", PatchSchema.builder().field("topologyKeys", atomic())));
+    add(all, "storage.k8s.io", "CSIStorageCapacity", PatchSchema.builder()
+        .field("nodeTopology", PatchMeta.structTypeAtomic()));
+    add(all, "storage.k8s.io", "VolumeAttachment", PatchSchema.builder()
+        .field("spec.source.inlineVolumeSpec.accessModes", atomic())
+        .field("spec.source.inlineVolumeSpec.mountOptions", atomic()));
     add(all, "coordination.k8s.io", "Lease", PatchSchema.builder());
     add(all, "apiextensions.k8s.io", "CustomResourceDefinition", PatchSchema.builder());
     for (String k : new String[] {"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"}) {

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.listwatch.apiserver.printers.ConfigMapTableConvertor;
 import io.listwatch.apiserver.printers.ControllerRevisionTableConvertor;
 import io.listwatch.apiserver.printers.CronJobTableConvertor;
+import io.listwatch.apiserver.printers.CSIDriverTableConvertor;
+import io.listwatch.apiserver.printers.CSINodeTableConvertor;
+import io.listwatch.apiserver.printers.CSIStorageCapacityTableConvertor;
 import io.listwatch.apiserver.printers.DaemonSetTableConvertor;
 import io.listwatch.apiserver.printers.DeploymentTableConvertor;
 import io.listwatch.apiserver.printers.EndpointSliceTableConvertor;
@@ -32,6 +35,7 @@ import io.listwatch.apiserver.printers.ServiceAccountTableConvertor;
 import io.listwatch.apiserver.printers.ServiceTableConvertor;
 import io.listwatch.apiserver.printers.StatefulSetTableConvertor;
 import io.listwatch.apiserver.printers.StorageClassTableConvertor;
+import io.listwatch.apiserver.printers.VolumeAttachmentTableConvertor;
 import java.util.List;
 
 /**
@@ -75,7 +79,9 @@ final class Builtins {
     all.addAll(networking());
     all.add(podDisruptionBudgets());
     all.addAll(rbac());
+    all.addAll(csiStorage());
     all.add(storageClasses());
+    all.add(volumeAttachments());
     all.add(customResourceDefinitions());
     all.add(priorityClasses());
     all.add(leases());
@@ -376,6 +382,32 @@ final class Builtins {
     return ResourceDefinition.builder("storage.k8s.io", "v1", "StorageClass", "storageclasses")
         .tableConvertor(new StorageClassTableConvertor())
         .clusterScoped().shortNames("sc").build();
+  }
+
+  /**
+   * storage.k8s.io/v1's CSI kinds listed before StorageClasses in kube's discovery: CSIDrivers
+   * (cluster-scoped; kube checks their names as CSI driver names, see the strategy, and then
+   * as path segments), CSINodes (cluster-scoped, named as their node), CSIStorageCapacities (namespaced).
+   */
+  static List<ResourceDefinition> csiStorage() {
+    String group = "storage.k8s.io";
+    return List.of(
+        ResourceDefinition.builder(group, "v1", "CSIDriver", "csidrivers")
+            .tableConvertor(new CSIDriverTableConvertor())
+            .clusterScoped().nameValidation(NameValidation.PATH_SEGMENT).build(),
+        ResourceDefinition.builder(group, "v1", "CSINode", "csinodes")
+            .tableConvertor(new CSINodeTableConvertor())
+            .clusterScoped().build(),
+        ResourceDefinition.builder(group, "v1", "CSIStorageCapacity", "csistoragecapacities")
+            .tableConvertor(new CSIStorageCapacityTableConvertor())
+            .build());
+  }
+
+  /** storage.k8s.io/v1 VolumeAttachments: cluster-scoped, with a status kube drops on create. */
+  static ResourceDefinition volumeAttachments() {
+    return ResourceDefinition.builder("storage.k8s.io", "v1", "VolumeAttachment", "volumeattachments")
+        .tableConvertor(new VolumeAttachmentTableConvertor())
+        .clusterScoped().hasStatus().clearsStatusOnCreate().build();
   }
 
   static ResourceDefinition endpointSlices() {

@@ -26,6 +26,14 @@ record GoLiteral(String text) {
     return new GoLiteral("[]" + type + FieldErrors.goValue(values).substring("[]string".length()));
   }
 
+  /**
+   * Go's {@code %#v} of a pointer field inside a struct: {@code (*type)(nil)}, or, when set, an
+   * address, which Go prints and kube's messages carry; shown as the zero address.
+   */
+  static String pointer(String type, boolean set) {
+    return "(*" + type + ")(" + (set ? "0xc000000000" : "nil") + ")";
+  }
+
   @Override
   public String toString() {
     return text;

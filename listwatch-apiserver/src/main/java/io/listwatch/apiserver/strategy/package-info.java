@@ -21,7 +21,9 @@
  *       {@code NetworkPolicyStrategy} (networking); {@code PodDisruptionBudgetStrategy} (policy);
  *       {@code RoleStrategy}, {@code ClusterRoleStrategy}, {@code RoleBindingStrategy},
  *       {@code ClusterRoleBindingStrategy} (rbac); {@code PriorityClassStrategy} (scheduling);
- *       {@code LeaseStrategy} (coordination); {@code StorageClassStrategy} (storage);
+ *       {@code LeaseStrategy} (coordination); {@code StorageClassStrategy}, {@code CSIDriverStrategy},
+ *       {@code CSINodeStrategy}, {@code CSIStorageCapacityStrategy},
+ *       {@code VolumeAttachmentStrategy} (storage; {@code CSIDriverNames} the driver-name rule they share);
  *       {@code CustomResourceDefinitionStrategy}.</li>
  *   <li>Pod validation, kube's {@code ValidatePodSpec} and {@code ValidatePodUpdate} by part:
  *       {@code PodSpecValidation} (the entry, shared by pods and templates), the containers'

@@ -44,7 +44,8 @@ class ResourceRegistryTest {
         "networking.k8s.io/v1/networkpolicies", "policy/v1/poddisruptionbudgets",
         "rbac.authorization.k8s.io/v1/clusterrolebindings", "rbac.authorization.k8s.io/v1/clusterroles",
         "rbac.authorization.k8s.io/v1/rolebindings", "rbac.authorization.k8s.io/v1/roles",
-        "storage.k8s.io/v1/storageclasses", "apiextensions.k8s.io/v1/customresourcedefinitions",
+        "storage.k8s.io/v1/csidrivers", "storage.k8s.io/v1/csinodes", "storage.k8s.io/v1/csistoragecapacities",
+        "storage.k8s.io/v1/storageclasses", "storage.k8s.io/v1/volumeattachments", "apiextensions.k8s.io/v1/customresourcedefinitions",
         "scheduling.k8s.io/v1/priorityclasses",
         "coordination.k8s.io/v1/leases", "node.k8s.io/v1/runtimeclasses", "discovery.k8s.io/v1/endpointslices");
   }
@@ -63,8 +64,8 @@ class ResourceRegistryTest {
         "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
         "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "IngressClass", "Ingress",
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
-        "RoleBinding", "Role", "StorageClass", "CustomResourceDefinition", "PriorityClass", "Lease", "RuntimeClass",
-        "EndpointSlice");
+        "RoleBinding", "Role", "CSIDriver", "CSINode", "CSIStorageCapacity", "StorageClass", "VolumeAttachment",
+        "CustomResourceDefinition", "PriorityClass", "Lease", "RuntimeClass", "EndpointSlice");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
       assertThat(d.listKind()).isEqualTo(d.kind() + "List");
       assertThat(d.singular()).isEqualTo(d.kind().toLowerCase());
@@ -94,7 +95,9 @@ class ResourceRegistryTest {
         Map.entry("customresourcedefinitions", List.of("crd", "crds")),
         Map.entry("endpointslices", List.of()),
         Map.entry("ingressclasses", List.of()), Map.entry("runtimeclasses", List.of()),
-        Map.entry("podtemplates", List.of()), Map.entry("replicationcontrollers", List.of("rc")));
+        Map.entry("podtemplates", List.of()), Map.entry("replicationcontrollers", List.of("rc")),
+        Map.entry("csidrivers", List.of()), Map.entry("csinodes", List.of()),
+        Map.entry("csistoragecapacities", List.of()), Map.entry("volumeattachments", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
@@ -113,7 +116,7 @@ class ResourceRegistryTest {
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("namespaces", "nodes", "tokenreviews", "selfsubjectreviews",
             "selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews", "clusterrolebindings",
             "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions",
-            "ingressclasses", "runtimeclasses");
+            "ingressclasses", "runtimeclasses", "csidrivers", "csinodes", "volumeattachments");
   }
 
   @Test
@@ -123,7 +126,7 @@ class ResourceRegistryTest {
         .containsExactlyInAnyOrder("namespaces", "nodes", "pods", "services", "deployments", "replicasets",
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "poddisruptionbudgets",
             "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions",
-            "replicationcontrollers");
+            "replicationcontrollers", "volumeattachments");
   }
 
   @Test
@@ -159,10 +162,12 @@ class ResourceRegistryTest {
     assertThat(get("", "services").nameValidation()).isEqualTo(NameValidation.DNS1035_LABEL);
     assertThat(get("", "events").nameValidation()).isEqualTo(NameValidation.PATH_SEGMENT);
     assertThat(get("apps", "statefulsets").nameValidation()).isEqualTo(NameValidation.DNS1123_LABEL);
+    // kube 1.32 checks a CSIDriver's name as a CSI driver name (its strategy, at path "name"), then as a path segment
+    assertThat(get("storage.k8s.io", "csidrivers").nameValidation()).isEqualTo(NameValidation.PATH_SEGMENT);
     assertThat(REGISTRY.all()).filteredOn(d -> d.group().equals("rbac.authorization.k8s.io"))
         .allSatisfy(d -> assertThat(d.nameValidation()).isEqualTo(NameValidation.PATH_SEGMENT));
     assertThat(REGISTRY.all())
-        .filteredOn(d -> !Set.of("namespaces", "services", "events", "statefulsets").contains(d.plural())
+        .filteredOn(d -> !Set.of("namespaces", "services", "events", "statefulsets", "csidrivers").contains(d.plural())
             && !d.group().equals("rbac.authorization.k8s.io"))
         .allSatisfy(d -> assertThat(d.nameValidation()).isEqualTo(NameValidation.DNS1123_SUBDOMAIN));
   }

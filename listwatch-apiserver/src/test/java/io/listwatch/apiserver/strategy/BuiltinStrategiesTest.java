@@ -28,6 +28,8 @@ class BuiltinStrategiesTest {
         "apiextensions.k8s.io/customresourcedefinitions",
         "apps/controllerrevisions", "policy/poddisruptionbudgets", "networking.k8s.io/ingresses",
         "networking.k8s.io/networkpolicies", "coordination.k8s.io/leases", "storage.k8s.io/storageclasses",
+        "storage.k8s.io/csidrivers", "storage.k8s.io/csinodes",
+        "storage.k8s.io/csistoragecapacities", "storage.k8s.io/volumeattachments",
         "rbac.authorization.k8s.io/roles", "rbac.authorization.k8s.io/clusterroles",
         "rbac.authorization.k8s.io/rolebindings", "rbac.authorization.k8s.io/clusterrolebindings",
         "/configmaps", "/nodes", "/serviceaccounts", "/limitranges", "/resourcequotas", "/events", "events.k8s.io/events",

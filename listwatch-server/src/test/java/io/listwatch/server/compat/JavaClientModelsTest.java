@@ -153,6 +153,10 @@ class JavaClientModelsTest {
     lists.put("networkpolicies", () -> networking.listNetworkPolicyForAllNamespaces().execute());
     lists.put("poddisruptionbudgets", () -> new PolicyV1Api(client).listPodDisruptionBudgetForAllNamespaces().execute());
     lists.put("storageclasses", () -> new StorageV1Api(client).listStorageClass().execute());
+    lists.put("csidrivers", () -> new StorageV1Api(client).listCSIDriver().execute());
+    lists.put("csinodes", () -> new StorageV1Api(client).listCSINode().execute());
+    lists.put("csistoragecapacities", () -> new StorageV1Api(client).listCSIStorageCapacityForAllNamespaces().execute());
+    lists.put("volumeattachments", () -> new StorageV1Api(client).listVolumeAttachment().execute());
     lists.put("endpointslices", () -> new DiscoveryV1Api(client).listEndpointSliceForAllNamespaces().execute());
     lists.put("events.k8s.io", () -> new EventsV1Api(client).listEventForAllNamespaces().execute());
     lists.put("priorityclasses", () -> new SchedulingV1Api(client).listPriorityClass().execute());
