@@ -20,6 +20,7 @@ import io.kubernetes.client.proto.V1Batch;
 import io.kubernetes.client.proto.V1Coordination;
 import io.kubernetes.client.proto.V1Discovery;
 import io.kubernetes.client.proto.V1Events;
+import io.kubernetes.client.proto.V1Flowcontrol;
 import io.kubernetes.client.proto.V1Networking;
 import io.kubernetes.client.proto.V1Policy;
 import io.kubernetes.client.proto.V1Rbac;
@@ -99,7 +100,8 @@ public final class ProtoSchemas {
       V1Authorization.getDescriptor(), V1Autoscaling.getDescriptor(), V1Batch.getDescriptor(),
       V1Coordination.getDescriptor(), V1Discovery.getDescriptor(), V1Events.getDescriptor(),
       V1Networking.getDescriptor(), V1Policy.getDescriptor(), V1Rbac.getDescriptor(),
-      V1Scheduling.getDescriptor(), V1Storage.getDescriptor(), V1Apiextensions.getDescriptor());
+      V1Scheduling.getDescriptor(), V1Storage.getDescriptor(), V1Apiextensions.getDescriptor(),
+      V1Flowcontrol.getDescriptor());
   }
 
   /** The package kube's OpenAPI names apiextensions' definitions in (the proto package has '_'). */

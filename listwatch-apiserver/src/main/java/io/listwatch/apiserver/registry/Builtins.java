@@ -9,6 +9,7 @@ import io.listwatch.apiserver.printers.DeploymentTableConvertor;
 import io.listwatch.apiserver.printers.EndpointSliceTableConvertor;
 import io.listwatch.apiserver.printers.EndpointsTableConvertor;
 import io.listwatch.apiserver.printers.EventTableConvertor;
+import io.listwatch.apiserver.printers.FlowSchemaTableConvertor;
 import io.listwatch.apiserver.printers.IngressTableConvertor;
 import io.listwatch.apiserver.printers.JobTableConvertor;
 import io.listwatch.apiserver.printers.LeaseTableConvertor;
@@ -20,6 +21,7 @@ import io.listwatch.apiserver.printers.PersistentVolumeTableConvertor;
 import io.listwatch.apiserver.printers.PodDisruptionBudgetTableConvertor;
 import io.listwatch.apiserver.printers.PodTableConvertor;
 import io.listwatch.apiserver.printers.PriorityClassTableConvertor;
+import io.listwatch.apiserver.printers.PriorityLevelConfigurationTableConvertor;
 import io.listwatch.apiserver.printers.ReplicaSetTableConvertor;
 import io.listwatch.apiserver.printers.ResourceQuotaTableConvertor;
 import io.listwatch.apiserver.printers.RoleBindingTableConvertor;
@@ -75,6 +77,8 @@ final class Builtins {
     all.add(priorityClasses());
     all.add(leases());
     all.add(endpointSlices());
+    all.add(flowSchemas());
+    all.add(priorityLevelConfigurations());
     return List.copyOf(all);
   }
 
@@ -406,5 +410,20 @@ final class Builtins {
     return ResourceDefinition.builder("coordination.k8s.io", "v1", "Lease", "leases")
         .tableConvertor(new LeaseTableConvertor())
         .build();
+  }
+
+  /** flowcontrol.apiserver.k8s.io/v1 PriorityLevelConfiguration (API Priority and Fairness), with /status. */
+  static ResourceDefinition priorityLevelConfigurations() {
+    return ResourceDefinition.builder("flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration",
+            "prioritylevelconfigurations")
+        .tableConvertor(new PriorityLevelConfigurationTableConvertor())
+        .clusterScoped().hasStatus().tracksGeneration().clearsStatusOnCreate().build();
+  }
+
+  /** flowcontrol.apiserver.k8s.io/v1 FlowSchema (API Priority and Fairness), with /status. */
+  static ResourceDefinition flowSchemas() {
+    return ResourceDefinition.builder("flowcontrol.apiserver.k8s.io", "v1", "FlowSchema", "flowschemas")
+        .tableConvertor(new FlowSchemaTableConvertor())
+        .clusterScoped().hasStatus().tracksGeneration().clearsStatusOnCreate().build();
   }
 }

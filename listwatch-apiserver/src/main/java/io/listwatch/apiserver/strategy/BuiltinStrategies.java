@@ -42,6 +42,8 @@ public final class BuiltinStrategies {
       Map.entry("networking.k8s.io/ingresses", new IngressStrategy()),
       Map.entry("networking.k8s.io/networkpolicies", new NetworkPolicyStrategy()),
       Map.entry("coordination.k8s.io/leases", new LeaseStrategy()),
+      Map.entry("flowcontrol.apiserver.k8s.io/prioritylevelconfigurations", new PriorityLevelConfigurationStrategy()),
+      Map.entry("flowcontrol.apiserver.k8s.io/flowschemas", new FlowSchemaStrategy()),
       Map.entry("storage.k8s.io/storageclasses", new StorageClassStrategy()),
       Map.entry("rbac.authorization.k8s.io/roles", new RoleStrategy()),
       Map.entry("rbac.authorization.k8s.io/clusterroles", new ClusterRoleStrategy()),

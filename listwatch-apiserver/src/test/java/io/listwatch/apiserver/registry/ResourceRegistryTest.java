@@ -45,7 +45,8 @@ class ResourceRegistryTest {
         "rbac.authorization.k8s.io/v1/rolebindings", "rbac.authorization.k8s.io/v1/roles",
         "storage.k8s.io/v1/storageclasses", "apiextensions.k8s.io/v1/customresourcedefinitions",
         "scheduling.k8s.io/v1/priorityclasses",
-        "coordination.k8s.io/v1/leases", "discovery.k8s.io/v1/endpointslices");
+        "coordination.k8s.io/v1/leases", "discovery.k8s.io/v1/endpointslices",
+        "flowcontrol.apiserver.k8s.io/v1/flowschemas", "flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations");
   }
 
   @Test
@@ -62,7 +63,8 @@ class ResourceRegistryTest {
         "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
         "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "Ingress",
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
-        "RoleBinding", "Role", "StorageClass", "CustomResourceDefinition", "PriorityClass", "Lease", "EndpointSlice");
+        "RoleBinding", "Role", "StorageClass", "CustomResourceDefinition", "PriorityClass", "Lease", "EndpointSlice",
+        "FlowSchema", "PriorityLevelConfiguration");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
       assertThat(d.listKind()).isEqualTo(d.kind() + "List");
       assertThat(d.singular()).isEqualTo(d.kind().toLowerCase());
@@ -90,7 +92,8 @@ class ResourceRegistryTest {
         Map.entry("networkpolicies", List.of("netpol")), Map.entry("poddisruptionbudgets", List.of("pdb")),
         Map.entry("storageclasses", List.of("sc")), Map.entry("priorityclasses", List.of("pc")),
         Map.entry("customresourcedefinitions", List.of("crd", "crds")),
-        Map.entry("endpointslices", List.of()));
+        Map.entry("endpointslices", List.of()),
+        Map.entry("prioritylevelconfigurations", List.of()), Map.entry("flowschemas", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
@@ -108,7 +111,8 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).filteredOn(d -> !d.namespaced())
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("namespaces", "nodes", "tokenreviews", "selfsubjectreviews",
             "selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews", "clusterrolebindings",
-            "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions");
+            "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions",
+            "prioritylevelconfigurations", "flowschemas");
   }
 
   @Test
@@ -117,7 +121,8 @@ class ResourceRegistryTest {
         .extracting(ResourceDefinition::plural)
         .containsExactlyInAnyOrder("namespaces", "nodes", "pods", "services", "deployments", "replicasets",
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "poddisruptionbudgets",
-            "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions");
+            "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions",
+            "prioritylevelconfigurations", "flowschemas");
   }
 
   @Test
@@ -125,7 +130,7 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).filteredOn(ResourceDefinition::tracksGeneration)
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("deployments", "replicasets",
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "networkpolicies", "poddisruptionbudgets",
-            "customresourcedefinitions");
+            "customresourcedefinitions", "prioritylevelconfigurations", "flowschemas");
   }
 
   @Test
@@ -285,7 +290,8 @@ class ResourceRegistryTest {
   void groups_listNonCoreGroupsOnce_inFirstAppearanceOrder() {
     assertThat(REGISTRY.groups()).containsExactly("apps", "events.k8s.io", "authentication.k8s.io",
         "authorization.k8s.io", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
-        "storage.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "discovery.k8s.io");
+        "storage.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "discovery.k8s.io",
+        "flowcontrol.apiserver.k8s.io");
   }
 
   @Test
@@ -325,7 +331,7 @@ class ResourceRegistryTest {
     ResourceRegistry next = REGISTRY.with(widgets);
     assertThat(next.find("example.com", "v1", "widgets")).containsSame(widgets);
     assertThat(next.all()).hasSize(REGISTRY.all().size() + 1).endsWith(widgets);
-    assertThat(next.groups()).endsWith("discovery.k8s.io", "example.com");
+    assertThat(next.groups()).endsWith("flowcontrol.apiserver.k8s.io", "example.com");
     assertThat(REGISTRY.find("example.com", "v1", "widgets")).isEmpty();
     assertThat(REGISTRY.groups()).doesNotContain("example.com");
   }
