@@ -22,7 +22,9 @@
  *       {@code RoleStrategy}, {@code ClusterRoleStrategy}, {@code RoleBindingStrategy},
  *       {@code ClusterRoleBindingStrategy} (rbac); {@code PriorityClassStrategy} (scheduling);
  *       {@code LeaseStrategy} (coordination); {@code StorageClassStrategy} (storage);
- *       {@code CustomResourceDefinitionStrategy}.</li>
+ *       {@code CustomResourceDefinitionStrategy}; {@code PriorityLevelConfigurationStrategy},
+ *       {@code FlowSchemaStrategy} (flowcontrol, with {@code FlowcontrolStatusValidation} and
+ *       {@code MandatoryFlowcontrolConfiguration}, kube's mandatory exempt and catch-all objects).</li>
  *   <li>Pod validation, kube's {@code ValidatePodSpec} and {@code ValidatePodUpdate} by part:
  *       {@code PodSpecValidation} (the entry, shared by pods and templates), the containers'
  *       ({@code Container*Validation}), {@code VolumeValidation}, {@code ProbeValidation},
