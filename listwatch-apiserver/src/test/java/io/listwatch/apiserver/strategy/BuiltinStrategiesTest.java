@@ -30,6 +30,7 @@ class BuiltinStrategiesTest {
         "networking.k8s.io/networkpolicies", "coordination.k8s.io/leases", "storage.k8s.io/storageclasses",
         "rbac.authorization.k8s.io/roles", "rbac.authorization.k8s.io/clusterroles",
         "rbac.authorization.k8s.io/rolebindings", "rbac.authorization.k8s.io/clusterrolebindings",
-        "/configmaps", "/nodes", "/serviceaccounts", "/limitranges", "/resourcequotas", "/events", "events.k8s.io/events");
+        "/configmaps", "/nodes", "/serviceaccounts", "/limitranges", "/resourcequotas", "/events", "events.k8s.io/events",
+        "flowcontrol.apiserver.k8s.io/flowschemas", "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations");
   }
 }
