@@ -21,6 +21,7 @@ import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.registry.ResourceRegistry;
 import io.listwatch.apiserver.rest.ApiRoutes;
 import io.listwatch.apiserver.rest.ResourceStore;
+import io.listwatch.apiserver.strategy.MandatoryFlowcontrolConfiguration;
 import io.listwatch.storage.Storage;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -158,6 +159,7 @@ public final class GenericApiServer implements AutoCloseable {
         controllers, clock);
     serviceAccounts.start();
     createSystemPriorityClasses();
+    createMandatoryFlowcontrolConfiguration();
     customResources = new CustomResourceServing(routes.resources(), storage, cacherConfig, clock, listeners);
     crdController = new CustomResourceDefinitionController(
         store("apiextensions.k8s.io", "v1", "customresourcedefinitions"), customResources, clock, registry.all());
@@ -256,6 +258,24 @@ public final class GenericApiServer implements AutoCloseable {
         "Used for system critical pods that must not be moved from their current node."));
     createIfAbsent(classes, priorityClass("system-cluster-critical", 2_000_000_000L,
         "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."));
+  }
+
+  /**
+   * kube's mandatory API Priority and Fairness objects (the {@code exempt} and {@code catch-all}
+   * PriorityLevelConfigurations and FlowSchemas), which kube-apiserver's APF configuration
+   * controller creates at start unless they exist
+   * ({@link io.listwatch.apiserver.strategy.MandatoryFlowcontrolConfiguration}).
+   */
+  private void createMandatoryFlowcontrolConfiguration() {
+    String group = "flowcontrol.apiserver.k8s.io";
+    if (registry.find(group, "v1", "prioritylevelconfigurations").isEmpty()
+        || registry.find(group, "v1", "flowschemas").isEmpty()) {
+      return;
+    }
+    ResourceStore levels = store(group, "v1", "prioritylevelconfigurations");
+    MandatoryFlowcontrolConfiguration.priorityLevelConfigurations().forEach(pl -> createIfAbsent(levels, pl));
+    ResourceStore schemas = store(group, "v1", "flowschemas");
+    MandatoryFlowcontrolConfiguration.flowSchemas().forEach(fs -> createIfAbsent(schemas, fs));
   }
 
   private static ObjectNode priorityClass(String name, long value, String description) {

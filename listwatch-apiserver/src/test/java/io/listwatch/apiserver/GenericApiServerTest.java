@@ -94,6 +94,20 @@ class GenericApiServerTest {
         .path("value").asLong()).isEqualTo(2_000_000_000L);
   }
 
+  @Test
+  void start_createsKubesMandatoryFlowcontrolConfiguration() {
+    String base = "/apis/flowcontrol.apiserver.k8s.io/v1/";
+    JsonNode exempt = json(send("GET", base + "prioritylevelconfigurations/exempt", null));
+    assertThat(exempt.path("spec").path("type").asText()).isEqualTo("Exempt");
+    assertThat(exempt.at("/metadata/annotations/apf.kubernetes.io~1autoupdate-spec").asText()).isEqualTo("true");
+    assertThat(json(send("GET", base + "prioritylevelconfigurations/catch-all", null))
+        .at("/spec/limited/nominalConcurrencyShares").asInt()).isEqualTo(5);
+    assertThat(json(send("GET", base + "flowschemas/exempt", null)).at("/spec/matchingPrecedence").asInt()).isEqualTo(1);
+    JsonNode catchAll = json(send("GET", base + "flowschemas/catch-all", null));
+    assertThat(catchAll.at("/spec/distinguisherMethod/type").asText()).isEqualTo("ByUser");
+    assertThat(catchAll.at("/spec/rules/0/subjects/1/group/name").asText()).isEqualTo("system:authenticated");
+  }
+
   /** kube's order: defaults, mutating admission (ServiceAccount), PrepareForCreate, validation, validating admission. */
   @Test
   void create_passesAdmission_inKubesOrder() {

@@ -215,6 +215,10 @@ public final class PatchSchemas {
         .field("spec.source.inlineVolumeSpec.accessModes", atomic())
         .field("spec.source.inlineVolumeSpec.mountOptions", atomic()));
     add(all, "coordination.k8s.io", "Lease", PatchSchema.builder());
+    add(all, "flowcontrol.apiserver.k8s.io", "FlowSchema", PatchSchema.builder()
+        .field("spec.rules", atomic()).include("status", conditionsByType()));
+    add(all, "flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration", PatchSchema.builder()
+        .include("status", conditionsByType()));
     add(all, "apiextensions.k8s.io", "CustomResourceDefinition", PatchSchema.builder());
     for (String k : new String[] {"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"}) {
       add(all, "rbac.authorization.k8s.io", k, PatchSchema.builder());

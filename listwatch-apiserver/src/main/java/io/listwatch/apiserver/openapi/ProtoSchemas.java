@@ -20,6 +20,7 @@ import io.kubernetes.client.proto.V1Batch;
 import io.kubernetes.client.proto.V1Coordination;
 import io.kubernetes.client.proto.V1Discovery;
 import io.kubernetes.client.proto.V1Events;
+import io.kubernetes.client.proto.V1Flowcontrol;
 import io.kubernetes.client.proto.V1Networking;
 import io.kubernetes.client.proto.V1Node;
 import io.kubernetes.client.proto.V1Policy;
@@ -101,7 +102,7 @@ public final class ProtoSchemas {
       V1Coordination.getDescriptor(), V1Discovery.getDescriptor(), V1Events.getDescriptor(),
       V1Networking.getDescriptor(), V1Policy.getDescriptor(), V1Rbac.getDescriptor(),
       V1Scheduling.getDescriptor(), V1Storage.getDescriptor(), V1Apiextensions.getDescriptor(),
-      V1Node.getDescriptor());
+      V1Node.getDescriptor(), V1Flowcontrol.getDescriptor());
   }
 
   /** The package kube's OpenAPI names apiextensions' definitions in (the proto package has '_'). */

@@ -13,6 +13,7 @@ import io.listwatch.apiserver.printers.EndpointSliceTableConvertor;
 import io.listwatch.apiserver.printers.EndpointsTableConvertor;
 import io.listwatch.apiserver.printers.EventTableConvertor;
 import io.listwatch.apiserver.printers.IngressClassTableConvertor;
+import io.listwatch.apiserver.printers.FlowSchemaTableConvertor;
 import io.listwatch.apiserver.printers.IngressTableConvertor;
 import io.listwatch.apiserver.printers.JobTableConvertor;
 import io.listwatch.apiserver.printers.LeaseTableConvertor;
@@ -25,6 +26,7 @@ import io.listwatch.apiserver.printers.PodDisruptionBudgetTableConvertor;
 import io.listwatch.apiserver.printers.PodTableConvertor;
 import io.listwatch.apiserver.printers.PodTemplateTableConvertor;
 import io.listwatch.apiserver.printers.PriorityClassTableConvertor;
+import io.listwatch.apiserver.printers.PriorityLevelConfigurationTableConvertor;
 import io.listwatch.apiserver.printers.ReplicaSetTableConvertor;
 import io.listwatch.apiserver.printers.ReplicationControllerTableConvertor;
 import io.listwatch.apiserver.printers.ResourceQuotaTableConvertor;
@@ -87,6 +89,8 @@ final class Builtins {
     all.add(leases());
     all.add(runtimeClasses());
     all.add(endpointSlices());
+    all.add(flowSchemas());
+    all.add(priorityLevelConfigurations());
     return List.copyOf(all);
   }
 
@@ -473,5 +477,20 @@ final class Builtins {
     return ResourceDefinition.builder("coordination.k8s.io", "v1", "Lease", "leases")
         .tableConvertor(new LeaseTableConvertor())
         .build();
+  }
+
+  /** flowcontrol.apiserver.k8s.io/v1 PriorityLevelConfiguration (API Priority and Fairness), with /status. */
+  static ResourceDefinition priorityLevelConfigurations() {
+    return ResourceDefinition.builder("flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration",
+            "prioritylevelconfigurations")
+        .tableConvertor(new PriorityLevelConfigurationTableConvertor())
+        .clusterScoped().hasStatus().tracksGeneration().clearsStatusOnCreate().build();
+  }
+
+  /** flowcontrol.apiserver.k8s.io/v1 FlowSchema (API Priority and Fairness), with /status. */
+  static ResourceDefinition flowSchemas() {
+    return ResourceDefinition.builder("flowcontrol.apiserver.k8s.io", "v1", "FlowSchema", "flowschemas")
+        .tableConvertor(new FlowSchemaTableConvertor())
+        .clusterScoped().hasStatus().tracksGeneration().clearsStatusOnCreate().build();
   }
 }

@@ -46,6 +46,8 @@ public final class BuiltinStrategies {
       Map.entry("node.k8s.io/runtimeclasses", new RuntimeClassStrategy()),
       Map.entry("networking.k8s.io/networkpolicies", new NetworkPolicyStrategy()),
       Map.entry("coordination.k8s.io/leases", new LeaseStrategy()),
+      Map.entry("flowcontrol.apiserver.k8s.io/prioritylevelconfigurations", new PriorityLevelConfigurationStrategy()),
+      Map.entry("flowcontrol.apiserver.k8s.io/flowschemas", new FlowSchemaStrategy()),
       Map.entry("storage.k8s.io/storageclasses", new StorageClassStrategy()),
       Map.entry("storage.k8s.io/csidrivers", new CSIDriverStrategy()),
       Map.entry("storage.k8s.io/csinodes", new CSINodeStrategy()),

@@ -24,7 +24,9 @@
  *       {@code LeaseStrategy} (coordination); {@code StorageClassStrategy}, {@code CSIDriverStrategy},
  *       {@code CSINodeStrategy}, {@code CSIStorageCapacityStrategy},
  *       {@code VolumeAttachmentStrategy} (storage; {@code CSIDriverNames} the driver-name rule they share);
- *       {@code CustomResourceDefinitionStrategy}.</li>
+ *       {@code CustomResourceDefinitionStrategy}; {@code PriorityLevelConfigurationStrategy},
+ *       {@code FlowSchemaStrategy} (flowcontrol, with {@code FlowcontrolStatusValidation} and
+ *       {@code MandatoryFlowcontrolConfiguration}, kube's mandatory exempt and catch-all objects).</li>
  *   <li>Pod validation, kube's {@code ValidatePodSpec} and {@code ValidatePodUpdate} by part:
  *       {@code PodSpecValidation} (the entry, shared by pods and templates), the containers'
  *       ({@code Container*Validation}), {@code VolumeValidation}, {@code ProbeValidation},

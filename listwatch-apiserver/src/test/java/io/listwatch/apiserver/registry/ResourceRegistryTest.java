@@ -47,7 +47,8 @@ class ResourceRegistryTest {
         "storage.k8s.io/v1/csidrivers", "storage.k8s.io/v1/csinodes", "storage.k8s.io/v1/csistoragecapacities",
         "storage.k8s.io/v1/storageclasses", "storage.k8s.io/v1/volumeattachments", "apiextensions.k8s.io/v1/customresourcedefinitions",
         "scheduling.k8s.io/v1/priorityclasses",
-        "coordination.k8s.io/v1/leases", "node.k8s.io/v1/runtimeclasses", "discovery.k8s.io/v1/endpointslices");
+        "coordination.k8s.io/v1/leases", "node.k8s.io/v1/runtimeclasses", "discovery.k8s.io/v1/endpointslices",
+        "flowcontrol.apiserver.k8s.io/v1/flowschemas", "flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations");
   }
 
   @Test
@@ -65,7 +66,8 @@ class ResourceRegistryTest {
         "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "IngressClass", "Ingress",
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
         "RoleBinding", "Role", "CSIDriver", "CSINode", "CSIStorageCapacity", "StorageClass", "VolumeAttachment",
-        "CustomResourceDefinition", "PriorityClass", "Lease", "RuntimeClass", "EndpointSlice");
+        "CustomResourceDefinition", "PriorityClass", "Lease", "RuntimeClass", "EndpointSlice",
+        "FlowSchema", "PriorityLevelConfiguration");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
       assertThat(d.listKind()).isEqualTo(d.kind() + "List");
       assertThat(d.singular()).isEqualTo(d.kind().toLowerCase());
@@ -97,7 +99,8 @@ class ResourceRegistryTest {
         Map.entry("ingressclasses", List.of()), Map.entry("runtimeclasses", List.of()),
         Map.entry("podtemplates", List.of()), Map.entry("replicationcontrollers", List.of("rc")),
         Map.entry("csidrivers", List.of()), Map.entry("csinodes", List.of()),
-        Map.entry("csistoragecapacities", List.of()), Map.entry("volumeattachments", List.of()));
+        Map.entry("csistoragecapacities", List.of()), Map.entry("volumeattachments", List.of()),
+        Map.entry("prioritylevelconfigurations", List.of()), Map.entry("flowschemas", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
@@ -116,7 +119,8 @@ class ResourceRegistryTest {
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("namespaces", "nodes", "tokenreviews", "selfsubjectreviews",
             "selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews", "clusterrolebindings",
             "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions",
-            "ingressclasses", "runtimeclasses", "csidrivers", "csinodes", "volumeattachments");
+            "ingressclasses", "runtimeclasses", "csidrivers", "csinodes", "volumeattachments",
+            "prioritylevelconfigurations", "flowschemas");
   }
 
   @Test
@@ -126,7 +130,7 @@ class ResourceRegistryTest {
         .containsExactlyInAnyOrder("namespaces", "nodes", "pods", "services", "deployments", "replicasets",
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "poddisruptionbudgets",
             "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions",
-            "replicationcontrollers", "volumeattachments");
+            "replicationcontrollers", "volumeattachments", "prioritylevelconfigurations", "flowschemas");
   }
 
   @Test
@@ -134,7 +138,7 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).filteredOn(ResourceDefinition::tracksGeneration)
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("deployments", "replicasets",
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "networkpolicies", "poddisruptionbudgets",
-            "customresourcedefinitions", "replicationcontrollers");
+            "customresourcedefinitions", "replicationcontrollers", "prioritylevelconfigurations", "flowschemas");
   }
 
   @Test
@@ -297,7 +301,7 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.groups()).containsExactly("apps", "events.k8s.io", "authentication.k8s.io",
         "authorization.k8s.io", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
         "storage.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "node.k8s.io",
-        "discovery.k8s.io");
+        "discovery.k8s.io", "flowcontrol.apiserver.k8s.io");
   }
 
   @Test
@@ -337,7 +341,7 @@ class ResourceRegistryTest {
     ResourceRegistry next = REGISTRY.with(widgets);
     assertThat(next.find("example.com", "v1", "widgets")).containsSame(widgets);
     assertThat(next.all()).hasSize(REGISTRY.all().size() + 1).endsWith(widgets);
-    assertThat(next.groups()).endsWith("discovery.k8s.io", "example.com");
+    assertThat(next.groups()).endsWith("flowcontrol.apiserver.k8s.io", "example.com");
     assertThat(REGISTRY.find("example.com", "v1", "widgets")).isEmpty();
     assertThat(REGISTRY.groups()).doesNotContain("example.com");
   }

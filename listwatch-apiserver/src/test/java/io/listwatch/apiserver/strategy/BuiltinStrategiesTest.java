@@ -33,6 +33,7 @@ class BuiltinStrategiesTest {
         "rbac.authorization.k8s.io/roles", "rbac.authorization.k8s.io/clusterroles",
         "rbac.authorization.k8s.io/rolebindings", "rbac.authorization.k8s.io/clusterrolebindings",
         "/configmaps", "/nodes", "/serviceaccounts", "/limitranges", "/resourcequotas", "/events", "events.k8s.io/events",
-        "networking.k8s.io/ingressclasses", "node.k8s.io/runtimeclasses", "/podtemplates", "/replicationcontrollers");
+        "networking.k8s.io/ingressclasses", "node.k8s.io/runtimeclasses", "/podtemplates", "/replicationcontrollers",
+        "flowcontrol.apiserver.k8s.io/flowschemas", "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations");
   }
 }

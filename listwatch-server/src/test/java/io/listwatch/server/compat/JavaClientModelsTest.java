@@ -21,6 +21,7 @@ import io.kubernetes.client.openapi.apis.CoreApi;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.DiscoveryV1Api;
 import io.kubernetes.client.openapi.apis.EventsV1Api;
+import io.kubernetes.client.openapi.apis.FlowcontrolApiserverV1Api;
 import io.kubernetes.client.openapi.apis.NetworkingV1Api;
 import io.kubernetes.client.openapi.apis.PolicyV1Api;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
@@ -166,6 +167,9 @@ class JavaClientModelsTest {
     lists.put("ingressclasses", () -> networking.listIngressClass().execute());
     lists.put("runtimeclasses",
         () -> new io.kubernetes.client.openapi.apis.NodeV1Api(client).listRuntimeClass().execute());
+    lists.put("flowschemas", () -> new FlowcontrolApiserverV1Api(client).listFlowSchema().execute());
+    lists.put("prioritylevelconfigurations",
+        () -> new FlowcontrolApiserverV1Api(client).listPriorityLevelConfiguration().execute());
     lists.put("clusterroles", () -> rbac.listClusterRole().execute());
     lists.put("clusterrolebindings", () -> rbac.listClusterRoleBinding().execute());
     lists.put("roles", () -> rbac.listRoleForAllNamespaces().execute());

@@ -195,7 +195,7 @@ class KubectlEverydayTest extends KubectlAgainstServer {
 
     assertThat(r.lines()).contains("v1", "apps/v1", "batch/v1", "policy/v1", "rbac.authorization.k8s.io/v1",
         "networking.k8s.io/v1", "coordination.k8s.io/v1", "discovery.k8s.io/v1", "events.k8s.io/v1",
-        "storage.k8s.io/v1", "scheduling.k8s.io/v1");
+        "storage.k8s.io/v1", "scheduling.k8s.io/v1", "flowcontrol.apiserver.k8s.io/v1");
     assertThat(r.lines()).isSorted().doesNotHaveDuplicates();
   }
 
