@@ -69,7 +69,7 @@ final class Builtins {
    */
   static List<ResourceDefinition> definitions() {
     List<ResourceDefinition> all = new java.util.ArrayList<>(List.of(
-        configMaps(), endpoints(), events(), limitRanges(), namespaces(), nodes(), persistentVolumeClaims(),
+        bindings(), configMaps(), endpoints(), events(), limitRanges(), namespaces(), nodes(), persistentVolumeClaims(),
         persistentVolumes(), pods(), podTemplates(), replicationControllers(), resourceQuotas(), secrets(),
         serviceAccounts(), services()));
     all.addAll(apps());
@@ -448,6 +448,14 @@ final class Builtins {
             "customresourcedefinitions")
         .clusterScoped().shortNames("crd", "crds").categories("api-extensions")
         .hasStatus().tracksGeneration().build();
+  }
+
+  /**
+   * v1 Binding ({@code POST /api/v1/namespaces/{ns}/bindings}): binds the pod the Binding names
+   * to a node, as {@code pods/binding} does; create only, nothing stored of its own.
+   */
+  static ResourceDefinition bindings() {
+    return ResourceDefinition.builder("", "v1", "Binding", "bindings").notStored().build();
   }
 
   /** TokenReview: who a bearer token names; create only, nothing stored. */

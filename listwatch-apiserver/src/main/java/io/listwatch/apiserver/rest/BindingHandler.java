@@ -22,13 +22,32 @@ import java.util.concurrent.CompletableFuture;
  * naming another pod a 400; a target that is not a Node, or without a name, a 422. Answers 201
  * with a success Status.
  *
+ * <p>With {@code resource} true it serves kube's create-only {@code bindings} resource instead,
+ * {@code POST /api/v1/namespaces/{ns}/bindings}: the pod is the Binding's {@code metadata.name}
+ * (kube's create handler takes the name from the object); none is kube's 400
+ * {@code Name parameter required.}; other verbs are 405.
+ *
  * <p>Thread-safe (stateless beyond the store).
  */
-record BindingHandler(ResourceStore pods) implements RestHandler {
+record BindingHandler(ResourceStore pods, boolean resource) implements RestHandler {
 
   @Override
   public CompletableFuture<ApiResponse> handle(RequestInfo info, ApiRequest request) {
-    ObjectNode binding = JsonBodies.subresourcePost(info, request, "Binding");
+    if (!resource) {
+      return bind(info.namespace(), info.name(), JsonBodies.subresourcePost(info, request, "Binding"), request);
+    }
+    if (!ApiRequest.POST.equals(request.method()) || !info.name().isEmpty()) {
+      throw StatusException.methodNotAllowed();
+    }
+    ObjectNode binding = JsonBodies.object(request);
+    String name = binding.path("metadata").path("name").asText("");
+    if (name.isEmpty()) {
+      throw StatusException.badRequest("Name parameter required.");
+    }
+    return bind(info.namespace(), name, binding, request);
+  }
+
+  private CompletableFuture<ApiResponse> bind(String namespace, String name, ObjectNode binding, ApiRequest request) {
     JsonNode target = binding.path("target");
     String kind = target.path("kind").asText("");
     String node = target.path("name").asText("");
@@ -41,22 +60,22 @@ record BindingHandler(ResourceStore pods) implements RestHandler {
       causes.add(new Status.Cause(Reasons.FIELD_VALUE_REQUIRED, "Required value", "target.name"));
     }
     if (!causes.isEmpty()) {
-      throw StatusException.invalid("", "Binding", info.name(), causes);
+      throw StatusException.invalid("", "Binding", name, causes);
     }
     String now = ObjectMetaRules.timestamp(pods.clock().now());
     JsonNode annotations = binding.path("metadata").path("annotations");
-    return pods.guaranteedUpdate(info.namespace(), info.name(), ResourceStore.Part.WHOLE, request.isDryRun(), request.user(),
+    return pods.guaranteedUpdate(namespace, name, ResourceStore.Part.WHOLE, request.isDryRun(), request.user(),
         pod -> {
           ObjectNode meta = ObjectMetaRules.metadata(pod);
           if (ObjectMetaRules.isMarkedForDeletion(pod)) {
-            throw StatusException.conflict("", "pods", info.name(),
-                "pod " + info.name() + " is being deleted, cannot be assigned to a host");
+            throw StatusException.conflict("", "pods", name,
+                "pod " + name + " is being deleted, cannot be assigned to a host");
           }
           ObjectNode spec = pod.get("spec") instanceof ObjectNode s ? s : pod.putObject("spec");
           String bound = spec.path("nodeName").asText("");
           if (!bound.isEmpty()) {
-            throw StatusException.conflict("", "pods", info.name(),
-                "pod " + info.name() + " is already assigned to node \"" + bound + "\"");
+            throw StatusException.conflict("", "pods", name,
+                "pod " + name + " is already assigned to node \"" + bound + "\"");
           }
           spec.put("nodeName", node);
           if (annotations.isObject() && !annotations.isEmpty()) {

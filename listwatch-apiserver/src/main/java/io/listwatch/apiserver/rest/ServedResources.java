@@ -129,7 +129,8 @@ public final class ServedResources {
     ResourceDefinition namespaces = registry.find("", "v1", "namespaces").orElseThrow();
     register(namespaces, "finalize", new FinalizeHandler(stores.get(namespaces)));
     ResourceDefinition pods = registry.find("", "v1", "pods").orElseThrow();
-    register(pods, "binding", new BindingHandler(stores.get(pods)));
+    register(pods, "binding", new BindingHandler(stores.get(pods), false));
+    registry.find("", "v1", "bindings").ifPresent(b -> register(b, "", new BindingHandler(stores.get(pods), true)));
     registry.find("policy", "v1", "poddisruptionbudgets").ifPresent(pdbs ->
         register(pods, "eviction", new EvictionHandler(stores.get(pods), stores.get(pdbs))));
   }

@@ -31,7 +31,7 @@ class ResourceRegistryTest {
   @Test
   void builtins_serveExactlyTheListedResources() {
     assertThat(REGISTRY.all()).extracting(d -> d.groupVersion() + "/" + d.plural()).containsExactly(
-        "v1/configmaps", "v1/endpoints", "v1/events", "v1/limitranges", "v1/namespaces", "v1/nodes",
+        "v1/bindings", "v1/configmaps", "v1/endpoints", "v1/events", "v1/limitranges", "v1/namespaces", "v1/nodes",
         "v1/persistentvolumeclaims", "v1/persistentvolumes", "v1/pods", "v1/podtemplates", "v1/replicationcontrollers",
         "v1/resourcequotas", "v1/secrets",
         "v1/serviceaccounts", "v1/services",
@@ -59,7 +59,7 @@ class ResourceRegistryTest {
   @Test
   void builtins_kindsAndSingulars_matchKube() {
     assertThat(REGISTRY.all()).extracting(ResourceDefinition::kind).containsExactly(
-        "ConfigMap", "Endpoints", "Event", "LimitRange", "Namespace", "Node", "PersistentVolumeClaim",
+        "Binding", "ConfigMap", "Endpoints", "Event", "LimitRange", "Namespace", "Node", "PersistentVolumeClaim",
         "PersistentVolume", "Pod", "PodTemplate", "ReplicationController", "ResourceQuota", "Secret", "ServiceAccount", "Service",
         "ControllerRevision", "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Event",
         "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
@@ -82,7 +82,7 @@ class ResourceRegistryTest {
         Map.entry("pods", List.of("po")), Map.entry("secrets", List.of()),
         Map.entry("serviceaccounts", List.of("sa")), Map.entry("services", List.of("svc")),
         Map.entry("deployments", List.of("deploy")), Map.entry("replicasets", List.of("rs")),
-        Map.entry("leases", List.of()), Map.entry("tokenreviews", List.of()),
+        Map.entry("leases", List.of()), Map.entry("tokenreviews", List.of()), Map.entry("bindings", List.of()),
         Map.entry("selfsubjectreviews", List.of()), Map.entry("localsubjectaccessreviews", List.of()),
         Map.entry("selfsubjectaccessreviews", List.of()), Map.entry("selfsubjectrulesreviews", List.of()),
         Map.entry("subjectaccessreviews", List.of()), Map.entry("clusterrolebindings", List.of()),
@@ -316,7 +316,7 @@ class ResourceRegistryTest {
   void forGroupVersion_listsThatGroupVersionsResources() {
     assertThat(REGISTRY.forGroupVersion("apps", "v1")).extracting(ResourceDefinition::plural)
         .containsExactly("controllerrevisions", "daemonsets", "deployments", "replicasets", "statefulsets");
-    assertThat(REGISTRY.forGroupVersion("", "v1")).hasSize(15);
+    assertThat(REGISTRY.forGroupVersion("", "v1")).hasSize(16);
     assertThat(REGISTRY.forGroupVersion("apps", "v2")).isEmpty();
   }
 
