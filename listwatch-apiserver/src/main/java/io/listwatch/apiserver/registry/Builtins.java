@@ -69,7 +69,7 @@ final class Builtins {
    */
   static List<ResourceDefinition> definitions() {
     List<ResourceDefinition> all = new java.util.ArrayList<>(List.of(
-        bindings(), configMaps(), endpoints(), events(), limitRanges(), namespaces(), nodes(), persistentVolumeClaims(),
+        bindings(), componentStatuses(), configMaps(), endpoints(), events(), limitRanges(), namespaces(), nodes(), persistentVolumeClaims(),
         persistentVolumes(), pods(), podTemplates(), replicationControllers(), resourceQuotas(), secrets(),
         serviceAccounts(), services()));
     all.addAll(apps());
@@ -456,6 +456,16 @@ final class Builtins {
    */
   static ResourceDefinition bindings() {
     return ResourceDefinition.builder("", "v1", "Binding", "bindings").notStored().build();
+  }
+
+  /**
+   * v1 ComponentStatus ({@code kubectl get cs}), deprecated in kube: read-only (get, list), each
+   * component probed on request; nothing stored.
+   */
+  static ResourceDefinition componentStatuses() {
+    return ResourceDefinition.builder("", "v1", "ComponentStatus", "componentstatuses")
+        .clusterScoped().shortNames("cs").notStored().verbs("get", "list")
+        .tableConvertor(new io.listwatch.apiserver.printers.ComponentStatusTableConvertor()).build();
   }
 
   /** TokenReview: who a bearer token names; create only, nothing stored. */

@@ -131,6 +131,7 @@ public final class ServedResources {
     ResourceDefinition pods = registry.find("", "v1", "pods").orElseThrow();
     register(pods, "binding", new BindingHandler(stores.get(pods), false));
     registry.find("", "v1", "bindings").ifPresent(b -> register(b, "", new BindingHandler(stores.get(pods), true)));
+    registry.find("", "v1", "componentstatuses").ifPresent(cs -> register(cs, "", new ComponentStatusHandler(cs, storage)));
     registry.find("policy", "v1", "poddisruptionbudgets").ifPresent(pdbs ->
         register(pods, "eviction", new EvictionHandler(stores.get(pods), stores.get(pdbs))));
   }

@@ -31,7 +31,7 @@ class ResourceRegistryTest {
   @Test
   void builtins_serveExactlyTheListedResources() {
     assertThat(REGISTRY.all()).extracting(d -> d.groupVersion() + "/" + d.plural()).containsExactly(
-        "v1/bindings", "v1/configmaps", "v1/endpoints", "v1/events", "v1/limitranges", "v1/namespaces", "v1/nodes",
+        "v1/bindings", "v1/componentstatuses", "v1/configmaps", "v1/endpoints", "v1/events", "v1/limitranges", "v1/namespaces", "v1/nodes",
         "v1/persistentvolumeclaims", "v1/persistentvolumes", "v1/pods", "v1/podtemplates", "v1/replicationcontrollers",
         "v1/resourcequotas", "v1/secrets",
         "v1/serviceaccounts", "v1/services",
@@ -59,7 +59,7 @@ class ResourceRegistryTest {
   @Test
   void builtins_kindsAndSingulars_matchKube() {
     assertThat(REGISTRY.all()).extracting(ResourceDefinition::kind).containsExactly(
-        "Binding", "ConfigMap", "Endpoints", "Event", "LimitRange", "Namespace", "Node", "PersistentVolumeClaim",
+        "Binding", "ComponentStatus", "ConfigMap", "Endpoints", "Event", "LimitRange", "Namespace", "Node", "PersistentVolumeClaim",
         "PersistentVolume", "Pod", "PodTemplate", "ReplicationController", "ResourceQuota", "Secret", "ServiceAccount", "Service",
         "ControllerRevision", "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Event",
         "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
@@ -82,7 +82,7 @@ class ResourceRegistryTest {
         Map.entry("pods", List.of("po")), Map.entry("secrets", List.of()),
         Map.entry("serviceaccounts", List.of("sa")), Map.entry("services", List.of("svc")),
         Map.entry("deployments", List.of("deploy")), Map.entry("replicasets", List.of("rs")),
-        Map.entry("leases", List.of()), Map.entry("tokenreviews", List.of()), Map.entry("bindings", List.of()),
+        Map.entry("leases", List.of()), Map.entry("tokenreviews", List.of()), Map.entry("bindings", List.of()), Map.entry("componentstatuses", List.of("cs")),
         Map.entry("selfsubjectreviews", List.of()), Map.entry("localsubjectaccessreviews", List.of()),
         Map.entry("selfsubjectaccessreviews", List.of()), Map.entry("selfsubjectrulesreviews", List.of()),
         Map.entry("subjectaccessreviews", List.of()), Map.entry("clusterrolebindings", List.of()),
@@ -116,7 +116,7 @@ class ResourceRegistryTest {
   @Test
   void builtins_scope_clusterScopedAsInKube() {
     assertThat(REGISTRY.all()).filteredOn(d -> !d.namespaced())
-        .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("namespaces", "nodes", "tokenreviews", "selfsubjectreviews",
+        .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("namespaces", "nodes", "componentstatuses", "tokenreviews", "selfsubjectreviews",
             "selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews", "clusterrolebindings",
             "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions",
             "ingressclasses", "runtimeclasses", "csidrivers", "csinodes", "volumeattachments",
@@ -156,8 +156,9 @@ class ResourceRegistryTest {
         .allSatisfy(d -> assertThat(d.verbs()).containsExactly("create"));
     assertThat(REGISTRY.all()).filteredOn(d -> !d.plural().equals("namespaces") && d.stored())
         .allSatisfy(d -> assertThat(d.verbs()).isEqualTo(ResourceDefinition.ALL_VERBS));
-    assertThat(REGISTRY.all()).filteredOn(d -> !d.stored())
+    assertThat(REGISTRY.all()).filteredOn(d -> !d.stored() && !d.plural().equals("componentstatuses"))
         .allSatisfy(d -> assertThat(d.verbs()).containsExactly("create"));
+    assertThat(get("", "componentstatuses").verbs()).containsExactly("get", "list");
   }
 
   @Test
@@ -316,7 +317,7 @@ class ResourceRegistryTest {
   void forGroupVersion_listsThatGroupVersionsResources() {
     assertThat(REGISTRY.forGroupVersion("apps", "v1")).extracting(ResourceDefinition::plural)
         .containsExactly("controllerrevisions", "daemonsets", "deployments", "replicasets", "statefulsets");
-    assertThat(REGISTRY.forGroupVersion("", "v1")).hasSize(16);
+    assertThat(REGISTRY.forGroupVersion("", "v1")).hasSize(17);
     assertThat(REGISTRY.forGroupVersion("apps", "v2")).isEmpty();
   }
 

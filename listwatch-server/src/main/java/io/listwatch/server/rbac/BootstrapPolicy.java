@@ -77,7 +77,7 @@ public final class BootstrapPolicy {
         rule(READ, List.of(CORE), "configmaps", "endpoints", "persistentvolumeclaims", "persistentvolumeclaims/status",
             "pods", "replicationcontrollers", "replicationcontrollers/scale", "serviceaccounts", "services",
             "services/status"),
-        rule(READ, List.of(CORE), "events", "limitranges", "namespaces/status", "pods/status",
+        rule(READ, List.of(CORE), "bindings", "events", "limitranges", "namespaces/status", "pods/status",
             "replicationcontrollers/status", "resourcequotas", "resourcequotas/status"),
         rule(READ, List.of(CORE), "namespaces"),
         rule(READ, List.of("discovery.k8s.io"), "endpointslices"),
