@@ -57,7 +57,7 @@ public final class Responses {
     }
     HttpResponseStatus status = HttpResponseStatus.valueOf(response.code());
     Instant now = Instant.now();
-    return switch (response.body()) {
+    FullHttpResponse encoded = switch (response.body()) {
       case ApiResponse.CachedBody b -> json(status, Tables.table(b.resource().tableConvertor(), table.get(),
           Long.toString(b.object().resourceVersion()), null, null, List.of(Tables.parse(b.object().json())), true, now));
       case ApiResponse.ListBody l -> json(status, Tables.table(l.resource().tableConvertor(), table.get(),
@@ -65,6 +65,8 @@ public final class Responses {
           l.items().stream().map(o -> Tables.parse(o.json())).toList(), true, now));
       default -> encode(response);
     };
+    response.headers().forEach((name, values) -> encoded.headers().set(name, values)); // Warning
+    return encoded;
   }
 
   /**

@@ -181,4 +181,24 @@ class KubectlGetTableTest extends KubectlAgainstServer {
         .containsPattern("GET \\S+/apis[? ]")
         .doesNotContainPattern("GET \\S+/api/v1[? ]").doesNotContainPattern("GET \\S+/apis/apps/v1[? ]");
   }
+
+  @Test
+  void componentStatuses_printAsKube_withTheDeprecationWarning() {
+    Kubectl.Result r = kubectl.ok("get", "cs");
+
+    assertThat(r.lines().getFirst().split("\\s+")).containsExactly("NAME", "STATUS", "MESSAGE", "ERROR");
+    assertThat(r.lines()).anySatisfy(l -> assertThat(l.split("\\s+")).containsExactly("etcd-0", "Healthy", "ok"));
+    assertThat(r.lines()).anySatisfy(l -> assertThat(l).startsWith("scheduler").contains("Unhealthy"));
+    assertThat(r.stderr()).contains("Warning: v1 ComponentStatus is deprecated in v1.19+");
+  }
+
+  @Test
+  void apiResourcesWide_listsBindingsCreateOnly_andComponentStatusesGetList() {
+    Kubectl.Result r = kubectl.ok("api-resources", "-o", "wide");
+
+    assertThat(r.lines()).anySatisfy(l -> assertThat(l.split("\\s+"))
+        .containsExactly("bindings", "v1", "true", "Binding", "create"));
+    assertThat(r.lines()).anySatisfy(l -> assertThat(l.split("\\s+"))
+        .containsExactly("componentstatuses", "cs", "v1", "false", "ComponentStatus", "get,list"));
+  }
 }
