@@ -207,7 +207,7 @@ public final class ResourceStore {
     if (def.clearsStatusOnCreate() && !restore) {
       obj.remove("status"); // what many of kube's PrepareForCreate do; the definition says which
     }
-    restStrategy.prepareForCreate(obj, clock().now());
+    restStrategy.prepareForCreate(obj, clock().now(), user);
     if (restore) {
       ObjectNode meta = ObjectMetaDefaults.metadata(obj);
       for (String kept : RESTORED_IDENTITY) {
