@@ -420,6 +420,7 @@ final class Builtins {
   static ResourceDefinition certificateSigningRequests() {
     return ResourceDefinition.builder("certificates.k8s.io", "v1", "CertificateSigningRequest", "certificatesigningrequests")
         .shortNames("csr").tableConvertor(new CertificateSigningRequestTableConvertor())
+        .subresource("approval", "certificates.k8s.io", "v1", "CertificateSigningRequest", "get", "patch", "update")
         .clusterScoped().hasStatus().clearsStatusOnCreate().nameValidation(NameValidation.PATH_SEGMENT).build();
   }
 

@@ -30,7 +30,11 @@ import java.util.regex.Pattern;
  * (its base64 content decodes; the PKCS#10 structure and its signature are not checked, as the
  * core has no ASN.1 parser); {@code spec.usages} given, each one of kube's key usages and none
  * twice; {@code spec.signerName} given, not the legacy one, a {@code domain/path} name as kube's
- * {@code ValidateSignerName}; {@code spec.expirationSeconds} at least 600. Stateless.
+ * {@code ValidateSignerName}; {@code spec.expirationSeconds} at least 600.
+ *
+ * <p>{@code /status} changes the status but the Approved and Denied conditions (kept as stored);
+ * {@code /approval} ({@link CertificateSigningRequestApprovalStrategy}) changes only the
+ * conditions; both are checked by {@link CertificateSigningRequestConditions}. Stateless.
  */
 final class CertificateSigningRequestStrategy implements RestStrategy {
 
@@ -71,10 +75,38 @@ final class CertificateSigningRequestStrategy implements RestStrategy {
   /** kube's {@code PrepareForUpdate}: the spec as stored (the status the metadata rules keep). */
   @Override
   public void prepareForUpdate(ObjectNode obj, ObjectNode old) {
-    if (old.has("spec")) {
-      obj.set("spec", old.get("spec").deepCopy());
+    keepStored(obj, old, "spec");
+  }
+
+  /**
+   * kube's status strategy: the Approved and Denied conditions as stored (they change through
+   * {@code /approval}), the condition times filled in, then the status rules
+   * ({@link CertificateSigningRequestConditions}), refused in one 422.
+   */
+  @Override
+  public void prepareForStatusUpdate(ObjectNode obj, ObjectNode old) {
+    CertificateSigningRequestConditions.keepApproval(obj, old);
+    CertificateSigningRequestConditions.populateTimes(obj, old);
+    List<Status.Cause> errors = new java.util.ArrayList<>();
+    CertificateSigningRequestConditions.validateUpdate(obj, old, false, errors);
+    StatusValidation.refuse("certificates.k8s.io", "CertificateSigningRequest", obj, errors);
+  }
+
+  /** {@code /approval}: {@link CertificateSigningRequestApprovalStrategy}. */
+  @Override
+  public java.util.Optional<RestStrategy> subresource(String name) {
+    return name.equals(CertificateSigningRequestApprovalStrategy.SUBRESOURCE) ? java.util.Optional.of(APPROVAL)
+        : java.util.Optional.empty();
+  }
+
+  private static final RestStrategy APPROVAL = new CertificateSigningRequestApprovalStrategy();
+
+  /** {@code field} of {@code obj} as stored in {@code old} (absent if it is absent there). */
+  static void keepStored(ObjectNode obj, JsonNode old, String field) {
+    if (old.has(field)) {
+      obj.set(field, old.get(field).deepCopy());
     } else {
-      obj.remove("spec");
+      obj.remove(field);
     }
   }
 
