@@ -20,6 +20,7 @@ import io.kubernetes.client.proto.V1Batch;
 import io.kubernetes.client.proto.V1Coordination;
 import io.kubernetes.client.proto.V1Discovery;
 import io.kubernetes.client.proto.V1Events;
+import io.kubernetes.client.proto.V1Certificates;
 import io.kubernetes.client.proto.V1Flowcontrol;
 import io.kubernetes.client.proto.V1Networking;
 import io.kubernetes.client.proto.V1Node;
@@ -102,7 +103,8 @@ public final class ProtoSchemas {
       V1Coordination.getDescriptor(), V1Discovery.getDescriptor(), V1Events.getDescriptor(),
       V1Networking.getDescriptor(), V1Policy.getDescriptor(), V1Rbac.getDescriptor(),
       V1Scheduling.getDescriptor(), V1Storage.getDescriptor(), V1Apiextensions.getDescriptor(),
-      V1Node.getDescriptor(), V1Flowcontrol.getDescriptor());
+      V1Node.getDescriptor(), V1Flowcontrol.getDescriptor(),
+      V1Certificates.getDescriptor());
   }
 
   /** The package kube's OpenAPI names apiextensions' definitions in (the proto package has '_'). */
@@ -402,7 +404,8 @@ public final class ProtoSchemas {
         }
         return dialect == Dialect.SWAGGER_2 ? free : free.put("x-kubernetes-preserve-unknown-fields", true);
       }
-      case META + "Verbs", "io.k8s.api.authentication.v1.ExtraValue", "io.k8s.api.authorization.v1.ExtraValue" -> {
+      case META + "Verbs", "io.k8s.api.authentication.v1.ExtraValue", "io.k8s.api.authorization.v1.ExtraValue",
+          "io.k8s.api.certificates.v1.ExtraValue" -> {
         ObjectNode array = JSON.objectNode().put("type", "array");
         array.set("items", JSON.objectNode().put("type", "string"));
         return array;

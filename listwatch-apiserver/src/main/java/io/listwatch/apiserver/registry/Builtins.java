@@ -38,6 +38,7 @@ import io.listwatch.apiserver.printers.ServiceTableConvertor;
 import io.listwatch.apiserver.printers.StatefulSetTableConvertor;
 import io.listwatch.apiserver.printers.StorageClassTableConvertor;
 import io.listwatch.apiserver.printers.VolumeAttachmentTableConvertor;
+import io.listwatch.apiserver.printers.CertificateSigningRequestTableConvertor;
 import java.util.List;
 
 /**
@@ -84,6 +85,7 @@ final class Builtins {
     all.addAll(csiStorage());
     all.add(storageClasses());
     all.add(volumeAttachments());
+    all.add(certificateSigningRequests());
     all.add(customResourceDefinitions());
     all.add(priorityClasses());
     all.add(leases());
@@ -412,6 +414,14 @@ final class Builtins {
     return ResourceDefinition.builder("storage.k8s.io", "v1", "VolumeAttachment", "volumeattachments")
         .tableConvertor(new VolumeAttachmentTableConvertor())
         .clusterScoped().hasStatus().clearsStatusOnCreate().build();
+  }
+
+  /** certificates.k8s.io/v1 CertificateSigningRequests: cluster-scoped, any name (a path segment). */
+  static ResourceDefinition certificateSigningRequests() {
+    return ResourceDefinition.builder("certificates.k8s.io", "v1", "CertificateSigningRequest", "certificatesigningrequests")
+        .shortNames("csr").tableConvertor(new CertificateSigningRequestTableConvertor())
+        .subresource("approval", "certificates.k8s.io", "v1", "CertificateSigningRequest", "get", "patch", "update")
+        .clusterScoped().hasStatus().clearsStatusOnCreate().nameValidation(NameValidation.PATH_SEGMENT).build();
   }
 
   static ResourceDefinition endpointSlices() {

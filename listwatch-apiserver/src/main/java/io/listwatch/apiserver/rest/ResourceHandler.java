@@ -165,9 +165,11 @@ public final class ResourceHandler {
     if (subresource.equals(ResourceStore.Part.STATUS.subresource) && def.hasStatus()) {
       return ResourceStore.Part.STATUS;
     }
-    ResourceStore.Part own = ResourceStore.Part.EPHEMERAL_CONTAINERS;
-    if (subresource.equals(own.subresource) && def.subresources().containsKey(subresource) && store.serves(own)) {
-      return own;
+    for (ResourceStore.Part own : ResourceStore.Part.values()) {
+      if (own.ownStrategy() && subresource.equals(own.subresource) && def.subresources().containsKey(subresource)
+          && store.serves(own)) {
+        return own;
+      }
     }
     throw StatusException.pathNotFound();
   }

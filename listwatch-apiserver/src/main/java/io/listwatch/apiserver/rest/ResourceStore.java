@@ -207,7 +207,7 @@ public final class ResourceStore {
     if (def.clearsStatusOnCreate() && !restore) {
       obj.remove("status"); // what many of kube's PrepareForCreate do; the definition says which
     }
-    restStrategy.prepareForCreate(obj, clock().now());
+    restStrategy.prepareForCreate(obj, clock().now(), user);
     if (restore) {
       ObjectNode meta = ObjectMetaDefaults.metadata(obj);
       for (String kept : RESTORED_IDENTITY) {
@@ -278,7 +278,9 @@ public final class ResourceStore {
      * A pod's {@code /ephemeralcontainers}: what the kind's {@link RestStrategy#subresource}
      * strategy of that name takes, prepared and validated by it.
      */
-    EPHEMERAL_CONTAINERS("ephemeralcontainers");
+    EPHEMERAL_CONTAINERS("ephemeralcontainers"),
+    /** A CertificateSigningRequest's {@code /approval}: as {@link #EPHEMERAL_CONTAINERS}, its own strategy. */
+    APPROVAL("approval");
 
     /** The subresource admission sees. */
     final String subresource;
@@ -286,11 +288,16 @@ public final class ResourceStore {
     Part(String subresource) {
       this.subresource = subresource;
     }
+
+    /** Whether the kind's {@link RestStrategy#subresource} strategy of this name prepares and validates the write. */
+    boolean ownStrategy() {
+      return this == EPHEMERAL_CONTAINERS || this == APPROVAL;
+    }
   }
 
   /** Whether this resource has the subresource {@code part} writes through its own strategy. */
   boolean serves(Part part) {
-    return part != Part.EPHEMERAL_CONTAINERS || restStrategy.subresource(part.subresource).isPresent();
+    return !part.ownStrategy() || restStrategy.subresource(part.subresource).isPresent();
   }
 
   /**
@@ -299,7 +306,7 @@ public final class ResourceStore {
    * itself for the other parts.
    */
   ObjectNode writable(Part part, ObjectNode written, ObjectNode live) {
-    if (part != Part.EPHEMERAL_CONTAINERS) {
+    if (!part.ownStrategy()) {
       return written;
     }
     ObjectNode out = written.deepCopy();
@@ -353,7 +360,15 @@ public final class ResourceStore {
           restStrategy.prepareForUpdate(updated, current);
         }
         case FINALIZE -> restStrategy.prepareForFinalize(updated, current);
-        case EPHEMERAL_CONTAINERS -> subresourceStrategy(part).prepareForUpdate(updated, current);
+        case EPHEMERAL_CONTAINERS, APPROVAL -> {
+          // the subresource's strategy takes what it may change from the written object, its status too
+          if (newStatus != null) {
+            updated.set("status", newStatus);
+          } else {
+            updated.remove("status");
+          }
+          subresourceStrategy(part).prepareForUpdate(updated, current);
+        }
       }
       if (strategy != null) {
         strategy.prepareForUpdate(updated, current, part == Part.STATUS);
@@ -361,7 +376,7 @@ public final class ResourceStore {
       if (part == Part.MAIN || part == Part.WHOLE) {
         // the server's own whole-object writes (a pod's binding) skip the user's update rules, as kube's do
         validate(updated, part == Part.WHOLE ? null : current, part == Part.WHOLE ? null : warnings);
-      } else if (part == Part.EPHEMERAL_CONTAINERS) {
+      } else if (part.ownStrategy()) {
         validate(updated, current, warnings, subresourceStrategy(part));
       } else {
         ObjectMetaValidator.check(def, updated);

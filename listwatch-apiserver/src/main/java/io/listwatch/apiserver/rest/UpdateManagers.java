@@ -81,7 +81,7 @@ final class UpdateManagers {
    */
   static ObjectNode record(ResourceDefinition def, FieldManager fieldManager, String manager, ObjectNode live,
       ObjectNode written, String subresource, Instant now) {
-    boolean status = subresource.equals("status");
+    boolean status = subresource.equals("status") || subresource.equals("approval"); // both write the status
     ObjectNode compared = written;
     if (live != null && def.hasStatus()) {
       compared = written.deepCopy();

@@ -53,6 +53,7 @@ public final class BuiltinStrategies {
       Map.entry("storage.k8s.io/csinodes", new CSINodeStrategy()),
       Map.entry("storage.k8s.io/csistoragecapacities", new CSIStorageCapacityStrategy()),
       Map.entry("storage.k8s.io/volumeattachments", new VolumeAttachmentStrategy()),
+      Map.entry("certificates.k8s.io/certificatesigningrequests", new CertificateSigningRequestStrategy()),
       Map.entry("rbac.authorization.k8s.io/roles", new RoleStrategy()),
       Map.entry("rbac.authorization.k8s.io/clusterroles", new ClusterRoleStrategy()),
       Map.entry("rbac.authorization.k8s.io/rolebindings", new RoleBindingStrategy()),

@@ -89,6 +89,17 @@ public interface RestStrategy {
   }
 
   /**
+   * {@link #prepareForCreate(ObjectNode, Instant)} for a kind whose new objects record who wrote
+   * them (kube reads the user from the request's context: a CertificateSigningRequest's
+   * requestor); the store calls this one, and by default it calls the other.
+   *
+   * @param user who the request acts as
+   */
+  default void prepareForCreate(ObjectNode obj, Instant now, io.listwatch.apiserver.request.UserInfo user) {
+    prepareForCreate(obj, now);
+  }
+
+  /**
    * kube's {@code PrepareForUpdate}: what an update of the main resource may not change beyond
    * the metadata rules. Called for updates, patches and applies of the main resource and for
    * the server's own whole-object writes, after the metadata rules (and, for a whole-object

@@ -45,7 +45,8 @@ class ResourceRegistryTest {
         "rbac.authorization.k8s.io/v1/clusterrolebindings", "rbac.authorization.k8s.io/v1/clusterroles",
         "rbac.authorization.k8s.io/v1/rolebindings", "rbac.authorization.k8s.io/v1/roles",
         "storage.k8s.io/v1/csidrivers", "storage.k8s.io/v1/csinodes", "storage.k8s.io/v1/csistoragecapacities",
-        "storage.k8s.io/v1/storageclasses", "storage.k8s.io/v1/volumeattachments", "apiextensions.k8s.io/v1/customresourcedefinitions",
+        "storage.k8s.io/v1/storageclasses", "storage.k8s.io/v1/volumeattachments",
+        "certificates.k8s.io/v1/certificatesigningrequests", "apiextensions.k8s.io/v1/customresourcedefinitions",
         "scheduling.k8s.io/v1/priorityclasses",
         "coordination.k8s.io/v1/leases", "node.k8s.io/v1/runtimeclasses", "discovery.k8s.io/v1/endpointslices",
         "flowcontrol.apiserver.k8s.io/v1/flowschemas", "flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations");
@@ -66,7 +67,7 @@ class ResourceRegistryTest {
         "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "IngressClass", "Ingress",
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
         "RoleBinding", "Role", "CSIDriver", "CSINode", "CSIStorageCapacity", "StorageClass", "VolumeAttachment",
-        "CustomResourceDefinition", "PriorityClass", "Lease", "RuntimeClass", "EndpointSlice",
+        "CertificateSigningRequest", "CustomResourceDefinition", "PriorityClass", "Lease", "RuntimeClass", "EndpointSlice",
         "FlowSchema", "PriorityLevelConfiguration");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
       assertThat(d.listKind()).isEqualTo(d.kind() + "List");
@@ -100,6 +101,7 @@ class ResourceRegistryTest {
         Map.entry("podtemplates", List.of()), Map.entry("replicationcontrollers", List.of("rc")),
         Map.entry("csidrivers", List.of()), Map.entry("csinodes", List.of()),
         Map.entry("csistoragecapacities", List.of()), Map.entry("volumeattachments", List.of()),
+        Map.entry("certificatesigningrequests", List.of("csr")),
         Map.entry("prioritylevelconfigurations", List.of()), Map.entry("flowschemas", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
@@ -120,7 +122,7 @@ class ResourceRegistryTest {
             "selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews", "clusterrolebindings",
             "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions",
             "ingressclasses", "runtimeclasses", "csidrivers", "csinodes", "volumeattachments",
-            "prioritylevelconfigurations", "flowschemas");
+            "prioritylevelconfigurations", "flowschemas", "certificatesigningrequests");
   }
 
   @Test
@@ -130,7 +132,8 @@ class ResourceRegistryTest {
         .containsExactlyInAnyOrder("namespaces", "nodes", "pods", "services", "deployments", "replicasets",
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "poddisruptionbudgets",
             "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions",
-            "replicationcontrollers", "volumeattachments", "prioritylevelconfigurations", "flowschemas");
+            "replicationcontrollers", "volumeattachments", "prioritylevelconfigurations", "flowschemas",
+            "certificatesigningrequests");
   }
 
   @Test
@@ -169,10 +172,14 @@ class ResourceRegistryTest {
     assertThat(get("apps", "statefulsets").nameValidation()).isEqualTo(NameValidation.DNS1123_LABEL);
     // kube 1.32 checks a CSIDriver's name as a CSI driver name (its strategy, at path "name"), then as a path segment
     assertThat(get("storage.k8s.io", "csidrivers").nameValidation()).isEqualTo(NameValidation.PATH_SEGMENT);
+    // kube 1.32's ValidateCertificateRequestName accepts any name
+    assertThat(get("certificates.k8s.io", "certificatesigningrequests").nameValidation())
+        .isEqualTo(NameValidation.PATH_SEGMENT);
     assertThat(REGISTRY.all()).filteredOn(d -> d.group().equals("rbac.authorization.k8s.io"))
         .allSatisfy(d -> assertThat(d.nameValidation()).isEqualTo(NameValidation.PATH_SEGMENT));
     assertThat(REGISTRY.all())
-        .filteredOn(d -> !Set.of("namespaces", "services", "events", "statefulsets", "csidrivers").contains(d.plural())
+        .filteredOn(d -> !Set.of("namespaces", "services", "events", "statefulsets", "csidrivers",
+            "certificatesigningrequests").contains(d.plural())
             && !d.group().equals("rbac.authorization.k8s.io"))
         .allSatisfy(d -> assertThat(d.nameValidation()).isEqualTo(NameValidation.DNS1123_SUBDOMAIN));
   }
@@ -301,7 +308,7 @@ class ResourceRegistryTest {
   void groups_listNonCoreGroupsOnce_inFirstAppearanceOrder() {
     assertThat(REGISTRY.groups()).containsExactly("apps", "events.k8s.io", "authentication.k8s.io",
         "authorization.k8s.io", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
-        "storage.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "node.k8s.io",
+        "storage.k8s.io", "certificates.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "node.k8s.io",
         "discovery.k8s.io", "flowcontrol.apiserver.k8s.io");
   }
 

@@ -30,6 +30,7 @@ class BuiltinStrategiesTest {
         "networking.k8s.io/networkpolicies", "coordination.k8s.io/leases", "storage.k8s.io/storageclasses",
         "storage.k8s.io/csidrivers", "storage.k8s.io/csinodes",
         "storage.k8s.io/csistoragecapacities", "storage.k8s.io/volumeattachments",
+        "certificates.k8s.io/certificatesigningrequests",
         "rbac.authorization.k8s.io/roles", "rbac.authorization.k8s.io/clusterroles",
         "rbac.authorization.k8s.io/rolebindings", "rbac.authorization.k8s.io/clusterrolebindings",
         "/configmaps", "/nodes", "/serviceaccounts", "/limitranges", "/resourcequotas", "/events", "events.k8s.io/events",

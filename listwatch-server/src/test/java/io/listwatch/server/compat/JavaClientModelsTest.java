@@ -158,6 +158,8 @@ class JavaClientModelsTest {
     lists.put("csinodes", () -> new StorageV1Api(client).listCSINode().execute());
     lists.put("csistoragecapacities", () -> new StorageV1Api(client).listCSIStorageCapacityForAllNamespaces().execute());
     lists.put("volumeattachments", () -> new StorageV1Api(client).listVolumeAttachment().execute());
+    lists.put("certificatesigningrequests",
+        () -> new io.kubernetes.client.openapi.apis.CertificatesV1Api(client).listCertificateSigningRequest().execute());
     lists.put("endpointslices", () -> new DiscoveryV1Api(client).listEndpointSliceForAllNamespaces().execute());
     lists.put("events.k8s.io", () -> new EventsV1Api(client).listEventForAllNamespaces().execute());
     lists.put("priorityclasses", () -> new SchedulingV1Api(client).listPriorityClass().execute());
