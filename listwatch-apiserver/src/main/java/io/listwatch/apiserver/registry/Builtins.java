@@ -28,7 +28,6 @@ import io.listwatch.apiserver.printers.PodTemplateTableConvertor;
 import io.listwatch.apiserver.printers.PriorityClassTableConvertor;
 import io.listwatch.apiserver.printers.PriorityLevelConfigurationTableConvertor;
 import io.listwatch.apiserver.printers.ReplicaSetTableConvertor;
-import io.listwatch.apiserver.printers.ReplicationControllerTableConvertor;
 import io.listwatch.apiserver.printers.ResourceQuotaTableConvertor;
 import io.listwatch.apiserver.printers.RoleBindingTableConvertor;
 import io.listwatch.apiserver.printers.RuntimeClassTableConvertor;
@@ -239,7 +238,7 @@ final class Builtins {
   static ResourceDefinition replicationControllers() {
     return ResourceDefinition.builder(CORE, "v1", "ReplicationController", "replicationcontrollers")
         .shortNames("rc")
-        .tableConvertor(new ReplicationControllerTableConvertor())
+        .tableConvertor(ReplicaSetTableConvertor.forReplicationControllers())
         .categories("all")
         .hasStatus()
         .tracksGeneration()

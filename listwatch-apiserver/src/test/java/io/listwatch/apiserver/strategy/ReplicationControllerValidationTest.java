@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.apiserver.InMemoryCore;
-import io.listwatch.apiserver.printers.ReplicationControllerTableConvertor;
+import io.listwatch.apiserver.printers.ReplicaSetTableConvertor;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -81,9 +81,9 @@ class ReplicationControllerValidationTest {
   void tableRow_desiredCurrentReadyAndWideColumns() {
     ObjectNode obj = InMemoryCore.json(rc("\"replicas\":3,\"selector\":{\"a\":\"b\"},\"template\":" + TEMPLATE));
     obj.putObject("status").put("replicas", 2).put("readyReplicas", 1);
-    assertThat(new ReplicationControllerTableConvertor().row(obj, Instant.EPOCH).cells().subList(1, 4))
+    assertThat(ReplicaSetTableConvertor.forReplicationControllers().row(obj, Instant.EPOCH).cells().subList(1, 4))
         .containsExactly(3L, 2L, 1L);
-    assertThat(new ReplicationControllerTableConvertor().row(obj, Instant.EPOCH).cells().subList(5, 8))
+    assertThat(ReplicaSetTableConvertor.forReplicationControllers().row(obj, Instant.EPOCH).cells().subList(5, 8))
         .containsExactly("c", "nginx", "a=b");
   }
 
