@@ -179,6 +179,9 @@ public final class ApiRoutes {
     if (!info.resourceRequest() || info.resource().isEmpty()) {
       throw StatusException.pathNotFound();
     }
+    if (info.subresource().isEmpty() && resources.subresourceHandler(info) != null) {
+      throw StatusException.methodNotAllowed(); // a virtual resource (bindings, componentstatuses) has no watch
+    }
     ResourceHandler handler = resources.handlerFor(info);
     if (!info.name().isEmpty() || !info.subresource().isEmpty()) {
       throw StatusException.methodNotAllowed();

@@ -86,6 +86,11 @@ class BindingsTest {
   }
 
   @Test
+  void aWatch_is405() {
+    assertThat(core.refusal("GET", BINDINGS, Map.of("watch", java.util.List.of("true")), null).code()).isEqualTo(405);
+  }
+
+  @Test
   void discovery_listsBindings_createOnly() {
     JsonNode resources = body(core.send("GET", "/api/v1", Map.of(), null)).path("resources");
     JsonNode bindings = null;

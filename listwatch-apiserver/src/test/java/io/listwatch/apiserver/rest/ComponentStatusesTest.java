@@ -10,6 +10,7 @@ import io.listwatch.apiserver.printers.TableRow;
 import io.listwatch.apiserver.request.ApiResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -67,6 +68,11 @@ class ComponentStatusesTest {
     assertThat(cs.path("apiVersion").asText()).isEqualTo("v1");
     assertThat(cs.at("/metadata/name").asText()).isEqualTo(name);
     assertThat(cs.at("/conditions/0/type").asText()).isEqualTo("Healthy");
+  }
+
+  @Test
+  void aWatch_is405_asKubeAnswersForAResourceWithoutWatch() {
+    assertThat(core.refusal("GET", CS, Map.of("watch", List.of("true")), null).code()).isEqualTo(405);
   }
 
   @Test
