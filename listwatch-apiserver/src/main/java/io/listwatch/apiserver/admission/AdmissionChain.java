@@ -67,6 +67,14 @@ public final class AdmissionChain {
     return plugins.stream().map(AdmissionPlugin::name).toList();
   }
 
+  /**
+   * kube's {@code WantsAuthorizer} initializer: gives the server's {@code authorizer} to the
+   * plug-ins that ask one ({@link WantsAuthorizer}); called once, before the server serves.
+   */
+  public void authorizer(AdmissionAuthorizer authorizer) {
+    plugins.stream().filter(p -> p instanceof WantsAuthorizer).forEach(p -> ((WantsAuthorizer) p).authorizer(authorizer));
+  }
+
   /** The mutating phase of every plug-in, in order; the first refusal is thrown. */
   public void admit(AdmissionAttributes attributes) {
     for (AdmissionPlugin p : plugins) {
