@@ -10,6 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import io.listwatch.api.clock.FakeClock;
+import io.listwatch.server.ApiServer;
+import io.listwatch.testsupport.Await;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 
 /** kube's cleaner_test.go cases: which requests the cleaner deletes, by the injected time. */
@@ -69,5 +76,51 @@ class CertificateSigningRequestCleanerTest {
         + expiry + "\"}]", true);
     assertThat(CertificateSigningRequestCleaner.isDone(justApproved, expiry.minusSeconds(1))).isFalse();
     assertThat(CertificateSigningRequestCleaner.isDone(justApproved, expiry.plusSeconds(1))).isTrue();
+  }
+
+  @Test
+  void theServersCleaner_deletesHourly_asTheInjectedClockMoves() throws Exception {
+    FakeClock clock = new FakeClock(Instant.parse("2026-11-24T12:00:00Z"));
+    String t0 = clock.now().toString();
+    String csrs = "/apis/certificates.k8s.io/v1/certificatesigningrequests";
+    try (ApiServer server = ApiServer.builder().clock(clock).build().start(); HttpClient http = HttpClient.newHttpClient()) {
+      java.util.function.BiFunction<String, String, Integer> send = (methodAndPath, body) -> {
+        String[] mp = methodAndPath.split(" ", 2);
+        try {
+          return http.send(HttpRequest.newBuilder(URI.create(server.url() + csrs + mp[1]))
+              .header("Content-Type", "application/json")
+              .method(mp[0], body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+              .build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+      };
+      String pem = TestRequests.pem(TestRequests.keyPair(), "alice", java.util.List.of(), java.util.List.of());
+      for (String name : java.util.List.of("pending", "denied", "approved", "issued")) {
+        assertThat(send.apply("POST ", CertificateSigningControllerTest.csr(name, "example.com/signer", pem,
+            java.util.List.of("client auth")))).isEqualTo(201);
+      }
+      String approval = """
+          {"metadata":{"name":"%s"},"spec":{},"status":{"conditions":[{"type":"%s","status":"True",
+           "lastUpdateTime":"%s"}]}}""";
+      assertThat(send.apply("PUT /denied/approval", approval.formatted("denied", "Denied", t0))).isEqualTo(200);
+      assertThat(send.apply("PUT /approved/approval", approval.formatted("approved", "Approved", t0))).isEqualTo(200);
+      assertThat(send.apply("PUT /issued/approval", approval.formatted("issued", "Approved", t0))).isEqualTo(200);
+      assertThat(send.apply("PUT /issued/status", """
+          {"metadata":{"name":"issued"},"spec":{},"status":{"certificate":"%s"}}""".formatted(
+          Base64.getEncoder().encodeToString(ISSUED.certificatePem().getBytes(StandardCharsets.US_ASCII)))))
+          .isEqualTo(200);
+
+      clock.advance(Duration.ofHours(2)); // passes at start, +1 h, +2 h
+      Await.until("the denied and the issued requests are deleted", Duration.ofSeconds(20),
+          () -> send.apply("GET /denied", null) == 404 && send.apply("GET /issued", null) == 404);
+      assertThat(send.apply("GET /pending", null)).isEqualTo(200);
+      assertThat(send.apply("GET /approved", null)).isEqualTo(200);
+
+      clock.advance(Duration.ofHours(23));
+      Await.until("the pending request is deleted after 24 h", Duration.ofSeconds(20),
+          () -> send.apply("GET /pending", null) == 404);
+      assertThat(send.apply("GET /approved", null)).as("approved, never issued: kept").isEqualTo(200);
+    }
   }
 }
