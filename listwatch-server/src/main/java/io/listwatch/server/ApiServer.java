@@ -269,7 +269,9 @@ public final class ApiServer implements AutoCloseable {
 
   /**
    * The garbage collector and the namespace controller, over the stores of every stored
-   * resource, and the core's (the service accounts controller), all while this server leads.
+   * resource, the CertificateSigningRequest cleaner, and the core's (the service accounts
+   * controller), all while this server leads. (The CSR signer needs the client CA: it starts
+   * with TLS.)
    */
   private void startControllers() {
     List<io.listwatch.apiserver.rest.ResourceStore> stores = core.cachers().keySet().stream().map(routes.resources()::store)
