@@ -78,22 +78,32 @@ class CertificateSigningRequestCleanerTest {
     assertThat(CertificateSigningRequestCleaner.isDone(justApproved, expiry.plusSeconds(1))).isTrue();
   }
 
+  /** Sends "METHOD /path" with a JSON body (or none) to the CSRs' collection; the status code. */
+  @FunctionalInterface
+  private interface Requests {
+    int send(String methodAndPath, String body) throws Exception;
+
+    default int apply(String methodAndPath, String body) {
+      try {
+        return send(methodAndPath, body);
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    }
+  }
+
   @Test
   void theServersCleaner_deletesHourly_asTheInjectedClockMoves() throws Exception {
     FakeClock clock = new FakeClock(Instant.parse("2026-11-24T12:00:00Z"));
     String t0 = clock.now().toString();
     String csrs = "/apis/certificates.k8s.io/v1/certificatesigningrequests";
     try (ApiServer server = ApiServer.builder().clock(clock).build().start(); HttpClient http = HttpClient.newHttpClient()) {
-      java.util.function.BiFunction<String, String, Integer> send = (methodAndPath, body) -> {
+      Requests send = (methodAndPath, body) -> {
         String[] mp = methodAndPath.split(" ", 2);
-        try {
-          return http.send(HttpRequest.newBuilder(URI.create(server.url() + csrs + mp[1]))
-              .header("Content-Type", "application/json")
-              .method(mp[0], body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-              .build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (Exception e) {
-          throw new AssertionError(e);
-        }
+        return http.send(HttpRequest.newBuilder(URI.create(server.url() + csrs + mp[1]))
+            .header("Content-Type", "application/json")
+            .method(mp[0], body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+            .build(), HttpResponse.BodyHandlers.discarding()).statusCode();
       };
       String pem = TestRequests.pem(TestRequests.keyPair(), "alice", java.util.List.of(), java.util.List.of());
       for (String name : java.util.List.of("pending", "denied", "approved", "issued")) {
