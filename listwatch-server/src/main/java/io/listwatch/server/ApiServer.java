@@ -119,6 +119,8 @@ public final class ApiServer implements AutoCloseable {
   private io.listwatch.server.controllers.GarbageCollector garbageCollector;
   private io.listwatch.server.controllers.NamespaceController namespaceController;
   private io.listwatch.server.controllers.RootCaCertPublisher rootCaCertPublisher;
+  private io.listwatch.server.controllers.certificates.CertificateSigningController csrSigning;
+  private io.listwatch.server.controllers.certificates.CertificateSigningRequestCleaner csrCleaner;
   /** The request filters every listener shares (authentication, limits, authorization). */
   private HandlerChain chain;
 
@@ -161,6 +163,7 @@ public final class ApiServer implements AutoCloseable {
       rbac.start();
       startControllers();
       Authorizer authorizer = config.authorizer != null ? config.authorizer : rbac.authorizer();
+      routes.resources().admissionChain().authorizer(io.listwatch.server.authz.AdmissionAuthorization.of(authorizer));
       chain = HandlerChain.builder()
           .authenticators(authenticators)
           .anonymousAuth(config.authentication.anonymousAuth())
@@ -189,6 +192,12 @@ public final class ApiServer implements AutoCloseable {
         rootCaCertPublisher = new io.listwatch.server.controllers.RootCaCertPublisher(core.store("", "v1", "namespaces"),
             core.store("", "v1", "configmaps"), tls.servingCaPem(), leadership, config.clock);
         rootCaCertPublisher.start();
+        if (tls.clientCa().isPresent()) {
+          csrSigning = new io.listwatch.server.controllers.certificates.CertificateSigningController(
+              core.store("certificates.k8s.io", "v1", "certificatesigningrequests"),
+              tls.clientCa().get().certifiedKey(), leadership, config.clock);
+          csrSigning.start();
+        }
         LOG.info("TLS by {}; certificates in {}", ServerSslContexts.describe(config.tls.provider()), tls.directory());
         if (config.insecurePort >= 0) {
           insecureListener = bind("127.0.0.1", config.insecurePort, plain);
@@ -260,7 +269,9 @@ public final class ApiServer implements AutoCloseable {
 
   /**
    * The garbage collector and the namespace controller, over the stores of every stored
-   * resource, and the core's (the service accounts controller), all while this server leads.
+   * resource, the CertificateSigningRequest cleaner, and the core's (the service accounts
+   * controller), all while this server leads. (The CSR signer needs the client CA: it starts
+   * with TLS.)
    */
   private void startControllers() {
     List<io.listwatch.apiserver.rest.ResourceStore> stores = core.cachers().keySet().stream().map(routes.resources()::store)
@@ -275,6 +286,9 @@ public final class ApiServer implements AutoCloseable {
     namespaceController = new io.listwatch.server.controllers.NamespaceController(
         routes.resources().store(registry.find("", "v1", "namespaces").orElseThrow()), routes.resources()::stores, config.clock, leadership);
     namespaceController.start();
+    csrCleaner = new io.listwatch.server.controllers.certificates.CertificateSigningRequestCleaner(
+        core.store("certificates.k8s.io", "v1", "certificatesigningrequests"), leadership, config.clock);
+    csrCleaner.start();
     leadership.start();
     io.listwatch.server.controllers.GarbageCollector gc = garbageCollector;
     io.listwatch.server.controllers.NamespaceController nc = namespaceController;
@@ -497,6 +511,12 @@ public final class ApiServer implements AutoCloseable {
     }
     if (rootCaCertPublisher != null) {
       rootCaCertPublisher.close();
+    }
+    if (csrSigning != null) {
+      csrSigning.close();
+    }
+    if (csrCleaner != null) {
+      csrCleaner.close();
     }
     if (core != null) {
       core.close();

@@ -68,6 +68,14 @@ public final class AdmissionChain {
   }
 
   /**
+   * kube's {@code WantsAuthorizer} initializer: gives the server's {@code authorizer} to the
+   * plug-ins that ask one ({@link WantsAuthorizer}); called once, before the server serves.
+   */
+  public void authorizer(AdmissionAuthorizer authorizer) {
+    plugins.stream().filter(p -> p instanceof WantsAuthorizer).forEach(p -> ((WantsAuthorizer) p).authorizer(authorizer));
+  }
+
+  /**
    * The mutating phase of every plug-in that handles the operation, in order, each after the one
    * before has completed. While the plug-ins answer at once, so does this (a refusal is thrown);
    * once one waits, the rest run when it completes and a refusal fails the future.

@@ -41,6 +41,9 @@ public final class DefaultPlugins {
     plugins.add(new PodSecurity(listers));
     plugins.add(new LimitRanger(listers));
     plugins.add(new ResourceQuota(listers, quotas));
+    plugins.add(new CertificateApproval());
+    plugins.add(new CertificateSigning());
+    plugins.add(new CertificateSubjectRestriction());
     return AdmissionChain.of(plugins);
   }
 }

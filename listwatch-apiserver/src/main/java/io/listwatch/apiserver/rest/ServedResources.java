@@ -98,6 +98,11 @@ public final class ServedResources {
     registerSubresources();
   }
 
+  /** The admission plug-ins every store runs (for the server to give them its authorizer). */
+  public AdmissionChain admissionChain() {
+    return admission;
+  }
+
   /** The resources served now. */
   public ResourceRegistry registry() {
     return registry;
