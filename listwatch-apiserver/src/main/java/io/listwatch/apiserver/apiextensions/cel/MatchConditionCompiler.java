@@ -44,6 +44,10 @@ public final class MatchConditionCompiler {
       .addFunctionDeclarations(authorizerDeclarations())
       .build();
 
+  /** Where an error's location ends, at the start of each of its lines. */
+  private static final java.util.regex.Pattern SYNTAX_ERROR =
+      java.util.regex.Pattern.compile("(?m)^(ERROR: <input>:\\d+:\\d+: )");
+
   private MatchConditionCompiler() {
   }
 
@@ -53,6 +57,10 @@ public final class MatchConditionCompiler {
    * {@code must evaluate to bool}); empty when it compiles to a {@code bool}.
    */
   public static Optional<String> problem(String expression) {
+    CelValidationResult parsed = ENVIRONMENT.parse(expression);
+    if (parsed.hasError()) { // cel-go words each parser error as a syntax error; CEL-Java does not
+      return Optional.of("compilation failed: " + SYNTAX_ERROR.matcher(parsed.getErrorString()).replaceAll("$1Syntax error: "));
+    }
     CelValidationResult compiled = ENVIRONMENT.compile(expression);
     if (compiled.hasError()) {
       return Optional.of("compilation failed: " + compiled.getErrorString());
