@@ -63,7 +63,7 @@ final class WebhookConfigurationValidation {
       boolean uniqueNames = true;
       for (JsonNode hook : oldWebhooks) {
         noSideEffects &= hook.path("sideEffects").isTextual() && NO_SIDE_EFFECTS.contains(hook.path("sideEffects").asText());
-        List<String> versions = RuleWithOperationsValidation.strings(hook.path("admissionReviewVersions"));
+        List<String> versions = ServiceSpecs.strings(hook.path("admissionReviewVersions"));
         recognizedVersions &= versions.isEmpty() || versions.stream().anyMatch(ACCEPTED_REVIEW_VERSIONS::contains);
         uniqueNames &= names.add(hook.path("name").asText(""));
         invalidSelectorValues |= !LabelSelectorValidation.validate(hook.path("namespaceSelector"), "", new ArrayList<>())
@@ -94,7 +94,7 @@ final class WebhookConfigurationValidation {
       JsonNode hook = webhooks.get(i);
       String path = "webhooks[" + i + "]";
       webhook(hook, path, mutating, opts, errors);
-      admissionReviewVersions(RuleWithOperationsValidation.strings(hook.path("admissionReviewVersions")),
+      admissionReviewVersions(ServiceSpecs.strings(hook.path("admissionReviewVersions")),
           opts.requireRecognizedAdmissionReviewVersion(), path + ".admissionReviewVersions", errors);
       String name = hook.path("name").asText("");
       if (opts.requireUniqueWebhookNames() && !name.isEmpty() && !names.add(name)) {
