@@ -57,6 +57,8 @@ class WebhookConfigurationValidationTest {
       {HOOK,"rules":[{"operations":["*"],"apiGroups":["*"],"apiVersions":["*"],"resources":["*/*"],"scope":"Namespaced"}]}
       {HOOK,"clientConfig":{"service":{"namespace":"ns","name":"n","path":"/","port":443}}}
       {HOOK,"clientConfig":{"service":{"namespace":"ns","name":"n","path":"/foo"}}}
+      {HOOK,"clientConfig":{"url":"https://[::1]:8443/validate"}}
+      {HOOK,"clientConfig":{"url":"https://webhook.example.com:8443/apis/v1/validate-pods"}}
       {HOOK,"timeoutSeconds":1},{HOOK,"name":"webhook2.k8s.io","timeoutSeconds":15},{HOOK,"name":"webhook3.k8s.io","timeoutSeconds":30}
       {HOOK,"matchConditions":[{"name":"webhook.k8s.io","expression":"true"}]},{HOOK,"name":"webhook2.k8s.io","matchConditions":[{"name":"webhook.k8s.io","expression":"true"}]}
       {HOOK,"matchConditions":[{"name":"exclude-leases","expression":"!(request.resource.group == 'coordination.k8s.io' && request.resource.resource == 'leases')"}]}
@@ -104,6 +106,9 @@ class WebhookConfigurationValidationTest {
       {HOOK,"clientConfig":{"url":"https://example.com?arg=value"}}               | webhooks[0].clientConfig.url: Invalid value: "arg=value": query parameters are not permitted in the URL
       {HOOK,"clientConfig":{"url":"https://harry.potter@example.com/"}}           | webhooks[0].clientConfig.url: Invalid value: "harry.potter": user information is not permitted in the URL
       {HOOK,"clientConfig":{"url":"arg#backwards=thisis?html.index/port:host//:https"}} | webhooks[0].clientConfig.url: Invalid value: "": host must be specified; desired format: https://host[/path]
+      {HOOK,"clientConfig":{"url":"https://[::1/x"}}                             | webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse "https://[::1/x": missing ']' in host; desired format: https://host[/path]
+      {HOOK,"clientConfig":{"url":"https://example.com/a%zzb"}}                   | webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse "https://example.com/a%zzb": invalid URL escape "%zz"; desired format: https://host[/path]
+      {HOOK,"clientConfig":{"url":":8443/x"}}                                     | webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse ":8443/x": missing protocol scheme; desired format: https://host[/path]
       {HOOK,"clientConfig":{"url":"https://example.com:port/"}}                   | webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse "https://example.com:port/": invalid port ":port" after host; desired format: https://host[/path]
       {HOOK,"clientConfig":{"service":{"namespace":"ns","name":"n","path":"foo/","port":443}}} | webhooks[0].clientConfig.service.path: Invalid value: "foo/": must start with a '/'
       {HOOK,"clientConfig":{"service":{"namespace":"ns","name":"n","path":"//","port":443}}} | webhooks[0].clientConfig.service.path: Invalid value: "//": segment[0] may not be empty
