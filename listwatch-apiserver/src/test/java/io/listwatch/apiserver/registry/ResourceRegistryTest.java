@@ -40,6 +40,7 @@ class ResourceRegistryTest {
         "authentication.k8s.io/v1/tokenreviews", "authentication.k8s.io/v1/selfsubjectreviews",
         "authorization.k8s.io/v1/localsubjectaccessreviews", "authorization.k8s.io/v1/selfsubjectaccessreviews",
         "authorization.k8s.io/v1/selfsubjectrulesreviews", "authorization.k8s.io/v1/subjectaccessreviews",
+        "autoscaling/v2/horizontalpodautoscalers", "autoscaling/v1/horizontalpodautoscalers",
         "batch/v1/cronjobs", "batch/v1/jobs", "networking.k8s.io/v1/ingressclasses", "networking.k8s.io/v1/ingresses",
         "networking.k8s.io/v1/networkpolicies", "policy/v1/poddisruptionbudgets",
         "rbac.authorization.k8s.io/v1/clusterrolebindings", "rbac.authorization.k8s.io/v1/clusterroles",
@@ -64,7 +65,8 @@ class ResourceRegistryTest {
         "PersistentVolume", "Pod", "PodTemplate", "ReplicationController", "ResourceQuota", "Secret", "ServiceAccount", "Service",
         "ControllerRevision", "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Event",
         "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
-        "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "IngressClass", "Ingress",
+        "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview",
+        "HorizontalPodAutoscaler", "HorizontalPodAutoscaler", "CronJob", "Job", "IngressClass", "Ingress",
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
         "RoleBinding", "Role", "CSIDriver", "CSINode", "CSIStorageCapacity", "StorageClass", "VolumeAttachment",
         "CertificateSigningRequest", "CustomResourceDefinition", "PriorityClass", "Lease", "RuntimeClass", "EndpointSlice",
@@ -307,7 +309,7 @@ class ResourceRegistryTest {
   @Test
   void groups_listNonCoreGroupsOnce_inFirstAppearanceOrder() {
     assertThat(REGISTRY.groups()).containsExactly("apps", "events.k8s.io", "authentication.k8s.io",
-        "authorization.k8s.io", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
+        "authorization.k8s.io", "autoscaling", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
         "storage.k8s.io", "certificates.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "node.k8s.io",
         "discovery.k8s.io", "flowcontrol.apiserver.k8s.io");
   }
@@ -317,6 +319,7 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.versions("")).containsExactly("v1");
     assertThat(REGISTRY.versions("apps")).containsExactly("v1");
     assertThat(REGISTRY.versions("batch")).containsExactly("v1");
+    assertThat(REGISTRY.versions("autoscaling")).containsExactly("v2", "v1");
     assertThat(REGISTRY.versions("example.com")).isEmpty();
   }
 

@@ -35,6 +35,16 @@ class BuiltinStrategiesTest {
         "rbac.authorization.k8s.io/rolebindings", "rbac.authorization.k8s.io/clusterrolebindings",
         "/configmaps", "/nodes", "/serviceaccounts", "/limitranges", "/resourcequotas", "/events", "events.k8s.io/events",
         "networking.k8s.io/ingressclasses", "node.k8s.io/runtimeclasses", "/podtemplates", "/replicationcontrollers",
-        "flowcontrol.apiserver.k8s.io/flowschemas", "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations");
+        "flowcontrol.apiserver.k8s.io/flowschemas", "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations",
+        "autoscaling/horizontalpodautoscalers");
+  }
+
+  @Test
+  void aKindWhoseVersionsDiffer_getsItsStrategyPerVersion() {
+    ResourceRegistry builtins = ResourceRegistry.builtins();
+    assertThat(BuiltinStrategies.forResource(builtins.find("autoscaling", "v2", "horizontalpodautoscalers").orElseThrow()))
+        .isSameAs(HorizontalPodAutoscalerStrategy.V2);
+    assertThat(BuiltinStrategies.forResource(builtins.find("autoscaling", "v1", "horizontalpodautoscalers").orElseThrow()))
+        .isSameAs(HorizontalPodAutoscalerStrategy.V1);
   }
 }
