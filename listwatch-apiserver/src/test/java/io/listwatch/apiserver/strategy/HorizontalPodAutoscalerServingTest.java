@@ -84,6 +84,22 @@ class HorizontalPodAutoscalerServingTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void discovery_prefersV2_andListsTheResourceWithItsStatus_inBothVersions() {
+    var groups = (Map<String, Object>) ((io.listwatch.apiserver.request.ApiResponse.DiscoveryBody)
+        core.send("GET", "/apis", Map.of(), null).body()).legacy();
+    assertThat((List<Map<String, Object>>) groups.get("groups")).filteredOn(g -> g.get("name").equals("autoscaling"))
+        .singleElement().satisfies(g -> assertThat(g.get("preferredVersion"))
+            .isEqualTo(Map.of("groupVersion", "autoscaling/v2", "version", "v2")));
+    for (String version : List.of("v2", "v1")) {
+      var list = (Map<String, Object>) ((io.listwatch.apiserver.request.ApiResponse.Value)
+          core.send("GET", "/apis/autoscaling/" + version, Map.of(), null).body()).value();
+      assertThat((List<Map<String, Object>>) list.get("resources")).extracting(r -> r.get("name"))
+          .containsExactly("horizontalpodautoscalers", "horizontalpodautoscalers/status");
+    }
+  }
+
+  @Test
   void kubectlAutoscale_v1_isStoredAsV2_andReadBackInBothVersions() {
     ObjectNode created = send("POST", V1, AUTOSCALE_V1, 201);
     assertThat(created.path("apiVersion").asText()).isEqualTo("autoscaling/v1");

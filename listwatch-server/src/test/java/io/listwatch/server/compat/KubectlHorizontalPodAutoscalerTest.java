@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * kubectl 1.32 on HorizontalPodAutoscalers, as kubernetes.io's HPA walkthrough drives them:
  * {@code kubectl autoscale} (an autoscaling/v1 object), {@code kubectl apply} of the walkthrough's
  * autoscaling/v2 manifest with every metric type and a behavior, {@code kubectl get hpa} with
- * kube's columns, a v1 client's view ({@code hpa.v1.autoscaling}), and {@code api-resources}
+ * kube's columns, a v1 client's view ({@code horizontalpodautoscalers.v1.autoscaling}), and {@code api-resources}
  * listing the kind once, in its preferred version.
  */
 @EndToEnd
@@ -105,7 +105,8 @@ class KubectlHorizontalPodAutoscalerTest extends KubectlAgainstServer {
     assertThat(kubectl.ok("get", "hpa.v2.autoscaling", "php-apache", "-n", NS, "-o",
         "jsonpath={.apiVersion} {.spec.metrics[0].resource.target.averageUtilization}").stdout())
         .isEqualTo("autoscaling/v2 50");
-    assertThat(kubectl.ok("get", "hpa.v1.autoscaling", "php-apache", "-n", NS, "-o",
+    // kubectl's short-name expansion drops the version (hpa.v1.autoscaling asks for v2): a v1 client names the resource
+    assertThat(kubectl.ok("get", "horizontalpodautoscalers.v1.autoscaling", "php-apache", "-n", NS, "-o",
         "jsonpath={.apiVersion} {.spec.targetCPUUtilizationPercentage}").stdout())
         .isEqualTo("autoscaling/v1 50");
   }
@@ -117,7 +118,7 @@ class KubectlHorizontalPodAutoscalerTest extends KubectlAgainstServer {
     Kubectl.Result get = kubectl.ok("get", "hpa", "php-apache-v2", "-n", NS);
     assertThat(cells(get, "php-apache-v2"))
         .startsWith("php-apache-v2", "Deployment/php-apache", "cpu: <unknown>/50%, <unknown>/1k + 2 more...", "1", "10");
-    assertThat(kubectl.ok("get", "hpa.v1.autoscaling", "php-apache-v2", "-n", NS, "-o",
+    assertThat(kubectl.ok("get", "horizontalpodautoscalers.v1.autoscaling", "php-apache-v2", "-n", NS, "-o",
         "jsonpath={.metadata.annotations.autoscaling\\.alpha\\.kubernetes\\.io/metrics}").stdout())
         .contains("\"metricName\":\"packets-per-second\"", "\"metricName\":\"queue_messages_ready\"");
     assertThat(kubectl.ok("apply", "-n", NS, "-f",
