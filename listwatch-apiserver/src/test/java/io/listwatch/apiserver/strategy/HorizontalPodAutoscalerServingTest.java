@@ -197,6 +197,18 @@ class HorizontalPodAutoscalerServingTest {
   }
 
   @Test
+  void protobuf_roundTripsBothVersions() {
+    ObjectNode v2 = send("POST", V2, WALKTHROUGH_V2, 201);
+    ObjectNode v1 = get(V1 + "/php-apache");
+    for (ObjectNode hpa : List.of(v2, v1)) {
+      String apiVersion = hpa.path("apiVersion").asText();
+      assertThat(io.listwatch.apiserver.protobuf.KubeProtobuf.decode(
+          io.listwatch.apiserver.protobuf.KubeProtobuf.encode(hpa), apiVersion, "HorizontalPodAutoscaler"))
+          .as(apiVersion).isEqualTo(hpa);
+    }
+  }
+
+  @Test
   void invalid_throughEitherVersion_isRefusedWithKubesPaths() {
     var refused = core.refusal("POST", V1, Map.of(), AUTOSCALE_V1.replace("\"maxReplicas\":10", "\"maxReplicas\":0"));
     assertThat(refused.code()).isEqualTo(422);
