@@ -5,18 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.apiserver.InMemoryCore;
-import io.listwatch.apiserver.cacher.CacheWatcher;
-import io.listwatch.apiserver.cacher.WatchSink;
 import io.listwatch.apiserver.registry.ResourceRegistry;
-import io.listwatch.apiserver.request.ApiRequest;
-import io.listwatch.apiserver.request.WatchStart;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * HorizontalPodAutoscalers served as kube 1.32 serves them: autoscaling/v2 (preferred, stored)
  * and autoscaling/v1 over one storage, kube's conversion between them (v1's CPU target, the
  * other metrics, status and behavior in its annotations), kube's documentation examples
- * accepted, and a watch through either version.
+ * accepted (the watch through v1 is HorizontalPodAutoscalerWatchTest).
  */
 class HorizontalPodAutoscalerServingTest {
 
@@ -228,71 +219,5 @@ class HorizontalPodAutoscalerServingTest {
     var refused = core.refusal("PUT", V2 + "/php-apache/status", Map.of(), v2.toString());
     assertThat(refused.status().details().causes()).extracting(c -> c.field() + ": " + c.message()).containsExactly(
         "status.currentReplicas: Invalid value: -1: must be greater than or equal to 0");
-  }
-
-  @Test
-  void aV1Watch_seesAnObjectCreatedThroughV2_inV1() throws Exception {
-    String rv = get(V1).at("/metadata/resourceVersion").asText();
-    ApiRequest watch = InMemoryCore.request("GET", V1, Map.of("watch", List.of("true"), "resourceVersion", List.of(rv)),
-        null);
-    WatchStart start = (WatchStart) core.server.routes().handle(core.server.routes().requestInfo(watch), watch)
-        .join().body();
-    Sink sink = new Sink();
-    CacheWatcher watcher = start.begin(sink).join().orElseThrow();
-    watcher.drain();
-
-    send("POST", V2, WALKTHROUGH_V2, 201);
-
-    assertThat(sink.first.await(10, TimeUnit.SECONDS)).as("an event within 10 s").isTrue();
-    JsonNode event = InMemoryCore.json(sink.lines().getFirst());
-    assertThat(event.path("type").asText()).isEqualTo("ADDED");
-    assertThat(event.at("/object/apiVersion").asText()).isEqualTo("autoscaling/v1");
-    assertThat(event.at("/object/spec/targetCPUUtilizationPercentage").asInt()).isEqualTo(50);
-  }
-
-  /** Records the event lines of a watch; drains inline. */
-  private static final class Sink implements WatchSink {
-    final CountDownLatch first = new CountDownLatch(1);
-    private final List<String> lines = new ArrayList<>();
-
-    synchronized List<String> lines() {
-      return List.copyOf(lines);
-    }
-
-    @Override
-    public Executor executor() {
-      return Runnable::run;
-    }
-
-    @Override
-    public boolean isWritable() {
-      return true;
-    }
-
-    @Override
-    public synchronized void write(byte[][] parts) {
-      StringBuilder all = new StringBuilder();
-      for (byte[] p : parts) {
-        all.append(new String(p, StandardCharsets.UTF_8));
-      }
-      for (String line : all.toString().split("\n")) {
-        if (!line.isEmpty()) {
-          lines.add(line);
-          first.countDown();
-        }
-      }
-    }
-
-    @Override
-    public void flush() {
-    }
-
-    @Override
-    public void end() {
-    }
-
-    @Override
-    public void abort() {
-    }
   }
 }
