@@ -1,5 +1,8 @@
 package io.listwatch.apiserver.registry;
 
+import static io.listwatch.apiserver.registry.HorizontalPodAutoscalerMetricConversion.copyNonNull;
+import static io.listwatch.apiserver.registry.HorizontalPodAutoscalerMetricConversion.orNull;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -14,7 +17,8 @@ import java.util.Map;
  * version (kube 1.32's {@code pkg/apis/autoscaling/v1/conversion.go}, through the internal type,
  * which v2 mirrors). v1 knows one metric, {@code spec.targetCPUUtilizationPercentage} (a
  * Resource cpu metric with a Utilization target) and {@code status.currentCPUUtilizationPercentage};
- * everything else of v2 rides in v1 annotations, as kube's do:
+ * everything else of v2 rides in v1 annotations, as kube's do ({@link HorizontalPodAutoscalerMetricConversion}
+ * converts each metric):
  * <ul>
  *   <li>{@value #METRICS}: the other metrics, in v1's form ({@code metricName}, {@code targetValue}, ...);
  *   <li>{@value #CURRENT_METRICS}: all of {@code status.currentMetrics}, in v1's form;
@@ -82,7 +86,7 @@ public final class HorizontalPodAutoscalerConversion implements VersionConversio
     ArrayNode metrics = MAPPER.createArrayNode();
     JsonNode other = annotation(annotations, METRICS);
     if (other != null && other.isArray()) {
-      other.forEach(m -> metrics.add(metricSpecToV2(m)));
+      other.forEach(m -> metrics.add(HorizontalPodAutoscalerMetricConversion.metricSpecToV2(m)));
     }
     if (cpu != null && cpu.isNumber()) {
       metrics.add(HorizontalPodAutoscalerDefaults.cpuUtilization(cpu.intValue()));
@@ -110,7 +114,7 @@ public final class HorizontalPodAutoscalerConversion implements VersionConversio
     JsonNode currentMetrics = annotation(annotations, CURRENT_METRICS);
     if (currentMetrics != null && currentMetrics.isArray()) {
       ArrayNode converted = object(out, "status").putArray("currentMetrics");
-      currentMetrics.forEach(m -> converted.add(metricStatusToV2(m)));
+      currentMetrics.forEach(m -> converted.add(HorizontalPodAutoscalerMetricConversion.metricStatusToV2(m)));
     }
     JsonNode conditions = annotation(annotations, CONDITIONS);
     if (conditions != null && conditions.isArray()) {
@@ -143,7 +147,7 @@ public final class HorizontalPodAutoscalerConversion implements VersionConversio
         }
       }
       if (!(cpu && utilization.isNumber())) {
-        other.add(metricSpecToV1(m));
+        other.add(HorizontalPodAutoscalerMetricConversion.metricSpecToV1(m));
       }
     }
     ObjectNode annotations = MAPPER.createObjectNode();
@@ -160,7 +164,7 @@ public final class HorizontalPodAutoscalerConversion implements VersionConversio
         if (isCpu(m) && utilization.isNumber()) {
           status.put("currentCPUUtilizationPercentage", utilization.intValue());
         }
-        current.add(metricStatusToV1(m));
+        current.add(HorizontalPodAutoscalerMetricConversion.metricStatusToV1(m));
       }
       if (!current.isEmpty()) {
         annotations.put(CURRENT_METRICS, json(current));
@@ -183,176 +187,6 @@ public final class HorizontalPodAutoscalerConversion implements VersionConversio
   /** Whether a v2 metric (spec or status) is the Resource cpu. */
   private static boolean isCpu(JsonNode m) {
     return "Resource".equals(m.path("type").asText()) && "cpu".equals(m.path("resource").path("name").asText());
-  }
-
-  private static ObjectNode metricSpecToV1(JsonNode m) {
-    ObjectNode out = MAPPER.createObjectNode().put("type", m.path("type").asText(""));
-    JsonNode object = m.get("object");
-    if (object != null && object.isObject()) {
-      JsonNode target = object.path("target");
-      ObjectNode o = out.putObject("object");
-      o.set("target", reference(object.path("describedObject")));
-      o.put("metricName", object.path("metric").path("name").asText(""));
-      o.set("targetValue", quantity(target.get("value")));
-      copy(object.path("metric"), "selector", o, "selector");
-      copy(target, "averageValue", o, "averageValue");
-    }
-    JsonNode pods = m.get("pods");
-    if (pods != null && pods.isObject()) {
-      ObjectNode p = out.putObject("pods");
-      p.put("metricName", pods.path("metric").path("name").asText(""));
-      p.set("targetAverageValue", quantity(pods.path("target").get("averageValue")));
-      copy(pods.path("metric"), "selector", p, "selector");
-    }
-    resourceSpecToV1(m.get("resource"), out, "resource");
-    resourceSpecToV1(m.get("containerResource"), out, "containerResource");
-    JsonNode external = m.get("external");
-    if (external != null && external.isObject()) {
-      ObjectNode e = out.putObject("external");
-      e.put("metricName", external.path("metric").path("name").asText(""));
-      copy(external.path("metric"), "selector", e, "metricSelector");
-      copy(external.path("target"), "value", e, "targetValue");
-      copy(external.path("target"), "averageValue", e, "targetAverageValue");
-    }
-    return out;
-  }
-
-  private static void resourceSpecToV1(JsonNode resource, ObjectNode out, String field) {
-    if (resource == null || !resource.isObject()) {
-      return;
-    }
-    ObjectNode r = out.putObject(field).put("name", resource.path("name").asText(""));
-    copy(resource.path("target"), "averageUtilization", r, "targetAverageUtilization");
-    copy(resource.path("target"), "averageValue", r, "targetAverageValue");
-    if (field.equals("containerResource")) {
-      r.put("container", resource.path("container").asText(""));
-    }
-  }
-
-  private static ObjectNode metricSpecToV2(JsonNode m) {
-    ObjectNode out = MAPPER.createObjectNode().put("type", m.path("type").asText(""));
-    JsonNode object = m.get("object");
-    if (object != null && object.isObject()) {
-      ObjectNode o = out.putObject("object");
-      o.set("describedObject", reference(object.path("target")));
-      ObjectNode target = o.putObject("target")
-          .put("type", hasValue(object.get("averageValue")) ? "AverageValue" : "Value");
-      target.set("value", quantity(object.get("targetValue")));
-      copy(object, "averageValue", target, "averageValue");
-      metric(o, object.path("metricName"), object.get("selector"));
-    }
-    JsonNode pods = m.get("pods");
-    if (pods != null && pods.isObject()) {
-      ObjectNode p = out.putObject("pods");
-      metric(p, pods.path("metricName"), pods.get("selector"));
-      p.putObject("target").put("type", "AverageValue").set("averageValue", quantity(pods.get("targetAverageValue")));
-    }
-    resourceSpecToV2(m.get("resource"), out, "resource");
-    resourceSpecToV2(m.get("containerResource"), out, "containerResource");
-    JsonNode external = m.get("external");
-    if (external != null && external.isObject()) {
-      ObjectNode e = out.putObject("external");
-      metric(e, external.path("metricName"), external.get("metricSelector"));
-      ObjectNode target = e.putObject("target")
-          .put("type", hasValue(external.get("targetValue")) ? "Value" : "AverageValue");
-      copy(external, "targetValue", target, "value");
-      copy(external, "targetAverageValue", target, "averageValue");
-    }
-    return out;
-  }
-
-  private static void resourceSpecToV2(JsonNode resource, ObjectNode out, String field) {
-    if (resource == null || !resource.isObject()) {
-      return;
-    }
-    ObjectNode r = out.putObject(field).put("name", resource.path("name").asText(""));
-    if (field.equals("containerResource")) {
-      r.put("container", resource.path("container").asText(""));
-    }
-    ObjectNode target = r.putObject("target")
-        .put("type", hasValue(resource.get("targetAverageUtilization")) ? "Utilization" : "AverageValue");
-    copy(resource, "targetAverageUtilization", target, "averageUtilization");
-    copy(resource, "targetAverageValue", target, "averageValue");
-  }
-
-  private static ObjectNode metricStatusToV1(JsonNode m) {
-    ObjectNode out = MAPPER.createObjectNode().put("type", m.path("type").asText(""));
-    JsonNode object = m.get("object");
-    if (object != null && object.isObject()) {
-      ObjectNode o = out.putObject("object");
-      o.set("target", reference(object.path("describedObject")));
-      o.put("metricName", object.path("metric").path("name").asText(""));
-      o.set("currentValue", quantity(object.path("current").get("value")));
-      copy(object.path("metric"), "selector", o, "selector");
-      copy(object.path("current"), "averageValue", o, "averageValue");
-    }
-    JsonNode pods = m.get("pods");
-    if (pods != null && pods.isObject()) {
-      ObjectNode p = out.putObject("pods");
-      p.put("metricName", pods.path("metric").path("name").asText(""));
-      p.set("currentAverageValue", quantity(pods.path("current").get("averageValue")));
-      copy(pods.path("metric"), "selector", p, "selector");
-    }
-    for (String field : new String[] {"resource", "containerResource"}) {
-      JsonNode resource = m.get(field);
-      if (resource != null && resource.isObject()) {
-        ObjectNode r = out.putObject(field).put("name", resource.path("name").asText(""));
-        copy(resource.path("current"), "averageUtilization", r, "currentAverageUtilization");
-        r.set("currentAverageValue", quantity(resource.path("current").get("averageValue")));
-        if (field.equals("containerResource")) {
-          r.put("container", resource.path("container").asText(""));
-        }
-      }
-    }
-    JsonNode external = m.get("external");
-    if (external != null && external.isObject()) {
-      ObjectNode e = out.putObject("external");
-      e.put("metricName", external.path("metric").path("name").asText(""));
-      copy(external.path("metric"), "selector", e, "metricSelector");
-      e.set("currentValue", quantity(external.path("current").get("value")));
-      copy(external.path("current"), "averageValue", e, "currentAverageValue");
-    }
-    return out;
-  }
-
-  private static ObjectNode metricStatusToV2(JsonNode m) {
-    ObjectNode out = MAPPER.createObjectNode().put("type", m.path("type").asText(""));
-    JsonNode object = m.get("object");
-    if (object != null && object.isObject()) {
-      ObjectNode o = out.putObject("object");
-      metric(o, object.path("metricName"), object.get("selector"));
-      ObjectNode current = o.putObject("current");
-      current.set("value", quantity(object.get("currentValue")));
-      copy(object, "averageValue", current, "averageValue");
-      o.set("describedObject", reference(object.path("target")));
-    }
-    JsonNode pods = m.get("pods");
-    if (pods != null && pods.isObject()) {
-      ObjectNode p = out.putObject("pods");
-      metric(p, pods.path("metricName"), pods.get("selector"));
-      p.putObject("current").set("averageValue", quantity(pods.get("currentAverageValue")));
-    }
-    for (String field : new String[] {"resource", "containerResource"}) {
-      JsonNode resource = m.get(field);
-      if (resource != null && resource.isObject()) {
-        ObjectNode r = out.putObject(field).put("name", resource.path("name").asText(""));
-        ObjectNode current = r.putObject("current");
-        current.set("averageValue", quantity(resource.get("currentAverageValue")));
-        copy(resource, "currentAverageUtilization", current, "averageUtilization");
-        if (field.equals("containerResource")) {
-          r.put("container", resource.path("container").asText(""));
-        }
-      }
-    }
-    JsonNode external = m.get("external");
-    if (external != null && external.isObject()) {
-      ObjectNode e = out.putObject("external");
-      metric(e, external.path("metricName"), external.get("metricSelector"));
-      ObjectNode current = e.putObject("current");
-      current.set("value", quantity(external.get("currentValue")));
-      copy(external, "currentAverageValue", current, "averageValue");
-    }
-    return out;
   }
 
   /** kube's internal HorizontalPodAutoscalerBehavior as Go marshals it: field names capitalized, nil as null. */
@@ -420,45 +254,6 @@ public final class HorizontalPodAutoscalerConversion implements VersionConversio
 
   private static String capitalized(String s) {
     return Character.toUpperCase(s.charAt(0)) + s.substring(1);
-  }
-
-  private static void metric(ObjectNode parent, JsonNode name, JsonNode selector) {
-    ObjectNode metric = parent.putObject("metric").put("name", name.asText(""));
-    if (selector != null && !selector.isNull()) {
-      metric.set("selector", selector.deepCopy());
-    }
-  }
-
-  private static ObjectNode reference(JsonNode ref) {
-    ObjectNode out = MAPPER.createObjectNode()
-        .put("kind", ref.path("kind").asText("")).put("name", ref.path("name").asText(""));
-    if (!ref.path("apiVersion").asText("").isEmpty()) {
-      out.put("apiVersion", ref.path("apiVersion").asText());
-    }
-    return out;
-  }
-
-  /** A quantity a non-pointer Go field holds: the value given, or Go's zero quantity "0". */
-  private static JsonNode quantity(JsonNode q) {
-    return hasValue(q) ? q.deepCopy() : MAPPER.getNodeFactory().textNode("0");
-  }
-
-  private static boolean hasValue(JsonNode v) {
-    return v != null && !v.isNull() && !v.isMissingNode();
-  }
-
-  private static JsonNode orNull(JsonNode v) {
-    return hasValue(v) ? v.deepCopy() : MAPPER.getNodeFactory().nullNode();
-  }
-
-  private static void copy(JsonNode from, String field, ObjectNode to, String as) {
-    copyNonNull(from.get(field), to, as);
-  }
-
-  private static void copyNonNull(JsonNode v, ObjectNode to, String as) {
-    if (hasValue(v)) {
-      to.set(as, v.deepCopy());
-    }
   }
 
   private static Iterable<JsonNode> elements(JsonNode array) {
