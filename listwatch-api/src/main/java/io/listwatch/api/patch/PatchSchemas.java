@@ -230,6 +230,14 @@ public final class PatchSchemas {
     for (String k : new String[] {"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"}) {
       add(all, "rbac.authorization.k8s.io", k, PatchSchema.builder());
     }
+    // autoscaling: v2's lists are atomic but its conditions; v1 has no list
+    all.put(key("autoscaling", "v2", "HorizontalPodAutoscaler"), kind(PatchSchema.builder()
+        .field("spec.metrics", atomic())
+        .field("spec.behavior.scaleUp.policies", atomic())
+        .field("spec.behavior.scaleDown.policies", atomic())
+        .field("status.currentMetrics", atomic())
+        .include("status", conditionsByType())).build("autoscaling", "v2", "HorizontalPodAutoscaler"));
+    add(all, "autoscaling", "HorizontalPodAutoscaler", PatchSchema.builder());
     return java.util.Collections.unmodifiableMap(all);
   }
 

@@ -68,6 +68,7 @@ final class ObjectDecoder {
   CachedObject fromTree(String key, long resourceVersion, ObjectNode tree) throws IOException {
     // a custom resource is stored in its storage version: this cache serves it in its own
     CustomResourceConversion.toServed(def, tree);
+    tree = def.conversion().toServed(tree); // a built-in served in several versions, likewise
     JsonNode m = tree.get("metadata");
     ObjectNode meta = m instanceof ObjectNode mo ? mo : tree.putObject("metadata");
     meta.put("resourceVersion", Long.toString(resourceVersion));

@@ -29,6 +29,7 @@ import io.kubernetes.client.proto.V1Policy;
 import io.kubernetes.client.proto.V1Rbac;
 import io.kubernetes.client.proto.V1Scheduling;
 import io.kubernetes.client.proto.V1Storage;
+import io.kubernetes.client.proto.V2Autoscaling;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Deque;
@@ -105,7 +106,8 @@ public final class ProtoSchemas {
       V1Networking.getDescriptor(), V1Policy.getDescriptor(), V1Rbac.getDescriptor(),
       V1Scheduling.getDescriptor(), V1Storage.getDescriptor(), V1Apiextensions.getDescriptor(),
       V1Node.getDescriptor(), V1Flowcontrol.getDescriptor(),
-      V1Certificates.getDescriptor(), V1Admissionregistration.getDescriptor());
+      V1Certificates.getDescriptor(), V1Admissionregistration.getDescriptor(),
+      V2Autoscaling.getDescriptor());
   }
 
   /** The package kube's OpenAPI names apiextensions' definitions in (the proto package has '_'). */

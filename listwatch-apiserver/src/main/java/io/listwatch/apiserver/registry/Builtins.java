@@ -14,6 +14,7 @@ import io.listwatch.apiserver.printers.EndpointsTableConvertor;
 import io.listwatch.apiserver.printers.EventTableConvertor;
 import io.listwatch.apiserver.printers.IngressClassTableConvertor;
 import io.listwatch.apiserver.printers.FlowSchemaTableConvertor;
+import io.listwatch.apiserver.printers.HorizontalPodAutoscalerTableConvertor;
 import io.listwatch.apiserver.printers.IngressTableConvertor;
 import io.listwatch.apiserver.printers.JobTableConvertor;
 import io.listwatch.apiserver.printers.LeaseTableConvertor;
@@ -78,6 +79,7 @@ final class Builtins {
     all.add(tokenReviews());
     all.add(selfSubjectReviews());
     all.addAll(authorization());
+    all.addAll(autoscaling());
     all.addAll(batch());
     all.addAll(networking());
     all.add(podDisruptionBudgets());
@@ -112,6 +114,24 @@ final class Builtins {
             .clusterScoped().notStored().build(),
         ResourceDefinition.builder(group, "v1", "SubjectAccessReview", "subjectaccessreviews")
             .clusterScoped().notStored().build());
+  }
+
+  /**
+   * autoscaling: HorizontalPodAutoscalers in v2 (the preferred and storage version, so listed
+   * first) and v1, over one storage ({@link HorizontalPodAutoscalerConversion}); short name
+   * {@code hpa}, category {@code all}, a status subresource.
+   */
+  static List<ResourceDefinition> autoscaling() {
+    return List.of(horizontalPodAutoscalers("v2", HorizontalPodAutoscalerConversion.V2, o -> o),
+        horizontalPodAutoscalers("v1", HorizontalPodAutoscalerConversion.V1, HorizontalPodAutoscalerConversion::toV2));
+  }
+
+  private static ResourceDefinition horizontalPodAutoscalers(String version, VersionConversion conversion,
+      java.util.function.UnaryOperator<com.fasterxml.jackson.databind.node.ObjectNode> toV2) {
+    return ResourceDefinition.builder("autoscaling", version, "HorizontalPodAutoscaler", "horizontalpodautoscalers")
+        .shortNames("hpa").categories("all").hasStatus().clearsStatusOnCreate()
+        .tableConvertor(new HorizontalPodAutoscalerTableConvertor(toV2))
+        .conversion(conversion).build();
   }
 
   /**

@@ -69,6 +69,8 @@ public final class ResourceDefinition implements ResourceDescriptor {
   private final Map<String, Subresource> subresources;
   private final TableConvertor tableConvertor;
   private final CustomResourceVersion customResource;
+  /** How a built-in served in several versions converts to and from storage; NONE otherwise. */
+  private final VersionConversion conversion;
 
   /**
    * A subresource other than {@code status} (served by a handler registered with
@@ -113,6 +115,17 @@ public final class ResourceDefinition implements ResourceDescriptor {
     this.subresources = Collections.unmodifiableMap(new LinkedHashMap<>(b.subresources));
     this.tableConvertor = b.tableConvertor;
     this.customResource = b.customResource;
+    this.conversion = b.conversion;
+  }
+
+  /**
+   * How this version of a built-in kind served in several versions (HorizontalPodAutoscalers:
+   * autoscaling/v2 and v1) converts its objects to and from the storage version;
+   * {@link VersionConversion#NONE} for every other built-in and for custom resources (see
+   * {@link CustomResourceConversion}).
+   */
+  public VersionConversion conversion() {
+    return conversion;
   }
 
   /**
@@ -398,6 +411,7 @@ public final class ResourceDefinition implements ResourceDescriptor {
     private final Map<String, Subresource> subresources = new LinkedHashMap<>();
     private TableConvertor tableConvertor = TableConvertor.DEFAULT;
     private CustomResourceVersion customResource;
+    private VersionConversion conversion = VersionConversion.NONE;
 
     private Builder(String group, String version, String kind, String plural) {
       this.group = Objects.requireNonNull(group, "group");
@@ -522,6 +536,12 @@ public final class ResourceDefinition implements ResourceDescriptor {
     /** Marks this as a custom resource served from {@code version} of a CustomResourceDefinition. */
     public Builder customResource(CustomResourceVersion version) {
       this.customResource = Objects.requireNonNull(version, "version");
+      return this;
+    }
+
+    /** Serves a built-in kind's version through {@code conversion}; see {@link ResourceDefinition#conversion()}. */
+    public Builder conversion(VersionConversion conversion) {
+      this.conversion = Objects.requireNonNull(conversion, "conversion");
       return this;
     }
 

@@ -16,6 +16,12 @@
  *       version a custom resource's definition serves (schema, deprecation warning), and
  *       {@link io.listwatch.apiserver.registry.CustomResourceConversion}: conversion strategy None
  *       between a custom resource's storage version and the version served.</li>
+ *   <li>{@link io.listwatch.apiserver.registry.VersionConversion}: how a built-in kind served in
+ *       several versions over one storage converts (a definition's hook, NONE for the others);
+ *       {@link io.listwatch.apiserver.registry.HorizontalPodAutoscalerConversion} (autoscaling/v1
+ *       to and from v2, the storage version) and {@link
+ *       io.listwatch.apiserver.registry.HorizontalPodAutoscalerDefaults} (kube's v1 and v2 defaults,
+ *       applied as the versions are read).</li>
  *   <li>{@code Builtins} (package-private): the built-in types as kube 1.32 defines them.
  *       Adding a built-in resource touches only that file.</li>
  * </ul>

@@ -706,7 +706,8 @@ public final class ResourceStore {
 
   /** A stored value as this resource serves it (a custom resource's version; see {@link CustomResourceConversion}). */
   private ObjectNode served(byte[] stored) {
-    return CustomResourceConversion.toServed(def, parse(stored));
+    ObjectNode served = CustomResourceConversion.toServed(def, parse(stored));
+    return def.conversion().toServed(served); // a built-in served in several versions
   }
 
   /**
@@ -723,6 +724,7 @@ public final class ResourceStore {
       throw StatusException.invalid(def.group(), def.kind(), name, java.util.List.of(tooDeep.get()));
     }
     ObjectNode storedForm = CustomResourceConversion.toStorage(def, obj);
+    storedForm = def.conversion().toStorage(storedForm); // a built-in served in several versions
     byte[] bytes = toBytes(storedForm);
     java.util.Optional<io.listwatch.api.Status.Cause> unreadable = JsonLimits.needsCheck(storedForm, bytes)
         ? JsonLimits.violation(bytes) : java.util.Optional.empty();

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * The one lookup from a resource to its {@link RestStrategy}: the built-in kinds that have
- * rules, by group and plural; every other resource gets {@link #NONE}, whose hooks do nothing.
+ * rules, by group and plural (or group, version and plural for a kind whose versions differ); every other resource gets {@link #NONE}, whose hooks do nothing.
  * Immutable and thread-safe.
  */
 public final class BuiltinStrategies {
@@ -60,7 +60,9 @@ public final class BuiltinStrategies {
       Map.entry("rbac.authorization.k8s.io/clusterrolebindings", new ClusterRoleBindingStrategy()),
       Map.entry("admissionregistration.k8s.io/mutatingwebhookconfigurations", WebhookConfigurationStrategy.MUTATING),
       Map.entry("admissionregistration.k8s.io/validatingwebhookconfigurations", WebhookConfigurationStrategy.VALIDATING),
-      Map.entry("apiextensions.k8s.io/customresourcedefinitions", new CustomResourceDefinitionStrategy()));
+      Map.entry("apiextensions.k8s.io/customresourcedefinitions", new CustomResourceDefinitionStrategy()),
+      Map.entry("autoscaling/horizontalpodautoscalers", HorizontalPodAutoscalerStrategy.V2),
+      Map.entry("autoscaling/v1/horizontalpodautoscalers", HorizontalPodAutoscalerStrategy.V1));
 
   private BuiltinStrategies() {
   }
@@ -70,6 +72,7 @@ public final class BuiltinStrategies {
    * {@link #NONE}.
    */
   public static RestStrategy forResource(ResourceDefinition def) {
-    return BY_RESOURCE.getOrDefault(def.group() + "/" + def.plural(), NONE);
+    RestStrategy versioned = BY_RESOURCE.get(def.group() + "/" + def.version() + "/" + def.plural()); // a kind served in several versions
+    return versioned != null ? versioned : BY_RESOURCE.getOrDefault(def.group() + "/" + def.plural(), NONE);
   }
 }

@@ -40,6 +40,7 @@ class ResourceRegistryTest {
         "authentication.k8s.io/v1/tokenreviews", "authentication.k8s.io/v1/selfsubjectreviews",
         "authorization.k8s.io/v1/localsubjectaccessreviews", "authorization.k8s.io/v1/selfsubjectaccessreviews",
         "authorization.k8s.io/v1/selfsubjectrulesreviews", "authorization.k8s.io/v1/subjectaccessreviews",
+        "autoscaling/v2/horizontalpodautoscalers", "autoscaling/v1/horizontalpodautoscalers",
         "batch/v1/cronjobs", "batch/v1/jobs", "networking.k8s.io/v1/ingressclasses", "networking.k8s.io/v1/ingresses",
         "networking.k8s.io/v1/networkpolicies", "policy/v1/poddisruptionbudgets",
         "rbac.authorization.k8s.io/v1/clusterrolebindings", "rbac.authorization.k8s.io/v1/clusterroles",
@@ -66,7 +67,8 @@ class ResourceRegistryTest {
         "PersistentVolume", "Pod", "PodTemplate", "ReplicationController", "ResourceQuota", "Secret", "ServiceAccount", "Service",
         "ControllerRevision", "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Event",
         "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
-        "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "IngressClass", "Ingress",
+        "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview",
+        "HorizontalPodAutoscaler", "HorizontalPodAutoscaler", "CronJob", "Job", "IngressClass", "Ingress",
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
         "RoleBinding", "Role", "CSIDriver", "CSINode", "CSIStorageCapacity", "StorageClass", "VolumeAttachment",
         "CertificateSigningRequest", "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration",
@@ -102,6 +104,7 @@ class ResourceRegistryTest {
         Map.entry("endpointslices", List.of()),
         Map.entry("ingressclasses", List.of()), Map.entry("runtimeclasses", List.of()),
         Map.entry("podtemplates", List.of()), Map.entry("replicationcontrollers", List.of("rc")),
+        Map.entry("horizontalpodautoscalers", List.of("hpa")),
         Map.entry("csidrivers", List.of()), Map.entry("csinodes", List.of()),
         Map.entry("csistoragecapacities", List.of()), Map.entry("volumeattachments", List.of()),
         Map.entry("certificatesigningrequests", List.of("csr")),
@@ -116,7 +119,7 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).filteredOn(d -> d.categories().contains("all"))
         .extracting(ResourceDefinition::plural)
         .containsExactlyInAnyOrder("pods", "services", "deployments", "replicasets", "daemonsets", "statefulsets",
-            "cronjobs", "jobs", "replicationcontrollers");
+            "cronjobs", "jobs", "replicationcontrollers", "horizontalpodautoscalers", "horizontalpodautoscalers");
   }
 
   @Test
@@ -138,7 +141,7 @@ class ResourceRegistryTest {
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "poddisruptionbudgets",
             "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions",
             "replicationcontrollers", "volumeattachments", "prioritylevelconfigurations", "flowschemas",
-            "certificatesigningrequests");
+            "certificatesigningrequests", "horizontalpodautoscalers", "horizontalpodautoscalers");
   }
 
   @Test
@@ -312,7 +315,7 @@ class ResourceRegistryTest {
   @Test
   void groups_listNonCoreGroupsOnce_inFirstAppearanceOrder() {
     assertThat(REGISTRY.groups()).containsExactly("apps", "events.k8s.io", "authentication.k8s.io",
-        "authorization.k8s.io", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
+        "authorization.k8s.io", "autoscaling", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
         "storage.k8s.io", "certificates.k8s.io", "admissionregistration.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "node.k8s.io",
         "discovery.k8s.io", "flowcontrol.apiserver.k8s.io");
   }
@@ -322,6 +325,7 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.versions("")).containsExactly("v1");
     assertThat(REGISTRY.versions("apps")).containsExactly("v1");
     assertThat(REGISTRY.versions("batch")).containsExactly("v1");
+    assertThat(REGISTRY.versions("autoscaling")).containsExactly("v2", "v1");
     assertThat(REGISTRY.versions("example.com")).isEmpty();
   }
 
@@ -334,10 +338,14 @@ class ResourceRegistryTest {
   }
 
   @Test
-  void storagePrefixes_areDistinctAndNoneIsAPrefixOfAnother() {
+  void storagePrefixes_areDistinctPerResource_andNoneIsAPrefixOfAnother() {
     Set<String> prefixes = new HashSet<>();
+    Set<String> resources = new HashSet<>();
     for (ResourceDefinition d : REGISTRY.all()) {
-      assertThat(prefixes.add(d.storagePrefix())).as(d.storagePrefix()).isTrue();
+      // the versions of one resource share its storage (HorizontalPodAutoscalers: autoscaling/v2 and v1)
+      if (resources.add(d.group() + "/" + d.plural())) {
+        assertThat(prefixes.add(d.storagePrefix())).as(d.storagePrefix()).isTrue();
+      }
     }
     for (String a : prefixes) {
       for (String b : prefixes) {

@@ -37,6 +37,16 @@ class BuiltinStrategiesTest {
         "networking.k8s.io/ingressclasses", "node.k8s.io/runtimeclasses", "/podtemplates", "/replicationcontrollers",
         "flowcontrol.apiserver.k8s.io/flowschemas", "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations",
         "admissionregistration.k8s.io/mutatingwebhookconfigurations",
-        "admissionregistration.k8s.io/validatingwebhookconfigurations");
+        "admissionregistration.k8s.io/validatingwebhookconfigurations",
+        "autoscaling/horizontalpodautoscalers");
+  }
+
+  @Test
+  void aKindWhoseVersionsDiffer_getsItsStrategyPerVersion() {
+    ResourceRegistry builtins = ResourceRegistry.builtins();
+    assertThat(BuiltinStrategies.forResource(builtins.find("autoscaling", "v2", "horizontalpodautoscalers").orElseThrow()))
+        .isSameAs(HorizontalPodAutoscalerStrategy.V2);
+    assertThat(BuiltinStrategies.forResource(builtins.find("autoscaling", "v1", "horizontalpodautoscalers").orElseThrow()))
+        .isSameAs(HorizontalPodAutoscalerStrategy.V1);
   }
 }

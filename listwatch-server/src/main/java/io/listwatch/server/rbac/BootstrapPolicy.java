@@ -68,6 +68,7 @@ public final class BootstrapPolicy {
         rule(List.of("create"), List.of(CORE), "serviceaccounts/token"),
         rule(WRITE, List.of(APPS), "daemonsets", "deployments", "deployments/scale", "replicasets",
             "replicasets/scale", "statefulsets", "statefulsets/scale"),
+        rule(WRITE, List.of("autoscaling"), "horizontalpodautoscalers"),
         rule(WRITE, List.of("batch"), "cronjobs", "jobs"),
         rule(WRITE, List.of("networking.k8s.io"), "ingresses", "networkpolicies"),
         rule(WRITE, List.of("policy"), "poddisruptionbudgets"),
@@ -84,6 +85,7 @@ public final class BootstrapPolicy {
         rule(READ, List.of(APPS), "controllerrevisions", "daemonsets", "daemonsets/status", "deployments",
             "deployments/scale", "deployments/status", "replicasets", "replicasets/scale", "replicasets/status",
             "statefulsets", "statefulsets/scale", "statefulsets/status"),
+        rule(READ, List.of("autoscaling"), "horizontalpodautoscalers", "horizontalpodautoscalers/status"),
         rule(READ, List.of("batch"), "cronjobs", "cronjobs/status", "jobs", "jobs/status"),
         rule(READ, List.of("networking.k8s.io"), "ingresses", "ingresses/status", "networkpolicies"),
         rule(READ, List.of("policy"), "poddisruptionbudgets", "poddisruptionbudgets/status")));

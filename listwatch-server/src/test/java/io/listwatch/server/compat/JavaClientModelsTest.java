@@ -180,6 +180,10 @@ class JavaClientModelsTest {
     lists.put("clusterrolebindings", () -> rbac.listClusterRoleBinding().execute());
     lists.put("roles", () -> rbac.listRoleForAllNamespaces().execute());
     lists.put("rolebindings", () -> rbac.listRoleBindingForAllNamespaces().execute());
+    lists.put("horizontalpodautoscalers", () -> new io.kubernetes.client.openapi.apis.AutoscalingV2Api(client)
+        .listHorizontalPodAutoscalerForAllNamespaces().execute());
+    lists.put("horizontalpodautoscalers.v1", () -> new io.kubernetes.client.openapi.apis.AutoscalingV1Api(client)
+        .listHorizontalPodAutoscalerForAllNamespaces().execute());
 
     for (var list : lists.entrySet()) {
       KubernetesListObject parsed = list.getValue().list();
