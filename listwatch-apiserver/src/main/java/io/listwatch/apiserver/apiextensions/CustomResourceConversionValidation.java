@@ -43,7 +43,11 @@ final class CustomResourceConversionValidation {
     }
   }
 
-  static void check(List<Status.Cause> causes, JsonNode spec) {
+  /**
+   * @param oldSpec the stored definition's spec on update, else null: an update need not name a
+   *     known review version when the stored definition did not either (kube's ratcheting)
+   */
+  static void check(List<Status.Cause> causes, JsonNode spec, JsonNode oldSpec) {
     JsonNode conversion = spec.path("conversion");
     if (!conversion.isObject()) {
       return;
@@ -69,7 +73,8 @@ final class CustomResourceConversionValidation {
       } else {
         checkClientConfig(causes, webhook.path("clientConfig"), clientConfig);
       }
-      checkReviewVersions(causes, versions, path + ".conversionReviewVersions");
+      checkReviewVersions(causes, versions, path + ".conversionReviewVersions",
+          oldSpec == null || knownOrNoReviewVersion(oldSpec.path("conversion").path("webhook").path("conversionReviewVersions")));
     } else {
       if (hasWebhook) {
         causes.add(FieldErrors.forbidden(clientConfig, "should not be set when strategy is not set to Webhook"));
@@ -163,7 +168,21 @@ final class CustomResourceConversionValidation {
     }
   }
 
-  private static void checkReviewVersions(List<Status.Cause> causes, JsonNode versions, String path) {
+  /** kube's hasValidConversionReviewVersionOrEmpty. */
+  private static boolean knownOrNoReviewVersion(JsonNode versions) {
+    if (!versions.isArray() || versions.isEmpty()) {
+      return true;
+    }
+    for (JsonNode v : versions) {
+      if (REVIEW_VERSIONS.contains(v.asText())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void checkReviewVersions(List<Status.Cause> causes, JsonNode versions, String path,
+      boolean requireKnown) {
     if (!versions.isArray() || versions.isEmpty()) {
       causes.add(FieldErrors.required(path, ""));
       return;
@@ -183,7 +202,7 @@ final class CustomResourceConversionValidation {
       }
       accepted |= REVIEW_VERSIONS.contains(v);
     }
-    if (!accepted) {
+    if (requireKnown && !accepted) {
       causes.add(FieldErrors.invalid(path, all, "must include at least one of " + String.join(", ", REVIEW_VERSIONS)));
     }
   }

@@ -77,7 +77,7 @@ public final class CustomResourceDefinitionValidation implements WriteAdmission 
     checkName(causes, "spec.names.listKind", names.path("listKind").asText(""), false);
     checkVersions(causes, spec.path("versions"));
     CustomResourceViewsValidation.check(causes, spec);
-    CustomResourceConversionValidation.check(causes, spec);
+    CustomResourceConversionValidation.check(causes, spec, old == null ? null : old.path("spec"));
     if (old != null) {
       immutable(causes, "spec.group", old.path("spec").path("group"), spec.path("group"));
       immutable(causes, "spec.scope", old.path("spec").path("scope"), spec.path("scope"));

@@ -190,7 +190,19 @@ class CustomResourceConversionWebhookTest {
     String ns = http.createNamespace("down");
     http.create(gateways(group, "v1", ns), v1(group, "a", "localhost:1"));
     int port = hook.port();
+    WatchStream v2Watch = http.watch(gateways(group, "v2", ns));
+    assertThat(v2Watch.next().path("type").asText()).isEqualTo("ADDED");
     hook.close();
+
+    // an event the v2 watch cannot be sent ends it with an ERROR event
+    http.create(gateways(group, "v1", ns), v1(group, "c", "localhost:2"));
+    JsonNode error = v2Watch.next();
+    assertThat(error.path("type").asText()).isEqualTo("ERROR");
+    assertThat(error.path("object").path("code").asInt()).isEqualTo(500);
+    assertThat(error.path("object").path("message").asText())
+        .startsWith("conversion webhook for " + group + "/v1, Kind=Gateway failed: Post ");
+    assertThat(v2Watch.awaitEnd(Duration.ofSeconds(10), new ArrayList<>()).clean()).isTrue();
+    v2Watch.close();
 
     KubeHttp.Response get = http.get(gateways(group, "v2", ns) + "/a");
     assertThat(get.code()).isEqualTo(500);
