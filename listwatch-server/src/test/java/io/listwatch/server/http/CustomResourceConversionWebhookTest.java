@@ -4,17 +4,15 @@ import static io.listwatch.server.http.KubeHttp.object;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
-import io.listwatch.server.webhook.TestWebhookServer;
+import io.listwatch.server.webhook.HostPortConversionWebhook;
 import io.listwatch.testsupport.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,12 +30,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class CustomResourceConversionWebhookTest {
 
   private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static KubeHttp http;
 
-  private final AtomicInteger reviews = new AtomicInteger();
-  private final TestWebhookServer hook = new TestWebhookServer(List.of("127.0.0.1"))
-      .handle("/convert", r -> convert(r.body()));
+  private final HostPortConversionWebhook hook = new HostPortConversionWebhook();
 
   @BeforeAll
   static void connect(ApiServer server) {
@@ -54,50 +49,8 @@ class CustomResourceConversionWebhookTest {
     hook.close();
   }
 
-  /** The webhook: v1 hostPort to v2 host and port, and back, as kube's example converter does. */
-  private String convert(String body) {
-    reviews.incrementAndGet();
-    try {
-      JsonNode request = JSON.readTree(body).path("request");
-      String desired = request.path("desiredAPIVersion").asText();
-      ArrayNode converted = JSON.createArrayNode();
-      for (JsonNode in : request.path("objects")) {
-        ObjectNode out = in.deepCopy();
-        ObjectNode spec = (ObjectNode) out.path("spec");
-        if (desired.endsWith("/v2")) {
-          String[] hostPort = spec.remove("hostPort").asText().split(":");
-          spec.put("host", hostPort[0]).put("port", hostPort[1]);
-        } else {
-          spec.put("hostPort", spec.remove("host").asText() + ":" + spec.remove("port").asText());
-        }
-        out.put("apiVersion", desired);
-        converted.add(out);
-      }
-      ObjectNode review = JSON.createObjectNode().put("apiVersion", "apiextensions.k8s.io/v1").put("kind", "ConversionReview");
-      review.putObject("response").put("uid", request.path("uid").asText())
-          .<ObjectNode>set("convertedObjects", converted).putObject("result").put("status", "Success");
-      return review.toString();
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
   private ObjectNode definition(String group) {
-    return object("""
-        {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
-         "metadata":{"name":"gateways.%1$s"},
-         "spec":{"group":"%1$s","scope":"Namespaced",
-          "names":{"plural":"gateways","singular":"gateway","kind":"Gateway"},
-          "conversion":{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1","v1beta1"],
-            "clientConfig":{"url":"https://127.0.0.1:%2$d/convert","caBundle":"%3$s"}}},
-          "versions":[
-           {"name":"v1","served":true,"storage":true,
-            "schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object",
-              "properties":{"hostPort":{"type":"string"}}}}}}},
-           {"name":"v2","served":true,"storage":false,
-            "schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object",
-              "properties":{"host":{"type":"string"},"port":{"type":"string"}}}}}}}]}}
-        """.formatted(group, hook.port(), hook.caBundle()));
+    return object(hook.definition(group));
   }
 
   private static void establish(String name) {
