@@ -258,6 +258,9 @@ public final class ResourceStore {
           return CompletableFuture.completedFuture(new Created(obj, null));
         }
         stamp(obj, kv.modRevision());
+        if (CustomResourceConversion.remote(def)) {
+          return readBack(storedForm.join(), kv.modRevision()).thenApply(stored -> new Created(stored, null));
+        }
         CachedObject cached = cacher == null ? null : cacher.prime(kv.key(), kv.modRevision(), obj).orElse(null);
         return CompletableFuture.completedFuture(new Created(obj, cached));
       }
@@ -438,12 +441,13 @@ public final class ResourceStore {
       byte[] bytes = hooks == StoreHooks.NONE ? storedForm.join() : storedBytes(updated); // with what the hook filled in
       return admission.validate(prepared).thenCompose(admitted -> dryRun
           ? CompletableFuture.completedFuture(stamp(updated, kv.modRevision()))
-          : storage.update(key, bytes, kv.modRevision()).thenApply(stored -> {
+          : storage.update(key, bytes, kv.modRevision()).thenCompose(stored -> {
             stamp(updated, stored.modRevision());
             if (cacher != null) {
               cacher.prime(key, stored.modRevision(), updated); // its event need not decode it again
             }
-            return updated;
+            return CustomResourceConversion.remote(def) ? readBack(bytes, stored.modRevision())
+                : CompletableFuture.completedFuture(updated);
           }));
     })).thenCompose(result -> {
       if (dryRun || !Deletion.readyToRemove(restStrategy, updated)) {
@@ -724,6 +728,14 @@ public final class ResourceStore {
     KeyValue kv = found.get();
     return CustomResourceConversion.toServedAsync(def, parse(kv.value()))
         .thenApply(o -> Optional.of(new ServedEntry(kv, stamp(o, kv.modRevision()))));
+  }
+
+  /**
+   * What kube answers a write through a conversion webhook: the object as stored, converted back
+   * to this resource's version (so the answer shows what a read will).
+   */
+  private CompletableFuture<ObjectNode> readBack(byte[] stored, long resourceVersion) {
+    return CustomResourceConversion.toServedAsync(def, parse(stored)).thenApply(o -> stamp(o, resourceVersion));
   }
 
   /**
