@@ -14,8 +14,10 @@
  *   <li>{@link io.listwatch.apiserver.registry.NameValidation}: which name syntax a type uses.</li>
  *   <li>{@link io.listwatch.apiserver.registry.CustomResourceVersion}: the CustomResourceDefinition
  *       version a custom resource's definition serves (schema, deprecation warning), and
- *       {@link io.listwatch.apiserver.registry.CustomResourceConversion}: conversion strategy None
- *       between a custom resource's storage version and the version served.</li>
+ *       {@link io.listwatch.apiserver.registry.CustomResourceConversion}: moving a custom resource
+ *       between its storage version and the version served, by the definition's
+ *       {@link io.listwatch.apiserver.registry.CustomResourceConverter} (strategy None, or a
+ *       conversion webhook).</li>
  *   <li>{@code Builtins} (package-private): the built-in types as kube 1.32 defines them.
  *       Adding a built-in resource touches only that file.</li>
  * </ul>
