@@ -97,20 +97,44 @@ final class WebhookConverter implements CustomResourceConverter {
 
   /** The answer's JSON, or kube's failure for an HTTP error or a body that is not a review. */
   private static JsonNode answer(String gvk, WebhookClient.Response response) {
-    String text = new String(response.body(), StandardCharsets.UTF_8);
-    if (response.status() < 200 || response.status() > 299) {
-      throw failure("conversion webhook for " + gvk + " failed: an error on the server (" + io.listwatch.api.Strconv.quote(text)
-          + ") has prevented the request from succeeding");
-    }
+    JsonNode answer = null;
     try {
-      JsonNode answer = JSON.readTree(response.body());
-      if (answer != null && answer.isObject()) {
-        return answer;
-      }
+      answer = JSON.readTree(response.body());
     } catch (IOException e) {
-      // answered below
+      // not JSON: answered below
     }
-    throw failure("conversion webhook for " + gvk + " failed: couldn't get version/kind; json parse error");
+    if (response.status() < 200 || response.status() > 206) {
+      throw failure("conversion webhook for " + gvk + " failed: " + httpError(response.status(), answer));
+    }
+    if (answer == null || !answer.isObject()) {
+      throw failure("conversion webhook for " + gvk + " failed: couldn't get version/kind; json parse error");
+    }
+    return answer;
+  }
+
+  /**
+   * What kube's REST client says of an HTTP error answer ({@code NewGenericServerResponse}): the
+   * message of a Status body, else the code's generic message (the body is not quoted: a JSON
+   * answer is not a text response, so kube says {@code "unknown"}).
+   */
+  static String httpError(int code, JsonNode body) {
+    if (body != null && body.path("kind").asText().equals("Status") && body.hasNonNull("message")) {
+      return body.path("message").asText();
+    }
+    return switch (code) {
+      case 400 -> "the server rejected our request for an unknown reason";
+      case 401 -> "the server has asked for the client to provide credentials";
+      case 403 -> "the server does not allow access to the requested resource";
+      case 404 -> "the server could not find the requested resource";
+      case 405 -> "the server does not allow this method on the requested resource";
+      case 409 -> "the server reported a conflict";
+      case 422 -> "the server rejected our request due to an error in our request";
+      case 429 -> "the server has received too many requests and has asked us to try again later";
+      case 503 -> "the server is currently unable to handle the request";
+      case 504 -> "the server was unable to return a response in the time allotted, but may still be processing the request";
+      default -> code >= 500 ? "an error on the server (\"unknown\") has prevented the request from succeeding"
+          : "the server responded with the status code " + code + " but did not return more information";
+    };
   }
 
   /** kube's answer to an error that is no API status: 500, no reason, the error's text. */

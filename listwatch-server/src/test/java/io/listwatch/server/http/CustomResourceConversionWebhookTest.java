@@ -173,4 +173,31 @@ class CustomResourceConversionWebhookTest {
     assertThat(http.get(gateways(group, "v1", ns) + "/a").expect(200).path("spec").path("hostPort").asText())
         .as("the storage version needs no webhook").isEqualTo("localhost:1");
   }
+
+  @Test
+  void aWebhookAnsweringWrongly_failsTheReadWithKubesError() {
+    hook.answering("/wrong-uid", body -> hook.convert(body).replaceFirst("\"uid\":\"[^\"]*\"", "\"uid\":\"other\""))
+        .answering("/renamed", body -> hook.convert(body).replace("\"name\":\"a\"", "\"name\":\"b\""))
+        .answering("/refused", body -> hook.convert(body)
+            .replace("{\"status\":\"Success\"}", "{\"status\":\"Failure\",\"message\":\"no conversions today\"}"))
+        .answering("/v1beta1", body -> hook.convert(body).replace("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"));
+    String ns = http.createNamespace("wrong");
+    java.util.Map<String, String> expected = java.util.Map.of(
+        "/wrong-uid", "returned invalid response: expected response.uid=",
+        "/renamed", "returned invalid object: must have the same name: a != b",
+        "/refused", "returned invalid response: no conversions today",
+        "/v1beta1", "returned invalid response: expected webhook response of apiextensions.k8s.io/v1, "
+            + "Kind=ConversionReview, got apiextensions.k8s.io/v1beta1, Kind=ConversionReview");
+    expected.forEach((path, message) -> {
+      String group = path.substring(1) + ".example.com";
+      http.create(CRDS, object(hook.definition(group, path)));
+      establish("gateways." + group);
+      http.create(gateways(group, "v1", ns), v1(group, "a", "localhost:1"));
+
+      KubeHttp.Response get = http.get(gateways(group, "v2", ns) + "/a");
+      assertThat(get.code()).as(path).isEqualTo(500);
+      assertThat(object(get.body()).path("message").asText()).as(path)
+          .startsWith("conversion webhook for " + group + "/v1, Kind=Gateway " + message);
+    });
+  }
 }

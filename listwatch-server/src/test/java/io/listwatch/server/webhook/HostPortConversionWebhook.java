@@ -34,13 +34,27 @@ public final class HostPortConversionWebhook implements AutoCloseable {
 
   /** The definition of {@code gateways.<group>}: v1 (storage) and v2, converted by this webhook. */
   public String definition(String group) {
+    return definition(group, "/convert");
+  }
+
+  /**
+   * Also answers posts to {@code path} with {@code answer} of the posted review (for webhooks
+   * that answer wrongly).
+   */
+  public HostPortConversionWebhook answering(String path, java.util.function.UnaryOperator<String> answer) {
+    server.handle(path, r -> answer.apply(r.body()));
+    return this;
+  }
+
+  /** {@link #definition(String)}, converted by what answers at {@code path}. */
+  public String definition(String group, String path) {
     return """
         {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
          "metadata":{"name":"gateways.%1$s"},
          "spec":{"group":"%1$s","scope":"Namespaced",
           "names":{"plural":"gateways","singular":"gateway","kind":"Gateway"},
           "conversion":{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1","v1beta1"],
-            "clientConfig":{"url":"https://127.0.0.1:%2$d/convert","caBundle":"%3$s"}}},
+            "clientConfig":{"url":"https://127.0.0.1:%2$d%4$s","caBundle":"%3$s"}}},
           "versions":[
            {"name":"v1","served":true,"storage":true,
             "schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object",
@@ -48,11 +62,11 @@ public final class HostPortConversionWebhook implements AutoCloseable {
            {"name":"v2","served":true,"storage":false,
             "schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object",
               "properties":{"host":{"type":"string"},"port":{"type":"string"}}}}}}}]}}
-        """.formatted(group, server.port(), server.caBundle());
+        """.formatted(group, server.port(), server.caBundle(), path);
   }
 
-  /** v1's hostPort to v2's host and port, and back. */
-  private String convert(String body) {
+  /** v1's hostPort to v2's host and port, and back: the webhook's answer to the review {@code body}. */
+  public String convert(String body) {
     reviews.incrementAndGet();
     JsonNode request;
     try {
