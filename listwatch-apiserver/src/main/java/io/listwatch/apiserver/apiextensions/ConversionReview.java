@@ -146,9 +146,13 @@ final class ConversionReview {
               + goType(e.getValue()) + " in converted object");
         }
       }
-      if (field.equals("labels") && !value.equals(meta.get(field))) {
+      if (!value.equals(meta.get(field))) {
         List<Status.Cause> errors = new ArrayList<>();
-        ObjectMetaValidator.validateLabels(value, "metadata.labels", errors);
+        if (field.equals("labels")) {
+          ObjectMetaValidator.validateLabels(value, "metadata.labels", errors);
+        } else {
+          ObjectMetaValidator.validateAnnotations(value, "metadata.annotation", errors); // kube's path
+        }
         if (!errors.isEmpty()) {
           throw invalidMetadata(aggregate(errors));
         }

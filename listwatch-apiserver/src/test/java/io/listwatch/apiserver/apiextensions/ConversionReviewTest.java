@@ -116,5 +116,8 @@ class ConversionReviewTest {
     assertThat(refusal(() -> ConversionReview.checkedObject(original(), json(
         head + "{\"name\":\"w\",\"namespace\":\"ns\",\"uid\":\"u-1\",\"labels\":{\"a\":\"-bad-\"}}}"), desired)))
         .startsWith("returned invalid metadata: metadata.labels: Invalid value: \"-bad-\": a valid label must be");
+    assertThat(refusal(() -> ConversionReview.checkedObject(original(), json(
+        head + "{\"name\":\"w\",\"namespace\":\"ns\",\"uid\":\"u-1\",\"annotations\":{\"a b\":\"x\"}}}"), desired)))
+        .startsWith("returned invalid metadata: metadata.annotation: Invalid value: \"a b\": name part must consist of");
   }
 }
