@@ -21,8 +21,9 @@ import java.util.Map;
  * original metadata is kept).
  *
  * <p>A failed check is an {@link InvalidResponse} whose message completes kube's
- * {@code conversion webhook for <gvk> returned invalid response: ...} (or {@code invalid
- * object}, {@code invalid metadata}, as {@link InvalidResponse#prefix} says). Stateless.
+ * {@code conversion webhook for <gvk> failed: ...} (or {@code returned invalid object: ...},
+ * {@code returned invalid metadata: ...}, as {@link InvalidResponse#prefix} says; a converted
+ * object without a kind is kube's bare decoding error). Stateless.
  */
 final class ConversionReview {
 
@@ -35,7 +36,7 @@ final class ConversionReview {
   static final class InvalidResponse extends Exception {
     private static final long serialVersionUID = 1L;
 
-    /** {@code "returned invalid response"}, {@code "returned invalid object"}, ... */
+    /** {@code "failed"}, {@code "returned invalid object"}, ...; null when kube says the message alone. */
     final String prefix;
 
     InvalidResponse(String prefix, String message) {
@@ -66,11 +67,15 @@ final class ConversionReview {
     return review;
   }
 
-  /** The converted objects of a well-formed, successful answer to the request {@code uid}. */
+  /**
+   * The converted objects of a well-formed, successful answer to the request {@code uid} (kube
+   * checks the kind, version and uid of v1 answers only).
+   */
   static List<JsonNode> convertedObjects(String reviewVersion, String uid, JsonNode answer) throws InvalidResponse {
-    String expected = GROUP + "/" + reviewVersion + ", Kind=ConversionReview";
+    boolean v1 = reviewVersion.equals("v1");
+    String expected = GROUP + "/v1, Kind=ConversionReview";
     String got = gvk(answer.path("apiVersion").asText(""), answer.path("kind").asText(""));
-    if (!expected.equals(got)) {
+    if (v1 && !expected.equals(got)) {
       throw invalidResponse("expected webhook response of " + expected + ", got " + got);
     }
     JsonNode response = answer.path("response");
@@ -78,7 +83,7 @@ final class ConversionReview {
       throw invalidResponse("no response provided");
     }
     String answeredUid = response.path("uid").asText("");
-    if (!answeredUid.equals(uid)) {
+    if (v1 && !answeredUid.equals(uid)) {
       throw invalidResponse("expected response.uid=" + Strconv.quote(uid) + ", got " + Strconv.quote(answeredUid));
     }
     JsonNode result = response.path("result");
@@ -98,16 +103,18 @@ final class ConversionReview {
    */
   static ObjectNode checkedObject(ObjectNode original, JsonNode converted, String desiredApiVersion)
       throws InvalidResponse {
-    if (!(converted instanceof ObjectNode out)) {
-      throw new InvalidResponse("returned invalid object", "Object 'Kind' is missing in '" + converted + "'");
+    if (!(converted instanceof ObjectNode out) || out.path("kind").asText("").isEmpty()) {
+      throw new InvalidResponse(null, "Object 'Kind' is missing in '" + converted + "'");
     }
     String apiVersion = out.path("apiVersion").asText("");
     if (!apiVersion.equals(desiredApiVersion)) {
-      throw invalidObject("invalid groupVersion (expected " + desiredApiVersion + ", received " + apiVersion + ")");
+      throw new InvalidResponse("returned invalid object at index 0",
+          "invalid groupVersion (expected " + desiredApiVersion + ", received " + apiVersion + ")");
     }
     String kind = original.path("kind").asText("");
     if (!kind.equals(out.path("kind").asText(""))) {
-      throw invalidObject("invalid kind (expected " + kind + ", received " + out.path("kind").asText("") + ")");
+      throw new InvalidResponse("returned invalid object at index 0",
+          "invalid kind (expected " + kind + ", received " + out.path("kind").asText("") + ")");
     }
     for (String field : List.of("name", "namespace", "uid")) {
       String before = original.path("metadata").path(field).asText("");
@@ -191,7 +198,7 @@ final class ConversionReview {
   }
 
   private static InvalidResponse invalidResponse(String message) {
-    return new InvalidResponse("returned invalid response", message);
+    return new InvalidResponse("failed", message);
   }
 
   private static InvalidResponse invalidObject(String message) {

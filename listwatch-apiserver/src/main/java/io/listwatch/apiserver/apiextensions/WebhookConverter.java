@@ -26,8 +26,9 @@ import java.util.concurrent.CompletionException;
  *
  * <p>Every failure is kube's: a 500 Status without a reason whose message is
  * {@code conversion webhook for <group>/<version>, Kind=<Kind> failed: Post "<url>?timeout=30s": <cause>}
- * when the webhook cannot be called, or {@code ... returned invalid response: ...} (and the
- * other phrases of {@link ConversionReview}) when its answer is not usable. Thread-safe.
+ * when the webhook cannot be called or its answer is not a successful review, and
+ * {@code ... returned invalid object: ...} (and the other phrases of {@link ConversionReview})
+ * when a converted object is not usable. Thread-safe.
  */
 final class WebhookConverter implements CustomResourceConverter {
 
@@ -90,7 +91,8 @@ final class WebhookConverter implements CustomResourceConverter {
         }
         return ConversionReview.checkedObject(in, converted.getFirst(), desiredApiVersion);
       } catch (ConversionReview.InvalidResponse invalid) {
-        throw failure("conversion webhook for " + gvk + " " + invalid.prefix + ": " + invalid.getMessage());
+        throw failure(invalid.prefix == null ? invalid.getMessage()
+            : "conversion webhook for " + gvk + " " + invalid.prefix + ": " + invalid.getMessage());
       }
     });
   }

@@ -36,7 +36,7 @@ class ConversionReviewTest {
   private static String refusal(ThrowingCheck check) {
     ConversionReview.InvalidResponse e = catchThrowableOfType(ConversionReview.InvalidResponse.class, check::run);
     assertThat(e).as("refused").isNotNull();
-    return e.prefix + ": " + e.getMessage();
+    return e.prefix == null ? e.getMessage() : e.prefix + ": " + e.getMessage();
   }
 
   private interface ThrowingCheck {
@@ -54,6 +54,13 @@ class ConversionReviewTest {
   }
 
   @Test
+  void aV1beta1Answer_isNotCheckedForItsKindOrUid_asKubeDoesNot() throws Exception {
+    assertThat(ConversionReview.convertedObjects("v1beta1", UID, json(
+        "{\"response\":{\"uid\":\"other\",\"result\":{\"status\":\"Success\"},\"convertedObjects\":[{}]}}")))
+        .hasSize(1);
+  }
+
+  @Test
   void aSuccessfulAnswer_givesItsConvertedObjects() throws Exception {
     List<JsonNode> converted = ConversionReview.convertedObjects("v1", UID, answer(
         "{\"uid\":\"" + UID + "\",\"result\":{\"status\":\"Success\"},\"convertedObjects\":[{\"a\":1},{\"b\":2}]}"));
@@ -64,19 +71,19 @@ class ConversionReviewTest {
   void aMalformedOrFailedAnswer_isRefusedWithKubesMessage() {
     assertThat(refusal(() -> ConversionReview.convertedObjects("v1", UID, json(
         "{\"apiVersion\":\"apiextensions.k8s.io/v1beta1\",\"kind\":\"ConversionReview\",\"response\":{}}"))))
-        .isEqualTo("returned invalid response: expected webhook response of apiextensions.k8s.io/v1, "
+        .isEqualTo("failed: expected webhook response of apiextensions.k8s.io/v1, "
             + "Kind=ConversionReview, got apiextensions.k8s.io/v1beta1, Kind=ConversionReview");
     assertThat(refusal(() -> ConversionReview.convertedObjects("v1", UID, json(
         "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"ConversionReview\"}"))))
-        .isEqualTo("returned invalid response: no response provided");
+        .isEqualTo("failed: no response provided");
     assertThat(refusal(() -> ConversionReview.convertedObjects("v1", UID, answer("{\"uid\":\"other\"}"))))
-        .isEqualTo("returned invalid response: expected response.uid=\"" + UID + "\", got \"other\"");
+        .isEqualTo("failed: expected response.uid=\"" + UID + "\", got \"other\"");
     assertThat(refusal(() -> ConversionReview.convertedObjects("v1", UID, answer(
         "{\"uid\":\"" + UID + "\",\"result\":{\"status\":\"Failure\",\"message\":\"cannot convert hostPort\"}}"))))
-        .isEqualTo("returned invalid response: cannot convert hostPort");
+        .isEqualTo("failed: cannot convert hostPort");
     assertThat(refusal(() -> ConversionReview.convertedObjects("v1", UID, answer(
         "{\"uid\":\"" + UID + "\",\"result\":{\"status\":\"Failure\"}}"))))
-        .isEqualTo("returned invalid response: response.result.status was 'Failure', not 'Success'");
+        .isEqualTo("failed: response.result.status was 'Failure', not 'Success'");
   }
 
   @Test
@@ -97,16 +104,19 @@ class ConversionReviewTest {
     String head = "{\"apiVersion\":\"example.com/v2\",\"kind\":\"Widget\",\"metadata\":";
     assertThat(refusal(() -> ConversionReview.checkedObject(original(), json(
         "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{}}"), desired)))
-        .isEqualTo("returned invalid object: invalid groupVersion (expected example.com/v2, received example.com/v1)");
+        .isEqualTo("returned invalid object at index 0: invalid groupVersion (expected example.com/v2, received example.com/v1)");
     assertThat(refusal(() -> ConversionReview.checkedObject(original(), json(
         "{\"apiVersion\":\"example.com/v2\",\"kind\":\"Gadget\",\"metadata\":{}}"), desired)))
-        .isEqualTo("returned invalid object: invalid kind (expected Widget, received Gadget)");
+        .isEqualTo("returned invalid object at index 0: invalid kind (expected Widget, received Gadget)");
     assertThat(refusal(() -> ConversionReview.checkedObject(original(), json(
         head + "{\"name\":\"other\",\"namespace\":\"ns\",\"uid\":\"u-1\"}}"), desired)))
         .isEqualTo("returned invalid object: must have the same name: w != other");
     assertThat(refusal(() -> ConversionReview.checkedObject(original(), json(
         head + "{\"name\":\"w\",\"namespace\":\"ns\",\"uid\":\"u-2\"}}"), desired)))
         .isEqualTo("returned invalid object: must have the same UID: u-1 != u-2");
+    assertThat(refusal(() -> ConversionReview.checkedObject(original(), json(
+        "{\"apiVersion\":\"example.com/v2\"}"), desired)))
+        .isEqualTo("Object 'Kind' is missing in '{\"apiVersion\":\"example.com/v2\"}'");
     assertThat(refusal(() -> ConversionReview.checkedObject(original(), json(
         "{\"apiVersion\":\"example.com/v2\",\"kind\":\"Widget\"}"), desired)))
         .isEqualTo("returned invalid object: must have the same name: w != ");

@@ -183,10 +183,10 @@ class CustomResourceConversionWebhookTest {
         .answering("/v1beta1", body -> hook.convert(body).replace("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"));
     String ns = http.createNamespace("wrong");
     java.util.Map<String, String> expected = java.util.Map.of(
-        "/wrong-uid", "returned invalid response: expected response.uid=",
+        "/wrong-uid", "failed: expected response.uid=",
         "/renamed", "returned invalid object: must have the same name: a != b",
-        "/refused", "returned invalid response: no conversions today",
-        "/v1beta1", "returned invalid response: expected webhook response of apiextensions.k8s.io/v1, "
+        "/refused", "failed: no conversions today",
+        "/v1beta1", "failed: expected webhook response of apiextensions.k8s.io/v1, "
             + "Kind=ConversionReview, got apiextensions.k8s.io/v1beta1, Kind=ConversionReview");
     expected.forEach((path, message) -> {
       String group = path.substring(1) + ".example.com";
