@@ -162,7 +162,9 @@ public final class GenericApiServer implements AutoCloseable {
     createMandatoryFlowcontrolConfiguration();
     customResources = new CustomResourceServing(routes.resources(), storage, cacherConfig, clock, listeners);
     crdController = new CustomResourceDefinitionController(
-        store("apiextensions.k8s.io", "v1", "customresourcedefinitions"), customResources, clock, registry.all());
+        store("apiextensions.k8s.io", "v1", "customresourcedefinitions"), customResources, clock, registry.all(),
+        new io.listwatch.apiserver.webhook.WebhookClient(new io.listwatch.apiserver.webhook.ServiceResolver(
+            new io.listwatch.apiserver.rest.CacheListers(cachers))));
     crdController.start();
     startQuotaController();
     store("", "v1", "pods").resumeGracePeriods();

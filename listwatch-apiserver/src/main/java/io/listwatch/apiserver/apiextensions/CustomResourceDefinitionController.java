@@ -59,6 +59,7 @@ public final class CustomResourceDefinitionController implements AutoCloseable {
 
   private final ResourceStore definitions;
   private final Serving serving;
+  private final io.listwatch.apiserver.webhook.WebhookClient webhooks;
   private final Clock clock;
   private final List<ResourceDefinition> builtins;
   private final CustomResourceCleanup cleanup;
@@ -81,9 +82,11 @@ public final class CustomResourceDefinitionController implements AutoCloseable {
   /**
    * @param definitions the store of CustomResourceDefinitions
    * @param builtins the built-in resources, whose names a definition of their group may not take
+   * @param webhooks what calls the conversion webhooks of definitions with strategy {@code Webhook}
    */
   public CustomResourceDefinitionController(ResourceStore definitions, Serving serving, Clock clock,
-      List<ResourceDefinition> builtins) {
+      List<ResourceDefinition> builtins, io.listwatch.apiserver.webhook.WebhookClient webhooks) {
+    this.webhooks = webhooks;
     this.definitions = definitions;
     this.serving = serving;
     this.clock = clock;
@@ -180,11 +183,16 @@ public final class CustomResourceDefinitionController implements AutoCloseable {
     }
     Map<String, ResourceDefinition> versions = new LinkedHashMap<>();
     ResourceStore instances = null;
+    // one converter for all the versions (its webhook's HTTP client is shared)
+    io.listwatch.apiserver.registry.CustomResourceConverter converter =
+        servedSpec.path("conversion").path("strategy").asText().equals("Webhook")
+            ? new WebhookConverter(webhooks, servedSpec.path("conversion"))
+            : io.listwatch.apiserver.registry.CustomResourceConverter.NONE;
     for (JsonNode v : servedSpec.path("versions")) {
       if (!v.path("served").asBoolean(false)) {
         continue;
       }
-      ResourceDefinition def = CustomResources.definition(servedSpec, v);
+      ResourceDefinition def = CustomResources.definition(servedSpec, v, converter);
       ResourceStore store = serving.serve(def, refuseCreatesWhileTerminating(name, def));
       versions.put(def.version(), def);
       if (instances == null || def.version().equals(storageVersion)) {

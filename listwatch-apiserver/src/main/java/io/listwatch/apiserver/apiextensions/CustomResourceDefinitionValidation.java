@@ -22,7 +22,8 @@ import java.util.Set;
  * a {@link WriteAdmission}: a bad definition is a 422 Invalid listing every problem with kube's
  * field paths and messages. Defaults first, as kube's: {@code spec.names.listKind} is the kind
  * plus {@code List}, {@code spec.names.singular} the kind in lower case, and
- * {@code spec.conversion.strategy} {@code None}.
+ * {@code spec.conversion.strategy} {@code None}; {@code spec.conversion} is checked by
+ * {@link CustomResourceConversionValidation}.
  *
  * <p>Checked: the name is {@code <spec.names.plural>.<spec.group>}; the group is a DNS
  * subdomain with at least one dot; the scope is Cluster or Namespaced; plural, singular, kind
@@ -76,6 +77,7 @@ public final class CustomResourceDefinitionValidation implements WriteAdmission 
     checkName(causes, "spec.names.listKind", names.path("listKind").asText(""), false);
     checkVersions(causes, spec.path("versions"));
     CustomResourceViewsValidation.check(causes, spec);
+    CustomResourceConversionValidation.check(causes, spec, old == null ? null : old.path("spec"));
     if (old != null) {
       immutable(causes, "spec.group", old.path("spec").path("group"), spec.path("group"));
       immutable(causes, "spec.scope", old.path("spec").path("scope"), spec.path("scope"));
@@ -104,6 +106,7 @@ public final class CustomResourceDefinitionValidation implements WriteAdmission 
     if (conversion.path("strategy").asText("").isEmpty()) {
       conversion.put("strategy", "None");
     }
+    CustomResourceConversionValidation.applyDefaults(conversion);
   }
 
   private static void checkName(List<Status.Cause> causes, String field, String value, boolean lowerLabel) {

@@ -27,6 +27,15 @@ public final class CustomResources {
    * @param version the entry of {@code spec.versions} to serve
    */
   public static ResourceDefinition definition(JsonNode spec, JsonNode version) {
+    return definition(spec, version, io.listwatch.apiserver.registry.CustomResourceConverter.NONE);
+  }
+
+  /**
+   * {@link #definition(JsonNode, JsonNode)}, its objects moved between versions by
+   * {@code converter} (the definition's {@code spec.conversion}).
+   */
+  public static ResourceDefinition definition(JsonNode spec, JsonNode version,
+      io.listwatch.apiserver.registry.CustomResourceConverter converter) {
     JsonNode names = spec.path("names");
     ResourceDefinition.Builder b = ResourceDefinition.builder(spec.path("group").asText(),
         version.path("name").asText(), names.path("kind").asText(), names.path("plural").asText());
@@ -55,7 +64,7 @@ public final class CustomResources {
       String name = path.startsWith(".") ? path.substring(1) : path;
       b.selectableField(name, FieldExtractor.string(name));
     }
-    b.customResource(new CustomResourceVersion(spec.deepCopy(), version.deepCopy()));
+    b.customResource(new CustomResourceVersion(spec.deepCopy(), version.deepCopy(), converter));
     return b.build();
   }
 

@@ -13,5 +13,10 @@
  * definition's versions ({@link io.listwatch.apiserver.apiextensions.CustomResourceServing}: a
  * watch cache and routes per version), with {@code NamingConditions} deciding its accepted
  * names and {@code CustomResourceCleanup} emptying a definition being deleted.
+ *
+ * <p>Conversion strategy {@code Webhook}: {@code CustomResourceConversionValidation} checks
+ * {@code spec.conversion} as kube does, {@code WebhookConverter} posts each object to convert in
+ * a {@code ConversionReview} (built and checked by {@code ConversionReview}) through the shared
+ * {@link io.listwatch.apiserver.webhook.WebhookClient}.
  */
 package io.listwatch.apiserver.apiextensions;

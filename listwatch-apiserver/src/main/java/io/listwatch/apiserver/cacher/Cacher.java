@@ -18,6 +18,7 @@ import io.listwatch.storage.WatchEvent;
 import io.listwatch.storage.WatchListener;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -55,6 +56,9 @@ public final class Cacher implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Cacher.class);
   private static final int FILL_PAGE = 10_000;
+  /** Where reads from storage that wait for a conversion webhook run: a virtual thread each. */
+  private static final java.util.concurrent.Executor CONVERSIONS =
+      java.util.concurrent.Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("cacher-conversion-", 0).factory());
 
   private final ResourceDefinition def;
   private final Storage storage;
@@ -146,11 +150,13 @@ public final class Cacher implements AutoCloseable {
     @Override
     public void onEvents(List<WatchEvent> events) {
       List<CompletableFuture<Long>> ready = new ArrayList<>();
+      // a conversion webhook may take long: asked before the lock, which event loops take too
+      Map<String, Object> converted = decoder.remote() ? convertBeforeDispatch(events) : Map.of();
       long now = clock.nanoTime();
       dispatchLock.lock();
       try {
         for (WatchEvent e : events) {
-          WatchCacheEvent ce = toCacheEvent(e, now);
+          WatchCacheEvent ce = toCacheEvent(e, now, converted);
           if (ce == null) {
             ready.addAll(cache.advanceTo(e.revision(), now)); // nothing to serve, but the revision passed
             continue;
@@ -203,8 +209,58 @@ public final class Cacher implements AutoCloseable {
     }
   }
 
+  /**
+   * The objects of {@code events} (but deletions) decoded through the conversion webhook, all
+   * asked at once, by {@link #convertedKey}: each a {@link CachedObject}, or the
+   * {@link StatusException} of its failed conversion; left out when unreadable.
+   */
+  private Map<String, Object> convertBeforeDispatch(List<WatchEvent> events) {
+    Map<String, CompletableFuture<CachedObject>> asked = new java.util.LinkedHashMap<>();
+    for (WatchEvent e : events) {
+      if (e.type() != WatchEvent.Type.DELETE) {
+        asked.put(convertedKey(e.kv().key(), e.revision()), decoder.decodeAsync(e.kv().key(), e.revision(), e.kv().value()));
+      }
+    }
+    Map<String, Object> out = new java.util.HashMap<>();
+    asked.forEach((k, f) -> {
+      try {
+        out.put(k, f.join());
+      } catch (CompletionException failed) {
+        if (unwrap(failed) instanceof StatusException se) {
+          out.put(k, se);
+        }
+      }
+    });
+    return out;
+  }
+
+  private static String convertedKey(String key, long revision) {
+    return revision + "/" + key;
+  }
+
+  /**
+   * Ends every watch with an ERROR event carrying {@code failure} (a conversion webhook failed
+   * on an event these watchers would have been sent; the event is not cached).
+   */
+  @GuardedBy("dispatchLock")
+  private void failWatchers(StatusException failure) {
+    removeEndedWatchers();
+    byte[] status;
+    try {
+      status = ObjectDecoder.MAPPER.writeValueAsBytes(failure.status());
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+    for (CacheWatcher w : List.copyOf(watchers)) {
+      w.offerFrame(w.sink().encoding().error(status));
+      w.end();
+    }
+    watchers.clear();
+  }
+
   /** The cache's event for a storage event, or null when its object cannot be read (skipped). */
-  private WatchCacheEvent toCacheEvent(WatchEvent e, long now) {
+  @GuardedBy("dispatchLock")
+  private WatchCacheEvent toCacheEvent(WatchEvent e, long now, Map<String, Object> converted) {
     String key = e.kv().key();
     CachedObject prev = cache.current(key);
     if (e.type() == WatchEvent.Type.DELETE) {
@@ -218,8 +274,15 @@ public final class Cacher implements AutoCloseable {
       return new WatchCacheEvent(WatchCacheEvent.Type.DELETED, decoder.restamp(prev, e.revision()), prev, now);
     }
     CachedObject obj = takePrimed(key, e.revision());
+    Object pre = converted.get(convertedKey(key, e.revision()));
+    if (pre instanceof StatusException failed) {
+      LOG.error("{}: an event cannot be converted; its watches end: {}", logName, failed.getMessage());
+      unreadableObjects.incrementAndGet();
+      failWatchers(failed);
+      return null;
+    }
     if (obj == null) {
-      obj = decodeOrSkip(key, e.revision(), e.kv().value());
+      obj = pre instanceof CachedObject c ? c : decodeOrSkip(key, e.revision(), e.kv().value());
     }
     if (obj == null) {
       return null;
@@ -276,7 +339,7 @@ public final class Cacher implements AutoCloseable {
   private CachedObject decodeOrSkip(String key, long revision, byte[] value) {
     try {
       return decoder.decode(key, revision, value);
-    } catch (UnreadableObjectException e) {
+    } catch (UnreadableObjectException | StatusException e) { // unreadable, or its conversion webhook failed
       unreadableObjects.incrementAndGet();
       LOG.error("{}: skipping an object that cannot be read (lists and watches leave it out, a get of it "
           + "answers 500): {}", logName, e.getMessage());
@@ -492,6 +555,16 @@ public final class Cacher implements AutoCloseable {
   /** A list at a past revision (a continued page or an Exact read): from storage. */
   private CompletableFuture<ListResult> listAt(long rv, String prefix, String fromKey, WatchFilter filter,
       int limit, boolean continuing) {
+    if (decoder.remote() && rv != cache.resourceVersion()) {
+      // decoding waits for a conversion webhook: never on the caller's thread (an event loop)
+      return CompletableFuture.supplyAsync(() -> listAtNow(rv, prefix, fromKey, filter, limit, continuing),
+          CONVERSIONS).thenCompose(f -> f);
+    }
+    return listAtNow(rv, prefix, fromKey, filter, limit, continuing);
+  }
+
+  private CompletableFuture<ListResult> listAtNow(long rv, String prefix, String fromKey, WatchFilter filter,
+      int limit, boolean continuing) {
     if (rv == cache.resourceVersion()) {
       return CompletableFuture.completedFuture(listFromCache(prefix, fromKey, filter, limit));
     }
@@ -549,12 +622,19 @@ public final class Cacher implements AutoCloseable {
           throw cause instanceof RuntimeException r && !(cause instanceof StorageException) ? r
               : StatusException.internal(cause.getMessage());
         }
-        try {
-          return kv.map(v -> decoder.decode(v.key(), v.modRevision(), v.value()));
-        } catch (UnreadableObjectException u) {
-          throw StatusException.internal(u.getMessage());
+        if (kv.isEmpty()) {
+          return CompletableFuture.completedFuture(Optional.<CachedObject>empty());
         }
-      });
+        KeyValue v = kv.get();
+        return decoder.decodeAsync(v.key(), v.modRevision(), v.value()).handle((o, failed) -> {
+          if (failed == null) {
+            return Optional.of(o);
+          }
+          Throwable cause = unwrap(failed);
+          throw cause instanceof UnreadableObjectException u ? StatusException.internal(u.getMessage())
+              : cause instanceof RuntimeException r ? r : new CompletionException(cause);
+        });
+      }).thenCompose(f -> f);
     }
     return readyFor(options).thenApply(ignored -> Optional.ofNullable(cache.current(key)));
   }

@@ -60,15 +60,46 @@ final class ObjectDecoder {
     }
   }
 
+  /**
+   * {@link #decode}, without waiting for a conversion webhook: fails with the
+   * {@link UnreadableObjectException}, or with the webhook's {@link io.listwatch.api.StatusException}.
+   */
+  java.util.concurrent.CompletableFuture<CachedObject> decodeAsync(String key, long resourceVersion, byte[] stored) {
+    ObjectNode tree;
+    try {
+      tree = (ObjectNode) MAPPER.readTree(stored);
+    } catch (IOException | ClassCastException e) {
+      return java.util.concurrent.CompletableFuture.failedFuture(new UnreadableObjectException(key, resourceVersion, e));
+    }
+    return CustomResourceConversion.toServedAsync(def, tree).thenApply(served -> {
+      try {
+        return fromServed(key, resourceVersion, served);
+      } catch (IOException e) {
+        throw new UnreadableObjectException(key, resourceVersion, e);
+      }
+    });
+  }
+
+  /** Whether decoding may wait for a conversion webhook (see {@link CustomResourceConversion#remote}). */
+  boolean remote() {
+    return CustomResourceConversion.remote(def);
+  }
+
   /** The same object with another resourceVersion (a deletion's). */
   CachedObject restamp(CachedObject o, long resourceVersion) {
     return decode(o.key(), resourceVersion, o.json());
   }
 
+  /**
+   * @throws io.listwatch.api.StatusException when a conversion webhook fails (this waits for it)
+   */
   CachedObject fromTree(String key, long resourceVersion, ObjectNode tree) throws IOException {
     // a custom resource is stored in its storage version: this cache serves it in its own
-    CustomResourceConversion.toServed(def, tree);
-    tree = def.conversion().toServed(tree); // a built-in served in several versions, likewise
+    return fromServed(key, resourceVersion, CustomResourceConversion.toServed(def, tree));
+  }
+
+  private CachedObject fromServed(String key, long resourceVersion, ObjectNode served) throws IOException {
+    ObjectNode tree = def.conversion().toServed(served); // a built-in served in several versions, likewise
     JsonNode m = tree.get("metadata");
     ObjectNode meta = m instanceof ObjectNode mo ? mo : tree.putObject("metadata");
     meta.put("resourceVersion", Long.toString(resourceVersion));

@@ -14,12 +14,19 @@ import java.util.Objects;
  *
  * @param spec the CustomResourceDefinition's {@code spec}
  * @param version the entry of {@code spec.versions} served
+ * @param converter how objects move between the definition's versions ({@code spec.conversion})
  */
-public record CustomResourceVersion(JsonNode spec, JsonNode version) {
+public record CustomResourceVersion(JsonNode spec, JsonNode version, CustomResourceConverter converter) {
 
   public CustomResourceVersion {
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(version, "version");
+    Objects.requireNonNull(converter, "converter");
+  }
+
+  /** A version whose objects convert as strategy {@code None} does. */
+  public CustomResourceVersion(JsonNode spec, JsonNode version) {
+    this(spec, version, CustomResourceConverter.NONE);
   }
 
   /** The version's name, e.g. {@code v1beta1}. */

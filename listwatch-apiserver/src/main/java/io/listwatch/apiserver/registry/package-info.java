@@ -14,8 +14,10 @@
  *   <li>{@link io.listwatch.apiserver.registry.NameValidation}: which name syntax a type uses.</li>
  *   <li>{@link io.listwatch.apiserver.registry.CustomResourceVersion}: the CustomResourceDefinition
  *       version a custom resource's definition serves (schema, deprecation warning), and
- *       {@link io.listwatch.apiserver.registry.CustomResourceConversion}: conversion strategy None
- *       between a custom resource's storage version and the version served.</li>
+ *       {@link io.listwatch.apiserver.registry.CustomResourceConversion}: moving a custom resource
+ *       between its storage version and the version served, by the definition's
+ *       {@link io.listwatch.apiserver.registry.CustomResourceConverter} (strategy None, or a
+ *       conversion webhook).</li>
  *   <li>{@link io.listwatch.apiserver.registry.VersionConversion}: how a built-in kind served in
  *       several versions over one storage converts (a definition's hook, NONE for the others);
  *       {@link io.listwatch.apiserver.registry.HorizontalPodAutoscalerConversion} (autoscaling/v1

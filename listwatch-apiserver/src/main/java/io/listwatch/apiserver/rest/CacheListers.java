@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
  * 503), and never on a closed cache. Only the cachers the
  * server starts with (built-in resources) are read. Thread-safe.
  */
-final class CacheListers implements Listers {
+public final class CacheListers implements Listers {
 
   private static final ListOptions ANY_VERSION = ListOptions.parse(Map.of("resourceVersion", List.of("0")));
   /** No resourceVersion: the cacher reads storage. */
@@ -32,7 +32,7 @@ final class CacheListers implements Listers {
   private final Map<CachedObject, ObjectNode> parsed =
       java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
-  CacheListers(Map<ResourceDefinition, Cacher> cachers) {
+  public CacheListers(Map<ResourceDefinition, Cacher> cachers) {
     cachers.forEach((def, cacher) -> this.cachers.putIfAbsent(def.group() + "/" + def.plural(), cacher));
   }
 

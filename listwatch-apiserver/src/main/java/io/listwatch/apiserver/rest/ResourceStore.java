@@ -242,13 +242,13 @@ public final class ResourceStore {
       strategy.validate(obj, null, false);
     }
     String name = ObjectMetaDefaults.metadata(obj).path("name").asText();
-    byte[] bytes = storedBytes(obj); // checked readable for a dry run too
+    CompletableFuture<byte[]> storedForm = storedBytesAsync(obj); // checked readable for a dry run too
     boolean generated = ObjectMetaDefaults.metadata(original).path("name").asText("").isEmpty();
     AdmissionAttributes prepared = new AdmissionAttributes(AdmissionAttributes.Operation.CREATE, def, "", namespace,
         name, obj, null, user, dryRun, warnings, auditAnnotations);
     StoreHooks hooks = this.hooks;
-    return hooks.beginCreate(obj, dryRun).thenCompose(finish -> finishing(finish, () -> {
-      byte[] stored = hooks == StoreHooks.NONE ? bytes : storedBytes(obj); // with what the hook filled in
+    return storedForm.thenCompose(bytes -> hooks.beginCreate(obj, dryRun)).thenCompose(finish -> finishing(finish, () -> {
+      byte[] stored = hooks == StoreHooks.NONE ? storedForm.join() : storedBytes(obj); // with what the hook filled in
       return admission.validate(prepared).thenCompose(admitted -> dryRun
           ? CompletableFuture.<KeyValue>completedFuture(null)
           : storage.create(def.storageKey(namespace, name), stored));
@@ -258,6 +258,9 @@ public final class ResourceStore {
           return CompletableFuture.completedFuture(new Created(obj, null));
         }
         stamp(obj, kv.modRevision());
+        if (CustomResourceConversion.remote(def)) {
+          return readBack(storedForm.join(), kv.modRevision()).thenApply(stored -> new Created(stored, null));
+        }
         CachedObject cached = cacher == null ? null : cacher.prime(kv.key(), kv.modRevision(), obj).orElse(null);
         return CompletableFuture.completedFuture(new Created(obj, cached));
       }
@@ -356,9 +359,10 @@ public final class ResourceStore {
       boolean dryRun, UserInfo user, UnaryOperator<ObjectNode> change, Warnings warnings,
       AuditAnnotations auditAnnotations, int attempt) {
     String key = def.storageKey(namespace, name);
-    return storage.get(key).thenCompose(found -> {
-      KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
-      ObjectNode current = stamp(served(kv.value()), kv.modRevision());
+    return storage.get(key).thenCompose(this::servedEntry).thenCompose(found -> {
+      ServedEntry entry = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
+      KeyValue kv = entry.kv();
+      ObjectNode current = entry.object();
       ObjectNode changed = change.apply(current.deepCopy());
       // defaulted as decoded, before the generation compares the spec (a status write's spec is the stored one)
       restStrategy.defaults(changed);
@@ -428,20 +432,22 @@ public final class ResourceStore {
     if (unchanged) {
       return CompletableFuture.completedFuture(current);
     }
-    byte[] checked = storedBytes(updated); // checked readable for a dry run too, before anything is allocated
+    // checked readable for a dry run too, before anything is allocated
+    CompletableFuture<byte[]> storedForm = storedBytesAsync(updated);
     AdmissionAttributes prepared = new AdmissionAttributes(AdmissionAttributes.Operation.UPDATE, def,
         part.subresource, namespace, name, updated, current, user, dryRun, warnings, auditAnnotations);
     StoreHooks hooks = part == Part.MAIN || part == Part.WHOLE ? this.hooks : StoreHooks.NONE;
-    return hooks.beginUpdate(updated, current, dryRun).thenCompose(finish -> finishing(finish, () -> {
-      byte[] bytes = hooks == StoreHooks.NONE ? checked : storedBytes(updated); // with what the hook filled in
+    return storedForm.thenCompose(checked -> hooks.beginUpdate(updated, current, dryRun)).thenCompose(finish -> finishing(finish, () -> {
+      byte[] bytes = hooks == StoreHooks.NONE ? storedForm.join() : storedBytes(updated); // with what the hook filled in
       return admission.validate(prepared).thenCompose(admitted -> dryRun
           ? CompletableFuture.completedFuture(stamp(updated, kv.modRevision()))
-          : storage.update(key, bytes, kv.modRevision()).thenApply(stored -> {
+          : storage.update(key, bytes, kv.modRevision()).thenCompose(stored -> {
             stamp(updated, stored.modRevision());
             if (cacher != null) {
               cacher.prime(key, stored.modRevision(), updated); // its event need not decode it again
             }
-            return updated;
+            return CustomResourceConversion.remote(def) ? readBack(bytes, stored.modRevision())
+                : CompletableFuture.completedFuture(updated);
           }));
     })).thenCompose(result -> {
       if (dryRun || !Deletion.readyToRemove(restStrategy, updated)) {
@@ -494,9 +500,10 @@ public final class ResourceStore {
   private CompletableFuture<Deleted> delete(String namespace, String name, DeleteOptions options, Deleter deleter,
       int attempt) {
     String key = def.storageKey(namespace, name);
-    return storage.get(key).thenCompose(found -> {
-      KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
-      ObjectNode current = stamp(served(kv.value()), kv.modRevision());
+    return storage.get(key).thenCompose(this::servedEntry).thenCompose(found -> {
+      ServedEntry entry = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
+      KeyValue kv = entry.kv();
+      ObjectNode current = entry.object();
       Deletion.checkPreconditions(def, name, current, options);
       Deletion.Plan plan = Deletion.plan(restStrategy, current, options, clock().now());
       if (deleter == null || (plan.marked() != null && plan.marked().equals(current))) {
@@ -534,7 +541,7 @@ public final class ResourceStore {
     }
     ObjectNode marked = plan.marked();
     ObjectMetaDefaults.metadata(marked).remove("resourceVersion");
-    return storage.update(key, storedBytes(marked), kv.modRevision()).thenApply(stored -> {
+    return storedBytesAsync(marked).thenCompose(bytes -> storage.update(key, bytes, kv.modRevision())).thenApply(stored -> {
       if (plan.graceSeconds() > 0) {
         String uid = ObjectMetaDefaults.metadata(marked).path("uid").asText();
         clock().schedule(java.time.Duration.ofSeconds(plan.graceSeconds()),
@@ -616,15 +623,18 @@ public final class ResourceStore {
    * unlike a consistent read through the cache, it never waits for the cache to catch up.
    */
   public CompletableFuture<Optional<ObjectNode>> getInternal(String namespace, String name) {
-    return storage.get(def.storageKey(namespace, name))
-        .thenApply(kv -> kv.map(v -> stamp(served(v.value()), v.modRevision())));
+    return storage.get(def.storageKey(namespace, name)).thenCompose(this::servedEntry)
+        .thenApply(found -> found.map(ServedEntry::object));
   }
 
   /** Every object in {@code namespace} ("" for all) as storage has it now; see {@link #getInternal}. */
   public CompletableFuture<java.util.List<ObjectNode>> listInternal(String namespace) {
     String prefix = namespace.isEmpty() ? def.storagePrefix() : def.storagePrefix(namespace);
-    return storage.range(io.listwatch.storage.RangeRequest.prefix(prefix)).thenApply(r -> r.kvs().stream()
-        .map(v -> stamp(served(v.value()), v.modRevision())).toList());
+    return storage.range(io.listwatch.storage.RangeRequest.prefix(prefix)).thenCompose(r -> {
+      java.util.List<ObjectNode> stored = r.kvs().stream().map(v -> stamp(parse(v.value()), v.modRevision())).toList();
+      return CustomResourceConversion.toServedAsync(def, stored)
+          .thenApply(served -> served.stream().map(def.conversion()::toServed).toList());
+    });
   }
 
   /** Deletes an object on behalf of the server itself (garbage collector, namespace controller, timers). */
@@ -704,10 +714,48 @@ public final class ResourceStore {
     return c instanceof StorageException se && se.code() == StorageException.Code.CONFLICT;
   }
 
-  /** A stored value as this resource serves it (a custom resource's version; see {@link CustomResourceConversion}). */
-  private ObjectNode served(byte[] stored) {
-    ObjectNode served = CustomResourceConversion.toServed(def, parse(stored));
-    return def.conversion().toServed(served); // a built-in served in several versions
+  /** A stored entry and its object as this resource serves it, with its resourceVersion. */
+  private record ServedEntry(KeyValue kv, ObjectNode object) {
+  }
+
+  /**
+   * The stored entry as this resource serves it (a custom resource's version; see
+   * {@link CustomResourceConversion}): at once, unless a conversion webhook is asked.
+   */
+  private CompletableFuture<Optional<ServedEntry>> servedEntry(Optional<KeyValue> found) {
+    if (found.isEmpty()) {
+      return CompletableFuture.completedFuture(Optional.empty());
+    }
+    KeyValue kv = found.get();
+    return servedAsync(kv.value()).thenApply(o -> Optional.of(new ServedEntry(kv, stamp(o, kv.modRevision()))));
+  }
+
+  /**
+   * A stored value as this resource serves it: a custom resource in its version (see
+   * {@link CustomResourceConversion}), a built-in served in several versions in this one.
+   */
+  private CompletableFuture<ObjectNode> servedAsync(byte[] stored) {
+    return CustomResourceConversion.toServedAsync(def, parse(stored)).thenApply(def.conversion()::toServed);
+  }
+
+  /**
+   * What kube answers a write through a conversion webhook: the object as stored, converted back
+   * to this resource's version (so the answer shows what a read will).
+   */
+  private CompletableFuture<ObjectNode> readBack(byte[] stored, long resourceVersion) {
+    return servedAsync(stored).thenApply(o -> stamp(o, resourceVersion));
+  }
+
+  /**
+   * {@link #storedBytes}, without waiting for a conversion webhook: at once (a refusal thrown
+   * on this thread) unless one is asked.
+   */
+  private CompletableFuture<byte[]> storedBytesAsync(ObjectNode obj) {
+    if (!CustomResourceConversion.remote(def)) {
+      return CompletableFuture.completedFuture(storedBytes(obj));
+    }
+    checkDepth(obj);
+    return CustomResourceConversion.toStorageAsync(def, obj).thenApply(form -> checkedBytes(obj, form));
   }
 
   /**
@@ -718,13 +766,22 @@ public final class ResourceStore {
    * @throws StatusException 422 Invalid naming the field that no reader would take
    */
   private byte[] storedBytes(ObjectNode obj) {
-    String name = ObjectMetaDefaults.metadata(obj).path("name").asText("");
+    checkDepth(obj);
+    // a built-in served in several versions is stored in its storage version too
+    return checkedBytes(obj, def.conversion().toStorage(CustomResourceConversion.toStorage(def, obj)));
+  }
+
+  private void checkDepth(ObjectNode obj) {
     java.util.Optional<io.listwatch.api.Status.Cause> tooDeep = JsonLimits.depthViolation(obj);
     if (tooDeep.isPresent()) {
+      String name = ObjectMetaDefaults.metadata(obj).path("name").asText("");
       throw StatusException.invalid(def.group(), def.kind(), name, java.util.List.of(tooDeep.get()));
     }
-    ObjectNode storedForm = CustomResourceConversion.toStorage(def, obj);
-    storedForm = def.conversion().toStorage(storedForm); // a built-in served in several versions
+  }
+
+  /** The bytes of {@code storedForm} (the stored form of {@code obj}), checked readable. */
+  private byte[] checkedBytes(ObjectNode obj, ObjectNode storedForm) {
+    String name = ObjectMetaDefaults.metadata(obj).path("name").asText("");
     byte[] bytes = toBytes(storedForm);
     java.util.Optional<io.listwatch.api.Status.Cause> unreadable = JsonLimits.needsCheck(storedForm, bytes)
         ? JsonLimits.violation(bytes) : java.util.Optional.empty();

@@ -127,7 +127,7 @@ public final class ObjectMetaValidator {
     if (meta != null) {
       validateGeneration(meta.get("generation"), causes);
       validateLabels(meta.get("labels"), "metadata.labels", causes);
-      validateAnnotations(meta.get("annotations"), causes);
+      validateAnnotations(meta.get("annotations"), "metadata.annotations", causes);
       validateFinalizers(meta.get("finalizers"), causes);
     }
 
@@ -203,30 +203,34 @@ public final class ObjectMetaValidator {
     }
   }
 
-  private static void validateAnnotations(JsonNode annotations, List<Status.Cause> causes) {
+  /**
+   * kube's {@code ValidateAnnotations} of the annotation map {@code annotations} at {@code path}:
+   * each key a qualified name (in lower case), their keys and values 256 KiB at most in all.
+   */
+  public static void validateAnnotations(JsonNode annotations, String path, List<Status.Cause> causes) {
     if (annotations == null || annotations.isNull()) {
       return;
     }
     if (!annotations.isObject()) {
-      causes.add(FieldErrors.typeInvalid("metadata.annotations", annotations, "object"));
+      causes.add(FieldErrors.typeInvalid(path, annotations, "object"));
       return;
     }
     long totalBytes = 0;
     for (Map.Entry<String, JsonNode> annotation : annotations.properties()) {
       String key = annotation.getKey();
       for (String msg : NameSyntax.isQualifiedName(key.toLowerCase(Locale.ROOT))) {
-        causes.add(FieldErrors.invalid("metadata.annotations", key, msg));
+        causes.add(FieldErrors.invalid(path, key, msg));
       }
       totalBytes += NameSyntax.byteLength(key);
       JsonNode value = annotation.getValue();
       if (!value.isTextual()) {
-        causes.add(FieldErrors.typeInvalid("metadata.annotations[" + key + "]", value, "string"));
+        causes.add(FieldErrors.typeInvalid(path + "[" + key + "]", value, "string"));
         continue;
       }
       totalBytes += NameSyntax.byteLength(value.textValue());
     }
     if (totalBytes > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES) {
-      causes.add(FieldErrors.tooLong("metadata.annotations", TOTAL_ANNOTATION_SIZE_LIMIT_BYTES));
+      causes.add(FieldErrors.tooLong(path, TOTAL_ANNOTATION_SIZE_LIMIT_BYTES));
     }
   }
 

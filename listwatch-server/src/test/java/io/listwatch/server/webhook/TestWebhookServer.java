@@ -25,14 +25,14 @@ import javax.net.ssl.SSLContext;
  * of its own CA for the names given, and one handler per path that maps the posted body to the
  * answer (200, JSON). Closing it stops it.
  */
-final class TestWebhookServer implements AutoCloseable {
+public final class TestWebhookServer implements AutoCloseable {
 
   private final CertificateAuthority ca = CertificateAuthority.create("test-webhook-ca");
   private final HttpsServer server;
   private final ExecutorService executor = Executors.newCachedThreadPool();
 
   /** Starts serving with a certificate for {@code names} (DNS names or IP addresses). */
-  TestWebhookServer(List<String> names) {
+  public TestWebhookServer(List<String> names) {
     CertifiedKey serving = ca.issueServing(names.getFirst(), names);
     try {
       KeyStore keys = KeyStore.getInstance("PKCS12");
@@ -55,11 +55,11 @@ final class TestWebhookServer implements AutoCloseable {
   }
 
   /** One post: its query string (without the {@code ?}) and its body. */
-  record Request(String query, String body) {
+  public record Request(String query, String body) {
   }
 
   /** Answers posts to {@code path} with {@code answer} of the request (a handler may block, e.g. on a latch). */
-  TestWebhookServer handle(String path, Function<Request, String> answer) {
+  public TestWebhookServer handle(String path, Function<Request, String> answer) {
     server.createContext(path, exchange -> respond(exchange, answer));
     return this;
   }
@@ -74,17 +74,17 @@ final class TestWebhookServer implements AutoCloseable {
     }
   }
 
-  int port() {
+  public int port() {
     return server.getAddress().getPort();
   }
 
   /** The CA bundle that trusts this server, base64 as a {@code caBundle} field holds it. */
-  String caBundle() {
+  public String caBundle() {
     return Base64.getEncoder().encodeToString(caPem().getBytes(StandardCharsets.US_ASCII));
   }
 
   /** The CA's certificate as PEM. */
-  String caPem() {
+  public String caPem() {
     return new CertifiedKey(List.of(ca.certificate()), ca.certifiedKey().privateKey()).certificatePem();
   }
 
