@@ -20,6 +20,7 @@ import io.kubernetes.client.proto.V1Batch;
 import io.kubernetes.client.proto.V1Coordination;
 import io.kubernetes.client.proto.V1Discovery;
 import io.kubernetes.client.proto.V1Events;
+import io.kubernetes.client.proto.V1Admissionregistration;
 import io.kubernetes.client.proto.V1Certificates;
 import io.kubernetes.client.proto.V1Flowcontrol;
 import io.kubernetes.client.proto.V1Networking;
@@ -104,7 +105,7 @@ public final class ProtoSchemas {
       V1Networking.getDescriptor(), V1Policy.getDescriptor(), V1Rbac.getDescriptor(),
       V1Scheduling.getDescriptor(), V1Storage.getDescriptor(), V1Apiextensions.getDescriptor(),
       V1Node.getDescriptor(), V1Flowcontrol.getDescriptor(),
-      V1Certificates.getDescriptor());
+      V1Certificates.getDescriptor(), V1Admissionregistration.getDescriptor());
   }
 
   /** The package kube's OpenAPI names apiextensions' definitions in (the proto package has '_'). */
@@ -123,7 +124,8 @@ public final class ProtoSchemas {
         "io.k8s.api.core.v1.EphemeralContainer", Set.of("ephemeralContainerCommon"),
         "io.k8s.api.core.v1.Probe", Set.of("handler"),
         "io.k8s.api.core.v1.VolumeMountStatus", Set.of("volumeStatus"),
-        "io.k8s.api.networking.v1.IngressRule", Set.of("ingressRuleValue")));
+        "io.k8s.api.networking.v1.IngressRule", Set.of("ingressRuleValue"),
+        "io.k8s.api.admissionregistration.v1.RuleWithOperations", Set.of("rule")));
     // the LocalObjectReference (its "name") of key selectors and sources
     for (String kind : java.util.List.of("ConfigMapEnvSource", "ConfigMapKeySelector", "ConfigMapProjection",
         "ConfigMapVolumeSource", "SecretEnvSource", "SecretKeySelector", "SecretProjection")) {

@@ -38,6 +38,7 @@ import io.listwatch.apiserver.printers.StatefulSetTableConvertor;
 import io.listwatch.apiserver.printers.StorageClassTableConvertor;
 import io.listwatch.apiserver.printers.VolumeAttachmentTableConvertor;
 import io.listwatch.apiserver.printers.CertificateSigningRequestTableConvertor;
+import io.listwatch.apiserver.printers.WebhookConfigurationTableConvertor;
 import java.util.List;
 
 /**
@@ -85,6 +86,7 @@ final class Builtins {
     all.add(storageClasses());
     all.add(volumeAttachments());
     all.add(certificateSigningRequests());
+    all.addAll(webhookConfigurations());
     all.add(customResourceDefinitions());
     all.add(priorityClasses());
     all.add(leases());
@@ -445,6 +447,22 @@ final class Builtins {
     return ResourceDefinition.builder("scheduling.k8s.io", "v1", "PriorityClass", "priorityclasses")
         .tableConvertor(new PriorityClassTableConvertor())
         .clusterScoped().shortNames("pc").build();
+  }
+
+  /**
+   * admissionregistration.k8s.io/v1's webhook configurations, in kube's discovery order:
+   * cluster-scoped, category {@code api-extensions}, no short names, no status; kube's strategy
+   * sets the generation (WebhookConfigurationStrategy), so they do not say tracksGeneration.
+   */
+  static List<ResourceDefinition> webhookConfigurations() {
+    String group = "admissionregistration.k8s.io";
+    return List.of(
+        ResourceDefinition.builder(group, "v1", "MutatingWebhookConfiguration", "mutatingwebhookconfigurations")
+            .tableConvertor(new WebhookConfigurationTableConvertor())
+            .clusterScoped().categories("api-extensions").build(),
+        ResourceDefinition.builder(group, "v1", "ValidatingWebhookConfiguration", "validatingwebhookconfigurations")
+            .tableConvertor(new WebhookConfigurationTableConvertor())
+            .clusterScoped().categories("api-extensions").build());
   }
 
   /**

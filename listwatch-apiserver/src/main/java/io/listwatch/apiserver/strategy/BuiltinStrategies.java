@@ -58,6 +58,8 @@ public final class BuiltinStrategies {
       Map.entry("rbac.authorization.k8s.io/clusterroles", new ClusterRoleStrategy()),
       Map.entry("rbac.authorization.k8s.io/rolebindings", new RoleBindingStrategy()),
       Map.entry("rbac.authorization.k8s.io/clusterrolebindings", new ClusterRoleBindingStrategy()),
+      Map.entry("admissionregistration.k8s.io/mutatingwebhookconfigurations", WebhookConfigurationStrategy.MUTATING),
+      Map.entry("admissionregistration.k8s.io/validatingwebhookconfigurations", WebhookConfigurationStrategy.VALIDATING),
       Map.entry("apiextensions.k8s.io/customresourcedefinitions", new CustomResourceDefinitionStrategy()));
 
   private BuiltinStrategies() {
