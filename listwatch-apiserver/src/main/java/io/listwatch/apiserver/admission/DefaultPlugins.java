@@ -41,6 +41,9 @@ public final class DefaultPlugins {
     plugins.add(new PodSecurity(listers));
     plugins.add(new LimitRanger(listers));
     plugins.add(new ResourceQuota(listers, quotas));
+    var webhooks = new io.listwatch.apiserver.webhook.WebhookClient(new io.listwatch.apiserver.webhook.ServiceResolver(listers));
+    plugins.add(new io.listwatch.apiserver.admission.webhook.MutatingAdmissionWebhook(listers, webhooks::post));
+    plugins.add(new io.listwatch.apiserver.admission.webhook.ValidatingAdmissionWebhook(listers, webhooks::post));
     return AdmissionChain.of(plugins);
   }
 }
