@@ -3,7 +3,7 @@ package io.listwatch.apiserver.admission.webhook;
 /**
  * Whether a webhook's rule matches a write (kube's {@code predicates/rules.Matcher}): its scope,
  * operation, API group, version and resource ("*" matching any; {@code pods/status} a
- * subresource, {@code pods/*} any subresource of pods, {@code *}{@code /*} anything; a bare
+ * subresource, {@code pods/*} pods and any subresource of theirs, {@code *}{@code /*} anything; a bare
  * {@code pods} only the main resource). A Namespace itself is cluster-scoped. Stateless.
  */
 final class RuleMatcher {
