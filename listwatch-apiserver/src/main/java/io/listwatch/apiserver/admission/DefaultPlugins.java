@@ -23,10 +23,12 @@ public final class DefaultPlugins {
    * @param namespaces the state of a namespace for {@link NamespaceLifecycle}, which must see a
    *     namespace created a moment ago
    * @param quotas the quotas' stored state and status writes, for {@link ResourceQuota}
+   * @param callingOut the plug-ins that call webhooks (made by the caller, since this package may
+   *     not depend on theirs: {@code admission.webhook.AdmissionWebhooks.plugins})
    */
   public static AdmissionChain chain(Listers listers,
       Function<String, CompletableFuture<NamespaceLifecycle.NamespaceState>> namespaces,
-      ResourceQuota.QuotaAccessor quotas) {
+      ResourceQuota.QuotaAccessor quotas, List<AdmissionPlugin> callingOut) {
     List<AdmissionPlugin> plugins = new ArrayList<>();
     plugins.add(new NamespaceLifecycle(namespaces));
     plugins.add(new ServiceAccount(listers));
@@ -41,9 +43,7 @@ public final class DefaultPlugins {
     plugins.add(new PodSecurity(listers));
     plugins.add(new LimitRanger(listers));
     plugins.add(new ResourceQuota(listers, quotas));
-    var webhooks = new io.listwatch.apiserver.webhook.WebhookClient(new io.listwatch.apiserver.webhook.ServiceResolver(listers));
-    plugins.add(new io.listwatch.apiserver.admission.webhook.MutatingAdmissionWebhook(listers, webhooks::post));
-    plugins.add(new io.listwatch.apiserver.admission.webhook.ValidatingAdmissionWebhook(listers, webhooks::post));
+    plugins.addAll(callingOut);
     return AdmissionChain.of(plugins);
   }
 }

@@ -67,8 +67,9 @@ final class AdmissionReviews {
     if (!a.name().isEmpty()) {
       r.put("name", a.name());
     }
-    if (!a.namespace().isEmpty()) {
-      r.put("namespace", a.namespace());
+    String namespace = namespace(a);
+    if (!namespace.isEmpty()) {
+      r.put("namespace", namespace);
     }
     r.put("operation", a.operation().name());
     r.set("userInfo", userInfo(a.user()));
@@ -77,6 +78,15 @@ final class AdmissionReviews {
     r.put("dryRun", a.dryRun());
     r.set("options", options(a));
     return r;
+  }
+
+  /**
+   * The request's namespace as kube's admission sees it: for a Namespace itself, its own name
+   * when the request's path names it (updates and deletes), as kube's request info does.
+   */
+  static String namespace(AdmissionAttributes a) {
+    boolean namespaceObject = a.resource().group().isEmpty() && a.resource().plural().equals("namespaces");
+    return namespaceObject && a.operation() != AdmissionAttributes.Operation.CREATE ? a.name() : a.namespace();
   }
 
   /** The whole review posted to a webhook. */

@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * kube's {@code MutatingAdmissionWebhook} plug-in: in the mutating phase, calls the webhooks of
@@ -122,7 +121,7 @@ public final class MutatingAdmissionWebhook implements AdmissionPlugin {
           if (e == null) {
             changed = patch(i, r);
           } else {
-            failure = unwrap(e);
+            failure = WebhookCalls.unwrap(e);
           }
         } catch (RuntimeException patchFailure) {
           failure = patchFailure;
@@ -209,11 +208,6 @@ public final class MutatingAdmissionWebhook implements AdmissionPlugin {
       return details.causes().getFirst().message();
     }
     return e.getMessage();
-  }
-
-  private static RuntimeException unwrap(Throwable e) {
-    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-    return cause instanceof RuntimeException r ? r : StatusException.internal(String.valueOf(cause));
   }
 
   private static String quote(String s) {

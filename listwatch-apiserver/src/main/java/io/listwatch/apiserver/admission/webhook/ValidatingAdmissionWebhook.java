@@ -1,6 +1,5 @@
 package io.listwatch.apiserver.admission.webhook;
 
-import io.listwatch.api.StatusException;
 import io.listwatch.apiserver.admission.AdmissionAttributes;
 import io.listwatch.apiserver.admission.AdmissionPlugin;
 import io.listwatch.apiserver.admission.Listers;
@@ -72,18 +71,15 @@ public final class ValidatingAdmissionWebhook implements AdmissionPlugin {
       int index = idx;
       all[idx] = calls.call(i, a, Versions.of(a.object(), i), Versions.of(a.oldObject(), i), false)
           .handle((r, e) -> {
-            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
-                ? e.getCause() : e;
+            RuntimeException cause = e == null ? null : WebhookCalls.unwrap(e);
             if (cause instanceof CallingWebhookException failed) {
               if (i.webhook().ignoresFailures()) {
                 WebhookCalls.annotate(a, FAILED_OPEN_PREFIX + "round_0_index_" + index, i.webhook().name());
               } else {
                 errors.add(WebhookErrors.failedClosed(failed));
               }
-            } else if (cause instanceof RuntimeException refused) {
-              errors.add(refused);
             } else if (cause != null) {
-              errors.add(StatusException.internal(cause.toString()));
+              errors.add(cause);
             }
             return null;
           });

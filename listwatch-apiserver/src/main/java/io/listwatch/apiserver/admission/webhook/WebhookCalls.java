@@ -68,7 +68,7 @@ final class WebhookCalls {
   private static AdmissionReviews.Response answer(AdmissionWebhook hook, String uid, boolean mutating,
       AdmissionAttributes a, WebhookClient.Response r, Throwable e) {
     if (e != null) {
-      Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+      RuntimeException cause = unwrap(e);
       String why = cause instanceof WebhookCallException ? cause.getMessage() : String.valueOf(cause);
       throw new CallingWebhookException(hook.name(), "failed to call webhook: " + why);
     }
@@ -94,6 +94,12 @@ final class WebhookCalls {
       throw WebhookErrors.denied(hook.name(), response.result());
     }
     return response;
+  }
+
+  /** What failed a future: the exception itself, not its CompletionException wrapper. */
+  static RuntimeException unwrap(Throwable e) {
+    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    return cause instanceof RuntimeException r ? r : StatusException.internal(String.valueOf(cause));
   }
 
   /** Notes an audit annotation; one whose key is not a qualified name is dropped (kube logs it). */

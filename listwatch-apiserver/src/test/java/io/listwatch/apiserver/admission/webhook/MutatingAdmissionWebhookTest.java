@@ -289,4 +289,23 @@ class MutatingAdmissionWebhookTest {
     assertThatThrownBy(() -> admit(create(pod("p"), false))).isInstanceOfSatisfying(StatusException.class, e ->
         assertThat(e.code()).isEqualTo(500));
   }
+
+  @Test
+  void aNamespace_isJudgedByItsOwnLabels_andNamedAsItsOwnNamespaceOnUpdate() {
+    configure("a", webhook("ns", "\"rules\":[{\"operations\":[\"*\"],\"apiGroups\":[\"\"],\"apiVersions\":[\"v1\"],"
+        + "\"resources\":[\"namespaces\"],\"scope\":\"Cluster\"}],\"namespaceSelector\":{\"matchLabels\":{\"team\":\"a\"}}"));
+    fake.answer("https://ns/", r -> "\"allowed\":true");
+    ResourceDefinition namespaces = ResourceRegistry.builtins().find("", "v1", "namespaces").orElseThrow();
+    ObjectNode other = InMemoryCore.json("{\"metadata\":{\"name\":\"b\",\"labels\":{\"team\":\"b\"}}}");
+    admit(new AdmissionAttributes(Operation.CREATE, namespaces, "", "", "b", other, null, ALICE, false));
+    assertThat(fake.posts).isEmpty();
+
+    ObjectNode teamA = InMemoryCore.json("{\"metadata\":{\"name\":\"a\",\"labels\":{\"team\":\"a\"}}}");
+    admit(new AdmissionAttributes(Operation.CREATE, namespaces, "", "", "a", teamA, null, ALICE, false));
+    admit(new AdmissionAttributes(Operation.UPDATE, namespaces, "", "", "a", teamA, teamA.deepCopy(), ALICE, false));
+    assertThat(fake.posts).hasSize(2);
+    assertThat(fake.posts.get(0).review().path("request").has("namespace")).isFalse();
+    assertThat(fake.posts.get(1).review().path("request").path("namespace").asText()).isEqualTo("a");
+    assertThat(fake.posts.get(1).review().path("request").path("options").path("kind").asText()).isEqualTo("UpdateOptions");
+  }
 }
