@@ -220,6 +220,12 @@ public final class PatchSchemas {
         .field("spec.rules", atomic()).include("status", conditionsByType()));
     add(all, "flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration", PatchSchema.builder()
         .include("status", conditionsByType()));
+    for (String k : new String[] {"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"}) {
+      add(all, "admissionregistration.k8s.io", k, PatchSchema.builder()
+          .field("webhooks", mergeByKey("name"))
+          .include("webhooks", PatchSchema.builder().field("matchConditions", mergeByKey("name"))
+              .field("rules", atomic()).field("admissionReviewVersions", atomic())));
+    }
     add(all, "apiextensions.k8s.io", "CustomResourceDefinition", PatchSchema.builder());
     for (String k : new String[] {"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"}) {
       add(all, "rbac.authorization.k8s.io", k, PatchSchema.builder());

@@ -3,7 +3,6 @@ package io.listwatch.apiserver.strategy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.listwatch.api.Status;
 import io.listwatch.apiserver.validation.FieldErrors;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -29,7 +28,7 @@ final class RuleWithOperationsValidation {
 
   /** The rule at {@code path} (e.g. {@code webhooks[0].rules[1]}). */
   static void validate(JsonNode rule, String path, List<Status.Cause> errors) {
-    List<String> operations = strings(rule.path("operations"));
+    List<String> operations = ServiceSpecs.strings(rule.path("operations"));
     if (operations.isEmpty()) {
       errors.add(FieldErrors.required(path + ".operations", ""));
     }
@@ -48,14 +47,14 @@ final class RuleWithOperationsValidation {
 
   /** kube's {@code validateRule} with subresources allowed. */
   private static void rule(JsonNode rule, String path, List<Status.Cause> errors) {
-    List<String> groups = strings(rule.path("apiGroups"));
+    List<String> groups = ServiceSpecs.strings(rule.path("apiGroups"));
     if (groups.isEmpty()) {
       errors.add(FieldErrors.required(path + ".apiGroups", ""));
     }
     if (groups.size() > 1 && groups.contains(WILDCARD)) {
       errors.add(FieldErrors.invalid(path + ".apiGroups", groups, "if '*' is present, must not specify other API groups"));
     }
-    List<String> versions = strings(rule.path("apiVersions"));
+    List<String> versions = ServiceSpecs.strings(rule.path("apiVersions"));
     if (versions.isEmpty()) {
       errors.add(FieldErrors.required(path + ".apiVersions", ""));
     }
@@ -68,7 +67,7 @@ final class RuleWithOperationsValidation {
         errors.add(FieldErrors.required(path + ".apiVersions[" + i + "]", ""));
       }
     }
-    resources(strings(rule.path("resources")), path + ".resources", errors);
+    resources(ServiceSpecs.strings(rule.path("resources")), path + ".resources", errors);
     JsonNode scope = rule.path("scope");
     if (NumericFields.given(scope) && !SCOPES.contains(scope.asText(""))) {
       errors.add(FieldErrors.notSupported(path + ".scope", scope.asText(""), SCOPES));
@@ -121,14 +120,5 @@ final class RuleWithOperationsValidation {
       errors.add(FieldErrors.invalid(path, resources,
           "if '*' is present, must not specify other resources without subresources"));
     }
-  }
-
-  /** A JSON list of strings as a Java list (a missing or null list is empty). */
-  static List<String> strings(JsonNode list) {
-    List<String> out = new ArrayList<>();
-    for (JsonNode item : list) {
-      out.add(item.asText(""));
-    }
-    return out;
   }
 }

@@ -23,16 +23,18 @@ import java.util.Objects;
  * {@code admissionReviewVersions} have no default in v1: they are required.
  *
  * <p>Validation: {@link WebhookConfigurationValidation}. Generation: 1 on create, bumped when an
- * update changes {@code webhooks}. Stateless.
+ * update changes {@code webhooks}. One subclass per kind, as kube has one strategy per kind.
+ * Stateless.
  */
-final class WebhookConfigurationStrategy implements RestStrategy {
+abstract sealed class WebhookConfigurationStrategy implements RestStrategy
+    permits MutatingWebhookConfigurationStrategy, ValidatingWebhookConfigurationStrategy {
 
-  static final WebhookConfigurationStrategy MUTATING = new WebhookConfigurationStrategy(true);
-  static final WebhookConfigurationStrategy VALIDATING = new WebhookConfigurationStrategy(false);
+  static final WebhookConfigurationStrategy MUTATING = new MutatingWebhookConfigurationStrategy();
+  static final WebhookConfigurationStrategy VALIDATING = new ValidatingWebhookConfigurationStrategy();
 
   private final boolean mutating;
 
-  private WebhookConfigurationStrategy(boolean mutating) {
+  WebhookConfigurationStrategy(boolean mutating) {
     this.mutating = mutating;
   }
 

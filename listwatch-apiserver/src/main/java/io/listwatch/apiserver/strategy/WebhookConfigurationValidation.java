@@ -62,8 +62,8 @@ final class WebhookConfigurationValidation {
       Set<String> names = new HashSet<>();
       boolean uniqueNames = true;
       for (JsonNode hook : oldWebhooks) {
-        noSideEffects &= NO_SIDE_EFFECTS.contains(hook.path("sideEffects").asText(null));
-        List<String> versions = RuleWithOperationsValidation.strings(hook.path("admissionReviewVersions"));
+        noSideEffects &= hook.path("sideEffects").isTextual() && NO_SIDE_EFFECTS.contains(hook.path("sideEffects").asText());
+        List<String> versions = ServiceSpecs.strings(hook.path("admissionReviewVersions"));
         recognizedVersions &= versions.isEmpty() || versions.stream().anyMatch(ACCEPTED_REVIEW_VERSIONS::contains);
         uniqueNames &= names.add(hook.path("name").asText(""));
         invalidSelectorValues |= !LabelSelectorValidation.validate(hook.path("namespaceSelector"), "", new ArrayList<>())
@@ -87,14 +87,14 @@ final class WebhookConfigurationValidation {
    * @param mutating whether the webhooks are mutating ones (they have a {@code reinvocationPolicy})
    */
   static void validate(JsonNode obj, JsonNode old, boolean mutating, List<Status.Cause> errors) {
-    JsonNode webhooks = obj.path("webhooks");
-    Options opts = old == null ? Options.CREATE : Options.update(webhooks, old.path("webhooks"));
+    JsonNode webhooks = list(obj.path("webhooks"));
+    Options opts = old == null ? Options.CREATE : Options.update(webhooks, list(old.path("webhooks")));
     Set<String> names = new HashSet<>();
     for (int i = 0; i < webhooks.size(); i++) {
       JsonNode hook = webhooks.get(i);
       String path = "webhooks[" + i + "]";
       webhook(hook, path, mutating, opts, errors);
-      admissionReviewVersions(RuleWithOperationsValidation.strings(hook.path("admissionReviewVersions")),
+      admissionReviewVersions(ServiceSpecs.strings(hook.path("admissionReviewVersions")),
           opts.requireRecognizedAdmissionReviewVersion(), path + ".admissionReviewVersions", errors);
       String name = hook.path("name").asText("");
       if (opts.requireUniqueWebhookNames() && !name.isEmpty() && !names.add(name)) {
@@ -103,10 +103,15 @@ final class WebhookConfigurationValidation {
     }
   }
 
+  /** {@code node} if it is a JSON list, else an empty one (a wrong type is the decoder's to refuse). */
+  private static JsonNode list(JsonNode node) {
+    return node.isArray() ? node : com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+  }
+
   /** kube's {@code validateMutatingWebhook} / {@code validateValidatingWebhook}. */
   private static void webhook(JsonNode hook, String path, boolean mutating, Options opts, List<Status.Cause> errors) {
     fullyQualifiedName(hook.path("name").asText(""), path + ".name", errors);
-    JsonNode rules = hook.path("rules");
+    JsonNode rules = list(hook.path("rules"));
     for (int i = 0; i < rules.size(); i++) {
       RuleWithOperationsValidation.validate(rules.get(i), path + ".rules[" + i + "]", errors);
     }
@@ -131,7 +136,7 @@ final class WebhookConfigurationValidation {
     }
     WebhookClientConfigRules.validate(hook.path("clientConfig"), path + ".clientConfig", errors);
     if (!opts.ignoreMatchConditions()) {
-      MatchConditionValidation.validate(hook.path("matchConditions"), path + ".matchConditions", errors);
+      MatchConditionValidation.validate(list(hook.path("matchConditions")), path + ".matchConditions", errors);
     }
   }
 

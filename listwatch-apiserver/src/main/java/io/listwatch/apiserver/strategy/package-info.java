@@ -26,7 +26,11 @@
  *       {@code VolumeAttachmentStrategy} (storage; {@code CSIDriverNames} the driver-name rule they share);
  *       {@code CustomResourceDefinitionStrategy}; {@code PriorityLevelConfigurationStrategy},
  *       {@code FlowSchemaStrategy} (flowcontrol, with {@code FlowcontrolStatusValidation} and
- *       {@code MandatoryFlowcontrolConfiguration}, kube's mandatory exempt and catch-all objects).</li>
+ *       {@code MandatoryFlowcontrolConfiguration}, kube's mandatory exempt and catch-all objects);
+ *       {@code MutatingWebhookConfigurationStrategy}, {@code ValidatingWebhookConfigurationStrategy}
+ *       (admissionregistration; {@code WebhookConfigurationStrategy} their shared defaults and
+ *       generation, {@code WebhookConfigurationValidation} with {@code RuleWithOperationsValidation},
+ *       {@code WebhookClientConfigRules} and {@code MatchConditionValidation}).</li>
  *   <li>Pod validation, kube's {@code ValidatePodSpec} and {@code ValidatePodUpdate} by part:
  *       {@code PodSpecValidation} (the entry, shared by pods and templates), the containers'
  *       ({@code Container*Validation}), {@code VolumeValidation}, {@code ProbeValidation},

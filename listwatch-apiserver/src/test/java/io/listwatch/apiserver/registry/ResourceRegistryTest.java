@@ -46,7 +46,9 @@ class ResourceRegistryTest {
         "rbac.authorization.k8s.io/v1/rolebindings", "rbac.authorization.k8s.io/v1/roles",
         "storage.k8s.io/v1/csidrivers", "storage.k8s.io/v1/csinodes", "storage.k8s.io/v1/csistoragecapacities",
         "storage.k8s.io/v1/storageclasses", "storage.k8s.io/v1/volumeattachments",
-        "certificates.k8s.io/v1/certificatesigningrequests", "apiextensions.k8s.io/v1/customresourcedefinitions",
+        "certificates.k8s.io/v1/certificatesigningrequests",
+        "admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
+        "admissionregistration.k8s.io/v1/validatingwebhookconfigurations", "apiextensions.k8s.io/v1/customresourcedefinitions",
         "scheduling.k8s.io/v1/priorityclasses",
         "coordination.k8s.io/v1/leases", "node.k8s.io/v1/runtimeclasses", "discovery.k8s.io/v1/endpointslices",
         "flowcontrol.apiserver.k8s.io/v1/flowschemas", "flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations");
@@ -67,7 +69,8 @@ class ResourceRegistryTest {
         "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "IngressClass", "Ingress",
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
         "RoleBinding", "Role", "CSIDriver", "CSINode", "CSIStorageCapacity", "StorageClass", "VolumeAttachment",
-        "CertificateSigningRequest", "CustomResourceDefinition", "PriorityClass", "Lease", "RuntimeClass", "EndpointSlice",
+        "CertificateSigningRequest", "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration",
+        "CustomResourceDefinition", "PriorityClass", "Lease", "RuntimeClass", "EndpointSlice",
         "FlowSchema", "PriorityLevelConfiguration");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
       assertThat(d.listKind()).isEqualTo(d.kind() + "List");
@@ -102,7 +105,8 @@ class ResourceRegistryTest {
         Map.entry("csidrivers", List.of()), Map.entry("csinodes", List.of()),
         Map.entry("csistoragecapacities", List.of()), Map.entry("volumeattachments", List.of()),
         Map.entry("certificatesigningrequests", List.of("csr")),
-        Map.entry("prioritylevelconfigurations", List.of()), Map.entry("flowschemas", List.of()));
+        Map.entry("prioritylevelconfigurations", List.of()), Map.entry("flowschemas", List.of()),
+        Map.entry("mutatingwebhookconfigurations", List.of()), Map.entry("validatingwebhookconfigurations", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
@@ -122,7 +126,8 @@ class ResourceRegistryTest {
             "selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews", "clusterrolebindings",
             "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions",
             "ingressclasses", "runtimeclasses", "csidrivers", "csinodes", "volumeattachments",
-            "prioritylevelconfigurations", "flowschemas", "certificatesigningrequests");
+            "prioritylevelconfigurations", "flowschemas", "certificatesigningrequests",
+            "mutatingwebhookconfigurations", "validatingwebhookconfigurations");
   }
 
   @Test
@@ -308,7 +313,7 @@ class ResourceRegistryTest {
   void groups_listNonCoreGroupsOnce_inFirstAppearanceOrder() {
     assertThat(REGISTRY.groups()).containsExactly("apps", "events.k8s.io", "authentication.k8s.io",
         "authorization.k8s.io", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
-        "storage.k8s.io", "certificates.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "node.k8s.io",
+        "storage.k8s.io", "certificates.k8s.io", "admissionregistration.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "node.k8s.io",
         "discovery.k8s.io", "flowcontrol.apiserver.k8s.io");
   }
 

@@ -35,6 +35,8 @@ class BuiltinStrategiesTest {
         "rbac.authorization.k8s.io/rolebindings", "rbac.authorization.k8s.io/clusterrolebindings",
         "/configmaps", "/nodes", "/serviceaccounts", "/limitranges", "/resourcequotas", "/events", "events.k8s.io/events",
         "networking.k8s.io/ingressclasses", "node.k8s.io/runtimeclasses", "/podtemplates", "/replicationcontrollers",
-        "flowcontrol.apiserver.k8s.io/flowschemas", "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations");
+        "flowcontrol.apiserver.k8s.io/flowschemas", "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations",
+        "admissionregistration.k8s.io/mutatingwebhookconfigurations",
+        "admissionregistration.k8s.io/validatingwebhookconfigurations");
   }
 }

@@ -192,6 +192,8 @@ class WebhookConfigurationValidationTest {
       {HOOK,"matchConditions":[{"name":"checkStorage","expression":"test() == true"}]} | {HOOK,"matchConditions":[{"name":"checkStorage","expression":"test() == true"}]} |
       {HOOK,"matchConditions":[{"name":"checkStorage","expression":"true"}]}           | {HOOK,"matchConditions":[{"name":"checkStorage","expression":"test() == true"}]} | undeclared reference to 'test'
       {HOOK}                                                                           | {HOOK,"sideEffects":"Some"} | webhooks[0].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"
+      {HOOK,"sideEffects":null}                                                        | {HOOK,"sideEffects":"Some"} |
+      {HOOK,"sideEffects":null}                                                        | {HOOK,"sideEffects":null}   | webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun, Some, Unknown
       {HOOK,"namespaceSelector":{"matchExpressions":[{"key":"k","operator":"In","values":["a b"]}]}} | {HOOK,"objectSelector":{"matchExpressions":[{"key":"k","operator":"In","values":["c d"]}]}} |
       {HOOK}                                                                           | {HOOK,"objectSelector":{"matchExpressions":[{"key":"k","operator":"In","values":["c d"]}]}} | webhooks[0].objectSelector.matchExpressions[0].values[0]: Invalid value: "c d"
       """)

@@ -172,6 +172,10 @@ class JavaClientModelsTest {
     lists.put("flowschemas", () -> new FlowcontrolApiserverV1Api(client).listFlowSchema().execute());
     lists.put("prioritylevelconfigurations",
         () -> new FlowcontrolApiserverV1Api(client).listPriorityLevelConfiguration().execute());
+    lists.put("mutatingwebhookconfigurations", () -> new io.kubernetes.client.openapi.apis.AdmissionregistrationV1Api(client)
+        .listMutatingWebhookConfiguration().execute());
+    lists.put("validatingwebhookconfigurations", () -> new io.kubernetes.client.openapi.apis.AdmissionregistrationV1Api(client)
+        .listValidatingWebhookConfiguration().execute());
     lists.put("clusterroles", () -> rbac.listClusterRole().execute());
     lists.put("clusterrolebindings", () -> rbac.listClusterRoleBinding().execute());
     lists.put("roles", () -> rbac.listRoleForAllNamespaces().execute());

@@ -15,6 +15,8 @@
  *       functions kube's CEL environment offers beyond standard CEL; {@code LibraryType} declares
  *       what the URL and quantity libraries have alike (the conversion from a string, its
  *       {@code is...} test, the members).</li>
+ *   <li>{@link io.listwatch.apiserver.apiextensions.cel.MatchConditionCompiler}: the same
+ *       environment with the admission variables, to check admission webhooks' match conditions.</li>
  *   <li>{@code RuntimeCost}: kube's per-call and per-write cost limits, counted while rules
  *       run (CEL-Java has no static cost estimator).</li>
  * </ul>
