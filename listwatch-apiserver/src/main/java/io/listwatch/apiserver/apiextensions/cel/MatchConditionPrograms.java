@@ -19,8 +19,9 @@ import java.util.Map;
  * errors of the others (an expression that did not compile, or failed to evaluate) are for the
  * caller to weigh with the webhook's failure policy.
  *
- * <p>Not available here: the {@code authorizer} variables (an expression that uses them is a
- * compilation error, so it follows the failure policy) and {@code namespaceObject}.
+ * <p>{@code namespaceObject} is declared and null, as kube has it for webhooks. Not available
+ * here: the {@code authorizer} variables (an expression that uses them is a compilation error,
+ * so it follows the failure policy).
  *
  * <p>Immutable and thread-safe: programs are evaluated concurrently.
  */
@@ -30,6 +31,7 @@ public final class MatchConditionPrograms {
       .addVar("object", SimpleType.DYN)
       .addVar("oldObject", SimpleType.DYN)
       .addVar("request", SimpleType.DYN)
+      .addVar("namespaceObject", SimpleType.DYN)
       .build();
 
   /** One condition: its name, and its program or why it has none. */
@@ -84,6 +86,7 @@ public final class MatchConditionPrograms {
     vars.put("object", CelValues.dyn(object));
     vars.put("oldObject", CelValues.dyn(oldObject));
     vars.put("request", CelValues.dyn(request));
+    vars.put("namespaceObject", CelValues.dyn(null)); // kube gives webhooks' conditions none
     List<String> errors = new ArrayList<>();
     for (Condition c : conditions) {
       if (c.program() == null) {
