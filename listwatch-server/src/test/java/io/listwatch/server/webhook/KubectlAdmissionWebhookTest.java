@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,10 +63,16 @@ class KubectlAdmissionWebhookTest {
           return "\"allowed\":true,\"patchType\":\"JSONPatch\",\"patch\":\""
               + Base64.getEncoder().encodeToString(patch.getBytes(StandardCharsets.UTF_8)) + "\"";
         }))
-        .handle("/validate", r -> answer(r, review -> review.path("name").asText().equals("forbidden")
-            ? "\"allowed\":false,\"status\":{\"code\":403,\"reason\":\"Forbidden\","
-                + "\"message\":\"the name forbidden is not allowed\"}"
-            : "\"allowed\":true,\"warnings\":[\"checked by validate.example.com\"]"))
+        .handle("/validate", r -> answer(r, review -> {
+          if (review.path("operation").asText().equals("DELETE")) {
+            return review.path("oldObject").path("metadata").path("name").asText().equals("keep")
+                ? "\"allowed\":false,\"status\":{\"message\":\"keep is kept\"}" : "\"allowed\":true";
+          }
+          return review.path("name").asText().equals("forbidden")
+              ? "\"allowed\":false,\"status\":{\"code\":403,\"reason\":\"Forbidden\","
+                  + "\"message\":\"the name forbidden is not allowed\"}"
+              : "\"allowed\":true,\"warnings\":[\"checked by validate.example.com\"]";
+        }))
         .handle("/slow", r -> {
           try {
             SLOW_RELEASED.await();
@@ -155,7 +162,7 @@ class KubectlAdmissionWebhookTest {
             service: {namespace: webhook-system, name: hooks, path: /validate, port: %2$d}
             caBundle: %1$s
           rules:
-          - {operations: [CREATE, UPDATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps]}
+          - {operations: [CREATE, UPDATE, DELETE], apiGroups: [""], apiVersions: [v1], resources: [configmaps]}
           namespaceSelector: {matchLabels: {scenario: main}}
           sideEffects: None
           admissionReviewVersions: [v1]
@@ -212,7 +219,7 @@ class KubectlAdmissionWebhookTest {
   }
 
   @Test
-  void createAndApply_areLabelledByTheMutatingWebhook_andWarnedByTheValidatingOne() {
+  void createAndApply_areLabelledByTheMutatingWebhook_andWarnedByTheValidatingOne() throws IOException {
     Kubectl.Result created = kubectl.ok("create", "configmap", "plain", "-n", "wh-main", "--from-literal=a=b");
     assertThat(created.stdout()).isEqualTo("configmap/plain created\n");
     assertThat(created.stderr()).isEqualTo("Warning: checked by validate.example.com\n");
@@ -233,6 +240,24 @@ class KubectlAdmissionWebhookTest {
     assertThat(kubectl.ok("apply", "-f", manifest.toString()).stdout()).isEqualTo("configmap/applied created\n");
     assertThat(kubectl.ok("get", "configmap", "applied", "-n", "wh-main", "-o", "jsonpath={.metadata.labels}").stdout())
         .isEqualTo("{\"app\":\"web\",\"mutated-by\":\"webhook\"}");
+
+    // an update is mutated too: the label the webhook added stays though the manifest lacks it
+    Path changed = kubectl.file("applied.yaml", Files.readString(manifest).replace("a: b", "a: c"));
+    assertThat(kubectl.ok("apply", "-f", changed.toString()).stdout()).isEqualTo("configmap/applied configured\n");
+    assertThat(kubectl.ok("get", "configmap", "applied", "-n", "wh-main", "-o",
+        "jsonpath={.data.a} {.metadata.labels}").stdout()).isEqualTo("c {\"app\":\"web\",\"mutated-by\":\"webhook\"}");
+  }
+
+  @Test
+  void aDeleteRefusedByTheValidatingWebhook_isPrintedAsKubePrintsIt() {
+    kubectl.ok("create", "configmap", "keep", "-n", "wh-main");
+    Kubectl.Result refused = kubectl.run("delete", "configmap", "keep", "-n", "wh-main");
+    assertThat(refused.exitCode()).isEqualTo(1);
+    assertThat(refused.stderr()).isEqualTo("Error from server: admission webhook \"validate.example.com\" denied the "
+        + "request: keep is kept\n");
+    kubectl.ok("create", "configmap", "gone", "-n", "wh-main");
+    assertThat(kubectl.ok("delete", "configmap", "gone", "-n", "wh-main").stdout())
+        .isEqualTo("configmap \"gone\" deleted\n");
   }
 
   @Test
