@@ -308,4 +308,31 @@ class MutatingAdmissionWebhookTest {
     assertThat(fake.posts.get(1).review().path("request").path("namespace").asText()).isEqualTo("a");
     assertThat(fake.posts.get(1).review().path("request").path("options").path("kind").asText()).isEqualTo("UpdateOptions");
   }
+
+  @Test
+  void matchPolicyEquivalent_callsAWebhookOfAnotherServedVersion_withTheObjectAtThatVersion() {
+    ObjectNode spec = InMemoryCore.json("{\"group\":\"example.com\",\"versions\":[{\"name\":\"v1\",\"served\":true},"
+        + "{\"name\":\"v2\",\"served\":true},{\"name\":\"v3\",\"served\":false}]}");
+    ResourceDefinition widgets = ResourceDefinition.builder("example.com", "v1", "Widget", "widgets")
+        .customResource(new io.listwatch.apiserver.registry.CustomResourceVersion(spec, spec.path("versions").get(0)))
+        .build();
+    String v2Rule = "\"rules\":[{\"operations\":[\"CREATE\"],\"apiGroups\":[\"example.com\"],\"apiVersions\":[\"v2\"],"
+        + "\"resources\":[\"widgets\"]}]";
+    configure("a", webhook("exact", v2Rule + ",\"matchPolicy\":\"Exact\""), webhook("equivalent", v2Rule));
+    fake.answer("https://equivalent/", r -> FakeWebhooks.patch(
+        "[{\"op\":\"add\",\"path\":\"/metadata/labels\",\"value\":{\"seen\":\"" + r.path("object").path("apiVersion").asText()
+            .replace("/", "-") + "\"}}]"));
+    ObjectNode widget = InMemoryCore.json("{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\","
+        + "\"metadata\":{\"name\":\"w\",\"namespace\":\"default\"}}");
+    admit(new AdmissionAttributes(Operation.CREATE, widgets, "", "default", "w", widget, null, ALICE, false));
+
+    assertThat(fake.urls()).containsExactly("https://equivalent/");
+    ObjectNode request = (ObjectNode) fake.posts.getFirst().review().path("request");
+    assertThat(request.path("kind").toString()).isEqualTo("{\"group\":\"example.com\",\"version\":\"v2\",\"kind\":\"Widget\"}");
+    assertThat(request.path("requestKind").toString())
+        .isEqualTo("{\"group\":\"example.com\",\"version\":\"v1\",\"kind\":\"Widget\"}");
+    assertThat(request.path("resource").path("version").asText()).isEqualTo("v2");
+    assertThat(widget.path("apiVersion").asText()).isEqualTo("example.com/v1");
+    assertThat(widget.path("metadata").path("labels").path("seen").asText()).isEqualTo("example.com-v2");
+  }
 }
