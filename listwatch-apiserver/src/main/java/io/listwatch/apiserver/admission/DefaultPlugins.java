@@ -23,10 +23,12 @@ public final class DefaultPlugins {
    * @param namespaces the state of a namespace for {@link NamespaceLifecycle}, which must see a
    *     namespace created a moment ago
    * @param quotas the quotas' stored state and status writes, for {@link ResourceQuota}
+   * @param callingOut the plug-ins that call webhooks (made by the caller, since this package may
+   *     not depend on theirs: {@code admission.webhook.AdmissionWebhooks.plugins})
    */
   public static AdmissionChain chain(Listers listers,
       Function<String, CompletableFuture<NamespaceLifecycle.NamespaceState>> namespaces,
-      ResourceQuota.QuotaAccessor quotas) {
+      ResourceQuota.QuotaAccessor quotas, List<AdmissionPlugin> callingOut) {
     List<AdmissionPlugin> plugins = new ArrayList<>();
     plugins.add(new NamespaceLifecycle(namespaces));
     plugins.add(new ServiceAccount(listers));
@@ -44,6 +46,7 @@ public final class DefaultPlugins {
     plugins.add(new CertificateApproval());
     plugins.add(new CertificateSigning());
     plugins.add(new CertificateSubjectRestriction());
+    plugins.addAll(callingOut);
     return AdmissionChain.of(plugins);
   }
 }

@@ -69,7 +69,8 @@ public final class ServedResources {
     this.defaults = defaults;
     ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
     ResourceStore[] nsStore = new ResourceStore[1];
-    AdmissionChain admission = DefaultPlugins.chain(new CacheListers(cachers), ns -> {
+    CacheListers listers = new CacheListers(cachers);
+    AdmissionChain admission = DefaultPlugins.chain(listers, ns -> {
       var cached = cachers.get(nsDef).get("", ns, ANY_VERSION).join();
       if (cached.isPresent()) {
         return CompletableFuture.completedFuture(
@@ -78,7 +79,8 @@ public final class ServedResources {
       // the cache may not have seen a namespace created a moment ago: ask storage
       return nsStore[0].getFromStorage("", ns).thenApply(kv -> kv.isEmpty() ? NamespaceLifecycle.NamespaceState.MISSING
           : namespaceState(kv.get().value()));
-    }, new QuotaStatusAccess(() -> stores.get(registry.find("", "v1", "resourcequotas").orElseThrow()), clock));
+    }, new QuotaStatusAccess(() -> stores.get(registry.find("", "v1", "resourcequotas").orElseThrow()), clock),
+        io.listwatch.apiserver.admission.webhook.AdmissionWebhooks.plugins(listers));
     for (ResourceDefinition def : registry.all()) {
       if (def.namespaced()) {
         namespacedResources.add(def.group() + "/" + def.plural());
