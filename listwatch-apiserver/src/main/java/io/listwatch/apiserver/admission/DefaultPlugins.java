@@ -41,6 +41,7 @@ public final class DefaultPlugins {
     plugins.add(new PodSecurity(listers));
     plugins.add(new LimitRanger(listers));
     plugins.add(new ResourceQuota(listers, quotas));
+    plugins.add(new io.listwatch.apiserver.admission.policy.ValidatingAdmissionPolicy(listers));
     return AdmissionChain.of(plugins);
   }
 }
