@@ -15,8 +15,8 @@ import io.listwatch.apiserver.request.UserInfo;
  * @param subresource "" for the main resource, else its name ({@code status}, {@code binding})
  * @param namespace the request's namespace, "" for a cluster-scoped resource
  * @param name the object's name ("" when a create generates it)
- * @param object the object to store (mutable by mutating plug-ins)
- * @param oldObject the stored object for an update, null for a create
+ * @param object the object to store (mutable by mutating plug-ins); null for a delete
+ * @param oldObject the stored object for an update or a delete, null for a create
  * @param user who asks; {@link #SERVER} for the server's own writes
  * @param dryRun whether nothing will be stored
  * @param warnings where a plug-in records warnings for the client
@@ -47,9 +47,12 @@ public record AdmissionAttributes(Operation operation, ResourceDefinition resour
   /** The identity of the server's own writes (startup objects, its controllers). */
   public static final UserInfo SERVER = UserInfo.of("system:apiserver", java.util.List.of(UserInfo.MASTERS));
 
-  /** kube's admission operations that this server admits. */
+  /**
+   * kube's admission operations that this server admits. Only plug-ins that say they
+   * {@linkplain AdmissionPlugin#handles handle} {@link #DELETE} see deletes.
+   */
   public enum Operation {
-    CREATE, UPDATE
+    CREATE, UPDATE, DELETE
   }
 
   /** Whether this is {@code operation} on the main resource of {@code group}/{@code plural}. */

@@ -67,18 +67,30 @@ public final class AdmissionChain {
     return plugins.stream().map(AdmissionPlugin::name).toList();
   }
 
-  /** The mutating phase of every plug-in, in order; the first refusal is thrown. */
-  public void admit(AdmissionAttributes attributes) {
+  /**
+   * The mutating phase of every plug-in that handles the operation, in order, each after the one
+   * before has completed. While the plug-ins answer at once, so does this (a refusal is thrown);
+   * once one waits, the rest run when it completes and a refusal fails the future.
+   */
+  public CompletableFuture<Void> admit(AdmissionAttributes attributes) {
+    CompletableFuture<Void> done = CompletableFuture.completedFuture(null);
     for (AdmissionPlugin p : plugins) {
-      p.admit(attributes);
+      if (!p.handles(attributes.operation())) {
+        continue;
+      }
+      done = done.isDone() && !done.isCompletedExceptionally() ? p.admitAsync(attributes)
+          : done.thenCompose(v -> p.admitAsync(attributes));
     }
+    return done;
   }
 
-  /** The validating phase of every plug-in, in order; fails with the first refusal. */
+  /** The validating phase of every plug-in that handles the operation, in order; fails with the first refusal. */
   public CompletableFuture<Void> validate(AdmissionAttributes attributes) {
     CompletableFuture<Void> done = CompletableFuture.completedFuture(null);
     for (AdmissionPlugin p : plugins) {
-      done = done.thenCompose(v -> p.validate(attributes));
+      if (p.handles(attributes.operation())) {
+        done = done.thenCompose(v -> p.validate(attributes));
+      }
     }
     return done;
   }

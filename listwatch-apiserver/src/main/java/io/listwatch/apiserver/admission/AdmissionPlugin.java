@@ -11,7 +11,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>A refusal is a {@link io.listwatch.api.StatusException} (thrown, or failing the future);
  * nothing is stored then. Plug-ins run for dry runs too. Implementations are thread-safe and do
- * not block (a plug-in that needs to read answers with a future).
+ * not block: a plug-in that needs to read or call out answers with a future ({@link #admitAsync},
+ * {@link #validate}).
  */
 public interface AdmissionPlugin {
 
@@ -23,8 +24,26 @@ public interface AdmissionPlugin {
     return getClass().getSimpleName();
   }
 
+  /**
+   * Whether the plug-in sees writes of {@code operation} (kube's {@code Handles}): by default
+   * creates and updates; a plug-in that admits deletes too says so.
+   */
+  default boolean handles(AdmissionAttributes.Operation operation) {
+    return operation != AdmissionAttributes.Operation.DELETE;
+  }
+
   /** The mutating phase: may change {@code attributes.object()}. */
   default void admit(AdmissionAttributes attributes) {
+  }
+
+  /**
+   * The mutating phase of a plug-in that must wait for something (a webhook's answer): completes
+   * once {@code attributes.object()} is changed, fails with the refusal. By default {@link #admit}, at once.
+   * The chain runs the next plug-in only after the future completes.
+   */
+  default CompletableFuture<Void> admitAsync(AdmissionAttributes attributes) {
+    admit(attributes);
+    return CompletableFuture.completedFuture(null);
   }
 
   /** The validating phase: completes normally to let the write through. */

@@ -322,15 +322,17 @@ public final class ResourceHandler {
 
   private CompletableFuture<ApiResponse> delete(RequestInfo info, ApiRequest request) {
     DeleteOptions options = deleteOptions(request);
-    return store.delete(info.namespace(), info.name(), options).thenApply(result -> {
-      ObjectNode deleted = result.object();
-      if (!result.gone() || def.returnsDeletedObject()) { // deferred by finalizers: the marked object
-        return ApiResponse.ok(deleted);
-      }
-      Status.Details details = Status.Details.of(info.name(), def.group().isEmpty() ? null : def.group(),
-          def.plural()).withUid(ObjectMetaDefaults.metadata(deleted).path("uid").asText());
-      return ApiResponse.ok(Status.success(details));
-    });
+    Warnings admitted = new Warnings();
+    return store.delete(info.namespace(), info.name(), options, request.user(), admitted,
+        request.auditAnnotations()).thenApply(result -> {
+          ObjectNode deleted = result.object();
+          if (!result.gone() || def.returnsDeletedObject()) { // deferred by finalizers: the marked object
+            return ApiResponse.ok(deleted).withWarnings(admitted.list());
+          }
+          Status.Details details = Status.Details.of(info.name(), def.group().isEmpty() ? null : def.group(),
+              def.plural()).withUid(ObjectMetaDefaults.metadata(deleted).path("uid").asText());
+          return ApiResponse.ok(Status.success(details)).withWarnings(admitted.list());
+        });
   }
 
   private static DeleteOptions deleteOptions(ApiRequest request) {
@@ -354,13 +356,15 @@ public final class ResourceHandler {
     ListOptions listOptions = listOptions(request);
     ListOptions everything = ListOptions.builder().labelSelector(listOptions.labelSelector())
         .fieldSelector(listOptions.fieldSelector()).build();
-    return store.deleteCollection(info.namespace(), everything, options).thenApply(items -> {
-      ObjectNode list = ResourceStore.MAPPER.createObjectNode();
-      list.put("kind", def.listKind()).put("apiVersion", def.apiVersion());
-      list.putObject("metadata");
-      list.putArray("items").addAll(items);
-      return ApiResponse.ok(list);
-    });
+    Warnings admitted = new Warnings();
+    return store.deleteCollection(info.namespace(), everything, options, request.user(), admitted,
+        request.auditAnnotations()).thenApply(items -> {
+          ObjectNode list = ResourceStore.MAPPER.createObjectNode();
+          list.put("kind", def.listKind()).put("apiVersion", def.apiVersion());
+          list.putObject("metadata");
+          list.putArray("items").addAll(items);
+          return ApiResponse.ok(list).withWarnings(admitted.list());
+        });
   }
 
   private void checkResourceVersion(String requested, ObjectNode current, String name) {

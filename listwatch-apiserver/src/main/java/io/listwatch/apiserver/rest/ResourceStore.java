@@ -202,7 +202,24 @@ public final class ResourceStore {
     AdmissionAttributes attributes = new AdmissionAttributes(AdmissionAttributes.Operation.CREATE, def, "",
         namespace, ObjectMetaDefaults.metadata(obj).path("name").asText(""), obj, null, user, dryRun, warnings,
         auditAnnotations);
-    admission.admit(attributes);
+    return afterAdmission(admission.admit(attributes),
+        () -> createAdmitted(namespace, original, obj, dryRun, restore, user, warnings, auditAnnotations, attempt));
+  }
+
+  /**
+   * {@code next} once {@code admitted} completes: at once (on this thread, a refusal thrown as
+   * before) when the mutating phase answered at once, else when it completes.
+   */
+  private static <T> CompletableFuture<T> afterAdmission(CompletableFuture<Void> admitted,
+      java.util.function.Supplier<CompletableFuture<T>> next) {
+    return admitted.isDone() && !admitted.isCompletedExceptionally() ? next.get()
+        : admitted.thenCompose(v -> next.get());
+  }
+
+  /** The rest of a create, after the mutating phase of admission changed {@code obj}. */
+  private CompletableFuture<Created> createAdmitted(String namespace, ObjectNode original, ObjectNode obj,
+      boolean dryRun, boolean restore, UserInfo user, Warnings warnings, AuditAnnotations auditAnnotations,
+      int attempt) {
     defaults.prepareForCreate(def, obj, namespace);
     if (def.clearsStatusOnCreate() && !restore) {
       obj.remove("status"); // what many of kube's PrepareForCreate do; the definition says which
@@ -347,79 +364,8 @@ public final class ResourceStore {
       restStrategy.defaults(changed);
       AdmissionAttributes attributes = new AdmissionAttributes(AdmissionAttributes.Operation.UPDATE, def,
           part.subresource, namespace, name, changed, current, user, dryRun, warnings, auditAnnotations);
-      admission.admit(attributes);
-      com.fasterxml.jackson.databind.JsonNode newStatus = changed.get("status");
-      ObjectNode updated = defaults.prepareForUpdate(def, changed, current, namespace, name, part == Part.STATUS);
-      switch (part) {
-        case MAIN -> restStrategy.prepareForUpdate(updated, current);
-        case STATUS -> restStrategy.prepareForStatusUpdate(updated, current);
-        case WHOLE -> {
-          if (newStatus != null) {
-            updated.set("status", newStatus);
-          }
-          restStrategy.prepareForUpdate(updated, current);
-        }
-        case FINALIZE -> restStrategy.prepareForFinalize(updated, current);
-        case EPHEMERAL_CONTAINERS, APPROVAL -> {
-          // the subresource's strategy takes what it may change from the written object, its status too
-          if (newStatus != null) {
-            updated.set("status", newStatus);
-          } else {
-            updated.remove("status");
-          }
-          subresourceStrategy(part).prepareForUpdate(updated, current);
-        }
-      }
-      if (strategy != null) {
-        strategy.prepareForUpdate(updated, current, part == Part.STATUS);
-      }
-      if (part == Part.MAIN || part == Part.WHOLE) {
-        // the server's own whole-object writes (a pod's binding) skip the user's update rules, as kube's do
-        validate(updated, part == Part.WHOLE ? null : current, part == Part.WHOLE ? null : warnings);
-      } else if (part.ownStrategy()) {
-        validate(updated, current, warnings, subresourceStrategy(part));
-      } else {
-        ObjectMetaValidator.check(def, updated);
-      }
-      if (strategy != null) {
-        strategy.validate(updated, current, part == Part.STATUS);
-      }
-      ObjectMetaRules.checkNoNewFinalizersWhileDeleting(def, current, updated, name);
-      // compare without the resourceVersion stamp() appended (no copy of the whole object:
-      // current is this call's own, and taking the stamp off and back leaves it as it was)
-      ObjectNode currentMeta = ObjectMetaDefaults.metadata(current);
-      com.fasterxml.jackson.databind.JsonNode stamped = currentMeta.remove("resourceVersion");
-      boolean unchanged = updated.equals(current) || onlyManagedFieldTimesDiffer(updated, current);
-      currentMeta.set("resourceVersion", stamped);
-      if (unchanged) {
-        return CompletableFuture.completedFuture(current);
-      }
-      byte[] checked = storedBytes(updated); // checked readable for a dry run too, before anything is allocated
-      AdmissionAttributes prepared = new AdmissionAttributes(AdmissionAttributes.Operation.UPDATE, def,
-          part.subresource, namespace, name, updated, current, user, dryRun, warnings, auditAnnotations);
-      StoreHooks hooks = part == Part.MAIN || part == Part.WHOLE ? this.hooks : StoreHooks.NONE;
-      return hooks.beginUpdate(updated, current, dryRun).thenCompose(finish -> finishing(finish, () -> {
-        byte[] bytes = hooks == StoreHooks.NONE ? checked : storedBytes(updated); // with what the hook filled in
-        return admission.validate(prepared).thenCompose(admitted -> dryRun
-            ? CompletableFuture.completedFuture(stamp(updated, kv.modRevision()))
-            : storage.update(key, bytes, kv.modRevision()).thenApply(stored -> {
-              stamp(updated, stored.modRevision());
-              if (cacher != null) {
-                cacher.prime(key, stored.modRevision(), updated); // its event need not decode it again
-              }
-              return updated;
-            }));
-      })).thenCompose(result -> {
-        if (dryRun || !Deletion.readyToRemove(restStrategy, updated)) {
-          return CompletableFuture.completedFuture(result);
-        }
-        // the last finalizer of an object being deleted (with no grace left) is gone: the deletion completes.
-        // A concurrent writer that got in between completes it itself, so its conflict is fine.
-        long revision = Long.parseLong(ObjectMetaDefaults.metadata(result).path("resourceVersion").asText());
-        return storage.delete(key, revision).handle((d, e) -> e == null
-            ? this.hooks.afterDelete(result).thenApply(released -> result)
-            : CompletableFuture.completedFuture(result)).thenCompose(f -> f);
-      });
+      return afterAdmission(admission.admit(attributes), () -> updateAdmitted(kv, key, namespace, name, part,
+          dryRun, user, changed, current, warnings, auditAnnotations));
     }).handle((obj, e) -> {
       if (e == null) {
         return CompletableFuture.completedFuture(obj);
@@ -432,6 +378,84 @@ public final class ResourceStore {
     }).thenCompose(f -> f);
   }
 
+  /** The rest of an update, after the mutating phase of admission changed {@code changed}. */
+  private CompletableFuture<ObjectNode> updateAdmitted(KeyValue kv, String key, String namespace, String name,
+      Part part, boolean dryRun, UserInfo user, ObjectNode changed, ObjectNode current, Warnings warnings,
+      AuditAnnotations auditAnnotations) {
+    com.fasterxml.jackson.databind.JsonNode newStatus = changed.get("status");
+    ObjectNode updated = defaults.prepareForUpdate(def, changed, current, namespace, name, part == Part.STATUS);
+    switch (part) {
+      case MAIN -> restStrategy.prepareForUpdate(updated, current);
+      case STATUS -> restStrategy.prepareForStatusUpdate(updated, current);
+      case WHOLE -> {
+        if (newStatus != null) {
+          updated.set("status", newStatus);
+        }
+        restStrategy.prepareForUpdate(updated, current);
+      }
+      case FINALIZE -> restStrategy.prepareForFinalize(updated, current);
+      case EPHEMERAL_CONTAINERS, APPROVAL -> {
+        // the subresource's strategy takes what it may change from the written object, its status too
+        if (newStatus != null) {
+          updated.set("status", newStatus);
+        } else {
+          updated.remove("status");
+        }
+        subresourceStrategy(part).prepareForUpdate(updated, current);
+      }
+    }
+    if (strategy != null) {
+      strategy.prepareForUpdate(updated, current, part == Part.STATUS);
+    }
+    if (part == Part.MAIN || part == Part.WHOLE) {
+      // the server's own whole-object writes (a pod's binding) skip the user's update rules, as kube's do
+      validate(updated, part == Part.WHOLE ? null : current, part == Part.WHOLE ? null : warnings);
+    } else if (part.ownStrategy()) {
+      validate(updated, current, warnings, subresourceStrategy(part));
+    } else {
+      ObjectMetaValidator.check(def, updated);
+    }
+    if (strategy != null) {
+      strategy.validate(updated, current, part == Part.STATUS);
+    }
+    ObjectMetaRules.checkNoNewFinalizersWhileDeleting(def, current, updated, name);
+    // compare without the resourceVersion stamp() appended (no copy of the whole object:
+    // current is this call's own, and taking the stamp off and back leaves it as it was)
+    ObjectNode currentMeta = ObjectMetaDefaults.metadata(current);
+    com.fasterxml.jackson.databind.JsonNode stamped = currentMeta.remove("resourceVersion");
+    boolean unchanged = updated.equals(current) || onlyManagedFieldTimesDiffer(updated, current);
+    currentMeta.set("resourceVersion", stamped);
+    if (unchanged) {
+      return CompletableFuture.completedFuture(current);
+    }
+    byte[] checked = storedBytes(updated); // checked readable for a dry run too, before anything is allocated
+    AdmissionAttributes prepared = new AdmissionAttributes(AdmissionAttributes.Operation.UPDATE, def,
+        part.subresource, namespace, name, updated, current, user, dryRun, warnings, auditAnnotations);
+    StoreHooks hooks = part == Part.MAIN || part == Part.WHOLE ? this.hooks : StoreHooks.NONE;
+    return hooks.beginUpdate(updated, current, dryRun).thenCompose(finish -> finishing(finish, () -> {
+      byte[] bytes = hooks == StoreHooks.NONE ? checked : storedBytes(updated); // with what the hook filled in
+      return admission.validate(prepared).thenCompose(admitted -> dryRun
+          ? CompletableFuture.completedFuture(stamp(updated, kv.modRevision()))
+          : storage.update(key, bytes, kv.modRevision()).thenApply(stored -> {
+            stamp(updated, stored.modRevision());
+            if (cacher != null) {
+              cacher.prime(key, stored.modRevision(), updated); // its event need not decode it again
+            }
+            return updated;
+          }));
+    })).thenCompose(result -> {
+      if (dryRun || !Deletion.readyToRemove(restStrategy, updated)) {
+        return CompletableFuture.completedFuture(result);
+      }
+      // the last finalizer of an object being deleted (with no grace left) is gone: the deletion completes.
+      // A concurrent writer that got in between completes it itself, so its conflict is fine.
+      long revision = Long.parseLong(ObjectMetaDefaults.metadata(result).path("resourceVersion").asText());
+      return storage.delete(key, revision).handle((d, e) -> e == null
+          ? this.hooks.afterDelete(result).thenApply(released -> result)
+          : CompletableFuture.completedFuture(result)).thenCompose(f -> f);
+    });
+  }
+
   /**
    * Deletes an object as kube's registry store does (see {@link Deletion} for the rules): checks
    * the preconditions, then removes it, or marks it (deletionTimestamp) when finalizers, a
@@ -440,7 +464,22 @@ public final class ResourceStore {
    */
   CompletableFuture<Deleted> delete(String namespace, String name, DeleteOptions options) {
     restStrategy.checkDelete(name);
-    return delete(namespace, name, options, 0);
+    return delete(namespace, name, options, null, 0);
+  }
+
+  /**
+   * {@link #delete(String, String, DeleteOptions)} on behalf of {@code user}, through admission
+   * (kube's delete validation): the plug-ins that handle deletes see the stored object as
+   * {@code oldObject}, after the preconditions are checked and unless the delete changes nothing.
+   */
+  CompletableFuture<Deleted> delete(String namespace, String name, DeleteOptions options, UserInfo user,
+      Warnings warnings, AuditAnnotations auditAnnotations) {
+    restStrategy.checkDelete(name);
+    return delete(namespace, name, options, new Deleter(user, warnings, auditAnnotations), 0);
+  }
+
+  /** Who deletes, for admission; none for the server's own deletes (timers, eviction), which skip it. */
+  private record Deleter(UserInfo user, Warnings warnings, AuditAnnotations auditAnnotations) {
   }
 
   /**
@@ -452,57 +491,74 @@ public final class ResourceStore {
   public record Deleted(ObjectNode object, boolean gone) {
   }
 
-  private CompletableFuture<Deleted> delete(String namespace, String name, DeleteOptions options, int attempt) {
+  private CompletableFuture<Deleted> delete(String namespace, String name, DeleteOptions options, Deleter deleter,
+      int attempt) {
     String key = def.storageKey(namespace, name);
     return storage.get(key).thenCompose(found -> {
       KeyValue kv = found.orElseThrow(() -> StatusException.notFound(def.group(), def.plural(), name));
       ObjectNode current = stamp(served(kv.value()), kv.modRevision());
       Deletion.checkPreconditions(def, name, current, options);
       Deletion.Plan plan = Deletion.plan(restStrategy, current, options, clock().now());
-      if (plan.marked() == null) {
-        if (options.dryRun()) {
-          return CompletableFuture.completedFuture(new Deleted(current, true));
-        }
-        return storage.delete(key, kv.modRevision())
-            .thenCompose(deleted -> hooks.afterDelete(current))
-            .thenApply(released -> new Deleted(current, true));
+      if (deleter == null || (plan.marked() != null && plan.marked().equals(current))) {
+        return deleteAdmitted(key, namespace, name, options, kv, current, plan);
       }
-      if (options.dryRun() || plan.marked().equals(current)) {
-        return CompletableFuture.completedFuture(new Deleted(plan.marked(), false));
-      }
-      ObjectNode marked = plan.marked();
-      ObjectMetaDefaults.metadata(marked).remove("resourceVersion");
-      return storage.update(key, storedBytes(marked), kv.modRevision()).thenApply(stored -> {
-        if (plan.graceSeconds() > 0) {
-          String uid = ObjectMetaDefaults.metadata(marked).path("uid").asText();
-          clock().schedule(java.time.Duration.ofSeconds(plan.graceSeconds()),
-              () -> delete(namespace, name, DeleteOptions.immediate(uid)));
-        }
-        return new Deleted(stamp(marked, stored.modRevision()), false);
-      });
+      AdmissionAttributes attributes = new AdmissionAttributes(AdmissionAttributes.Operation.DELETE, def, "",
+          namespace, name, null, current, deleter.user(), options.dryRun(), deleter.warnings(),
+          deleter.auditAnnotations());
+      return afterAdmission(admission.admit(attributes), () -> admission.validate(attributes))
+          .thenCompose(admitted -> deleteAdmitted(key, namespace, name, options, kv, current, plan));
     }).handle((obj, e) -> {
       if (e == null) {
         return CompletableFuture.completedFuture(obj);
       }
       if (isStorageConflict(e) && attempt < MAX_ATTEMPTS) {
-        return delete(namespace, name, options, attempt + 1);
+        return delete(namespace, name, options, deleter, attempt + 1);
       }
       return CompletableFuture.<Deleted>failedFuture(StorageErrors.toStatus(e, def, name));
     }).thenCompose(f -> f);
   }
 
+  /** The rest of a delete, once admitted: removes or marks the object as {@code plan} says. */
+  private CompletableFuture<Deleted> deleteAdmitted(String key, String namespace, String name, DeleteOptions options,
+      KeyValue kv, ObjectNode current, Deletion.Plan plan) {
+    if (plan.marked() == null) {
+      if (options.dryRun()) {
+        return CompletableFuture.completedFuture(new Deleted(current, true));
+      }
+      return storage.delete(key, kv.modRevision())
+          .thenCompose(deleted -> hooks.afterDelete(current))
+          .thenApply(released -> new Deleted(current, true));
+    }
+    if (options.dryRun() || plan.marked().equals(current)) {
+      return CompletableFuture.completedFuture(new Deleted(plan.marked(), false));
+    }
+    ObjectNode marked = plan.marked();
+    ObjectMetaDefaults.metadata(marked).remove("resourceVersion");
+    return storage.update(key, storedBytes(marked), kv.modRevision()).thenApply(stored -> {
+      if (plan.graceSeconds() > 0) {
+        String uid = ObjectMetaDefaults.metadata(marked).path("uid").asText();
+        clock().schedule(java.time.Duration.ofSeconds(plan.graceSeconds()),
+            () -> delete(namespace, name, DeleteOptions.immediate(uid), null, 0));
+      }
+      return new Deleted(stamp(marked, stored.modRevision()), false);
+    });
+  }
+
   /**
    * Deletes every object {@code options} select in {@code namespace} ("" for all) with
-   * {@code deleteOptions}, one after the other; returns what each delete answered (objects
-   * still being deleted as marked). Objects gone meanwhile are skipped.
+   * {@code deleteOptions}, one after the other, each through admission on behalf of {@code user};
+   * returns what each delete answered (objects still being deleted as marked). Objects gone
+   * meanwhile are skipped.
    */
   CompletableFuture<java.util.List<ObjectNode>> deleteCollection(String namespace,
-      io.listwatch.api.ListOptions options, DeleteOptions deleteOptions) {
+      io.listwatch.api.ListOptions options, DeleteOptions deleteOptions, UserInfo user, Warnings warnings,
+      AuditAnnotations auditAnnotations) {
     return cacher.list(namespace, options).thenCompose(listed -> {
       java.util.List<ObjectNode> deleted = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
       CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
       for (var item : listed.items()) {
-        chain = chain.thenCompose(v -> delete(item.namespace(), item.name(), deleteOptions).handle((d, e) -> {
+        chain = chain.thenCompose(v -> delete(item.namespace(), item.name(), deleteOptions, user, warnings,
+            auditAnnotations).handle((d, e) -> {
           if (e == null) {
             deleted.add(d.object());
             return null;
@@ -545,7 +601,7 @@ public final class ResourceStore {
       String namespace = meta.path("namespace").asText("");
       String name = meta.path("name").asText();
       clock().schedule(delay.isNegative() ? java.time.Duration.ZERO : delay,
-          () -> delete(namespace, name, DeleteOptions.immediate(uid)));
+          () -> delete(namespace, name, DeleteOptions.immediate(uid), null, 0));
     }
   }
 
@@ -573,7 +629,7 @@ public final class ResourceStore {
 
   /** Deletes an object on behalf of the server itself (garbage collector, namespace controller, timers). */
   public CompletableFuture<Deleted> deleteInternal(String namespace, String name, DeleteOptions options) {
-    return delete(namespace, name, options, 0);
+    return delete(namespace, name, options, null, 0);
   }
 
   /** Updates an object's {@code /status} on behalf of the server itself (controllers). */

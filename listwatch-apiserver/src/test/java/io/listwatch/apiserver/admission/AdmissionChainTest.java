@@ -75,4 +75,61 @@ class AdmissionChainTest {
     assertThatThrownBy(() -> AdmissionChain.of(List.of(plugin("ServiceAccount", false), plugin("ServiceAccount", false))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("given twice");
   }
+
+  @Test
+  void aWaitingMutatingPlugin_holdsBackTheRest_untilItCompletes() {
+    CompletableFuture<Void> answer = new CompletableFuture<>();
+    AdmissionPlugin waiting = new AdmissionPlugin() {
+      @Override
+      public String name() {
+        return "NamespaceLifecycle";
+      }
+
+      @Override
+      public CompletableFuture<Void> admitAsync(AdmissionAttributes a) {
+        calls.add("admit NamespaceLifecycle");
+        return answer;
+      }
+    };
+    AdmissionChain chain = AdmissionChain.of(List.of(waiting, plugin("ServiceAccount", false)));
+
+    CompletableFuture<Void> admitted = chain.admit(createPod(JsonNodeFactory.instance.objectNode()));
+    assertThat(admitted).isNotDone();
+    assertThat(calls).containsExactly("admit NamespaceLifecycle");
+
+    answer.complete(null);
+    assertThat(admitted).isCompleted();
+    assertThat(calls).containsExactly("admit NamespaceLifecycle", "admit ServiceAccount");
+  }
+
+  @Test
+  void deletes_reachOnlyThePluginsThatHandleThem() {
+    AdmissionPlugin deletes = new AdmissionPlugin() {
+      @Override
+      public String name() {
+        return "ValidatingAdmissionWebhook";
+      }
+
+      @Override
+      public boolean handles(AdmissionAttributes.Operation operation) {
+        return true;
+      }
+
+      @Override
+      public CompletableFuture<Void> validate(AdmissionAttributes a) {
+        calls.add("validate " + a.operation() + " of " + a.oldObject().path("metadata").path("name").asText());
+        return CompletableFuture.completedFuture(null);
+      }
+    };
+    AdmissionChain chain = AdmissionChain.of(List.of(plugin("ServiceAccount", false), deletes));
+    ObjectNode stored = JsonNodeFactory.instance.objectNode();
+    stored.putObject("metadata").put("name", "p");
+    AdmissionAttributes delete = new AdmissionAttributes(AdmissionAttributes.Operation.DELETE, PODS, "", "default",
+        "p", null, stored, AdmissionAttributes.SERVER, false);
+
+    chain.admit(delete).join();
+    chain.validate(delete).join();
+
+    assertThat(calls).containsExactly("validate DELETE of p");
+  }
 }

@@ -36,7 +36,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *   <li>{@code io.fabric8.kubernetes.client.KubernetesClient}: fabric8's client (with
  *       {@code io.fabric8:kubernetes-client} on the test classpath);</li>
  *   <li>{@code io.kubernetes.client.openapi.ApiClient}: the official Java client (with
- *       {@code io.kubernetes:client-java} on the test classpath).</li>
+ *       {@code io.kubernetes:client-java} on the test classpath);</li>
+ *   <li>{@link LocalWebhookServer}: the class's webhook server, with the manifests that
+ *       {@link Webhooks @Webhooks} on the class names installed to call it (envtest's webhook
+ *       support); the test says what each path answers.</li>
  * </ul>
  * Each client speaks plain HTTP to the server as the cluster admin, reads no kubeconfig or
  * environment, and uses the namespace {@code default}. The server starts before the class's first
@@ -55,6 +58,18 @@ public final class ApiServerExtension implements BeforeAllCallback, AfterAllCall
   public @interface Tls {
   }
 
+  /**
+   * Starts a {@link LocalWebhookServer} for the test class and installs the webhook
+   * configurations (and CustomResourceDefinitions with conversion webhooks) of these manifest
+   * files or directories, relative to the working directory, pointed at it. Not with {@link Tls}.
+   */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Target(ElementType.TYPE)
+  public @interface Webhooks {
+    /** The manifests to install. */
+    String[] value();
+  }
+
   private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(ApiServerExtension.class);
   private static final String FABRIC8 = "io.fabric8.kubernetes.client.KubernetesClient";
   private static final String OFFICIAL = "io.kubernetes.client.openapi.ApiClient";
@@ -65,7 +80,13 @@ public final class ApiServerExtension implements BeforeAllCallback, AfterAllCall
     if (context.getRequiredTestClass().isAnnotationPresent(Tls.class)) {
       builder.tls();
     }
-    context.getStore(NS).put("fixture", new Fixture(builder.build().start()));
+    Fixture fixture = new Fixture(builder.build().start());
+    context.getStore(NS).put("fixture", fixture);
+    Webhooks webhooks = context.getRequiredTestClass().getAnnotation(Webhooks.class);
+    if (webhooks != null) {
+      fixture.webhooks().install((KubeClient) fixture.client(KubeClient.class),
+          java.util.Arrays.stream(webhooks.value()).map(java.nio.file.Path::of).toArray(java.nio.file.Path[]::new));
+    }
   }
 
   @Override
@@ -79,8 +100,8 @@ public final class ApiServerExtension implements BeforeAllCallback, AfterAllCall
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    return type == ApiServer.class || type == KubeClient.class || type.getName().equals(FABRIC8)
-        || type.getName().equals(OFFICIAL);
+    return type == ApiServer.class || type == KubeClient.class || type == LocalWebhookServer.class
+        || type.getName().equals(FABRIC8) || type.getName().equals(OFFICIAL);
   }
 
   @Override
@@ -89,6 +110,9 @@ public final class ApiServerExtension implements BeforeAllCallback, AfterAllCall
     Class<?> type = parameter.getParameter().getType();
     if (type == ApiServer.class) {
       return fixture.server;
+    }
+    if (type == LocalWebhookServer.class) {
+      return fixture.webhooks();
     }
     if (fixture.server.url().startsWith("https:")) {
       throw new org.junit.jupiter.api.extension.ParameterResolutionException(
@@ -116,9 +140,18 @@ public final class ApiServerExtension implements BeforeAllCallback, AfterAllCall
     private KubeClient ours;
     private Object fabric8;
     private Object official;
+    private LocalWebhookServer webhooks;
 
     Fixture(ApiServer server) {
       this.server = server;
+    }
+
+    synchronized LocalWebhookServer webhooks() {
+      if (webhooks == null) {
+        webhooks = LocalWebhookServer.start();
+        clients.add(webhooks);
+      }
+      return webhooks;
     }
 
     synchronized Object client(Class<?> type) {

@@ -11,7 +11,8 @@ import io.listwatch.testsupport.ModuleArchitecture;
  * {@code internal} package used from outside its parent (the fake uses the client's REST
  * implementation from under {@code io.listwatch.client}, which is allowed), and, as for the
  * core it runs, no transport in the fake: only {@link ApiServerExtension} (which starts the
- * whole server) and the peer clients it makes reach the network server.
+ * whole server), the peer clients it makes and {@link LocalWebhookServer} (which uses the
+ * server's certificate authority) reach the network server.
  */
 @AnalyzeClasses(locations = ModuleArchitecture.MainClasses.class, importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
@@ -26,6 +27,7 @@ class ArchitectureTest {
   @ArchTest
   static final ArchRule the_fake_has_no_transport = com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses()
       .that(com.tngtech.archunit.base.DescribedPredicate.describe("are not the server extension",
-          c -> !c.getName().startsWith(ApiServerExtension.class.getName()) && !c.getSimpleName().equals("PeerClients")))
+          c -> !c.getName().startsWith(ApiServerExtension.class.getName()) && !c.getSimpleName().equals("PeerClients")
+              && !c.getName().startsWith(LocalWebhookServer.class.getName())))
       .should().dependOnClassesThat().resideInAnyPackage("io.netty..", "io.listwatch.server..");
 }
