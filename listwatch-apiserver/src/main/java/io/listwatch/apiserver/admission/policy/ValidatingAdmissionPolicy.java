@@ -82,6 +82,12 @@ public final class ValidatingAdmissionPolicy implements AdmissionPlugin {
     this.listers = listers;
   }
 
+  /** Creates, updates and deletes: a policy's rules say which it checks. */
+  @Override
+  public boolean handles(AdmissionAttributes.Operation operation) {
+    return true;
+  }
+
   @Override
   public CompletableFuture<Void> validate(AdmissionAttributes a) {
     try {

@@ -119,6 +119,27 @@ class ValidatingAdmissionPolicyEndToEndTest {
   }
 
   @Test
+  void delete_isChecked_withTheStoredObjectAsOldObject() {
+    created(POLICIES, """
+        {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy",
+         "metadata":{"name":"no-delete-protected"},
+         "spec":{"matchConstraints":{"resourceRules":[{"apiGroups":["apps"],"apiVersions":["v1"],
+            "operations":["DELETE"],"resources":["deployments"]}]},
+          "validations":[{"expression":"object == null && !('protected' in oldObject.metadata.labels)",
+            "message":"protected deployments may not be deleted"}]}}""");
+    created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]").replace("demo-policy.example.com", "no-delete-protected"));
+    created(DEPLOYMENTS.formatted("test"), deployment("open", 1));
+    created(DEPLOYMENTS.formatted("test"), deployment("kept", 1).replace("\"app\":\"nginx\"}},", "\"app\":\"nginx\",\"protected\":\"yes\"}},"));
+    synced();
+    assertThat(core.send("DELETE", DEPLOYMENTS.formatted("test") + "/open", Map.of(), null).code()).isEqualTo(200);
+    StatusException e = core.refusal("DELETE", DEPLOYMENTS.formatted("test") + "/kept", Map.of(), null);
+    assertThat(e.code()).isEqualTo(422);
+    assertThat(e.status().message()).isEqualTo("deployments.apps \"kept\" is forbidden: ValidatingAdmissionPolicy"
+        + " 'no-delete-protected' with binding 'demo-binding-test.example.com' denied request:"
+        + " protected deployments may not be deleted");
+  }
+
+  @Test
   void warn_letsTheWriteThrough_withKubesWarningHeader() {
     created(POLICIES, DEMO_POLICY);
     created(BINDINGS, DEMO_BINDING.formatted("[\"Warn\",\"Audit\"]"));
