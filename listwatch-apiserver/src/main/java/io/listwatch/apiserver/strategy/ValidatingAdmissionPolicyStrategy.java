@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Status;
 import io.listwatch.api.validation.NameSyntax;
 import io.listwatch.apiserver.apiextensions.cel.AdmissionExpression;
-import io.listwatch.apiserver.apiextensions.cel.AdmissionExpression.Declarations;
+import io.listwatch.apiserver.apiextensions.cel.AdmissionCompiler;
 import io.listwatch.apiserver.apiextensions.cel.AdmissionExpression.ReturnType;
 import io.listwatch.apiserver.validation.FieldErrors;
 import java.util.HashSet;
@@ -104,7 +104,7 @@ final class ValidatingAdmissionPolicyStrategy implements RestStrategy {
     }
     matchConditions(spec.path("matchConditions"), hasParams, errors);
     JsonNode variables = spec.path("variables");
-    Declarations d = new Declarations(hasParams, !variables.isEmpty());
+    AdmissionCompiler d = AdmissionCompiler.of(hasParams, !variables.isEmpty());
     for (int i = 0; i < variables.size(); i++) {
       variable(variables.get(i), d, "spec.variables[" + i + "]", errors);
     }
@@ -181,7 +181,7 @@ final class ValidatingAdmissionPolicyStrategy implements RestStrategy {
       errors.add(FieldErrors.tooMany(path, conditions.size(), MAX_MATCH_CONDITIONS));
     }
     Set<String> names = new HashSet<>();
-    Declarations d = new Declarations(hasParams, false);
+    AdmissionCompiler d = AdmissionCompiler.of(hasParams, false);
     for (int i = 0; i < conditions.size(); i++) {
       JsonNode c = conditions.get(i);
       String at = path + "[" + i + "]";
@@ -205,7 +205,7 @@ final class ValidatingAdmissionPolicyStrategy implements RestStrategy {
     }
   }
 
-  private static void variable(JsonNode v, Declarations d, String at, List<Status.Cause> errors) {
+  private static void variable(JsonNode v, AdmissionCompiler d, String at, List<Status.Cause> errors) {
     String name = v.path("name").asText("");
     if (name.isBlank()) {
       errors.add(FieldErrors.required(at + ".name", "name is not specified"));
@@ -216,11 +216,15 @@ final class ValidatingAdmissionPolicyStrategy implements RestStrategy {
     if (expression.isBlank()) {
       errors.add(FieldErrors.required(at + ".expression", "expression is not specified"));
     } else {
-      compile(expression, ReturnType.ANY, d, at + ".expression", errors);
+      try {
+        d.compileVariable(name, expression);
+      } catch (AdmissionExpression.CompileError e) {
+        errors.add(FieldErrors.invalid(at + ".expression", expression, e.getMessage()));
+      }
     }
   }
 
-  private static void validation(JsonNode v, Declarations d, String at, List<Status.Cause> errors) {
+  private static void validation(JsonNode v, AdmissionCompiler d, String at, List<Status.Cause> errors) {
     String expression = v.path("expression").asText("");
     if (expression.isBlank()) {
       errors.add(FieldErrors.required(at + ".expression", "expression is not specified"));
@@ -245,7 +249,7 @@ final class ValidatingAdmissionPolicyStrategy implements RestStrategy {
     }
   }
 
-  private static void auditAnnotation(String policyName, JsonNode a, Declarations d, String at,
+  private static void auditAnnotation(String policyName, JsonNode a, AdmissionCompiler d, String at,
       List<Status.Cause> errors) {
     String key = a.path("key").asText("");
     if (!policyName.isEmpty()) {
@@ -263,17 +267,17 @@ final class ValidatingAdmissionPolicyStrategy implements RestStrategy {
           "must not exceed " + MAX_VALUE_EXPRESSION_LENGTH + " bytes in length"));
     } else {
       try {
-        AdmissionExpression.compile(value, ReturnType.STRING_OR_NULL, d);
+        d.compile(value, ReturnType.STRING_OR_NULL);
       } catch (AdmissionExpression.CompileError e) {
         errors.add(FieldErrors.invalid(at + ".valueExpression", a.path("valueExpression").asText(""), e.getMessage()));
       }
     }
   }
 
-  private static void compile(String expression, ReturnType type, Declarations d, String at,
+  private static void compile(String expression, ReturnType type, AdmissionCompiler d, String at,
       List<Status.Cause> errors) {
     try {
-      AdmissionExpression.compile(expression, type, d);
+      d.compile(expression, type);
     } catch (AdmissionExpression.CompileError e) {
       errors.add(FieldErrors.invalid(at, expression, e.getMessage()));
     }

@@ -3,7 +3,7 @@ package io.listwatch.apiserver.admission.policy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.listwatch.apiserver.apiextensions.cel.AdmissionExpression;
 import io.listwatch.apiserver.apiextensions.cel.AdmissionExpression.CompileError;
-import io.listwatch.apiserver.apiextensions.cel.AdmissionExpression.Declarations;
+import io.listwatch.apiserver.apiextensions.cel.AdmissionCompiler;
 import io.listwatch.apiserver.apiextensions.cel.AdmissionExpression.EvaluationError;
 import io.listwatch.apiserver.apiextensions.cel.AdmissionExpression.ReturnType;
 import java.util.ArrayList;
@@ -31,9 +31,17 @@ final class CompiledPolicy {
   /** One expression of the policy, compiled, or the reason it did not compile. */
   record Compiled(String text, AdmissionExpression expression, String error) {
 
-    static Compiled of(String text, ReturnType type, Declarations d) {
+    static Compiled of(String text, ReturnType type, AdmissionCompiler compiler) {
       try {
-        return new Compiled(text, AdmissionExpression.compile(text, type, d), null);
+        return new Compiled(text, compiler.compile(text, type), null);
+      } catch (CompileError e) {
+        return new Compiled(text, null, e.getMessage());
+      }
+    }
+
+    static Compiled variable(String name, String text, AdmissionCompiler compiler) {
+      try {
+        return new Compiled(text, compiler.compileVariable(name, text), null);
       } catch (CompileError e) {
         return new Compiled(text, null, e.getMessage());
       }
@@ -83,9 +91,10 @@ final class CompiledPolicy {
   CompiledPolicy(JsonNode policy) {
     JsonNode spec = policy.path("spec");
     this.failurePolicy = spec.path("failurePolicy").asText("Fail");
-    Declarations d = new Declarations(spec.path("paramKind").isObject(), !spec.path("variables").isEmpty());
+    AdmissionCompiler d = AdmissionCompiler.of(spec.path("paramKind").isObject(), !spec.path("variables").isEmpty());
     for (JsonNode v : spec.path("variables")) {
-      variables.put(v.path("name").asText(""), Compiled.of(v.path("expression").asText(""), ReturnType.ANY, d));
+      String name = v.path("name").asText("");
+      variables.put(name, Compiled.variable(name, v.path("expression").asText(""), d));
     }
     for (JsonNode m : spec.path("matchConditions")) {
       matchConditions.add(new MatchCondition(m.path("name").asText(""),

@@ -1,17 +1,10 @@
 package io.listwatch.apiserver.apiextensions.cel;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cel.bundle.Cel;
-import dev.cel.bundle.CelBuilder;
-import dev.cel.common.CelAbstractSyntaxTree;
-import dev.cel.common.CelValidationException;
-import dev.cel.common.CelValidationResult;
 import dev.cel.common.types.CelType;
-import dev.cel.common.types.MapType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -19,11 +12,8 @@ import java.util.Map;
  * validations, messageExpressions, auditAnnotations, matchConditions and variables): kube's
  * {@code plugin/cel} compiler, on the same libraries as CRD rules ({@link KubeCelLibrary}).
  *
- * <p>Variables, all typed {@code dyn} as kube's unstructured objects are: {@code object},
- * {@code oldObject}, {@code request}, {@code namespaceObject}, {@code params} (only declared when
- * the policy has a {@code paramKind}) and {@code variables} (a map, only declared when the
- * policy has variables). kube's {@code authorizer} is not declared. Values are given to
- * {@link #evaluate} as CEL values ({@link #value} makes them from JSON).
+ * Compiled by an {@link AdmissionCompiler}, which says what the expression may refer to. Values
+ * are given to {@link #evaluate} as CEL values ({@link #value} makes them from JSON).
  *
  * <p>Immutable and thread-safe: one compiled expression is evaluated concurrently.
  */
@@ -46,6 +36,10 @@ public final class AdmissionExpression {
       this.mismatch = mismatch;
     }
 
+    String mismatch() {
+      return mismatch;
+    }
+
     boolean accepts(CelType type) {
       return switch (this) {
         case BOOL -> type.equals(SimpleType.BOOL);
@@ -56,61 +50,19 @@ public final class AdmissionExpression {
     }
   }
 
-  /** The variables an expression may use: which of the optional ones are declared. */
-  public record Declarations(boolean hasParams, boolean hasVariables) {
-  }
-
-  private static final Map<Declarations, Cel> ENVIRONMENTS = new java.util.concurrent.ConcurrentHashMap<>();
-
   private final String text;
   private final CelRuntime.Program program;
+  private final CelType resultType;
 
-  private AdmissionExpression(String text, CelRuntime.Program program) {
+  AdmissionExpression(String text, CelRuntime.Program program, CelType resultType) {
     this.text = text;
     this.program = program;
+    this.resultType = resultType;
   }
 
-  /**
-   * Compiles {@code text}.
-   *
-   * @throws CompileError with kube's detail ({@code compilation failed: ...},
-   *     {@code must evaluate to bool})
-   */
-  public static AdmissionExpression compile(String text, ReturnType type, Declarations declarations)
-      throws CompileError {
-    Cel cel = ENVIRONMENTS.computeIfAbsent(declarations, AdmissionExpression::environment);
-    CelValidationResult compiled = cel.compile(text);
-    if (compiled.hasError()) {
-      throw new CompileError("compilation failed: " + compiled.getErrorString());
-    }
-    CelAbstractSyntaxTree ast;
-    try {
-      ast = compiled.getAst();
-    } catch (CelValidationException e) {
-      throw new CompileError("compilation failed: " + e.getMessage());
-    }
-    if (!type.accepts(ast.getResultType())) {
-      throw new CompileError(type.mismatch);
-    }
-    try {
-      return new AdmissionExpression(text, cel.createProgram(ast));
-    } catch (CelEvaluationException e) {
-      throw new CompileError("program instantiation failed: " + e.getMessage());
-    }
-  }
-
-  private static Cel environment(Declarations d) {
-    CelBuilder b = KubeCelLibrary.BASE.toCelBuilder();
-    for (String name : List.of("object", "oldObject", "request", "namespaceObject")) {
-      b.addVar(name, SimpleType.DYN);
-    }
-    if (d.hasParams()) {
-      b.addVar("params", SimpleType.DYN);
-    }
-    if (d.hasVariables()) {
-      b.addVar("variables", MapType.create(SimpleType.STRING, SimpleType.DYN));
-    }
-    return b.build();
+  /** The type the checker gave the expression's result. */
+  CelType resultType() {
+    return resultType;
   }
 
   /** The expression as written. */
@@ -163,7 +115,7 @@ public final class AdmissionExpression {
   public static final class CompileError extends Exception {
     private static final long serialVersionUID = 1L;
 
-    CompileError(String detail) {
+    public CompileError(String detail) {
       super(detail, null, false, false);
     }
   }
