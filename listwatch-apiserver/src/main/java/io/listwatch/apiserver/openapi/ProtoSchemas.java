@@ -12,6 +12,7 @@ import io.kubernetes.client.proto.Resource;
 import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
 import io.kubernetes.client.proto.V1Apiextensions;
+import io.kubernetes.client.proto.V1Admissionregistration;
 import io.kubernetes.client.proto.V1Apps;
 import io.kubernetes.client.proto.V1Authentication;
 import io.kubernetes.client.proto.V1Authorization;
@@ -104,7 +105,7 @@ public final class ProtoSchemas {
       V1Networking.getDescriptor(), V1Policy.getDescriptor(), V1Rbac.getDescriptor(),
       V1Scheduling.getDescriptor(), V1Storage.getDescriptor(), V1Apiextensions.getDescriptor(),
       V1Node.getDescriptor(), V1Flowcontrol.getDescriptor(),
-      V1Certificates.getDescriptor());
+      V1Certificates.getDescriptor(), V1Admissionregistration.getDescriptor());
   }
 
   /** The package kube's OpenAPI names apiextensions' definitions in (the proto package has '_'). */
