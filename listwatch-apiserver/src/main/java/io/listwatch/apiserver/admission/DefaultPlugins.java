@@ -41,7 +41,7 @@ public final class DefaultPlugins {
     plugins.add(new PodSecurity(listers));
     plugins.add(new LimitRanger(listers));
     plugins.add(new ResourceQuota(listers, quotas));
-    plugins.add(new io.listwatch.apiserver.admission.policy.ValidatingAdmissionPolicy(listers));
+    plugins.add(new ValidatingAdmissionPolicy(listers));
     return AdmissionChain.of(plugins);
   }
 }

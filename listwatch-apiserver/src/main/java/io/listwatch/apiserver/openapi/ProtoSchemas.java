@@ -124,7 +124,9 @@ public final class ProtoSchemas {
         "io.k8s.api.core.v1.EphemeralContainer", Set.of("ephemeralContainerCommon"),
         "io.k8s.api.core.v1.Probe", Set.of("handler"),
         "io.k8s.api.core.v1.VolumeMountStatus", Set.of("volumeStatus"),
-        "io.k8s.api.networking.v1.IngressRule", Set.of("ingressRuleValue")));
+        "io.k8s.api.networking.v1.IngressRule", Set.of("ingressRuleValue"),
+        "io.k8s.api.admissionregistration.v1.NamedRuleWithOperations", Set.of("ruleWithOperations"),
+        "io.k8s.api.admissionregistration.v1.RuleWithOperations", Set.of("rule")));
     // the LocalObjectReference (its "name") of key selectors and sources
     for (String kind : java.util.List.of("ConfigMapEnvSource", "ConfigMapKeySelector", "ConfigMapProjection",
         "ConfigMapVolumeSource", "SecretEnvSource", "SecretKeySelector", "SecretProjection")) {

@@ -70,7 +70,8 @@ class ResourceRegistryTest {
         "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "CronJob", "Job", "IngressClass", "Ingress",
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
         "RoleBinding", "Role", "CSIDriver", "CSINode", "CSIStorageCapacity", "StorageClass", "VolumeAttachment",
-        "CertificateSigningRequest", "CustomResourceDefinition", "PriorityClass", "Lease", "RuntimeClass", "EndpointSlice",
+        "CertificateSigningRequest", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding",
+        "CustomResourceDefinition", "PriorityClass", "Lease", "RuntimeClass", "EndpointSlice",
         "FlowSchema", "PriorityLevelConfiguration");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
       assertThat(d.listKind()).isEqualTo(d.kind() + "List");
@@ -105,6 +106,7 @@ class ResourceRegistryTest {
         Map.entry("csidrivers", List.of()), Map.entry("csinodes", List.of()),
         Map.entry("csistoragecapacities", List.of()), Map.entry("volumeattachments", List.of()),
         Map.entry("certificatesigningrequests", List.of("csr")),
+        Map.entry("validatingadmissionpolicies", List.of()), Map.entry("validatingadmissionpolicybindings", List.of()),
         Map.entry("prioritylevelconfigurations", List.of()), Map.entry("flowschemas", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
@@ -125,7 +127,8 @@ class ResourceRegistryTest {
             "selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews", "clusterrolebindings",
             "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions",
             "ingressclasses", "runtimeclasses", "csidrivers", "csinodes", "volumeattachments",
-            "prioritylevelconfigurations", "flowschemas", "certificatesigningrequests");
+            "prioritylevelconfigurations", "flowschemas", "certificatesigningrequests",
+            "validatingadmissionpolicies", "validatingadmissionpolicybindings");
   }
 
   @Test
@@ -136,7 +139,7 @@ class ResourceRegistryTest {
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "poddisruptionbudgets",
             "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions",
             "replicationcontrollers", "volumeattachments", "prioritylevelconfigurations", "flowschemas",
-            "certificatesigningrequests");
+            "certificatesigningrequests", "validatingadmissionpolicies");
   }
 
   @Test
@@ -144,7 +147,8 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).filteredOn(ResourceDefinition::tracksGeneration)
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("deployments", "replicasets",
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "networkpolicies", "poddisruptionbudgets",
-            "customresourcedefinitions", "replicationcontrollers", "prioritylevelconfigurations", "flowschemas");
+            "customresourcedefinitions", "replicationcontrollers", "prioritylevelconfigurations", "flowschemas",
+            "validatingadmissionpolicies", "validatingadmissionpolicybindings");
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.listwatch.apiserver.admission.policy;
+package io.listwatch.apiserver.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
-import io.listwatch.apiserver.admission.AdmissionAttributes;
-import io.listwatch.apiserver.admission.AdmissionPlugin;
-import io.listwatch.apiserver.admission.Listers;
 import io.listwatch.apiserver.apiextensions.cel.AdmissionExpression;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import java.util.ArrayList;
@@ -31,8 +28,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <h2>Dispatch</h2>
  * For each policy (by name) whose {@code matchConstraints} match the request
- * ({@link MatchResources}), for each of its bindings (by name) whose {@code matchResources}
- * match, for each param the binding selects ({@link ParamSource}), the policy is evaluated
+ * ({@link PolicyMatcher}), for each of its bindings (by name) whose {@code matchResources}
+ * match, for each param the binding selects ({@link PolicyParams}), the policy is evaluated
  * ({@link CompiledPolicy}). A failed validation acts as the binding's
  * {@code validationActions} say:
  * <ul>
@@ -121,17 +118,17 @@ public final class ValidatingAdmissionPolicy implements AdmissionPlugin {
         continue;
       }
       JsonNode spec = policy.path("spec");
-      if (!MatchResources.matches(spec.path("matchConstraints"), a, listers)) {
+      if (!PolicyMatcher.matches(spec.path("matchConstraints"), a, listers)) {
         continue;
       }
       String failurePolicy = spec.path("failurePolicy").asText("Fail");
       JsonNode paramKind = spec.get("paramKind");
       Optional<ResourceDefinition> paramResource = Optional.empty();
       if (paramKind != null && paramKind.isObject()) {
-        paramResource = ParamSource.resolve(paramKind);
+        paramResource = PolicyParams.resolve(paramKind);
         if (paramResource.isEmpty()) {
           configError(failurePolicy, name(policy), null, "failed to configure policy: failed to find resource"
-              + " referenced by paramKind: '" + ParamSource.gvkString(paramKind) + "'", denials);
+              + " referenced by paramKind: '" + PolicyParams.gvkString(paramKind) + "'", denials);
           continue;
         }
       } else {
@@ -140,22 +137,22 @@ public final class ValidatingAdmissionPolicy implements AdmissionPlugin {
       CompiledPolicy evaluator = compiled(policy);
       Map<String, List<String>> annotations = new LinkedHashMap<>();
       for (ObjectNode binding : policyBindings) {
-        if (!MatchResources.matches(binding.path("spec").get("matchResources"), a, listers)) {
+        if (!PolicyMatcher.matches(binding.path("spec").get("matchResources"), a, listers)) {
           continue;
         }
         List<ObjectNode> params;
         try {
-          params = ParamSource.collect(paramKind, paramResource.orElse(null), binding.path("spec").get("paramRef"),
+          params = PolicyParams.collect(paramKind, paramResource.orElse(null), binding.path("spec").get("paramRef"),
               a.namespace(), listers);
-        } catch (ParamSource.ConfigurationError e) {
+        } catch (PolicyParams.ConfigurationError e) {
           configError(failurePolicy, name(policy), name(binding), "failed to configure binding: " + e.getMessage(),
               denials);
           continue;
         }
         if (request == null) {
-          request = RequestVariables.request(a);
+          request = PolicyRequest.request(a);
         }
-        Object namespaceObject = RequestVariables.namespaceObject(a, listers);
+        Object namespaceObject = PolicyRequest.namespaceObject(a, listers);
         for (ObjectNode param : params) {
           Map<String, Object> vars = new HashMap<>();
           vars.put("object", a.object() == null ? AdmissionExpression.nullValue() : AdmissionExpression.value(a.object()));

@@ -1,10 +1,9 @@
-package io.listwatch.apiserver.admission.policy;
+package io.listwatch.apiserver.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.LabelSelector;
 import io.listwatch.api.StatusException;
-import io.listwatch.apiserver.admission.Listers;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import io.listwatch.apiserver.registry.ResourceRegistry;
 import java.util.ArrayList;
@@ -25,11 +24,11 @@ import java.util.Optional;
  *
  * <p>Stateless; thread-safe.
  */
-final class ParamSource {
+final class PolicyParams {
 
   private static final ResourceRegistry BUILTINS = ResourceRegistry.builtins();
 
-  private ParamSource() {
+  private PolicyParams() {
   }
 
   /** The resource {@code paramKind} names, if this server can read it. */
@@ -88,7 +87,7 @@ final class ParamSource {
         throw new ConfigurationError(e.getMessage());
       }
       for (ObjectNode p : listers.list(paramResource.group(), paramResource.plural(), readNamespace)) {
-        if (s.matches(MatchResources.labels(p))) {
+        if (s.matches(PolicyMatcher.labels(p))) {
           params.add(p);
         }
       }

@@ -1,13 +1,10 @@
-package io.listwatch.apiserver.admission.policy;
+package io.listwatch.apiserver.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.StatusException;
 import io.listwatch.apiserver.InMemoryCore;
-import io.listwatch.apiserver.admission.AdmissionAttributes;
-import io.listwatch.apiserver.admission.Listers;
-import io.listwatch.apiserver.admission.Warnings;
 import io.listwatch.apiserver.registry.ResourceRegistry;
 import io.listwatch.apiserver.request.AuditAnnotations;
 import java.util.ArrayList;

@@ -1,9 +1,7 @@
-package io.listwatch.apiserver.admission.policy;
+package io.listwatch.apiserver.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.listwatch.apiserver.admission.AdmissionAttributes;
-import io.listwatch.apiserver.admission.Listers;
 import io.listwatch.apiserver.apiextensions.cel.AdmissionExpression;
 import io.listwatch.apiserver.registry.ResourceDefinition;
 import java.util.LinkedHashMap;
@@ -24,9 +22,9 @@ import java.util.UUID;
  *
  * <p>Stateless; thread-safe.
  */
-final class RequestVariables {
+final class PolicyRequest {
 
-  private RequestVariables() {
+  private PolicyRequest() {
   }
 
   static Map<String, Object> request(AdmissionAttributes a) {

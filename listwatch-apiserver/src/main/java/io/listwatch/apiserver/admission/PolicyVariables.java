@@ -1,4 +1,4 @@
-package io.listwatch.apiserver.admission.policy;
+package io.listwatch.apiserver.admission;
 
 import io.listwatch.apiserver.apiextensions.cel.AdmissionExpression.EvaluationError;
 import java.util.AbstractMap;
@@ -15,13 +15,13 @@ import java.util.Set;
  *
  * <p>Confined to the thread evaluating one policy for one request.
  */
-final class Composition extends AbstractMap<String, Object> {
+final class PolicyVariables extends AbstractMap<String, Object> {
 
   private final Map<String, CompiledPolicy.Compiled> variables;
   private final Map<String, Object> activation;
   private final Map<String, Object> values = new HashMap<>();
 
-  Composition(Map<String, CompiledPolicy.Compiled> variables, Map<String, Object> activation) {
+  PolicyVariables(Map<String, CompiledPolicy.Compiled> variables, Map<String, Object> activation) {
     this.variables = variables;
     this.activation = activation;
   }

@@ -1,4 +1,4 @@
-package io.listwatch.apiserver.admission.policy;
+package io.listwatch.apiserver.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

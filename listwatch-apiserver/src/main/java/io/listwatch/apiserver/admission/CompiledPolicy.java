@@ -1,4 +1,4 @@
-package io.listwatch.apiserver.admission.policy;
+package io.listwatch.apiserver.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.listwatch.apiserver.apiextensions.cel.AdmissionExpression;
@@ -22,7 +22,7 @@ import java.util.Map;
  * (false: a denial with the messageExpression's result, else the message, else
  * {@code failed expression: <expression>}; an error: a denial under {@code failurePolicy:
  * Fail}), then the auditAnnotations. Variables ({@code variables.<name>}) are evaluated lazily,
- * at most once per evaluation ({@link Composition}).
+ * at most once per evaluation ({@link PolicyVariables}).
  *
  * <p>Immutable and thread-safe.
  */
@@ -123,7 +123,7 @@ final class CompiledPolicy {
    */
   Result validate(Map<String, Object> bindings) {
     Map<String, Object> activation = new java.util.HashMap<>(bindings);
-    activation.put("variables", new Composition(variables, activation));
+    activation.put("variables", new PolicyVariables(variables, activation));
     String matchError = matchConditionsError(activation);
     if (matchError == null) {
       return Result.NONE;

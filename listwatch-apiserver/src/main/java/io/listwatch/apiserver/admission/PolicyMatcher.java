@@ -1,16 +1,14 @@
-package io.listwatch.apiserver.admission.policy;
+package io.listwatch.apiserver.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.LabelSelector;
-import io.listwatch.apiserver.admission.AdmissionAttributes;
-import io.listwatch.apiserver.admission.Listers;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * Whether a write falls within a {@code MatchResources} (a policy's {@code matchConstraints}, a
+ * Whether a write falls within a {@code PolicyMatcher} (a policy's {@code matchConstraints}, a
  * binding's {@code matchResources}): kube's {@code policy/matching.Matcher}. In kube's order: the
  * {@code namespaceSelector} (on the labels of the request's namespace; a cluster-scoped object
  * other than a Namespace always passes, a Namespace is matched on its own labels), the
@@ -25,9 +23,9 @@ import java.util.Map;
  *
  * <p>Stateless; thread-safe.
  */
-final class MatchResources {
+final class PolicyMatcher {
 
-  private MatchResources() {
+  private PolicyMatcher() {
   }
 
   /** Whether {@code a} falls within {@code matchResources} (null or missing: every request). */
