@@ -112,6 +112,7 @@ public final class ValidatingAdmissionPolicy implements AdmissionPlugin {
     forget(policies);
     List<Denial> denials = new ArrayList<>();
     Map<String, Object> request = null;
+    Object namespaceObject = null;
     for (ObjectNode policy : policies) {
       List<ObjectNode> policyBindings = byPolicy.get(name(policy));
       if (policyBindings == null) {
@@ -151,8 +152,8 @@ public final class ValidatingAdmissionPolicy implements AdmissionPlugin {
         }
         if (request == null) {
           request = PolicyRequest.request(a);
+          namespaceObject = PolicyRequest.namespaceObject(a, listers);
         }
-        Object namespaceObject = PolicyRequest.namespaceObject(a, listers);
         for (ObjectNode param : params) {
           Map<String, Object> vars = new HashMap<>();
           vars.put("object", a.object() == null ? AdmissionExpression.nullValue() : AdmissionExpression.value(a.object()));
