@@ -285,6 +285,24 @@ class ValidatingAdmissionPolicyEndToEndTest {
     assertThat(policy.at("/spec/matchConstraints/resourceRules/0/scope").asText()).isEqualTo("*");
     assertThat(policy.at("/metadata/generation").asLong()).isEqualTo(1);
 
+    String full = """
+        {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy",
+         "metadata":{"name":"full"},
+         "spec":{"failurePolicy":"Ignore","paramKind":{"apiVersion":"v1","kind":"ConfigMap"},
+          "matchConstraints":{"matchPolicy":"Exact","namespaceSelector":{"matchLabels":{"a":"b"}},
+            "objectSelector":{"matchExpressions":[{"key":"x","operator":"Exists"}]},
+            "resourceRules":[{"apiGroups":["apps"],"apiVersions":["v1"],"operations":["CREATE"],
+              "resources":["deployments","deployments/scale"],"resourceNames":["a"],"scope":"Namespaced"}],
+            "excludeResourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["*"],"resources":["pods"],"scope":"*"}]},
+          "matchConditions":[{"name":"m","expression":"true"}],
+          "variables":[{"name":"v","expression":"1"}],
+          "validations":[{"expression":"variables.v == 1","message":"m","messageExpression":"'x'","reason":"Forbidden"}],
+          "auditAnnotations":[{"key":"k","valueExpression":"'v'"}]}}""";
+    created(POLICIES, full);
+    var stored = io.listwatch.apiserver.strategy.StrategyCasesAccess.body(core.send("GET", POLICIES + "/full", Map.of(), null));
+    assertThat(stored.get("spec")).isEqualTo(InMemoryCore.json(full).get("spec"));
+    assertThat(stored.at("/status").isMissingNode() || stored.at("/status").isEmpty()).isTrue();
+
     StatusException invalid = core.refusal("POST", BINDINGS, Map.of(), """
         {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding",
          "metadata":{"name":"b"},"spec":{"policyName":"demo-policy.example.com"}}""");
