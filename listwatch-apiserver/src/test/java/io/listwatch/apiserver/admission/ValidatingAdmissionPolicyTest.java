@@ -93,7 +93,7 @@ class ValidatingAdmissionPolicyTest {
   void auditAnnotations_arePublishedUnderThePolicysName() {
     add("validatingadmissionpolicies", policy("demo-policy.example.com", """
         "auditAnnotations":[{"key":"high-replica-count",
-          "valueExpression":"object.spec.replicas > 50 ? 'Deployment spec.replicas set to ' + string(object.spec.replicas) : ''"}]"""));
+          "valueExpression":"object.spec.replicas > 50 ? 'Deployment spec.replicas set to ' + string(object.spec.replicas) : null"}]"""));
     add("validatingadmissionpolicybindings", binding("b", "demo-policy.example.com", "[\"Audit\"]"));
     AdmissionAttributes big = create("d", 60, Map.of());
     assertThat(refusal(big)).isNull();

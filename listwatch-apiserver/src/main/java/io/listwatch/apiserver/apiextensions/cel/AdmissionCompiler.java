@@ -6,6 +6,8 @@ import com.google.common.collect.ImmutableSet;
 import dev.cel.bundle.Cel;
 import dev.cel.bundle.CelBuilder;
 import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelFunctionDecl;
+import dev.cel.common.CelOverloadDecl;
 import dev.cel.common.CelValidationException;
 import dev.cel.common.CelValidationResult;
 import dev.cel.common.types.CelType;
@@ -133,8 +135,21 @@ public final class AdmissionCompiler {
     return environment;
   }
 
+  /**
+   * cel-go's checker lets a conditional join a string with {@code null} (kube's documented
+   * audit annotation {@code cond ? 'text' : null}); CEL-Java's does not, so the admission
+   * environment declares those two forms of {@code _?_:_}, under the standard overload's id
+   * ({@code conditional}) so that the runtime evaluates them as every conditional: lazily, only
+   * the branch taken.
+   */
+  private static final CelFunctionDecl STRING_OR_NULL_CONDITIONAL = CelFunctionDecl.newFunctionDeclaration("_?_:_",
+      CelOverloadDecl.newGlobalOverload("conditional", SimpleType.STRING, SimpleType.BOOL,
+          SimpleType.STRING, SimpleType.NULL_TYPE),
+      CelOverloadDecl.newGlobalOverload("conditional", SimpleType.STRING, SimpleType.BOOL,
+          SimpleType.NULL_TYPE, SimpleType.STRING));
+
   private static CelBuilder base(boolean hasParams) {
-    CelBuilder b = KubeCelLibrary.BASE.toCelBuilder();
+    CelBuilder b = KubeCelLibrary.BASE.toCelBuilder().addFunctionDeclarations(STRING_OR_NULL_CONDITIONAL);
     for (String name : List.of("object", "oldObject", "request", "namespaceObject")) {
       b.addVar(name, SimpleType.DYN);
     }
