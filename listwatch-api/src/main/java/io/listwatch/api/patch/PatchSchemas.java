@@ -216,6 +216,9 @@ public final class PatchSchemas {
         .field("spec.source.inlineVolumeSpec.mountOptions", atomic()));
     add(all, "coordination.k8s.io", "Lease", PatchSchema.builder());
     add(all, "certificates.k8s.io", "CertificateSigningRequest", PatchSchema.builder()); // conditions without a patch strategy: replaced
+    add(all, "admissionregistration.k8s.io", "ValidatingAdmissionPolicy", PatchSchema.builder()
+        .field("spec.matchConditions", mergeByKey("name")));
+    add(all, "admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding", PatchSchema.builder());
     add(all, "flowcontrol.apiserver.k8s.io", "FlowSchema", PatchSchema.builder()
         .field("spec.rules", atomic()).include("status", conditionsByType()));
     add(all, "flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration", PatchSchema.builder()

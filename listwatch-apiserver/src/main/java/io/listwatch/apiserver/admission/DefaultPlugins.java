@@ -47,6 +47,7 @@ public final class DefaultPlugins {
     plugins.add(new CertificateSigning());
     plugins.add(new CertificateSubjectRestriction());
     plugins.addAll(callingOut);
+    plugins.add(new ValidatingAdmissionPolicy(listers));
     return AdmissionChain.of(plugins);
   }
 }

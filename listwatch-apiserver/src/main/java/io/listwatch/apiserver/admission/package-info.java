@@ -22,7 +22,10 @@
  * {@link io.listwatch.apiserver.admission.PodSecurity} (the Pod Security Standards, in
  * {@code admission.podsecurity}), {@link io.listwatch.apiserver.admission.LimitRanger} and
  * {@link io.listwatch.apiserver.admission.ResourceQuota} (usage counted by
- * {@code io.listwatch.apiserver.quota}). A plug-in's warnings for the client go to the write's
+ * {@code io.listwatch.apiserver.quota}), {@link io.listwatch.apiserver.admission.ValidatingAdmissionPolicy}
+ * (CEL policies and their bindings: {@code PolicyMatcher} matches, {@code PolicyParams} reads
+ * params, {@code CompiledPolicy} evaluates with {@code PolicyRequest} and {@code PolicyVariables}).
+ * A plug-in's warnings for the client go to the write's
  * {@link io.listwatch.apiserver.admission.Warnings}, its notes for the audit event to the
  * request's {@code request.AuditAnnotations} ({@code AdmissionAttributes.addAnnotation}).
  * The store ({@code rest.ResourceStore}) calls the chain on every create and update.

@@ -12,6 +12,7 @@ import io.kubernetes.client.proto.Resource;
 import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
 import io.kubernetes.client.proto.V1Apiextensions;
+import io.kubernetes.client.proto.V1Admissionregistration;
 import io.kubernetes.client.proto.V1Apps;
 import io.kubernetes.client.proto.V1Authentication;
 import io.kubernetes.client.proto.V1Authorization;
@@ -127,6 +128,7 @@ public final class ProtoSchemas {
         "io.k8s.api.core.v1.Probe", Set.of("handler"),
         "io.k8s.api.core.v1.VolumeMountStatus", Set.of("volumeStatus"),
         "io.k8s.api.networking.v1.IngressRule", Set.of("ingressRuleValue"),
+        "io.k8s.api.admissionregistration.v1.NamedRuleWithOperations", Set.of("ruleWithOperations"),
         "io.k8s.api.admissionregistration.v1.RuleWithOperations", Set.of("rule")));
     // the LocalObjectReference (its "name") of key selectors and sources
     for (String kind : java.util.List.of("ConfigMapEnvSource", "ConfigMapKeySelector", "ConfigMapProjection",

@@ -89,6 +89,7 @@ final class Builtins {
     all.add(volumeAttachments());
     all.add(certificateSigningRequests());
     all.addAll(webhookConfigurations());
+    all.addAll(validatingAdmissionPolicies());
     all.add(customResourceDefinitions());
     all.add(priorityClasses());
     all.add(leases());
@@ -461,6 +462,25 @@ final class Builtins {
     return ResourceDefinition.builder("events.k8s.io", "v1", "Event", "events").shortNames("ev")
         .tableConvertor(EventTableConvertor.eventsV1())
         .build();
+  }
+
+  /**
+   * admissionregistration.k8s.io/v1 ValidatingAdmissionPolicies (with {@code status}, which kube
+   * resets on create and keeps on update) and their bindings; cluster-scoped, category
+   * {@code api-extensions}, as kube's discovery lists them. The policies are enforced by the
+   * {@code ValidatingAdmissionPolicy} admission plug-in.
+   */
+  static List<ResourceDefinition> validatingAdmissionPolicies() {
+    String group = "admissionregistration.k8s.io";
+    return List.of(
+        ResourceDefinition.builder(group, "v1", "ValidatingAdmissionPolicy", "validatingadmissionpolicies")
+            .tableConvertor(new io.listwatch.apiserver.printers.ValidatingAdmissionPolicyTableConvertor())
+            .clusterScoped().categories("api-extensions").hasStatus().tracksGeneration().clearsStatusOnCreate()
+            .build(),
+        ResourceDefinition.builder(group, "v1", "ValidatingAdmissionPolicyBinding",
+                "validatingadmissionpolicybindings")
+            .tableConvertor(new io.listwatch.apiserver.printers.ValidatingAdmissionPolicyBindingTableConvertor())
+            .clusterScoped().categories("api-extensions").tracksGeneration().build());
   }
 
   static ResourceDefinition priorityClasses() {

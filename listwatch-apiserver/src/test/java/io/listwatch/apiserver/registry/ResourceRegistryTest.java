@@ -49,7 +49,10 @@ class ResourceRegistryTest {
         "storage.k8s.io/v1/storageclasses", "storage.k8s.io/v1/volumeattachments",
         "certificates.k8s.io/v1/certificatesigningrequests",
         "admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
-        "admissionregistration.k8s.io/v1/validatingwebhookconfigurations", "apiextensions.k8s.io/v1/customresourcedefinitions",
+        "admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+        "admissionregistration.k8s.io/v1/validatingadmissionpolicies",
+        "admissionregistration.k8s.io/v1/validatingadmissionpolicybindings",
+        "apiextensions.k8s.io/v1/customresourcedefinitions",
         "scheduling.k8s.io/v1/priorityclasses",
         "coordination.k8s.io/v1/leases", "node.k8s.io/v1/runtimeclasses", "discovery.k8s.io/v1/endpointslices",
         "flowcontrol.apiserver.k8s.io/v1/flowschemas", "flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations");
@@ -72,6 +75,7 @@ class ResourceRegistryTest {
         "NetworkPolicy", "PodDisruptionBudget", "ClusterRoleBinding", "ClusterRole",
         "RoleBinding", "Role", "CSIDriver", "CSINode", "CSIStorageCapacity", "StorageClass", "VolumeAttachment",
         "CertificateSigningRequest", "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration",
+        "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding",
         "CustomResourceDefinition", "PriorityClass", "Lease", "RuntimeClass", "EndpointSlice",
         "FlowSchema", "PriorityLevelConfiguration");
     assertThat(REGISTRY.all()).allSatisfy(d -> {
@@ -109,7 +113,8 @@ class ResourceRegistryTest {
         Map.entry("csistoragecapacities", List.of()), Map.entry("volumeattachments", List.of()),
         Map.entry("certificatesigningrequests", List.of("csr")),
         Map.entry("prioritylevelconfigurations", List.of()), Map.entry("flowschemas", List.of()),
-        Map.entry("mutatingwebhookconfigurations", List.of()), Map.entry("validatingwebhookconfigurations", List.of()));
+        Map.entry("mutatingwebhookconfigurations", List.of()), Map.entry("validatingwebhookconfigurations", List.of()),
+        Map.entry("validatingadmissionpolicies", List.of()), Map.entry("validatingadmissionpolicybindings", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
@@ -130,7 +135,8 @@ class ResourceRegistryTest {
             "clusterroles", "persistentvolumes", "storageclasses", "priorityclasses", "customresourcedefinitions",
             "ingressclasses", "runtimeclasses", "csidrivers", "csinodes", "volumeattachments",
             "prioritylevelconfigurations", "flowschemas", "certificatesigningrequests",
-            "mutatingwebhookconfigurations", "validatingwebhookconfigurations");
+            "mutatingwebhookconfigurations", "validatingwebhookconfigurations",
+            "validatingadmissionpolicies", "validatingadmissionpolicybindings");
   }
 
   @Test
@@ -141,7 +147,8 @@ class ResourceRegistryTest {
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "poddisruptionbudgets",
             "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions",
             "replicationcontrollers", "volumeattachments", "prioritylevelconfigurations", "flowschemas",
-            "certificatesigningrequests", "horizontalpodautoscalers", "horizontalpodautoscalers");
+            "certificatesigningrequests", "horizontalpodautoscalers", "horizontalpodautoscalers",
+            "validatingadmissionpolicies");
   }
 
   @Test
@@ -149,7 +156,8 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).filteredOn(ResourceDefinition::tracksGeneration)
         .extracting(ResourceDefinition::plural).containsExactlyInAnyOrder("deployments", "replicasets",
             "daemonsets", "statefulsets", "cronjobs", "jobs", "ingresses", "networkpolicies", "poddisruptionbudgets",
-            "customresourcedefinitions", "replicationcontrollers", "prioritylevelconfigurations", "flowschemas");
+            "customresourcedefinitions", "replicationcontrollers", "prioritylevelconfigurations", "flowschemas",
+            "validatingadmissionpolicies", "validatingadmissionpolicybindings");
   }
 
   @Test

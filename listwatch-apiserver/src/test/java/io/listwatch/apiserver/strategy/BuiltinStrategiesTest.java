@@ -31,6 +31,8 @@ class BuiltinStrategiesTest {
         "storage.k8s.io/csidrivers", "storage.k8s.io/csinodes",
         "storage.k8s.io/csistoragecapacities", "storage.k8s.io/volumeattachments",
         "certificates.k8s.io/certificatesigningrequests",
+        "admissionregistration.k8s.io/validatingadmissionpolicies",
+        "admissionregistration.k8s.io/validatingadmissionpolicybindings",
         "rbac.authorization.k8s.io/roles", "rbac.authorization.k8s.io/clusterroles",
         "rbac.authorization.k8s.io/rolebindings", "rbac.authorization.k8s.io/clusterrolebindings",
         "/configmaps", "/nodes", "/serviceaccounts", "/limitranges", "/resourcequotas", "/events", "events.k8s.io/events",

@@ -160,6 +160,10 @@ class JavaClientModelsTest {
     lists.put("volumeattachments", () -> new StorageV1Api(client).listVolumeAttachment().execute());
     lists.put("certificatesigningrequests",
         () -> new io.kubernetes.client.openapi.apis.CertificatesV1Api(client).listCertificateSigningRequest().execute());
+    lists.put("validatingadmissionpolicies", () -> new io.kubernetes.client.openapi.apis.AdmissionregistrationV1Api(client)
+        .listValidatingAdmissionPolicy().execute());
+    lists.put("validatingadmissionpolicybindings", () -> new io.kubernetes.client.openapi.apis.AdmissionregistrationV1Api(
+        client).listValidatingAdmissionPolicyBinding().execute());
     lists.put("endpointslices", () -> new DiscoveryV1Api(client).listEndpointSliceForAllNamespaces().execute());
     lists.put("events.k8s.io", () -> new EventsV1Api(client).listEventForAllNamespaces().execute());
     lists.put("priorityclasses", () -> new SchedulingV1Api(client).listPriorityClass().execute());

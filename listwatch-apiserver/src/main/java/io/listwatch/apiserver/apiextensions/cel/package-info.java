@@ -19,6 +19,11 @@
  *       environment with the admission variables, to check admission webhooks' match conditions.</li>
  *   <li>{@code RuntimeCost}: kube's per-call and per-write cost limits, counted while rules
  *       run (CEL-Java has no static cost estimator).</li>
+ *   <li>{@link io.listwatch.apiserver.apiextensions.cel.AdmissionCompiler} and
+ *       {@link io.listwatch.apiserver.apiextensions.cel.AdmissionExpression}: the same libraries
+ *       in kube's admission environment ({@code object}, {@code oldObject}, {@code request},
+ *       {@code params}, {@code namespaceObject}, {@code variables}), for
+ *       ValidatingAdmissionPolicies.</li>
  * </ul>
  *
  * <p>Everything compiled is immutable and evaluated concurrently.

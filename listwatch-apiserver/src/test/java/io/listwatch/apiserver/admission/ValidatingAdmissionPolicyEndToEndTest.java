@@ -1,0 +1,313 @@
+package io.listwatch.apiserver.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.listwatch.api.StatusException;
+import io.listwatch.apiserver.InMemoryCore;
+import io.listwatch.apiserver.request.ApiResponse;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ValidatingAdmissionPolicy plug-in in the core, with the examples of kubernetes.io's
+ * "Validating Admission Policy" page: policies and bindings written through the API, then
+ * Deployments denied, warned about or let through as kube-apiserver does.
+ */
+class ValidatingAdmissionPolicyEndToEndTest {
+
+  private static final String POLICIES = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies";
+  private static final String BINDINGS = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings";
+  private static final String DEPLOYMENTS = "/apis/apps/v1/namespaces/%s/deployments";
+
+  /** The docs' first policy. */
+  private static final String DEMO_POLICY = """
+      {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy",
+       "metadata":{"name":"demo-policy.example.com"},
+       "spec":{"failurePolicy":"Fail",
+        "matchConstraints":{"resourceRules":[{"apiGroups":["apps"],"apiVersions":["v1"],
+          "operations":["CREATE","UPDATE"],"resources":["deployments"]}]},
+        "validations":[{"expression":"object.spec.replicas <= 5"}]}}""";
+
+  private static final String DEMO_BINDING = """
+      {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding",
+       "metadata":{"name":"demo-binding-test.example.com"},
+       "spec":{"policyName":"demo-policy.example.com","validationActions":%s,
+        "matchResources":{"namespaceSelector":{"matchLabels":{"environment":"test"}}}}}""";
+
+  private InMemoryCore core;
+
+  @BeforeEach
+  void start() {
+    core = InMemoryCore.start();
+    created("/api/v1/namespaces", """
+        {"apiVersion":"v1","kind":"Namespace","metadata":{"name":"test","labels":{"environment":"test"}}}""");
+    created("/api/v1/namespaces", """
+        {"apiVersion":"v1","kind":"Namespace","metadata":{"name":"prod","labels":{"environment":"prod"}}}""");
+  }
+
+  @AfterEach
+  void stop() {
+    core.close();
+  }
+
+  /**
+   * Waits until the watch caches the plug-in reads hold every write so far: a list at the
+   * storage's current resourceVersion, NotOlderThan, is served by each cache once it has caught up.
+   */
+  private void synced() {
+    String rv = io.listwatch.apiserver.strategy.StrategyCasesAccess.body(
+        core.send("GET", "/api/v1/namespaces", Map.of(), null)).at("/metadata/resourceVersion").asText();
+    for (String path : List.of(POLICIES, BINDINGS, "/api/v1/configmaps", "/api/v1/namespaces")) {
+      assertThat(core.send("GET", path, Map.of("resourceVersion", List.of(rv),
+          "resourceVersionMatch", List.of("NotOlderThan")), null).code()).isEqualTo(200);
+    }
+  }
+
+  private ApiResponse created(String path, String body) {
+    if (path.contains("/deployments")) {
+      synced();
+    }
+    ApiResponse r = core.send("POST", path, Map.of(), body);
+    assertThat(r.code()).as("POST " + path).isEqualTo(201);
+    return r;
+  }
+
+  private static String deployment(String name, int replicas) {
+    return """
+        {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"%s","labels":{"app":"nginx"}},
+         "spec":{"replicas":%d,"selector":{"matchLabels":{"app":"nginx"}},
+          "template":{"metadata":{"labels":{"app":"nginx"}},
+           "spec":{"containers":[{"name":"nginx","image":"nginx"}]}}}}""".formatted(name, replicas);
+  }
+
+  private StatusException refused(String namespace, String body) {
+    synced();
+    return core.refusal("POST", DEPLOYMENTS.formatted(namespace), Map.of(), body);
+  }
+
+  @Test
+  void docsExample_deniesTooManyReplicas_inMatchedNamespaces_withKubesMessageAndCode() {
+    created(POLICIES, DEMO_POLICY);
+    created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]"));
+
+    StatusException e = refused("test", deployment("nginx", 6));
+    assertThat(e.code()).isEqualTo(422);
+    assertThat(e.reason()).isEqualTo("Invalid");
+    String why = "ValidatingAdmissionPolicy 'demo-policy.example.com' with binding 'demo-binding-test.example.com'"
+        + " denied request: failed expression: object.spec.replicas <= 5";
+    assertThat(e.status().message()).isEqualTo("deployments.apps \"nginx\" is forbidden: " + why);
+    assertThat(e.status().details().causes()).extracting(c -> c.message()).containsExactly(why);
+    assertThat(e.status().details().kind()).isEqualTo("deployments");
+    assertThat(e.status().details().group()).isEqualTo("apps");
+
+    created(DEPLOYMENTS.formatted("test"), deployment("small", 5));
+    created(DEPLOYMENTS.formatted("prod"), deployment("big", 6));
+  }
+
+  @Test
+  void update_isCheckedToo() {
+    created(POLICIES, DEMO_POLICY);
+    created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]"));
+    created(DEPLOYMENTS.formatted("test"), deployment("nginx", 2));
+    String grown = deployment("nginx", 7);
+    synced();
+    StatusException e = core.refusal("PUT", DEPLOYMENTS.formatted("test") + "/nginx", Map.of(), grown);
+    assertThat(e.code()).isEqualTo(422);
+  }
+
+  @Test
+  void delete_isChecked_withTheStoredObjectAsOldObject() {
+    created(POLICIES, """
+        {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy",
+         "metadata":{"name":"no-delete-protected"},
+         "spec":{"matchConstraints":{"resourceRules":[{"apiGroups":["apps"],"apiVersions":["v1"],
+            "operations":["DELETE"],"resources":["deployments"]}]},
+          "validations":[{"expression":"object == null && !('protected' in oldObject.metadata.labels)",
+            "message":"protected deployments may not be deleted"}]}}""");
+    created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]").replace("demo-policy.example.com", "no-delete-protected"));
+    created(DEPLOYMENTS.formatted("test"), deployment("open", 1));
+    created(DEPLOYMENTS.formatted("test"), deployment("kept", 1).replace("\"app\":\"nginx\"}},", "\"app\":\"nginx\",\"protected\":\"yes\"}},"));
+    synced();
+    assertThat(core.send("DELETE", DEPLOYMENTS.formatted("test") + "/open", Map.of(), null).code()).isEqualTo(200);
+    StatusException e = core.refusal("DELETE", DEPLOYMENTS.formatted("test") + "/kept", Map.of(), null);
+    assertThat(e.code()).isEqualTo(422);
+    assertThat(e.status().message()).isEqualTo("deployments.apps \"kept\" is forbidden: ValidatingAdmissionPolicy"
+        + " 'no-delete-protected' with binding 'demo-binding-test.example.com' denied request:"
+        + " protected deployments may not be deleted");
+  }
+
+  @Test
+  void warn_letsTheWriteThrough_withKubesWarningHeader() {
+    created(POLICIES, DEMO_POLICY);
+    created(BINDINGS, DEMO_BINDING.formatted("[\"Warn\",\"Audit\"]"));
+    ApiResponse r = created(DEPLOYMENTS.formatted("test"), deployment("nginx", 6));
+    assertThat(r.headers().get("Warning")).containsExactly(ApiResponse.warningHeader(
+        "Validation failed for ValidatingAdmissionPolicy 'demo-policy.example.com' with binding"
+            + " 'demo-binding-test.example.com': failed expression: object.spec.replicas <= 5"));
+  }
+
+  @Test
+  void messageExpression_andReason_shapeTheRefusal() {
+    created(POLICIES, """
+        {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy",
+         "metadata":{"name":"demo-policy.example.com"},
+         "spec":{"matchConstraints":{"resourceRules":[{"apiGroups":["apps"],"apiVersions":["v1"],
+            "operations":["CREATE","UPDATE"],"resources":["deployments"]}]},
+          "validations":[{"expression":"object.spec.replicas > 50","reason":"Forbidden",
+            "messageExpression":"'object.spec.replicas must be greater than 50, got ' + string(object.spec.replicas)"}]}}""");
+    created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]"));
+    StatusException e = refused("test", deployment("nginx", 3));
+    assertThat(e.code()).isEqualTo(403);
+    assertThat(e.reason()).isEqualTo("Forbidden");
+    assertThat(e.status().message()).endsWith("denied request: object.spec.replicas must be greater than 50, got 3");
+  }
+
+  @Test
+  void variables_andMatchConditions() {
+    created(POLICIES, """
+        {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy",
+         "metadata":{"name":"image-matches-namespace-environment.policy.example.com"},
+         "spec":{"failurePolicy":"Fail",
+          "matchConstraints":{"resourceRules":[{"apiGroups":["apps"],"apiVersions":["v1"],
+            "operations":["CREATE","UPDATE"],"resources":["deployments"]}]},
+          "matchConditions":[{"name":"exclude-nginx-big","expression":"object.metadata.name != 'exempt'"}],
+          "variables":[
+            {"name":"environment","expression":"'environment' in namespaceObject.metadata.labels ? namespaceObject.metadata.labels['environment'] : 'prod'"},
+            {"name":"exempt","expression":"'exempt' in object.metadata.labels && object.metadata.labels['exempt'] == 'true'"},
+            {"name":"containers","expression":"object.spec.template.spec.containers"},
+            {"name":"containersToCheck","expression":"variables.containers.filter(c, c.image.contains('example.com/'))"}],
+          "validations":[{"expression":"variables.exempt || variables.containersToCheck.all(c, c.image.startsWith(variables.environment + '.'))",
+            "messageExpression":"'only ' + variables.environment + ' images are allowed in namespace ' + namespaceObject.metadata.name"}]}}""");
+    created(BINDINGS, """
+        {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding",
+         "metadata":{"name":"image-binding"},
+         "spec":{"policyName":"image-matches-namespace-environment.policy.example.com","validationActions":["Deny"]}}""");
+    String bad = deployment("nginx", 1).replace("\"image\":\"nginx\"", "\"image\":\"example.com/nginx\"");
+    StatusException e = refused("test", bad);
+    assertThat(e.status().message()).endsWith("denied request: only test images are allowed in namespace test");
+    created(DEPLOYMENTS.formatted("test"), bad.replace("example.com/nginx", "test.example.com/nginx"));
+    created(DEPLOYMENTS.formatted("test"), bad.replace("\"name\":\"nginx\"", "\"name\":\"exempt\""));
+  }
+
+  private static final String REPLICA_LIMIT_POLICY = """
+      {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy",
+       "metadata":{"name":"replicalimit-policy.example.com"},
+       "spec":{"failurePolicy":"Fail","paramKind":{"apiVersion":"v1","kind":"ConfigMap"},
+        "matchConstraints":{"resourceRules":[{"apiGroups":["apps"],"apiVersions":["v1"],
+          "operations":["CREATE","UPDATE"],"resources":["deployments"]}]},
+        "validations":[{"expression":"object.spec.replicas <= int(params.data.maxReplicas)","reason":"Invalid",
+          "messageExpression":"'object.spec.replicas must be no greater than ' + params.data.maxReplicas"}]}}""";
+
+  private static String limit(String name, String namespace, int max, String labels) {
+    return """
+        {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"%s","namespace":"%s","labels":%s},
+         "data":{"maxReplicas":"%d"}}""".formatted(name, namespace, labels, max);
+  }
+
+  private static String paramBinding(String name, String paramRef) {
+    return """
+        {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding",
+         "metadata":{"name":"%s"},
+         "spec":{"policyName":"replicalimit-policy.example.com","validationActions":["Deny"],"paramRef":%s,
+          "matchResources":{"namespaceSelector":{"matchLabels":{"environment":"test"}}}}}""".formatted(name, paramRef);
+  }
+
+  @Test
+  void params_byName_inTheRequestsNamespace_orTheGivenOne() {
+    created(POLICIES, REPLICA_LIMIT_POLICY);
+    created("/api/v1/namespaces/default/configmaps", limit("replica-limit-test.example.com", "default", 3, "{}"));
+    created(BINDINGS, paramBinding("replicalimit-binding-test.example.com",
+        "{\"name\":\"replica-limit-test.example.com\",\"namespace\":\"default\",\"parameterNotFoundAction\":\"Deny\"}"));
+    StatusException e = refused("test", deployment("nginx", 4));
+    assertThat(e.status().message()).isEqualTo("deployments.apps \"nginx\" is forbidden: ValidatingAdmissionPolicy"
+        + " 'replicalimit-policy.example.com' with binding 'replicalimit-binding-test.example.com' denied request:"
+        + " object.spec.replicas must be no greater than 3");
+    created(DEPLOYMENTS.formatted("test"), deployment("nginx", 3));
+  }
+
+  @Test
+  void params_bySelector_eachSelectedParamIsChecked() {
+    created(POLICIES, REPLICA_LIMIT_POLICY);
+    created("/api/v1/namespaces/test/configmaps", limit("loose", "test", 10, "{\"kind\":\"limit\"}"));
+    created("/api/v1/namespaces/test/configmaps", limit("strict", "test", 2, "{\"kind\":\"limit\"}"));
+    created("/api/v1/namespaces/test/configmaps", limit("other", "test", 1, "{\"kind\":\"other\"}"));
+    created(BINDINGS, paramBinding("by-selector",
+        "{\"selector\":{\"matchLabels\":{\"kind\":\"limit\"}},\"parameterNotFoundAction\":\"Allow\"}"));
+    assertThat(refused("test", deployment("nginx", 3)).status().message())
+        .endsWith("denied request: object.spec.replicas must be no greater than 2");
+    created(DEPLOYMENTS.formatted("test"), deployment("nginx", 2));
+  }
+
+  @Test
+  void parameterNotFoundAction_denyRefuses_allowSkipsTheBinding() {
+    created(POLICIES, REPLICA_LIMIT_POLICY);
+    created(BINDINGS, paramBinding("allow-missing",
+        "{\"name\":\"missing\",\"parameterNotFoundAction\":\"Allow\"}"));
+    created(DEPLOYMENTS.formatted("test"), deployment("a", 9));
+
+    created(BINDINGS, paramBinding("deny-missing",
+        "{\"name\":\"missing\",\"parameterNotFoundAction\":\"Deny\"}"));
+    StatusException e = refused("test", deployment("b", 1));
+    assertThat(e.code()).isEqualTo(422);
+    assertThat(e.status().message()).isEqualTo("deployments.apps \"b\" is forbidden: ValidatingAdmissionPolicy"
+        + " 'replicalimit-policy.example.com' with binding 'deny-missing' denied request: failed to configure binding:"
+        + " no params found for policy binding with `Deny` parameterNotFoundAction");
+  }
+
+  @Test
+  void evaluationErrors_followTheFailurePolicy() {
+    String policy = DEMO_POLICY.replace("object.spec.replicas <= 5", "object.spec.missing <= 5");
+    created(POLICIES, policy);
+    created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]"));
+    assertThat(refused("test", deployment("nginx", 1)).status().message()).endsWith(
+        "denied request: expression 'object.spec.missing <= 5' resulted in error: no such key: missing");
+
+    ApiResponse current = core.send("GET", POLICIES + "/demo-policy.example.com", Map.of(), null);
+    var stored = io.listwatch.apiserver.strategy.StrategyCasesAccess.body(current);
+    stored.with("spec").put("failurePolicy", "Ignore");
+    assertThat(core.send("PUT", POLICIES + "/demo-policy.example.com", Map.of(), stored.toString()).code())
+        .isEqualTo(200);
+    created(DEPLOYMENTS.formatted("test"), deployment("nginx", 1));
+  }
+
+  @Test
+  void policiesAndBindings_areServed_withDefaults_andTables() {
+    created(POLICIES, DEMO_POLICY.replace("\"failurePolicy\":\"Fail\",", ""));
+    var policy = io.listwatch.apiserver.strategy.StrategyCasesAccess.body(
+        core.send("GET", POLICIES + "/demo-policy.example.com", Map.of(), null));
+    assertThat(policy.at("/spec/failurePolicy").asText()).isEqualTo("Fail");
+    assertThat(policy.at("/spec/matchConstraints/matchPolicy").asText()).isEqualTo("Equivalent");
+    assertThat(policy.at("/spec/matchConstraints/namespaceSelector").isObject()).isTrue();
+    assertThat(policy.at("/spec/matchConstraints/objectSelector").isObject()).isTrue();
+    assertThat(policy.at("/spec/matchConstraints/resourceRules/0/scope").asText()).isEqualTo("*");
+    assertThat(policy.at("/metadata/generation").asLong()).isEqualTo(1);
+
+    String full = """
+        {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy",
+         "metadata":{"name":"full"},
+         "spec":{"failurePolicy":"Ignore","paramKind":{"apiVersion":"v1","kind":"ConfigMap"},
+          "matchConstraints":{"matchPolicy":"Exact","namespaceSelector":{"matchLabels":{"a":"b"}},
+            "objectSelector":{"matchExpressions":[{"key":"x","operator":"Exists"}]},
+            "resourceRules":[{"apiGroups":["apps"],"apiVersions":["v1"],"operations":["CREATE"],
+              "resources":["deployments","deployments/scale"],"resourceNames":["a"],"scope":"Namespaced"}],
+            "excludeResourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["*"],"resources":["pods"],"scope":"*"}]},
+          "matchConditions":[{"name":"m","expression":"true"}],
+          "variables":[{"name":"v","expression":"1"}],
+          "validations":[{"expression":"variables.v == 1","message":"m","messageExpression":"'x'","reason":"Forbidden"}],
+          "auditAnnotations":[{"key":"k","valueExpression":"'v'"}]}}""";
+    created(POLICIES, full);
+    var stored = io.listwatch.apiserver.strategy.StrategyCasesAccess.body(core.send("GET", POLICIES + "/full", Map.of(), null));
+    assertThat(stored.get("spec")).isEqualTo(InMemoryCore.json(full).get("spec"));
+    assertThat(stored.at("/status").isMissingNode() || stored.at("/status").isEmpty()).isTrue();
+
+    StatusException invalid = core.refusal("POST", BINDINGS, Map.of(), """
+        {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding",
+         "metadata":{"name":"b"},"spec":{"policyName":"demo-policy.example.com"}}""");
+    assertThat(invalid.code()).isEqualTo(422);
+    assertThat(invalid.getMessage()).isEqualTo("ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io \"b\""
+        + " is invalid: spec.validationActions: Required value: at least one validation action is required");
+  }
+}
