@@ -86,6 +86,7 @@ final class Builtins {
     all.add(volumeAttachments());
     all.add(certificateSigningRequests());
     all.add(customResourceDefinitions());
+    all.add(apiServices());
     all.add(priorityClasses());
     all.add(leases());
     all.add(runtimeClasses());
@@ -457,6 +458,18 @@ final class Builtins {
             "customresourcedefinitions")
         .clusterScoped().shortNames("crd", "crds").categories("api-extensions")
         .hasStatus().tracksGeneration().build();
+  }
+
+  /**
+   * apiregistration.k8s.io/v1 APIService: cluster-scoped, with /status; served by this server
+   * ({@code Local}) or proxied to a Service (the {@code aggregator} package). Names are
+   * {@code <version>.<group>} (the strategy), so only the path-segment rule here.
+   */
+  static ResourceDefinition apiServices() {
+    return ResourceDefinition.builder("apiregistration.k8s.io", "v1", "APIService", "apiservices")
+        .tableConvertor(new io.listwatch.apiserver.printers.APIServiceTableConvertor())
+        .clusterScoped().categories("api-extensions").hasStatus().clearsStatusOnCreate()
+        .nameValidation(NameValidation.PATH_SEGMENT).build();
   }
 
   /**

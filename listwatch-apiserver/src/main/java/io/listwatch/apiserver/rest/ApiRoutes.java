@@ -54,8 +54,26 @@ public final class ApiRoutes {
   public ApiRoutes(ResourceRegistry registry, Storage storage, Map<ResourceDefinition, Cacher> cachers, Clock clock,
       io.listwatch.apiserver.openapi.ProtoSchemas schemas) {
     this.resources = new ServedResources(registry, storage, cachers, clock, schemas);
-    this.discovery = new Discovery(resources::registry);
+    this.discovery = new Discovery(resources::registry, () -> aggregatedApis);
     this.openapi = new io.listwatch.apiserver.openapi.OpenApiHandler(() -> resources.registry().all(), schemas);
+  }
+
+  /** The group-versions served by other servers behind this one (kube's aggregator). */
+  private volatile AggregatedApis aggregatedApis = AggregatedApis.NONE;
+
+  /** Serves {@code apis}' group-versions through this server (discovery; the transport proxies). */
+  public void aggregatedApis(AggregatedApis apis) {
+    this.aggregatedApis = java.util.Objects.requireNonNull(apis);
+  }
+
+  /**
+   * Where the transport proxies {@code request} to, or empty when these routes answer it; ask
+   * after authorization.
+   *
+   * @throws StatusException 503 when the request's aggregated API is unavailable
+   */
+  public java.util.Optional<AggregatedApis.ProxyTarget> proxyTarget(ApiRequest request) {
+    return aggregatedApis.route(request);
   }
 
   /** The catalogue of served resources the routes dispatch to. */

@@ -33,6 +33,7 @@ public final class ServedResources {
 
   /** The served resources: the built-ins, and custom resources as they are served ({@link #serve}). */
   private volatile ResourceRegistry registry;
+  private final io.listwatch.apiserver.admission.Listers listers;
   private final Storage storage;
   private final ObjectMetaDefaults defaults;
   /** The admission plug-ins every store runs, in kube's order. */
@@ -69,7 +70,8 @@ public final class ServedResources {
     this.defaults = defaults;
     ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
     ResourceStore[] nsStore = new ResourceStore[1];
-    AdmissionChain admission = DefaultPlugins.chain(new CacheListers(cachers), ns -> {
+    this.listers = new CacheListers(cachers);
+    AdmissionChain admission = DefaultPlugins.chain(listers, ns -> {
       var cached = cachers.get(nsDef).get("", ns, ANY_VERSION).join();
       if (cached.isPresent()) {
         return CompletableFuture.completedFuture(
@@ -96,6 +98,11 @@ public final class ServedResources {
     handlers.forEach((def, handler) -> handler.fieldValidation(
         validations.forKind(def.group(), def.version(), def.kind())));
     registerSubresources();
+  }
+
+  /** What the server's own components read of built-in objects: the watch caches. */
+  public io.listwatch.apiserver.admission.Listers listers() {
+    return listers;
   }
 
   /** The resources served now. */

@@ -58,7 +58,8 @@ public final class BuiltinStrategies {
       Map.entry("rbac.authorization.k8s.io/clusterroles", new ClusterRoleStrategy()),
       Map.entry("rbac.authorization.k8s.io/rolebindings", new RoleBindingStrategy()),
       Map.entry("rbac.authorization.k8s.io/clusterrolebindings", new ClusterRoleBindingStrategy()),
-      Map.entry("apiextensions.k8s.io/customresourcedefinitions", new CustomResourceDefinitionStrategy()));
+      Map.entry("apiextensions.k8s.io/customresourcedefinitions", new CustomResourceDefinitionStrategy()),
+      Map.entry("apiregistration.k8s.io/apiservices", new APIServiceStrategy()));
 
   private BuiltinStrategies() {
   }
