@@ -72,6 +72,7 @@ final class Builtins {
         bindings(), componentStatuses(), configMaps(), endpoints(), events(), limitRanges(), namespaces(), nodes(), persistentVolumeClaims(),
         persistentVolumes(), pods(), podTemplates(), replicationControllers(), resourceQuotas(), secrets(),
         serviceAccounts(), services()));
+    all.add(apiServices());
     all.addAll(apps());
     all.add(eventsV1());
     all.add(tokenReviews());
@@ -86,7 +87,6 @@ final class Builtins {
     all.add(volumeAttachments());
     all.add(certificateSigningRequests());
     all.add(customResourceDefinitions());
-    all.add(apiServices());
     all.add(priorityClasses());
     all.add(leases());
     all.add(runtimeClasses());

@@ -83,7 +83,9 @@ class KubectlAggregatedApiTest extends KubectlAgainstServer {
       kubectlOk("apply", "-f", kubectl.file("metrics-server.yaml", serviceAndEndpoints(metrics)
           + "---\n" + apiService(metrics.caBundle())).toString());
 
-      awaitAvailable("True (Passed)");
+      awaitAvailable("True");
+      assertThat(kubectlOk("get", "apiservice", "v1beta1.metrics.k8s.io", "-o",
+          "jsonpath={.status.conditions[?(@.type==\"Available\")].reason}").stdout()).isEqualTo("Passed");
       assertThat(kubectlOk("get", "apiservice", "v1beta1.metrics.k8s.io").stdout())
           .containsPattern("v1beta1\\.metrics\\.k8s\\.io +kube-system/metrics-server +True +");
 
@@ -139,7 +141,7 @@ class KubectlAggregatedApiTest extends KubectlAgainstServer {
   private static void awaitAvailable(String expected) {
     Await.until("APIService v1beta1.metrics.k8s.io " + expected, SERVER_WORK,
         () -> kubectl.run("get", "apiservice", "v1beta1.metrics.k8s.io", "--no-headers").stdout(),
-        s -> s.contains(" " + expected));
+        s -> s.contains(" " + expected + " "));
   }
 
   private static io.listwatch.testsupport.Kubectl.Result kubectlOk(String... args) {
