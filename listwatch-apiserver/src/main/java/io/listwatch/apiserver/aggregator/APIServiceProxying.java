@@ -22,13 +22,16 @@ import java.util.Optional;
  * {@code caBundle} for the name {@code <service>.<namespace>.svc}, or nothing with
  * {@code insecureSkipTLSVerify}; while the APIService is not Available, or its Service has no
  * endpoint, it is answered 503 {@code service unavailable}. Every other request is this
- * server's. Discovery lists the remote group-versions by group priority (highest first, then
+ * server's. So is {@code /openapi/v3/apis/<group>/<version>}, the group-version's OpenAPI
+ * document, which its server serves (kube's aggregator fetches and re-serves it). Discovery lists the remote group-versions by group priority (highest first, then
  * by name) and, inside a group, by version priority.
  *
  * <p>Reads what the {@link AvailableConditionController} last saw, so a new APIService is
  * proxied once it has been checked. Thread-safe.
  */
 public final class APIServiceProxying implements AggregatedApis {
+
+  private static final String OPENAPI_V3_APIS = "/openapi/v3/apis/";
 
   private final AvailableConditionController availability;
   private final ServiceResolver resolver;
@@ -41,10 +44,13 @@ public final class APIServiceProxying implements AggregatedApis {
   @Override
   public Optional<ProxyTarget> route(ApiRequest request) {
     String path = request.path();
-    if (!path.startsWith("/apis/")) {
+    // a group-version's OpenAPI v3 document is its server's own
+    String underApis = path.startsWith("/apis/") ? path.substring("/apis/".length())
+        : path.startsWith(OPENAPI_V3_APIS) ? path.substring(OPENAPI_V3_APIS.length()) : null;
+    if (underApis == null) {
       return Optional.empty();
     }
-    String[] parts = path.substring("/apis/".length()).split("/", 3);
+    String[] parts = underApis.split("/", 3);
     if (parts.length < 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
       return Optional.empty();
     }

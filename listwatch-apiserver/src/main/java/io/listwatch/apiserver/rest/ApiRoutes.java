@@ -150,6 +150,9 @@ public final class ApiRoutes {
         return new ApiResponse(200, new ApiResponse.DiscoveryBody(discovery.apiGroupList(),
             apiVersion -> discovery.aggregated(false, apiVersion)));
       }
+      case "/openapi/v3" -> {
+        return withAggregatedOpenApi(openapi.handle(request));
+      }
       case String p when io.listwatch.apiserver.openapi.OpenApiHandler.handles(p) -> {
         return openapi.handle(request);
       }
@@ -187,6 +190,36 @@ public final class ApiRoutes {
       throw StatusException.pathNotFound();
     }
     return ApiResponse.ok(list);
+  }
+
+  /**
+   * The OpenAPI v3 index with the available aggregated group-versions added, each linked to its
+   * document (which the transport proxies to its server); the index as it is without them.
+   */
+  private ApiResponse withAggregatedOpenApi(ApiResponse index) {
+    java.util.List<AggregatedApis.RemoteGroupVersion> remote = aggregatedApis.groupVersions().stream()
+        .filter(AggregatedApis.RemoteGroupVersion::available).toList();
+    if (remote.isEmpty() || index.code() != 200 || index.jsonParts().isEmpty()) {
+      return index;
+    }
+    try {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      for (byte[] part : index.jsonParts().get()) {
+        bytes.writeBytes(part);
+      }
+      ObjectNode doc = (ObjectNode) ResourceStore.MAPPER.readTree(bytes.toByteArray());
+      ObjectNode paths = doc.with("paths");
+      for (AggregatedApis.RemoteGroupVersion gv : remote) {
+        String key = "apis/" + gv.group() + "/" + gv.version();
+        if (!paths.has(key)) {
+          paths.putObject(key).put("serverRelativeURL", "/openapi/v3/" + key);
+        }
+      }
+      return ApiResponse.okJson(ResourceStore.MAPPER.writeValueAsBytes(doc))
+          .withHeader("Cache-Control", "no-cache, private");
+    } catch (java.io.IOException e) {
+      return index;
+    }
   }
 
   /**

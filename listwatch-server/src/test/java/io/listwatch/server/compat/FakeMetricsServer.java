@@ -32,12 +32,17 @@ import javax.net.ssl.SSLContext;
  * its own CA for {@code metrics-server.kube-system.svc}, on a non-loopback address of this
  * machine (kube refuses loopback Endpoints), serving metrics.k8s.io/v1beta1's resource list
  * (nodes and pods), a NodeMetricsList and a PodMetricsList, and a watch of nodes that sends one
- * event and stays open until {@link #endWatches()}. It keeps the identity headers of the last
+ * event and stays open until {@link #endWatches()}, and the group-version's OpenAPI v3 document. It keeps the identity headers of the last
  * request to each path.
  */
 final class FakeMetricsServer implements AutoCloseable {
 
   static final String GROUP_VERSION = "/apis/metrics.k8s.io/v1beta1";
+  static final String OPENAPI = "/openapi/v3/apis/metrics.k8s.io/v1beta1";
+  /** The OpenAPI v3 document it serves for its group-version (a stub: one schema). */
+  static final String OPENAPI_DOCUMENT = "{\"openapi\":\"3.0.0\",\"info\":{\"title\":\"fake-metrics\",\"version\":\"v1beta1\"},"
+      + "\"paths\":{},\"components\":{\"schemas\":{\"io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics\":"
+      + "{\"type\":\"object\"}}}}";
 
   private final CertificateAuthority ca = CertificateAuthority.create("fake-metrics-ca");
   private final HttpsServer server;
@@ -84,6 +89,14 @@ final class FakeMetricsServer implements AutoCloseable {
     }
     server.setExecutor(executor);
     server.createContext(GROUP_VERSION, exchange -> serve(exchange, nodeName));
+    server.createContext(OPENAPI, exchange -> {
+      try (exchange) {
+        byte[] doc = OPENAPI_DOCUMENT.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, doc.length);
+        exchange.getResponseBody().write(doc);
+      }
+    });
     server.start();
   }
 
@@ -105,7 +118,7 @@ final class FakeMetricsServer implements AutoCloseable {
         }
         return;
       }
-      String body = switch (path) {
+      String body = path.equals(GROUP_VERSION + "/nodes/" + nodeName) ? nodeMetrics(nodeName) : switch (path) {
         case GROUP_VERSION -> """
             {"kind":"APIResourceList","apiVersion":"v1","groupVersion":"metrics.k8s.io/v1beta1","resources":[
              {"name":"nodes","singularName":"","namespaced":false,"kind":"NodeMetrics","verbs":["get","list"]},
@@ -131,7 +144,7 @@ final class FakeMetricsServer implements AutoCloseable {
   }
 
   private static String nodeMetrics(String nodeName) {
-    return "{\"metadata\":{\"name\":\"" + nodeName + "\",\"creationTimestamp\":\"2026-11-28T20:00:00Z\"},"
+    return "{\"kind\":\"NodeMetrics\",\"apiVersion\":\"metrics.k8s.io/v1beta1\",\"metadata\":{\"name\":\"" + nodeName + "\",\"creationTimestamp\":\"2026-11-28T20:00:00Z\"},"
         + "\"timestamp\":\"2026-11-28T20:00:00Z\",\"window\":\"10s\",\"usage\":{\"cpu\":\"250m\",\"memory\":\"512Mi\"}}";
   }
 

@@ -95,6 +95,11 @@ class KubectlAggregatedApiTest extends KubectlAgainstServer {
       assertThat(resources).containsPattern("(?m)^nodes +metrics\\.k8s\\.io/v1beta1 +false +NodeMetrics")
           .containsPattern("(?m)^pods +metrics\\.k8s\\.io/v1beta1 +true +PodMetrics");
 
+      // OpenAPI v3: the index links the group-version, whose document is its server's
+      assertThat(kubectlOk("get", "--raw", "/openapi/v3").stdout()).contains("\"apis/metrics.k8s.io/v1beta1\"");
+      assertThat(kubectlOk("get", "--raw", FakeMetricsServer.OPENAPI).stdout())
+          .isEqualTo(FakeMetricsServer.OPENAPI_DOCUMENT);
+
       // a list through the server, with the caller's identity in the remote-user headers
       assertThat(kubectlOk("get", "--raw", "/apis/metrics.k8s.io/v1beta1/nodes").stdout())
           .contains("\"kind\":\"NodeMetricsList\"").contains("\"name\":\"agg-node\"");
