@@ -21,10 +21,11 @@ import java.util.Optional;
  * address with that port's name) at the same path and query, trusting the APIService's
  * {@code caBundle} for the name {@code <service>.<namespace>.svc}, or nothing with
  * {@code insecureSkipTLSVerify}; while the APIService is not Available, or its Service has no
- * endpoint, it is answered 503 {@code service unavailable}. Every other request is this
- * server's. So is {@code /openapi/v3/apis/<group>/<version>}, the group-version's OpenAPI
- * document, which its server serves (kube's aggregator fetches and re-serves it). Discovery lists the remote group-versions by group priority (highest first, then
- * by name) and, inside a group, by version priority.
+ * endpoint, it is answered 503 {@code service unavailable}. {@code /openapi/v3/apis/<group>/<version>},
+ * the group-version's OpenAPI document, goes to its server likewise (kube's aggregator fetches
+ * the document and serves it itself). Every other request is this server's. Discovery lists
+ * the remote group-versions by group priority (highest first, then by name) and, inside a
+ * group, by version priority.
  *
  * <p>Reads what the {@link AvailableConditionController} last saw, so a new APIService is
  * proxied once it has been checked. Thread-safe.
