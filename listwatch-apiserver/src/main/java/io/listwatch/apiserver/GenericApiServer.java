@@ -75,6 +75,8 @@ public final class GenericApiServer implements AutoCloseable {
   private volatile KubernetesServiceReconciler kubernetesService;
   private volatile boolean closed;
   private volatile ServiceAccountsController serviceAccounts;
+  private volatile io.listwatch.apiserver.aggregator.APIServiceRegistration apiServiceRegistration;
+  private volatile io.listwatch.apiserver.aggregator.AvailableConditionController apiServiceAvailability;
 
   private GenericApiServer(Builder b) {
     this.registry = b.registry;
@@ -166,9 +168,32 @@ public final class GenericApiServer implements AutoCloseable {
         new io.listwatch.apiserver.webhook.WebhookClient(new io.listwatch.apiserver.webhook.ServiceResolver(
             new io.listwatch.apiserver.rest.CacheListers(cachers))));
     crdController.start();
+    startAggregator(controllers);
     startQuotaController();
     store("", "v1", "pods").resumeGracePeriods();
     return this;
+  }
+
+  /**
+   * kube's aggregator, when APIServices are served: the local APIServices
+   * ({@link io.listwatch.apiserver.aggregator.APIServiceRegistration}), the Available condition of
+   * the others, and the routes' knowledge of what is proxied where.
+   */
+  private void startAggregator(ControllerQueue.Gate controllers) {
+    if (registry.find("apiregistration.k8s.io", "v1", "apiservices").isEmpty()) {
+      return;
+    }
+    ResourceStore apiServices = store("apiregistration.k8s.io", "v1", "apiservices");
+    var listers = routes.resources().listers();
+    Cacher crds = registry.find("apiextensions.k8s.io", "v1", "customresourcedefinitions").map(cachers::get).orElse(null);
+    apiServiceRegistration = new io.listwatch.apiserver.aggregator.APIServiceRegistration(apiServices, registry.all(),
+        crds, listers, controllers, clock);
+    apiServiceRegistration.start();
+    apiServiceAvailability = new io.listwatch.apiserver.aggregator.AvailableConditionController(apiServices,
+        cacher("", "services"), cacher("", "endpoints"), listers, new io.listwatch.apiserver.webhook.TlsClients(),
+        controllers, clock);
+    apiServiceAvailability.start();
+    routes.aggregatedApis(new io.listwatch.apiserver.aggregator.APIServiceProxying(apiServiceAvailability, listers));
   }
 
   /** The ResourceQuotas' status keeper (kube-controller-manager's), when quotas are served. */
@@ -331,6 +356,14 @@ public final class GenericApiServer implements AutoCloseable {
     ServiceAccountsController accounts = serviceAccounts;
     if (accounts != null) {
       accounts.close();
+    }
+    var registration = apiServiceRegistration;
+    if (registration != null) {
+      registration.close();
+    }
+    var availability = apiServiceAvailability;
+    if (availability != null) {
+      availability.close();
     }
     cachers.values().forEach(Cacher::close);
     CustomResourceServing custom = customResources;

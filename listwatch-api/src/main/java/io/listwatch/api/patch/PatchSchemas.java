@@ -230,6 +230,7 @@ public final class PatchSchemas {
               .field("rules", atomic()).field("admissionReviewVersions", atomic())));
     }
     add(all, "apiextensions.k8s.io", "CustomResourceDefinition", PatchSchema.builder());
+    add(all, "apiregistration.k8s.io", "APIService", PatchSchema.builder().include("status", conditionsByType()));
     for (String k : new String[] {"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"}) {
       add(all, "rbac.authorization.k8s.io", k, PatchSchema.builder());
     }

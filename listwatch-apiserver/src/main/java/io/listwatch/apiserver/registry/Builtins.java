@@ -74,6 +74,7 @@ final class Builtins {
         bindings(), componentStatuses(), configMaps(), endpoints(), events(), limitRanges(), namespaces(), nodes(), persistentVolumeClaims(),
         persistentVolumes(), pods(), podTemplates(), replicationControllers(), resourceQuotas(), secrets(),
         serviceAccounts(), services()));
+    all.add(apiServices());
     all.addAll(apps());
     all.add(eventsV1());
     all.add(tokenReviews());
@@ -515,6 +516,18 @@ final class Builtins {
             "customresourcedefinitions")
         .clusterScoped().shortNames("crd", "crds").categories("api-extensions")
         .hasStatus().tracksGeneration().build();
+  }
+
+  /**
+   * apiregistration.k8s.io/v1 APIService: cluster-scoped, with /status; served by this server
+   * ({@code Local}) or proxied to a Service (the {@code aggregator} package). Names are
+   * {@code <version>.<group>} (the strategy), so only the path-segment rule here.
+   */
+  static ResourceDefinition apiServices() {
+    return ResourceDefinition.builder("apiregistration.k8s.io", "v1", "APIService", "apiservices")
+        .tableConvertor(new io.listwatch.apiserver.printers.APIServiceTableConvertor())
+        .clusterScoped().categories("api-extensions").hasStatus().clearsStatusOnCreate()
+        .nameValidation(NameValidation.PATH_SEGMENT).build();
   }
 
   /**

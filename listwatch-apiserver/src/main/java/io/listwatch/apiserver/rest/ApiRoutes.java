@@ -54,8 +54,26 @@ public final class ApiRoutes {
   public ApiRoutes(ResourceRegistry registry, Storage storage, Map<ResourceDefinition, Cacher> cachers, Clock clock,
       io.listwatch.apiserver.openapi.ProtoSchemas schemas) {
     this.resources = new ServedResources(registry, storage, cachers, clock, schemas);
-    this.discovery = new Discovery(resources::registry);
+    this.discovery = new Discovery(resources::registry, () -> aggregatedApis);
     this.openapi = new io.listwatch.apiserver.openapi.OpenApiHandler(() -> resources.registry().all(), schemas);
+  }
+
+  /** The group-versions served by other servers behind this one (kube's aggregator). */
+  private volatile AggregatedApis aggregatedApis = AggregatedApis.NONE;
+
+  /** Serves {@code apis}' group-versions through this server (discovery; the transport proxies). */
+  public void aggregatedApis(AggregatedApis apis) {
+    this.aggregatedApis = java.util.Objects.requireNonNull(apis);
+  }
+
+  /**
+   * Where the transport proxies {@code request} to, or empty when these routes answer it; ask
+   * after authorization.
+   *
+   * @throws StatusException 503 when the request's aggregated API is unavailable
+   */
+  public java.util.Optional<AggregatedApis.ProxyTarget> proxyTarget(ApiRequest request) {
+    return aggregatedApis.route(request);
   }
 
   /** The catalogue of served resources the routes dispatch to. */
@@ -132,6 +150,9 @@ public final class ApiRoutes {
         return new ApiResponse(200, new ApiResponse.DiscoveryBody(discovery.apiGroupList(),
             apiVersion -> discovery.aggregated(false, apiVersion)));
       }
+      case "/openapi/v3" -> {
+        return withAggregatedOpenApi(openapi.handle(request));
+      }
       case String p when io.listwatch.apiserver.openapi.OpenApiHandler.handles(p) -> {
         return openapi.handle(request);
       }
@@ -169,6 +190,36 @@ public final class ApiRoutes {
       throw StatusException.pathNotFound();
     }
     return ApiResponse.ok(list);
+  }
+
+  /**
+   * The OpenAPI v3 index with the available aggregated group-versions added, each linked to its
+   * document (which the transport proxies to its server); the index as it is without them.
+   */
+  private ApiResponse withAggregatedOpenApi(ApiResponse index) {
+    java.util.List<AggregatedApis.RemoteGroupVersion> remote = aggregatedApis.groupVersions().stream()
+        .filter(AggregatedApis.RemoteGroupVersion::available).toList();
+    if (remote.isEmpty() || index.code() != 200 || index.jsonParts().isEmpty()) {
+      return index;
+    }
+    try {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      for (byte[] part : index.jsonParts().get()) {
+        bytes.writeBytes(part);
+      }
+      ObjectNode doc = (ObjectNode) ResourceStore.MAPPER.readTree(bytes.toByteArray());
+      ObjectNode paths = doc.with("paths");
+      for (AggregatedApis.RemoteGroupVersion gv : remote) {
+        String key = "apis/" + gv.group() + "/" + gv.version();
+        if (!paths.has(key)) {
+          paths.putObject(key).put("serverRelativeURL", "/openapi/v3/" + key);
+        }
+      }
+      return ApiResponse.okJson(ResourceStore.MAPPER.writeValueAsBytes(doc))
+          .withHeader("Cache-Control", "no-cache, private");
+    } catch (java.io.IOException e) {
+      return index;
+    }
   }
 
   /**

@@ -20,10 +20,15 @@ final class Discovery {
   private static final List<String> STATUS_VERBS = List.of("get", "patch", "update");
 
   private final java.util.function.Supplier<ResourceRegistry> registries;
+  private final java.util.function.Supplier<AggregatedApis> aggregated;
 
-  /** Discovery of the registry {@code registries} answers at each call (it grows as resources are served). */
-  Discovery(java.util.function.Supplier<ResourceRegistry> registries) {
+  /**
+   * Discovery of the registry {@code registries} answers at each call (it grows as resources are
+   * served), followed by the group-versions {@code aggregated} serves elsewhere.
+   */
+  Discovery(java.util.function.Supplier<ResourceRegistry> registries, java.util.function.Supplier<AggregatedApis> aggregated) {
     this.registries = registries;
+    this.aggregated = aggregated;
   }
 
   Map<String, Object> apiVersions(String serverAddress) {
@@ -47,6 +52,15 @@ final class Discovery {
       g.put("preferredVersion", versions.getFirst());
       groups.add(g);
     }
+    remoteVersions().forEach((group, versions) -> {
+      List<Map<String, String>> listed = versions.stream()
+          .map(v -> Map.of("groupVersion", group + "/" + v.version(), "version", v.version())).toList();
+      Map<String, Object> g = new LinkedHashMap<>();
+      g.put("name", group);
+      g.put("versions", listed);
+      g.put("preferredVersion", listed.getFirst());
+      groups.add(g);
+    });
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("kind", "APIGroupList");
     m.put("apiVersion", "v1");
@@ -164,6 +178,19 @@ final class Discovery {
       item.put("versions", versions);
       items.add(item);
     }
+    if (!core) {
+      remoteVersions().forEach((group, remote) -> {
+        List<Object> versions = new ArrayList<>();
+        for (AggregatedApis.RemoteGroupVersion v : remote) {
+          if (v.resources() != null) {
+            versions.add(aggregatedRemoteVersion(v));
+          }
+        }
+        if (!versions.isEmpty()) {
+          items.add(Map.of("metadata", Map.of("name", group), "versions", versions));
+        }
+      });
+    }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("kind", "APIGroupDiscoveryList");
     m.put("apiVersion", apiVersion);
@@ -208,5 +235,59 @@ final class Discovery {
     k.put("version", version);
     k.put("kind", kind);
     return k;
+  }
+
+  /** The aggregated group-versions of groups not served here, by group in the order given. */
+  private Map<String, List<AggregatedApis.RemoteGroupVersion>> remoteVersions() {
+    java.util.Set<String> local = new java.util.HashSet<>(registries.get().groups());
+    Map<String, List<AggregatedApis.RemoteGroupVersion>> byGroup = new LinkedHashMap<>();
+    for (AggregatedApis.RemoteGroupVersion v : aggregated.get().groupVersions()) {
+      if (!local.contains(v.group())) {
+        byGroup.computeIfAbsent(v.group(), g -> new ArrayList<>()).add(v);
+      }
+    }
+    return byGroup;
+  }
+
+  /**
+   * A remote group-version in the aggregated document, from the APIResourceList its server
+   * answered (kube's aggregator converts a legacy document so): each resource with its
+   * subresources ({@code pods/status}) under it; {@code Stale} while its APIService is not available.
+   */
+  private static Map<String, Object> aggregatedRemoteVersion(AggregatedApis.RemoteGroupVersion v) {
+    Map<String, Map<String, Object>> byName = new LinkedHashMap<>();
+    for (Map<String, Object> r : v.resources()) {
+      String name = String.valueOf(r.get("name"));
+      int slash = name.indexOf('/');
+      Map<String, String> kind = kind(String.valueOf(r.getOrDefault("group", v.group())),
+          String.valueOf(r.getOrDefault("version", v.version())), String.valueOf(r.get("kind")));
+      if (slash < 0) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("resource", name);
+        entry.put("responseKind", kind);
+        entry.put("scope", Boolean.TRUE.equals(r.get("namespaced")) ? "Namespaced" : "Cluster");
+        entry.put("singularResource", r.getOrDefault("singularName", ""));
+        entry.put("verbs", r.getOrDefault("verbs", List.of()));
+        for (String optional : List.of("shortNames", "categories")) {
+          if (r.get(optional) != null) {
+            entry.put(optional, r.get(optional));
+          }
+        }
+        byName.put(name, entry);
+        continue;
+      }
+      Map<String, Object> parent = byName.get(name.substring(0, slash));
+      if (parent != null) {
+        @SuppressWarnings("unchecked")
+        List<Object> subs = (List<Object>) parent.computeIfAbsent("subresources", k -> new ArrayList<>());
+        subs.add(Map.of("subresource", name.substring(slash + 1), "responseKind", kind,
+            "verbs", r.getOrDefault("verbs", List.of())));
+      }
+    }
+    Map<String, Object> version = new LinkedHashMap<>();
+    version.put("version", v.version());
+    version.put("resources", new ArrayList<>(byName.values()));
+    version.put("freshness", v.available() ? "Current" : "Stale");
+    return version;
   }
 }

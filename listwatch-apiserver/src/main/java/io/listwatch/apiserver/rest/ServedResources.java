@@ -33,6 +33,7 @@ public final class ServedResources {
 
   /** The served resources: the built-ins, and custom resources as they are served ({@link #serve}). */
   private volatile ResourceRegistry registry;
+  private final io.listwatch.apiserver.admission.Listers listers;
   private final Storage storage;
   private final ObjectMetaDefaults defaults;
   /** The admission plug-ins every store runs, in kube's order. */
@@ -70,6 +71,7 @@ public final class ServedResources {
     ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
     ResourceStore[] nsStore = new ResourceStore[1];
     CacheListers listers = new CacheListers(cachers);
+    this.listers = listers;
     AdmissionChain admission = DefaultPlugins.chain(listers, ns -> {
       var cached = cachers.get(nsDef).get("", ns, ANY_VERSION).join();
       if (cached.isPresent()) {
@@ -103,6 +105,11 @@ public final class ServedResources {
   /** The admission plug-ins every store runs (for the server to give them its authorizer). */
   public AdmissionChain admissionChain() {
     return admission;
+  }
+
+  /** What the server's own components read of built-in objects: the watch caches. */
+  public io.listwatch.apiserver.admission.Listers listers() {
+    return listers;
   }
 
   /** The resources served now. */

@@ -65,7 +65,8 @@ public final class BuiltinStrategies {
       Map.entry("admissionregistration.k8s.io/validatingwebhookconfigurations", WebhookConfigurationStrategy.VALIDATING),
       Map.entry("apiextensions.k8s.io/customresourcedefinitions", new CustomResourceDefinitionStrategy()),
       Map.entry("autoscaling/horizontalpodautoscalers", HorizontalPodAutoscalerStrategy.V2),
-      Map.entry("autoscaling/v1/horizontalpodautoscalers", HorizontalPodAutoscalerStrategy.V1));
+      Map.entry("autoscaling/v1/horizontalpodautoscalers", HorizontalPodAutoscalerStrategy.V1),
+      Map.entry("apiregistration.k8s.io/apiservices", new APIServiceStrategy()));
 
   private BuiltinStrategies() {
   }

@@ -1,6 +1,5 @@
 package io.listwatch.apiserver.webhook;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -9,19 +8,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * Posts JSON to webhooks over HTTPS, as kube-apiserver's webhook client does: to the URL, or to
@@ -35,11 +25,8 @@ import javax.net.ssl.X509TrustManager;
  */
 public final class WebhookClient {
 
-  /** More trusted CA-and-name pairs than this and the kept clients are dropped and made anew. */
-  private static final int MAX_CLIENTS = 256;
-
   private final ServiceResolver resolver;
-  private final Map<ClientKey, HttpClient> clients = new ConcurrentHashMap<>();
+  private final TlsClients clients = new TlsClients();
 
   public WebhookClient(ServiceResolver resolver) {
     this.resolver = resolver;
@@ -47,9 +34,6 @@ public final class WebhookClient {
 
   /** What a webhook answered. */
   public record Response(int status, byte[] body) {
-  }
-
-  private record ClientKey(String caBundle, String serverName) {
   }
 
   /**
@@ -114,44 +98,6 @@ public final class WebhookClient {
 
   private HttpClient client(byte[] caBundle, String serverName, Duration timeout)
       throws GeneralSecurityException, IOException {
-    ClientKey key = new ClientKey(Arrays.toString(caBundle), serverName);
-    HttpClient found = clients.get(key);
-    if (found != null) {
-      return found;
-    }
-    if (clients.size() >= MAX_CLIENTS) {
-      clients.clear();
-    }
-    SSLContext tls = SSLContext.getInstance("TLS");
-    tls.init(null, new javax.net.ssl.TrustManager[] {new NamedServerTrust(roots(caBundle), serverName)}, null);
-    HttpClient made = HttpClient.newBuilder().sslContext(tls).connectTimeout(timeout)
-        .followRedirects(HttpClient.Redirect.NEVER).build();
-    HttpClient raced = clients.putIfAbsent(key, made);
-    return raced != null ? raced : made;
-  }
-
-  /** The trust of {@code caBundle}'s certificates, or the JDK's roots when it is empty. */
-  private static X509TrustManager roots(byte[] caBundle) throws GeneralSecurityException, IOException {
-    KeyStore store = null;
-    if (caBundle.length > 0) {
-      store = KeyStore.getInstance(KeyStore.getDefaultType());
-      store.load(null, null);
-      int i = 0;
-      for (Certificate c : CertificateFactory.getInstance("X.509")
-          .generateCertificates(new ByteArrayInputStream(caBundle))) {
-        store.setCertificateEntry("ca-" + i++, c);
-      }
-      if (i == 0) {
-        throw new GeneralSecurityException("caBundle holds no certificate");
-      }
-    }
-    TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    factory.init(store);
-    for (javax.net.ssl.TrustManager m : factory.getTrustManagers()) {
-      if (m instanceof X509TrustManager x) {
-        return x;
-      }
-    }
-    throw new GeneralSecurityException("no X.509 trust manager");
+    return clients.client(caBundle, serverName, false, timeout);
   }
 }

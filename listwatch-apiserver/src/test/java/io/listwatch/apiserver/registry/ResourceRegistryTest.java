@@ -34,7 +34,7 @@ class ResourceRegistryTest {
         "v1/bindings", "v1/componentstatuses", "v1/configmaps", "v1/endpoints", "v1/events", "v1/limitranges", "v1/namespaces", "v1/nodes",
         "v1/persistentvolumeclaims", "v1/persistentvolumes", "v1/pods", "v1/podtemplates", "v1/replicationcontrollers",
         "v1/resourcequotas", "v1/secrets",
-        "v1/serviceaccounts", "v1/services",
+        "v1/serviceaccounts", "v1/services", "apiregistration.k8s.io/v1/apiservices",
         "apps/v1/controllerrevisions", "apps/v1/daemonsets", "apps/v1/deployments", "apps/v1/replicasets",
         "apps/v1/statefulsets", "events.k8s.io/v1/events",
         "authentication.k8s.io/v1/tokenreviews", "authentication.k8s.io/v1/selfsubjectreviews",
@@ -68,7 +68,7 @@ class ResourceRegistryTest {
     assertThat(REGISTRY.all()).extracting(ResourceDefinition::kind).containsExactly(
         "Binding", "ComponentStatus", "ConfigMap", "Endpoints", "Event", "LimitRange", "Namespace", "Node", "PersistentVolumeClaim",
         "PersistentVolume", "Pod", "PodTemplate", "ReplicationController", "ResourceQuota", "Secret", "ServiceAccount", "Service",
-        "ControllerRevision", "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Event",
+        "APIService", "ControllerRevision", "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Event",
         "TokenReview", "SelfSubjectReview", "LocalSubjectAccessReview",
         "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview",
         "HorizontalPodAutoscaler", "HorizontalPodAutoscaler", "CronJob", "Job", "IngressClass", "Ingress",
@@ -114,7 +114,8 @@ class ResourceRegistryTest {
         Map.entry("certificatesigningrequests", List.of("csr")),
         Map.entry("prioritylevelconfigurations", List.of()), Map.entry("flowschemas", List.of()),
         Map.entry("mutatingwebhookconfigurations", List.of()), Map.entry("validatingwebhookconfigurations", List.of()),
-        Map.entry("validatingadmissionpolicies", List.of()), Map.entry("validatingadmissionpolicybindings", List.of()));
+        Map.entry("validatingadmissionpolicies", List.of()), Map.entry("validatingadmissionpolicybindings", List.of()),
+        Map.entry("apiservices", List.of()));
     assertThat(REGISTRY.all()).allSatisfy(d ->
         assertThat(d.shortNames()).as(d.plural()).isEqualTo(expected.get(d.plural())));
   }
@@ -136,7 +137,8 @@ class ResourceRegistryTest {
             "ingressclasses", "runtimeclasses", "csidrivers", "csinodes", "volumeattachments",
             "prioritylevelconfigurations", "flowschemas", "certificatesigningrequests",
             "mutatingwebhookconfigurations", "validatingwebhookconfigurations",
-            "validatingadmissionpolicies", "validatingadmissionpolicybindings");
+            "validatingadmissionpolicies", "validatingadmissionpolicybindings",
+            "apiservices");
   }
 
   @Test
@@ -148,7 +150,7 @@ class ResourceRegistryTest {
             "persistentvolumeclaims", "persistentvolumes", "resourcequotas", "customresourcedefinitions",
             "replicationcontrollers", "volumeattachments", "prioritylevelconfigurations", "flowschemas",
             "certificatesigningrequests", "horizontalpodautoscalers", "horizontalpodautoscalers",
-            "validatingadmissionpolicies");
+            "validatingadmissionpolicies", "apiservices");
   }
 
   @Test
@@ -193,9 +195,11 @@ class ResourceRegistryTest {
         .isEqualTo(NameValidation.PATH_SEGMENT);
     assertThat(REGISTRY.all()).filteredOn(d -> d.group().equals("rbac.authorization.k8s.io"))
         .allSatisfy(d -> assertThat(d.nameValidation()).isEqualTo(NameValidation.PATH_SEGMENT));
+    // kube-aggregator's ValidateAPIService: a path segment named <version>.<group> (the strategy)
+    assertThat(get("apiregistration.k8s.io", "apiservices").nameValidation()).isEqualTo(NameValidation.PATH_SEGMENT);
     assertThat(REGISTRY.all())
         .filteredOn(d -> !Set.of("namespaces", "services", "events", "statefulsets", "csidrivers",
-            "certificatesigningrequests").contains(d.plural())
+            "certificatesigningrequests", "apiservices").contains(d.plural())
             && !d.group().equals("rbac.authorization.k8s.io"))
         .allSatisfy(d -> assertThat(d.nameValidation()).isEqualTo(NameValidation.DNS1123_SUBDOMAIN));
   }
@@ -322,7 +326,7 @@ class ResourceRegistryTest {
 
   @Test
   void groups_listNonCoreGroupsOnce_inFirstAppearanceOrder() {
-    assertThat(REGISTRY.groups()).containsExactly("apps", "events.k8s.io", "authentication.k8s.io",
+    assertThat(REGISTRY.groups()).containsExactly("apiregistration.k8s.io", "apps", "events.k8s.io", "authentication.k8s.io",
         "authorization.k8s.io", "autoscaling", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
         "storage.k8s.io", "certificates.k8s.io", "admissionregistration.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "node.k8s.io",
         "discovery.k8s.io", "flowcontrol.apiserver.k8s.io");

@@ -25,7 +25,7 @@ class BuiltinStrategiesTest {
         "discovery.k8s.io/endpointslices", "/secrets", "/persistentvolumes",
         "/persistentvolumeclaims", "apps/deployments", "apps/replicasets", "apps/statefulsets", "apps/daemonsets",
         "batch/jobs", "batch/cronjobs", "scheduling.k8s.io/priorityclasses",
-        "apiextensions.k8s.io/customresourcedefinitions",
+        "apiextensions.k8s.io/customresourcedefinitions", "apiregistration.k8s.io/apiservices",
         "apps/controllerrevisions", "policy/poddisruptionbudgets", "networking.k8s.io/ingresses",
         "networking.k8s.io/networkpolicies", "coordination.k8s.io/leases", "storage.k8s.io/storageclasses",
         "storage.k8s.io/csidrivers", "storage.k8s.io/csinodes",

@@ -61,6 +61,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private final RequestMetrics metrics;
   private final ConnectionOptions options;
   private CacheWatcher activeWatch; // event loop only
+  /** Aborts the request being proxied to an aggregated API on this channel, if any; event loop only. */
+  private Runnable activeProxy;
   /** The list response being streamed on this channel, if any; event loop only. */
   private ListStreamWriter activeList;
   /** The running watch's hold on the limits and on the connection's idle clock; event loop only. */
@@ -105,6 +107,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       return;
     }
     request = admission.request();
+    if (proxied(ctx, info, request, admission, idle, audit, startNanos)) {
+      return;
+    }
     if (request.isWatch()) {
       // watches are long-running: not counted in flight, but held against the user's watch limit
       startWatch(ctx, info, request, req, admission, idle, audit);
@@ -149,6 +154,39 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       ctx.writeAndFlush(out);
       idle.requestEnded();
     }));
+  }
+
+  /**
+   * Sends a request of an aggregated API on to its server ({@link AggregatedApiProxy}), or
+   * answers 503 as kube's proxy does while that API is unavailable; false when this server
+   * answers the request itself.
+   */
+  private boolean proxied(ChannelHandlerContext ctx, RequestInfo info, ApiRequest request,
+      HandlerChain.Admission admission, IdleConnections idle, RequestAudit audit, long startNanos) {
+    Optional<io.listwatch.apiserver.rest.AggregatedApis.ProxyTarget> target;
+    try {
+      target = routes.proxyTarget(request);
+    } catch (StatusException e) {
+      admission.release();
+      record(info, request.contentType(), e.code(), startNanos);
+      FullHttpResponse refused = Responses.text(HttpResponseStatus.valueOf(e.code()), e.getMessage() + "\n");
+      audit.stamp(refused);
+      audit.responseComplete(e.code(), e.status());
+      ctx.writeAndFlush(refused);
+      idle.requestEnded();
+      return true;
+    }
+    if (target.isEmpty()) {
+      return false;
+    }
+    activeProxy = AggregatedApiProxy.forward(ctx, request, target.get(), code -> {
+      activeProxy = null;
+      admission.release();
+      record(info, request.contentType(), code, startNanos);
+      audit.responseComplete(code, null);
+      idle.requestEnded();
+    });
+    return true;
   }
 
   private void record(RequestInfo info, String contentType, int code, long startNanos) {
@@ -307,6 +345,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    if (activeProxy != null) {
+      activeProxy.run();
+    }
     if (activeWatch != null) {
       activeWatch.onSinkClosed();
     }
