@@ -268,4 +268,39 @@ class KubectlTest extends KubectlAgainstServer {
     assertThat(r.lines()).anySatisfy(l ->
         assertThat(l.split("\\s+")).containsExactly("namespaces", "ns", "v1", "false", "Namespace"));
   }
+
+  /** What {@code kubectl api-resources -o name} prints against kube-apiserver 1.32 with its default APIs. */
+  private static final List<String> KUBE_1_32_RESOURCES = List.of(
+      "bindings", "componentstatuses", "configmaps", "endpoints", "events", "limitranges", "namespaces", "nodes",
+      "persistentvolumeclaims", "persistentvolumes", "pods", "podtemplates", "replicationcontrollers",
+      "resourcequotas", "secrets", "serviceaccounts", "services",
+      "mutatingwebhookconfigurations.admissionregistration.k8s.io",
+      "validatingadmissionpolicies.admissionregistration.k8s.io",
+      "validatingadmissionpolicybindings.admissionregistration.k8s.io",
+      "validatingwebhookconfigurations.admissionregistration.k8s.io",
+      "customresourcedefinitions.apiextensions.k8s.io", "apiservices.apiregistration.k8s.io",
+      "controllerrevisions.apps", "daemonsets.apps", "deployments.apps", "replicasets.apps", "statefulsets.apps",
+      "selfsubjectreviews.authentication.k8s.io", "tokenreviews.authentication.k8s.io",
+      "localsubjectaccessreviews.authorization.k8s.io", "selfsubjectaccessreviews.authorization.k8s.io",
+      "selfsubjectrulesreviews.authorization.k8s.io", "subjectaccessreviews.authorization.k8s.io",
+      "horizontalpodautoscalers.autoscaling", "cronjobs.batch", "jobs.batch",
+      "certificatesigningrequests.certificates.k8s.io", "leases.coordination.k8s.io",
+      "endpointslices.discovery.k8s.io", "events.events.k8s.io",
+      "flowschemas.flowcontrol.apiserver.k8s.io", "prioritylevelconfigurations.flowcontrol.apiserver.k8s.io",
+      "ingressclasses.networking.k8s.io", "ingresses.networking.k8s.io", "networkpolicies.networking.k8s.io",
+      "runtimeclasses.node.k8s.io", "poddisruptionbudgets.policy",
+      "clusterrolebindings.rbac.authorization.k8s.io", "clusterroles.rbac.authorization.k8s.io",
+      "rolebindings.rbac.authorization.k8s.io", "roles.rbac.authorization.k8s.io",
+      "priorityclasses.scheduling.k8s.io", "csidrivers.storage.k8s.io", "csinodes.storage.k8s.io",
+      "csistoragecapacities.storage.k8s.io", "storageclasses.storage.k8s.io", "volumeattachments.storage.k8s.io");
+
+  @Test
+  void apiResources_namesEveryResourceKube132ServesByDefault() {
+    Kubectl.Result r = kubectl.ok("api-resources", "-o", "name");
+
+    // custom resources of other tests on the shared server may add lines; kube's own must all be there, once
+    List<String> builtins = r.lines().stream().filter(l -> !l.contains(".") || KUBE_1_32_RESOURCES.contains(l))
+        .toList();
+    assertThat(builtins).containsExactlyInAnyOrderElementsOf(KUBE_1_32_RESOURCES);
+  }
 }
