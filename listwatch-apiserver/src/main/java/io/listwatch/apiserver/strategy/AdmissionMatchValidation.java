@@ -14,13 +14,11 @@ import java.util.Set;
  * a {@code MatchResources} ({@code validateMatchResources}: matchPolicy, the two selectors,
  * resourceRules and excludeResourceRules), each {@code NamedRuleWithOperations}
  * ({@code validateNamedRuleWithOperations}: resourceNames as path segments without repeats, then
- * operations, apiGroups, apiVersions, resources with subresources, scope). Stateless.
+ * the rule itself, as {@link RuleWithOperationsValidation} checks a webhook's). Stateless.
  */
 final class AdmissionMatchValidation {
 
   static final List<String> MATCH_POLICIES = List.of("Equivalent", "Exact");
-  static final List<String> OPERATIONS = List.of("*", "CONNECT", "CREATE", "DELETE", "UPDATE");
-  static final List<String> SCOPES = List.of("*", "Cluster", "Namespaced");
 
   private AdmissionMatchValidation() {
   }
@@ -65,96 +63,7 @@ final class AdmissionMatchValidation {
         errors.add(FieldErrors.duplicate(at, name));
       }
     }
-    ruleWithOperations(rule, path, errors);
-  }
-
-  /** kube's {@code validateRuleWithOperations} (subresources allowed). */
-  static void ruleWithOperations(JsonNode rule, String path, List<Status.Cause> errors) {
-    List<String> operations = texts(rule.path("operations"));
-    if (operations.isEmpty()) {
-      errors.add(FieldErrors.required(path + ".operations", ""));
-    }
-    if (operations.size() > 1 && operations.contains("*")) {
-      errors.add(FieldErrors.invalid(path + ".operations", operations, "if '*' is present, must not specify other operations"));
-    }
-    for (int i = 0; i < operations.size(); i++) {
-      if (!OPERATIONS.contains(operations.get(i))) {
-        errors.add(FieldErrors.notSupported(path + ".operations[" + i + "]", operations.get(i), OPERATIONS));
-      }
-    }
-    List<String> groups = texts(rule.path("apiGroups"));
-    if (groups.isEmpty()) {
-      errors.add(FieldErrors.required(path + ".apiGroups", ""));
-    }
-    if (groups.size() > 1 && groups.contains("*")) {
-      errors.add(FieldErrors.invalid(path + ".apiGroups", groups, "if '*' is present, must not specify other API groups"));
-    }
-    List<String> versions = texts(rule.path("apiVersions"));
-    if (versions.isEmpty()) {
-      errors.add(FieldErrors.required(path + ".apiVersions", ""));
-    }
-    if (versions.size() > 1 && versions.contains("*")) {
-      errors.add(FieldErrors.invalid(path + ".apiVersions", versions,
-          "if '*' is present, must not specify other API versions"));
-    }
-    for (int i = 0; i < versions.size(); i++) {
-      if (versions.get(i).isEmpty()) {
-        errors.add(FieldErrors.required(path + ".apiVersions[" + i + "]", ""));
-      }
-    }
-    resources(texts(rule.path("resources")), path + ".resources", errors);
-    JsonNode scope = rule.get("scope");
-    if (NumericFields.given(scope) && !SCOPES.contains(scope.asText())) {
-      errors.add(FieldErrors.notSupported(path + ".scope", scope.asText(), SCOPES));
-    }
-  }
-
-  /** kube's {@code validateResources}. */
-  private static void resources(List<String> resources, String path, List<Status.Cause> errors) {
-    if (resources.isEmpty()) {
-      errors.add(FieldErrors.required(path, ""));
-    }
-    Set<String> withWildcardSub = new HashSet<>();
-    Set<String> subWithWildcardRes = new HashSet<>();
-    boolean doubleWildcard = false;
-    boolean singleWildcard = false;
-    boolean withoutSub = false;
-    for (int i = 0; i < resources.size(); i++) {
-      String resSub = resources.get(i);
-      String at = path + "[" + i + "]";
-      if (resSub.isEmpty()) {
-        errors.add(FieldErrors.required(at, ""));
-        continue;
-      }
-      doubleWildcard |= resSub.equals("*/*");
-      singleWildcard |= resSub.equals("*");
-      int slash = resSub.indexOf('/');
-      if (slash < 0) {
-        withoutSub = !resSub.equals("*");
-        continue;
-      }
-      String res = resSub.substring(0, slash);
-      String sub = resSub.substring(slash + 1);
-      if (withWildcardSub.contains(res)) {
-        errors.add(FieldErrors.invalid(at, resSub, "if '" + res + "/*' is present, must not specify " + resSub));
-      }
-      if (subWithWildcardRes.contains(sub)) {
-        errors.add(FieldErrors.invalid(at, resSub, "if '*/" + sub + "' is present, must not specify " + resSub));
-      }
-      if (sub.equals("*")) {
-        withWildcardSub.add(res);
-      }
-      if (res.equals("*")) {
-        subWithWildcardRes.add(sub);
-      }
-    }
-    if (resources.size() > 1 && doubleWildcard) {
-      errors.add(FieldErrors.invalid(path, resources, "if '*/*' is present, must not specify other resources"));
-    }
-    if (singleWildcard && withoutSub) {
-      errors.add(FieldErrors.invalid(path, resources,
-          "if '*' is present, must not specify other resources without subresources"));
-    }
+    RuleWithOperationsValidation.validate(rule, path, errors);
   }
 
   static List<String> texts(JsonNode list) {
