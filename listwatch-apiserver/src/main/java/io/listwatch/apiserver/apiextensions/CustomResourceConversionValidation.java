@@ -4,9 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Status;
 import io.listwatch.api.validation.NameSyntax;
+import io.listwatch.apiserver.strategy.WebhookClientConfigRules;
 import io.listwatch.apiserver.validation.FieldErrors;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -92,79 +91,12 @@ final class CustomResourceConversionValidation {
     if (hasUrl == hasService) {
       causes.add(FieldErrors.required(path, "exactly one of url or service is required"));
     } else if (hasUrl) {
-      checkUrl(causes, cc.path("url").asText(), path + ".url");
+      WebhookClientConfigRules.url(cc.path("url").asText(), path + ".url", causes);
     } else {
-      checkService(causes, cc.path("service"), path + ".service");
-    }
-  }
-
-  /** kube's ValidateWebhookURL, https required. */
-  private static void checkUrl(List<Status.Cause> causes, String url, String path) {
-    URI u;
-    try {
-      u = new URI(url);
-    } catch (URISyntaxException e) {
-      causes.add(FieldErrors.required(path, "url must be a valid URL: parse " + io.listwatch.api.Strconv.quote(url)
-          + ": " + e.getReason() + FORM));
-      return;
-    }
-    String scheme = u.getScheme() == null ? "" : u.getScheme();
-    if (!scheme.equals("https")) {
-      causes.add(FieldErrors.invalid(path, scheme, "'https' is the only allowed URL scheme" + FORM));
-    }
-    String host = u.getRawAuthority() == null ? "" : u.getRawAuthority().replaceFirst("^[^@]*@", "");
-    if (host.isEmpty()) {
-      causes.add(FieldErrors.invalid(path, host, "host must be specified" + FORM));
-    }
-    if (u.getRawUserInfo() != null) {
-      causes.add(FieldErrors.invalid(path, u.getRawUserInfo(), "user information is not permitted in the URL"));
-    }
-    if (u.getRawFragment() != null && !u.getRawFragment().isEmpty()) {
-      causes.add(FieldErrors.invalid(path, u.getRawFragment(), "fragments are not permitted in the URL"));
-    }
-    if (u.getRawQuery() != null && !u.getRawQuery().isEmpty()) {
-      causes.add(FieldErrors.invalid(path, u.getRawQuery(), "query parameters are not permitted in the URL"));
-    }
-  }
-
-  /** kube's ValidateWebhookService, called by kube's CRD validation with name and namespace swapped. */
-  private static void checkService(List<Status.Cause> causes, JsonNode service, String path) {
-    if (service.path("namespace").asText("").isEmpty()) {
-      causes.add(FieldErrors.required(path + ".name", ""));
-    }
-    if (service.path("name").asText("").isEmpty()) {
-      causes.add(FieldErrors.required(path + ".namespace", ""));
-    }
-    long port = service.path("port").asLong(443);
-    List<String> portErrors = NameSyntax.isValidPortNum(port);
-    if (!portErrors.isEmpty()) {
-      causes.add(FieldErrors.invalid(path + ".port", port, "port is not valid: " + String.join(", ", portErrors)));
-    }
-    String urlPath = service.path("path").asText("");
-    if (urlPath.isEmpty() || urlPath.equals("/")) {
-      return;
-    }
-    String field = path + ".path";
-    if (urlPath.equals("//")) {
-      causes.add(FieldErrors.invalid(field, urlPath, "segment[0] may not be empty"));
-      return;
-    }
-    if (!urlPath.startsWith("/")) {
-      causes.add(FieldErrors.invalid(field, urlPath, "must start with a '/'"));
-    }
-    String toCheck = urlPath.substring(1);
-    if (toCheck.endsWith("/")) {
-      toCheck = toCheck.substring(0, toCheck.length() - 1);
-    }
-    String[] steps = toCheck.split("/", -1);
-    for (int i = 0; i < steps.length; i++) {
-      if (steps[i].isEmpty()) {
-        causes.add(FieldErrors.invalid(field, urlPath, "segment[" + i + "] may not be empty"));
-        continue;
-      }
-      for (String failure : NameSyntax.isDns1123Subdomain(steps[i])) {
-        causes.add(FieldErrors.invalid(field, urlPath, "segment[" + i + "]: " + failure));
-      }
+      // kube's CRD validation passes the namespace as the name and the name as the namespace
+      JsonNode service = cc.path("service");
+      WebhookClientConfigRules.service(service.path("namespace").asText(""), service.path("name").asText(""),
+          service.path("path"), service.path("port").asLong(443), path + ".service", causes);
     }
   }
 

@@ -12,9 +12,10 @@ import java.util.List;
  * configurations use them: exactly one of {@code url} or {@code service}; a URL that Go's
  * {@code net/url} parses, with the {@code https} scheme, a host, and no user information,
  * fragment or query; a service with a name, a namespace, a port from 1 to 65535 and a path
- * whose segments are DNS-1123 subdomains. Stateless.
+ * whose segments are DNS-1123 subdomains. A CustomResourceDefinition's conversion webhook is
+ * checked by the same rules ({@code CustomResourceConversionValidation}). Stateless.
  */
-final class WebhookClientConfigRules {
+public final class WebhookClientConfigRules {
 
   private static final String FORM = "; desired format: https://host[/path]";
 
@@ -35,7 +36,7 @@ final class WebhookClientConfigRules {
   }
 
   /** kube's {@code ValidateWebhookURL} with {@code forceHttps}. */
-  static void url(String url, String path, List<Status.Cause> errors) {
+  public static void url(String url, String path, List<Status.Cause> errors) {
     GoUrl u;
     try {
       u = GoUrl.parse(url);
@@ -62,18 +63,28 @@ final class WebhookClientConfigRules {
 
   /** kube's {@code ValidateWebhookService}; the port was defaulted to 443 when left out. */
   static void service(JsonNode service, String path, List<Status.Cause> errors) {
-    if (service.path("name").asText("").isEmpty()) {
+    service(service.path("name").asText(""), service.path("namespace").asText(""), service.path("path"),
+        service.path("port").asLong(0), path, errors);
+  }
+
+  /**
+   * kube's {@code ValidateWebhookService} of the given parts ({@code urlPath} missing or null
+   * when not given): what a caller passes as the name is checked as the name, which kube's CRD
+   * validation relies on when it passes the namespace in its place.
+   */
+  public static void service(String name, String namespace, JsonNode urlPathNode, long port, String path,
+      List<Status.Cause> errors) {
+    if (name.isEmpty()) {
       errors.add(FieldErrors.required(path + ".name", "service name is required"));
     }
-    if (service.path("namespace").asText("").isEmpty()) {
+    if (namespace.isEmpty()) {
       errors.add(FieldErrors.required(path + ".namespace", "service namespace is required"));
     }
-    long port = service.path("port").asLong(0);
     List<String> portErrors = NameSyntax.isValidPortNum(port);
     if (!portErrors.isEmpty()) {
       errors.add(FieldErrors.invalid(path + ".port", port, "port is not valid: " + String.join(", ", portErrors)));
     }
-    JsonNode given = service.path("path");
+    JsonNode given = urlPathNode;
     if (!NumericFields.given(given)) {
       return;
     }

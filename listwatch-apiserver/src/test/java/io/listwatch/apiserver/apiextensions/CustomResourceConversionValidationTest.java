@@ -78,12 +78,12 @@ class CustomResourceConversionValidationTest {
         // kube's CRD validation passes the service's name and namespace swapped to the shared check
         Arguments.of("service without namespace and name, port 0", "{\"strategy\":\"Webhook\",\"webhook\":{\"clientConfig\":"
             + "{\"service\":{\"port\":0}},\"conversionReviewVersions\":[\"v1\"]}}", "", List.of(
-            cc + ".service.name: Required value",
-            cc + ".service.namespace: Required value",
+            cc + ".service.name: Required value: service name is required",
+            cc + ".service.namespace: Required value: service namespace is required",
             cc + ".service.port: Invalid value: 0: port is not valid: must be between 1 and 65535, inclusive")),
         Arguments.of("service without a namespace", "{\"strategy\":\"Webhook\",\"webhook\":{\"clientConfig\":"
             + "{\"service\":{\"name\":\"hook\"}},\"conversionReviewVersions\":[\"v1\"]}}", "", List.of(
-            cc + ".service.name: Required value")),
+            cc + ".service.name: Required value: service name is required")),
         Arguments.of("service paths", "{\"strategy\":\"Webhook\",\"webhook\":{\"clientConfig\":"
             + "{\"service\":{\"namespace\":\"ns\",\"name\":\"hook\",\"path\":\"foo//Bar\"}},"
             + "\"conversionReviewVersions\":[\"v1\"]}}", "", List.of(
