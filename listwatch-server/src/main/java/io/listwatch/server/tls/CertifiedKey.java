@@ -69,11 +69,7 @@ public record CertifiedKey(List<X509Certificate> chain, PrivateKey privateKey) {
    */
   public SSLContext clientSslContext(X509Certificate... trusted) {
     try {
-      KeyStore keys = KeyStore.getInstance("PKCS12");
-      keys.load(null, null);
-      keys.setKeyEntry("client", privateKey, new char[0], chain.toArray(X509Certificate[]::new));
-      KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      kmf.init(keys, new char[0]);
+      KeyManagerFactory kmf = keyManagers();
       KeyStore trust = KeyStore.getInstance("PKCS12");
       trust.load(null, null);
       for (int i = 0; i < trusted.length; i++) {
@@ -87,5 +83,28 @@ public record CertifiedKey(List<X509Certificate> chain, PrivateKey privateKey) {
     } catch (GeneralSecurityException | IOException e) {
       throw new IllegalStateException("cannot build a TLS context for " + certificate().getSubjectX500Principal(), e);
     }
+  }
+
+  /**
+   * A TLS server context that presents this certificate (and asks clients for none), for a
+   * server of a test or an embedded one: a webhook, an aggregated API.
+   */
+  public SSLContext serverSslContext() {
+    try {
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(keyManagers().getKeyManagers(), null, null);
+      return context;
+    } catch (GeneralSecurityException | IOException e) {
+      throw new IllegalStateException("cannot build a TLS context for " + certificate().getSubjectX500Principal(), e);
+    }
+  }
+
+  private KeyManagerFactory keyManagers() throws GeneralSecurityException, IOException {
+    KeyStore keys = KeyStore.getInstance("PKCS12");
+    keys.load(null, null);
+    keys.setKeyEntry("key", privateKey, new char[0], chain.toArray(X509Certificate[]::new));
+    KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    kmf.init(keys, new char[0]);
+    return kmf;
   }
 }

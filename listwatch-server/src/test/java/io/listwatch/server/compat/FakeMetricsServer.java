@@ -10,9 +10,6 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +18,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 
 /**
  * An aggregated API server of the metrics-server shape for tests: HTTPS with a certificate of
@@ -53,20 +48,11 @@ final class FakeMetricsServer implements AutoCloseable {
     CertifiedKey serving = ca.issueServing("metrics-server.kube-system.svc",
         List.of("metrics-server.kube-system.svc", address));
     try {
-      KeyStore keys = KeyStore.getInstance("PKCS12");
-      keys.load(null, null);
-      keys.setKeyEntry("serving", serving.privateKey(), new char[0], serving.chain().toArray(X509Certificate[]::new));
-      KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      kmf.init(keys, new char[0]);
-      SSLContext tls = SSLContext.getInstance("TLS");
-      tls.init(kmf.getKeyManagers(), null, null);
       server = HttpsServer.create(new InetSocketAddress(address, 0), 0);
-      server.setHttpsConfigurator(new HttpsConfigurator(tls));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    server.setHttpsConfigurator(new HttpsConfigurator(serving.serverSslContext()));
     server.setExecutor(executor);
     server.createContext(GROUP_VERSION, exchange -> serve(exchange, nodeName));
     server.createContext(OPENAPI, exchange -> {

@@ -9,16 +9,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 
 /**
  * An HTTPS server on 127.0.0.1 and a free port for tests of what calls webhooks: a certificate
@@ -35,21 +30,11 @@ public final class TestWebhookServer implements AutoCloseable {
   public TestWebhookServer(List<String> names) {
     CertifiedKey serving = ca.issueServing(names.getFirst(), names);
     try {
-      KeyStore keys = KeyStore.getInstance("PKCS12");
-      keys.load(null, null);
-      keys.setKeyEntry("serving", serving.privateKey(), new char[0],
-          serving.chain().toArray(X509Certificate[]::new));
-      KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      kmf.init(keys, new char[0]);
-      SSLContext tls = SSLContext.getInstance("TLS");
-      tls.init(kmf.getKeyManagers(), null, null);
       server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-      server.setHttpsConfigurator(new HttpsConfigurator(tls));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    server.setHttpsConfigurator(new HttpsConfigurator(serving.serverSslContext()));
     server.setExecutor(executor);
     server.start();
   }

@@ -17,17 +17,12 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.UnaryOperator;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 
 /**
  * A test's webhook server, what envtest gives an operator's tests: HTTPS on 127.0.0.1 and a free
@@ -62,20 +57,11 @@ public final class LocalWebhookServer implements AutoCloseable {
 
   private LocalWebhookServer() {
     try {
-      KeyStore keys = KeyStore.getInstance("PKCS12");
-      keys.load(null, null);
-      keys.setKeyEntry("serving", serving.privateKey(), new char[0], serving.chain().toArray(X509Certificate[]::new));
-      KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      kmf.init(keys, new char[0]);
-      SSLContext tls = SSLContext.getInstance("TLS");
-      tls.init(kmf.getKeyManagers(), null, null);
       server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-      server.setHttpsConfigurator(new HttpsConfigurator(tls));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot set up the webhook server's TLS", e);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the webhook server", e);
     }
+    server.setHttpsConfigurator(new HttpsConfigurator(serving.serverSslContext()));
     server.setExecutor(executor);
     server.start();
   }
