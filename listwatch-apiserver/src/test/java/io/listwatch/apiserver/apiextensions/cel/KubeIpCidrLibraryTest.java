@@ -81,7 +81,14 @@ class KubeIpCidrLibraryTest {
         ok("ip('2001:db8::1') == ip('2001:DB8:0::1')", true),
         ok("ip('10.0.0.1') != ip('10.0.0.2')", true),
         ok("ip('::').isGlobalUnicast() || ip('0.0.0.0').isGlobalUnicast()", false),
-        ok("ip('10.0.0.1').isGlobalUnicast() && !ip('ff02::1').isGlobalUnicast()", true));
+        ok("ip('10.0.0.1').isGlobalUnicast() && !ip('ff02::1').isGlobalUnicast()", true),
+        ok("[ '', '1.2.3', '1.2.3.4.', '.1.2.3', '1..2.3', '2001:db8::12345', '1:2:3:4:5:6:7:8:9',"
+            + " '1::2::3', '::1:', 'fe80::1%', '1:2:3:4:5:6:7::8', 'g::1', '1.2.3.4%x', ' ::1']"
+            + ".exists(s, isIP(s))", false),
+        ok("['::', '::1.2.3.4', '1:2:3:4:5:6:1.2.3.4', 'FFFF::', '1:2:3:4:5:6:7:8', '0.0.0.0']"
+            + ".all(s, isIP(s))", true),
+        ok("string(ip('::1.2.3.4')) == '::102:304' && string(ip('1:0:0:2:0:0:0:3')) == '1:0:0:2::3'",
+            true));
   }
 
   static Stream<Arguments> cidrCases() {
