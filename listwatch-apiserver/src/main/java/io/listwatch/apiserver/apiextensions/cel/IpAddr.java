@@ -10,7 +10,9 @@ import java.util.Arrays;
  * {@code ::}, an embedded IPv4 only as the last 32 bits); {@link #toString} is
  * {@code Addr.String()}, the canonical form (RFC 5952: lower-case hex, the longest run of two
  * or more zero groups as {@code ::}). Zones are read (so that kube can refuse them) but not
- * kept. Two addresses are equal when their family and bytes are. Immutable; thread-safe.
+ * kept. Two addresses are equal when their family and bytes are. Stricter than the fields'
+ * {@link io.listwatch.apiserver.validation.IpAddresses} ({@code netutils.ParseIPSloppy}, which
+ * allows leading zeros and has no messages), as kube's CEL library is. Immutable; thread-safe.
  */
 final class IpAddr {
 
