@@ -156,7 +156,7 @@ public final class FieldErrors {
    * {@code \xNN} for other ASCII controls, and {@code \\uNNNN}/{@code \\UNNNNNNNN} for
    * non-printable code points. Printable Unicode is kept as is.
    */
-  static String goQuote(String s) {
+  public static String goQuote(String s) {
     StringBuilder b = new StringBuilder(s.length() + 2).append('"');
     for (int i = 0; i < s.length(); ) {
       int cp = s.codePointAt(i);

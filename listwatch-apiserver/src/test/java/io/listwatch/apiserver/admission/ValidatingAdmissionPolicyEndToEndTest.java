@@ -310,4 +310,40 @@ class ValidatingAdmissionPolicyEndToEndTest {
     assertThat(invalid.getMessage()).isEqualTo("ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io \"b\""
         + " is invalid: spec.validationActions: Required value: at least one validation action is required");
   }
+
+  /** kubernetes.io's ServiceCIDR example policy (vap-servicecidr-default.yaml), with kube's CIDR library. */
+  private static final String SERVICECIDRS_DEFAULT = """
+      {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy",
+       "metadata":{"name":"servicecidrs.default"},
+       "spec":{"failurePolicy":"Fail",
+        "matchConstraints":{"resourceRules":[{"apiGroups":["networking.k8s.io"],"apiVersions":["v1"],
+          "operations":["CREATE","UPDATE"],"resources":["servicecidrs"]}]},
+        "matchConditions":[{"name":"exclude-default-servicecidr","expression":"object.metadata.name != 'kubernetes'"}],
+        "variables":[{"name":"allowed","expression":"['10.96.0.0/16','2001:db8::/64']"}],
+        "validations":[{"expression":"object.spec.cidrs.all(newCIDR, variables.allowed.exists(allowedCIDR, cidr(allowedCIDR).containsCIDR(newCIDR)))"}]}}""";
+
+  @Test
+  void docsServiceCidrPolicy_isAccepted_andItsCidrRuleDecides() {
+    created(POLICIES, SERVICECIDRS_DEFAULT);
+    created(BINDINGS, """
+        {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding",
+         "metadata":{"name":"servicecidrs-default-binding"},
+         "spec":{"policyName":"servicecidrs.default","validationActions":["Deny","Audit"]}}""");
+
+    // The same rule on ConfigMaps (ServiceCIDR is not served): data.cidrs, comma-separated.
+    created(POLICIES, SERVICECIDRS_DEFAULT.replace("servicecidrs.default", "configmap-cidrs")
+        .replace("\"networking.k8s.io\"", "\"\"").replace("\"servicecidrs\"", "\"configmaps\"")
+        .replace("object.spec.cidrs.all", "object.data.cidrs.split(',').all"));
+    created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]").replace("demo-policy.example.com", "configmap-cidrs"));
+    synced();
+    String configMap = """
+        {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"%s"},"data":{"cidrs":"%s"}}""";
+    assertThat(core.send("POST", "/api/v1/namespaces/test/configmaps", Map.of(),
+        configMap.formatted("inside", "10.96.10.0/24,2001:db8::/96")).code()).isEqualTo(201);
+    StatusException e = core.refusal("POST", "/api/v1/namespaces/test/configmaps", Map.of(),
+        configMap.formatted("outside", "10.96.0.0/24,10.97.0.0/24"));
+    assertThat(e.code()).isEqualTo(422);
+    assertThat(e.status().message()).endsWith("denied request: failed expression: object.data.cidrs.split(',')"
+        + ".all(newCIDR, variables.allowed.exists(allowedCIDR, cidr(allowedCIDR).containsCIDR(newCIDR)))");
+  }
 }

@@ -38,11 +38,15 @@ import java.util.List;
  *       ({@link KubeUrlLibrary});</li>
  *   <li>quantities: kube's {@code quantity(s)}, {@code isQuantity(s)} and the quantity's
  *       methods ({@link KubeQuantityLibrary});</li>
+ *   <li>IP addresses: kube's {@code ip(s)}, {@code isIP(s)}, {@code ip.isCanonical(s)} and the
+ *       address's methods ({@link KubeIpLibrary});</li>
+ *   <li>CIDRs: kube's {@code cidr(s)}, {@code isCIDR(s)} and the CIDR's methods
+ *       ({@link KubeCidrLibrary});</li>
  *   <li>sets ({@code sets.contains}, {@code sets.equivalent}, {@code sets.intersects}) and
  *       math ({@code math.greatest}, {@code math.least}, ...).</li>
  * </ul>
  *
- * <p>Not available: kube's IP/CIDR, semver and authorizer libraries.
+ * <p>Not available: kube's semver and authorizer libraries.
  *
  * <p>{@link #BASE} is immutable and thread-safe; it is built once.
  */
@@ -66,9 +70,13 @@ final class KubeCelLibrary {
       .addFunctionDeclarations(declarations())
       .addFunctionDeclarations(KubeUrlLibrary.declarations())
       .addFunctionDeclarations(KubeQuantityLibrary.declarations())
+      .addFunctionDeclarations(KubeIpLibrary.declarations())
+      .addFunctionDeclarations(KubeCidrLibrary.declarations())
       .addFunctionBindings(bindings())
       .addFunctionBindings(KubeUrlLibrary.bindings())
       .addFunctionBindings(KubeQuantityLibrary.bindings())
+      .addFunctionBindings(KubeIpLibrary.bindings())
+      .addFunctionBindings(KubeCidrLibrary.bindings())
       .build();
 
   private KubeCelLibrary() {

@@ -11,10 +11,11 @@
  *       {@code CompilationResult}.</li>
  *   <li>{@code CelValues} (with {@code FormattedStrings}): a custom resource's JSON as the CEL
  *       values the types describe.</li>
- *   <li>{@code KubeCelLibrary}, {@code KubeUrlLibrary}, {@code KubeQuantityLibrary}: the
- *       functions kube's CEL environment offers beyond standard CEL; {@code LibraryType} declares
- *       what the URL and quantity libraries have alike (the conversion from a string, its
- *       {@code is...} test, the members).</li>
+ *   <li>{@code KubeCelLibrary}, {@code KubeUrlLibrary}, {@code KubeQuantityLibrary},
+ *       {@code KubeIpLibrary}, {@code KubeCidrLibrary}: the functions kube's CEL environment
+ *       offers beyond standard CEL; {@code LibraryType} declares what these libraries have alike
+ *       (the conversion from a string, its {@code is...} test, the members); {@code IpAddr} and
+ *       {@code IpPrefix} are Go's {@code netip} address and prefix the IP and CIDR values hold.</li>
  *   <li>{@link io.listwatch.apiserver.apiextensions.cel.MatchConditionCompiler}: the same
  *       environment with the admission variables, to check admission webhooks' match conditions.</li>
  *   <li>{@code RuntimeCost}: kube's per-call and per-write cost limits, counted while rules
@@ -29,6 +30,6 @@
  * <p>Everything compiled is immutable and evaluated concurrently.
  *
  * <p>Not here: validation ratcheting, rules inside {@code allOf}/{@code anyOf}/{@code oneOf},
- * kube's IP/CIDR, semver, format and authorizer libraries, the static cost estimate.
+ * kube's semver, format and authorizer libraries, the static cost estimate.
  */
 package io.listwatch.apiserver.apiextensions.cel;

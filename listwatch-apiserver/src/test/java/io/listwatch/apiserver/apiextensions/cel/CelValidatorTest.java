@@ -218,6 +218,28 @@ class CelValidatorTest {
                     + "'message':'memory must be under 2Gi'}"),
             "{'memory':'3G'}", null,
             "spec: Invalid value: \"object\": memory must be under 2Gi"),
+        c("kube's CIDR and IP functions: isCIDR(self) on a string field",
+            root("{'type':'object','properties':{'cidr':{'type':'string',"
+                + "'x-kubernetes-validations':[{'rule':'isCIDR(self)',"
+                + "'message':'must be a valid CIDR'}]},"
+                + "'gateway':{'type':'string','x-kubernetes-validations':[{'rule':"
+                + "\"isIP(self) && ip(self).family() == 4 && ip.isCanonical(self)\"}]}},"
+                + "'x-kubernetes-validations':[{'rule':"
+                + "'cidr(self.cidr).containsIP(self.gateway)','message':'gateway outside cidr'}]}"),
+            "{'cidr':'10.0.0.0/24','gateway':'10.0.0.1'}", null),
+        c("isCIDR(self) refuses what is not a CIDR",
+            root("{'type':'object','properties':{'cidr':{'type':'string',"
+                + "'x-kubernetes-validations':[{'rule':'isCIDR(self)',"
+                + "'message':'must be a valid CIDR'}]},"
+                + "'gateway':{'type':'string'}},"
+                + "'x-kubernetes-validations':[{'rule':"
+                + "'cidr(self.cidr).containsIP(self.gateway)','message':'gateway outside cidr'}]}"),
+            "{'cidr':'10.0.0.0/33','gateway':'10.0.1.1'}", null,
+            "spec: Invalid value: \"object\": network address parse error during conversion from"
+                + " string: network address parse error during conversion from string:"
+                + " netip.ParsePrefix(\"10.0.0.0/33\"): prefix length out of range evaluating"
+                + " rule: gateway outside cidr",
+            "spec.cidr: Invalid value: \"string\": must be a valid CIDR"),
         c("null values are not evaluated", IMMUTABLE, "{'name':null}", "{'name':'a'}"),
         c("string and list functions kube offers", spec(
                 "'name':{'type':'string'},'nums':{'type':'array','items':{'type':'integer'}},"
