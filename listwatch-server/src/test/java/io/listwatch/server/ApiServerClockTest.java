@@ -44,8 +44,15 @@ class ApiServerClockTest {
   @Test
   void watchTimeout_isMeasuredOnTheInjectedClock() throws Exception {
     try (ApiServer server = ApiServer.builder().clock(clock).build().start()) {
+      // from a version the cache has: a watch "from now" may wait for the cache to catch up with
+      // the server's startup writes, and that wait is measured on the clock this test moves
+      HttpResponse<String> list = http.send(HttpRequest.newBuilder(
+              URI.create(server.url() + "/api/v1/namespaces/default/configmaps")).timeout(WAIT).build(),
+          HttpResponse.BodyHandlers.ofString());
+      String version = JSON.readTree(list.body()).at("/metadata/resourceVersion").asText();
       HttpResponse<InputStream> watch = http.send(HttpRequest.newBuilder(
-              URI.create(server.url() + "/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=600"))
+              URI.create(server.url() + "/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=600"
+                  + "&resourceVersion=" + version))
           .build(), HttpResponse.BodyHandlers.ofInputStream());
       assertThat(watch.statusCode()).isEqualTo(200);
       CompletableFuture<byte[]> body = CompletableFuture.supplyAsync(() -> {
