@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The pods the server benchmarks write: a realistic pod (owned by a ReplicaSet of 10, one
- * container with ports and resources, status, a pod IP of its own) padded so that the JSON the server stores, with the
+ * container with ports and resources, status, a pod IP of its own, 100 pods a node) padded so that the JSON the server stores, with the
  * uid, creationTimestamp and resourceVersion it adds, is about {@code objectBytes} long.
  *
  * <p>The first annotation, {@value #SENT}, carries the writer's send time; it comes first in
@@ -34,6 +34,9 @@ public final class Pods {
 
   /** Pods per ReplicaSet: pods share their owner's name and pod-template-hash label by this many. */
   private static final int REPLICAS = 10;
+
+  /** Pods per node (kube's default maximum is 110). */
+  static final int PODS_PER_NODE = 100;
 
   private final int objectBytes;
 
@@ -64,10 +67,27 @@ public final class Pods {
         + "\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"128Mi\"},\"limits\":{\"memory\":\"256Mi\"}},"
         + "\"imagePullPolicy\":\"IfNotPresent\"}],"
         + "\"restartPolicy\":\"Always\",\"terminationGracePeriodSeconds\":30,\"dnsPolicy\":\"ClusterFirst\","
-        + "\"serviceAccountName\":\"default\",\"nodeName\":\"node-" + String.format("%03d", index % 500) + "\","
+        + "\"serviceAccountName\":\"default\",\"nodeName\":\"" + nodeName(index) + "\","
         + "\"schedulerName\":\"default-scheduler\"},"
-        + "\"status\":{\"phase\":\"Running\",\"podIP\":\"10.244." + (index / 250 % 256) + "." + (index % 250)
+        + "\"status\":{\"phase\":\"Running\",\"podIP\":\"" + podIp(index)
         + "\",\"startTime\":\"2026-11-01T00:00:00Z\",\"qosClass\":\"Burstable\"}}";
+  }
+
+  /**
+   * The node pod {@code index} runs on: {@value #PODS_PER_NODE} pods a node, within kube's limit
+   * of 110, so 100,000 pods fill 1,000 nodes.
+   */
+  static String nodeName(int index) {
+    return String.format("node-%04d", index / PODS_PER_NODE);
+  }
+
+  /**
+   * Pod {@code index}'s IP, unique (up to 2²⁴ pods): each node has a /24 of 10.0.0.0/8, as
+   * kube gives each node a pod CIDR, and its pods the addresses from .1 on.
+   */
+  static String podIp(int index) {
+    int node = index / PODS_PER_NODE;
+    return "10." + (node >> 8 & 255) + "." + (node & 255) + "." + (index % PODS_PER_NODE + 1);
   }
 
   /** The merge patch that stamps a new send time. */
