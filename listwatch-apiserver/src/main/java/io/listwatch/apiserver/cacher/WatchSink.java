@@ -38,9 +38,8 @@ public interface WatchSink {
    * {@code '\n'}, and a newline occurs nowhere else (the JSON is compact and escapes newlines
    * in strings). Each part lies within one event, so an event ends exactly where a part ends
    * with {@code '\n'}: a transport that sends one message per event (WebSocket) finds the
-   * boundaries by looking at one byte per part, and slices the shared bytes instead of copying
-   * or re-encoding them. A transport that streams bytes (a chunked body, an HTTP/2 stream)
-   * writes the parts as they are.
+   * boundaries by looking at one byte per part, without scanning or re-encoding the events. A
+   * transport that streams bytes (a chunked body, an HTTP/2 stream) writes the parts as they are.
    */
   void write(byte[][] parts);
 

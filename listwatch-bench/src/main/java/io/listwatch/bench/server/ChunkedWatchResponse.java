@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Not thread-safe: confined to the thread that reads the connection.
  */
-final class ChunkedWatchResponse {
+final class ChunkedWatchResponse implements WatchResponse {
 
   private static final int HEADERS = 0;
   private static final int SIZE = 1;
@@ -44,7 +44,8 @@ final class ChunkedWatchResponse {
    * Bytes [from, to) of {@code b} (absolute indexes), received at {@code now}. Returns false
    * once the watch has ended; the caller then closes the connection.
    */
-  boolean read(ByteBuffer b, int from, int to, long now) {
+  @Override
+  public boolean read(ByteBuffer b, int from, int to, long now) {
     int p = from;
     while (p < to) {
       switch (state) {
@@ -118,7 +119,8 @@ final class ChunkedWatchResponse {
    * it is a failure; closed mid-stream, the server ended the watch (it closes the connections
    * of watchers it drops as too slow).
    */
-  void connectionClosed(String failure) {
+  @Override
+  public void connectionClosed(String failure) {
     if (state != DONE) {
       end(failure != null ? failure : state == HEADERS ? "connection closed before the response head" : null);
     }

@@ -464,8 +464,8 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     report.parameters.put("writes", "merge-PATCH of one annotation (the send time, System.nanoTime() of this JVM, "
         + "read back by the watch reader of this JVM), pods in turn, one keep-alive HTTP/1.1 connection per writer "
         + "thread (TLS, JDK SSLSocket, for the TLS transports); open loop at the asked rate, closed loop for max");
-    report.parameters.put("watchers", "http1 and http1-protobuf: one NIO selector thread, raw chunked parsing; the "
-        + "others: Netty on one event-loop thread (HTTP/2: " + h2Streams + " streams per connection); JSON events "
+    report.parameters.put("watchers", "http1 and http1-protobuf: one NIO selector thread, raw chunked parsing; ws: "
+        + "the same thread, raw WebSocket frame parsing; the others: Netty on one event-loop thread (HTTP/2: " + h2Streams + " streams per connection); JSON events "
         + "counted by newline (one message each for WebSocket), send time read from each event's first 256 bytes; "
         + "protobuf events (Accept: application/vnd.kubernetes.protobuf) by their length prefix, send time from "
         + "their first 512 bytes");

@@ -16,7 +16,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * Plain HTTP/1.1 watches read by one thread: a {@link Selector} over non-blocking sockets,
  * each carrying one {@code GET ...?watch=true} whose chunked body is parsed by hand
- * ({@link ChunkedWatchResponse}, {@link EventLines}).
+ * ({@link ChunkedWatchResponse}, {@link EventLines}); or, for plain WebSocket, each carrying
+ * one upgraded watch whose frames are parsed by hand too ({@link WebSocketWatchResponse}).
  *
  * <p>Why this shape: with 1,000 watchers, 1,000 threads (or 1,000 HttpClient streams) would
  * take the CPU the server needs on a 2-core machine. Here one thread reads into one direct
@@ -40,10 +41,13 @@ final class RawWatchFleet implements WatchFleet {
   private volatile boolean stop;
 
   private final WatchWire wire;
+  private final boolean webSocket;
 
-  RawWatchFleet(InetSocketAddress address, WatchWire wire) throws IOException {
+  /** @param webSocket whether the watches are WebSocket upgrades (JSON, one message per event) */
+  RawWatchFleet(InetSocketAddress address, WatchWire wire, boolean webSocket) throws IOException {
     this.address = address;
     this.wire = wire;
+    this.webSocket = webSocket;
     this.tally = wire.tally();
     this.selector = Selector.open();
     this.reader = Thread.ofPlatform().name("watch-fleet-reader").daemon(true).start(this::loop);
@@ -57,7 +61,10 @@ final class RawWatchFleet implements WatchFleet {
   @Override
   public void open(String pathAndQuery, int count) throws IOException {
     byte[] request = ("GET " + pathAndQuery + " HTTP/1.1\r\nHost: " + address.getHostString() + ":"
-        + address.getPort() + "\r\nAccept: " + wire.accept + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        + address.getPort() + "\r\nAccept: " + wire.accept
+        + (webSocket ? "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13"
+            + "\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==" : "")
+        + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     for (int i = 0; i < count; i++) {
       SocketChannel ch = SocketChannel.open();
       ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -67,7 +74,7 @@ final class RawWatchFleet implements WatchFleet {
         ch.write(req);
       }
       ch.configureBlocking(false);
-      pending.add(new Conn(ch, new ChunkedWatchResponse(tally, wire)));
+      pending.add(new Conn(ch, webSocket ? new WebSocketWatchResponse(tally) : new ChunkedWatchResponse(tally, wire)));
       if ((i & 63) == 63) {
         selector.wakeup();
       }
@@ -171,6 +178,6 @@ final class RawWatchFleet implements WatchFleet {
   }
 
   /** One watch connection; reader thread only. */
-  private record Conn(SocketChannel ch, ChunkedWatchResponse response) {
+  private record Conn(SocketChannel ch, WatchResponse response) {
   }
 }

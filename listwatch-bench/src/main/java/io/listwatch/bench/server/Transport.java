@@ -40,11 +40,12 @@ enum Transport {
   WatchFleet fleet(InetSocketAddress address, TlsClient tls, int streamsPerConnection) throws IOException {
     SslContext http1 = this.tls ? tls.http1() : null;
     return switch (this) {
-      case HTTP1 -> new RawWatchFleet(address, WatchWire.JSON);
-      case HTTP1_PROTOBUF -> new RawWatchFleet(address, WatchWire.PROTOBUF);
+      case HTTP1 -> new RawWatchFleet(address, WatchWire.JSON, false);
+      case HTTP1_PROTOBUF -> new RawWatchFleet(address, WatchWire.PROTOBUF, false);
       case HTTP1_TLS -> new NettyWatchFleet(address, NettyWatchFleet.Protocol.HTTP1, http1, 1);
       case H2_TLS -> new NettyWatchFleet(address, NettyWatchFleet.Protocol.H2, tls.h2(), streamsPerConnection);
-      case WS_TLS, WS -> new NettyWatchFleet(address, NettyWatchFleet.Protocol.WEBSOCKET, http1, 1);
+      case WS -> new RawWatchFleet(address, WatchWire.JSON, true);
+      case WS_TLS -> new NettyWatchFleet(address, NettyWatchFleet.Protocol.WEBSOCKET, http1, 1);
       case H2C -> new NettyWatchFleet(address, NettyWatchFleet.Protocol.H2, null, streamsPerConnection);
     };
   }

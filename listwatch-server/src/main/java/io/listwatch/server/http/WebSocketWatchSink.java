@@ -4,20 +4,15 @@ import io.listwatch.apiserver.cacher.WatchEncoding;
 import io.listwatch.apiserver.cacher.WatchSink;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
-import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
-import io.netty.util.ByteProcessor;
-import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -29,12 +24,17 @@ import java.util.concurrent.TimeUnit;
  * <h2>Outbound: one message per event</h2>
  * A protobuf watch ({@link WatchEncoding#PROTOBUF}) sends each event's WatchEvent message,
  * without its length prefix, as one binary frame, as kube does; the lengths in the batch give
- * the boundaries. For JSON, each event line the watch writes (its {@code {"type":..,"object":..}} JSON and the newline
- * ending it, as kube sends it) becomes one unfragmented text frame. The frame's payload is a
- * slice of the batch the watch wrote, copied once from the event's cached bytes into an I/O
- * buffer: nothing is encoded per watcher except the frame header (Netty's frame encoder copies a
- * payload of at most 1 KiB next to its header instead of a gathering write). Event
- * boundaries come from the batch's components, as {@link WatchSink#write} promises.
+ * the boundaries. For JSON, each event line the watch writes (its {@code {"type":..,"object":..}}
+ * JSON and the newline ending it, as kube sends it) becomes one unfragmented text frame; event
+ * boundaries come from the batch's parts, as {@link WatchSink#write} promises.
+ *
+ * <p>Each batch is written as one I/O buffer holding all its frames, headers and payloads,
+ * copied once from the events' cached bytes, as {@link ChunkedWatchSink} writes a batch as one
+ * chunk: the frames of events are encoded here, not by Netty's frame encoder (which lets a
+ * {@code ByteBuf} through as it is), because one frame object per event through the pipeline
+ * and the outbound buffer (a header buffer and a payload slice each) cost the event loop more
+ * than the bytes did. Server frames are unmasked, so the header is all there is to encode.
+ * Control frames (Close, Pong) still go through Netty's encoder, in order with the events.
  *
  * <h2>Inbound</h2>
  * Text, binary and continuation messages are discarded (a watch takes no input); a Ping is
@@ -54,6 +54,9 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
 
   /** How long an ended watch waits for the client's Close before closing the connection. */
   static final long CLOSE_WAIT_MILLIS = 3_000;
+  /** The opcodes of event frames (RFC 6455 section 5.2). */
+  private static final int OPCODE_TEXT = 0x1;
+  private static final int OPCODE_BINARY = 0x2;
 
   private final ChannelHandlerContext api;
   private final WebSocketServerHandshaker handshaker;
@@ -101,87 +104,124 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
 
   @Override
   public void write(byte[][] parts) {
+    ByteBuf frames = encoding == WatchEncoding.PROTOBUF ? binaryFrames(parts)
+        : parts.length == 1 ? textFramesPerLine(parts[0]) : textFramesPerEvent(parts);
+    if (frames.isReadable()) {
+      api.write(frames, api.voidPromise()); // a ByteBuf: the frame encoder lets it through as it is
+    } else {
+      frames.release();
+    }
+  }
+
+  /**
+   * One text frame per event, the events found at the parts that end with a newline: no scan.
+   * What follows the last newline, if anything, is one more message.
+   */
+  private ByteBuf textFramesPerEvent(byte[][] parts) {
+    int[] lengths = new int[parts.length];
+    int messages = 0;
+    int size = 0;
+    int open = 0;
+    for (byte[] part : parts) {
+      open += part.length;
+      if (part.length > 0 && part[part.length - 1] == '\n') {
+        lengths[messages++] = open;
+        size += frameSize(open);
+        open = 0;
+      }
+    }
+    if (open > 0) {
+      lengths[messages++] = open;
+      size += frameSize(open);
+    }
+    ByteBuf out = api.alloc().ioBuffer(size);
+    int p = 0;
+    for (int m = 0; m < messages; m++) {
+      writeHeader(out, OPCODE_TEXT, lengths[m]);
+      for (int left = lengths[m]; left > 0; p++) {
+        out.writeBytes(parts[p]);
+        left -= parts[p].length;
+      }
+    }
+    return out;
+  }
+
+  /** One text frame per line of a single part (a bookmark or an error event). */
+  private ByteBuf textFramesPerLine(byte[] part) {
+    int size = 0;
+    for (int start = 0; start < part.length; ) {
+      int end = lineEnd(part, start);
+      size += frameSize(end - start);
+      start = end;
+    }
+    ByteBuf out = api.alloc().ioBuffer(size);
+    for (int start = 0; start < part.length; ) {
+      int end = lineEnd(part, start);
+      writeHeader(out, OPCODE_TEXT, end - start);
+      out.writeBytes(part, start, end - start);
+      start = end;
+    }
+    return out;
+  }
+
+  /** Where the line starting at {@code start} ends: after its newline, or at the end. */
+  private static int lineEnd(byte[] part, int start) {
+    for (int i = start; i < part.length; i++) {
+      if (part[i] == '\n') {
+        return i + 1;
+      }
+    }
+    return part.length;
+  }
+
+  /** One binary frame per protobuf event: its WatchEvent message, after its 4-byte length. */
+  private ByteBuf binaryFrames(byte[][] parts) {
     ByteBuf batch = Unpooled.wrappedBuffer(parts.length, parts); // no copy: the parts stay shared
     try {
-      if (encoding == WatchEncoding.PROTOBUF) {
-        writeLengthPrefixed(batch);
-      } else if (batch instanceof CompositeByteBuf composite) {
-        writeComponents(composite);
-      } else {
-        writeLines(batch);
+      int limit = batch.writerIndex();
+      int size = 0;
+      for (int at = batch.readerIndex(); at + 4 <= limit; ) {
+        int length = messageLength(batch, at, limit);
+        size += frameSize(length);
+        at += 4 + length;
       }
+      ByteBuf out = api.alloc().ioBuffer(size);
+      for (int at = batch.readerIndex(); at + 4 <= limit; ) {
+        int length = messageLength(batch, at, limit);
+        writeHeader(out, OPCODE_BINARY, length);
+        out.writeBytes(batch, at + 4, length);
+        at += 4 + length;
+      }
+      return out;
     } finally {
       batch.release();
     }
   }
 
-  /**
-   * One message per event, found at the components that end with a newline: no scan. The
-   * batch is first copied once into one I/O buffer, whose slices TLS or the socket then read
-   * as they are (a slice of the composite would be merged into a temporary buffer per event).
-   */
-  private void writeComponents(CompositeByteBuf batch) {
-    int count = batch.numComponents();
-    int[] ends = new int[count + 1];
-    int events = 0;
-    int start = batch.readerIndex();
-    for (int i = 0; i < count; i++) {
-      int end = i + 1 < count ? batch.toByteIndex(i + 1) : batch.writerIndex();
-      if (end > start && batch.getByte(end - 1) == '\n') {
-        ends[events++] = end - batch.readerIndex();
-        start = end;
-      }
-    }
-    if (start < batch.writerIndex()) { // not newline-terminated: still one message
-      ends[events++] = batch.writerIndex() - batch.readerIndex();
-    }
-    ByteBuf flat = IoBuffers.flatten(api.alloc(), batch.retain());
-    try {
-      int from = flat.readerIndex();
-      for (int e = 0; e < events; e++) {
-        int to = flat.readerIndex() + ends[e];
-        writeMessage(flat, from, to);
-        from = to;
-      }
-    } finally {
-      flat.release();
-    }
+  /** The length of the message whose 4-byte length is at {@code at}, cut at {@code limit}. */
+  private static int messageLength(ByteBuf batch, int at, int limit) {
+    return Math.max(0, Math.min(batch.getInt(at), limit - at - 4));
   }
 
-  /**
-   * One binary message per protobuf event: the batch is copied once into an I/O buffer, and each
-   * event's message (after its 4-byte length) is sent as a slice of it.
-   */
-  private void writeLengthPrefixed(ByteBuf batch) {
-    ByteBuf flat = IoBuffers.flatten(api.alloc(), batch.retain());
-    try {
-      int at = flat.readerIndex();
-      int limit = flat.writerIndex();
-      while (at + 4 <= limit) {
-        int length = flat.getInt(at);
-        int end = Math.min(limit, at + 4 + length);
-        api.write(new BinaryWebSocketFrame(flat.retainedSlice(at + 4, end - at - 4)), api.voidPromise());
-        at = end;
-      }
-    } finally {
-      flat.release();
-    }
+  // ---- frames (RFC 6455 section 5.2): FIN set, no extension bits, unmasked (server to client) ----
+
+  /** The bytes of a frame with {@code length} bytes of payload, header included. */
+  static int frameSize(int length) {
+    return (length <= 125 ? 2 : length <= 0xFFFF ? 4 : 10) + length;
   }
 
-  /** One message per line of a single buffer (a bookmark or an error event). */
-  private void writeLines(ByteBuf batch) {
-    int start = batch.readerIndex();
-    int limit = batch.writerIndex();
-    while (start < limit) {
-      int newline = batch.forEachByte(start, limit - start, ByteProcessor.FIND_LF);
-      int end = newline < 0 ? limit : newline + 1;
-      writeMessage(batch, start, end);
-      start = end;
+  /** Writes the header of one unfragmented, unmasked frame, in the shortest length form. */
+  static void writeHeader(ByteBuf out, int opcode, int length) {
+    out.writeByte(0x80 | opcode);
+    if (length <= 125) {
+      out.writeByte(length);
+    } else if (length <= 0xFFFF) {
+      out.writeByte(126);
+      out.writeShort(length);
+    } else {
+      out.writeByte(127);
+      out.writeLong(length);
     }
-  }
-
-  private void writeMessage(ByteBuf batch, int start, int end) {
-    api.write(new TextWebSocketFrame(batch.retainedSlice(start, end - start)), api.voidPromise());
   }
 
   @Override
