@@ -1,7 +1,6 @@
 package io.listwatch.bench.server;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 
 /**
  * One HTTP/1.1 watch response parsed by hand as its bytes arrive: the response head (only
@@ -22,9 +21,7 @@ final class ChunkedWatchResponse implements WatchResponse {
   private final WatchTally tally;
   private final WatchEvents events;
   private int state = HEADERS;
-  private final byte[] status = new byte[16];
-  private int statusLen;
-  private int crlf;
+  private final ResponseHead responseHead = new ResponseHead();
   private long size;
   private boolean sizeDone;
   private long remaining;
@@ -50,20 +47,8 @@ final class ChunkedWatchResponse implements WatchResponse {
     while (p < to) {
       switch (state) {
         case HEADERS -> {
-          byte x = b.get(p++);
-          if (statusLen < status.length) {
-            status[statusLen++] = x;
-          }
-          // progress through "\r\n\r\n", the end of the response head
-          if (x == '\r') {
-            crlf = crlf == 2 ? 3 : 1;
-          } else if (x == '\n') {
-            crlf = crlf == 1 ? 2 : crlf == 3 ? 4 : 0;
-          } else {
-            crlf = 0;
-          }
-          if (crlf == 4) {
-            String line = new String(status, 0, Math.min(statusLen, 12), StandardCharsets.US_ASCII);
+          if (responseHead.take(b.get(p++))) {
+            String line = responseHead.statusLine();
             if (!line.startsWith("HTTP/1.1 200")) {
               fail("watch answered " + line);
               return false;

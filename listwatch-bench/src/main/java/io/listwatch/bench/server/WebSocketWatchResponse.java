@@ -1,7 +1,6 @@
 package io.listwatch.bench.server;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A WebSocket watch parsed by hand, for {@link RawWatchFleet}: the 101 response head, then
@@ -22,9 +21,7 @@ final class WebSocketWatchResponse implements WatchResponse {
 
   private final WatchTally tally;
   private int state = HEADERS;
-  private final byte[] status = new byte[16];
-  private int statusLen;
-  private int crlf;
+  private final ResponseHead responseHead = new ResponseHead();
   private final byte[] frameHead = new byte[14];
   private int frameHeadLen;
   private int opcode;
@@ -42,19 +39,8 @@ final class WebSocketWatchResponse implements WatchResponse {
     while (p < to) {
       switch (state) {
         case HEADERS -> {
-          byte x = b.get(p++);
-          if (statusLen < status.length) {
-            status[statusLen++] = x;
-          }
-          if (x == '\r') {
-            crlf = crlf == 2 ? 3 : 1;
-          } else if (x == '\n') {
-            crlf = crlf == 1 ? 2 : crlf == 3 ? 4 : 0;
-          } else {
-            crlf = 0;
-          }
-          if (crlf == 4) {
-            String line = new String(status, 0, Math.min(statusLen, 12), StandardCharsets.US_ASCII);
+          if (responseHead.take(b.get(p++))) {
+            String line = responseHead.statusLine();
             if (!line.startsWith("HTTP/1.1 101")) {
               end("watch answered " + line);
               return false;
