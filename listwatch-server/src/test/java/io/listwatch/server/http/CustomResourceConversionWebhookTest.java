@@ -53,17 +53,6 @@ class CustomResourceConversionWebhookTest {
     return object(hook.definition(group));
   }
 
-  private static void establish(String name) {
-    Await.until(name + " established", Duration.ofSeconds(15), () -> {
-      for (JsonNode c : http.get(CRDS + "/" + name).expect(200).path("status").path("conditions")) {
-        if (c.path("type").asText().equals("Established") && c.path("status").asText().equals("True")) {
-          return true;
-        }
-      }
-      return false;
-    });
-  }
-
   private static String gateways(String group, String version, String ns) {
     return "/apis/" + group + "/" + version + "/namespaces/" + ns + "/gateways";
   }
@@ -78,7 +67,7 @@ class CustomResourceConversionWebhookTest {
   void objectsRoundTrip_throughGetListWatchAndWrites_inBothVersions() {
     String group = "conv.example.com";
     http.create(CRDS, definition(group));
-    establish("gateways." + group);
+    http.awaitEstablished("gateways." + group);
     String ns = http.createNamespace("conv");
 
     try (WatchStream v2Watch = http.watch(gateways(group, "v2", ns))) {
@@ -139,7 +128,7 @@ class CustomResourceConversionWebhookTest {
   void aWebhookThatCannotBeReached_failsReadsAndWritesWithKubesError() {
     String group = "down.example.com";
     http.create(CRDS, definition(group));
-    establish("gateways." + group);
+    http.awaitEstablished("gateways." + group);
     String ns = http.createNamespace("down");
     http.create(gateways(group, "v1", ns), v1(group, "a", "localhost:1"));
     int port = hook.port();
@@ -191,7 +180,7 @@ class CustomResourceConversionWebhookTest {
     expected.forEach((path, message) -> {
       String group = path.substring(1) + ".example.com";
       http.create(CRDS, object(hook.definition(group, path)));
-      establish("gateways." + group);
+      http.awaitEstablished("gateways." + group);
       http.create(gateways(group, "v1", ns), v1(group, "a", "localhost:1"));
 
       KubeHttp.Response get = http.get(gateways(group, "v2", ns) + "/a");

@@ -60,17 +60,6 @@ class CustomResourceVersionsTest {
         """.formatted(group, group));
   }
 
-  static void establish(String name) {
-    Await.until(name + " established", Duration.ofSeconds(15), () -> {
-      for (JsonNode c : http.get(CRDS + "/" + name).expect(200).path("status").path("conditions")) {
-        if (c.path("type").asText().equals("Established") && c.path("status").asText().equals("True")) {
-          return true;
-        }
-      }
-      return false;
-    });
-  }
-
   private static String boxes(String group, String version, String ns) {
     return "/apis/" + group + "/" + version + "/namespaces/" + ns + "/boxes";
   }
@@ -79,7 +68,7 @@ class CustomResourceVersionsTest {
   void anObjectCreatedThroughOneVersion_readsThroughTheOther_withItsApiVersion() {
     String group = "versions.example.com";
     http.create(CRDS, definition(group));
-    establish("boxes." + group);
+    http.awaitEstablished("boxes." + group);
     String ns = http.createNamespace("boxes");
 
     JsonNode created = http.create(boxes(group, "v2", ns), object("""
@@ -107,7 +96,7 @@ class CustomResourceVersionsTest {
   void aWriteThroughAnotherVersion_isStoredInTheStorageVersion_andWatchersOfEachVersionSeeTheirOwn() {
     String group = "watch.example.com";
     http.create(CRDS, definition(group));
-    establish("boxes." + group);
+    http.awaitEstablished("boxes." + group);
     String ns = http.createNamespace("boxes");
     try (WatchStream v1 = http.watch(boxes(group, "v1", ns)); WatchStream v2 = http.watch(boxes(group, "v2", ns))) {
       http.create(boxes(group, "v2", ns), object("""
@@ -129,7 +118,7 @@ class CustomResourceVersionsTest {
   void aVersionNotServed_is404_andADeprecatedOneWarns() {
     String group = "served.example.com";
     http.create(CRDS, definition(group));
-    establish("boxes." + group);
+    http.awaitEstablished("boxes." + group);
     String ns = http.createNamespace("boxes");
 
     assertFailureStatus(http.get(boxes(group, "v0", ns)), 404, "NotFound");
@@ -150,7 +139,7 @@ class CustomResourceVersionsTest {
   void discovery_listsTheServedVersions_preferringTheHighestPriority() {
     String group = "discovery.example.com";
     http.create(CRDS, definition(group));
-    establish("boxes." + group);
+    http.awaitEstablished("boxes." + group);
 
     Await.until("the group in discovery", Duration.ofSeconds(15), () -> {
       for (JsonNode g : http.get("/apis").expect(200).path("groups")) {
@@ -172,7 +161,7 @@ class CustomResourceVersionsTest {
     String group = "stored.example.com";
     String name = "boxes." + group;
     http.create(CRDS, definition(group));
-    establish(name);
+    http.awaitEstablished(name);
     ObjectNode crd = (ObjectNode) http.get(CRDS + "/" + name).expect(200);
     for (JsonNode v : crd.path("spec").path("versions")) {
       ((ObjectNode) v).put("storage", v.path("name").asText().equals("v2"));

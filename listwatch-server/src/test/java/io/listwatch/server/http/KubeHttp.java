@@ -392,6 +392,19 @@ final class KubeHttp implements AutoCloseable {
   }
 
   /** Drops every connection (open watches included) without waiting for them. */
+  /** Waits (at most 15 s) until the CustomResourceDefinition {@code name} is Established. */
+  void awaitEstablished(String name) {
+    io.listwatch.testsupport.Await.until(name + " established", Duration.ofSeconds(15), () -> {
+      for (JsonNode c : get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + name).expect(200)
+          .path("status").path("conditions")) {
+        if (c.path("type").asText().equals("Established") && c.path("status").asText().equals("True")) {
+          return true;
+        }
+      }
+      return false;
+    });
+  }
+
   @Override
   public void close() {
     client.shutdownNow();
