@@ -29,6 +29,7 @@ public final class Report {
       "phase", "seconds", "CPU of this benchmark", "CPU of other processes");
   private final List<String> verdicts = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
+  private final Map<String, Double> figures = new LinkedHashMap<>();
   public final Map<String, String> parameters = new LinkedHashMap<>();
 
   public Report(String name) {
@@ -46,6 +47,32 @@ public final class Report {
 
   public void note(String n) {
     notes.add(n);
+  }
+
+  /**
+   * Records one named figure of this run for {@code bench report}'s summary and plots, beside
+   * the printed tables (which stay what a reader sees). Keys are dotted, lower camel case, from
+   * the general to the particular, e.g. {@code fanout.http1.w100.p99Ms} or
+   * {@code informer.fabric8.pods10000.syncMs.median}; a unit suffix ({@code Ms}, {@code PerSecond},
+   * {@code Bytes}, {@code Ratio}) names the unit. Recording a key again replaces its value.
+   */
+  public void figure(String key, double value) {
+    figures.put(key, value);
+  }
+
+  /** The figures recorded so far, in the order first recorded; unmodifiable. */
+  public Map<String, Double> figures() {
+    return java.util.Collections.unmodifiableMap(figures);
+  }
+
+  /** The result tables recorded so far (the run conditions table not among them); unmodifiable. */
+  public List<ResultTable> tables() {
+    return java.util.Collections.unmodifiableList(tables);
+  }
+
+  /** The verdicts against the targets, in the order given; unmodifiable. */
+  public List<String> verdicts() {
+    return java.util.Collections.unmodifiableList(verdicts);
   }
 
   /** Records the CPU this process and others used during a phase that began at {@code start}. */
