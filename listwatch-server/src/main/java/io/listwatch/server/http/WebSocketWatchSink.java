@@ -43,10 +43,15 @@ import java.util.concurrent.TimeUnit;
  * frame decoder close the connection.
  *
  * <h2>Ending</h2>
- * {@link #end()} (the watch's timeout, or the server shutting down) sends a Close with
- * status 1000 and closes the connection when the client answers it, or after
- * {@link #CLOSE_WAIT_MILLIS}. {@link #abort()} (a watcher too slow to keep up) closes the
- * connection at once.
+ * {@link #end()} (the watch's timeout, a watch refused once started such as one from a
+ * compacted resourceVersion, or the server shutting down) sends a Close with status 1000 and
+ * closes the connection when the client answers it, or after {@link #CLOSE_WAIT_MILLIS}. A
+ * watch that ends within {@link #FIRST_CLOSE_AFTER_MILLIS} of its handshake (a refusal: its
+ * ERROR event follows the 101 at once) sends its Close only when that time is up, unless the
+ * client closed first, as clients do on an ERROR event. A client that sets its frame handlers
+ * in a task after its handshake completes (fabric8 on Vert.x) would otherwise find its
+ * WebSocket already closed and never report the watch started, let alone the ERROR event.
+ * {@link #abort()} (a watcher too slow to keep up) closes the connection at once.
  *
  * <p>Confined to the connection's event loop, like the channel's pipeline.
  */
@@ -54,6 +59,8 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
 
   /** How long an ended watch waits for the client's Close before closing the connection. */
   static final long CLOSE_WAIT_MILLIS = 3_000;
+  /** How long after the handshake the server's Close waits at the earliest (see "Ending"). */
+  static final long FIRST_CLOSE_AFTER_MILLIS = 1_000;
   /** The opcodes of event frames (RFC 6455 section 5.2). */
   private static final int OPCODE_TEXT = 0x1;
   private static final int OPCODE_BINARY = 0x2;
@@ -64,6 +71,8 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
   private final WatchEncoding encoding;
   private final Runnable onDone;
   private boolean closeSent; // event loop only
+  private boolean ended; // event loop only
+  private boolean closeMayGo; // event loop only: FIRST_CLOSE_AFTER_MILLIS since the handshake are up
 
   /**
    * @param api the context of the handler that started the watch; events are written from there
@@ -78,6 +87,12 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
     this.path = path;
     this.encoding = encoding;
     this.onDone = onDone;
+    api.executor().schedule(() -> {
+      closeMayGo = true;
+      if (ended) {
+        sendClose();
+      }
+    }, FIRST_CLOSE_AFTER_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   /** The request path and query of this watch. */
@@ -231,7 +246,20 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
 
   @Override
   public void end() {
-    if (!closeSent) {
+    if (!ended) {
+      ended = true;
+      if (closeMayGo) {
+        sendClose();
+      } else {
+        api.flush(); // the events before the end go now; the Close when closeMayGo
+      }
+    }
+    onDone.run();
+  }
+
+  /** Sends the Close (once, and not on a closed connection) and closes if the client does not answer. */
+  private void sendClose() {
+    if (!closeSent && api.channel().isActive()) {
       closeSent = true;
       api.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.NORMAL_CLOSURE))
           .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
@@ -240,7 +268,6 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
       }, CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
       api.channel().closeFuture().addListener(f -> timeout.cancel(false));
     }
-    onDone.run();
   }
 
   @Override

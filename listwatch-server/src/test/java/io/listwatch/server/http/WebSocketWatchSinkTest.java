@@ -33,6 +33,7 @@ class WebSocketWatchSinkTest {
   private final WebSocketWatchSink sink;
 
   WebSocketWatchSinkTest() {
+    channel.freezeTime(); // the sink's timers run when a test advances the channel's clock
     ChannelHandlerContext[] api = new ChannelHandlerContext[1];
     channel.pipeline().addLast("api", new ChannelInboundHandlerAdapter() {
       @Override
@@ -156,8 +157,15 @@ class WebSocketWatchSinkTest {
     assertThat(writtenTexts()).containsExactly("{\"type\":\"ERROR\",\"object\":{}}\n", "{\"type\":\"X\",\"object\":{}}\n");
   }
 
+  /** Moves the channel's clock on and runs the timers that are due. */
+  private void advanceMillis(long millis) {
+    channel.advanceTimeBy(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    channel.runScheduledPendingTasks();
+  }
+
   @Test
   void end_sendsNormalClosure_andClosesWhenTheClientAnswers() {
+    advanceMillis(WebSocketWatchSink.FIRST_CLOSE_AFTER_MILLIS);
     sink.end();
 
     CloseWebSocketFrame close = channel.readOutbound();
@@ -167,6 +175,37 @@ class WebSocketWatchSinkTest {
     assertThat(channel.isOpen()).as("waits for the client's Close").isTrue();
 
     channel.writeInbound(new CloseWebSocketFrame(1000, ""));
+    assertThat(channel.isOpen()).isFalse();
+  }
+
+  @Test
+  void end_rightAfterTheHandshake_sendsTheErrorAtOnce_andTheCloseOnlyWhenTheFirstSecondIsUp() {
+    sink.write(new byte[][] {ascii("{\"type\":\"ERROR\",\"object\":{\"code\":410}}\n")});
+    sink.end();
+
+    assertThat(done).as("the watch's limits are released at once").hasValue(1);
+    assertThat(writtenTexts()).containsExactly("{\"type\":\"ERROR\",\"object\":{\"code\":410}}\n");
+    advanceMillis(WebSocketWatchSink.FIRST_CLOSE_AFTER_MILLIS - 1);
+    assertThat((Object) channel.readOutbound()).as("no Close before the first second is up").isNull();
+
+    advanceMillis(1);
+    CloseWebSocketFrame close = channel.readOutbound();
+    assertThat(close.statusCode()).isEqualTo(1000);
+    close.release();
+    advanceMillis(WebSocketWatchSink.CLOSE_WAIT_MILLIS);
+    assertThat(channel.isOpen()).as("closed when the client does not answer").isFalse();
+  }
+
+  @Test
+  void clientCloseWhileAnEndedWatchWaitsToClose_isEchoed_andNoSecondCloseFollows() {
+    sink.end();
+    channel.writeInbound(new CloseWebSocketFrame(1000, ""));
+
+    CloseWebSocketFrame echo = channel.readOutbound();
+    assertThat(echo.statusCode()).isEqualTo(1000);
+    echo.release();
+    advanceMillis(WebSocketWatchSink.FIRST_CLOSE_AFTER_MILLIS);
+    assertThat((Object) channel.readOutbound()).isNull();
     assertThat(channel.isOpen()).isFalse();
   }
 
