@@ -1,0 +1,108 @@
+package io.listwatch.bench.report;
+
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * Draws a {@link PlotSpec}'s figures as a PNG bar chart with XChart, headless: bars at the
+ * figure (the median of the runs), whiskers reaching the farther of the least and greatest run
+ * when the run recorded them, and a footer under the chart with the provenance lines (command,
+ * commit, machine, spread), so the picture carries them wherever it is copied. Stateless;
+ * thread-safe.
+ */
+final class PlotRenderer {
+
+  private static final int WIDTH = 960;
+  private static final int HEIGHT = 480;
+  private static final int LINE = 15;
+  private static final int WRAP = 150;
+
+  static {
+    System.setProperty("java.awt.headless", "true");
+  }
+
+  private PlotRenderer() {
+  }
+
+  /** Writes {@code data}, drawn as {@code spec} says, with {@code footer} under it, to {@code file}. */
+  static void render(PlotSpec spec, PlotData data, List<String> footer, Path file) throws IOException {
+    CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(spec.title())
+        .xAxisTitle(spec.xAxis()).yAxisTitle(spec.yAxis()).build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE)
+        .setChartBackgroundColor(Color.WHITE).setAntiAlias(true);
+    chart.getStyler().setYAxisLogarithmic(spec.logY()).setErrorBarsColorSeriesColor(true)
+        .setPlotGridVerticalLinesVisible(false);
+    chart.getStyler().setLegendVisible(data.series().size() > 1 || spec.keys().pattern().contains("?<series>"));
+    List<String> labels = data.xs().stream().map(PlotData::label).toList();
+    for (Map.Entry<String, Map<String, Figure>> s : data.series().entrySet()) {
+      List<Double> ys = new ArrayList<>();
+      List<Double> errors = new ArrayList<>();
+      for (String x : data.xs()) {
+        Figure f = s.getValue().get(x);
+        ys.add(f == null ? null : f.value()); // XChart draws no bar for a null
+        errors.add(f == null ? 0 : whisker(f, spec.logY()));
+      }
+      chart.addSeries(s.getKey(), labels, ys, errors);
+    }
+    BufferedImage plot = BitmapEncoder.getBufferedImage(chart);
+    List<String> lines = wrap(footer);
+    BufferedImage image = new BufferedImage(plot.getWidth(), plot.getHeight() + LINE * lines.size() + 10,
+        BufferedImage.TYPE_INT_RGB);
+    Graphics2D g = image.createGraphics();
+    try {
+      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g.setColor(Color.WHITE);
+      g.fillRect(0, 0, image.getWidth(), image.getHeight());
+      g.drawImage(plot, 0, 0, null);
+      g.setColor(Color.DARK_GRAY);
+      g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+      int y = plot.getHeight() + LINE;
+      for (String line : lines) {
+        g.drawString(line, 8, y);
+        y += LINE;
+      }
+    } finally {
+      g.dispose();
+    }
+    if (!ImageIO.write(image, "png", file.toFile())) {
+      throw new IOException("no PNG writer for " + file);
+    }
+  }
+
+  /** The whisker's half-length: to the farther of min and max; kept above 0 on a log axis. */
+  private static double whisker(Figure f, boolean log) {
+    if (!f.hasSpread()) {
+      return 0;
+    }
+    double w = Math.max(f.value() - f.min().getAsDouble(), f.max().getAsDouble() - f.value());
+    return log ? Math.min(w, f.value() * 0.9) : w;
+  }
+
+  private static List<String> wrap(List<String> footer) {
+    List<String> lines = new ArrayList<>();
+    for (String line : footer) {
+      String rest = line;
+      while (rest.length() > WRAP) {
+        int cut = rest.lastIndexOf(' ', WRAP);
+        cut = cut <= 0 ? WRAP : cut;
+        lines.add(rest.substring(0, cut));
+        rest = "    " + rest.substring(cut).strip();
+      }
+      lines.add(rest);
+    }
+    return lines;
+  }
+}
