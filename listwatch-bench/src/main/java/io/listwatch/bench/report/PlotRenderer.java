@@ -47,6 +47,7 @@ final class PlotRenderer {
         .setPlotGridVerticalLinesVisible(false);
     chart.getStyler().setLegendVisible(data.series().size() > 1 || spec.keys().pattern().contains("?<series>"));
     List<String> labels = data.xs().stream().map(PlotData::label).toList();
+    double lowest = Double.MAX_VALUE;
     for (Map.Entry<String, Map<String, Figure>> s : data.series().entrySet()) {
       List<Double> ys = new ArrayList<>();
       List<Double> errors = new ArrayList<>();
@@ -54,8 +55,15 @@ final class PlotRenderer {
         Figure f = s.getValue().get(x);
         ys.add(f == null ? null : f.value()); // XChart draws no bar for a null
         errors.add(f == null ? 0 : whisker(f, spec.logY()));
+        if (f != null && f.value() > 0) {
+          lowest = Math.min(lowest, f.value() - whisker(f, spec.logY()));
+        }
       }
       chart.addSeries(s.getKey(), labels, ys, errors);
+    }
+    if (spec.logY()) {
+      // bars start at the axis' minimum, which XChart takes as 0 unless told: a decade below the lowest
+      chart.getStyler().setYAxisMin(lowest == Double.MAX_VALUE ? 1 : Math.pow(10, Math.floor(Math.log10(lowest))));
     }
     BufferedImage plot = BitmapEncoder.getBufferedImage(chart);
     List<String> lines = wrap(footer);

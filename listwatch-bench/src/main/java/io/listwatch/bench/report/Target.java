@@ -25,13 +25,13 @@ record Target(String number, String name, String goal, Function<Figures, Optiona
 
   /** A target met when the figure {@code key} is at most {@code limit} (in {@code unit}). */
   static Target atMost(String number, String name, String key, double limit, String unit) {
-    return new Target(number, name, "<= " + Figure.format(limit) + unit,
+    return new Target(number, name, "<= " + io.listwatch.bench.Format.number(limit) + unit,
         f -> f.get(key).map(x -> new Outcome(x.text() + unit, x.value() <= limit)), List.of(key));
   }
 
   /** A target met when the figure {@code key} is at least {@code limit} (in {@code unit}). */
   static Target atLeast(String number, String name, String key, double limit, String unit) {
-    return new Target(number, name, ">= " + Figure.format(limit) + unit,
+    return new Target(number, name, ">= " + io.listwatch.bench.Format.number(limit) + unit,
         f -> f.get(key).map(x -> new Outcome(x.text() + unit, x.value() >= limit)), List.of(key));
   }
 
