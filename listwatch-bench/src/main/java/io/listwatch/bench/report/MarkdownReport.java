@@ -130,13 +130,14 @@ final class MarkdownReport {
     if (data.isEmpty()) {
       return;
     }
-    List<String> footer = provenance.footer(run.command(), data.hasSpread());
+    String spread = Provenance.spread(data.hasSpread(), PlotRenderer.whiskers(spec, data));
+    List<String> footer = provenance.footer(run.command(), spread);
     PlotRenderer.render(spec, data, footer, plots.resolve(spec.file()));
     md.append("![").append(spec.title()).append("](").append(PLOT_DIR).append('/').append(spec.file())
         .append(")\n\n")
         .append("*").append(spec.title()).append(", ").append(spec.yAxis()).append(": from `")
         .append(run.command()).append("`, commit `").append(provenance.commit()).append("`; ")
-        .append(Provenance.spread(data.hasSpread())).append(". Figure keys `").append(spec.keys().pattern())
+        .append(spread).append(". Figure keys `").append(spec.keys().pattern())
         .append("`.*\n\n")
         .append(data.toMarkdown(spec.xAxis() + " →")).append('\n');
   }

@@ -44,7 +44,7 @@ final class PlotRenderer {
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE)
         .setChartBackgroundColor(Color.WHITE).setAntiAlias(true);
     chart.getStyler().setYAxisLogarithmic(spec.logY()).setErrorBarsColorSeriesColor(true)
-        .setPlotGridVerticalLinesVisible(false);
+        .setPlotGridVerticalLinesVisible(false).setYAxisDecimalPattern("#,##0.##");
     chart.getStyler().setLegendVisible(data.series().size() > 1 || spec.keys().pattern().contains("?<series>"));
     List<String> labels = data.xs().stream().map(PlotData::label).toList();
     double lowest = Double.MAX_VALUE;
@@ -53,13 +53,15 @@ final class PlotRenderer {
       List<Double> errors = new ArrayList<>();
       for (String x : data.xs()) {
         Figure f = s.getValue().get(x);
-        ys.add(f == null ? null : f.value()); // XChart draws no bar for a null
-        errors.add(f == null ? 0 : whisker(f, spec.logY()));
+        // A category the series lacks: no bar. XChart's whiskers take no null, so on a linear axis
+        // it is a bar of 0, and on a log axis (no 0) a null, and the series then has no whiskers.
+        ys.add(f != null ? Double.valueOf(f.value()) : spec.logY() ? null : Double.valueOf(0));
+        errors.add(f == null ? 0 : whisker(f));
         if (f != null && f.value() > 0) {
-          lowest = Math.min(lowest, f.value() - whisker(f, spec.logY()));
+          lowest = Math.min(lowest, f.value());
         }
       }
-      chart.addSeries(s.getKey(), labels, ys, errors);
+      chart.addSeries(s.getKey(), labels, ys, whiskers(spec, data) && !ys.contains(null) ? errors : null);
     }
     if (spec.logY()) {
       // bars start at the axis' minimum, which XChart takes as 0 unless told: a decade below the lowest
@@ -90,13 +92,17 @@ final class PlotRenderer {
     }
   }
 
-  /** The whisker's half-length: to the farther of min and max; kept above 0 on a log axis. */
-  private static double whisker(Figure f, boolean log) {
-    if (!f.hasSpread()) {
-      return 0;
-    }
-    double w = Math.max(f.value() - f.min().getAsDouble(), f.max().getAsDouble() - f.value());
-    return log ? Math.min(w, f.value() * 0.9) : w;
+  /**
+   * Whether the plot draws whiskers: when it has a spread, on a linear axis only (XChart 3.8.8
+   * draws whiskers on a log axis at the wrong length; there the spread is in the table beside).
+   */
+  static boolean whiskers(PlotSpec spec, PlotData data) {
+    return data.hasSpread() && !spec.logY();
+  }
+
+  /** The whisker's half-length: to the farther of min and max. */
+  private static double whisker(Figure f) {
+    return f.hasSpread() ? Math.max(f.value() - f.min().getAsDouble(), f.max().getAsDouble() - f.value()) : 0;
   }
 
   private static List<String> wrap(List<String> footer) {

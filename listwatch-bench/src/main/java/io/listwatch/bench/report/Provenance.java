@@ -38,16 +38,19 @@ record Provenance(String command, boolean quick, String commit, String date, Str
   }
 
   /** The provenance lines a plot carries under it. */
-  List<String> footer(String suiteCommand, boolean spread) {
+  List<String> footer(String suiteCommand, String spread) {
     return List.of("command: " + suiteCommand + "   (in: " + command + ")",
         "commit " + commit + ", " + date + "; machine: " + machine,
-        spread(spread));
+        spread);
   }
 
-  /** What a plot's bars and whiskers are, with or without a spread of several runs. */
-  static String spread(boolean spread) {
-    return spread ? "bars: the median of the runs; whiskers: to the farther of the least and greatest run"
-        : "bars: one run each (no spread; the full mode runs each point at least three times)";
+  /** What a plot's bars (and whiskers) are: one run, or the median of several and their spread. */
+  static String spread(boolean spread, boolean whiskers) {
+    if (!spread) {
+      return "bars: one run each (no spread; the full mode runs each point at least three times)";
+    }
+    return whiskers ? "bars: the median of the runs; whiskers: to the farther of the least and greatest run"
+        : "bars: the median of the runs; the least and greatest run are in the table under the plot in report.md";
   }
 
   private static String git(String... args) {
