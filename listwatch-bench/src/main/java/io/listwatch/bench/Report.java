@@ -75,6 +75,11 @@ public final class Report {
     return java.util.Collections.unmodifiableList(verdicts);
   }
 
+  /** The "Run conditions" table: the CPU of this benchmark and of other processes per phase. */
+  public ResultTable conditions() {
+    return conditions;
+  }
+
   /** The notes, in the order given; unmodifiable. */
   public List<String> notes() {
     return java.util.Collections.unmodifiableList(notes);

@@ -85,6 +85,8 @@ final class MarkdownReport {
         .append("- Spread: a figure is the median of a suite's runs, with the least and greatest run in brackets ")
         .append("when it ran several; plots draw the median as a bar and whiskers to the farther of the least and ")
         .append("greatest run. Each plot carries its command, the commit, the machine and its spread under it.\n")
+        .append("- Each suite's \"Run conditions\" table gives the CPU it and every other process used in each ")
+        .append("phase: a figure measured while other processes were busy shows there.\n")
         .append("- A target or plot whose figures the run did not record says \"not measured\" or is left out.\n\n");
   }
 
@@ -112,6 +114,7 @@ final class MarkdownReport {
     for (ResultTable t : report.tables()) {
       md.append(t.toMarkdown()).append('\n');
     }
+    md.append(report.conditions().toMarkdown()).append('\n');
     List<String> bullets = new ArrayList<>(report.verdicts());
     bullets.addAll(report.notes());
     bullets.forEach(b -> md.append("- ").append(b).append('\n'));

@@ -55,7 +55,7 @@ class MarkdownReportTest {
         .contains("| 6 | full list of 100,000 pods, body parsed by the reader, median | 180 ms | <= 200 ms | met |")
         .contains("not measured (no `informer.speedup.fabric8.pods10000`)")
         .contains("Command: `./listwatch bench server-fanout --quick-args`", "Command: `./listwatch bench server-list")
-        .contains("**Fan-out**", "| http1 | 4.20 |", "- target >= 500,000 deliveries/s")
+        .contains("**Fan-out**", "| http1 | 4.20 |", "**Run conditions", "- target >= 500,000 deliveries/s")
         .contains("commit `0123456789abcdef-dirty`", "2 processors (Test CPU)")
         .contains("](report/fanout-latency.png)", "](report/fanout-deliveries.png)", "](report/list-time.png)");
     for (String png : List.of("fanout-latency.png", "fanout-deliveries.png", "list-time.png")) {
