@@ -32,8 +32,13 @@ record Suite(Class<? extends BenchmarkCommand> type, List<String> quick, List<St
 
   /** The command a reader runs for the same figures, e.g. {@code ./listwatch bench storage --seconds 3}. */
   String command(boolean quickMode) {
+    return command(args(quickMode));
+  }
+
+  /** The command of this suite with {@code args}. */
+  String command(List<String> args) {
     List<String> words = new ArrayList<>(List.of("./listwatch", "bench", name()));
-    words.addAll(args(quickMode));
+    words.addAll(args);
     return String.join(" ", words);
   }
 }

@@ -23,6 +23,6 @@ record SuiteRun(Suite suite, List<String> args, int exitCode, double seconds, Op
 
   /** The exact command of the run. */
   String command() {
-    return String.join(" ", "./listwatch", "bench", suite.name(), String.join(" ", args)).strip();
+    return suite.command(args);
   }
 }
