@@ -27,6 +27,11 @@ public abstract class BenchmarkCommand implements Callable<Integer> {
   /** What the command prints, named after it. */
   protected final Report report = new Report(getClass().getAnnotation(Command.class).name());
 
+  /** What the command measured, once it has run: read by {@code bench report}. */
+  public final Report report() {
+    return report;
+  }
+
   /** The command's model, whose {@code commandLine()} a usage error names. */
   protected final CommandSpec spec() {
     return spec;

@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
     subcommands = {StorageBenchmark.class, FanOutBenchmark.class, ListBenchmark.class,
         io.listwatch.bench.server.WriteBenchmark.class, InformerSyncBenchmark.class,
         InformerJmhCommand.class, io.listwatch.bench.server.EncodingJmhCommand.class,
-        io.listwatch.bench.demo.DemoScaleBenchmark.class,
+        io.listwatch.bench.demo.DemoScaleBenchmark.class, io.listwatch.bench.report.ReportCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

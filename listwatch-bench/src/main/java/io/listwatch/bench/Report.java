@@ -75,6 +75,16 @@ public final class Report {
     return java.util.Collections.unmodifiableList(verdicts);
   }
 
+  /** The "Run conditions" table: the CPU of this benchmark and of other processes per phase. */
+  public ResultTable conditions() {
+    return conditions;
+  }
+
+  /** The notes, in the order given; unmodifiable. */
+  public List<String> notes() {
+    return java.util.Collections.unmodifiableList(notes);
+  }
+
   /** Records the CPU this process and others used during a phase that began at {@code start}. */
   public void phase(String phase, CpuMonitor start) {
     CpuMonitor end = CpuMonitor.now();

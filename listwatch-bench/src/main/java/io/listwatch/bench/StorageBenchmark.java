@@ -59,7 +59,7 @@ import picocli.CommandLine.Option;
     name = "storage",
     description = "Durable creates, ranges and watch delivery of the embedded RocksDB store "
         + "and of the etcd store.")
-final class StorageBenchmark extends BenchmarkCommand {
+public final class StorageBenchmark extends BenchmarkCommand {
 
   private static final String ROOT = "/registry/bench/";
 
@@ -243,6 +243,7 @@ final class StorageBenchmark extends BenchmarkCommand {
       double rate = all.count() / Math.max(1e-9, (end - measureFrom) / 1e9);
       table.row(writers, count(all.count()), count(rate), ms(all.percentile(0.50)),
           ms(all.percentile(0.99)), ms(all.max()), errorCell(errors.sum(), firstError.get()));
+      report.figure("storage." + storeName + ".w" + writers + ".createsPerSecond", rate);
       if (writers == largest) {
         largestRate = rate;
       }

@@ -1,0 +1,64 @@
+package io.listwatch.bench.report;
+
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The named figures of every suite of one run ({@link io.listwatch.bench.Report#figure}), read
+ * with their spread. A figure {@code K} is the value recorded as {@code K}, or else as
+ * {@code K.median}; its spread is {@code K.min} and {@code K.max} when both were recorded. So a
+ * suite that runs a point several times records {@code K.median}, {@code K.min} and
+ * {@code K.max}, and one run records {@code K}. Immutable; thread-safe.
+ */
+final class Figures {
+
+  private static final Pattern STATISTIC = Pattern.compile("\\.(median|min|max)$");
+
+  private final Map<String, Double> all;
+
+  Figures(Map<String, Double> all) {
+    this.all = new LinkedHashMap<>(all);
+  }
+
+  /** The figure {@code key} (see the class comment), if the run recorded it. */
+  Optional<Figure> get(String key) {
+    Double value = all.containsKey(key) ? all.get(key) : all.get(key + ".median");
+    if (value == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new Figure(key, value, optional(key + ".min"), optional(key + ".max")));
+  }
+
+  /** The first of {@code keys} the run recorded. */
+  Optional<Figure> first(String... keys) {
+    for (String key : keys) {
+      Optional<Figure> f = get(key);
+      if (f.isPresent()) {
+        return f;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Every figure's key without its statistic, in the order first recorded. */
+  Set<String> keys() {
+    Set<String> keys = new LinkedHashSet<>();
+    all.keySet().forEach(k -> keys.add(STATISTIC.matcher(k).replaceFirst("")));
+    return keys;
+  }
+
+  /** Every recorded key and value, as recorded. */
+  Map<String, Double> raw() {
+    return java.util.Collections.unmodifiableMap(all);
+  }
+
+  private OptionalDouble optional(String key) {
+    Double d = all.get(key);
+    return d == null ? OptionalDouble.empty() : OptionalDouble.of(d);
+  }
+}
