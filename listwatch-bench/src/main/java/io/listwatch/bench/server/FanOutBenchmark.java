@@ -48,6 +48,25 @@ import picocli.CommandLine.Option;
  * HAProxy, which the watchers and writers reach only through HAProxy; each transport runs once
  * per topology, on fresh processes, and the tables get a topology column.
  *
+ * <p>Latencies are open loop: each write of a fixed-rate point has an intended send time on the
+ * writers' schedule, stamped into the pod, and both the write's latency and write-to-watcher
+ * latency count from it (HdrHistogram; see {@link FanOutPoint}). Every point checks each watch
+ * ({@link DeliveryCheck}): that it received every acknowledged write once, in resourceVersion
+ * order, with no gap; a table shows the check per point, and any watch that failed it gives a
+ * FAIL verdict.
+ *
+ * <p>Figures ({@code report.figure}), one set per run of each point, so a report can plot each
+ * run and its spread: {@code fanout.<transport>[.<topology>].w<watchers>.r<writes/s or
+ * Max>.<figure>.run<i>}, where the transport is its label in lower camel case with the TLS
+ * provider appended when named ({@code http1Tls}, {@code h2TlsOpenssl}), the topology is shown
+ * when not the default ({@code etcd2Haproxy}), {@code i} counts the runs of that point from 1
+ * (the max-throughput point has one, {@code .run1}), and the figures are {@code p50Ms},
+ * {@code p99Ms}, {@code p999Ms}, {@code maxMs} (write-to-watcher, from the intended send
+ * time), {@code writeP50Ms}, {@code writeP99Ms}, {@code writeP999Ms}, {@code writeMaxMs} (the
+ * write's answer, from its intended send time), {@code pacerLateP99Ms} (fixed rate only),
+ * {@code writesPerSecond}, {@code deliveriesPerSecond}, {@code serverCpuMicrosPerWrite},
+ * {@code serverCpuMicrosPerDelivery}, {@code gcMaxPauseMs}, {@code watchersFailingCheck}.
+ *
  * <p>Confined to the thread that runs the command.
  */
 @Command(
@@ -163,6 +182,7 @@ public final class FanOutBenchmark extends BenchmarkCommand {
 
   private final List<Row> rows = new ArrayList<>();
   private ResultTable points;
+  private ResultTable checks;
 
   /** Whether the tables have a topology column: another topology than the default one was asked. */
   private boolean showTopology;
@@ -200,10 +220,13 @@ public final class FanOutBenchmark extends BenchmarkCommand {
             + "divided by each" + (showTopology ? "; with several servers, server CPU, GC pauses and heap are "
             + "theirs added up" : ""), pods, objectBytes, seconds, warmupSeconds),
         columns(List.of("watchers", "writes/s asked", "writes/s done", "write p50 ms", "write p99 ms",
-            "pacer late p99 ms", "deliveries/s", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "server CPU"),
+            "write p99.9 ms", "write max ms", "pacer late p99 ms", "deliveries/s", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "server CPU"),
             List.of("server µs/write", "server µs/delivery", "bench JVM CPU", "other CPU",
                 "GC pauses n / total / max ms", "all safepoints ms", "heap after GC MiB", "delivered / expected",
                 "watchers lost"))));
+    checks = report.table(new ResultTable("Per-watcher check: every watch must receive every write the server "
+        + "acknowledged once, in resourceVersion order, with no gap (all watches of a point start at the "
+        + "resourceVersion read before its first write)", checkColumns()));
     AtomicReference<FanOutTopology.Servers> running = new AtomicReference<>();
     ShutdownCleanup cleanup = new ShutdownCleanup("server-fanout-cleanup", () -> {
       FanOutTopology.Servers s = running.get();
@@ -308,8 +331,8 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     GcLog.Pauses p = r.pauses();
     List<Object> cells = new ArrayList<>(lead(run));
     cells.addAll(List.of(r.watchers(), r.rate() == 0 ? "max" : count(r.rate()),
-        count(r.writesPerSecond()) + errors, ms(r.writeP50()), ms(r.writeP99()),
-        r.rate() == 0 ? "-" : ms(r.pacerLateP99()), count(r.deliveriesPerSecond()), ms(r.p50()), ms(r.p99()),
+        count(r.writesPerSecond()) + errors, ms(r.writeP50()), ms(r.writeP99()), ms(r.writeP999()),
+        ms(r.writeMax()), r.rate() == 0 ? "-" : ms(r.pacerLateP99()), count(r.deliveriesPerSecond()), ms(r.p50()), ms(r.p99()),
         ms(r.p999()), ms(r.max()), String.format("%.0f%%", r.serverCpuPercent())));
     if (showTopology) {
       cells.add(run.topology().etcd ? String.format("%.0f%%", r.etcdCpuPercent()) : "-");
@@ -322,10 +345,85 @@ public final class FanOutBenchmark extends BenchmarkCommand {
         delivered, r.lost() == 0 ? "0" : r.lost() + (r.firstLoss() == null ? " (ended by the server)"
             : " (first failure: " + r.firstLoss() + ")")));
     points.row(cells.toArray());
+    checkAndFigures(run, r);
     if (r.unparsed() > 0) {
       report.note(run.label() + ", " + r.watchers() + " watchers: " + count(r.unparsed())
           + " events without a readable send time");
     }
+  }
+
+  /**
+   * The per-watcher check's row and verdict, and the figures, of point {@code r} (the last
+   * row added) of {@code run}.
+   */
+  private void checkAndFigures(ServerRun run, FanOutPoint.Result r) {
+    long runOfPoint = rows.stream().filter(x -> x.run().equals(run) && x.r().watchers() == r.watchers()
+        && x.r().rate() == r.rate()).count();
+    DeliveryCheck.Result c = r.check();
+    List<Object> cells = new ArrayList<>(lead(run));
+    cells.addAll(List.of(r.watchers(), r.rate() == 0 ? "max" : count(r.rate()), runOfPoint, count(c.acknowledged()),
+        c.watchers(), c.complete(), c.inOrder(), count(c.duplicates()),
+        c.passed() ? "none" : c.firstProblem()));
+    checks.row(cells.toArray());
+    if (!c.passed()) {
+      report.verdict(String.format("FAIL per-watcher check, %s, %d watchers at %s writes/s, run %d: %d of %d watches "
+          + "complete, %d in order, %s duplicate events; %s", run.label(), r.watchers(),
+          r.rate() == 0 ? "max" : count(r.rate()), runOfPoint, c.complete(), c.watchers(), c.inOrder(),
+          count(c.duplicates()), c.firstProblem()));
+    }
+    String key = "fanout." + figureName(run) + ".w" + r.watchers() + ".r" + (r.rate() == 0 ? "Max" : r.rate()) + ".";
+    String suffix = ".run" + runOfPoint;
+    report.figure(key + "p50Ms" + suffix, r.p50() / 1e6);
+    report.figure(key + "p99Ms" + suffix, r.p99() / 1e6);
+    report.figure(key + "p999Ms" + suffix, r.p999() / 1e6);
+    report.figure(key + "maxMs" + suffix, r.max() / 1e6);
+    report.figure(key + "writeP50Ms" + suffix, r.writeP50() / 1e6);
+    report.figure(key + "writeP99Ms" + suffix, r.writeP99() / 1e6);
+    report.figure(key + "writeP999Ms" + suffix, r.writeP999() / 1e6);
+    report.figure(key + "writeMaxMs" + suffix, r.writeMax() / 1e6);
+    if (r.rate() != 0) {
+      report.figure(key + "pacerLateP99Ms" + suffix, r.pacerLateP99() / 1e6);
+    }
+    report.figure(key + "writesPerSecond" + suffix, r.writesPerSecond());
+    report.figure(key + "deliveriesPerSecond" + suffix, r.deliveriesPerSecond());
+    report.figure(key + "serverCpuMicrosPerWrite" + suffix, r.serverCpuNanosPerWrite() / 1e3);
+    report.figure(key + "serverCpuMicrosPerDelivery" + suffix, r.serverCpuNanosPerDelivery() / 1e3);
+    report.figure(key + "gcMaxPauseMs" + suffix, r.pauses().gcMaxNanos() / 1e6);
+    report.figure(key + "watchersFailingCheck" + suffix, c.failed());
+  }
+
+  /** The per-watcher check table's columns. */
+  private String[] checkColumns() {
+    List<String> c = new ArrayList<>(leadColumns());
+    c.addAll(List.of("watchers", "writes/s asked", "run", "writes acknowledged", "watchers checked", "complete",
+        "in order", "duplicate events", "first problem"));
+    return c.toArray(String[]::new);
+  }
+
+  /**
+   * {@code run}'s part of a figure's key: the transport's label in lower camel case, the TLS
+   * provider appended when named, then the topology when not the default ({@code h2TlsOpenssl},
+   * {@code http1.etcd2Haproxy}).
+   */
+  private String figureName(ServerRun run) {
+    String name = lowerCamel(run.transport().toString()) + (run.provider() == null ? ""
+        : Character.toUpperCase(run.provider().charAt(0)) + run.provider().substring(1).toLowerCase(Locale.ROOT));
+    return run.topology() == FanOutTopology.ROCKSDB ? name : name + "." + lowerCamel(run.topology().toString());
+  }
+
+  /** {@code etcd-2-haproxy} as {@code etcd2Haproxy}. */
+  static String lowerCamel(String label) {
+    StringBuilder b = new StringBuilder();
+    boolean upper = false;
+    for (char ch : label.toCharArray()) {
+      if (!Character.isLetterOrDigit(ch)) {
+        upper = true;
+      } else {
+        b.append(upper && b.length() > 0 ? Character.toUpperCase(ch) : ch);
+        upper = false;
+      }
+    }
+    return b.toString();
   }
 
   /**
@@ -461,8 +559,9 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     }
     report.parameters.put("pods", String.format("%,d in namespace default, ~%,d bytes of JSON each", pods,
         objectBytes));
-    report.parameters.put("writes", "merge-PATCH of one annotation (the send time, System.nanoTime() of this JVM, "
-        + "read back by the watch reader of this JVM), pods in turn, one keep-alive HTTP/1.1 connection per writer "
+    report.parameters.put("writes", "merge-PATCH of one annotation (the write's intended send time, its slot on the "
+        + "schedule in System.nanoTime() of this JVM, and its sequence number, read back by the watch reader of this "
+        + "JVM; latencies count from the intended time, HdrHistogram), pods in turn, one keep-alive HTTP/1.1 connection per writer "
         + "thread (TLS, JDK SSLSocket, for the TLS transports); open loop at the asked rate, closed loop for max");
     report.parameters.put("watchers", "http1 and http1-protobuf: one NIO selector thread, raw chunked parsing; ws: "
         + "the same thread, raw WebSocket frame parsing; the others: Netty on one event-loop thread (HTTP/2: " + h2Streams + " streams per connection); JSON events "
