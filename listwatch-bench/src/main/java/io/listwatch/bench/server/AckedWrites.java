@@ -50,26 +50,20 @@ final class AckedWrites {
   }
 
   /**
-   * The first {@code "resourceVersion":"<digits>"} of an object's JSON (its metadata's: no
-   * field before it in a pod carries that name), or -1.
+   * The first {@code "resourceVersion":"<digits>"} of an object's or a list's JSON (its
+   * metadata's: no field before it in a pod carries that name), or -1.
    */
   static long resourceVersionOf(byte[] json) {
-    byte[] m = RESOURCE_VERSION;
-    outer:
-    for (int i = 0; i + m.length <= json.length; i++) {
-      for (int j = 0; j < m.length; j++) {
-        if (json[i + j] != m[j]) {
-          continue outer;
-        }
-      }
-      long v = 0;
-      int digits = 0;
-      for (int k = i + m.length; k < json.length && json[k] >= '0' && json[k] <= '9'; k++) {
-        v = v * 10 + (json[k] - '0');
-        digits++;
-      }
-      return digits == 0 ? -1 : v;
+    int at = WatchTally.indexOf(json, json.length, RESOURCE_VERSION);
+    if (at < 0) {
+      return -1;
     }
-    return -1;
+    long v = 0;
+    int digits = 0;
+    for (int k = at + RESOURCE_VERSION.length; k < json.length && json[k] >= '0' && json[k] <= '9'; k++) {
+      v = v * 10 + (json[k] - '0');
+      digits++;
+    }
+    return digits == 0 ? -1 : v;
   }
 }

@@ -261,12 +261,11 @@ final class FanOutPoint {
     try (RawHttp http = new RawHttp(address, tls)) {
       RawHttp.Response r = http.send("GET", "/api/v1/namespaces/" + Pods.NAMESPACE + "/pods?limit=1", null, null,
           1024);
-      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"resourceVersion\":\"(\\d+)\"")
-          .matcher(r.bodyText());
-      if (r.status() != 200 || !m.find()) {
+      long rv = r.status() == 200 ? AckedWrites.resourceVersionOf(r.body()) : -1;
+      if (rv < 0) {
         throw new IllegalStateException("cannot read the current resourceVersion: HTTP " + r.status());
       }
-      return m.group(1);
+      return Long.toString(rv);
     }
   }
 

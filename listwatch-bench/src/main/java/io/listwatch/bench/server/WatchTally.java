@@ -22,11 +22,12 @@ import org.HdrHistogram.Histogram;
  * {@code System.nanoTime} is {@code CLOCK_MONOTONIC}, one clock for the whole machine, so
  * stamps would stay comparable even across the server's JVM; nothing here relies on that.)
  *
- * <p>Thread confinement: every method except the {@code published*} getters and
- * {@link #recordSentBetween} is called by the one thread that reads the watches; it calls
- * {@link #publish} after each batch of reads, which makes the counters visible to other
- * threads through volatile fields. The histogram and the first failure may be read by
- * another thread once the reading thread has ended (or been joined).
+ * <p>Thread confinement: every method except the {@code published*} getters,
+ * {@link #recordSentBetween} and {@link #watch} (any thread) is called by the one thread that
+ * reads the watches; it calls {@link #publish} after each batch of reads, which makes the
+ * counters visible to other threads through volatile fields. The histogram, the watches'
+ * records and the first failure may be read by another thread once the reading thread has
+ * ended (or been joined).
  */
 final class WatchTally {
 
@@ -217,7 +218,8 @@ final class WatchTally {
     return true;
   }
 
-  private static int indexOf(byte[] h, int len, byte[] m) {
+  /** The index of the first {@code m} in the first {@code len} bytes of {@code h}, or -1. */
+  static int indexOf(byte[] h, int len, byte[] m) {
     outer:
     for (int i = 0; i + m.length <= len; i++) {
       for (int j = 0; j < m.length; j++) {
