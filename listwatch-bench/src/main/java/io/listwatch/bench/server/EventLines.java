@@ -20,12 +20,14 @@ final class EventLines implements WatchEvents {
   private static final long HIGHS = 0x8080808080808080L;
 
   private final WatchTally tally;
+  private final SeenWrites watch;
   private final byte[] head = new byte[WatchTally.HEAD];
   private int headLen;
   private boolean capturing = true;
 
   EventLines(WatchTally tally) {
     this.tally = tally;
+    this.watch = tally.watch();
   }
 
   @Override
@@ -40,11 +42,11 @@ final class EventLines implements WatchEvents {
         b.get(p, head, headLen, take);
         headLen += take;
         if (nl >= 0 && nl - p <= need) { // the event ends within its head
-          tally.event(head, headLen, now);
+          tally.event(watch, head, headLen, now);
           headLen = 0;
           p = nl + 1;
         } else if (headLen == WatchTally.HEAD) {
-          tally.event(head, headLen, now);
+          tally.event(watch, head, headLen, now);
           headLen = 0;
           if (nl < 0) {
             capturing = false; // the rest of this read belongs to the same event

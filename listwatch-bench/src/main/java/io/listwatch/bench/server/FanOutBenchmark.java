@@ -48,6 +48,21 @@ import picocli.CommandLine.Option;
  * HAProxy, which the watchers and writers reach only through HAProxy; each transport runs once
  * per topology, on fresh processes, and the tables get a topology column.
  *
+ * <p>Latencies are open loop: each write of a fixed-rate point has an intended send time on the
+ * writers' schedule, stamped into the pod, and both the write's latency and write-to-watcher
+ * latency count from it (HdrHistogram; see {@link FanOutPoint}). Every point checks each watch
+ * ({@link DeliveryCheck}): that it received every acknowledged write once, in resourceVersion
+ * order, with no gap; a table shows the check per point, and any watch that failed it gives a
+ * FAIL verdict.
+ *
+ * <p>Figures ({@code report.figure}, listed in {@link FanOutFigures}): one set per run of each
+ * point, not a summary, so a report can plot every run and its spread:
+ * {@code fanout.<transport>[.<topology>].w<watchers>.r<writes/s or Max>.<figure>.run<i>}, where
+ * the transport is its label in lower camel case with the TLS provider appended when named
+ * ({@code http1Tls}, {@code h2TlsOpenssl}), the topology is shown when not the default
+ * ({@code etcd2Haproxy}), and {@code i} counts the runs of that point from 1 (the
+ * max-throughput point runs once: {@code .run1}); e.g. {@code fanout.http1.w100.r1000.p99Ms.run2}.
+ *
  * <p>Confined to the thread that runs the command.
  */
 @Command(
@@ -163,6 +178,7 @@ public final class FanOutBenchmark extends BenchmarkCommand {
 
   private final List<Row> rows = new ArrayList<>();
   private ResultTable points;
+  private ResultTable checks;
 
   /** Whether the tables have a topology column: another topology than the default one was asked. */
   private boolean showTopology;
@@ -197,13 +213,17 @@ public final class FanOutBenchmark extends BenchmarkCommand {
         "Watch fan-out, server in its own JVM: watchers on /api/v1/namespaces/default/pods?watch=true&"
             + "resourceVersion=<current>, writers merge-PATCH %,d pods of ~%,d bytes; %d s measured after %d s of "
             + "writing; CPU in percent of one core; CPU per write and per delivery are the server's whole CPU "
-            + "divided by each" + (showTopology ? "; with several servers, server CPU, GC pauses and heap are "
+            + "divided by each; latencies (the write's answer, and write to watcher) count from each write's "
+            + "intended send time on the writers' schedule (open loop)" + (showTopology ? "; with several servers, server CPU, GC pauses and heap are "
             + "theirs added up" : ""), pods, objectBytes, seconds, warmupSeconds),
         columns(List.of("watchers", "writes/s asked", "writes/s done", "write p50 ms", "write p99 ms",
-            "pacer late p99 ms", "deliveries/s", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "server CPU"),
+            "write p99.9 ms", "write max ms", "pacer late p99 ms", "deliveries/s", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "server CPU"),
             List.of("server µs/write", "server µs/delivery", "bench JVM CPU", "other CPU",
                 "GC pauses n / total / max ms", "all safepoints ms", "heap after GC MiB", "delivered / expected",
                 "watchers lost"))));
+    checks = report.table(new ResultTable("Per-watcher check: every watch must receive every write the server "
+        + "acknowledged once, in resourceVersion order, with no gap (all watches of a point start at the "
+        + "resourceVersion read before its first write)", checkColumns()));
     AtomicReference<FanOutTopology.Servers> running = new AtomicReference<>();
     ShutdownCleanup cleanup = new ShutdownCleanup("server-fanout-cleanup", () -> {
       FanOutTopology.Servers s = running.get();
@@ -308,8 +328,8 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     GcLog.Pauses p = r.pauses();
     List<Object> cells = new ArrayList<>(lead(run));
     cells.addAll(List.of(r.watchers(), r.rate() == 0 ? "max" : count(r.rate()),
-        count(r.writesPerSecond()) + errors, ms(r.writeP50()), ms(r.writeP99()),
-        r.rate() == 0 ? "-" : ms(r.pacerLateP99()), count(r.deliveriesPerSecond()), ms(r.p50()), ms(r.p99()),
+        count(r.writesPerSecond()) + errors, ms(r.writeP50()), ms(r.writeP99()), ms(r.writeP999()),
+        ms(r.writeMax()), r.rate() == 0 ? "-" : ms(r.pacerLateP99()), count(r.deliveriesPerSecond()), ms(r.p50()), ms(r.p99()),
         ms(r.p999()), ms(r.max()), String.format("%.0f%%", r.serverCpuPercent())));
     if (showTopology) {
       cells.add(run.topology().etcd ? String.format("%.0f%%", r.etcdCpuPercent()) : "-");
@@ -322,10 +342,61 @@ public final class FanOutBenchmark extends BenchmarkCommand {
         delivered, r.lost() == 0 ? "0" : r.lost() + (r.firstLoss() == null ? " (ended by the server)"
             : " (first failure: " + r.firstLoss() + ")")));
     points.row(cells.toArray());
+    checkAndFigures(run, r);
     if (r.unparsed() > 0) {
       report.note(run.label() + ", " + r.watchers() + " watchers: " + count(r.unparsed())
           + " events without a readable send time");
     }
+  }
+
+  /**
+   * The per-watcher check's row and verdict, and the figures, of point {@code r} (the last
+   * row added) of {@code run}.
+   */
+  private void checkAndFigures(ServerRun run, FanOutPoint.Result r) {
+    long runOfPoint = rows.stream().filter(x -> x.run().equals(run) && x.r().watchers() == r.watchers()
+        && x.r().rate() == r.rate()).count();
+    DeliveryCheck.Result c = r.check();
+    List<Object> cells = new ArrayList<>(lead(run));
+    cells.addAll(List.of(r.watchers(), r.rate() == 0 ? "max" : count(r.rate()), runOfPoint, count(c.acknowledged()),
+        c.watchers(), c.complete(), c.inOrder(), count(c.duplicates()),
+        c.passed() ? "none" : c.firstProblem()));
+    checks.row(cells.toArray());
+    if (!c.passed()) {
+      report.verdict(String.format("FAIL per-watcher check, %s, %d watchers at %s writes/s, run %d: %d of %d watches "
+          + "complete, %d in order, %s duplicate events; %s", run.label(), r.watchers(),
+          r.rate() == 0 ? "max" : count(r.rate()), runOfPoint, c.complete(), c.watchers(), c.inOrder(),
+          count(c.duplicates()), c.firstProblem()));
+    }
+    FanOutFigures.record(report, figureName(run), r, runOfPoint);
+  }
+
+  /** The verdict of the per-watcher checks of every point, when they all passed (each failure has its own). */
+  private void checkVerdict() {
+    if (!rows.isEmpty() && rows.stream().allMatch(r -> r.r().check().passed())) {
+      report.verdict(String.format("PASS per-watcher check: in each of the %d points every watch (%,d in all) "
+          + "received every acknowledged write once, in resourceVersion order, with no gap", rows.size(),
+          rows.stream().mapToLong(r -> r.r().check().watchers()).sum()));
+    }
+  }
+
+  /** The per-watcher check table's columns. */
+  private String[] checkColumns() {
+    List<String> c = new ArrayList<>(leadColumns());
+    c.addAll(List.of("watchers", "writes/s asked", "run", "writes acknowledged", "watchers checked", "complete",
+        "in order", "duplicate events", "first problem"));
+    return c.toArray(String[]::new);
+  }
+
+  /**
+   * {@code run}'s part of a figure's key: the transport's label in lower camel case, the TLS
+   * provider appended when named, then the topology when not the default ({@code h2TlsOpenssl},
+   * {@code http1.etcd2Haproxy}).
+   */
+  private String figureName(ServerRun run) {
+    String name = FanOutFigures.lowerCamel(run.transport() + (run.provider() == null ? "" : "-" + run.provider()));
+    return run.topology() == FanOutTopology.ROCKSDB ? name
+        : name + "." + FanOutFigures.lowerCamel(run.topology().toString());
   }
 
   /**
@@ -398,11 +469,13 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     for (FanOutTopology topology : topologies) {
       deliveryVerdicts(topology);
     }
+    checkVerdict();
     for (ServerRun run : runs) {
       List<FanOutPoint.Result> at = rows.stream().filter(r -> r.run().equals(run))
           .map(Row::r).filter(r -> r.watchers() == 100 && r.rate() == 1000).toList();
       if (!at.isEmpty()) {
-        long met = at.stream().filter(r -> r.p99() <= targetP99Ms * 1e6 && r.lost() == 0).count();
+        long met = at.stream().filter(r -> r.p99() <= targetP99Ms * 1e6 && r.lost() == 0 && r.check().passed())
+            .count();
         report.verdict(String.format("target p99 write-to-receive <= %s ms at 1,000 writes/s with 100 watchers, "
             + "%s: met in %d of %d runs (p99 %s ms)", Format.number(targetP99Ms), run.label(), met, at.size(),
             join(at, r -> ms(r.p99()))));
@@ -461,8 +534,9 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     }
     report.parameters.put("pods", String.format("%,d in namespace default, ~%,d bytes of JSON each", pods,
         objectBytes));
-    report.parameters.put("writes", "merge-PATCH of one annotation (the send time, System.nanoTime() of this JVM, "
-        + "read back by the watch reader of this JVM), pods in turn, one keep-alive HTTP/1.1 connection per writer "
+    report.parameters.put("writes", "merge-PATCH of one annotation (the write's intended send time, its slot on the "
+        + "schedule in System.nanoTime() of this JVM, and its sequence number, read back by the watch reader of this "
+        + "JVM; latencies count from the intended time, HdrHistogram), pods in turn, one keep-alive HTTP/1.1 connection per writer "
         + "thread (TLS, JDK SSLSocket, for the TLS transports); open loop at the asked rate, closed loop for max");
     report.parameters.put("watchers", "http1 and http1-protobuf: one NIO selector thread, raw chunked parsing; ws: "
         + "the same thread, raw WebSocket frame parsing; the others: Netty on one event-loop thread (HTTP/2: " + h2Streams + " streams per connection); JSON events "

@@ -2,18 +2,19 @@ package io.listwatch.bench.server;
 
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.GcLog;
-import io.listwatch.bench.LatencyRecorder;
 import io.listwatch.bench.Report;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLSocketFactory;
+import org.HdrHistogram.Histogram;
 
 /**
  * One measured point of {@code bench server-fanout}: N watches over one transport, writers
@@ -23,10 +24,17 @@ import javax.net.ssl.SSLSocketFactory;
  *
  * <p>Writers: platform threads, one keep-alive connection each, on a fixed schedule each
  * (writer i of n sends at t0 + (k + i/n) * n/rate): it parks until its next slot
- * ({@link LockSupport#parkNanos}, accurate to tens of microseconds on Linux) and stamps
- * {@link System#nanoTime()} into the pod just before sending. A writer that fell behind
- * (a slow response) sends its late writes at once; how late each write left is recorded as
- * the pacer's lateness, so a burst from the load generator shows in the results.
+ * ({@link LockSupport#parkNanos}, accurate to tens of microseconds on Linux) and stamps the
+ * slot, the write's intended send time, into the pod, with the write's sequence number
+ * ({@link Pods#sentPatch}). Latencies count from the intended time, open loop: a writer that
+ * fell behind (a slow response) sends its late writes at once, and their wait for the writer
+ * counts in both the write's latency and its watchers' (no coordinated omission; HdrHistogram
+ * records them, needing no correction since the stamp already is the intended time). How late
+ * each write left is recorded too, as the pacer's lateness, so a burst from the load generator
+ * shows apart. The max-throughput point (rate 0) is closed loop: its writes are due when sent.
+ *
+ * <p>After the catch-up each watch is checked to have received every acknowledged write once,
+ * in resourceVersion order ({@link DeliveryCheck}).
  *
  * <p>Confined to the thread that runs the benchmark; the writers and the fleet's reader run
  * on their own threads.
@@ -42,11 +50,11 @@ final class FanOutPoint {
 
   /** The result of one point. */
   record Result(int watchers, int rate, int writers, double writesPerSecond, long errors, String firstError,
-      long writeP50, long writeP99, long pacerLateP99, double deliveriesPerSecond, long p50, long p99, long p999,
-      long max, double serverCpuPercent, double serverCpuNanosPerWrite, double serverCpuNanosPerDelivery,
+      long writeP50, long writeP99, long writeP999, long writeMax, long pacerLateP99, double deliveriesPerSecond,
+      long p50, long p99, long p999, long max, double serverCpuPercent, double serverCpuNanosPerWrite, double serverCpuNanosPerDelivery,
       double etcdCpuPercent, double haproxyCpuPercent, double clientCpuPercent, double othersCpuPercent,
       GcLog.Pauses pauses, long delivered, long expected, long caughtUpNanos, int lost, String firstLoss,
-      long unparsed) {
+      long unparsed, DeliveryCheck.Result check) {
 
     long missing() {
       return Math.max(0, expected - delivered);
@@ -102,6 +110,7 @@ final class FanOutPoint {
       int lost = tally.ended() + tally.failed();
       String firstLoss = tally.firstFailure();
       fleet.close();
+      DeliveryCheck.Result check = DeliveryCheck.check(w.acked, tally.watches());
 
       long wall = end.nanos() - start.nanos();
       long events = end.events() - start.events();
@@ -114,16 +123,17 @@ final class FanOutPoint {
       double others = end.machine().percentOfCoreSince(start.machine(),
           Math.max(0, (end.machine().machineBusyTicks() - start.machine().machineBusyTicks())
               - (end.machine().selfTicks() - start.machine().selfTicks()) - serverTicks - etcdTicks - haproxyTicks));
-      MicrosHistogram lat = tally.latencies();
+      Histogram lat = tally.latencies();
       return new Result(watchers, rate, writerCount, windowWrites / (double) measured, w.errors.sum(),
-          w.firstError.get(), w.latencies.percentile(0.50), w.latencies.percentile(0.99),
-          w.lateness.percentile(0.99), deliveries, lat.percentileNanos(0.50), lat.percentileNanos(0.99),
-          lat.percentileNanos(0.999), lat.maxNanos(), 100.0 * serverNanos / wall,
+          w.firstError.get(), w.latencies.getValueAtPercentile(50), w.latencies.getValueAtPercentile(99),
+          w.latencies.getValueAtPercentile(99.9), w.latencies.getMaxValue(), w.lateness.getValueAtPercentile(99),
+          deliveries, lat.getValueAtPercentile(50), lat.getValueAtPercentile(99), lat.getValueAtPercentile(99.9),
+          lat.getMaxValue(), 100.0 * serverNanos / wall,
           windowWrites == 0 ? 0 : serverNanos / (double) windowWrites,
           events == 0 ? 0 : serverNanos / (double) events,
           100.0 * etcdTicks * NANOS_PER_TICK / wall, 100.0 * haproxyTicks * NANOS_PER_TICK / wall,
           100.0 * (end.processCpuNanos() - start.processCpuNanos()) / wall, others, t.servers().pauses(gc0, gc1),
-          delivered, expected, caughtUp, lost, firstLoss, tally.unparsed());
+          delivered, expected, caughtUp, lost, firstLoss, tally.unparsed(), check);
     }
   }
 
@@ -158,11 +168,16 @@ final class FanOutPoint {
     final LongAdder windowWrites = new LongAdder();
     final LongAdder errors = new LongAdder();
     final AtomicReference<String> firstError = new AtomicReference<>();
-    private final LatencyRecorder[] perWriter;
-    private final LatencyRecorder[] latePerWriter;
+    private final AtomicInteger nextSeq = new AtomicInteger();
+    private final WriteSchedule[] schedules;
+    private final AckedWrites[] ackedPerWriter;
     private final List<Thread> threads = new ArrayList<>();
-    final LatencyRecorder latencies = new LatencyRecorder();
-    final LatencyRecorder lateness = new LatencyRecorder();
+    /** Once joined: each write's latency, from its intended send time to its answer. */
+    final Histogram latencies = new Histogram(3);
+    /** Once joined: how late each write left after its intended send time. */
+    final Histogram lateness = new Histogram(3);
+    /** Once joined: the writes the server acknowledged. */
+    final AckedWrites acked = new AckedWrites();
 
     Writers(Target t, int rate, int count, long t0, long measureFrom, long until) {
       this.t = t;
@@ -171,15 +186,15 @@ final class FanOutPoint {
       this.t0 = t0;
       this.measureFrom = measureFrom;
       this.until = until;
-      this.perWriter = new LatencyRecorder[count];
-      this.latePerWriter = new LatencyRecorder[count];
+      this.schedules = new WriteSchedule[count];
+      this.ackedPerWriter = new AckedWrites[count];
     }
 
     void start() {
       for (int i = 0; i < count; i++) {
         int index = i;
-        perWriter[i] = new LatencyRecorder();
-        latePerWriter[i] = new LatencyRecorder();
+        schedules[i] = new WriteSchedule(t0, measureFrom, rate, i, count);
+        ackedPerWriter[i] = new AckedWrites();
         threads.add(Thread.ofPlatform().daemon(true).name("fanout-writer-" + i).start(() -> write(index)));
       }
     }
@@ -189,45 +204,51 @@ final class FanOutPoint {
         th.join();
       }
       for (int i = 0; i < count; i++) {
-        latencies.merge(perWriter[i]);
-        lateness.merge(latePerWriter[i]);
+        latencies.add(schedules[i].latencies);
+        lateness.add(schedules[i].lateness);
+        acked.addAll(ackedPerWriter[i]);
       }
     }
 
     private void write(int index) {
-      LatencyRecorder lat = perWriter[index];
-      LatencyRecorder late = latePerWriter[index];
-      long interval = rate == 0 ? 0 : TimeUnit.SECONDS.toNanos(1) * count / rate;
-      long next = t0 + (interval * index) / count;
+      WriteSchedule schedule = schedules[index];
+      AckedWrites mine = ackedPerWriter[index];
       String prefix = "/api/v1/namespaces/" + Pods.NAMESPACE + "/pods/";
       try (RawHttp http = new RawHttp(t.writeAddress(), t.writeTls())) {
         for (int k = 0; ; k++) {
-          long scheduled = next;
-          if (interval > 0) {
-            sleepUntil(next);
-            next += interval;
+          long intended = 0;
+          if (schedule.paced()) {
+            intended = schedule.nextSlot();
+            if (intended - until >= 0) {
+              break; // a writer behind schedule still sends the writes due before the end, late
+            }
+            sleepUntil(intended);
           }
           long sent = System.nanoTime();
-          if (sent - until >= 0) {
-            break;
+          if (!schedule.paced()) {
+            intended = sent; // closed loop: a write is due when the last one is answered
+            if (sent - until >= 0) {
+              break;
+            }
           }
           int pod = (index + k * count) % t.pods();
+          int seq = nextSeq.getAndIncrement();
           RawHttp.Response r = http.send("PATCH", prefix + FanOutBenchmark.podName(pod),
-              "application/merge-patch+json", Pods.sentPatch(sent), 256);
+              "application/merge-patch+json", Pods.sentPatch(intended, seq), 64 * 1024);
           long done = System.nanoTime();
-          if (r.status() != 200) {
+          long version = r.status() == 200 ? AckedWrites.resourceVersionOf(r.body()) : -1;
+          if (version < 0) {
             errors.increment();
-            firstError.compareAndSet(null, "HTTP " + r.status() + ": " + r.bodyText());
+            firstError.compareAndSet(null, "HTTP " + r.status() + (r.status() == 200
+                ? " without a resourceVersion" : "") + ": " + r.bodyText());
             continue;
           }
           writes.increment();
-          if (sent - measureFrom >= 0) {
+          mine.add(seq, version);
+          if (sent - measureFrom >= 0 && sent - until < 0) {
             windowWrites.increment();
-            lat.record(done - sent);
-            if (interval > 0) {
-              late.record(sent - scheduled);
-            }
           }
+          schedule.answered(intended, sent, done);
         }
       } catch (IOException e) {
         errors.increment();
@@ -240,12 +261,11 @@ final class FanOutPoint {
     try (RawHttp http = new RawHttp(address, tls)) {
       RawHttp.Response r = http.send("GET", "/api/v1/namespaces/" + Pods.NAMESPACE + "/pods?limit=1", null, null,
           1024);
-      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"resourceVersion\":\"(\\d+)\"")
-          .matcher(r.bodyText());
-      if (r.status() != 200 || !m.find()) {
+      long rv = r.status() == 200 ? AckedWrites.resourceVersionOf(r.body()) : -1;
+      if (rv < 0) {
         throw new IllegalStateException("cannot read the current resourceVersion: HTTP " + r.status());
       }
-      return m.group(1);
+      return Long.toString(rv);
     }
   }
 

@@ -19,6 +19,7 @@ final class LengthPrefixedEvents implements WatchEvents {
   static final int HEAD = 512;
 
   private final WatchTally tally;
+  private final SeenWrites watch;
   private final byte[] head = new byte[HEAD];
   private int headLen;
   private int lengthBytes; // of the current event's length prefix, read so far (0..4)
@@ -27,6 +28,7 @@ final class LengthPrefixedEvents implements WatchEvents {
 
   LengthPrefixedEvents(WatchTally tally) {
     this.tally = tally;
+    this.watch = tally.watch();
   }
 
   @Override
@@ -59,7 +61,7 @@ final class LengthPrefixedEvents implements WatchEvents {
   }
 
   private void event(long now) {
-    tally.event(head, headLen, now);
+    tally.event(watch, head, headLen, now);
     lengthBytes = 0;
     length = 0;
   }

@@ -345,6 +345,7 @@ final class NettyWatchFleet implements WatchFleet {
   /** One WebSocket watch connection: one text (or binary) message per event. */
   private final class WebSocketWatch extends WatchHandler {
     private final byte[] head = new byte[WatchTally.HEAD];
+    private final SeenWrites watch = tally.watch();
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
@@ -364,7 +365,7 @@ final class NettyWatchFleet implements WatchFleet {
           ByteBuf c = ((io.netty.handler.codec.http.websocketx.WebSocketFrame) msg).content();
           int len = Math.min(head.length, c.readableBytes());
           c.getBytes(c.readerIndex(), head, 0, len);
-          tally.event(head, len, System.nanoTime());
+          tally.event(watch, head, len, System.nanoTime());
         }
       } finally {
         ReferenceCountUtil.release(msg);

@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.LongAdder;
  * container with ports and resources, status, a pod IP of its own, 100 pods a node) padded so that the JSON the server stores, with the
  * uid, creationTimestamp and resourceVersion it adds, is about {@code objectBytes} long.
  *
- * <p>The first annotation, {@value #SENT}, carries the writer's send time; it comes first in
+ * <p>The first annotation, {@value #SENT}, carries the writer's send time (and, once written by
+ * a fan-out point, the write's sequence number); it comes first in
  * {@code metadata} and stays there through the server's updates (Jackson keeps key order),
  * so a watcher finds it within the first bytes of each event. In kube's protobuf, whose maps
  * are written in key order, it comes before the padding annotation because its key sorts first
@@ -90,9 +91,12 @@ public final class Pods {
     return "10." + (node >> 8 & 255) + "." + (node & 255) + "." + (index % PODS_PER_NODE + 1);
   }
 
-  /** The merge patch that stamps a new send time. */
-  static byte[] sentPatch(long sentNanos) {
-    return ("{\"metadata\":{\"annotations\":{\"" + SENT + "\":\"" + sentNanos + "\"}}}")
+  /**
+   * The merge patch that stamps a write: {@code <sentNanos>-<seq>}, the write's (intended)
+   * send time and its sequence number among the writes of a fan-out point.
+   */
+  static byte[] sentPatch(long sentNanos, int seq) {
+    return ("{\"metadata\":{\"annotations\":{\"" + SENT + "\":\"" + sentNanos + "-" + seq + "\"}}}")
         .getBytes(StandardCharsets.US_ASCII);
   }
 

@@ -1,22 +1,33 @@
 package io.listwatch.bench.server;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
 
 /**
- * What a fleet of watches received: events, watch states, and the write-to-receive latency
+ * What a fleet of watches received: events, watch states, the write-to-receive latency
  * of every event whose send time (decimal {@link System#nanoTime()} after a marker, within
- * the event's first bytes) lies in the window set by {@link #recordSentBetween}.
+ * the event's first bytes) lies in the window set by {@link #recordSentBetween}, and per
+ * watch the writes it saw ({@link SeenWrites}: the sequence number after the send time and a
+ * {@code '-'}, see {@link Pods#sentPatch}).
+ *
+ * <p>The send time is the write's intended send time, its slot on the writers' schedule, not
+ * when it left: so a write the load generator sent late counts its wait too (no coordinated
+ * omission). Latencies go into an HdrHistogram (3 significant digits, nanoseconds, resized as
+ * needed: no allocation per event once it has grown).
  *
  * <p>The send time is stamped by a writer thread of this JVM and read back by the watch
  * reader of this JVM, so the latency is a difference of one clock. (On Linux
  * {@code System.nanoTime} is {@code CLOCK_MONOTONIC}, one clock for the whole machine, so
  * stamps would stay comparable even across the server's JVM; nothing here relies on that.)
  *
- * <p>Thread confinement: every method except the {@code published*} getters and
- * {@link #recordSentBetween} is called by the one thread that reads the watches; it calls
- * {@link #publish} after each batch of reads, which makes the counters visible to other
- * threads through volatile fields. The histogram and the first failure may be read by
- * another thread once the reading thread has ended (or been joined).
+ * <p>Thread confinement: every method except the {@code published*} getters,
+ * {@link #recordSentBetween} and {@link #watch} (any thread) is called by the one thread that
+ * reads the watches; it calls {@link #publish} after each batch of reads, which makes the
+ * counters visible to other threads through volatile fields. The histogram, the watches'
+ * records and the first failure may be read by another thread once the reading thread has
+ * ended (or been joined).
  */
 final class WatchTally {
 
@@ -24,7 +35,8 @@ final class WatchTally {
   static final int HEAD = 256;
 
   private final byte[] marker;
-  private final MicrosHistogram latencies = new MicrosHistogram();
+  private final Histogram latencies = new Histogram(3);
+  private final List<SeenWrites> watches = new ArrayList<>(); // guarded by itself
   private volatile long windowFrom = Long.MAX_VALUE;
   private volatile long windowTo = Long.MIN_VALUE;
 
@@ -60,6 +72,25 @@ final class WatchTally {
     windowFrom = fromNanos;
   }
 
+  /**
+   * A new watch's record of the writes it sees, for its parser to pass to {@link #event}; any
+   * thread (parsers are made on the thread that opens the watches, or on the reading one).
+   */
+  SeenWrites watch() {
+    SeenWrites w = new SeenWrites();
+    synchronized (watches) {
+      watches.add(w);
+    }
+    return w;
+  }
+
+  /** Once the reading thread has ended: every watch's record, in the order they were made. */
+  List<SeenWrites> watches() {
+    synchronized (watches) {
+      return List.copyOf(watches);
+    }
+  }
+
   // ---- the reading thread ----------------------------------------------------------------
 
   /** A watch's response head arrived: it streams from now on. */
@@ -86,10 +117,10 @@ final class WatchTally {
   }
 
   /**
-   * One event received at {@code now}, whose first {@code len} bytes (at most {@link #HEAD};
-   * the whole event if it is shorter) are in {@code head}.
+   * One event of {@code watch} received at {@code now}, whose first {@code len} bytes (at most
+   * {@link #HEAD}; the whole event if it is shorter) are in {@code head}.
    */
-  void event(byte[] head, int len, long now) {
+  void event(SeenWrites watch, byte[] head, int len, long now) {
     events++;
     int at = markerAt;
     if (!matchesAt(head, len, at)) {
@@ -102,22 +133,28 @@ final class WatchTally {
       }
       markerAt = at; // the marker sits at the same offset in nearly every event: try it first
     }
+    int i = at + marker.length + skip;
     long sent = 0;
     int digits = 0;
-    for (int i = at + marker.length + skip; i < len; i++) {
-      int d = head[i] - '0';
-      if (d < 0 || d > 9) {
-        break;
-      }
-      sent = sent * 10 + d;
+    for (; i < len && head[i] >= '0' && head[i] <= '9'; i++) {
+      sent = sent * 10 + (head[i] - '0');
       digits++;
     }
-    if (digits == 0) {
+    int seq = 0;
+    int seqDigits = 0;
+    if (i < len && head[i] == '-') {
+      for (i++; i < len && head[i] >= '0' && head[i] <= '9' && seqDigits < 9; i++) {
+        seq = seq * 10 + (head[i] - '0');
+        seqDigits++;
+      }
+    }
+    if (digits == 0 || seqDigits == 0) {
       unparsed++;
       return;
     }
+    watch.saw(seq);
     if (sent >= windowFrom && sent < windowTo) {
-      latencies.record(now - sent);
+      latencies.recordValue(Math.max(0, now - sent));
     }
   }
 
@@ -155,12 +192,15 @@ final class WatchTally {
     return publishedFirstFailure;
   }
 
-  /** Once the reading thread has ended: latencies of the events sent in the window. */
-  MicrosHistogram latencies() {
+  /**
+   * Once the reading thread has ended: latencies, in nanoseconds from each write's intended
+   * send time, of the events of writes intended in the window.
+   */
+  Histogram latencies() {
     return latencies;
   }
 
-  /** Once the reading thread has ended: events whose send time could not be found. */
+  /** Once the reading thread has ended: events whose send time and sequence number could not be found. */
   long unparsed() {
     return unparsed;
   }
@@ -178,7 +218,8 @@ final class WatchTally {
     return true;
   }
 
-  private static int indexOf(byte[] h, int len, byte[] m) {
+  /** The index of the first {@code m} in the first {@code len} bytes of {@code h}, or -1. */
+  static int indexOf(byte[] h, int len, byte[] m) {
     outer:
     for (int i = 0; i + m.length <= len; i++) {
       for (int j = 0; j < m.length; j++) {

@@ -20,6 +20,7 @@ final class WebSocketWatchResponse implements WatchResponse {
   private static final int DONE = 3;
 
   private final WatchTally tally;
+  private final SeenWrites watch;
   private int state = HEADERS;
   private final ResponseHead responseHead = new ResponseHead();
   private final byte[] frameHead = new byte[14];
@@ -31,6 +32,7 @@ final class WebSocketWatchResponse implements WatchResponse {
 
   WebSocketWatchResponse(WatchTally tally) {
     this.tally = tally;
+    this.watch = tally.watch();
   }
 
   @Override
@@ -107,7 +109,7 @@ final class WebSocketWatchResponse implements WatchResponse {
   private boolean messageEnd(long now) {
     state = FRAME_HEAD;
     if (opcode == 0x1 || opcode == 0x2) {
-      tally.event(head, headLen, now);
+      tally.event(watch, head, headLen, now);
     } else if (opcode == 0x8) {
       end(null); // the server ended the watch
       return false;

@@ -6,7 +6,12 @@
  *       fan-out with the server in its own JVM ({@link io.listwatch.bench.server.FanOutServer}),
  *       over plain HTTP/1.1, HTTP/1.1 over TLS, HTTP/2 over TLS and WebSocket over TLS in one run:
  *       deliveries/s, write-to-receive latency, the server's CPU per write and per delivery, its
- *       GC pauses. One point is a {@link io.listwatch.bench.server.FanOutPoint}.
+ *       GC pauses. One point is a {@link io.listwatch.bench.server.FanOutPoint}; its writers keep an
+ *       open-loop {@link io.listwatch.bench.server.WriteSchedule}, and each point ends with the
+ *       {@link io.listwatch.bench.server.DeliveryCheck} of every watch
+ *       ({@link io.listwatch.bench.server.SeenWrites} against
+ *       {@link io.listwatch.bench.server.AckedWrites}); {@link io.listwatch.bench.server.FanOutFigures}
+ *       names its figures.
  *   <li>{@link io.listwatch.bench.server.ListBenchmark}: {@code bench server-list}, full and
  *       paged lists of 10,000 and 100,000 pods, and heap per cached object (server in-process).
  *   <li>{@link io.listwatch.bench.server.WriteBenchmark}: {@code bench server-writes}, the
