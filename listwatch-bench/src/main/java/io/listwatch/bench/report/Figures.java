@@ -1,7 +1,9 @@
 package io.listwatch.bench.report;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -13,16 +15,40 @@ import java.util.regex.Pattern;
  * with their spread. A figure {@code K} is the value recorded as {@code K}, or else as
  * {@code K.median}; its spread is {@code K.min} and {@code K.max} when both were recorded. So a
  * suite that runs a point several times records {@code K.median}, {@code K.min} and
- * {@code K.max}, and one run records {@code K}. Immutable; thread-safe.
+ * {@code K.max}, and one run records {@code K}. A suite may instead record each run as
+ * {@code K.run1}, {@code K.run2}, ...: those are read as {@code K.median}, {@code K.min} and
+ * {@code K.max} over the runs, or as {@code K} when there is one (the median of an even count is the mean of the middle two).
+ * Immutable; thread-safe.
  */
 final class Figures {
 
   private static final Pattern STATISTIC = Pattern.compile("\\.(median|min|max)$");
+  private static final Pattern RUN = Pattern.compile("\\.run\\d+$");
 
   private final Map<String, Double> all;
 
   Figures(Map<String, Double> all) {
-    this.all = new LinkedHashMap<>(all);
+    this.all = new LinkedHashMap<>();
+    Map<String, List<Double>> runs = new LinkedHashMap<>();
+    all.forEach((key, value) -> {
+      java.util.regex.Matcher run = RUN.matcher(key);
+      if (run.find()) {
+        runs.computeIfAbsent(key.substring(0, run.start()), k -> new ArrayList<>()).add(value);
+      } else {
+        this.all.put(key, value);
+      }
+    });
+    runs.forEach((key, values) -> {
+      List<Double> sorted = values.stream().sorted().toList();
+      int n = sorted.size();
+      if (n == 1) {
+        this.all.putIfAbsent(key, sorted.get(0));
+        return;
+      }
+      this.all.putIfAbsent(key + ".median", n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2);
+      this.all.putIfAbsent(key + ".min", sorted.get(0));
+      this.all.putIfAbsent(key + ".max", sorted.get(n - 1));
+    });
   }
 
   /** The figure {@code key} (see the class comment), if the run recorded it. */
@@ -52,7 +78,7 @@ final class Figures {
     return keys;
   }
 
-  /** Every recorded key and value, as recorded. */
+  /** Every figure's key and value, as recorded, with a suite's runs ({@code K.run<i>}) read as their statistics. */
   Map<String, Double> raw() {
     return java.util.Collections.unmodifiableMap(all);
   }

@@ -24,6 +24,22 @@ class FiguresTest {
   }
 
   @Test
+  void aSuitesRuns_areReadAsTheirMedianAndSpread() {
+    Map<String, Double> recorded = new LinkedHashMap<>();
+    recorded.put("fanout.http1.w100.r1000.p99Ms.run1", 9.0);
+    recorded.put("fanout.http1.w100.r1000.p99Ms.run2", 4.0);
+    recorded.put("fanout.http1.w100.r1000.p99Ms.run3", 5.0);
+    recorded.put("fanout.ws.w100.r1000.p99Ms.run1", 6.0);
+    recorded.put("fanout.ws.w100.r1000.p99Ms.run2", 8.0);
+    Figures figures = new Figures(recorded);
+
+    assertThat(figures.get("fanout.http1.w100.r1000.p99Ms").orElseThrow().text()).isEqualTo("5.00 (4.00–9.00)");
+    assertThat(figures.get("fanout.ws.w100.r1000.p99Ms").orElseThrow().value()).as("mean of the middle two")
+        .isEqualTo(7.0);
+    assertThat(figures.keys()).containsExactly("fanout.http1.w100.r1000.p99Ms", "fanout.ws.w100.r1000.p99Ms");
+  }
+
+  @Test
   void aPlot_takesItsCategoriesAndSeriesFromTheKeys_numbersAscending() {
     Figures figures = new Figures(Map.of("informer.fabric8.pods100000.syncMs", 9000.0,
         "informer.listwatch.pods10000.syncMs", 300.0, "informer.listwatch.pods100000.syncMs", 3000.0,

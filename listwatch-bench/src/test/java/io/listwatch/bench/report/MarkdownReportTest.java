@@ -31,14 +31,14 @@ class MarkdownReportTest {
     Report fanout = new Report("server-fanout");
     fanout.table(new ResultTable("Fan-out", "transport", "p99 ms").row("http1", "4.20"));
     fanout.verdict("target >= 500,000 deliveries/s with 1,000 watchers over http1: MET (600,000/s)");
-    for (String t : List.of("http1", "ws-tls", "h2-tls")) {
-      fanout.figure("fanout." + t + ".w100.r1000.p50Ms", 1.5);
-      fanout.figure("fanout." + t + ".w100.r1000.p99Ms.median", 4.2);
-      fanout.figure("fanout." + t + ".w100.r1000.p99Ms.min", 3.9);
-      fanout.figure("fanout." + t + ".w100.r1000.p99Ms.max", 9.1);
+    for (String t : List.of("http1", "wsTls", "h2Tls")) {
+      fanout.figure("fanout." + t + ".w100.r1000.p50Ms.run1", 1.5);
+      fanout.figure("fanout." + t + ".w100.r1000.p99Ms.run1", 9.1);
+      fanout.figure("fanout." + t + ".w100.r1000.p99Ms.run2", 3.9);
+      fanout.figure("fanout." + t + ".w100.r1000.p99Ms.run3", 4.2);
     }
-    fanout.figure("fanout.http1.w1000.deliveriesPerSecond", 600_000);
-    fanout.figure("fanout.ws-tls.w1000.deliveriesPerSecond", 240_000);
+    fanout.figure("fanout.http1.w1000.rMax.deliveriesPerSecond.run1", 600_000);
+    fanout.figure("fanout.wsTls.w1000.rMax.deliveriesPerSecond.run1", 240_000);
     fanout.figure("fanout.ceiling.w1000.deliveriesPerSecond", 1_000_000);
     Report list = new Report("server-list");
     list.figure("list.pods10000.parsedMs.median", 21);
@@ -71,7 +71,7 @@ class MarkdownReportTest {
     Path plots = Files.createDirectories(out.resolve("report"));
     Files.write(plots.resolve("fanout-latency.png"), new byte[] {1, 2, 3});
     Report fanout = new Report("server-fanout");
-    fanout.figure("fanout.http1.w1000.deliveriesPerSecond", 600_000);
+    fanout.figure("fanout.http1.w1000.rMax.deliveriesPerSecond.run1", 600_000);
 
     String md = Files.readString(new MarkdownReport(PROVENANCE, List.of(run(FanOutBenchmark.class, fanout, 0)))
         .write(out));
