@@ -75,9 +75,14 @@ public final class JvmMemory {
    * @throws IOException when jcmd fails or prints no total (the JVM runs without {@link #NMT})
    */
   public static NativeMemory nativeMemory(long pid) throws IOException, InterruptedException {
+    return parseNativeMemory(jcmd(pid, "VM.native_memory", "summary"));
+  }
+
+  /** {@code VM.native_memory summary}'s output, parsed. */
+  static NativeMemory parseNativeMemory(List<String> lines) throws IOException {
     long total = -1;
     List<Map.Entry<String, Long>> categories = new ArrayList<>();
-    for (String line : jcmd(pid, "VM.native_memory", "summary")) {
+    for (String line : lines) {
       Matcher t = NMT_TOTAL.matcher(line);
       Matcher c = NMT_CATEGORY.matcher(line);
       if (t.find()) {
@@ -87,7 +92,7 @@ public final class JvmMemory {
       }
     }
     if (total < 0) {
-      throw new IOException("jcmd " + pid + " VM.native_memory summary printed no total (is " + NMT + " set?)");
+      throw new IOException("VM.native_memory summary printed no total (is " + NMT + " set?): " + lines);
     }
     categories.sort(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()));
     Map<String, Long> byCategory = new LinkedHashMap<>();
@@ -101,8 +106,13 @@ public final class JvmMemory {
 
   /** {@code jcmd <pid> GC.class_histogram} (a full collection, then the live objects), by class name. */
   public static Map<String, ClassCount> histogram(long pid) throws IOException, InterruptedException {
+    return parseHistogram(jcmd(pid, "GC.class_histogram"));
+  }
+
+  /** {@code GC.class_histogram}'s output, parsed: by class name (a name seen twice, from two loaders, summed). */
+  static Map<String, ClassCount> parseHistogram(List<String> lines) {
     Map<String, ClassCount> byClass = new LinkedHashMap<>();
-    for (String line : jcmd(pid, "GC.class_histogram")) {
+    for (String line : lines) {
       Matcher m = HISTOGRAM_ROW.matcher(line);
       if (m.find()) {
         byClass.merge(m.group(3), new ClassCount(Long.parseLong(m.group(1)), Long.parseLong(m.group(2))),
