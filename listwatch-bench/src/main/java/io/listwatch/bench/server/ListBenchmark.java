@@ -118,6 +118,7 @@ public final class ListBenchmark extends BenchmarkCommand {
   private ServerJvm server;
   private InetSocketAddress address;
   private KubeClient client;
+  private KubeClient client11;
 
   @Override
   public Integer call() throws Exception {
@@ -153,6 +154,8 @@ public final class ListBenchmark extends BenchmarkCommand {
       server = started0;
       address = server.address();
       client = KubeClient.create(Config.builder(server.url()).requestTimeout(Duration.ofMinutes(5)).build());
+      client11 = KubeClient.create(Config.builder(server.url()).requestTimeout(Duration.ofMinutes(5)).http2(false)
+          .build());
       warmUp();
       long baseline = cachedHeap()[0];
       Map<String, JvmMemory.ClassCount> histogramBefore = JvmMemory.histogram(server.pid());
@@ -167,6 +170,9 @@ public final class ListBenchmark extends BenchmarkCommand {
       }
       if (client != null) {
         client.close();
+      }
+      if (client11 != null) {
+        client11.close();
       }
       data.close();
     }
@@ -268,17 +274,16 @@ public final class ListBenchmark extends BenchmarkCommand {
     row(lists, size, "full (no limit), raw read + Jackson tree", 1, full.last().bytes(), full);
     figures(key + "treeMs", full);
 
-    // our client: the body streamed through ListDecoder into DynamicObjects (JSON bytes and parsed metadata)
-    report.progress("%,d pods: full lists, our client", size);
-    cpu = CpuMonitor.now();
-    ResourceClient<DynamicObject> pods = client.dynamic(ResourceType.PODS);
-    TimedReads<ObjectList<DynamicObject>> ours = TimedReads.run(repeats, untimed -> pods.list("",
-        ListOptions.builder().build()), (list, nanos) -> check(list.items().size() == size,
-            "full list returned " + list.items().size() + " items, expected " + size));
-    check(ours.last().items().size() == size, "full list returned " + ours.last().items().size() + " items");
-    report.phase(count(size) + " pods: full lists, our client", cpu);
+    // our client: the body streamed through ListDecoder into DynamicObjects (JSON bytes and parsed
+    // metadata); as configured by default (HTTP/2 preferred: over plain HTTP an h2c upgrade), and
+    // with HTTP/1.1 only
+    TimedReads<ObjectList<DynamicObject>> ours = readByClient(client, size, "our client");
     row(lists, size, "full (no limit), our client, DynamicObject", 1, full.last().bytes(), ours);
     figures(key + "parsedMs", ours);
+    TimedReads<ObjectList<DynamicObject>> ours11 = readByClient(client11, size, "our client, HTTP/1.1");
+    row(lists, size, "full (no limit), our client with http2(false), DynamicObject", 1, full.last().bytes(),
+        ours11);
+    figures(key + "parsedHttp11Ms", ours11);
 
     // where the time goes: the server's CPU, the raw receive, the tree parse, and our client's
     // decode of the same body from memory (no transfer), beside our client's whole read
@@ -326,6 +331,20 @@ public final class ListBenchmark extends BenchmarkCommand {
     report.phase(count(size) + " pods: paged lists", cpu);
     row(lists, size, "paged, limit " + pageSize + ", parsed", (int) paged.last()[0], paged.last()[1], paged);
     figures(key + "pagedMs", paged);
+  }
+
+  /** Full lists of the pods read by {@code reader}, checked, recorded as the phase "N pods: full lists, {@code name}". */
+  private TimedReads<ObjectList<DynamicObject>> readByClient(KubeClient reader, int size, String name)
+      throws Exception {
+    report.progress("%,d pods: full lists, %s", size, name);
+    CpuMonitor cpu = CpuMonitor.now();
+    ResourceClient<DynamicObject> pods = reader.dynamic(ResourceType.PODS);
+    TimedReads<ObjectList<DynamicObject>> reads = TimedReads.run(repeats, untimed -> pods.list("",
+        ListOptions.builder().build()), (list, nanos) -> check(list.items().size() == size,
+            name + ": full list returned " + list.items().size() + " items, expected " + size));
+    check(reads.last().items().size() == size, name + ": full list returned " + reads.last().items().size());
+    report.phase(count(size) + " pods: full lists, " + name, cpu);
+    return reads;
   }
 
   /** Records {@code prefix.median}, {@code .min} and {@code .max} in milliseconds. */
