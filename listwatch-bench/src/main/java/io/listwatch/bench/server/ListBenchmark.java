@@ -149,9 +149,9 @@ public final class ListBenchmark extends BenchmarkCommand {
         "our decode ms (from memory)", "decode share"));
     List<String> jvm = new ArrayList<>(ChildJvm.standardOptions(serverHeap));
     jvm.add(JvmMemory.NMT);
-    try (ServerJvm started0 = ServerJvm.start(ListServer.class.getName(), List.of(dir.resolve("data").toString()),
+    try (ServerJvm child = ServerJvm.start(ListServer.class.getName(), List.of(dir.resolve("data").toString()),
         jvm, Set.of("http"), dir.resolve("server.log"))) {
-      server = started0;
+      server = child;
       address = server.address();
       client = KubeClient.create(Config.builder(server.url()).requestTimeout(Duration.ofMinutes(5)).build());
       client11 = KubeClient.create(Config.builder(server.url()).requestTimeout(Duration.ofMinutes(5)).http2(false)
