@@ -110,6 +110,13 @@ public final class ChildJvm implements AutoCloseable {
     }
   }
 
+  /** Writes {@code line} and a newline to the child's standard input (a command to a child that reads one). */
+  public void send(String line) throws IOException {
+    java.io.OutputStream in = process.getOutputStream();
+    in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    in.flush();
+  }
+
   /** Waits for the child to end by itself; its exit code, or empty on timeout. */
   public Optional<Integer> awaitExit(long timeoutSeconds) throws InterruptedException {
     return process.waitFor(timeoutSeconds, TimeUnit.SECONDS) ? Optional.of(process.exitValue()) : Optional.empty();

@@ -145,6 +145,19 @@ public final class ServerJvm implements AutoCloseable {
     return CpuMonitor.processTicks(jvm.pid());
   }
 
+  /**
+   * Sends {@code command} to a server main that reads commands on its standard input and returns
+   * its answer: the next line of its standard output that {@code reply} accepts.
+   *
+   * @throws IllegalStateException when no such line comes within {@code timeoutSeconds}
+   */
+  public String ask(String command, java.util.function.Predicate<String> reply, long timeoutSeconds)
+      throws IOException, InterruptedException {
+    jvm.send(command);
+    return jvm.awaitLine(reply, timeoutSeconds).orElseThrow(() -> new IllegalStateException(
+        "the API server did not answer " + command + " within " + timeoutSeconds + " s; its log:\n" + jvm.logTail(40)));
+  }
+
   /** The last {@code n} lines of the server's standard error. */
   public String logTail(int n) {
     return jvm.logTail(n);

@@ -8,8 +8,9 @@
  *   <li>{@link io.listwatch.bench.server}: {@code bench server-fanout} (the API server in a
  *       child JVM, several transports) and {@code bench server-list} (in-process).
  *   <li>{@link io.listwatch.bench.ChildJvm}, {@link io.listwatch.bench.ServerJvm},
- *       {@link io.listwatch.bench.GcLog}: child JVMs (the server, informer runs), always stopped
- *       at the end, and their pauses read from their JVM log.
+ *       {@link io.listwatch.bench.GcLog}, {@link io.listwatch.bench.JvmMemory}: child JVMs (the
+ *       server, informer runs), always stopped at the end, their pauses read from their JVM log,
+ *       and their RSS, native memory and heap histogram.
  *   <li>{@link io.listwatch.bench.LatencyRecorder}, {@link io.listwatch.bench.ResultTable},
  *       {@link io.listwatch.bench.MachineInfo}: measuring and reporting, shared by every
  *       benchmark; {@link io.listwatch.bench.ReportOutput} (the {@code --markdown} option) prints

@@ -13,7 +13,8 @@
  *       {@link io.listwatch.bench.server.AckedWrites}); {@link io.listwatch.bench.server.FanOutFigures}
  *       names its figures.
  *   <li>{@link io.listwatch.bench.server.ListBenchmark}: {@code bench server-list}, full and
- *       paged lists of 10,000 and 100,000 pods, and heap per cached object (server in-process).
+ *       paged lists of 10,000 and 100,000 pods, and the server's heap per cached object, RSS and
+ *       native memory, with the server in its own JVM ({@link io.listwatch.bench.server.ListServer}).
  *   <li>{@link io.listwatch.bench.server.WriteBenchmark}: {@code bench server-writes}, the
  *       latency and server CPU of a plain update, a server-side apply and a custom resource's
  *       schema validation per write, on objects of about 1 KB

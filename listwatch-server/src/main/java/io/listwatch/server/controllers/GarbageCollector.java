@@ -67,7 +67,7 @@ public final class GarbageCollector implements AutoCloseable {
    * ownerReferences.
    */
   @GuardedBy("graphLock")
-  private final Map<String, java.util.Set<String>> dependentsByOwner = new java.util.HashMap<>();
+  private final Map<String, Dependents> dependentsByOwner = new java.util.HashMap<>();
   @GuardedBy("graphLock")
   private final Map<String, List<String>> ownersByDependent = new java.util.HashMap<>();
   private final Object graphLock = new Object();
@@ -157,10 +157,16 @@ public final class GarbageCollector implements AutoCloseable {
       synchronized (graphLock) {
         unlink(key);
         if (!owners.isEmpty()) {
-          ownersByDependent.put(key, owners);
-          for (String uid : owners) {
-            dependentsByOwner.computeIfAbsent(uid, u -> new java.util.HashSet<>()).add(key);
+          // each dependent keeps its owner's uid String, not a copy: one String per owner
+          // however many dependents name it (a ReplicaSet's pods), in a list sized to fit
+          String[] shared = new String[owners.size()];
+          for (int i = 0; i < shared.length; i++) {
+            Dependents deps = dependentsByOwner.computeIfAbsent(owners.get(i),
+                u -> new Dependents(u, new java.util.HashSet<>()));
+            deps.keys().add(key);
+            shared[i] = deps.uid();
           }
+          ownersByDependent.put(key, List.of(shared));
         }
       }
     }
@@ -188,6 +194,13 @@ public final class GarbageCollector implements AutoCloseable {
     }
   }
 
+  /**
+   * The keys of the objects naming one owner, and the owner's uid as the owner graph's one
+   * String for it. Guarded by {@link #graphLock}.
+   */
+  private record Dependents(String uid, java.util.Set<String> keys) {
+  }
+
   /** Forgets the owners of {@code key}; the caller holds {@link #graphLock}. */
   @GuardedBy("graphLock")
   private void unlink(String key) {
@@ -197,10 +210,10 @@ public final class GarbageCollector implements AutoCloseable {
       return;
     }
     for (String uid : owners) {
-      java.util.Set<String> deps = dependentsByOwner.get(uid);
+      Dependents deps = dependentsByOwner.get(uid);
       if (deps != null) {
-        deps.remove(key);
-        if (deps.isEmpty()) {
+        deps.keys().remove(key);
+        if (deps.keys().isEmpty()) {
           dependentsByOwner.remove(uid);
         }
       }
@@ -287,7 +300,8 @@ public final class GarbageCollector implements AutoCloseable {
   private List<Dependent> dependents(String namespace, String uid) {
     List<String> keys;
     synchronized (graphLock) {
-      keys = List.copyOf(dependentsByOwner.getOrDefault(uid, java.util.Set.of()));
+      Dependents deps = dependentsByOwner.get(uid);
+      keys = deps == null ? List.of() : List.copyOf(deps.keys());
     }
     List<Dependent> out = new ArrayList<>();
     for (String key : keys) {
