@@ -10,6 +10,7 @@ import io.listwatch.bench.BenchmarkCommand;
 import io.listwatch.bench.ChildJvm;
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.Format;
+import io.listwatch.bench.JvmThreadCpu;
 import io.listwatch.bench.LatencyRecorder;
 import io.listwatch.bench.MachineInfo;
 import io.listwatch.bench.ReportOutput;
@@ -46,8 +47,10 @@ import picocli.CommandLine.ParameterException;
  * connection ({@link RawHttp}): {@code --warmup} seconds unrecorded, then {@code --seconds}
  * recorded. Figures: latency percentiles of the recorded requests, writes/s, and the server
  * JVM's CPU and the bytes its threads allocated ({@link AllocationMonitor}) over the recorded
- * window, each divided by its writes; a verdict sets the CPU per write of a ConfigMap PUT and
- * of a Pod create against the budget ({@value #CPU_BUDGET_MICROS} µs). A scenario the server refuses
+ * window, each divided by its writes, with the JIT compilers' and the garbage collector's share of
+ * the CPU ({@link JvmThreadCpu}: a short warm-up leaves much of the CPU to the JIT); a verdict
+ * sets the CPU per write of a ConfigMap PUT and of a Pod create against the budget
+ * ({@value #CPU_BUDGET_MICROS} µs). A scenario the server refuses
  * (e.g. apply of a custom resource on a server that does not serve it) is reported with its
  * first error instead of figures.
  *
@@ -159,7 +162,7 @@ public final class WriteBenchmark extends BenchmarkCommand {
             + "of %d s each; server CPU is the server JVM's over the recorded windows, per write", writers, rounds,
         seconds, warmup),
         "store", "write", "stored bytes", "writes", "writes/s", "p50 ms", "p90 ms", "p99 ms", "max ms",
-        "server CPU µs/write", "server alloc KB/write", "etcd CPU µs/write", "vs ConfigMap PUT", "errors"));
+        "server CPU µs/write", "of it JIT µs", "of it GC µs", "server alloc KB/write", "etcd CPU µs/write", "vs ConfigMap PUT", "errors"));
     WriteObjects objects = new WriteObjects(objectBytes);
     String baseline = baselineClasspath == null ? null : Files.readString(baselineClasspath).strip();
     try {
@@ -285,7 +288,7 @@ public final class WriteBenchmark extends BenchmarkCommand {
         Scenario s = scenarios.get(i);
         Result r = results[j][i];
         if (r.writes() == 0) {
-          table.row(label, s.label(), count(r.storedBytes()), "0", "", "", "", "", "", "", "", "", "",
+          table.row(label, s.label(), count(r.storedBytes()), "0", "", "", "", "", "", "", "", "", "", "", "",
               "all " + count(r.errors()) + " refused, first: " + r.firstError());
           continue;
         }
@@ -302,6 +305,10 @@ public final class WriteBenchmark extends BenchmarkCommand {
             report.figure(key + "allocatedBytesPerWrite", allocPerWrite);
           }
           report.figure(key + "p99Ms", l.percentile(0.99) / 1e6);
+          if (r.byThread().jitTicks() >= 0) {
+            report.figure(key + "jitCpuMicrosPerWrite", r.byThread().jitTicks() * NANOS_PER_TICK / 1e3 / r.writes());
+            report.figure(key + "gcCpuMicrosPerWrite", r.byThread().gcTicks() * NANOS_PER_TICK / 1e3 / r.writes());
+          }
         }
         if (s.prefix().equals("cm-put") || s.prefix().equals("pod")) {
           report.verdict(String.format("[%s] %s: %s server CPU µs/write (budget %d): %s; %s KB allocated per write",
@@ -311,7 +318,8 @@ public final class WriteBenchmark extends BenchmarkCommand {
         table.row(label, s.label(), count(r.storedBytes()), count(r.writes()),
             count(r.writes() / (double) (seconds * rounds)),
             ms(l.percentile(0.5)), ms(l.percentile(0.9)), ms(l.percentile(0.99)), ms(l.max()),
-            count(cpuPerWrite), r.allocatedBytes() < 0 ? "" : String.format("%.1f", allocPerWrite / 1024),
+            count(cpuPerWrite), perWrite(r.byThread().jitTicks(), r.writes()),
+            perWrite(r.byThread().gcTicks(), r.writes()), r.allocatedBytes() < 0 ? "" : String.format("%.1f", allocPerWrite / 1024),
             etcd == null || j > 0 ? "" : count(r.etcdCpuNanos() / 1e3 / r.writes()),
             baseline > 0 ? String.format("%.2fx", cpuPerWrite / baseline) : "",
             r.errors() == 0 ? "0" : count(r.errors()) + " (first: " + r.firstError() + ")");
@@ -321,17 +329,18 @@ public final class WriteBenchmark extends BenchmarkCommand {
 
   /** What one scenario measured, over one or more runs. */
   private record Result(long writes, long errors, String firstError, LatencyRecorder latency, long serverCpuNanos,
-      long allocatedBytes, long storedBytes, long etcdCpuNanos) {
+      JvmThreadCpu byThread, long allocatedBytes, long storedBytes, long etcdCpuNanos) {
     Result plus(Result other) {
       latency.merge(other.latency);
       return new Result(writes + other.writes, errors + other.errors, firstError != null ? firstError
-          : other.firstError, latency, serverCpuNanos + other.serverCpuNanos,
+          : other.firstError, latency, serverCpuNanos + other.serverCpuNanos, byThread.plus(other.byThread),
           allocatedBytes < 0 || other.allocatedBytes < 0 ? -1 : allocatedBytes + other.allocatedBytes,
           other.storedBytes, etcdCpuNanos + other.etcdCpuNanos);
     }
 
     Result withEtcdCpu(long nanos) {
-      return new Result(writes, errors, firstError, latency, serverCpuNanos, allocatedBytes, storedBytes, nanos);
+      return new Result(writes, errors, firstError, latency, serverCpuNanos, byThread, allocatedBytes, storedBytes,
+          nanos);
     }
   }
 
@@ -354,6 +363,7 @@ public final class WriteBenchmark extends BenchmarkCommand {
       w.until = until;
     }
     long ticks0 = server.cpuTicks();
+    JvmThreadCpu threads0 = JvmThreadCpu.of(server.pid());
     long allocated0 = allocations.allocatedBytes();
     List<Thread> threads = new ArrayList<>();
     for (Writer w : ws) {
@@ -361,6 +371,7 @@ public final class WriteBenchmark extends BenchmarkCommand {
     }
     sleepUntil(until);
     long ticks1 = server.cpuTicks();
+    JvmThreadCpu byThread = JvmThreadCpu.of(server.pid()).since(threads0);
     long allocated1 = allocations.allocatedBytes();
     for (Thread t : threads) {
       t.join();
@@ -384,7 +395,7 @@ public final class WriteBenchmark extends BenchmarkCommand {
           null, null, 0);
       stored = r.status() == 200 ? r.bodyBytes() : 0;
     }
-    return new Result(all.count(), errors, firstError, all, (ticks1 - ticks0) * NANOS_PER_TICK,
+    return new Result(all.count(), errors, firstError, all, (ticks1 - ticks0) * NANOS_PER_TICK, byThread,
         allocated0 < 0 || allocated1 < 0 ? -1 : allocated1 - allocated0, stored, 0);
   }
 
@@ -475,6 +486,11 @@ public final class WriteBenchmark extends BenchmarkCommand {
         latency.record(took);
       }
     }
+  }
+
+  /** {@code ticks} of CPU per write in µs, or "" if unknown. */
+  private static String perWrite(long ticks, long writes) {
+    return ticks < 0 ? "" : count(ticks * NANOS_PER_TICK / 1e3 / writes);
   }
 
   /** {@code HTTP <code>: <the Status's message>}, shortened. */
