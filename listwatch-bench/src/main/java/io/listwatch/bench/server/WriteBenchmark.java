@@ -122,6 +122,12 @@ public final class WriteBenchmark extends BenchmarkCommand {
           + "both in turn, so the two are compared in one run.")
   private Path baselineClasspath;
 
+  @Option(names = "--baseline-server-jvm-option", paramLabel = "OPTION",
+      description = "A JVM option for the baseline server instead of --server-jvm-option's; repeat for more. Without "
+          + "--baseline-classpath the baseline is this build, so that e.g. two collectors are compared in one run: "
+          + "--server-jvm-option=-XX:+UseZGC --baseline-server-jvm-option=-XX:+UseG1GC (default: none).")
+  private List<String> baselineJvmOptions = new ArrayList<>();
+
   @Option(names = "--scenarios", split = ",", paramLabel = "NAME",
       description = "Only these scenarios, by name: cm-put, cm-apply, open-put, typed-put, typed-apply, pod "
           + "(default: all). A long warm-up of one scenario measures its steady state without the JIT's "
@@ -164,10 +170,12 @@ public final class WriteBenchmark extends BenchmarkCommand {
         "store", "write", "stored bytes", "writes", "writes/s", "p50 ms", "p90 ms", "p99 ms", "max ms",
         "server CPU µs/write", "of it JIT µs", "of it GC µs", "server alloc KB/write", "etcd CPU µs/write", "vs ConfigMap PUT", "errors"));
     WriteObjects objects = new WriteObjects(objectBytes);
-    String baseline = baselineClasspath == null ? null : Files.readString(baselineClasspath).strip();
+    String baseline = baselineClasspath != null ? Files.readString(baselineClasspath).strip()
+        : baselineJvmOptions.isEmpty() ? null : System.getProperty("java.class.path");
+    List<String> baselineJvm = ChildJvm.withOptions(ChildJvm.standardOptions(serverHeap), baselineJvmOptions);
     try {
       for (String store : stores) {
-        measure(store, dir.resolve(store), jvm, objects, table, baseline);
+        measure(store, dir.resolve(store), jvm, baselineJvm, objects, table, baseline);
       }
     } finally {
       Format.deleteRecursively(dir);
@@ -182,16 +190,17 @@ public final class WriteBenchmark extends BenchmarkCommand {
         + APPLY + " ?fieldManager=bench&force=true with the whole object (JSON); Pod, create: a POST of a new pod "
         + "(one container with ports, resources, a probe, env and a volume) per write");
     if (baseline != null) {
-      report.parameters.put("baseline", "a second server from the classpath in " + baselineClasspath
-          + ", running beside this build's; each round runs every scenario against this build, then the baseline");
+      report.parameters.put("baseline", "a second server from " + (baselineClasspath == null ? "this build"
+          : "the classpath in " + baselineClasspath) + " (JVM " + String.join(" ", baselineJvm)
+          + "), running beside this build's; each round runs every scenario against this build, then the baseline");
     }
     output.print(report, machine);
     return 0;
   }
 
   /** Runs every scenario against a server on {@code store}, adding its rows to {@code table}. */
-  private void measure(String store, Path dir, List<String> jvm, WriteObjects objects, ResultTable table,
-      String baselineClasspath) throws Exception {
+  private void measure(String store, Path dir, List<String> jvm, List<String> baselineJvm, WriteObjects objects,
+      ResultTable table, String baselineClasspath) throws Exception {
     java.nio.file.Files.createDirectories(dir);
     EtcdServer etcd = store.equals("etcd") ? EtcdServer.start(dir.resolve("etcd")) : null;
     EtcdServer baselineEtcd = etcd == null || baselineClasspath == null ? null : EtcdServer.start(dir.resolve("etcd-b"));
@@ -201,7 +210,7 @@ public final class WriteBenchmark extends BenchmarkCommand {
       servers.add(ServerJvm.start(dir.resolve("data"), serverOptions, jvm, dir.resolve("server.log")));
       if (baselineClasspath != null) {
         servers.add(ServerJvm.start(baselineClasspath, dir.resolve("data-b"), baselineEtcd == null ? List.of()
-            : List.of("--etcd-servers", baselineEtcd.endpoint().toString()), jvm, dir.resolve("server-b.log")));
+            : List.of("--etcd-servers", baselineEtcd.endpoint().toString()), baselineJvm, dir.resolve("server-b.log")));
       }
       measure(store, servers, etcd, objects, table);
     } finally {
