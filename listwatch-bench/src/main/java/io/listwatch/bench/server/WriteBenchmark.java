@@ -189,6 +189,10 @@ public final class WriteBenchmark extends BenchmarkCommand {
     report.parameters.put("writes", "PUT with the resourceVersion of the previous answer; apply: PATCH "
         + APPLY + " ?fieldManager=bench&force=true with the whole object (JSON); Pod, create: a POST of a new pod "
         + "(one container with ports, resources, a probe, env and a volume) per write");
+    report.parameters.put("per write", "server CPU: the server process's utime+stime (/proc) over the recorded "
+        + "window / writes answered in it; of it JIT and GC: the same from the C1/C2 compiler threads' and the "
+        + "collector's threads (/proc/<pid>/task); alloc: com.sun.management.ThreadMXBean.getTotalThreadAllocatedBytes "
+        + "of the server JVM (read over a local JMX connection the attach API opens) over the window / writes");
     if (baseline != null) {
       report.parameters.put("baseline", "a second server from " + (baselineClasspath == null ? "this build"
           : "the classpath in " + baselineClasspath) + " (JVM " + String.join(" ", baselineJvm)
