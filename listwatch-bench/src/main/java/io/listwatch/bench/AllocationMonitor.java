@@ -24,6 +24,7 @@ import javax.management.remote.JMXServiceURL;
  */
 public final class AllocationMonitor implements AutoCloseable {
 
+  /** Null when the JVM could not be attached to ({@link #orUnknown}). */
   private final JMXConnector connector;
   private final ThreadMXBean threads;
 
@@ -56,13 +57,35 @@ public final class AllocationMonitor implements AutoCloseable {
     }
   }
 
-  /** Bytes allocated by the JVM's threads so far; -1 if the JVM does not measure it. */
+  /**
+   * As {@link #attach}, but a JVM that cannot be attached to (attach disabled, another user)
+   * gives a monitor whose every reading is unknown (-1) rather than an error.
+   */
+  public static AllocationMonitor orUnknown(long pid) {
+    try {
+      return attach(pid);
+    } catch (IOException | RuntimeException e) {
+      System.err.println("allocations of process " + pid + " unknown: " + e);
+      return new AllocationMonitor(null, null);
+    }
+  }
+
+  /** Bytes allocated by the JVM's threads so far; -1 if unknown (the JVM does not measure it, or is gone). */
   public long allocatedBytes() {
-    return threads.getTotalThreadAllocatedBytes();
+    if (threads == null) {
+      return -1;
+    }
+    try {
+      return threads.getTotalThreadAllocatedBytes();
+    } catch (RuntimeException e) { // the connection broke (an UndeclaredThrowableException of an IOException)
+      return -1;
+    }
   }
 
   @Override
   public void close() throws IOException {
-    connector.close();
+    if (connector != null) {
+      connector.close();
+    }
   }
 }

@@ -239,7 +239,7 @@ public final class WriteBenchmark extends BenchmarkCommand {
     List<AllocationMonitor> allocations = new ArrayList<>();
     try {
       for (ServerJvm server : servers) {
-        allocations.add(AllocationMonitor.attach(server.pid()));
+        allocations.add(AllocationMonitor.orUnknown(server.pid()));
       }
       measure(store, servers, allocations, etcd, objects, table);
     } finally {
