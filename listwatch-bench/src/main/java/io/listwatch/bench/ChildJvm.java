@@ -76,6 +76,21 @@ public final class ChildJvm implements AutoCloseable {
     return List.of("-Xmx" + heap, "-XX:+UseG1GC", "--enable-native-access=ALL-UNNAMED");
   }
 
+  /**
+   * {@code defaults} followed by {@code extra}; a collector option in {@code extra}
+   * ({@code -XX:+Use...GC}) drops the defaults' collector, which the JVM would refuse as a conflict.
+   */
+  public static List<String> withOptions(List<String> defaults, List<String> extra) {
+    boolean collector = extra.stream().anyMatch(ChildJvm::selectsCollector);
+    List<String> all = new ArrayList<>(defaults.stream().filter(o -> !(collector && selectsCollector(o))).toList());
+    all.addAll(extra);
+    return all;
+  }
+
+  private static boolean selectsCollector(String option) {
+    return option.startsWith("-XX:+Use") && option.endsWith("GC");
+  }
+
   public long pid() {
     return process.pid();
   }

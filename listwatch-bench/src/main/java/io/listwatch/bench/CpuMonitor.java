@@ -45,13 +45,17 @@ public record CpuMonitor(long machineBusyTicks, long machineTotalTicks, long sel
    */
   public static long processTicks(long pid) {
     try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-      // Fields after the command name "(...)": state is field 3, utime 14, stime 15.
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+      return ticksOfStat(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
     } catch (IOException | RuntimeException e) {
       return -1;
     }
+  }
+
+  /** utime + stime of a {@code /proc/<pid>/stat} or {@code /proc/<pid>/task/<tid>/stat} line. */
+  static long ticksOfStat(String stat) {
+    // Fields after the command name "(...)": state is field 3, utime 14, stime 15.
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return Long.parseLong(f[11]) + Long.parseLong(f[12]);
   }
 
   /**

@@ -227,12 +227,12 @@ public final class ApplyMerge {
     JsonNode after = a;
     if (b.isObject() && a.isObject() && !s.atomicMap()) {
       after.fields().forEachRemaining(e -> {
-        FieldPath child = at.child(PathElement.field(e.getKey()));
         JsonNode old = before.get(e.getKey());
         if (old == null) {
-          everyNode(e.getValue(), s.field(e.getKey()), child, added);
-        } else {
-          compare(old, e.getValue(), s.field(e.getKey()), child, added, removed, modified);
+          everyNode(e.getValue(), s.field(e.getKey()), at.child(PathElement.field(e.getKey())), added);
+        } else if (!old.equals(e.getValue())) { // equal nodes have no difference beneath: not walked
+          compare(old, e.getValue(), s.field(e.getKey()), at.child(PathElement.field(e.getKey())), added, removed,
+              modified);
         }
       });
       before.fields().forEachRemaining(e -> {

@@ -111,7 +111,8 @@ public final class FieldManager {
     }
     merged = ApplyMerge.prune(merged, last.difference(mine), owned, schema);
 
-    ApplyMerge.Comparison cmp = ApplyMerge.compare(withoutManagedFields(base), withoutManagedFields(merged), schema);
+    ApplyMerge.Comparison cmp = ApplyMerge.compare(viewWithoutManagedFields(base), viewWithoutManagedFields(merged),
+        schema);
     List<ApplyConflicts.Conflict> conflicts = new ArrayList<>();
     for (ManagedFieldsEntry m : managers) {
       m.fields().intersection(cmp.changed()).forEach(p -> conflicts.add(new ApplyConflicts.Conflict(m, p)));
@@ -158,7 +159,7 @@ public final class FieldManager {
     JsonNode written = updated.path("metadata").path("managedFields");
     if (live == null && !(written.isArray() && !written.isEmpty())) {
       // a create: every field is the writer's, nothing to compare with or take from others
-      FieldSet mine = ApplyMerge.compare(null, withoutManagedFields(updated), schema).added().difference(STRIPPED);
+      FieldSet mine = ApplyMerge.compare(null, viewWithoutManagedFields(updated), schema).added().difference(STRIPPED);
       return finish(updated, List.of(new ManagedFieldsEntry(manager, ManagedFieldsEntry.UPDATE, apiVersion, now,
           mine, subresource)));
     }
@@ -179,7 +180,8 @@ public final class FieldManager {
     java.util.Optional<ManagedFieldsEntry> previous = find(managers, me);
     FieldSet before = previous.map(ManagedFieldsEntry::fields).orElse(FieldSet.EMPTY);
     managers.removeIf(m -> m.sameManager(me));
-    ApplyMerge.Comparison cmp = ApplyMerge.compare(withoutManagedFields(base), withoutManagedFields(updated), schema);
+    ApplyMerge.Comparison cmp = ApplyMerge.compare(viewWithoutManagedFields(base), viewWithoutManagedFields(updated),
+        schema);
     FieldSet changed = cmp.changed().difference(STRIPPED);
     List<ManagedFieldsEntry> out = new ArrayList<>();
     for (ManagedFieldsEntry m : managers) {
@@ -209,6 +211,23 @@ public final class FieldManager {
       kept.forEach(e -> list.add(e.toJson()));
     }
     return new Result(out, kept);
+  }
+
+  /**
+   * {@code o} without {@code metadata.managedFields}, for reading only: a new root and metadata
+   * object sharing every other node with {@code o} (no copy of the whole object per write).
+   */
+  private static JsonNode viewWithoutManagedFields(JsonNode o) {
+    if (!o.path("metadata").has("managedFields")) {
+      return o;
+    }
+    ObjectNode view = JsonNodeFactory.instance.objectNode();
+    view.setAll((ObjectNode) o);
+    ObjectNode meta = JsonNodeFactory.instance.objectNode();
+    meta.setAll((ObjectNode) o.get("metadata"));
+    meta.remove("managedFields");
+    view.set("metadata", meta);
+    return view;
   }
 
   private static JsonNode withoutManagedFields(JsonNode o) {

@@ -61,7 +61,7 @@ public record ManagedFieldsEntry(String manager, String operation, String apiVer
     o.put("operation", operation);
     o.put("apiVersion", apiVersion);
     if (time != null) {
-      o.put("time", time.toString());
+      o.put("time", formatTime(time));
     }
     o.put("fieldsType", "FieldsV1");
     o.set("fieldsV1", FieldsV1.toJson(fields));
@@ -87,10 +87,79 @@ public record ManagedFieldsEntry(String manager, String operation, String apiVer
     }
     JsonNode fields = o.get("fieldsV1");
     return new ManagedFieldsEntry(o.path("manager").asText(""), o.get("operation").asText(),
-        o.path("apiVersion").asText(""), o.hasNonNull("time") ? Instant.parse(o.get("time").asText()) : null,
+        o.path("apiVersion").asText(""), o.hasNonNull("time") ? parseTime(o.get("time").asText()) : null,
         fields == null || fields.isNull() ? FieldSet.EMPTY : FieldsV1.parse(fields),
         o.path("subresource").asText(""));
   }
+
+  /**
+   * {@link Instant#toString()} of a whole second ({@code 2026-01-02T03:04:05Z}), written
+   * directly for years 0 to 9999: every write formats one, and the formatter costs more than the
+   * rest of the entry.
+   */
+  static String formatTime(Instant time) {
+    if (time.getNano() != 0 || time.getEpochSecond() < YEAR_0 || time.getEpochSecond() >= YEAR_10000) {
+      return time.toString();
+    }
+    java.time.LocalDateTime t = java.time.LocalDateTime.ofEpochSecond(time.getEpochSecond(), 0,
+        java.time.ZoneOffset.UTC);
+    char[] c = "0000-00-00T00:00:00Z".toCharArray();
+    digits(c, 0, t.getYear(), 4);
+    digits(c, 5, t.getMonthValue(), 2);
+    digits(c, 8, t.getDayOfMonth(), 2);
+    digits(c, 11, t.getHour(), 2);
+    digits(c, 14, t.getMinute(), 2);
+    digits(c, 17, t.getSecond(), 2);
+    return new String(c);
+  }
+
+  /**
+   * {@link Instant#parse} of {@code text}, read directly when it has the form kube and
+   * {@link #formatTime} write ({@code 2026-01-02T03:04:05Z}); any other form, or a value out
+   * of range, goes to {@link Instant#parse} (and fails as it does).
+   */
+  static Instant parseTime(String text) {
+    if (text.length() != 20 || text.charAt(4) != '-' || text.charAt(7) != '-' || text.charAt(10) != 'T'
+        || text.charAt(13) != ':' || text.charAt(16) != ':' || text.charAt(19) != 'Z') {
+      return Instant.parse(text);
+    }
+    int year = number(text, 0, 4);
+    int month = number(text, 5, 2);
+    int day = number(text, 8, 2);
+    int hour = number(text, 11, 2);
+    int minute = number(text, 14, 2);
+    int second = number(text, 17, 2);
+    if (year < 0 || month < 1 || month > 12 || day < 1 || day > 28 || hour < 0 || hour > 23 || minute < 0
+        || minute > 59 || second < 0 || second > 59) {
+      return Instant.parse(text); // including the 29th to the 31st, whose validity depends on the month
+    }
+    long days = java.time.LocalDate.of(year, month, day).toEpochDay();
+    return Instant.ofEpochSecond(days * 86_400 + hour * 3_600L + minute * 60L + second);
+  }
+
+  /** The decimal number of {@code length} ASCII digits at {@code from}, or -1 if one is not a digit. */
+  private static int number(String s, int from, int length) {
+    int n = 0;
+    for (int i = from; i < from + length; i++) {
+      char ch = s.charAt(i);
+      if (ch < '0' || ch > '9') {
+        return -1;
+      }
+      n = n * 10 + (ch - '0');
+    }
+    return n;
+  }
+
+  private static void digits(char[] c, int at, int value, int length) {
+    for (int i = at + length - 1; i >= at; i--) {
+      c[i] = (char) ('0' + value % 10);
+      value /= 10;
+    }
+  }
+
+  /** The first second of year 0 and of year 10000, the range {@link #formatTime} writes directly. */
+  private static final long YEAR_0 = java.time.LocalDate.of(0, 1, 1).toEpochDay() * 86_400;
+  private static final long YEAR_10000 = java.time.LocalDate.of(10_000, 1, 1).toEpochDay() * 86_400;
 
   /** How kube names this manager in a conflict: {@code "kubectl"}, or {@code "x" using apps/v1}. */
   String describe() {

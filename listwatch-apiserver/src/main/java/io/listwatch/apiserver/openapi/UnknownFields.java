@@ -107,6 +107,15 @@ final class UnknownFields {
   }
 
   /**
+   * The path of a value below {@code path}, for walking into it: built only for an object or a
+   * list (a scalar has nothing below it that needs its path), so that a well-formed body costs
+   * no string per field.
+   */
+  private static String childIfContainer(boolean container, String path, String name) {
+    return container ? child(path, name) : path;
+  }
+
+  /**
    * Walks the value at the parser's current token. {@code schema} null means "anything": only
    * duplicates are looked for (in {@link #duplicates}), or nothing below an object without
    * properties.
@@ -123,10 +132,10 @@ final class UnknownFields {
       Set<String> seen = new HashSet<>();
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String name = p.currentName();
-        p.nextToken();
-        String at = child(path, name);
+        JsonToken value = p.nextToken();
+        String at = childIfContainer(value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY, path, name);
         if (!seen.add(name)) {
-          errors.add("duplicate field \"" + at + "\"");
+          errors.add("duplicate field \"" + child(path, name) + "\"");
         }
         if (schemaless) {
           walk(p, null, at, errors);
@@ -135,7 +144,7 @@ final class UnknownFields {
         } else {
           JsonNode property = schema.get("properties").get(name);
           if (property == null) {
-            errors.add("unknown field \"" + at + "\"");
+            errors.add("unknown field \"" + child(path, name) + "\"");
             p.skipChildren();
           } else {
             walk(p, resolve(property), at, errors);
@@ -149,8 +158,10 @@ final class UnknownFields {
         return;
       }
       int i = 0;
-      while (p.nextToken() != JsonToken.END_ARRAY) {
-        walk(p, items, path + "[" + i++ + "]", errors);
+      for (JsonToken value = p.nextToken(); value != JsonToken.END_ARRAY; value = p.nextToken()) {
+        boolean container = value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY;
+        walk(p, items, container ? path + "[" + i + "]" : path, errors);
+        i++;
       }
     }
   }
@@ -163,14 +174,14 @@ final class UnknownFields {
       }
       for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
-        String at = child(path, e.getKey());
+        String at = childIfContainer(e.getValue().isContainerNode(), path, e.getKey());
         if (shape == Shape.MAP) {
           walkTree(e.getValue(), resolve(schema.get("additionalProperties")), at, errors, prune);
           continue;
         }
         JsonNode property = schema.get("properties").get(e.getKey());
         if (property == null) {
-          errors.add("unknown field \"" + at + "\"");
+          errors.add("unknown field \"" + child(path, e.getKey()) + "\"");
           if (prune) {
             it.remove();
           }
@@ -184,7 +195,7 @@ final class UnknownFields {
         return;
       }
       for (int i = 0; i < node.size(); i++) {
-        walkTree(node.get(i), items, path + "[" + i + "]", errors, prune);
+        walkTree(node.get(i), items, node.get(i).isContainerNode() ? path + "[" + i + "]" : path, errors, prune);
       }
     }
   }

@@ -24,6 +24,7 @@ final class DataMaps {
   static final String IMMUTABLE = "field is immutable when `immutable` is set";
 
   private static final String KEY_FORMAT = "[-._a-zA-Z0-9]+";
+  private static final java.util.regex.Pattern KEY_PATTERN = java.util.regex.Pattern.compile(KEY_FORMAT);
   private static final String KEY_MESSAGE = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"
       + " (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '" + KEY_FORMAT + "')";
 
@@ -36,7 +37,7 @@ final class DataMaps {
     if (key.length() > 253) {
       errs.add("must be no more than 253 characters");
     }
-    if (!key.matches(KEY_FORMAT)) {
+    if (!KEY_PATTERN.matcher(key).matches()) {
       errs.add(KEY_MESSAGE);
     }
     if (key.equals(".")) {

@@ -5,10 +5,12 @@ import static io.listwatch.bench.Format.ms;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.listwatch.bench.AllocationMonitor;
 import io.listwatch.bench.BenchmarkCommand;
 import io.listwatch.bench.ChildJvm;
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.Format;
+import io.listwatch.bench.JvmThreadCpu;
 import io.listwatch.bench.LatencyRecorder;
 import io.listwatch.bench.MachineInfo;
 import io.listwatch.bench.ReportOutput;
@@ -44,7 +46,11 @@ import picocli.CommandLine.ParameterException;
  * threads, each writing its own object as fast as answers come back on one keep-alive
  * connection ({@link RawHttp}): {@code --warmup} seconds unrecorded, then {@code --seconds}
  * recorded. Figures: latency percentiles of the recorded requests, writes/s, and the server
- * JVM's CPU over the recorded window divided by its writes. A scenario the server refuses
+ * JVM's CPU and the bytes its threads allocated ({@link AllocationMonitor}) over the recorded
+ * window, each divided by its writes, with the JIT compilers' and the garbage collector's share of
+ * the CPU ({@link JvmThreadCpu}: a short warm-up leaves much of the CPU to the JIT); a verdict
+ * sets the CPU per write of a ConfigMap PUT and of a Pod create against the budget
+ * ({@value #CPU_BUDGET_MICROS} µs). A scenario the server refuses
  * (e.g. apply of a custom resource on a server that does not serve it) is reported with its
  * first error instead of figures.
  *
@@ -56,6 +62,8 @@ import picocli.CommandLine.ParameterException;
 public final class WriteBenchmark extends BenchmarkCommand {
 
   private static final long NANOS_PER_TICK = 10_000_000L; // USER_HZ is 100 on Linux
+  /** Step 11's budget of server CPU per write, for a ConfigMap PUT and a Pod create. */
+  static final int CPU_BUDGET_MICROS = 250;
   private static final Pattern RESOURCE_VERSION = Pattern.compile("\"resourceVersion\":\"(\\d+)\"");
   private static final String APPLY = "application/apply-patch+yaml";
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -103,11 +111,22 @@ public final class WriteBenchmark extends BenchmarkCommand {
       description = "-Xmx of the server's JVM (default: ${DEFAULT-VALUE}).")
   private String serverHeap;
 
+  @Option(names = "--server-jvm-option", paramLabel = "OPTION",
+      description = "An extra JVM option for the server(s), after the defaults; repeat for more. A collector "
+          + "option (e.g. --server-jvm-option=-XX:+UseZGC) replaces the default G1 (default: none).")
+  private List<String> serverJvmOptions = new ArrayList<>();
+
   @Option(names = "--baseline-classpath", paramLabel = "FILE",
       description = "A file holding the classpath of another build of the server (e.g. the commit before a change): "
           + "a second server is started from it beside this build's, and every round runs each scenario against "
           + "both in turn, so the two are compared in one run.")
   private Path baselineClasspath;
+
+  @Option(names = "--baseline-server-jvm-option", paramLabel = "OPTION",
+      description = "A JVM option for the baseline server instead of --server-jvm-option's; repeat for more. Without "
+          + "--baseline-classpath the baseline is this build, so that e.g. two collectors are compared in one run: "
+          + "--server-jvm-option=-XX:+UseZGC --baseline-server-jvm-option=-XX:+UseG1GC (default: none).")
+  private List<String> baselineJvmOptions = new ArrayList<>();
 
   @Option(names = "--scenarios", split = ",", paramLabel = "NAME",
       description = "Only these scenarios, by name: cm-put, cm-apply, open-put, typed-put, typed-apply, pod "
@@ -143,18 +162,20 @@ public final class WriteBenchmark extends BenchmarkCommand {
     }
     Path dir = Files.createTempDirectory("listwatch-bench-writes-");
     MachineInfo machine = MachineInfo.describe(dir);
-    List<String> jvm = ChildJvm.standardOptions(serverHeap);
+    List<String> jvm = ChildJvm.withOptions(ChildJvm.standardOptions(serverHeap), serverJvmOptions);
     ResultTable table = report.table(new ResultTable(String.format(
         "Writes: %d writers, each on its own object; %d rounds of %d s recorded per scenario, after a warm-up pass "
             + "of %d s each; server CPU is the server JVM's over the recorded windows, per write", writers, rounds,
         seconds, warmup),
         "store", "write", "stored bytes", "writes", "writes/s", "p50 ms", "p90 ms", "p99 ms", "max ms",
-        "server CPU µs/write", "etcd CPU µs/write", "vs ConfigMap PUT", "errors"));
+        "server CPU µs/write", "of it JIT µs", "of it GC µs", "server alloc KB/write", "etcd CPU µs/write", "vs ConfigMap PUT", "errors"));
     WriteObjects objects = new WriteObjects(objectBytes);
-    String baseline = baselineClasspath == null ? null : Files.readString(baselineClasspath).strip();
+    String baseline = baselineClasspath != null ? Files.readString(baselineClasspath).strip()
+        : baselineJvmOptions.isEmpty() ? null : System.getProperty("java.class.path");
+    List<String> baselineJvm = ChildJvm.withOptions(ChildJvm.standardOptions(serverHeap), baselineJvmOptions);
     try {
       for (String store : stores) {
-        measure(store, dir.resolve(store), jvm, objects, table, baseline);
+        measure(store, dir.resolve(store), jvm, baselineJvm, objects, table, baseline);
       }
     } finally {
       Format.deleteRecursively(dir);
@@ -168,17 +189,22 @@ public final class WriteBenchmark extends BenchmarkCommand {
     report.parameters.put("writes", "PUT with the resourceVersion of the previous answer; apply: PATCH "
         + APPLY + " ?fieldManager=bench&force=true with the whole object (JSON); Pod, create: a POST of a new pod "
         + "(one container with ports, resources, a probe, env and a volume) per write");
+    report.parameters.put("per write", "server CPU: the server process's utime+stime (/proc) over the recorded "
+        + "window / writes answered in it; of it JIT and GC: the same from the C1/C2 compiler threads' and the "
+        + "collector's threads (/proc/<pid>/task); alloc: com.sun.management.ThreadMXBean.getTotalThreadAllocatedBytes "
+        + "of the server JVM (read over a local JMX connection the attach API opens) over the window / writes");
     if (baseline != null) {
-      report.parameters.put("baseline", "a second server from the classpath in " + baselineClasspath
-          + ", running beside this build's; each round runs every scenario against this build, then the baseline");
+      report.parameters.put("baseline", "a second server from " + (baselineClasspath == null ? "this build"
+          : "the classpath in " + baselineClasspath) + " (JVM " + String.join(" ", baselineJvm)
+          + "), running beside this build's; each round runs every scenario against this build, then the baseline");
     }
     output.print(report, machine);
     return 0;
   }
 
   /** Runs every scenario against a server on {@code store}, adding its rows to {@code table}. */
-  private void measure(String store, Path dir, List<String> jvm, WriteObjects objects, ResultTable table,
-      String baselineClasspath) throws Exception {
+  private void measure(String store, Path dir, List<String> jvm, List<String> baselineJvm, WriteObjects objects,
+      ResultTable table, String baselineClasspath) throws Exception {
     java.nio.file.Files.createDirectories(dir);
     EtcdServer etcd = store.equals("etcd") ? EtcdServer.start(dir.resolve("etcd")) : null;
     EtcdServer baselineEtcd = etcd == null || baselineClasspath == null ? null : EtcdServer.start(dir.resolve("etcd-b"));
@@ -188,7 +214,7 @@ public final class WriteBenchmark extends BenchmarkCommand {
       servers.add(ServerJvm.start(dir.resolve("data"), serverOptions, jvm, dir.resolve("server.log")));
       if (baselineClasspath != null) {
         servers.add(ServerJvm.start(baselineClasspath, dir.resolve("data-b"), baselineEtcd == null ? List.of()
-            : List.of("--etcd-servers", baselineEtcd.endpoint().toString()), jvm, dir.resolve("server-b.log")));
+            : List.of("--etcd-servers", baselineEtcd.endpoint().toString()), baselineJvm, dir.resolve("server-b.log")));
       }
       measure(store, servers, etcd, objects, table);
     } finally {
@@ -210,6 +236,21 @@ public final class WriteBenchmark extends BenchmarkCommand {
 
   private void measure(String store, List<ServerJvm> servers, EtcdServer etcd, WriteObjects objects,
       ResultTable table) throws Exception {
+    List<AllocationMonitor> allocations = new ArrayList<>();
+    try {
+      for (ServerJvm server : servers) {
+        allocations.add(AllocationMonitor.orUnknown(server.pid()));
+      }
+      measure(store, servers, allocations, etcd, objects, table);
+    } finally {
+      for (AllocationMonitor a : allocations) {
+        a.close();
+      }
+    }
+  }
+
+  private void measure(String store, List<ServerJvm> servers, List<AllocationMonitor> allocations, EtcdServer etcd,
+      WriteObjects objects, ResultTable table) throws Exception {
     for (ServerJvm server : servers) {
       report.progress("server %s", server.url());
       try (RawHttp http = new RawHttp(server.address())) {
@@ -229,7 +270,7 @@ public final class WriteBenchmark extends BenchmarkCommand {
       long warmupTicks = server.cpuTicks();
       for (Scenario s : scenarios()) {
         report.progress("[%s] warm-up: %s", label, s.label());
-        run(server, objects, s, "w", warmup);
+        run(server, allocations.get(j), objects, s, "w", warmup);
       }
       report.phase("[" + label + "] warm-up pass (server JVM included)", warmupCpu, server.cpuTicks() - warmupTicks);
     }
@@ -243,7 +284,7 @@ public final class WriteBenchmark extends BenchmarkCommand {
         for (int j = 0; j < servers.size(); j++) {
           report.progress("[%s] round %d of %d: %s", label(store, servers, j), round, rounds, s.label());
           long etcdTicks0 = etcd == null || j > 0 ? 0 : CpuMonitor.processTicks(etcd.pid());
-          Result r = run(servers.get(j), objects, s, "r" + round, seconds);
+          Result r = run(servers.get(j), allocations.get(j), objects, s, "r" + round, seconds);
           if (etcd != null && j == 0) {
             r = r.withEtcdCpu((CpuMonitor.processTicks(etcd.pid()) - etcdTicks0) * NANOS_PER_TICK);
           }
@@ -260,7 +301,7 @@ public final class WriteBenchmark extends BenchmarkCommand {
         Scenario s = scenarios.get(i);
         Result r = results[j][i];
         if (r.writes() == 0) {
-          table.row(label, s.label(), count(r.storedBytes()), "0", "", "", "", "", "", "", "", "",
+          table.row(label, s.label(), count(r.storedBytes()), "0", "", "", "", "", "", "", "", "", "", "", "",
               "all " + count(r.errors()) + " refused, first: " + r.firstError());
           continue;
         }
@@ -269,10 +310,30 @@ public final class WriteBenchmark extends BenchmarkCommand {
           baseline = cpuPerWrite;
         }
         LatencyRecorder l = r.latency();
+        double allocPerWrite = r.allocatedBytes() / (double) r.writes();
+        if (j == 0) {
+          String key = "write." + (store.equals("rocksdb") ? "" : store + ".") + s.prefix() + ".";
+          report.figure(key + "serverCpuMicrosPerWrite", cpuPerWrite);
+          if (r.allocatedBytes() >= 0) {
+            report.figure(key + "allocatedBytesPerWrite", allocPerWrite);
+          }
+          report.figure(key + "p99Ms", l.percentile(0.99) / 1e6);
+          if (r.byThread().jitTicks() >= 0) {
+            report.figure(key + "jitCpuMicrosPerWrite", r.byThread().jitTicks() * NANOS_PER_TICK / 1e3 / r.writes());
+            report.figure(key + "gcCpuMicrosPerWrite", r.byThread().gcTicks() * NANOS_PER_TICK / 1e3 / r.writes());
+          }
+        }
+        if (s.prefix().equals("cm-put") || s.prefix().equals("pod")) {
+          report.verdict(String.format("[%s] %s: %s server CPU µs/write (budget %d): %s; %s KB allocated per write",
+              label, s.label(), count(cpuPerWrite), CPU_BUDGET_MICROS,
+              cpuPerWrite <= CPU_BUDGET_MICROS ? "within" : "OVER", String.format("%.1f", allocPerWrite / 1024)));
+        }
         table.row(label, s.label(), count(r.storedBytes()), count(r.writes()),
             count(r.writes() / (double) (seconds * rounds)),
             ms(l.percentile(0.5)), ms(l.percentile(0.9)), ms(l.percentile(0.99)), ms(l.max()),
-            count(cpuPerWrite), etcd == null || j > 0 ? "" : count(r.etcdCpuNanos() / 1e3 / r.writes()),
+            count(cpuPerWrite), perWrite(r.byThread().jitTicks(), r.writes()),
+            perWrite(r.byThread().gcTicks(), r.writes()), r.allocatedBytes() < 0 ? "" : String.format("%.1f", allocPerWrite / 1024),
+            etcd == null || j > 0 ? "" : count(r.etcdCpuNanos() / 1e3 / r.writes()),
             baseline > 0 ? String.format("%.2fx", cpuPerWrite / baseline) : "",
             r.errors() == 0 ? "0" : count(r.errors()) + " (first: " + r.firstError() + ")");
       }
@@ -281,16 +342,18 @@ public final class WriteBenchmark extends BenchmarkCommand {
 
   /** What one scenario measured, over one or more runs. */
   private record Result(long writes, long errors, String firstError, LatencyRecorder latency, long serverCpuNanos,
-      long storedBytes, long etcdCpuNanos) {
+      JvmThreadCpu byThread, long allocatedBytes, long storedBytes, long etcdCpuNanos) {
     Result plus(Result other) {
       latency.merge(other.latency);
       return new Result(writes + other.writes, errors + other.errors, firstError != null ? firstError
-          : other.firstError, latency, serverCpuNanos + other.serverCpuNanos, other.storedBytes,
-          etcdCpuNanos + other.etcdCpuNanos);
+          : other.firstError, latency, serverCpuNanos + other.serverCpuNanos, byThread.plus(other.byThread),
+          allocatedBytes < 0 || other.allocatedBytes < 0 ? -1 : allocatedBytes + other.allocatedBytes,
+          other.storedBytes, etcdCpuNanos + other.etcdCpuNanos);
     }
 
     Result withEtcdCpu(long nanos) {
-      return new Result(writes, errors, firstError, latency, serverCpuNanos, storedBytes, nanos);
+      return new Result(writes, errors, firstError, latency, serverCpuNanos, byThread, allocatedBytes, storedBytes,
+          nanos);
     }
   }
 
@@ -298,8 +361,8 @@ public final class WriteBenchmark extends BenchmarkCommand {
    * Runs scenario {@code s} for {@code runSeconds} on new objects named {@code prefix-run-i};
    * each writer's first write (the create) is not recorded.
    */
-  private Result run(ServerJvm server, WriteObjects objects, Scenario s, String run, int runSeconds)
-      throws Exception {
+  private Result run(ServerJvm server, AllocationMonitor allocations, WriteObjects objects, Scenario s, String run,
+      int runSeconds) throws Exception {
     List<Writer> ws = new ArrayList<>();
     for (int i = 0; i < writers; i++) {
       ws.add(new Writer(server, objects, s, s.prefix() + "-" + run + "-" + i));
@@ -313,12 +376,16 @@ public final class WriteBenchmark extends BenchmarkCommand {
       w.until = until;
     }
     long ticks0 = server.cpuTicks();
+    JvmThreadCpu threads0 = JvmThreadCpu.of(server.pid());
+    long allocated0 = allocations.allocatedBytes();
     List<Thread> threads = new ArrayList<>();
     for (Writer w : ws) {
       threads.add(Thread.ofPlatform().name("writer-" + w.name).start(w));
     }
     sleepUntil(until);
     long ticks1 = server.cpuTicks();
+    JvmThreadCpu byThread = JvmThreadCpu.of(server.pid()).since(threads0);
+    long allocated1 = allocations.allocatedBytes();
     for (Thread t : threads) {
       t.join();
     }
@@ -341,7 +408,8 @@ public final class WriteBenchmark extends BenchmarkCommand {
           null, null, 0);
       stored = r.status() == 200 ? r.bodyBytes() : 0;
     }
-    return new Result(all.count(), errors, firstError, all, (ticks1 - ticks0) * NANOS_PER_TICK, stored, 0);
+    return new Result(all.count(), errors, firstError, all, (ticks1 - ticks0) * NANOS_PER_TICK, byThread,
+        allocated0 < 0 || allocated1 < 0 ? -1 : allocated1 - allocated0, stored, 0);
   }
 
   /**
@@ -431,6 +499,11 @@ public final class WriteBenchmark extends BenchmarkCommand {
         latency.record(took);
       }
     }
+  }
+
+  /** {@code ticks} of CPU per write in µs, or "" if unknown. */
+  private static String perWrite(long ticks, long writes) {
+    return ticks < 0 ? "" : count(ticks * NANOS_PER_TICK / 1e3 / writes);
   }
 
   /** {@code HTTP <code>: <the Status's message>}, shortened. */
