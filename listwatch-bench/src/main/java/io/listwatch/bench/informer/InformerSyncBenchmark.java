@@ -21,6 +21,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -114,6 +116,14 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
   @Option(names = "--event-timeout", defaultValue = "30", paramLabel = "SECONDS",
       description = "Longest a client may take to receive the --updates after its sync (default: ${DEFAULT-VALUE}).")
   private int eventTimeoutSeconds;
+
+  @Option(names = "--profile",
+      description = "Record each client JVM with JFR (execution samples every 2 ms) and add a note per client and "
+          + "pod count on where its sync spent its time (the last run's; JFR's own cost is in those runs).")
+  private boolean profile;
+
+  /** The latest profile summary of each client at each pod count ({@code --profile}). */
+  private final Map<String, String> profiles = new LinkedHashMap<>();
 
   /** The value of the next label change, so that every patch changes the pod. */
   private long updateSeq;
@@ -211,6 +221,7 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
     comparison.summarize();
     comparison.verdicts(targetSpeedup, targetHeapFraction);
     comparison.explain();
+    profiles.forEach((k, v) -> report.note("profile of " + k + ", JFR execution samples during the sync: " + v));
     discarded.forEach(d -> report.note("discarded (machine busy), repeated: " + d));
     failures.forEach(f -> report.note("FAILED run: " + f));
     report.progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
@@ -237,7 +248,12 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
     Path log = dir.resolve("client-" + client + "-" + size + "-" + run + ".log");
     CpuMonitor before = CpuMonitor.now();
     long serverBefore = server.cpuTicks();
-    try (ChildJvm child = ChildJvm.start(client + "-" + size + "-" + run, jvm, InformerSyncRun.class.getName(),
+    Path recording = dir.resolve("client-" + client + "-" + size + "-" + run + ".jfr");
+    List<String> options = new ArrayList<>(jvm);
+    if (profile) {
+      options.add(SyncProfile.jvmOption(recording));
+    }
+    try (ChildJvm child = ChildJvm.start(client + "-" + size + "-" + run, options, InformerSyncRun.class.getName(),
         List.of(client, server.url(), Integer.toString(size), Integer.toString(timeoutSeconds),
             Integer.toString(updates), Integer.toString(eventTimeoutSeconds)), log)) {
       Optional<String> line = child.awaitLine(
@@ -262,6 +278,11 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
       double serverPct = serverBefore < 0 || serverAfter < 0 ? -1
           : after.percentOfCoreSince(before, serverAfter - serverBefore);
       SyncResult result = SyncResult.parse(client, size, line.get());
+      if (profile) {
+        profiles.put(String.format("%s at %s pods (run %d)", client, count(size), run), SyncProfile.summarize(
+            recording, Instant.EPOCH.plus(Long.parseLong(field(line.get(), "syncStartEpochMicros")), ChronoUnit.MICROS),
+            result.syncNanos()));
+      }
       double busyPct = after.machineBusyPercentSince(before);
       double childPct = 100.0 * result.cpuTotalNanos() / (after.nanos() - before.nanos());
       double others = busyPct < 0 ? 0
@@ -314,6 +335,13 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
         }
       }
     }
+  }
+
+  /** The value of {@code key=} in a child's result line. */
+  private static String field(String line, String key) {
+    int at = line.indexOf(" " + key + "=") + key.length() + 2;
+    int end = line.indexOf(' ', at);
+    return line.substring(at, end < 0 ? line.length() : end);
   }
 
   private static String ms(long nanos) {

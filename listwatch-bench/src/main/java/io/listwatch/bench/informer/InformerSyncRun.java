@@ -3,6 +3,8 @@ package io.listwatch.bench.informer;
 import io.listwatch.bench.Report;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -65,6 +67,7 @@ public final class InformerSyncRun {
       long baseline = Report.heapAfterGc();
       long[] gc0 = gcTotals();
       long cpu0 = Report.processCpuNanos();
+      Instant startedAt = Instant.now();
       long t0 = System.nanoTime();
       client.start();
       long syncedAt = -1;
@@ -92,6 +95,7 @@ public final class InformerSyncRun {
       Map<String, String> out = new LinkedHashMap<>();
       out.put("syncNanos", Long.toString(t1 - t0));
       out.put("hasSyncedNanos", Long.toString(syncedAt - t0));
+      out.put("syncStartEpochMicros", Long.toString(ChronoUnit.MICROS.between(Instant.EPOCH, startedAt)));
       out.put("cached", Integer.toString(cached));
       out.put("baselineBytes", Long.toString(baseline));
       out.put("heapAfterBytes", Long.toString(heapAfter));
