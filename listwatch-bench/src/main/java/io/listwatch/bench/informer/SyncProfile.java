@@ -19,8 +19,9 @@ import jdk.jfr.consumer.RecordingFile;
  * ({@code --profile}): the {@code jdk.ExecutionSample} events taken between the informer's
  * start call and the end of the sync, counted by thread and by kind of work. A sample counts
  * for the first kind whose code is anywhere on its stack, in this order: skipping JSON that is
- * not kept (Jackson's {@code skipChildren}), decoding JSON (Jackson, Gson, our codecs), the
- * informer (queue, indexer, handlers), the HTTP client, else other. JIT and GC threads are not
+ * not kept (Jackson's {@code skipChildren}), decoding JSON (Jackson, Gson, our codecs and the
+ * copy of each object's bytes), the HTTP client (reading the response included), the informer
+ * (queue, indexer, handlers), else other. JIT and GC threads are not
  * sampled by JFR: the client CPU column counts them.
  *
  * <p>Stateless.
@@ -40,7 +41,7 @@ final class SyncProfile {
     Instant end = start.plusNanos(syncNanos);
     Map<String, Integer> threads = new HashMap<>();
     Map<String, Integer> work = new LinkedHashMap<>();
-    for (String kind : List.of("skipping unread JSON", "decoding JSON", "informer", "HTTP client", "other")) {
+    for (String kind : List.of("skipping unread JSON", "decoding JSON", "HTTP client", "informer", "other")) {
       work.put(kind, 0);
     }
     int samples = 0;
@@ -82,12 +83,13 @@ final class SyncProfile {
       }
       decode |= type.startsWith("com.fasterxml.jackson") || type.startsWith("com.google.gson")
           || type.startsWith("io.listwatch.client.DynamicObject") || type.startsWith("io.listwatch.client.internal.List")
-          || type.startsWith("io.listwatch.client.JacksonCodec");
+          || type.startsWith("io.listwatch.client.JacksonCodec")
+          || type.startsWith("io.listwatch.client.internal.RecordingInputStream");
       informer |= type.startsWith("io.listwatch.client.cache") || type.startsWith("io.fabric8.kubernetes.client.informers")
           || type.startsWith("io.kubernetes.client.informer");
       http |= type.startsWith("jdk.internal.net.http") || type.startsWith("okhttp3") || type.startsWith("okio")
           || type.startsWith("io.vertx") || type.startsWith("io.netty");
     }
-    return decode ? "decoding JSON" : informer ? "informer" : http ? "HTTP client" : "other";
+    return decode ? "decoding JSON" : http ? "HTTP client" : informer ? "informer" : "other";
   }
 }
