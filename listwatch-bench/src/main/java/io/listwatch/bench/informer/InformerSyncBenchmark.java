@@ -118,11 +118,11 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
   private int eventTimeoutSeconds;
 
   @Option(names = "--profile",
-      description = "Record each client JVM with JFR (execution samples every 2 ms) and add a note per client and "
-          + "pod count on where its sync spent its time (the last run's; JFR's own cost is in those runs).")
+      description = "Record each client JVM with JFR (execution samples every 2 ms) and add a note per run on where "
+          + "its sync spent its time, by kind of work and by thread (JFR's own cost is in those runs).")
   private boolean profile;
 
-  /** The latest profile summary of each client at each pod count ({@code --profile}). */
+  /** The profile summary of each run ({@code --profile}), by client, pod count and run. */
   private final Map<String, String> profiles = new LinkedHashMap<>();
 
   /** The value of the next label change, so that every patch changes the pod. */
