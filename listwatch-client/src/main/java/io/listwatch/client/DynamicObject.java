@@ -10,6 +10,7 @@ import io.listwatch.client.internal.Interner;
 import io.listwatch.client.internal.Json;
 import io.listwatch.client.internal.RecordingInputStream;
 import io.listwatch.client.internal.ScratchBuffer;
+import io.listwatch.client.internal.SkippingJsonParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -227,10 +228,12 @@ public final class DynamicObject {
       }
     }
 
-    /** Copies or skips the current value. */
+    /** Copies or skips the current value (a REST body's parser skips it without tokenizing). */
     private static void other(JsonParser p, JsonGenerator g) throws IOException {
       if (g != null) {
         g.copyCurrentStructure(p);
+      } else if (p instanceof SkippingJsonParser s) {
+        s.skipValue();
       } else {
         p.skipChildren();
       }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
 /**
@@ -37,7 +38,26 @@ final class Fabric8PodInformer extends ClientPodInformer {
     SharedIndexInformer<Pod> informer = client.pods().inAnyNamespace().runnableInformer(0);
     closing(informer::close);
     informer.start();
-    started(informer::hasSynced, () -> informer.getIndexer().listKeys().size());
+    started(informer::hasSynced, () -> informer.getIndexer().listKeys().size(),
+        onUpdate -> informer.addEventHandler(new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(Pod pod) {
+          }
+
+          @Override
+          public void onUpdate(Pod oldPod, Pod newPod) {
+            onUpdate.run();
+          }
+
+          @Override
+          public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+          }
+        }));
+  }
+
+  @Override
+  public String holds() {
+    return "fabric8 Pod (typed)";
   }
 
   @Override

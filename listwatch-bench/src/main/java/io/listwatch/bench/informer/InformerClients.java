@@ -9,7 +9,7 @@ import java.util.List;
 final class InformerClients {
 
   /** Every name, in the order the results list them. */
-  static final List<String> NAMES = List.of("listwatch", "listwatch-fabric8-model", "fabric8", "official");
+  static final List<String> NAMES = List.of("listwatch", "listwatch-typed", "fabric8", "official");
 
   private InformerClients() {
   }
@@ -19,7 +19,7 @@ final class InformerClients {
       case "fabric8" -> new Fabric8PodInformer();
       case "official" -> new OfficialPodInformer();
       case "listwatch" -> ListwatchPodInformer.dynamic();
-      case "listwatch-fabric8-model" -> ListwatchPodInformer.fabric8Model();
+      case "listwatch-typed" -> ListwatchPodInformer.typed();
       default -> throw new IllegalArgumentException("unknown client '" + name + "': one of " + NAMES);
     };
   }

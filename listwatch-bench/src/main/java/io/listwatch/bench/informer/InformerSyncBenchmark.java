@@ -21,13 +21,14 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.ToDoubleFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -44,7 +45,13 @@ import picocli.CommandLine.Option;
  * then the next round), each time in a FRESH child JVM ({@link InformerSyncRun}) with the same
  * {@code -Xmx} and JVM options. The child builds its client, takes a heap baseline, starts the
  * informer over all namespaces, and reports the time to synced, the heap the running informer
- * holds after full GCs, and its CPU. Each child is stopped before the next starts.
+ * holds after full GCs, and its CPU. Then the child adds a handler counting update
+ * notifications and says so; this command writes {@code --updates} pod label changes through
+ * the server (JSON merge patches over HTTP/1.1, one at a time) and the child reports how many
+ * its handler counted within {@code --event-timeout}: a run that counted fewer fails. Each
+ * child is stopped before the next starts. Every row and comparison names what each client's
+ * cache holds ({@link PodInformerUnderTest#holds}); {@link SyncComparison} draws the
+ * conclusions.
  *
  * <p>Confined to the thread that runs the command; the loaders run on virtual threads.
  */
@@ -58,9 +65,9 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
       description = "Pod counts measured, increasing (default: ${DEFAULT-VALUE}).")
   private List<Integer> podCounts;
 
-  @Option(names = "--clients", split = ",", defaultValue = "listwatch,fabric8,official", paramLabel = "NAME",
-      description = "Clients measured, of listwatch, listwatch-fabric8-model, fabric8, official "
-          + "(default: ${DEFAULT-VALUE}).")
+  @Option(names = "--clients", split = ",", defaultValue = "listwatch,listwatch-typed,fabric8,official", paramLabel = "NAME",
+      description = "Clients measured, of listwatch (holds DynamicObject), listwatch-typed (our informer holding "
+          + "fabric8's Pod), fabric8, official (default: ${DEFAULT-VALUE}).")
   private List<String> clients;
 
   @Option(names = "--runs", defaultValue = "3", paramLabel = "N",
@@ -101,6 +108,26 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
       description = "Longest a client may take to sync before its run counts as failed (default: ${DEFAULT-VALUE}).")
   private int timeoutSeconds;
 
+  @Option(names = "--updates", defaultValue = "100", paramLabel = "N",
+      description = "Pod label changes written after each sync, which each informer must receive (default: "
+          + "${DEFAULT-VALUE}).")
+  private int updates;
+
+  @Option(names = "--event-timeout", defaultValue = "30", paramLabel = "SECONDS",
+      description = "Longest a client may take to receive the --updates after its sync (default: ${DEFAULT-VALUE}).")
+  private int eventTimeoutSeconds;
+
+  @Option(names = "--profile",
+      description = "Record each client JVM with JFR (execution samples every 2 ms) and add a note per run on where "
+          + "its sync spent its time, by kind of work and by thread (JFR's own cost is in those runs).")
+  private boolean profile;
+
+  /** The profile summary of each run ({@code --profile}), by client, pod count and run. */
+  private final Map<String, String> profiles = new LinkedHashMap<>();
+
+  /** The value of the next label change, so that every patch changes the pod. */
+  private long updateSeq;
+
   @Option(names = "--target-speedup", defaultValue = "3", paramLabel = "X",
       description = "Target: listwatch syncs at least X times faster than each peer (default: ${DEFAULT-VALUE}).")
   private double targetSpeedup;
@@ -127,7 +154,7 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
         "Every run: a fresh client JVM each (sync = informer start call until hasSynced and every pod cached; "
             + "heap = used after full GCs with the informer running, minus the same before it started)",
         "pods", "client", "run", "sync ms", "hasSynced ms", "heap MiB", "heap bytes per pod",
-        "client CPU s (sync)", "GCs (ms)", "server CPU", "other CPU"));
+        "client CPU s (sync)", "GCs (ms)", "events after sync: received/expected (ms)", "server CPU", "other CPU"));
     List<SyncResult> results = new ArrayList<>();
     Map<String, String> described = new LinkedHashMap<>();
     List<String> failures = new ArrayList<>();
@@ -170,10 +197,17 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
             if (res.isPresent()) {
               SyncResult s = res.get();
               results.add(s);
-              described.putIfAbsent(client, s.describe());
+              described.putIfAbsent(client, "holds " + s.holds() + "; " + s.describe());
+              if (!s.allEventsReceived()) {
+                failures.add(String.format("%s at %,d pods, run %d: received %d of the %d updates written after its "
+                    + "sync within %d s", client, size, run, s.eventsReceived(), s.eventsExpected(),
+                    eventTimeoutSeconds));
+              }
               perRun.row(count(size), client, run, ms(s.syncNanos()), ms(s.hasSyncedNanos()), Report.mib(s.heapBytes()),
                   count(s.heapBytes() / (double) size), String.format("%.2f", s.cpuSyncNanos() / 1e9),
-                  s.gcCount() + " (" + s.gcMillis() + ")", String.format("%.0f%%", s.serverCpuPercent()),
+                  s.gcCount() + " (" + s.gcMillis() + ")", s.eventsReceived() + "/" + s.eventsExpected()
+                      + (s.allEventsReceived() ? "" : " SHORT") + String.format(" (%,.0f)", s.eventsNanos() / 1e6),
+                  String.format("%.0f%%", s.serverCpuPercent()),
                   String.format("%.0f%%", s.othersCpuPercent()));
             }
           }
@@ -183,8 +217,11 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
       }
     }
 
-    summarize(results);
-    verdicts(results);
+    SyncComparison comparison = new SyncComparison(report, podCounts, clients, results);
+    comparison.summarize();
+    comparison.verdicts(targetSpeedup, targetHeapFraction);
+    comparison.explain();
+    profiles.forEach((k, v) -> report.note("profile of " + k + ", JFR execution samples during the sync: " + v));
     discarded.forEach(d -> report.note("discarded (machine busy), repeated: " + d));
     failures.forEach(f -> report.note("FAILED run: " + f));
     report.progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
@@ -193,8 +230,9 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
         + "plain HTTP (HTTP/1.1 and h2c) on 127.0.0.1");
     report.parameters.put("pods", String.format("up to %s in namespace %s, ~%,d bytes of JSON each, created through "
         + "HTTP (%d in flight); before the first client at each count, 2 untimed full lists over HTTP/1.1 and 2 "
-        + "untimed lists ?resourceVersion=0&limit=500 over h2c", podCounts, Pods.NAMESPACE, load.objectBytes(),
-        load.connections()));
+        + "untimed lists ?resourceVersion=0&limit=500 over h2c; after each sync, %d label changes (merge patches, "
+        + "HTTP/1.1, one at a time), each informer given %d s to receive them", podCounts, Pods.NAMESPACE, load.objectBytes(),
+        load.connections(), updates, eventTimeoutSeconds));
     report.parameters.put("clients", clients + ", each run in a fresh JVM " + String.join(" ", clientJvm)
         + ", round-robin, " + runs + " runs" + (runsAt.isEmpty() ? "" : " (" + runsAt + ")")
         + String.format("; a run with other processes above %.0f%% of a core is repeated (at most %d times)",
@@ -210,11 +248,23 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
     Path log = dir.resolve("client-" + client + "-" + size + "-" + run + ".log");
     CpuMonitor before = CpuMonitor.now();
     long serverBefore = server.cpuTicks();
-    try (ChildJvm child = ChildJvm.start(client + "-" + size + "-" + run, jvm, InformerSyncRun.class.getName(),
-        List.of(client, server.url(), Integer.toString(size), Integer.toString(timeoutSeconds)), log)) {
+    Path recording = dir.resolve("client-" + client + "-" + size + "-" + run + ".jfr");
+    List<String> options = new ArrayList<>(jvm);
+    if (profile) {
+      options.add(SyncProfile.jvmOption(recording));
+    }
+    try (ChildJvm child = ChildJvm.start(client + "-" + size + "-" + run, options, InformerSyncRun.class.getName(),
+        List.of(client, server.url(), Integer.toString(size), Integer.toString(timeoutSeconds),
+            Integer.toString(updates), Integer.toString(eventTimeoutSeconds)), log)) {
       Optional<String> line = child.awaitLine(
-          l -> l.startsWith(InformerSyncRun.RESULT_PREFIX) || l.startsWith(InformerSyncRun.FAILURE_PREFIX),
+          l -> l.startsWith(InformerSyncRun.READY_PREFIX) || l.startsWith(InformerSyncRun.FAILURE_PREFIX),
           timeoutSeconds + 120L);
+      if (line.isPresent() && line.get().startsWith(InformerSyncRun.READY_PREFIX)) {
+        writeUpdates(server.url(), size);
+        line = child.awaitLine(
+            l -> l.startsWith(InformerSyncRun.RESULT_PREFIX) || l.startsWith(InformerSyncRun.FAILURE_PREFIX),
+            eventTimeoutSeconds + 120L);
+      }
       Optional<Integer> exit = child.awaitExit(60);
       CpuMonitor after = CpuMonitor.now();
       long serverAfter = server.cpuTicks();
@@ -228,6 +278,11 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
       double serverPct = serverBefore < 0 || serverAfter < 0 ? -1
           : after.percentOfCoreSince(before, serverAfter - serverBefore);
       SyncResult result = SyncResult.parse(client, size, line.get());
+      if (profile) {
+        profiles.put(String.format("%s at %s pods (run %d)", client, count(size), run), SyncProfile.summarize(
+            recording, Instant.EPOCH.plus(Long.parseLong(field(line.get(), "syncStartEpochMicros")), ChronoUnit.MICROS),
+            result.syncNanos()));
+      }
       double busyPct = after.machineBusyPercentSince(before);
       double childPct = 100.0 * result.cpuTotalNanos() / (after.nanos() - before.nanos());
       double others = busyPct < 0 ? 0
@@ -259,68 +314,34 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
     return r.body();
   }
 
-  private void summarize(List<SyncResult> results) {
-    ResultTable summary = report.table(new ResultTable(
-        "Summary: median (min–max) over the runs",
-        "pods", "client", "runs", "sync ms", "heap MiB", "heap bytes per pod", "client CPU s (sync)"));
-    for (int size : podCounts) {
-      for (String client : clients) {
-        List<SyncResult> rs = of(results, size, client);
-        if (rs.isEmpty()) {
-          summary.row(count(size), client, 0, "failed", "failed", "failed", "failed");
-          continue;
+  /**
+   * Changes a label on {@link #updates} pods spread over the {@code size} pods (named as
+   * {@code PodLoad} names them), one JSON merge patch at a time over HTTP/1.1: each is one
+   * MODIFIED watch event, so one update notification in every informer.
+   */
+  private void writeUpdates(String url, int size) throws Exception {
+    try (HttpClient http1 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+      for (int i = 0; i < updates; i++) {
+        String pod = String.format("pod-%06d", (int) ((long) i * size / updates));
+        byte[] patch = ("{\"metadata\":{\"labels\":{\"bench.listwatch.io/update\":\"" + (++updateSeq) + "\"}}}")
+            .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        HttpResponse<String> r = http1.send(HttpRequest.newBuilder(
+                URI.create(url + "/api/v1/namespaces/" + Pods.NAMESPACE + "/pods/" + pod))
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/merge-patch+json")
+            .method("PATCH", HttpRequest.BodyPublishers.ofByteArray(patch)).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+          throw new IllegalStateException("update of " + pod + ": HTTP " + r.statusCode() + ": " + r.body());
         }
-        summary.row(count(size), client, rs.size(),
-            range(rs, s -> s.syncNanos() / 1e6, "%,.0f"),
-            range(rs, s -> s.heapBytes() / 1048576.0, "%,.1f"),
-            count(median(rs, s -> s.heapBytes() / (double) size)),
-            range(rs, s -> s.cpuSyncNanos() / 1e9, "%.2f"));
       }
     }
   }
 
-  /** listwatch (DynamicObject) against each peer: the task's targets. */
-  private void verdicts(List<SyncResult> results) {
-    ResultTable compare = report.table(new ResultTable(
-        "listwatch against each peer, medians: sync speed-up (peer time / listwatch time) and heap fraction "
-            + "(listwatch heap / peer heap)",
-        "pods", "peer", "sync speed-up", "heap fraction"));
-    for (int size : podCounts) {
-      List<SyncResult> ours = of(results, size, "listwatch");
-      for (String peer : List.of("fabric8", "official")) {
-        List<SyncResult> theirs = of(results, size, peer);
-        if (!clients.contains(peer)) {
-          continue;
-        }
-        if (ours.isEmpty() || theirs.isEmpty()) {
-          compare.row(count(size), peer, "not measured", "not measured");
-          report.verdict(String.format("target at %s pods vs %s: NOT MEASURED (%s has no successful run)", count(size),
-              peer, ours.isEmpty() ? "listwatch" : peer));
-          continue;
-        }
-        double speedup = median(theirs, SyncResult::syncNanos) / median(ours, SyncResult::syncNanos);
-        double fraction = median(ours, SyncResult::heapBytes) / median(theirs, SyncResult::heapBytes);
-        compare.row(count(size), peer, String.format("%.2fx", speedup), String.format("%.2f", fraction));
-        report.verdict(String.format("target at %s pods vs %s: sync >= %sx faster: %s (%.2fx); heap <= %.2f of "
-                + "theirs: %s (%.2f)", count(size), peer, Format.number(targetSpeedup),
-            speedup >= targetSpeedup ? "MET" : "MISSED", speedup, targetHeapFraction, fraction <= targetHeapFraction ? "MET" : "MISSED", fraction));
-      }
-    }
-  }
-
-  private static List<SyncResult> of(List<SyncResult> results, int size, String client) {
-    return results.stream().filter(r -> r.pods() == size && r.client().equals(client)).toList();
-  }
-
-  private static double median(List<SyncResult> rs, ToDoubleFunction<SyncResult> f) {
-    double[] v = rs.stream().mapToDouble(f).sorted().toArray();
-    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-  }
-
-  private static String range(List<SyncResult> rs, ToDoubleFunction<SyncResult> f, String format) {
-    double[] v = rs.stream().mapToDouble(f).sorted().toArray();
-    String med = String.format(format, median(rs, f));
-    return v.length == 1 ? med : med + " (" + String.format(format, v[0]) + "–" + String.format(format, v[v.length - 1]) + ")";
+  /** The value of {@code key=} in a child's result line. */
+  private static String field(String line, String key) {
+    int at = line.indexOf(" " + key + "=") + key.length() + 2;
+    int end = line.indexOf(' ', at);
+    return line.substring(at, end < 0 ? line.length() : end);
   }
 
   private static String ms(long nanos) {
@@ -336,8 +357,8 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
       }
     }
     if (runs < 1 || runsAt.values().stream().anyMatch(n -> n < 1) || load.connections() < 1
-        || load.objectBytes() < 0 || timeoutSeconds < 1) {
-      problems.add("--runs, --runs-at, --load-connections and --timeout must be >= 1");
+        || load.objectBytes() < 0 || timeoutSeconds < 1 || updates < 1 || eventTimeoutSeconds < 1) {
+      problems.add("--runs, --runs-at, --load-connections, --timeout, --updates and --event-timeout must be >= 1");
     }
     if (!clientHeap.matches("[0-9]+[kKmMgG]?") || !serverHeap.matches("[0-9]+[kKmMgG]?")) {
       problems.add("--client-heap and --server-heap take a JVM size, e.g. 4g");

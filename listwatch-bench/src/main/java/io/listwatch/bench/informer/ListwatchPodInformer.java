@@ -6,6 +6,7 @@ import io.listwatch.client.DynamicObject;
 import io.listwatch.client.JacksonCodec;
 import io.listwatch.client.KubeClient;
 import io.listwatch.client.ResourceType;
+import io.listwatch.client.cache.ResourceEventHandler;
 import io.listwatch.client.cache.SharedIndexInformer;
 import io.listwatch.client.cache.SharedInformerFactory;
 import java.time.Duration;
@@ -18,8 +19,9 @@ import java.time.Duration;
  *       {@code informerFor(ResourceType.PODS, DynamicObject.CODEC)}, {@code start()}, with the
  *       factory's defaults (no resync; the first list asks for {@code resourceVersion=0&limit=500},
  *       which this server, like kube's watch cache, serves whole in one response);
- *   <li>{@code listwatch-fabric8-model}: the same with fabric8's {@code Pod} model read through
- *       {@link JacksonCodec} (the model fabric8's informer holds).
+ *   <li>{@code listwatch-typed}: the same informer holding fabric8's {@code Pod} model, read
+ *       through {@link JacksonCodec} (the typed model fabric8's informer holds), so that the
+ *       informer machinery is compared with the representation held the same as a peer's.
  * </ul>
  * The request timeout is raised to 5 minutes like fabric8's, so no list is cut off.
  *
@@ -45,7 +47,7 @@ final class ListwatchPodInformer extends ClientPodInformer {
   }
 
   /** fabric8's {@code Pod} model through {@code JacksonCodec}, through the factory. */
-  static ListwatchPodInformer fabric8Model() {
+  static ListwatchPodInformer typed() {
     return new ListwatchPodInformer(Variant.FACTORY_FABRIC8_MODEL);
   }
 
@@ -59,12 +61,29 @@ final class ListwatchPodInformer extends ClientPodInformer {
   public void start() {
     SharedInformerFactory factory = SharedInformerFactory.builder(client).build();
     closing(factory::close);
-    SharedIndexInformer<?> informer = switch (variant) {
-      case FACTORY_DYNAMIC -> factory.informerFor(ResourceType.PODS, DynamicObject.CODEC);
-      case FACTORY_FABRIC8_MODEL -> factory.informerFor(ResourceType.PODS, JacksonCodec.of(Pod.class));
-    };
+    switch (variant) {
+      case FACTORY_DYNAMIC -> track(factory.informerFor(ResourceType.PODS, DynamicObject.CODEC));
+      case FACTORY_FABRIC8_MODEL -> track(factory.informerFor(ResourceType.PODS, JacksonCodec.of(Pod.class)));
+    }
     factory.start();
-    started(informer::hasSynced, () -> informer.getIndexer().listKeys().size());
+  }
+
+  private <T> void track(SharedIndexInformer<T> informer) {
+    started(informer::hasSynced, () -> informer.getIndexer().listKeys().size(),
+        onUpdate -> informer.addEventHandler(new ResourceEventHandler<T>() {
+          @Override
+          public void onUpdate(T oldObject, T newObject) {
+            onUpdate.run();
+          }
+        }));
+  }
+
+  @Override
+  public String holds() {
+    return switch (variant) {
+      case FACTORY_DYNAMIC -> "DynamicObject (JSON bytes + parsed metadata)";
+      case FACTORY_FABRIC8_MODEL -> "fabric8 Pod (typed, via JacksonCodec)";
+    };
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.listwatch.bench.informer;
 
+import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
@@ -40,7 +41,26 @@ final class OfficialPodInformer extends ClientPodInformer {
             .buildCall(null),
         V1Pod.class, V1PodList.class, 0);
     factory.startAllRegisteredInformers();
-    started(informer::hasSynced, () -> informer.getIndexer().listKeys().size());
+    started(informer::hasSynced, () -> informer.getIndexer().listKeys().size(),
+        onUpdate -> informer.addEventHandler(new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(V1Pod pod) {
+          }
+
+          @Override
+          public void onUpdate(V1Pod oldPod, V1Pod newPod) {
+            onUpdate.run();
+          }
+
+          @Override
+          public void onDelete(V1Pod pod, boolean deletedFinalStateUnknown) {
+          }
+        }));
+  }
+
+  @Override
+  public String holds() {
+    return "V1Pod (typed)";
   }
 
   @Override

@@ -22,6 +22,16 @@ interface PodInformerUnderTest extends AutoCloseable {
   /** How many pods the informer's cache holds. */
   int cachedPods();
 
+  /**
+   * After the sync: adds an event handler to the running informer that runs {@code onUpdate}
+   * on every update notification (the peers' and ours replay adds to a late handler; those
+   * are not counted).
+   */
+  void onUpdates(Runnable onUpdate);
+
+  /** What the cache holds per pod, e.g. {@code fabric8 Pod (typed)}: every comparison names it. */
+  String holds();
+
   /** A line on how the client was configured, printed with the results. */
   String describe();
 

@@ -21,11 +21,16 @@ import java.util.Map;
  * @param serverCpuPercent the server JVM's CPU over the child's lifetime, in percent of one core
  * @param othersCpuPercent every other process's CPU (not this benchmark, the server or the
  *     child) over the same span, in percent of one core
+ * @param eventsReceived update notifications the informer's handler counted after the sync
+ * @param eventsExpected pod updates written through the server after the sync
+ * @param eventsNanos from the child's ready line to the last update counted (or to the end of
+ *     its wait, if short)
+ * @param holds what the cache holds per pod ({@link PodInformerUnderTest#holds})
  * @param describe how the client was configured
  */
 record SyncResult(String client, int pods, long syncNanos, long hasSyncedNanos, long heapBytes,
-    long cpuSyncNanos, long cpuTotalNanos, long gcCount, long gcMillis, double serverCpuPercent,
-    double othersCpuPercent, String describe) {
+    long cpuSyncNanos, long cpuTotalNanos, long gcCount, long gcMillis, long eventsReceived, long eventsExpected,
+    long eventsNanos, double serverCpuPercent, double othersCpuPercent, String holds, String describe) {
 
   /**
    * Parses the child's result line (starting with {@link InformerSyncRun#RESULT_PREFIX});
@@ -45,13 +50,22 @@ record SyncResult(String client, int pods, long syncNanos, long hasSyncedNanos, 
         Long.parseLong(kv.get("cpuTotalNanos")),
         Long.parseLong(kv.get("gcCount")),
         Long.parseLong(kv.get("gcMillis")),
+        Long.parseLong(kv.get("eventsReceived")),
+        Long.parseLong(kv.get("eventsExpected")),
+        Long.parseLong(kv.get("eventsNanos")),
         0, 0,
+        kv.getOrDefault("holds", "").replace('\u00a0', ' '),
         kv.getOrDefault("describe", "").replace('\u00a0', ' '));
   }
 
   /** This result with the CPU the parent saw of the server and of other processes. */
   SyncResult withConditions(double serverCpuPercent, double othersCpuPercent) {
     return new SyncResult(client, pods, syncNanos, hasSyncedNanos, heapBytes, cpuSyncNanos, cpuTotalNanos, gcCount,
-        gcMillis, serverCpuPercent, othersCpuPercent, describe);
+        gcMillis, eventsReceived, eventsExpected, eventsNanos, serverCpuPercent, othersCpuPercent, holds, describe);
+  }
+
+  /** Whether the informer counted every update written after its sync. */
+  boolean allEventsReceived() {
+    return eventsReceived >= eventsExpected;
   }
 }

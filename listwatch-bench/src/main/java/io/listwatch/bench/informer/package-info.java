@@ -6,8 +6,14 @@
  *   <li>{@link io.listwatch.bench.informer.InformerSyncBenchmark}: the command (parent side):
  *       loads pods, runs the clients round-robin, prints the tables and verdicts.
  *   <li>{@link io.listwatch.bench.informer.InformerSyncRun}: the child's main: one informer,
- *       start to synced, heap and CPU, one result line.
- *   <li>{@code PodInformerUnderTest} and its implementations, one per client.
+ *       start to synced, heap and CPU, then the update notifications it receives after the
+ *       sync, one result line.
+ *   <li>{@code SyncComparison}: the summary, each listwatch row
+ *       ({@code DynamicObject}; the peers' typed model) against each peer, the verdicts, the
+ *       named figures and the note on what makes the difference.
+ *   <li>{@code SyncProfile}: {@code --profile}'s summary of a child's JFR recording.
+ *   <li>{@code PodInformerUnderTest} and its implementations, one per client; each says what
+ *       its cache holds.
  *   <li>{@link io.listwatch.bench.ChildJvm}, {@link io.listwatch.bench.ServerJvm}: child
  *       processes, always stopped at the end.
  *   <li>{@link io.listwatch.bench.informer.InformerJmhCommand}: {@code bench informer-jmh},

@@ -380,7 +380,7 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
     DeltaFIFO<T> f = fifo;
     while (true) {
       try {
-        if (!f.pop(this::handleDeltas)) {
+        if (!f.popKeyed(this::handleDeltas)) {
           return; // closed
         }
       } catch (InterruptedException e) {
@@ -394,17 +394,17 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
 
   /**
    * client-go's {@code HandleDeltas}: applies one key's deltas to the indexer, notifying
-   * after each. Runs on the delta loop thread.
+   * after each; {@code key} is the deltas' objects' key. Runs on the delta loop thread.
    */
-  private void handleDeltas(List<Delta<T>> deltas, boolean isInInitialList) {
+  private void handleDeltas(String key, List<Delta<T>> deltas, boolean isInInitialList) {
     blockDeltas.lock();
     try {
       for (Delta<T> delta : deltas) {
         try {
-          apply(delta, isInInitialList);
+          apply(key, delta, isInInitialList);
         } catch (RuntimeException e) {
           log.error("{}: applying a {} delta of {} failed", logName, delta.type(),
-              keyFunc.key(delta.object()), e);
+              key, e);
         }
       }
     } finally {
@@ -412,11 +412,11 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
     }
   }
 
-  private void apply(Delta<T> delta, boolean isInInitialList) {
+  private void apply(String key, Delta<T> delta, boolean isInInitialList) {
     T object = delta.object();
     switch (delta.type()) {
       case SYNC, REPLACED, ADDED, UPDATED -> {
-        T old = indexer.put(object);
+        T old = indexer.put(key, object);
         if (old != null) {
           processor.distribute(new Notification.Update<>(old, object),
               isSync(delta.type(), old, object));

@@ -88,6 +88,12 @@ public final class DeltaFIFO<T> implements Store<T> {
     void process(List<Delta<T>> deltas, boolean isInInitialList) throws Exception;
   }
 
+  /** A {@link PopProcessor} also given the key; see {@link #popKeyed}. */
+  @FunctionalInterface
+  interface KeyedPopProcessor<T> {
+    void process(String key, List<Delta<T>> deltas, boolean isInInitialList) throws Exception;
+  }
+
   private final KeyFunc<T> keyFunc;
 
   /** The consumer's store; read, never written, by the queue. May be null. */
@@ -270,6 +276,14 @@ public final class DeltaFIFO<T> implements Store<T> {
    */
   public boolean pop(PopProcessor<T> processor) throws InterruptedException {
     Objects.requireNonNull(processor, "processor");
+    return popKeyed((key, deltas, initial) -> processor.process(deltas, initial));
+  }
+
+  /**
+   * As {@link #pop}, also giving the processor the key the deltas are queued under (every
+   * delta's object has that key), so that the informer's delta loop need not compute it again.
+   */
+  boolean popKeyed(KeyedPopProcessor<T> processor) throws InterruptedException {
     popLock.lockInterruptibly();
     try {
       String key;
@@ -292,7 +306,7 @@ public final class DeltaFIFO<T> implements Store<T> {
         lock.unlock();
       }
       try {
-        processor.process(Collections.unmodifiableList(deltas), initial);
+        processor.process(key, Collections.unmodifiableList(deltas), initial);
       } catch (RuntimeException | Error | InterruptedException e) {
         throw e;
       } catch (Exception e) {

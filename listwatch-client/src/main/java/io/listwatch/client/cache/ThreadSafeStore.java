@@ -88,7 +88,11 @@ public final class ThreadSafeStore<T> implements Indexer<T> {
    * replaces: the object previously under its key, null if none.
    */
   T put(T object) {
-    String key = keyFunc.key(object);
+    return put(keyFunc.key(object), object);
+  }
+
+  /** As {@link #put(Object)}, with {@code key}, which must be the key function's key of {@code object}. */
+  T put(String key, T object) {
     lock.writeLock().lock();
     try {
       T old = items.put(key, object);

@@ -17,7 +17,10 @@ public final class Json {
    */
   public static final ObjectMapper MAPPER = newMapper();
 
-  /** The mapper's factory, for streaming parsers and generators. */
+  /**
+   * The mapper's factory, for streaming parsers and generators; a parser of a REST body is a
+   * {@link SkippingJsonParser}.
+   */
   public static final JsonFactory FACTORY = MAPPER.getFactory();
 
   private Json() {
@@ -25,7 +28,7 @@ public final class Json {
 
   /** The mapper: unknown properties ignored, nulls left out. */
   private static ObjectMapper newMapper() {
-    return new ObjectMapper()
+    return new ObjectMapper(new SkippingJsonFactory())
         .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
         .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false)
         .setSerializationInclusion(JsonInclude.Include.NON_NULL);
