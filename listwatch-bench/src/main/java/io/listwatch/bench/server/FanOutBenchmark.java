@@ -158,8 +158,22 @@ public final class FanOutBenchmark extends BenchmarkCommand {
       description = "Target p99 write-to-receive at 1,000 writes/s with 100 watchers (default: ${DEFAULT-VALUE}).")
   private double targetP99Ms;
 
+  @Option(names = "--ceiling", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Measure the raw-socket ceiling at --max-watchers in the same run (CeilingPoint): a raw socket "
+          + "writer in its own JVM writing an event captured from the first server to the same fleet; "
+          + "--no-ceiling skips it (default: ${DEFAULT-VALUE}).")
+  private boolean ceiling;
+
+  @Option(names = "--target-ceiling-fraction", defaultValue = "0.5", paramLabel = "F",
+      description = "Target: plain HTTP/1.1 at --max-watchers delivers at least F of the raw-socket ceiling's "
+          + "deliveries/s (default: ${DEFAULT-VALUE}).")
+  private double targetCeilingFraction;
+
   @Mixin
   private ReportOutput output;
+
+  /** The watch head and event captured from the first server, for the ceiling; null until then. */
+  private WatchCapture captured;
 
   private final List<Row> rows = new ArrayList<>();
   private ResultTable points;
@@ -227,6 +241,9 @@ public final class FanOutBenchmark extends BenchmarkCommand {
               + (data.temporary() ? ", deleted at the end; keep them with --data-dir" : "") + ")");
         }
       }
+      if (captured != null) {
+        runCeiling(base.resolve(String.format("%02d-ceiling", runs.size() + 1)));
+      }
     }
     if (!data.temporary()) {
       report.note("Server data directories, logs (server.log) and JVM logs (jvm.log) are in " + base
@@ -252,6 +269,10 @@ public final class FanOutBenchmark extends BenchmarkCommand {
       long ticks0 = servers.allTicks();
       InetSocketAddress plain = servers.address("http");
       fill(plain, run.label());
+      if (ceiling && maxWatchers > 0 && captured == null) {
+        captured = WatchCapture.capture(plain, "/api/v1/namespaces/" + Pods.NAMESPACE + "/pods?watch=true&"
+            + "resourceVersion=" + FanOutPoint.currentResourceVersion(plain, null), () -> touch(plain));
+      }
       report.phase(run.label() + ": server start, creating " + count(pods) + " pods (" + run.topology().processes()
           + " included)", cpu, servers.allTicks() - ticks0);
       TlsClient tls = run.transport().tls ? TlsClient.forServer(servers.dataDir(), clientProvider()) : null;
@@ -364,6 +385,31 @@ public final class FanOutBenchmark extends BenchmarkCommand {
       RawHttp.Response list = http.send("GET", "/api/v1/namespaces/" + Pods.NAMESPACE + "/pods", null, null, 0);
       report.parameters.put("pod JSON", String.format("%,d bytes per pod in a full list of the %,d pods",
           list.bodyBytes() / pods, pods));
+    }
+  }
+
+  /** One write of pod 0 (its send time now), whose event {@link WatchCapture} takes for the ceiling. */
+  private static void touch(InetSocketAddress plain) throws java.io.IOException {
+    try (RawHttp http = new RawHttp(plain)) {
+      RawHttp.Response r = http.send("PATCH", "/api/v1/namespaces/" + Pods.NAMESPACE + "/pods/" + podName(0),
+          "application/merge-patch+json", Pods.sentPatch(System.nanoTime()), 256);
+      if (r.status() != 200) {
+        throw new IllegalStateException("the write for the ceiling's event failed: HTTP " + r.status());
+      }
+    }
+  }
+
+  /** The raw-socket ceiling at --max-watchers, with the event captured from the first server. */
+  private void runCeiling(Path dir) {
+    report.progress("raw-socket ceiling: %d watchers, %d+%d s (%s)", maxWatchers, warmupSeconds, seconds, dir);
+    try {
+      CpuMonitor cpu = CpuMonitor.now();
+      CeilingPoint.Result r = CeilingPoint.run(dir, captured, maxWatchers, warmupSeconds, seconds);
+      report.phase("raw-socket ceiling, " + maxWatchers + " watchers", cpu);
+      CeilingPoint.report(report, r, maxPoint(FanOutTopology.ROCKSDB), targetCeilingFraction);
+    } catch (Exception e) {
+      report.progress("raw-socket ceiling FAILED: %s", e);
+      report.note("raw-socket ceiling FAILED: " + e.getMessage());
     }
   }
 
