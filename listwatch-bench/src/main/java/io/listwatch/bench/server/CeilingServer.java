@@ -59,15 +59,17 @@ final class CeilingServer implements AutoCloseable {
   private final byte[] head;
   private final int chunkLength;
   private final List<Writer> writers = new ArrayList<>();
+  private final int sendBuffer;
   private final Thread acceptor;
   private volatile boolean closed;
 
-  private CeilingServer(byte[] head, byte[] chunk, int threads) throws IOException {
+  private CeilingServer(byte[] head, byte[] chunk, int threads, int sendBuffer) throws IOException {
     if (chunk.length == 0 || threads < 1) {
       throw new IllegalArgumentException("a chunk of at least one byte and at least one writer thread");
     }
     this.head = head.clone();
     this.chunkLength = chunk.length;
+    this.sendBuffer = sendBuffer;
     int copies = Math.max(1, (BUFFER_BYTES + chunk.length - 1) / chunk.length);
     ByteBuffer repeated = ByteBuffer.allocateDirect(copies * chunk.length);
     for (int i = 0; i < copies; i++) {
@@ -89,10 +91,11 @@ final class CeilingServer implements AutoCloseable {
 
   /**
    * Starts a server on a free port of 127.0.0.1 that answers every watch with {@code head} and
-   * then {@code chunk} repeated, over {@code threads} writer threads.
+   * then {@code chunk} repeated, over {@code threads} writer threads; each connection's socket
+   * send buffer is {@code sendBuffer} bytes (0: the kernel's default, which grows with use).
    */
-  static CeilingServer start(byte[] head, byte[] chunk, int threads) throws IOException {
-    CeilingServer s = new CeilingServer(head, chunk, threads);
+  static CeilingServer start(byte[] head, byte[] chunk, int threads, int sendBuffer) throws IOException {
+    CeilingServer s = new CeilingServer(head, chunk, threads, sendBuffer);
     s.writers.forEach(w -> w.thread.start());
     s.acceptor.start();
     return s;
@@ -145,6 +148,9 @@ final class CeilingServer implements AutoCloseable {
       try {
         SocketChannel ch = listener.accept();
         ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        if (sendBuffer > 0) {
+          ch.setOption(StandardSocketOptions.SO_SNDBUF, sendBuffer);
+        }
         ch.configureBlocking(false);
         writers.get(next).add(ch);
         next = (next + 1) % writers.size();
@@ -316,14 +322,14 @@ final class CeilingServer implements AutoCloseable {
     }
   }
 
-  /** {@code HEAD_FILE CHUNK_FILE [THREADS]}: serves until SIGTERM. */
+  /** {@code HEAD_FILE CHUNK_FILE [THREADS [SEND_BUFFER]]}: serves until SIGTERM. */
   public static void main(String[] args) throws IOException, InterruptedException {
     if (args.length < 2) {
-      System.err.println("usage: CeilingServer HEAD_FILE CHUNK_FILE [THREADS]");
+      System.err.println("usage: CeilingServer HEAD_FILE CHUNK_FILE [THREADS [SEND_BUFFER]]");
       System.exit(2);
     }
     CeilingServer server = start(Files.readAllBytes(Path.of(args[0])), Files.readAllBytes(Path.of(args[1])),
-        args.length > 2 ? Integer.parseInt(args[2]) : 2);
+        args.length > 2 ? Integer.parseInt(args[2]) : 2, args.length > 3 ? Integer.parseInt(args[3]) : 0);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("ceiling-shutdown").unstarted(() -> {
       server.close();

@@ -21,7 +21,7 @@ class CeilingServerTest {
   private static final String WATCH = "/api/v1/namespaces/default/pods?watch=true&resourceVersion=7";
 
   private static CeilingServer start() throws Exception {
-    return CeilingServer.start(bytes(HEAD), bytes(CHUNK), 2);
+    return CeilingServer.start(bytes(HEAD), bytes(CHUNK), 2, 0);
   }
 
   private static byte[] bytes(String s) {
