@@ -65,6 +65,20 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   /** How long closing an HTTP/2 connection waits for streams in flight. */
   public static final long GRACEFUL_SHUTDOWN_MILLIS = 1000;
   static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
+  /**
+   * The water mark of an HTTP/2 connection, whose streams Netty all makes unwritable while the
+   * connection is unwritable, visiting every stream twice (the flow controller's listener and
+   * the multiplexer) each time the connection crosses a mark. With one HTTP/1.1 watch's
+   * {@link #WATER_MARK}, 1,000 watch streams shared 1 MiB (a third of a pod's event each), and a
+   * burst to all of them flipped the connection, and so all 1,000 streams, every 768 KiB written:
+   * the streams' watchers stopped draining together and were ended as too slow. Sized per stream
+   * instead, as kube sizes its HTTP/2 connection's buffer (Go's MaxUploadBufferPerConnection =
+   * per-stream buffer × MaxConcurrentStreams): 32 KiB × {@link #MAX_CONCURRENT_STREAMS} (32 MiB)
+   * high, a quarter of it low. A client that stops reading still costs at most that much: then
+   * reading from it pauses ({@link WriteBackpressure}).
+   */
+  static final WriteBufferWaterMark H2_CONNECTION_WATER_MARK =
+      new WriteBufferWaterMark(8 * MAX_CONCURRENT_STREAMS * 1024, 32 * MAX_CONCURRENT_STREAMS * 1024);
 
   private final ApiRoutes routes;
   private final HandlerChain chain;
@@ -86,7 +100,8 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
     HttpServerCodec http1 = http1Codec();
     HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1, protocol ->
         AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
-            ? new Http2ServerUpgradeCodec(http2FrameCodec(), new Http2MultiplexHandler(streamInitializer()))
+            ? new Http2ServerUpgradeCodec(http2FrameCodec(), new H2ConnectionWaterMark(),
+                new Http2MultiplexHandler(streamInitializer()))
             : null, MAX_BODY_BYTES);
     ChannelPipeline p = ch.pipeline();
     p.addLast("h2c", new CleartextHttp2ServerUpgradeHandler(http1, upgrade, new ChannelInitializer<Channel>() {
@@ -103,7 +118,8 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
    * the request handlers. Used for h2c and for h2 negotiated by ALPN.
    */
   void addHttp2Handlers(ChannelPipeline p) {
-    p.addLast(http2FrameCodec(), new FlushConsolidationHandler(FLUSHES_PER_CONNECTION_FLUSH, true),
+    p.addLast(http2FrameCodec(), new H2ConnectionWaterMark(),
+        new FlushConsolidationHandler(FLUSHES_PER_CONNECTION_FLUSH, true),
         new Http2MultiplexHandler(streamInitializer()));
   }
 
@@ -183,6 +199,15 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
       addHttp1Handlers(p); // this handler is last: they go right after it
       p.remove(this);
       ctx.fireChannelRead(msg);
+    }
+  }
+
+  /** Gives the HTTP/2 connection it is added to {@link #H2_CONNECTION_WATER_MARK}, then leaves the pipeline. */
+  private static final class H2ConnectionWaterMark extends io.netty.channel.ChannelHandlerAdapter {
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+      ctx.channel().config().setWriteBufferWaterMark(H2_CONNECTION_WATER_MARK);
+      ctx.pipeline().remove(this);
     }
   }
 
