@@ -66,16 +66,17 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   public static final long GRACEFUL_SHUTDOWN_MILLIS = 1000;
   static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
   /**
-   * The water mark of an HTTP/2 connection, whose streams Netty all makes unwritable while the
-   * connection is unwritable, visiting every stream twice (the flow controller's listener and
-   * the multiplexer) each time the connection crosses a mark. With one HTTP/1.1 watch's
-   * {@link #WATER_MARK}, 1,000 watch streams shared 1 MiB (a third of a pod's event each), and a
-   * burst to all of them flipped the connection, and so all 1,000 streams, every 768 KiB written:
-   * the streams' watchers stopped draining together and were ended as too slow. Sized per stream
-   * instead, as kube sizes its HTTP/2 connection's buffer (Go's MaxUploadBufferPerConnection =
+   * The water mark of an HTTP/2 connection. Each time the connection crosses a mark, Netty
+   * visits every one of its streams twice (the flow controller's writability listener, which
+   * fires an event down the connection's pipeline per stream, and the multiplexer when it is
+   * writable again). With one HTTP/1.1 watch's {@link #WATER_MARK} (1 MiB high, 256 KiB low),
+   * an event for 1,000 watch streams (about 3 MB of pod JSON) crossed the marks some eight times,
+   * 8,000 stream visits per event, one per delivery and more. Sized per stream instead, as kube
+   * sizes its HTTP/2 connection's buffer by its streams (Go's MaxUploadBufferPerConnection =
    * per-stream buffer × MaxConcurrentStreams): 32 KiB × {@link #MAX_CONCURRENT_STREAMS} (32 MiB)
-   * high, a quarter of it low. A client that stops reading still costs at most that much: then
-   * reading from it pauses ({@link WriteBackpressure}).
+   * high and a quarter of it low, one crossing per about 8 such events. Each stream keeps its own
+   * {@link #WATER_MARK}. A client that stops reading costs at most this much more on the
+   * connection: reading from it then pauses ({@link WriteBackpressure}).
    */
   static final WriteBufferWaterMark H2_CONNECTION_WATER_MARK =
       new WriteBufferWaterMark(8 * MAX_CONCURRENT_STREAMS * 1024, 32 * MAX_CONCURRENT_STREAMS * 1024);
