@@ -169,6 +169,11 @@ public final class FanOutBenchmark extends BenchmarkCommand {
           + "deliveries/s (default: ${DEFAULT-VALUE}).")
   private double targetCeilingFraction;
 
+  @Option(names = "--ceiling-send-buffer", defaultValue = "0", paramLabel = "BYTES",
+      description = "SO_SNDBUF of the ceiling's connections; 0: the kernel's default, which grows, as the API "
+          + "server's (default: ${DEFAULT-VALUE}).")
+  private int ceilingSendBuffer;
+
   @Mixin
   private ReportOutput output;
 
@@ -404,7 +409,8 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     report.progress("raw-socket ceiling: %d watchers, %d+%d s (%s)", maxWatchers, warmupSeconds, seconds, dir);
     try {
       CpuMonitor cpu = CpuMonitor.now();
-      CeilingPoint.Result r = CeilingPoint.run(dir, captured, maxWatchers, warmupSeconds, seconds);
+      CeilingPoint.Result r = CeilingPoint.run(dir, captured, maxWatchers, warmupSeconds, seconds,
+          ceilingSendBuffer);
       report.phase("raw-socket ceiling, " + maxWatchers + " watchers", cpu);
       CeilingPoint.report(report, r, maxPoint(FanOutTopology.ROCKSDB), targetCeilingFraction);
     } catch (Exception e) {
@@ -518,6 +524,9 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     report.parameters.put("points", watcherCounts + " watchers at " + rates + " writes/s with " + writers
         + " writers, " + repeats + " runs each" + (maxWatchers > 0 ? "; max: " + maxWatchers + " watchers, "
         + maxWriters + " writers" : ""));
+    if (ceiling && maxWatchers > 0) {
+      report.parameters.put("raw-socket ceiling", CeilingPoint.description(maxWatchers, ceilingSendBuffer));
+    }
     report.parameters.put("time", warmupSeconds + " s warm-up + " + seconds + " s measured per point, after a "
         + jitWarmupSeconds + " s unrecorded point per server");
     report.parameters.put("bench JVM", String.join(" ",
