@@ -5,6 +5,8 @@ import static io.listwatch.bench.Format.count;
 import io.listwatch.bench.Report;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.bench.ServerJvm;
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,6 +37,25 @@ final class CeilingPoint {
   }
 
   private CeilingPoint() {
+  }
+
+  /**
+   * The head of a plain HTTP/1.1 watch of the benchmark's pods on the API server at {@code plain}
+   * and the chunk of one event: a merge-PATCH of the first pod, stamped with its send time as the
+   * writers stamp theirs.
+   */
+  static WatchCapture capture(InetSocketAddress plain) throws IOException {
+    String pods = "/api/v1/namespaces/" + Pods.NAMESPACE + "/pods";
+    return WatchCapture.capture(plain, pods + "?watch=true&resourceVersion="
+        + FanOutPoint.currentResourceVersion(plain, null), () -> {
+          try (RawHttp http = new RawHttp(plain)) {
+            RawHttp.Response r = http.send("PATCH", pods + "/" + FanOutBenchmark.podName(0),
+                "application/merge-patch+json", Pods.sentPatch(System.nanoTime()), 256);
+            if (r.status() != 200) {
+              throw new IOException("the write for the ceiling's event failed: HTTP " + r.status());
+            }
+          }
+        });
   }
 
   /**

@@ -395,21 +395,9 @@ public final class FanOutBenchmark extends BenchmarkCommand {
   /** Captures a watch's head and one event from the server at {@code plain} for the ceiling; a failure is noted. */
   private void captureForCeiling(InetSocketAddress plain) {
     try {
-      captured = WatchCapture.capture(plain, "/api/v1/namespaces/" + Pods.NAMESPACE + "/pods?watch=true&"
-          + "resourceVersion=" + FanOutPoint.currentResourceVersion(plain, null), () -> touch(plain));
+      captured = CeilingPoint.capture(plain);
     } catch (java.io.IOException | RuntimeException e) {
       report.note("raw-socket ceiling not measured: capturing a watch event failed: " + e);
-    }
-  }
-
-  /** One write of pod 0 (its send time now), whose event {@link WatchCapture} takes for the ceiling. */
-  private static void touch(InetSocketAddress plain) throws java.io.IOException {
-    try (RawHttp http = new RawHttp(plain)) {
-      RawHttp.Response r = http.send("PATCH", "/api/v1/namespaces/" + Pods.NAMESPACE + "/pods/" + podName(0),
-          "application/merge-patch+json", Pods.sentPatch(System.nanoTime()), 256);
-      if (r.status() != 200) {
-        throw new IllegalStateException("the write for the ceiling's event failed: HTTP " + r.status());
-      }
     }
   }
 
