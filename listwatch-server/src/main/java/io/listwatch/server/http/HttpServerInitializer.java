@@ -65,21 +65,6 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   /** How long closing an HTTP/2 connection waits for streams in flight. */
   public static final long GRACEFUL_SHUTDOWN_MILLIS = 1000;
   static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
-  /**
-   * The water mark of an HTTP/2 connection. Each time the connection crosses a mark, Netty
-   * visits every one of its streams twice (the flow controller's writability listener, which
-   * fires an event down the connection's pipeline per stream, and the multiplexer when it is
-   * writable again). With one HTTP/1.1 watch's {@link #WATER_MARK} (1 MiB high, 256 KiB low),
-   * an event for 1,000 watch streams (about 3 MB of pod JSON) crossed the marks some eight times,
-   * 8,000 stream visits per event, one per delivery and more. Sized per stream instead, as kube
-   * sizes its HTTP/2 connection's buffer by its streams (Go's MaxUploadBufferPerConnection =
-   * per-stream buffer × MaxConcurrentStreams): 32 KiB × {@link #MAX_CONCURRENT_STREAMS} (32 MiB)
-   * high and a quarter of it low, one crossing per about 8 such events. Each stream keeps its own
-   * {@link #WATER_MARK}. A client that stops reading costs at most this much more on the
-   * connection: reading from it then pauses ({@link WriteBackpressure}).
-   */
-  static final WriteBufferWaterMark H2_CONNECTION_WATER_MARK =
-      new WriteBufferWaterMark(8 * MAX_CONCURRENT_STREAMS * 1024, 32 * MAX_CONCURRENT_STREAMS * 1024);
 
   private final ApiRoutes routes;
   private final HandlerChain chain;
@@ -101,8 +86,7 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
     HttpServerCodec http1 = http1Codec();
     HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1, protocol ->
         AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
-            ? new Http2ServerUpgradeCodec(http2FrameCodec(), new H2ConnectionWaterMark(),
-                new Http2MultiplexHandler(streamInitializer()))
+            ? new Http2ServerUpgradeCodec(http2FrameCodec(), new Http2MultiplexHandler(streamInitializer()))
             : null, MAX_BODY_BYTES);
     ChannelPipeline p = ch.pipeline();
     p.addLast("h2c", new CleartextHttp2ServerUpgradeHandler(http1, upgrade, new ChannelInitializer<Channel>() {
@@ -119,8 +103,7 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
    * the request handlers. Used for h2c and for h2 negotiated by ALPN.
    */
   void addHttp2Handlers(ChannelPipeline p) {
-    p.addLast(http2FrameCodec(), new H2ConnectionWaterMark(),
-        new FlushConsolidationHandler(FLUSHES_PER_CONNECTION_FLUSH, true),
+    p.addLast(http2FrameCodec(), new FlushConsolidationHandler(FLUSHES_PER_CONNECTION_FLUSH, true),
         new Http2MultiplexHandler(streamInitializer()));
   }
 
@@ -200,15 +183,6 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
       addHttp1Handlers(p); // this handler is last: they go right after it
       p.remove(this);
       ctx.fireChannelRead(msg);
-    }
-  }
-
-  /** Gives the HTTP/2 connection it is added to {@link #H2_CONNECTION_WATER_MARK}, then leaves the pipeline. */
-  private static final class H2ConnectionWaterMark extends io.netty.channel.ChannelHandlerAdapter {
-    @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-      ctx.channel().config().setWriteBufferWaterMark(H2_CONNECTION_WATER_MARK);
-      ctx.pipeline().remove(this);
     }
   }
 
