@@ -173,8 +173,27 @@ public final class FanOutBenchmark extends BenchmarkCommand {
       description = "Target p99 write-to-receive at 1,000 writes/s with 100 watchers (default: ${DEFAULT-VALUE}).")
   private double targetP99Ms;
 
+  @Option(names = "--ceiling", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Measure the raw-socket ceiling at --max-watchers in the same run (CeilingPoint): a raw socket "
+          + "writer in its own JVM writing an event captured from the first server to the same fleet; "
+          + "--no-ceiling skips it (default: ${DEFAULT-VALUE}).")
+  private boolean ceiling;
+
+  @Option(names = "--target-ceiling-fraction", defaultValue = "0.5", paramLabel = "F",
+      description = "Target: plain HTTP/1.1 at --max-watchers delivers at least F of the raw-socket ceiling's "
+          + "deliveries/s (default: ${DEFAULT-VALUE}).")
+  private double targetCeilingFraction;
+
+  @Option(names = "--ceiling-send-buffer", defaultValue = "0", paramLabel = "BYTES",
+      description = "SO_SNDBUF of the ceiling's connections; 0: the kernel's default, which grows, as the API "
+          + "server's (default: ${DEFAULT-VALUE}).")
+  private int ceilingSendBuffer;
+
   @Mixin
   private ReportOutput output;
+
+  /** The watch head and event captured from the first server, for the ceiling; null until then. */
+  private WatchCapture captured;
 
   private final List<Row> rows = new ArrayList<>();
   private ResultTable points;
@@ -247,6 +266,9 @@ public final class FanOutBenchmark extends BenchmarkCommand {
               + (data.temporary() ? ", deleted at the end; keep them with --data-dir" : "") + ")");
         }
       }
+      if (captured != null) {
+        runCeiling(base.resolve(String.format("%02d-ceiling", runs.size() + 1)));
+      }
     }
     if (!data.temporary()) {
       report.note("Server data directories, logs (server.log) and JVM logs (jvm.log) are in " + base
@@ -272,6 +294,9 @@ public final class FanOutBenchmark extends BenchmarkCommand {
       long ticks0 = servers.allTicks();
       InetSocketAddress plain = servers.address("http");
       fill(plain, run.label());
+      if (ceiling && maxWatchers > 0 && captured == null) {
+        captureForCeiling(plain);
+      }
       report.phase(run.label() + ": server start, creating " + count(pods) + " pods (" + run.topology().processes()
           + " included)", cpu, servers.allTicks() - ticks0);
       TlsClient tls = run.transport().tls ? TlsClient.forServer(servers.dataDir(), clientProvider()) : null;
@@ -438,6 +463,30 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     }
   }
 
+  /** Captures a watch's head and one event from the server at {@code plain} for the ceiling; a failure is noted. */
+  private void captureForCeiling(InetSocketAddress plain) {
+    try {
+      captured = CeilingPoint.capture(plain);
+    } catch (java.io.IOException | RuntimeException e) {
+      report.note("raw-socket ceiling not measured: capturing a watch event failed: " + e);
+    }
+  }
+
+  /** The raw-socket ceiling at --max-watchers, with the event captured from the first server. */
+  private void runCeiling(Path dir) {
+    report.progress("raw-socket ceiling: %d watchers, %d+%d s (%s)", maxWatchers, warmupSeconds, seconds, dir);
+    try {
+      CpuMonitor cpu = CpuMonitor.now();
+      CeilingPoint.Result r = CeilingPoint.run(dir, captured, maxWatchers, warmupSeconds, seconds,
+          ceilingSendBuffer);
+      report.phase("raw-socket ceiling, " + maxWatchers + " watchers", cpu);
+      CeilingPoint.report(report, r, maxPoint(FanOutTopology.ROCKSDB), targetCeilingFraction);
+    } catch (Exception e) {
+      report.progress("raw-socket ceiling FAILED: %s", e);
+      report.note("raw-socket ceiling FAILED: " + e.getMessage());
+    }
+  }
+
   static String podName(int i) {
     return String.format("fanout-%05d", i);
   }
@@ -546,6 +595,9 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     report.parameters.put("points", watcherCounts + " watchers at " + rates + " writes/s with " + writers
         + " writers, " + repeats + " runs each" + (maxWatchers > 0 ? "; max: " + maxWatchers + " watchers, "
         + maxWriters + " writers" : ""));
+    if (ceiling && maxWatchers > 0) {
+      report.parameters.put("raw-socket ceiling", CeilingPoint.description(maxWatchers, ceilingSendBuffer));
+    }
     report.parameters.put("time", warmupSeconds + " s warm-up + " + seconds + " s measured per point, after a "
         + jitWarmupSeconds + " s unrecorded point per server");
     report.parameters.put("bench JVM", String.join(" ",

@@ -127,6 +127,16 @@ final class H2TlsClient implements AutoCloseable {
     connection.writeAndFlush(new DefaultHttp2PingFrame(payload)).sync();
   }
 
+  /** Grows the connection's flow-control window by {@code bytes} (a WINDOW_UPDATE on stream 0), as client-go does. */
+  void growConnectionWindow(int bytes) throws InterruptedException {
+    connection.writeAndFlush(new io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame(bytes)).sync();
+  }
+
+  /** Stops or resumes reading the connection's socket (every stream at once). */
+  void readConnection(boolean read) throws Exception {
+    connection.eventLoop().submit(() -> connection.config().setAutoRead(read)).get(5, TimeUnit.SECONDS);
+  }
+
   /** Whether every stream still runs on the one connection this client opened. */
   boolean connected() {
     return connection.isActive();
