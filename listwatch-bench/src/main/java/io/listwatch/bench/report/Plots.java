@@ -16,7 +16,7 @@ final class Plots {
           Pattern.compile("fanout\\.(?<x>[A-Za-z0-9]+)\\.w100\\.r1000\\.(?<series>p50|p99|p999|max)Ms"), true),
       new PlotSpec("server-fanout", "fanout-deliveries.png",
           "Deliveries per second to 1,000 watchers at full write speed (ceiling: a raw socket writer)",
-          "transport", "deliveries/s", Pattern.compile("fanout\\.(?<x>[A-Za-z0-9]+)\\.w1000\\.rMax\\.deliveriesPerSecond"),
+          "transport", "deliveries/s", Pattern.compile("fanout\\.(?<x>[A-Za-z0-9]+)\\.w1000(\\.rMax)?\\.deliveriesPerSecond"),
           false),
       new PlotSpec("server-list", "list-time.png", "List time by size (median of the timed reads)", "pods", "ms",
           Pattern.compile("list\\.pods(?<x>\\d+)\\.(?<series>[a-zA-Z]+)Ms"), false),

@@ -50,7 +50,7 @@ final class CeilingPoint {
         + FanOutPoint.currentResourceVersion(plain, null), () -> {
           try (RawHttp http = new RawHttp(plain)) {
             RawHttp.Response r = http.send("PATCH", pods + "/" + FanOutBenchmark.podName(0),
-                "application/merge-patch+json", Pods.sentPatch(System.nanoTime()), 256);
+                "application/merge-patch+json", Pods.sentPatch(System.nanoTime(), 0), 256);
             if (r.status() != 200) {
               throw new IOException("the write for the ceiling's event failed: HTTP " + r.status());
             }

@@ -16,7 +16,7 @@ class CeilingServerTest {
   private static final String HEAD = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
       + "cache-control: no-cache, private\r\ntransfer-encoding: chunked\r\n\r\n";
   private static final String EVENT = "{\"type\":\"MODIFIED\",\"object\":{\"metadata\":{\"annotations\":{"
-      + Pods.MARKER + "12345\"}}}}\n";
+      + Pods.MARKER + "12345-0\"}}}}\n";
   private static final String CHUNK = Integer.toHexString(EVENT.length()) + "\r\n" + EVENT + "\r\n";
   private static final String WATCH = "/api/v1/namespaces/default/pods?watch=true&resourceVersion=7";
 
