@@ -97,6 +97,11 @@ public final class StorageBenchmark extends BenchmarkCommand {
       description = "Threads the writers run on (default: ${DEFAULT-VALUE}).")
   private ThreadKind threadKind;
 
+  @Option(names = "--repeats", paramLabel = "N", defaultValue = "3",
+      description = "Runs of the durable creates at each writer count (default: ${DEFAULT-VALUE}); the verdict "
+          + "takes the median.")
+  private int repeats;
+
   @Option(names = "--range-keys", paramLabel = "N", defaultValue = "100000",
       description = "Keys under the range prefix (default: ${DEFAULT-VALUE}).")
   private int rangeKeys;
@@ -189,13 +194,16 @@ public final class StorageBenchmark extends BenchmarkCommand {
     ResultTable table = new ResultTable(titled(String.format(
         "Durable creates: %,d-byte values, %d s measured after %d s warm-up, %s threads",
         valueBytes, seconds, warmupSeconds, threadKind.name().toLowerCase(Locale.ROOT))),
-        "writers", "creates", "creates/s", "p50 ms", "p99 ms", "max ms", "errors");
+        "run", "writers", "creates", "creates/s", "p50 ms", "p99 ms", "max ms", "errors");
     report.table(table);
-    double largestRate = -1;
+    List<Double> largestRates = new ArrayList<>();
     int largest = writerCounts.stream().max(Comparator.naturalOrder()).orElseThrow();
-    for (int run = 0; run < writerCounts.size(); run++) {
-      int writers = writerCounts.get(run);
-      report.progress("creates: %d writers, %d+%d s", writers, warmupSeconds, seconds);
+    for (int point = 0; point < writerCounts.size() * repeats; point++) {
+      int repeat = point / writerCounts.size() + 1;
+      int writers = writerCounts.get(point % writerCounts.size());
+      int run = point; // each point writes under its own prefix
+      report.progress("creates: %d writers, %d+%d s (run %d of %d)", writers, warmupSeconds, seconds, repeat,
+          repeats);
       CpuMonitor cpu = CpuMonitor.now();
       String prefix = ROOT + "creates/" + run + "/";
       long measureFrom = System.nanoTime() + TimeUnit.SECONDS.toNanos(warmupSeconds);
@@ -241,16 +249,19 @@ public final class StorageBenchmark extends BenchmarkCommand {
         end = Math.max(end, lastDone[w]);
       }
       double rate = all.count() / Math.max(1e-9, (end - measureFrom) / 1e9);
-      table.row(writers, count(all.count()), count(rate), ms(all.percentile(0.50)),
+      table.row(repeat, writers, count(all.count()), count(rate), ms(all.percentile(0.50)),
           ms(all.percentile(0.99)), ms(all.max()), errorCell(errors.sum(), firstError.get()));
-      report.figure("storage." + storeName + ".w" + writers + ".createsPerSecond", rate);
+      report.figure("storage." + storeName + ".w" + writers + ".createsPerSecond.run" + repeat, rate);
       if (writers == largest) {
-        largestRate = rate;
+        largestRates.add(rate);
       }
     }
-    String verdict = largestRate >= targetCreatesPerSecond ? "MET" : "MISSED";
-    report.verdict(titled(String.format("target >= %,d durable creates/s at %d writers: %s (%,.0f/s)",
-        targetCreatesPerSecond, largest, verdict, largestRate)));
+    List<Double> sorted = largestRates.stream().sorted().toList();
+    double median = sorted.get(sorted.size() / 2);
+    String verdict = median >= targetCreatesPerSecond ? "MET" : "MISSED";
+    report.verdict(titled(String.format("target >= %,d durable creates/s at %d writers: %s (median of %d runs "
+        + "%,.0f/s, range %,.0f-%,.0f)", targetCreatesPerSecond, largest, verdict, sorted.size(), median,
+        sorted.get(0), sorted.get(sorted.size() - 1))));
   }
 
   // ---- 2. range -----------------------------------------------------------------------
@@ -435,7 +446,8 @@ public final class StorageBenchmark extends BenchmarkCommand {
     m.put("value", String.format("%,d random bytes", valueBytes));
     m.put("threads", threadKind.name().toLowerCase(Locale.ROOT));
     m.put("create writers", writerCounts.toString());
-    m.put("create time", warmupSeconds + " s warm-up + " + seconds + " s measured per count");
+    m.put("create time", warmupSeconds + " s warm-up + " + seconds + " s measured per count, " + repeats
+        + (repeats == 1 ? " run" : " runs (the counts in turn, then again)"));
     m.put("range", String.format("%,d keys, %d reads per kind, page limit %d", rangeKeys,
         rangeRepeats, pageSize));
     m.put("live watch", String.format("%d writers x %d keys, %d s", watchWriters,
@@ -450,8 +462,8 @@ public final class StorageBenchmark extends BenchmarkCommand {
     if (writerCounts.isEmpty() || writerCounts.stream().anyMatch(n -> n < 1)) {
       problems.add("--writers must list counts >= 1");
     }
-    if (seconds < 1 || warmupSeconds < 0 || watchSeconds < 1) {
-      problems.add("--seconds and --watch-seconds must be >= 1, --warmup-seconds >= 0");
+    if (seconds < 1 || warmupSeconds < 0 || watchSeconds < 1 || repeats < 1) {
+      problems.add("--seconds, --watch-seconds and --repeats must be >= 1, --warmup-seconds >= 0");
     }
     if (valueBytes < 0 || rangeKeys < 1 || rangeRepeats < 1 || pageSize < 1) {
       problems.add("--value-bytes >= 0, --range-keys, --range-repeats, --page-size >= 1");

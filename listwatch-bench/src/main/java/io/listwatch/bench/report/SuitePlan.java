@@ -20,10 +20,10 @@ final class SuitePlan {
   /** Every suite, in the order it runs and is reported. */
   static final List<Suite> ALL = List.of(
       new Suite(FanOutBenchmark.class,
-          List.of("--transports", "http1,ws-tls,h2-tls", "--watchers", "100", "--rate", "1000",
+          List.of("--transports", "http1,ws,h2-tls", "--watchers", "100", "--rate", "1000",
               "--repeats", "1", "--seconds", "4", "--warmup-seconds", "1", "--jit-warmup-seconds", "4",
               "--max-watchers", "1000"),
-          List.of("--repeats", "3")),
+          List.of("--transports", "http1,ws,h2-tls,ws-tls", "--repeats", "3")),
       new Suite(ListBenchmark.class,
           List.of("--sizes", "10000,100000", "--repeats", "2"),
           List.of("--sizes", "10000,100000", "--repeats", "5")),
@@ -36,8 +36,8 @@ final class SuitePlan {
           List.of("--scenarios", "cm-put,pod", "--seconds", "3", "--warmup", "2", "--rounds", "1"),
           List.of("--rounds", "3")),
       new Suite(StorageBenchmark.class,
-          List.of("--writers", "1,64", "--seconds", "3", "--warmup-seconds", "1", "--range-keys", "20000",
-              "--range-repeats", "2", "--watch-seconds", "3"),
+          List.of("--writers", "1,64", "--repeats", "1", "--seconds", "3", "--warmup-seconds", "1",
+              "--range-keys", "20000", "--range-repeats", "2", "--watch-seconds", "3"),
           List.of("--range-repeats", "5")));
 
   private SuitePlan() {
