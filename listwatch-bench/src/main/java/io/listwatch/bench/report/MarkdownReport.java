@@ -150,6 +150,10 @@ final class MarkdownReport {
         .append("- The targets and plots read the named figures the suites record (`Report.figure`); ")
         .append("the ones this run recorded are below. A figure `K` is `K` or `K.median`, ")
         .append("its spread `K.min` and `K.max`.\n")
+        .append("- Where the time goes in each miss: the informer suite's profile notes above (JFR, every run), ")
+        .append("the list suite's phase table, the write suite's JIT and GC columns, and the profiles and ")
+        .append("experiments of [benchmarks.md](benchmarks.md#step-11-the-report-open-loop-latency-the-per-watcher-")
+        .append("check-and-the-ceiling) (written by hand from earlier runs, not figures of this one).\n")
         .append("- To write this file again: `").append(provenance.command()).append("`.\n\n");
     if (figures.raw().isEmpty()) {
       return;
