@@ -76,9 +76,10 @@ public final class CustomResourceServing implements CustomResourceDefinitionCont
     }
   }
 
+  /** Stops serving: its watches end once they have the events of every committed write (the objects' deletions). */
   private void stop(Served s) {
     listeners.forEach(l -> l.unserved(s.store()));
-    s.cacher().close();
+    s.cacher().closeWhenCaughtUp();
   }
 
   /** The caches of the custom resources served now. */

@@ -760,6 +760,17 @@ public final class Cacher implements AutoCloseable {
     return CompletableFuture.allOf(open.stream().map(CacheWatcher::ended).toArray(CompletableFuture[]::new));
   }
 
+  /**
+   * Closes once the cache has caught up with the store's current revision (or the freshness
+   * timeout passed, or the store could not say): for a resource that stops being served while
+   * its watches are open, as a custom resource whose definition was deleted, so that they end
+   * after the events of everything the store committed (the deletions of its objects), not at
+   * whatever point the cache had reached. Completes when closed.
+   */
+  public CompletableFuture<Void> closeWhenCaughtUp() {
+    return readyForCurrentRevision().handle((rv, e) -> (Void) null).thenRun(this::close);
+  }
+
   /** Ends every watch normally (without waiting) and stops following storage. */
   @Override
   public void close() {
