@@ -489,8 +489,14 @@ public final class Cacher implements AutoCloseable {
     }
   }
 
+  /**
+   * Asks the store for progress every {@link #PROGRESS_INTERVAL} of real time until
+   * {@code done}: a poll for liveness, not a measure of the server's time, so it runs on the
+   * system clock even when the server's clock is a test's frozen fake (which would otherwise
+   * leave a read waiting on an answer that reported an older revision).
+   */
   private void askForProgressUntil(CompletableFuture<?> done) {
-    clock.schedule(PROGRESS_INTERVAL, () -> {
+    Clock.system().schedule(PROGRESS_INTERVAL, () -> {
       if (!done.isDone() && !closed) {
         requestProgress();
         askForProgressUntil(done);
