@@ -256,12 +256,11 @@ public final class StorageBenchmark extends BenchmarkCommand {
         largestRates.add(rate);
       }
     }
-    List<Double> sorted = largestRates.stream().sorted().toList();
-    double median = sorted.get(sorted.size() / 2);
-    String verdict = median >= targetCreatesPerSecond ? "MET" : "MISSED";
+    Spread spread = Spread.of(largestRates);
+    String verdict = spread.median() >= targetCreatesPerSecond ? "MET" : "MISSED";
     report.verdict(titled(String.format("target >= %,d durable creates/s at %d writers: %s (median of %d runs "
-        + "%,.0f/s, range %,.0f-%,.0f)", targetCreatesPerSecond, largest, verdict, sorted.size(), median,
-        sorted.get(0), sorted.get(sorted.size() - 1))));
+        + "%,.0f/s, range %,.0f-%,.0f)", targetCreatesPerSecond, largest, verdict, spread.count(), spread.median(),
+        spread.min(), spread.max())));
   }
 
   // ---- 2. range -----------------------------------------------------------------------

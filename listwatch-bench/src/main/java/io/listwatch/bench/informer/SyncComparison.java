@@ -193,8 +193,7 @@ final class SyncComparison {
   }
 
   static double median(List<SyncResult> rs, ToDoubleFunction<SyncResult> f) {
-    double[] v = rs.stream().mapToDouble(f).sorted().toArray();
-    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    return io.listwatch.bench.Spread.of(rs.stream().mapToDouble(f).toArray()).median();
   }
 
   private static double min(List<SyncResult> rs, ToDoubleFunction<SyncResult> f) {

@@ -1,5 +1,6 @@
 package io.listwatch.bench.report;
 
+import io.listwatch.bench.Spread;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -17,7 +18,7 @@ import java.util.regex.Pattern;
  * suite that runs a point several times records {@code K.median}, {@code K.min} and
  * {@code K.max}, and one run records {@code K}. A suite may instead record each run as
  * {@code K.run1}, {@code K.run2}, ...: those are read as {@code K.median}, {@code K.min} and
- * {@code K.max} over the runs, or as {@code K} when there is one (the median of an even count is the mean of the middle two).
+ * {@code K.max} over the runs ({@link Spread}), or as {@code K} when there is one.
  * Immutable; thread-safe.
  */
 final class Figures {
@@ -39,15 +40,14 @@ final class Figures {
       }
     });
     runs.forEach((key, values) -> {
-      List<Double> sorted = values.stream().sorted().toList();
-      int n = sorted.size();
-      if (n == 1) {
-        this.all.putIfAbsent(key, sorted.get(0));
+      Spread spread = Spread.of(values);
+      if (spread.count() == 1) {
+        this.all.putIfAbsent(key, spread.median());
         return;
       }
-      this.all.putIfAbsent(key + ".median", n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2);
-      this.all.putIfAbsent(key + ".min", sorted.get(0));
-      this.all.putIfAbsent(key + ".max", sorted.get(n - 1));
+      this.all.putIfAbsent(key + ".median", spread.median());
+      this.all.putIfAbsent(key + ".min", spread.min());
+      this.all.putIfAbsent(key + ".max", spread.max());
     });
   }
 

@@ -5,6 +5,7 @@ import static io.listwatch.bench.Format.count;
 import io.listwatch.bench.Report;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.bench.ServerJvm;
+import io.listwatch.bench.Spread;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -131,9 +132,7 @@ final class CeilingPoint {
       report.figure("fanout.ceiling.w" + r.watchers() + ".deliveriesPerSecond.run" + (i + 1), r.deliveriesPerSecond());
     }
     int watchers = runs.get(0).watchers();
-    List<Double> sorted = runs.stream().map(Result::deliveriesPerSecond).sorted().toList();
-    double ceiling = sorted.size() % 2 == 1 ? sorted.get(sorted.size() / 2)
-        : (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
+    double ceiling = Spread.of(runs.stream().map(Result::deliveriesPerSecond).toList()).median();
     if (http1 == null || ceiling <= 0) {
       report.note("The raw-socket ceiling ran without listwatch's http1 max-throughput point at " + watchers
           + " watchers (add http1 to --transports): no ratio.");

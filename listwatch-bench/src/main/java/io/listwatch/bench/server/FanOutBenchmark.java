@@ -13,6 +13,7 @@ import io.listwatch.bench.ReportOutput;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.bench.ServerJvm;
 import io.listwatch.bench.ShutdownCleanup;
+import io.listwatch.bench.Spread;
 import io.netty.handler.ssl.SslProvider;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -554,7 +555,7 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     for (ServerRun run : others) {
       List<FanOutPoint.Result> max = rows.stream().filter(r -> r.run().equals(run) && r.r().rate() == 0)
           .map(Row::r).toList();
-      double f = median(max.stream().map(FanOutPoint.Result::deliveriesPerSecond).toList()) / http1;
+      double f = Spread.of(max.stream().map(FanOutPoint.Result::deliveriesPerSecond).toList()).median() / http1;
       boolean lost = max.stream().anyMatch(r -> r.lost() > 0);
       report.verdict(String.format("target %s >= %.0f%% of http1's deliveries/s (medians of %d runs): %s (%.0f%%%s)",
           run.label(), targetTlsFraction * 100, max.size(), f >= targetTlsFraction && !lost ? "MET" : "MISSED",
@@ -570,14 +571,7 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     List<Double> runs = rows.stream().filter(r -> r.run().transport() == Transport.HTTP1
             && r.run().topology() == topology && r.r().rate() == 0 && r.r().watchers() == maxWatchers)
         .map(r -> r.r().deliveriesPerSecond()).toList();
-    return runs.isEmpty() ? null : median(runs);
-  }
-
-  /** The median of {@code values} (of an even count, the mean of the middle two). */
-  private static double median(List<Double> values) {
-    List<Double> sorted = values.stream().sorted().toList();
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    return runs.isEmpty() ? null : Spread.of(runs).median();
   }
 
   private static String join(List<FanOutPoint.Result> rs, java.util.function.Function<FanOutPoint.Result, String> f) {

@@ -5,18 +5,19 @@ import static io.listwatch.bench.Format.ms;
 
 import io.listwatch.api.ListOptions;
 import io.listwatch.bench.BenchmarkCommand;
+import io.listwatch.bench.ChildJvm;
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.DataDirectory;
 import io.listwatch.bench.Format;
+import io.listwatch.bench.JvmMemory;
 import io.listwatch.bench.MachineInfo;
 import io.listwatch.bench.Report;
 import io.listwatch.bench.ReportOutput;
 import io.listwatch.bench.ResultTable;
+import io.listwatch.bench.ServerJvm;
+import io.listwatch.bench.Spread;
 import io.listwatch.bench.StoreDirOption;
 import io.listwatch.bench.TimedReads;
-import io.listwatch.bench.ChildJvm;
-import io.listwatch.bench.JvmMemory;
-import io.listwatch.bench.ServerJvm;
 import io.listwatch.apiserver.protobuf.Envelope;
 import io.listwatch.client.Config;
 import io.listwatch.client.DynamicObject;
@@ -354,9 +355,8 @@ public final class ListBenchmark extends BenchmarkCommand {
     report.figure(prefix + ".max", reads.max() / 1e6);
   }
 
-  private static long median(List<long[]> rows, int column) {
-    long[] v = rows.stream().mapToLong(r -> r[column]).sorted().toArray();
-    return v[v.length / 2];
+  private static double median(List<long[]> rows, int column) {
+    return Spread.of(rows.stream().mapToDouble(r -> r[column]).toArray()).median();
   }
 
   /** {heap used after full GC, cached pods, their JSON bytes, their approximateBytes()}, as the server reports them. */
