@@ -6,7 +6,7 @@ import java.util.Arrays;
 /**
  * The writes of a fan-out point the server acknowledged (HTTP 200): each write's sequence
  * number and the resourceVersion the server answered, which orders the writes as every
- * watch must deliver them.
+ * watch must deliver them; and the writes that got no answer at all, whose outcome is unknown.
  *
  * <p>Not thread-safe: one per writer thread, {@link #addAll merged} once the writers are joined.
  */
@@ -18,6 +18,7 @@ final class AckedWrites {
   private int[] seqs = new int[1024];
   private long[] versions = new long[1024];
   private int size;
+  private final java.util.BitSet unanswered = new java.util.BitSet();
 
   /** Write {@code seq} was answered with {@code resourceVersion}. */
   void add(int seq, long resourceVersion) {
@@ -30,11 +31,31 @@ final class AckedWrites {
     size++;
   }
 
+  /**
+   * Write {@code seq} got no answer (its connection broke or timed out): the server may or may
+   * not have applied it, so a watch may or may not deliver it, at a place no resourceVersion
+   * tells.
+   */
+  void unanswered(int seq) {
+    unanswered.set(seq);
+  }
+
+  /** Whether write {@code seq} got no answer. */
+  boolean isUnanswered(int seq) {
+    return unanswered.get(seq);
+  }
+
+  /** How many writes got no answer. */
+  int unansweredCount() {
+    return unanswered.cardinality();
+  }
+
   /** Adds every write of {@code other}, which is left unchanged. */
   void addAll(AckedWrites other) {
     for (int i = 0; i < other.size; i++) {
       add(other.seqs[i], other.versions[i]);
     }
+    unanswered.or(other.unanswered);
   }
 
   int size() {

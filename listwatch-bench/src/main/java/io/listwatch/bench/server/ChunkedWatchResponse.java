@@ -118,6 +118,6 @@ final class ChunkedWatchResponse implements WatchResponse {
   private void end(String failure) {
     boolean wasStreaming = state != HEADERS;
     state = DONE;
-    tally.stopped(wasStreaming, failure);
+    tally.stopped(events.watch(), wasStreaming, failure);
   }
 }

@@ -88,4 +88,9 @@ final class EventLines implements WatchEvents {
     }
     return -1;
   }
+
+  @Override
+  public SeenWrites watch() {
+    return watch;
+  }
 }

@@ -244,7 +244,8 @@ public final class FanOutBenchmark extends BenchmarkCommand {
                 "watchers lost"))));
     checks = report.table(new ResultTable("Per-watcher check: every watch must receive every write the server "
         + "acknowledged once, in resourceVersion order, with no gap (all watches of a point start at the "
-        + "resourceVersion read before its first write)", checkColumns()));
+        + "resourceVersion read before its first write); a watch the server ended as too slow, every write up to "
+        + "its last; a write that got no answer (its connection broke) may arrive or not, but once", checkColumns()));
     AtomicReference<FanOutTopology.Servers> running = new AtomicReference<>();
     ShutdownCleanup cleanup = new ShutdownCleanup("server-fanout-cleanup", () -> {
       FanOutTopology.Servers s = running.get();
@@ -387,14 +388,14 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     DeliveryCheck.Result c = r.check();
     List<Object> cells = new ArrayList<>(lead(run));
     cells.addAll(List.of(r.watchers(), r.rate() == 0 ? "max" : count(r.rate()), runOfPoint, count(c.acknowledged()),
-        c.watchers(), c.complete(), c.inOrder(), count(c.duplicates()),
-        c.passed() ? "none" : c.firstProblem()));
+        count(c.unanswered()), c.watchers(), c.complete(), c.endedGapless(), c.inOrder(), c.unjudged(),
+        count(c.duplicates()), c.passed() ? "none" : c.firstProblem()));
     checks.row(cells.toArray());
     if (!c.passed()) {
       report.verdict(String.format("FAIL per-watcher check, %s, %d watchers at %s writes/s, run %d: %d of %d watches "
-          + "complete, %d in order, %s duplicate events; %s", run.label(), r.watchers(),
-          r.rate() == 0 ? "max" : count(r.rate()), runOfPoint, c.complete(), c.watchers(), c.inOrder(),
-          count(c.duplicates()), c.firstProblem()));
+          + "complete, %d ended by the server with a gapless prefix, %d in order, %s duplicate events; %s",
+          run.label(), r.watchers(), r.rate() == 0 ? "max" : count(r.rate()), runOfPoint, c.complete(), c.watchers(),
+          c.endedGapless(), c.inOrder(), count(c.duplicates()), c.firstProblem()));
     }
     FanOutFigures.record(report, figureName(run), r, runOfPoint);
   }
@@ -403,16 +404,21 @@ public final class FanOutBenchmark extends BenchmarkCommand {
   private void checkVerdict() {
     if (!rows.isEmpty() && rows.stream().allMatch(r -> r.r().check().passed())) {
       report.verdict(String.format("PASS per-watcher check: in each of the %d points every watch (%,d in all) "
-          + "received every acknowledged write once, in resourceVersion order, with no gap", rows.size(),
-          rows.stream().mapToLong(r -> r.r().check().watchers()).sum()));
+          + "received every acknowledged write once, in resourceVersion order, with no gap (%,d watches the server "
+          + "ended as too slow: every write up to their last, with no gap; %,d not judged on order: they received "
+          + "a write that got no answer)", rows.size(),
+          rows.stream().mapToLong(r -> r.r().check().watchers()).sum(),
+          rows.stream().mapToLong(r -> r.r().check().endedGapless()).sum(),
+          rows.stream().mapToLong(r -> r.r().check().unjudged()).sum()));
     }
   }
 
   /** The per-watcher check table's columns. */
   private String[] checkColumns() {
     List<String> c = new ArrayList<>(leadColumns());
-    c.addAll(List.of("watchers", "writes/s asked", "run", "writes acknowledged", "watchers checked", "complete",
-        "in order", "duplicate events", "first problem"));
+    c.addAll(List.of("watchers", "writes/s asked", "run", "writes acknowledged", "writes unanswered",
+        "watchers checked", "complete", "ended early, gapless", "in order", "order not judged", "duplicate events",
+        "first problem"));
     return c.toArray(String[]::new);
   }
 

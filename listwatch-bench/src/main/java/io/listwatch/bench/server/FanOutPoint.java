@@ -109,6 +109,7 @@ final class FanOutPoint {
       long caughtUp = System.nanoTime() - writersDone;
       int lost = tally.ended() + tally.failed();
       String firstLoss = tally.firstFailure();
+      tally.closing();
       fleet.close();
       DeliveryCheck.Result check = DeliveryCheck.check(w.acked, tally.watches());
 
@@ -233,8 +234,18 @@ final class FanOutPoint {
           }
           int pod = (index + k * count) % t.pods();
           int seq = nextSeq.getAndIncrement();
-          RawHttp.Response r = http.send("PATCH", prefix + FanOutBenchmark.podName(pod),
-              "application/merge-patch+json", Pods.sentPatch(intended, seq), 64 * 1024);
+          RawHttp.Response r;
+          try {
+            r = http.send("PATCH", prefix + FanOutBenchmark.podName(pod), "application/merge-patch+json",
+                Pods.sentPatch(intended, seq), 64 * 1024);
+          } catch (IOException e) {
+            // no answer: the server may have applied it; never sent again (that would be a second write)
+            mine.unanswered(seq);
+            errors.increment();
+            firstError.compareAndSet(null, "no answer: " + e);
+            http.close(); // the next write connects anew
+            continue;
+          }
           long done = System.nanoTime();
           long version = r.status() == 200 ? AckedWrites.resourceVersionOf(r.body()) : -1;
           if (version < 0) {
@@ -250,9 +261,6 @@ final class FanOutPoint {
           }
           schedule.answered(intended, sent, done);
         }
-      } catch (IOException e) {
-        errors.increment();
-        firstError.compareAndSet(null, e.toString());
       }
     }
   }

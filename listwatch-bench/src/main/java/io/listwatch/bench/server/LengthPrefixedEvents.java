@@ -65,4 +65,9 @@ final class LengthPrefixedEvents implements WatchEvents {
     lengthBytes = 0;
     length = 0;
   }
+
+  @Override
+  public SeenWrites watch() {
+    return watch;
+  }
 }

@@ -272,10 +272,13 @@ final class NettyWatchFleet implements WatchFleet {
     /** The failure to count when the channel closes before the watch started streaming. */
     abstract String closedBeforeStart();
 
+    /** The record of the writes this watch saw. */
+    abstract SeenWrites watch();
+
     final void end(ChannelHandlerContext ctx, String failure) {
       if (!done) {
         done = true;
-        tally.stopped(streaming, failure);
+        tally.stopped(watch(), streaming, failure);
         ctx.close();
       }
     }
@@ -289,7 +292,7 @@ final class NettyWatchFleet implements WatchFleet {
     public void channelInactive(ChannelHandlerContext ctx) {
       if (!done) {
         done = true;
-        tally.stopped(streaming, streaming ? null : closedBeforeStart());
+        tally.stopped(watch(), streaming, streaming ? null : closedBeforeStart());
       }
       tally.publish();
     }
@@ -302,6 +305,11 @@ final class NettyWatchFleet implements WatchFleet {
 
   private final class H2Watch extends WatchHandler {
     private final EventLines lines = new EventLines(tally);
+
+    @Override
+    SeenWrites watch() {
+      return lines.watch();
+    }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -346,6 +354,11 @@ final class NettyWatchFleet implements WatchFleet {
   private final class WebSocketWatch extends WatchHandler {
     private final byte[] head = new byte[WatchTally.HEAD];
     private final SeenWrites watch = tally.watch();
+
+    @Override
+    SeenWrites watch() {
+      return watch;
+    }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {

@@ -52,7 +52,10 @@ final class RawHttp implements AutoCloseable {
   }
 
   /**
-   * Sends a request and reads its whole response.
+   * Sends a request and reads its whole response. A GET whose keep-alive connection the
+   * server had closed is sent once more on a new one; any other request that fails is not
+   * sent again (the server may have applied it) and leaves the client to connect anew on its
+   * next request.
    *
    * @param contentType null for a request without a body
    * @param keepBodyBytes how many bytes of the body to return (the rest is read and counted)
@@ -89,10 +92,13 @@ final class RawHttp implements AutoCloseable {
       out.flush();
       return readResponse(keepBodyBytes);
     } catch (EOFException | java.net.SocketException e) {
-      if (fresh) {
+      close();
+      if (fresh || !method.equals("GET")) {
+        // a write may have been applied before the connection broke: sending it again could
+        // apply it twice (a second event), so only a read is sent again
         throw e;
       }
-      close(); // the server closed an idle keep-alive connection: once more on a new one
+      // the server closed an idle keep-alive connection: the read once more on a new one
       connect();
       out.write(request);
       out.flush();

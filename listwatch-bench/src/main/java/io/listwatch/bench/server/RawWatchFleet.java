@@ -120,7 +120,7 @@ final class RawWatchFleet implements WatchFleet {
         tally.publish();
       }
     } catch (IOException | RuntimeException e) {
-      tally.stopped(false, "reader: " + e);
+      tally.stopped(null, false, "reader: " + e);
       tally.publish();
     } finally {
       for (Conn c : conns) {

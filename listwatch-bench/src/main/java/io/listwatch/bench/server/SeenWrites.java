@@ -26,6 +26,7 @@ final class SeenWrites {
   private long duplicates;
   private int firstDuplicate = -1;
   private long order;
+  private boolean endedByServer;
 
   /** The event of write {@code seq} (>= 0) arrived. */
   void saw(int seq) {
@@ -78,6 +79,18 @@ final class SeenWrites {
   /** The first write seen twice, or -1. */
   int firstDuplicate() {
     return firstDuplicate;
+  }
+
+  /**
+   * The server ended this watch while the point ran (it drops a watcher that falls too far
+   * behind, as kube does): it must then hold a gapless prefix of the writes, not all of them.
+   */
+  void endedByServer() {
+    endedByServer = true;
+  }
+
+  boolean wasEndedByServer() {
+    return endedByServer;
   }
 
   /** The fingerprint of the distinct writes in the order they arrived. */

@@ -13,4 +13,7 @@ interface WatchEvents {
 
   /** Body bytes [from, to) of {@code b} (absolute indexes), received at {@code now}. */
   void data(ByteBuffer b, int from, int to, long now);
+
+  /** The record of the writes this stream's events carried. */
+  SeenWrites watch();
 }

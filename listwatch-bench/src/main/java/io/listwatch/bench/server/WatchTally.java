@@ -39,6 +39,7 @@ final class WatchTally {
   private final List<SeenWrites> watches = new ArrayList<>(); // guarded by itself
   private volatile long windowFrom = Long.MAX_VALUE;
   private volatile long windowTo = Long.MIN_VALUE;
+  private volatile boolean closing;
 
   private long events;
   private long unparsed;
@@ -64,6 +65,14 @@ final class WatchTally {
   WatchTally(String marker, int skipAfterMarker) {
     this.marker = marker.getBytes(StandardCharsets.US_ASCII);
     this.skip = skipAfterMarker;
+  }
+
+  /**
+   * The benchmark is about to close the watches (any thread): ends from now on are its own,
+   * not the server's.
+   */
+  void closing() {
+    closing = true;
   }
 
   /** Latencies are recorded for events whose send time lies in [from, to) (nanoTime). */
@@ -100,14 +109,18 @@ final class WatchTally {
 
   /**
    * A watch ended: by the server (null failure) or with {@code failure}; {@code wasStreaming}
-   * says whether it had started.
+   * says whether it had started. {@code watch} is its record (null when the failure is not
+   * one watch's); one the server ended before {@link #closing} is marked so.
    */
-  void stopped(boolean wasStreaming, String failure) {
+  void stopped(SeenWrites watch, boolean wasStreaming, String failure) {
     if (wasStreaming) {
       streaming--;
     }
     if (failure == null) {
       ended++;
+      if (watch != null && wasStreaming && !closing) {
+        watch.endedByServer();
+      }
     } else {
       failed++;
       if (firstFailure == null) {

@@ -127,6 +127,6 @@ final class WebSocketWatchResponse implements WatchResponse {
   private void end(String failure) {
     boolean wasStreaming = state != HEADERS;
     state = DONE;
-    tally.stopped(wasStreaming, failure);
+    tally.stopped(watch, wasStreaming, failure);
   }
 }

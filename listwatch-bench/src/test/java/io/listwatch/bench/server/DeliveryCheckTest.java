@@ -78,11 +78,70 @@ class DeliveryCheckTest {
   }
 
   @Test
-  void fails_whenAWatchGotAWriteNoAnswerAcknowledged() {
+  void fails_whenAWatchGotAWriteNobodySent() {
     DeliveryCheck.Result r = DeliveryCheck.check(acked(), List.of(watch(1, 0, 2, 4, 3, 5)));
 
     assertThat(r.passed()).isFalse();
-    assertThat(r.firstProblem()).isEqualTo("watch 0 received 1 writes no answer acknowledged");
+    assertThat(r.firstProblem()).isEqualTo("watch 0 received 1 writes nobody sent");
+  }
+
+  @Test
+  void passes_aWatchTheServerEnded_whenItHoldsEveryWriteUpToItsLast() {
+    SeenWrites ended = watch(1, 0, 2); // the first three in resourceVersion order
+    ended.endedByServer();
+
+    DeliveryCheck.Result r = DeliveryCheck.check(acked(), List.of(watch(1, 0, 2, 4, 3), ended));
+
+    assertThat(r.passed()).isTrue();
+    assertThat(r.complete()).isEqualTo(1);
+    assertThat(r.endedGapless()).isEqualTo(1);
+    assertThat(r.inOrder()).isEqualTo(2);
+  }
+
+  @Test
+  void fails_aWatchTheServerEnded_whenItSkippedAWriteBeforeItsLast() {
+    SeenWrites ended = watch(1, 2); // write 0 comes between them
+    ended.endedByServer();
+
+    DeliveryCheck.Result r = DeliveryCheck.check(acked(), List.of(ended));
+
+    assertThat(r.passed()).isFalse();
+    assertThat(r.endedGapless()).isZero();
+    assertThat(r.firstProblem()).isEqualTo("watch 0 (ended by the server) has a gap: it missed 3 of 5 writes "
+        + "(first: write 0)");
+  }
+
+  @Test
+  void aWriteWithoutAnswer_mayArriveAnywhere_butNotTwice() {
+    AckedWrites acked = acked();
+    acked.unanswered(5); // its connection broke: applied or not, nobody knows where
+
+    DeliveryCheck.Result r = DeliveryCheck.check(acked,
+        List.of(watch(1, 0, 5, 2, 4, 3), watch(1, 0, 2, 4, 3), watch(1, 0, 2, 4, 3, 5, 5)));
+
+    assertThat(r.unanswered()).isEqualTo(1);
+    assertThat(r.unjudged()).as("the two that got it").isEqualTo(2);
+    assertThat(r.failed()).as("only the duplicate fails").isEqualTo(1);
+    assertThat(r.firstProblem()).isEqualTo("watch 2 received 1 events twice (first: write 5)");
+  }
+
+  @Test
+  void aStreamTheServerEnds_isMarkedEndedByTheServer_butNotOneTheBenchmarkCloses() {
+    WatchTally tally = new WatchTally(Pods.MARKER, 0);
+    ChunkedWatchResponse droppedBySever = new ChunkedWatchResponse(tally, WatchWire.JSON);
+    ChunkedWatchResponse closedByUs = new ChunkedWatchResponse(tally, WatchWire.JSON);
+    String head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+    feed(droppedBySever, head + chunk(event(1) + event(0)));
+    feed(closedByUs, head + chunk(event(1) + event(0)));
+
+    droppedBySever.connectionClosed(null);
+    tally.closing();
+    closedByUs.connectionClosed(null);
+
+    assertThat(tally.watches()).extracting(SeenWrites::wasEndedByServer).containsExactly(true, false);
+    DeliveryCheck.Result r = DeliveryCheck.check(acked(), tally.watches());
+    assertThat(r.endedGapless()).isEqualTo(1);
+    assertThat(r.firstProblem()).isEqualTo("watch 1 missed 3 of 5 writes (first: write 2)");
   }
 
   @Test
