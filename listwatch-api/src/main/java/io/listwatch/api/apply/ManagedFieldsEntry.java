@@ -129,9 +129,10 @@ public record ManagedFieldsEntry(String manager, String operation, String apiVer
     int hour = number(text, 11, 2);
     int minute = number(text, 14, 2);
     int second = number(text, 17, 2);
-    if (year < 0 || month < 1 || month > 12 || day < 1 || day > 28 || hour < 0 || hour > 23 || minute < 0
-        || minute > 59 || second < 0 || second > 59) {
-      return Instant.parse(text); // including the 29th to the 31st, whose validity depends on the month
+    if (year < 0 || month < 1 || month > 12 || day < 1
+        || day > java.time.Month.of(month).length(java.time.Year.isLeap(year)) || hour < 0 || hour > 23
+        || minute < 0 || minute > 59 || second < 0 || second > 59) {
+      return Instant.parse(text); // fails as it does
     }
     long days = java.time.LocalDate.of(year, month, day).toEpochDay();
     return Instant.ofEpochSecond(days * 86_400 + hour * 3_600L + minute * 60L + second);
