@@ -128,8 +128,7 @@ public final class ResourceHandler {
         Warnings admitted = new Warnings();
         return store.created(info.namespace(), owned, request.isDryRun(), request.user(), admitted,
             request.auditAnnotations())
-            .thenApply(c -> (c.cached() == null ? ApiResponse.created(c.object())
-                : new ApiResponse(201, new ApiResponse.CachedBody(def, c.cached())))
+            .thenApply(c -> answer(201, c)
                 .withWarnings(warnings).withWarnings(admitted.list()));
       }
       if (ApiRequest.DELETE.equals(m)) {
@@ -216,13 +215,23 @@ public final class ResourceHandler {
     SecretConversion.convertWritten(def, body);
     String rv = ObjectMetaDefaults.metadata(body).path("resourceVersion").asText("");
     Warnings admitted = new Warnings();
-    return store.guaranteedUpdate(info.namespace(), info.name(), part, request.isDryRun(), request.user(), current -> {
+    return store.updated(info.namespace(), info.name(), part, request.isDryRun(), request.user(), current -> {
       checkResourceVersion(rv, current, info.name());
       ObjectNode updated = body.deepCopy();
       admit(request, info.namespace(), updated, current);
       return UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), current,
           store.writable(part, updated, current), part.subresource, store.clock().now());
-    }, admitted, request.auditAnnotations()).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings).withWarnings(admitted.list()));
+    }, admitted, request.auditAnnotations()).thenApply(u -> answer(200, u).withWarnings(warnings)
+        .withWarnings(admitted.list()));
+  }
+
+  /**
+   * The answer to a write: the cache's form of what it wrote when there is one (its bytes
+   * are what a GET answers, encoded once for both), else the object.
+   */
+  private ApiResponse answer(int code, ResourceStore.Written w) {
+    return w.cached() != null ? new ApiResponse(code, new ApiResponse.CachedBody(def, w.cached()))
+        : code == 201 ? ApiResponse.created(w.object()) : ApiResponse.ok(w.object());
   }
 
   /**
@@ -248,7 +257,7 @@ public final class ResourceHandler {
     byte[] body = io.listwatch.api.patch.PatchType.JSON_PATCH.mediaType().equals(request.mediaType()) ? null : request.body();
     var warnings = new java.util.concurrent.atomic.AtomicReference<java.util.List<String>>(java.util.List.of());
     Warnings admitted = new Warnings();
-    return store.guaranteedUpdate(info.namespace(), info.name(), part, request.isDryRun(), request.user(), current -> {
+    return store.updated(info.namespace(), info.name(), part, request.isDryRun(), request.user(), current -> {
       ObjectNode patched = patcher.applyTo(current);
       SecretConversion.convertWritten(def, patched);
       checkResourceVersion(ObjectMetaDefaults.metadata(patched).path("resourceVersion").asText(""), current,
@@ -261,7 +270,8 @@ public final class ResourceHandler {
       admit(request, info.namespace(), patched, current);
       return UpdateManagers.record(def, fieldManager(), UpdateManagers.manager(request), current,
           store.writable(part, patched, current), part.subresource, store.clock().now());
-    }, admitted, request.auditAnnotations()).thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()).withWarnings(admitted.list()));
+    }, admitted, request.auditAnnotations()).thenApply(u -> answer(200, u).withWarnings(warnings.get())
+        .withWarnings(admitted.list()));
   }
 
   /**
@@ -289,9 +299,9 @@ public final class ResourceHandler {
       admit(request, info.namespace(), out, current);
       return current == null ? out : store.writable(part, out, current);
     };
-    return store.guaranteedUpdate(info.namespace(), info.name(), part, request.isDryRun(), request.user(), merge,
+    return store.updated(info.namespace(), info.name(), part, request.isDryRun(), request.user(), merge,
             admitted, request.auditAnnotations())
-        .thenApply(o -> ApiResponse.ok(o).withWarnings(warnings.get()).withWarnings(admitted.list()))
+        .thenApply(u -> answer(200, u).withWarnings(warnings.get()).withWarnings(admitted.list()))
         .exceptionallyCompose(e -> {
           Throwable cause = e instanceof java.util.concurrent.CompletionException ? e.getCause() : e;
           if (part != ResourceStore.Part.MAIN || !(cause instanceof StatusException se) || se.code() != 404) {

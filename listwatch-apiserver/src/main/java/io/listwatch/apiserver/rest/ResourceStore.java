@@ -175,19 +175,20 @@ public final class ResourceStore {
    */
   CompletableFuture<ObjectNode> create(String namespace, ObjectNode obj, boolean dryRun, UserInfo user,
       Warnings warnings, AuditAnnotations auditAnnotations) {
-    return created(namespace, obj, dryRun, user, warnings, auditAnnotations).thenApply(Created::object);
+    return created(namespace, obj, dryRun, user, warnings, auditAnnotations).thenApply(Written::object);
   }
 
   /**
-   * What a create wrote: the object, and (unless a dry run, or a custom resource) the same
-   * object as the watch cache will hold and serve it, handed to the cache at once
-   * ({@link Cacher#prime}) so that neither the cache nor the answer encodes it again.
+   * What a create or an update wrote: the object, and (unless a dry run, an update that changed
+   * nothing, or a custom resource) the same object as the watch cache will hold and serve it,
+   * handed to the cache at once ({@link Cacher#prime}) so that neither the cache nor the answer
+   * encodes it again.
    */
-  record Created(ObjectNode object, CachedObject cached) {
+  record Written(ObjectNode object, CachedObject cached) {
   }
 
   /** {@link #create(String, ObjectNode, boolean, UserInfo, Warnings, AuditAnnotations)}, with what the cache holds. */
-  CompletableFuture<Created> created(String namespace, ObjectNode obj, boolean dryRun, UserInfo user,
+  CompletableFuture<Written> created(String namespace, ObjectNode obj, boolean dryRun, UserInfo user,
       Warnings warnings, AuditAnnotations auditAnnotations) {
     return create(namespace, obj, dryRun, false, user, warnings, auditAnnotations, 0);
   }
@@ -195,7 +196,7 @@ public final class ResourceStore {
   /** What a restored object keeps of its own metadata (see {@link #restoreInternal}). */
   private static final java.util.List<String> RESTORED_IDENTITY = java.util.List.of("uid", "creationTimestamp", "generation");
 
-  private CompletableFuture<Created> create(String namespace, ObjectNode original, boolean dryRun, boolean restore,
+  private CompletableFuture<Written> create(String namespace, ObjectNode original, boolean dryRun, boolean restore,
       UserInfo user, Warnings warnings, AuditAnnotations auditAnnotations, int attempt) {
     ObjectNode obj = original.deepCopy();
     restStrategy.defaults(obj); // kube defaults as it decodes, before admission
@@ -217,7 +218,7 @@ public final class ResourceStore {
   }
 
   /** The rest of a create, after the mutating phase of admission changed {@code obj}. */
-  private CompletableFuture<Created> createAdmitted(String namespace, ObjectNode original, ObjectNode obj,
+  private CompletableFuture<Written> createAdmitted(String namespace, ObjectNode original, ObjectNode obj,
       boolean dryRun, boolean restore, UserInfo user, Warnings warnings, AuditAnnotations auditAnnotations,
       int attempt) {
     defaults.prepareForCreate(def, obj, namespace);
@@ -255,21 +256,21 @@ public final class ResourceStore {
     })).handle((kv, e) -> {
       if (e == null) {
         if (dryRun) {
-          return CompletableFuture.completedFuture(new Created(obj, null));
+          return CompletableFuture.completedFuture(new Written(obj, null));
         }
         stamp(obj, kv.modRevision());
         if (CustomResourceConversion.remote(def)) {
-          return readBack(storedForm.join(), kv.modRevision()).thenApply(stored -> new Created(stored, null));
+          return readBack(storedForm.join(), kv.modRevision()).thenApply(stored -> new Written(stored, null));
         }
         CachedObject cached = cacher == null ? null : cacher.prime(kv.key(), kv.modRevision(), obj).orElse(null);
-        return CompletableFuture.completedFuture(new Created(obj, cached));
+        return CompletableFuture.completedFuture(new Written(obj, cached));
       }
       RuntimeException status = StorageErrors.toStatus(e, def, name);
       if (generated && attempt < MAX_ATTEMPTS && status instanceof StatusException se && se.code() == 409) {
         // a generated name collided: try another
         return create(namespace, original, dryRun, restore, user, warnings, auditAnnotations, attempt + 1);
       }
-      return CompletableFuture.<Created>failedFuture(status);
+      return CompletableFuture.<Written>failedFuture(status);
     }).thenCompose(f -> f);
   }
 
@@ -342,7 +343,7 @@ public final class ResourceStore {
   CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, Part part, boolean dryRun,
       UserInfo user, UnaryOperator<ObjectNode> change) {
     return guaranteedUpdate(namespace, name, part, dryRun, user, change, new Warnings(),
-        new AuditAnnotations(), 0);
+        new AuditAnnotations(), 0).thenApply(Written::object);
   }
 
   /**
@@ -352,10 +353,19 @@ public final class ResourceStore {
    */
   CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, Part part, boolean dryRun,
       UserInfo user, UnaryOperator<ObjectNode> change, Warnings warnings, AuditAnnotations auditAnnotations) {
+    return updated(namespace, name, part, dryRun, user, change, warnings, auditAnnotations).thenApply(Written::object);
+  }
+
+  /**
+   * {@link #guaranteedUpdate(String, String, Part, boolean, UserInfo, UnaryOperator, Warnings, AuditAnnotations)},
+   * with what the cache holds.
+   */
+  CompletableFuture<Written> updated(String namespace, String name, Part part, boolean dryRun, UserInfo user,
+      UnaryOperator<ObjectNode> change, Warnings warnings, AuditAnnotations auditAnnotations) {
     return guaranteedUpdate(namespace, name, part, dryRun, user, change, warnings, auditAnnotations, 0);
   }
 
-  private CompletableFuture<ObjectNode> guaranteedUpdate(String namespace, String name, Part part,
+  private CompletableFuture<Written> guaranteedUpdate(String namespace, String name, Part part,
       boolean dryRun, UserInfo user, UnaryOperator<ObjectNode> change, Warnings warnings,
       AuditAnnotations auditAnnotations, int attempt) {
     String key = def.storageKey(namespace, name);
@@ -378,12 +388,12 @@ public final class ResourceStore {
         return guaranteedUpdate(namespace, name, part, dryRun, user, change, warnings, auditAnnotations,
             attempt + 1);
       }
-      return CompletableFuture.<ObjectNode>failedFuture(StorageErrors.toStatus(e, def, name));
+      return CompletableFuture.<Written>failedFuture(StorageErrors.toStatus(e, def, name));
     }).thenCompose(f -> f);
   }
 
   /** The rest of an update, after the mutating phase of admission changed {@code changed}. */
-  private CompletableFuture<ObjectNode> updateAdmitted(KeyValue kv, String key, String namespace, String name,
+  private CompletableFuture<Written> updateAdmitted(KeyValue kv, String key, String namespace, String name,
       Part part, boolean dryRun, UserInfo user, ObjectNode changed, ObjectNode current, Warnings warnings,
       AuditAnnotations auditAnnotations) {
     com.fasterxml.jackson.databind.JsonNode newStatus = changed.get("status");
@@ -430,7 +440,7 @@ public final class ResourceStore {
     boolean unchanged = updated.equals(current) || onlyManagedFieldTimesDiffer(updated, current);
     currentMeta.set("resourceVersion", stamped);
     if (unchanged) {
-      return CompletableFuture.completedFuture(current);
+      return CompletableFuture.completedFuture(new Written(current, null));
     }
     // checked readable for a dry run too, before anything is allocated
     CompletableFuture<byte[]> storedForm = storedBytesAsync(updated);
@@ -440,14 +450,15 @@ public final class ResourceStore {
     return storedForm.thenCompose(checked -> hooks.beginUpdate(updated, current, dryRun)).thenCompose(finish -> finishing(finish, () -> {
       byte[] bytes = hooks == StoreHooks.NONE ? storedForm.join() : storedBytes(updated); // with what the hook filled in
       return admission.validate(prepared).thenCompose(admitted -> dryRun
-          ? CompletableFuture.completedFuture(stamp(updated, kv.modRevision()))
+          ? CompletableFuture.completedFuture(new Written(stamp(updated, kv.modRevision()), null))
           : storage.update(key, bytes, kv.modRevision()).thenCompose(stored -> {
             stamp(updated, stored.modRevision());
-            if (cacher != null) {
-              cacher.prime(key, stored.modRevision(), updated); // its event need not decode it again
+            if (CustomResourceConversion.remote(def)) {
+              return readBack(bytes, stored.modRevision()).thenApply(back -> new Written(back, null));
             }
-            return CustomResourceConversion.remote(def) ? readBack(bytes, stored.modRevision())
-                : CompletableFuture.completedFuture(updated);
+            // its event need not decode it again, nor the answer encode it
+            CachedObject cached = cacher == null ? null : cacher.prime(key, stored.modRevision(), updated).orElse(null);
+            return CompletableFuture.completedFuture(new Written(updated, cached));
           }));
     })).thenCompose(result -> {
       if (dryRun || !Deletion.readyToRemove(restStrategy, updated)) {
@@ -455,9 +466,9 @@ public final class ResourceStore {
       }
       // the last finalizer of an object being deleted (with no grace left) is gone: the deletion completes.
       // A concurrent writer that got in between completes it itself, so its conflict is fine.
-      long revision = Long.parseLong(ObjectMetaDefaults.metadata(result).path("resourceVersion").asText());
+      long revision = Long.parseLong(ObjectMetaDefaults.metadata(result.object()).path("resourceVersion").asText());
       return storage.delete(key, revision).handle((d, e) -> e == null
-          ? this.hooks.afterDelete(result).thenApply(released -> result)
+          ? this.hooks.afterDelete(result.object()).thenApply(released -> result)
           : CompletableFuture.completedFuture(result)).thenCompose(f -> f);
     });
   }
@@ -646,7 +657,7 @@ public final class ResourceStore {
   public CompletableFuture<ObjectNode> updateStatusInternal(String namespace, String name,
       UnaryOperator<ObjectNode> change) {
     return guaranteedUpdate(namespace, name, Part.STATUS, false, AdmissionAttributes.SERVER, change, new Warnings(),
-        new AuditAnnotations(), 0);
+        new AuditAnnotations(), 0).thenApply(Written::object);
   }
 
   /** Creates a cluster-scoped object on behalf of the server itself (startup). */
@@ -668,7 +679,7 @@ public final class ResourceStore {
    */
   public CompletableFuture<ObjectNode> restoreInternal(String namespace, ObjectNode obj) {
     return create(namespace, obj, false, true, AdmissionAttributes.SERVER, new Warnings(),
-        new AuditAnnotations(), 0).thenApply(Created::object);
+        new AuditAnnotations(), 0).thenApply(Written::object);
   }
 
   /**
@@ -677,13 +688,13 @@ public final class ResourceStore {
    */
   public CompletableFuture<ObjectNode> updateInternal(String namespace, String name, UnaryOperator<ObjectNode> change) {
     return guaranteedUpdate(namespace, name, Part.MAIN, false, AdmissionAttributes.SERVER, change, new Warnings(),
-        new AuditAnnotations(), 0);
+        new AuditAnnotations(), 0).thenApply(Written::object);
   }
 
   /** A namespace's {@code /finalize} by the server itself: only {@code spec.finalizers} changes. */
   public CompletableFuture<ObjectNode> finalizeInternal(String name, UnaryOperator<ObjectNode> change) {
     return guaranteedUpdate("", name, Part.FINALIZE, false, AdmissionAttributes.SERVER, change, new Warnings(),
-        new AuditAnnotations(), 0);
+        new AuditAnnotations(), 0).thenApply(Written::object);
   }
 
   /** The object straight from storage (for admission checks that cannot wait for the cache). */
