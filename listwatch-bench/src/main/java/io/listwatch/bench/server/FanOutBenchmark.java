@@ -191,6 +191,12 @@ public final class FanOutBenchmark extends BenchmarkCommand {
           + "server's (default: ${DEFAULT-VALUE}).")
   private int ceilingSendBuffer;
 
+  @Option(names = "--profile",
+      description = "Record each server JVM with JFR (CPU-time, execution and native samples every "
+          + FanOutProfile.PERIOD_MS + " ms, 100 allocation samples/s) and report where its time went in each "
+          + "measured window, by kind of work, thread and method, and its allocation by site (default: off).")
+  private boolean profile;
+
   @Mixin
   private ReportOutput output;
 
@@ -200,6 +206,8 @@ public final class FanOutBenchmark extends BenchmarkCommand {
   private final List<Row> rows = new ArrayList<>();
   private ResultTable points;
   private ResultTable checks;
+  /** The profile tables ({@code --profile}); null without. */
+  private FanOutProfile profiles;
 
   /** Whether the tables have a topology column: another topology than the default one was asked. */
   private boolean showTopology;
@@ -245,6 +253,7 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     checks = report.table(new ResultTable("Per-watcher check: every watch must receive every write the server "
         + "acknowledged once, in resourceVersion order, with no gap (all watches of a point start at the "
         + "resourceVersion read before its first write)", checkColumns()));
+    profiles = profile ? new FanOutProfile(report, leadColumns()) : null;
     AtomicReference<FanOutTopology.Servers> running = new AtomicReference<>();
     ShutdownCleanup cleanup = new ShutdownCleanup("server-fanout-cleanup", () -> {
       FanOutTopology.Servers s = running.get();
@@ -289,7 +298,7 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     jvm.addAll(serverJvmOptions);
     report.progress("%s: starting the %s (%s)", run.label(), run.topology().processes(), dir);
     CpuMonitor cpu = CpuMonitor.now();
-    FanOutTopology.Servers servers = new FanOutTopology.Servers(run.topology(), dir);
+    FanOutTopology.Servers servers = new FanOutTopology.Servers(run.topology(), dir, profile);
     running.set(servers);
     try (servers) {
       servers.start(run.transport(), run.provider(), jvm);
@@ -334,6 +343,29 @@ public final class FanOutBenchmark extends BenchmarkCommand {
       }
     } finally {
       running.set(null);
+    }
+    if (profiles != null) {
+      profile(run, servers.recordings());
+    }
+  }
+
+  /** The profile of {@code run}'s points from its servers' recordings, written when they stopped. */
+  private void profile(ServerRun run, List<Path> recordings) {
+    List<FanOutProfile.Point> mine = new ArrayList<>();
+    List<Row> seen = new ArrayList<>();
+    for (Row row : rows) {
+      if (row.run().equals(run)) {
+        FanOutPoint.Result r = row.r();
+        long runOfPoint = 1 + seen.stream().filter(x -> x.r().watchers() == r.watchers() && x.r().rate() == r.rate())
+            .count();
+        seen.add(row);
+        mine.add(new FanOutProfile.Point(lead(run), FanOutFigures.key(figureName(run), r), runOfPoint, r));
+      }
+    }
+    try {
+      profiles.add(recordings, mine);
+    } catch (java.io.IOException | RuntimeException e) {
+      report.note(run.label() + ": no profile, reading " + recordings + " failed: " + e);
     }
   }
 
@@ -616,6 +648,9 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     }
     report.parameters.put("time", warmupSeconds + " s warm-up + " + seconds + " s measured per point, after a "
         + jitWarmupSeconds + " s unrecorded point per server");
+    if (profile) {
+      report.parameters.put("profile", FanOutProfile.description());
+    }
     report.parameters.put("bench JVM", String.join(" ",
         java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()));
   }

@@ -5,6 +5,7 @@ import io.listwatch.bench.GcLog;
 import io.listwatch.bench.Report;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -48,13 +49,13 @@ final class FanOutPoint {
       InetSocketAddress writeAddress, SSLSocketFactory writeTls, TlsClient tls, int streamsPerConnection, int pods) {
   }
 
-  /** The result of one point. */
+  /** The result of one point; {@code measuredFrom} and {@code measuredUntil}: its measured window on the wall clock. */
   record Result(int watchers, int rate, int writers, double writesPerSecond, long errors, String firstError,
       long writeP50, long writeP99, long writeP999, long writeMax, long pacerLateP99, double deliveriesPerSecond,
       long p50, long p99, long p999, long max, double serverCpuPercent, double serverCpuNanosPerWrite, double serverCpuNanosPerDelivery,
       double etcdCpuPercent, double haproxyCpuPercent, double clientCpuPercent, double othersCpuPercent,
       GcLog.Pauses pauses, long delivered, long expected, long caughtUpNanos, int lost, String firstLoss,
-      long unparsed, DeliveryCheck.Result check) {
+      long unparsed, DeliveryCheck.Result check, Instant measuredFrom, Instant measuredUntil) {
 
     long missing() {
       return Math.max(0, expected - delivered);
@@ -133,7 +134,7 @@ final class FanOutPoint {
           events == 0 ? 0 : serverNanos / (double) events,
           100.0 * etcdTicks * NANOS_PER_TICK / wall, 100.0 * haproxyTicks * NANOS_PER_TICK / wall,
           100.0 * (end.processCpuNanos() - start.processCpuNanos()) / wall, others, t.servers().pauses(gc0, gc1),
-          delivered, expected, caughtUp, lost, firstLoss, tally.unparsed(), check);
+          delivered, expected, caughtUp, lost, firstLoss, tally.unparsed(), check, start.wall(), end.wall());
     }
   }
 
@@ -143,7 +144,7 @@ final class FanOutPoint {
    * (0 for those not running), the machine's CPU, and when they were read.
    */
   private record Counters(long events, long processCpuNanos, long serverTicks, long etcdTicks, long haproxyTicks,
-      CpuMonitor machine, long nanos) {
+      CpuMonitor machine, long nanos, Instant wall) {
 
     static Counters read(WatchTally tally, FanOutTopology.Servers servers) {
       long events = tally.events();
@@ -152,7 +153,8 @@ final class FanOutPoint {
       long etcdTicks = servers.etcdTicks();
       long haproxyTicks = servers.haproxyTicks();
       CpuMonitor machine = CpuMonitor.now();
-      return new Counters(events, processCpuNanos, serverTicks, etcdTicks, haproxyTicks, machine, System.nanoTime());
+      return new Counters(events, processCpuNanos, serverTicks, etcdTicks, haproxyTicks, machine, System.nanoTime(),
+          Instant.now());
     }
   }
 

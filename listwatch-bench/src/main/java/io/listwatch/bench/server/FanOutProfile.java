@@ -1,0 +1,138 @@
+package io.listwatch.bench.server;
+
+import io.listwatch.bench.Format;
+import io.listwatch.bench.JfrProfile;
+import io.listwatch.bench.Report;
+import io.listwatch.bench.ResultTable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code bench server-fanout --profile}: where each server JVM spent its CPU in each measured
+ * window, from a JFR recording of the server ({@link JfrProfile}), as two tables of the suite's
+ * report (samples by kind of work, thread and self method; allocation by site) and figures
+ * {@code fanout.<server side>.w<watchers>.r<writes/s or Max>.profile.<kind>Pct.run<i>} (the kind
+ * in lower camel case, e.g. {@code watchDelivery}), plus {@code profile.samples.run<i>}.
+ *
+ * <p>The kinds, first match on the stack wins: socket system calls (the native read, write and
+ * epoll calls, and the JDK's socket channel code), TLS (the JDK's and Netty's TLS, OpenSSL
+ * through netty-tcnative), HTTP/2 framing (Netty's HTTP/2 codec), watch delivery (a watcher's
+ * queue and send, the watch sinks that frame events for each transport), watch cache dispatch
+ * (the rest of the cacher: the watch cache, event history, encoding each event once), storage
+ * (the store, RocksDB's Java side), the write request (the REST handlers, admission,
+ * validation, strategies, patch and managed fields, JSON, filters, authn/authz, audit), Netty
+ * (the rest of the pipeline and event loop: HTTP/1.1 codec, buffers, tasks), else other.
+ *
+ * <p>Confined to the thread that runs the command.
+ */
+final class FanOutProfile {
+
+  /** The sampling period of execution, native and CPU-time samples, in ms. */
+  static final int PERIOD_MS = 10;
+
+  static final List<JfrProfile.Kind> KINDS = List.of(
+      JfrProfile.Kind.of("socket system calls", "io.netty.channel.unix.FileDescriptor",
+          "io.netty.channel.unix.Socket", "io.netty.channel.epoll.LinuxSocket", "io.netty.channel.epoll.Native",
+          "sun.nio.ch.SocketDispatcher", "sun.nio.ch.IOUtil", "sun.nio.ch.FileDispatcherImpl", "sun.nio.ch.EPoll",
+          "sun.nio.ch.Net", "sun.nio.ch.SocketChannelImpl#write", "sun.nio.ch.SocketChannelImpl#read",
+          "sun.nio.ch.NioSocketImpl#implWrite", "sun.nio.ch.NioSocketImpl#implRead"),
+      JfrProfile.Kind.of("TLS", "sun.security.ssl", "javax.net.ssl", "io.netty.handler.ssl",
+          "io.netty.internal.tcnative", "com.sun.crypto.provider", "sun.security.provider"),
+      JfrProfile.Kind.of("HTTP/2 framing", "io.netty.handler.codec.http2"),
+      JfrProfile.Kind.of("watch delivery", "io.listwatch.apiserver.cacher.CacheWatcher",
+          "io.listwatch.apiserver.cacher.WatchSink", "io.listwatch.server.http.ChunkedWatchSink",
+          "io.listwatch.server.http.WebSocketWatchSink", "io.listwatch.server.http.TableWatchSink",
+          "io.listwatch.server.http.WriteBackpressure"),
+      JfrProfile.Kind.of("watch cache dispatch", "io.listwatch.apiserver.cacher"),
+      JfrProfile.Kind.of("storage", "io.listwatch.storage", "org.rocksdb"),
+      JfrProfile.Kind.of("write request", "io.listwatch.apiserver", "io.listwatch.api", "io.listwatch.server",
+          "com.fasterxml.jackson"),
+      JfrProfile.Kind.of("Netty", "io.netty"));
+
+  private final Report report;
+  private final List<String> leadColumns;
+  private ResultTable cpu;
+  private ResultTable allocation;
+
+  /** Profiles into {@code report}'s tables, whose rows start with {@code leadColumns}. */
+  FanOutProfile(Report report, List<String> leadColumns) {
+    this.report = report;
+    this.leadColumns = leadColumns;
+  }
+
+  /** The JVM options that record a server into {@code file}. */
+  static List<String> jvmOptions(Path file) {
+    return List.of(JfrProfile.jvmOption(file, PERIOD_MS, true), JfrProfile.STACK_DEPTH);
+  }
+
+  /** What the recording holds, for the report's parameters. */
+  static String description() {
+    return "each server JVM recorded by JFR (" + jvmOptions(Path.of("server.jfr")).get(0).replaceAll(
+        ",filename=.*", "") + " " + JfrProfile.STACK_DEPTH + "), dumped into server.jfr when it exits; samples "
+        + "counted in each point's measured window";
+  }
+
+  /** One measured point of a server side: its lead cells, its figure key's start, its run (from 1), its result. */
+  record Point(List<Object> lead, String figureKey, long run, FanOutPoint.Result result) {
+  }
+
+  /** Adds the rows and figures of {@code points}, all measured on the servers recorded into {@code recordings}. */
+  void add(List<Path> recordings, List<Point> points) throws IOException {
+    if (points.isEmpty()) {
+      return;
+    }
+    List<JfrProfile.Counts> counts = JfrProfile.count(recordings, KINDS, points.stream()
+        .map(p -> new JfrProfile.Window(p.result().measuredFrom(), p.result().measuredUntil())).toList());
+    tables();
+    for (int i = 0; i < points.size(); i++) {
+      Point p = points.get(i);
+      JfrProfile.Counts c = counts.get(i);
+      FanOutPoint.Result r = p.result();
+      List<Object> cells = new ArrayList<>(p.lead());
+      cells.addAll(List.of(r.watchers(), r.rate() == 0 ? "max" : Format.count(r.rate()), p.run(),
+          Format.count(c.samples())));
+      String key = p.figureKey() + ".profile.";
+      String suffix = ".run" + p.run();
+      for (String kind : c.byKind().keySet()) {
+        cells.add(String.format(Locale.ROOT, "%.0f%%", c.percent(kind)));
+        report.figure(key + FanOutFigures.lowerCamel(kind.toLowerCase(Locale.ROOT)) + "Pct" + suffix, c.percent(kind));
+      }
+      report.figure(key + "samples" + suffix, c.samples());
+      cells.add(JfrProfile.Counts.shares(c.topThreads(3), c.samples()));
+      cells.add(JfrProfile.Counts.shares(c.topSelf(3), c.samples()));
+      cpu.row(cells.toArray());
+
+      List<Object> alloc = new ArrayList<>(p.lead());
+      double seconds = java.time.Duration.between(r.measuredFrom(), r.measuredUntil()).toNanos() / 1e9;
+      alloc.addAll(List.of(r.watchers(), r.rate() == 0 ? "max" : Format.count(r.rate()), p.run(),
+          String.format(Locale.ROOT, "%.0f", c.allocatedBytes() / seconds / (1 << 20)),
+          JfrProfile.Counts.shares(c.topAllocationSites(5), c.allocatedBytes())));
+      allocation.row(alloc.toArray());
+      report.figure(key + "allocatedMiBPerSecond" + suffix, c.allocatedBytes() / seconds / (1 << 20));
+    }
+  }
+
+  private void tables() {
+    if (cpu != null) {
+      return;
+    }
+    List<String> c = new ArrayList<>(leadColumns);
+    c.addAll(List.of("watchers", "writes/s asked", "run", "samples"));
+    KINDS.forEach(k -> c.add(k.name()));
+    c.addAll(List.of(JfrProfile.OTHER, "top threads", "top self methods"));
+    cpu = report.table(new ResultTable("Where the server's time goes (JFR, --profile): the server JVM's samples in "
+        + "each measured window (CPU-time samples, one per " + PERIOD_MS + " ms of a thread's CPU, Java and native "
+        + "code, when the JDK has them; else execution samples and native samples of threads not waiting, every "
+        + PERIOD_MS + " ms), by kind of work (the first kind whose code is on the stack: " + String.join(" > ",
+        KINDS.stream().map(JfrProfile.Kind::name).toList()) + "), by thread (digits as N) and by self method; JIT and "
+        + "GC threads are not sampled", c.toArray(String[]::new)));
+    List<String> a = new ArrayList<>(leadColumns);
+    a.addAll(List.of("watchers", "writes/s asked", "run", "MiB/s allocated", "top allocation sites"));
+    allocation = report.table(new ResultTable("Server allocation by site (JFR jdk.ObjectAllocationSample, 100 "
+        + "samples/s, each weighted by the bytes it stands for; the site is the allocating method)",
+        a.toArray(String[]::new)));
+  }
+}
