@@ -2,20 +2,26 @@ package io.listwatch.bench.server;
 
 import io.listwatch.bench.Format;
 import io.listwatch.bench.JfrProfile;
+import io.listwatch.bench.JvmThreadCpu;
 import io.listwatch.bench.Report;
 import io.listwatch.bench.ResultTable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code bench server-fanout --profile}: where each server JVM spent its CPU in each measured
  * window, from a JFR recording of the server ({@link JfrProfile}), as two tables of the suite's
  * report (samples by kind of work, thread and self method; allocation by site) and figures
  * {@code fanout.<server side>.w<watchers>.r<writes/s or Max>.profile.<kind>Pct.run<i>} (the kind
- * in lower camel case, e.g. {@code watchDelivery}), plus {@code profile.samples.run<i>}.
+ * in lower camel case, e.g. {@code watchDelivery}), {@code profile.samples.run<i>},
+ * {@code profile.allocatedMiBPerSecond.run<i>}, and the servers' CPU by thread group from /proc
+ * (which sees the JIT, GC and native threads JFR does not sample), in percent of one core:
+ * {@code profile.cpu.<group>Pct.run<i>}, e.g. {@code profile.cpu.eventLoopsPct.run1}.
  *
  * <p>The kinds, first match on the stack wins: socket system calls (the native read, write and
  * epoll calls, and the JDK's socket channel code), TLS (the JDK's and Netty's TLS, OpenSSL
@@ -32,6 +38,8 @@ final class FanOutProfile {
 
   /** The sampling period of execution, native and CPU-time samples, in ms. */
   static final int PERIOD_MS = 10;
+  /** A clock tick of /proc's CPU times (USER_HZ is 100 on Linux). */
+  private static final double TICK_SECONDS = 0.01;
 
   static final List<JfrProfile.Kind> KINDS = List.of(
       JfrProfile.Kind.of("socket system calls", "io.netty.channel.unix.FileDescriptor",
@@ -51,6 +59,24 @@ final class FanOutProfile {
       JfrProfile.Kind.of("write request", "io.listwatch.apiserver", "io.listwatch.api", "io.listwatch.server",
           "com.fasterxml.jackson"),
       JfrProfile.Kind.of("Netty", "io.netty"));
+
+  /**
+   * The groups of the servers' threads whose CPU the tables show (from /proc, which also counts
+   * the threads JFR does not sample): a group and the prefixes of its threads' names ({@code comm},
+   * 15 characters).
+   */
+  private static final Map<String, List<String>> THREAD_GROUPS = threadGroups();
+
+  private static Map<String, List<String>> threadGroups() {
+    Map<String, List<String>> g = new LinkedHashMap<>();
+    g.put("event loops", List.of("multiThreadIoEv", "epollEventLoop", "nioEventLoopGr"));
+    g.put("virtual threads", List.of("ForkJoinPool-"));
+    g.put("storage", List.of("listwatch-stora", "rocksdb:"));
+    g.put("GC", List.of());
+    g.put("JIT", List.of("C1 CompilerThre", "C2 CompilerThre"));
+    g.put("JFR", List.of("JFR "));
+    return g;
+  }
 
   private final Report report;
   private final List<String> leadColumns;
@@ -101,6 +127,7 @@ final class FanOutProfile {
         report.figure(key + FanOutFigures.lowerCamel(kind.toLowerCase(Locale.ROOT)) + "Pct" + suffix, c.percent(kind));
       }
       report.figure(key + "samples" + suffix, c.samples());
+      cells.add(threadCpu(r, key, suffix));
       cells.add(JfrProfile.Counts.shares(c.topThreads(3), c.samples()));
       cells.add(JfrProfile.Counts.shares(c.topSelf(3), c.samples()));
       cpu.row(cells.toArray());
@@ -115,6 +142,37 @@ final class FanOutProfile {
     }
   }
 
+  /**
+   * The servers' CPU in point {@code r}'s window by thread group, in percent of one core, as a
+   * cell, each group's also a figure {@code <key>cpu.<group>Pct<suffix>}.
+   */
+  private String threadCpu(FanOutPoint.Result r, String key, String suffix) {
+    Map<String, Long> ticks = new LinkedHashMap<>();
+    THREAD_GROUPS.keySet().forEach(g -> ticks.put(g, 0L));
+    ticks.put(JfrProfile.OTHER, 0L);
+    r.serverThreadTicks().forEach((name, n) -> ticks.merge(group(name), n, Long::sum));
+    double seconds = java.time.Duration.between(r.measuredFrom(), r.measuredUntil()).toNanos() / 1e9;
+    List<String> cells = new ArrayList<>();
+    ticks.forEach((g, n) -> {
+      double pct = n * TICK_SECONDS / seconds * 100;
+      report.figure(key + "cpu." + FanOutFigures.lowerCamel(g.toLowerCase(Locale.ROOT)) + "Pct" + suffix, pct);
+      cells.add(String.format(Locale.ROOT, "%s %.0f%%", g, pct));
+    });
+    return String.join(", ", cells);
+  }
+
+  private static String group(String thread) {
+    if (JvmThreadCpu.isGc(thread)) {
+      return "GC";
+    }
+    for (Map.Entry<String, List<String>> g : THREAD_GROUPS.entrySet()) {
+      if (g.getValue().stream().anyMatch(thread::startsWith)) {
+        return g.getKey();
+      }
+    }
+    return JfrProfile.OTHER;
+  }
+
   private void tables() {
     if (cpu != null) {
       return;
@@ -122,13 +180,15 @@ final class FanOutProfile {
     List<String> c = new ArrayList<>(leadColumns);
     c.addAll(List.of("watchers", "writes/s asked", "run", "samples"));
     KINDS.forEach(k -> c.add(k.name()));
-    c.addAll(List.of(JfrProfile.OTHER, "top threads", "top self methods"));
+    c.addAll(List.of(JfrProfile.OTHER, "server CPU by thread group (/proc)", "top threads", "top self methods"));
     cpu = report.table(new ResultTable("Where the server's time goes (JFR, --profile): the server JVM's samples in "
         + "each measured window (CPU-time samples, one per " + PERIOD_MS + " ms of a thread's CPU, Java and native "
         + "code, when the JDK has them; else execution samples and native samples of threads not waiting, every "
         + PERIOD_MS + " ms), by kind of work (the first kind whose code is on the stack: " + String.join(" > ",
         KINDS.stream().map(JfrProfile.Kind::name).toList()) + "), by thread (digits as N) and by self method; JIT and "
-        + "GC threads are not sampled", c.toArray(String[]::new)));
+        + "GC threads are not sampled, so the servers' CPU by thread group (percent of one core, from /proc, every "
+        + "thread: " + String.join(", ", THREAD_GROUPS.keySet()) + ", other; virtual threads run on the "
+        + "ForkJoinPool carriers) shows theirs", c.toArray(String[]::new)));
     List<String> a = new ArrayList<>(leadColumns);
     a.addAll(List.of("watchers", "writes/s asked", "run", "MiB/s allocated", "top allocation sites"));
     allocation = report.table(new ResultTable("Server allocation by site (JFR jdk.ObjectAllocationSample, 100 "

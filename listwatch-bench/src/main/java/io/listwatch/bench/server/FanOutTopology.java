@@ -2,6 +2,7 @@ package io.listwatch.bench.server;
 
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.GcLog;
+import io.listwatch.bench.JvmThreadCpu;
 import io.listwatch.bench.ServerJvm;
 import io.listwatch.server.testing.Haproxy;
 import io.listwatch.storage.etcd.testing.EtcdServer;
@@ -10,7 +11,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -187,6 +190,13 @@ enum FanOutTopology {
     /** The API server JVMs' CPU so far, together, in clock ticks. */
     long serverTicks() {
       return jvms.stream().mapToLong(ServerJvm::cpuTicks).sum();
+    }
+
+    /** The API server JVMs' CPU so far by thread name ({@link JvmThreadCpu#byThreadName}), in clock ticks. */
+    Map<String, Long> serverThreadTicks() {
+      Map<String, Long> ticks = new HashMap<>();
+      jvms.forEach(s -> JvmThreadCpu.byThreadName(s.pid()).forEach((name, n) -> ticks.merge(name, n, Long::sum)));
+      return ticks;
     }
 
     /** etcd's CPU so far in clock ticks; 0 without etcd. */
