@@ -24,8 +24,10 @@ import java.util.Map;
  * {@code profile.cpu.<group>Pct.run<i>}, e.g. {@code profile.cpu.eventLoopsPct.run1}.
  *
  * <p>The kinds, first match on the stack wins: socket system calls (the native read, write and
- * epoll calls, and the JDK's socket channel code), TLS (the JDK's and Netty's TLS, OpenSSL
- * through netty-tcnative), HTTP/2 framing (Netty's HTTP/2 codec), watch delivery (a watcher's
+ * epoll calls, and the JDK's socket channel code), TLS (the engines' encryption and decryption:
+ * the JDK's, OpenSSL through netty-tcnative, and SslHandler's wrap; not SslHandler as a whole,
+ * whose unwrap calls the rest of the pipeline), HTTP/2 framing (Netty's HTTP/2 codec and what it
+ * calls: on the watch connections that is the watches' framing), watch delivery (a watcher's
  * queue and send, the watch sinks that frame events for each transport), watch cache dispatch
  * (the rest of the cacher: the watch cache, event history, encoding each event once), storage
  * (the store, RocksDB's Java side), the write request (the REST handlers, admission,
@@ -47,8 +49,11 @@ final class FanOutProfile {
           "sun.nio.ch.SocketDispatcher", "sun.nio.ch.IOUtil", "sun.nio.ch.FileDispatcherImpl", "sun.nio.ch.EPoll",
           "sun.nio.ch.Net", "sun.nio.ch.SocketChannelImpl#write", "sun.nio.ch.SocketChannelImpl#read",
           "sun.nio.ch.NioSocketImpl#implWrite", "sun.nio.ch.NioSocketImpl#implRead"),
-      JfrProfile.Kind.of("TLS", "sun.security.ssl", "javax.net.ssl", "io.netty.handler.ssl",
-          "io.netty.internal.tcnative", "com.sun.crypto.provider", "sun.security.provider"),
+      // not SslHandler as a whole: its unwrap calls the rest of the pipeline, the whole request
+      JfrProfile.Kind.of("TLS", "sun.security.ssl", "javax.net.ssl", "com.sun.crypto.provider", "sun.security.provider",
+          "io.netty.internal.tcnative", "io.netty.handler.ssl.ReferenceCountedOpenSslEngine",
+          "io.netty.handler.ssl.OpenSsl", "io.netty.handler.ssl.JdkSslEngine", "io.netty.handler.ssl.SslHandler#wrap",
+          "io.netty.handler.ssl.SslHandler#wrapNonAppData", "io.netty.handler.ssl.SslHandler$SslEngineType"),
       JfrProfile.Kind.of("HTTP/2 framing", "io.netty.handler.codec.http2"),
       JfrProfile.Kind.of("watch delivery", "io.listwatch.apiserver.cacher.CacheWatcher",
           "io.listwatch.apiserver.cacher.WatchSink", "io.listwatch.server.http.ChunkedWatchSink",
