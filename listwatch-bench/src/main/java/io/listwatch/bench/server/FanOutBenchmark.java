@@ -64,6 +64,10 @@ import picocli.CommandLine.Option;
  * ({@code etcd2Haproxy}), and {@code i} counts the runs of that point from 1 (each repeat runs
  * every point, the max-throughput point last); e.g. {@code fanout.http1.w100.r1000.p99Ms.run2}.
  *
+ * <p>With {@code --profile} each server JVM is recorded by JFR and {@link FanOutProfile} adds
+ * where its time went in each measured window: by kind of work, thread and method, its CPU by
+ * thread group from /proc, and its allocation by site, with figures of their own.
+ *
  * <p>Confined to the thread that runs the command.
  */
 @Command(
