@@ -62,17 +62,37 @@ public final class JfrProfile {
       return new Kind(name, List.of(code));
     }
 
-    boolean matches(RecordedMethod m) {
-      String type = m.getType().getName();
+    boolean matches(Frame f) {
       for (String c : code) {
         int hash = c.indexOf('#');
-        if (hash < 0 ? type.startsWith(c) : type.startsWith(c.substring(0, hash))
-            && m.getName().equals(c.substring(hash + 1))) {
+        if (hash < 0 ? f.type().startsWith(c) : f.type().startsWith(c.substring(0, hash))
+            && f.method().equals(c.substring(hash + 1))) {
           return true;
         }
       }
       return false;
     }
+  }
+
+  /** A frame of a stack: the method's type (full name) and its name. */
+  public record Frame(String type, String method) {
+  }
+
+  /**
+   * The kind of work of a stack ({@code frames}, any order): the first of {@code kinds} whose
+   * code is in one of its frames, else {@link #OTHER}.
+   */
+  public static String kindOf(List<Kind> kinds, List<Frame> frames) {
+    int best = kinds.size();
+    for (Frame f : frames) {
+      for (int k = 0; k < best; k++) {
+        if (kinds.get(k).matches(f)) {
+          best = k;
+          break;
+        }
+      }
+    }
+    return best == kinds.size() ? OTHER : kinds.get(best).name();
   }
 
   /** A time window, {@code from} to {@code until}, of the recording. */
@@ -193,19 +213,13 @@ public final class JfrProfile {
     }
 
     private String kind(List<RecordedFrame> frames) {
-      int best = kinds.size();
+      List<Frame> stack = new ArrayList<>(frames.size());
       for (RecordedFrame f : frames) {
-        if (f.getMethod() == null) {
-          continue;
-        }
-        for (int k = 0; k < best; k++) {
-          if (kinds.get(k).matches(f.getMethod())) {
-            best = k;
-            break;
-          }
+        if (f.getMethod() != null) {
+          stack.add(new Frame(f.getMethod().getType().getName(), f.getMethod().getName()));
         }
       }
-      return best == kinds.size() ? OTHER : kinds.get(best).name();
+      return kindOf(kinds, stack);
     }
 
     private static String threadName(RecordedEvent e) {
