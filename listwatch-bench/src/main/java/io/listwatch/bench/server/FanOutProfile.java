@@ -30,8 +30,10 @@ import java.util.Map;
  * calls: on the watch connections that is the watches' framing), watch delivery (a watcher's
  * queue and send, the watch sinks that frame events for each transport), watch cache dispatch
  * (the rest of the cacher: the watch cache, event history, encoding each event once), storage
- * (the store, RocksDB's Java side), the write request (the REST handlers, admission,
- * validation, strategies, patch and managed fields, JSON, filters, authn/authz, audit), Netty
+ * (the store, RocksDB's Java side), the write request in three: its managed fields
+ * ({@code io.listwatch.api.apply}), its validation (the strategies, validation, the OpenAPI field
+ * checks) and the rest of it (the REST handlers, admission, the merge patch, JSON, filters,
+ * authn/authz, audit), Netty
  * (the rest of the pipeline and event loop: HTTP/1.1 codec, buffers, tasks), else other.
  *
  * <p>Confined to the thread that runs the command.
@@ -61,7 +63,10 @@ final class FanOutProfile {
           "io.listwatch.server.http.WriteBackpressure"),
       JfrProfile.Kind.of("watch cache dispatch", "io.listwatch.apiserver.cacher"),
       JfrProfile.Kind.of("storage", "io.listwatch.storage", "org.rocksdb"),
-      JfrProfile.Kind.of("write request", "io.listwatch.apiserver", "io.listwatch.api", "io.listwatch.server",
+      JfrProfile.Kind.of("write request: managed fields", "io.listwatch.api.apply"),
+      JfrProfile.Kind.of("write request: validation", "io.listwatch.apiserver.strategy",
+          "io.listwatch.apiserver.validation", "io.listwatch.api.validation", "io.listwatch.apiserver.openapi"),
+      JfrProfile.Kind.of("write request: other", "io.listwatch.apiserver", "io.listwatch.api", "io.listwatch.server",
           "com.fasterxml.jackson"),
       JfrProfile.Kind.of("Netty", "io.netty"));
 

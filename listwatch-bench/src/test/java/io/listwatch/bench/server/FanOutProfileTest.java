@@ -22,7 +22,18 @@ class FanOutProfileTest {
         new Frame("io.listwatch.api.JsonMergePatch", "apply"),
         new Frame("io.listwatch.apiserver.rest.ResourceHandler", "patch"),
         new Frame("io.netty.handler.codec.http.HttpObjectDecoder", "decode"), SSL_UNWRAP, EVENT_LOOP))
-        .isEqualTo("write request");
+        .isEqualTo("write request: other");
+  }
+
+  @Test
+  void validatingAPatchedPod_isItsValidation_andMergingManagedFields_itsManagedFields() {
+    Frame handler = new Frame("io.listwatch.apiserver.rest.ResourceHandler", "patch");
+    assertThat(kind(new Frame("io.listwatch.apiserver.strategy.ContainerValidation", "validate"),
+        new Frame("io.listwatch.apiserver.strategy.PodStrategy", "validateUpdate"), handler, SSL_UNWRAP, EVENT_LOOP))
+        .isEqualTo("write request: validation");
+    assertThat(kind(new Frame("com.fasterxml.jackson.databind.node.ObjectNode", "get"),
+        new Frame("io.listwatch.api.apply.FieldManager", "update"), handler, EVENT_LOOP))
+        .isEqualTo("write request: managed fields");
   }
 
   @Test
