@@ -72,12 +72,18 @@ class JfrProfileTest {
     }
   }
 
+  /** Where spin() keeps its arrays, so that they escape and are allocated (about 1 GB/s). */
+  private static final byte[][] KEPT = new byte[16][];
+
   /** Spends CPU and allocates, in a frame of its own. */
   private static long spin() {
-    long[] a = new long[64];
-    for (int i = 0; i < 100_000; i++) {
-      a[i & 63] += i * 31L;
+    long sum = 0;
+    for (int i = 0; i < 1_000; i++) {
+      byte[] b = new byte[256];
+      b[i & 255] = (byte) i;
+      KEPT[i & 15] = b;
+      sum += b[(i * 7) & 255];
     }
-    return a[7];
+    return sum;
   }
 }
