@@ -3,6 +3,8 @@ package io.listwatch.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -21,34 +23,49 @@ public record JvmThreadCpu(long jitTicks, long gcTicks, long otherTicks) {
 
   /** A snapshot of process {@code pid}'s threads now. */
   public static JvmThreadCpu of(long pid) {
+    Map<String, Long> byName = byThreadName(pid);
+    if (byName.isEmpty()) {
+      return new JvmThreadCpu(-1, -1, -1);
+    }
     long jit = 0;
     long gc = 0;
     long other = 0;
-    try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-      for (Path task : tasks.toList()) {
-        String name;
-        long ticks;
-        try {
-          name = Files.readString(task.resolve("comm")).strip();
-          ticks = CpuMonitor.ticksOfStat(Files.readString(task.resolve("stat")));
-        } catch (IOException | RuntimeException e) {
-          continue; // the thread ended meanwhile
-        }
-        if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
-          jit += ticks;
-        } else if (isGc(name)) {
-          gc += ticks;
-        } else {
-          other += ticks;
-        }
+    for (Map.Entry<String, Long> t : byName.entrySet()) {
+      String name = t.getKey();
+      if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+        jit += t.getValue();
+      } else if (isGc(name)) {
+        gc += t.getValue();
+      } else {
+        other += t.getValue();
       }
-    } catch (IOException | RuntimeException e) {
-      return new JvmThreadCpu(-1, -1, -1);
     }
     return new JvmThreadCpu(jit, gc, other);
   }
 
-  private static boolean isGc(String name) {
+  /**
+   * The CPU ticks so far of process {@code pid}'s live threads, added up by thread name (Linux's
+   * {@code comm}: the first 15 characters of the name); empty when not readable.
+   */
+  public static Map<String, Long> byThreadName(long pid) {
+    Map<String, Long> ticks = new HashMap<>();
+    try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+      for (Path task : tasks.toList()) {
+        try {
+          ticks.merge(Files.readString(task.resolve("comm")).strip(),
+              CpuMonitor.ticksOfStat(Files.readString(task.resolve("stat"))), Long::sum);
+        } catch (IOException | RuntimeException e) {
+          continue; // the thread ended meanwhile
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return Map.of();
+    }
+    return ticks;
+  }
+
+  /** Whether the thread named {@code name} ({@code comm}) is a garbage collector's. */
+  public static boolean isGc(String name) {
     return name.startsWith("GC Thread") || name.startsWith("G1 ") || name.startsWith("Z")
         || name.startsWith("Shenandoah");
   }

@@ -10,7 +10,9 @@
  *   <li>{@link io.listwatch.bench.ChildJvm}, {@link io.listwatch.bench.ServerJvm},
  *       {@link io.listwatch.bench.GcLog}, {@link io.listwatch.bench.JvmMemory}: child JVMs (the
  *       server, informer runs), always stopped at the end, their pauses read from their JVM log,
- *       and their RSS, native memory and heap histogram.
+ *       and their RSS, native memory and heap histogram; {@link io.listwatch.bench.JfrProfile}
+ *       reads a child's JFR recording (where its CPU went, by thread, kind of work and method) and
+ *       {@link io.listwatch.bench.JvmThreadCpu} its CPU by thread from /proc.
  *   <li>{@link io.listwatch.bench.LatencyRecorder}, {@link io.listwatch.bench.ResultTable},
  *       {@link io.listwatch.bench.MachineInfo}: measuring and reporting, shared by every
  *       benchmark; {@link io.listwatch.bench.ReportOutput} (the {@code --markdown} option) prints

@@ -64,6 +64,10 @@ import picocli.CommandLine.Option;
  * ({@code etcd2Haproxy}), and {@code i} counts the runs of that point from 1 (each repeat runs
  * every point, the max-throughput point last); e.g. {@code fanout.http1.w100.r1000.p99Ms.run2}.
  *
+ * <p>With {@code --profile} each server JVM is recorded by JFR and {@link FanOutProfile} adds
+ * where its time went in each measured window: by kind of work, thread and method, its CPU by
+ * thread group from /proc, and its allocation by site, with figures of their own.
+ *
  * <p>Confined to the thread that runs the command.
  */
 @Command(
@@ -191,6 +195,12 @@ public final class FanOutBenchmark extends BenchmarkCommand {
           + "server's (default: ${DEFAULT-VALUE}).")
   private int ceilingSendBuffer;
 
+  @Option(names = "--profile",
+      description = "Record each server JVM with JFR (CPU-time, execution and native samples every "
+          + FanOutProfile.PERIOD_MS + " ms, 100 allocation samples/s) and report where its time went in each "
+          + "measured window, by kind of work, thread and method, and its allocation by site (default: off).")
+  private boolean profile;
+
   @Mixin
   private ReportOutput output;
 
@@ -200,6 +210,8 @@ public final class FanOutBenchmark extends BenchmarkCommand {
   private final List<Row> rows = new ArrayList<>();
   private ResultTable points;
   private ResultTable checks;
+  /** The profile tables ({@code --profile}); null without. */
+  private FanOutProfile profiles;
 
   /** Whether the tables have a topology column: another topology than the default one was asked. */
   private boolean showTopology;
@@ -246,6 +258,7 @@ public final class FanOutBenchmark extends BenchmarkCommand {
         + "acknowledged once, in resourceVersion order, with no gap (all watches of a point start at the "
         + "resourceVersion read before its first write); a watch the server ended as too slow, every write up to "
         + "its last; a write that got no answer (its connection broke) may arrive or not, but once", checkColumns()));
+    profiles = profile ? new FanOutProfile(report, leadColumns()) : null;
     AtomicReference<FanOutTopology.Servers> running = new AtomicReference<>();
     ShutdownCleanup cleanup = new ShutdownCleanup("server-fanout-cleanup", () -> {
       FanOutTopology.Servers s = running.get();
@@ -290,7 +303,7 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     jvm.addAll(serverJvmOptions);
     report.progress("%s: starting the %s (%s)", run.label(), run.topology().processes(), dir);
     CpuMonitor cpu = CpuMonitor.now();
-    FanOutTopology.Servers servers = new FanOutTopology.Servers(run.topology(), dir);
+    FanOutTopology.Servers servers = new FanOutTopology.Servers(run.topology(), dir, profile);
     running.set(servers);
     try (servers) {
       servers.start(run.transport(), run.provider(), jvm);
@@ -335,6 +348,29 @@ public final class FanOutBenchmark extends BenchmarkCommand {
       }
     } finally {
       running.set(null);
+    }
+    if (profiles != null) {
+      profile(run, servers.recordings());
+    }
+  }
+
+  /** The profile of {@code run}'s points from its servers' recordings, written when they stopped. */
+  private void profile(ServerRun run, List<Path> recordings) {
+    List<FanOutProfile.Point> mine = new ArrayList<>();
+    List<Row> seen = new ArrayList<>();
+    for (Row row : rows) {
+      if (row.run().equals(run)) {
+        FanOutPoint.Result r = row.r();
+        long runOfPoint = 1 + seen.stream().filter(x -> x.r().watchers() == r.watchers() && x.r().rate() == r.rate())
+            .count();
+        seen.add(row);
+        mine.add(new FanOutProfile.Point(lead(run), FanOutFigures.key(figureName(run), r), runOfPoint, r));
+      }
+    }
+    try {
+      profiles.add(recordings, mine);
+    } catch (java.io.IOException | RuntimeException e) {
+      report.note(run.label() + ": no profile, reading " + recordings + " failed: " + e);
     }
   }
 
@@ -622,6 +658,9 @@ public final class FanOutBenchmark extends BenchmarkCommand {
     }
     report.parameters.put("time", warmupSeconds + " s warm-up + " + seconds + " s measured per point, after a "
         + jitWarmupSeconds + " s unrecorded point per server");
+    if (profile) {
+      report.parameters.put("profile", FanOutProfile.description());
+    }
     report.parameters.put("bench JVM", String.join(" ",
         java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()));
   }

@@ -24,7 +24,7 @@ final class FanOutFigures {
    * {@code serverSide} (e.g. {@code http1Tls}, {@code http1.etcd2Haproxy}).
    */
   static void record(Report report, String serverSide, FanOutPoint.Result r, long run) {
-    String key = "fanout." + serverSide + ".w" + r.watchers() + ".r" + (r.rate() == 0 ? "Max" : r.rate()) + ".";
+    String key = key(serverSide, r) + ".";
     String suffix = ".run" + run;
     report.figure(key + "p50Ms" + suffix, r.p50() / 1e6);
     report.figure(key + "p99Ms" + suffix, r.p99() / 1e6);
@@ -43,6 +43,11 @@ final class FanOutFigures {
     report.figure(key + "serverCpuMicrosPerDelivery" + suffix, r.serverCpuNanosPerDelivery() / 1e3);
     report.figure(key + "gcMaxPauseMs" + suffix, r.pauses().gcMaxNanos() / 1e6);
     report.figure(key + "watchersFailingCheck" + suffix, r.check().failed());
+  }
+
+  /** The key of point {@code r}'s figures on {@code serverSide}, before the figure's name: {@code fanout.http1.w100.r1000}. */
+  static String key(String serverSide, FanOutPoint.Result r) {
+    return "fanout." + serverSide + ".w" + r.watchers() + ".r" + (r.rate() == 0 ? "Max" : r.rate());
   }
 
   /** A command-line label in lower camel case: {@code etcd-2-haproxy} as {@code etcd2Haproxy}. */

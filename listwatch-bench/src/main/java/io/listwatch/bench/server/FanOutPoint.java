@@ -5,8 +5,11 @@ import io.listwatch.bench.GcLog;
 import io.listwatch.bench.Report;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -48,13 +51,17 @@ final class FanOutPoint {
       InetSocketAddress writeAddress, SSLSocketFactory writeTls, TlsClient tls, int streamsPerConnection, int pods) {
   }
 
-  /** The result of one point. */
+  /**
+   * The result of one point; {@code measuredFrom} and {@code measuredUntil}: its measured window
+   * on the wall clock; {@code serverThreadTicks}: the servers' CPU in that window by thread name.
+   */
   record Result(int watchers, int rate, int writers, double writesPerSecond, long errors, String firstError,
       long writeP50, long writeP99, long writeP999, long writeMax, long pacerLateP99, double deliveriesPerSecond,
       long p50, long p99, long p999, long max, double serverCpuPercent, double serverCpuNanosPerWrite, double serverCpuNanosPerDelivery,
       double etcdCpuPercent, double haproxyCpuPercent, double clientCpuPercent, double othersCpuPercent,
       GcLog.Pauses pauses, long delivered, long expected, long caughtUpNanos, int lost, String firstLoss,
-      long unparsed, DeliveryCheck.Result check) {
+      long unparsed, DeliveryCheck.Result check, Instant measuredFrom, Instant measuredUntil,
+      Map<String, Long> serverThreadTicks) {
 
     long missing() {
       return Math.max(0, expected - delivered);
@@ -134,17 +141,19 @@ final class FanOutPoint {
           events == 0 ? 0 : serverNanos / (double) events,
           100.0 * etcdTicks * NANOS_PER_TICK / wall, 100.0 * haproxyTicks * NANOS_PER_TICK / wall,
           100.0 * (end.processCpuNanos() - start.processCpuNanos()) / wall, others, t.servers().pauses(gc0, gc1),
-          delivered, expected, caughtUp, lost, firstLoss, tally.unparsed(), check);
+          delivered, expected, caughtUp, lost, firstLoss, tally.unparsed(), check, start.wall(), end.wall(),
+          since(end.serverThreads(), start.serverThreads()));
     }
   }
 
   /**
    * The counters a point's figures come from, read at each end of the measured window: the
    * events the fleet received, this JVM's CPU, the CPU ticks of the servers, etcd and HAProxy
-   * (0 for those not running), the machine's CPU, and when they were read.
+   * (0 for those not running), the machine's CPU, when they were read, and last the servers'
+   * CPU by thread name.
    */
   private record Counters(long events, long processCpuNanos, long serverTicks, long etcdTicks, long haproxyTicks,
-      CpuMonitor machine, long nanos) {
+      CpuMonitor machine, long nanos, Instant wall, Map<String, Long> serverThreads) {
 
     static Counters read(WatchTally tally, FanOutTopology.Servers servers) {
       long events = tally.events();
@@ -153,8 +162,16 @@ final class FanOutPoint {
       long etcdTicks = servers.etcdTicks();
       long haproxyTicks = servers.haproxyTicks();
       CpuMonitor machine = CpuMonitor.now();
-      return new Counters(events, processCpuNanos, serverTicks, etcdTicks, haproxyTicks, machine, System.nanoTime());
+      return new Counters(events, processCpuNanos, serverTicks, etcdTicks, haproxyTicks, machine, System.nanoTime(),
+          Instant.now(), servers.serverThreadTicks());
     }
+  }
+
+  /** The ticks of each thread name from {@code start} to {@code end} (threads that ended meanwhile are not counted). */
+  private static Map<String, Long> since(Map<String, Long> end, Map<String, Long> start) {
+    Map<String, Long> d = new HashMap<>();
+    end.forEach((name, n) -> d.put(name, Math.max(0, n - start.getOrDefault(name, 0L))));
+    return d;
   }
 
   /** The writer threads of one point and what they measured. */

@@ -2,6 +2,7 @@ package io.listwatch.bench.server;
 
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.GcLog;
+import io.listwatch.bench.JvmThreadCpu;
 import io.listwatch.bench.ServerJvm;
 import io.listwatch.server.testing.Haproxy;
 import io.listwatch.storage.etcd.testing.EtcdServer;
@@ -10,7 +11,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -79,8 +82,8 @@ enum FanOutTopology {
   /**
    * The running processes of one topology, started by {@link #start} into a directory of their
    * own: for one server its data in {@code data/}, its standard error in {@code server.log} and
-   * its JVM log in {@code jvm.log}; for several, {@code data-1/}, {@code server-1.log},
-   * {@code jvm-1.log} and so on; etcd's data and log in {@code etcd/}, HAProxy's configuration
+   * its JVM log in {@code jvm.log}, with a profile its JFR recording in {@code server.jfr}; for
+   * several, {@code data-1/}, {@code server-1.log}, {@code jvm-1.log}, {@code server-1.jfr} and so on; etcd's data and log in {@code etcd/}, HAProxy's configuration
    * and log in {@code haproxy/}. {@link #close} stops what was started, in reverse order, also
    * after a failed start; it is idempotent and may run from a shutdown hook while the
    * benchmark's thread starts the pieces, which is the only thread-safety this class has.
@@ -88,6 +91,8 @@ enum FanOutTopology {
   static final class Servers implements AutoCloseable {
     private final FanOutTopology topology;
     private final Path dir;
+    private final boolean profile;
+    private final List<Path> recordings = new ArrayList<>();
     private final List<ServerJvm> jvms = new ArrayList<>();
     private final List<GcLog> gcLogs = new ArrayList<>();
     private final List<AutoCloseable> started = new ArrayList<>();
@@ -97,9 +102,11 @@ enum FanOutTopology {
     private String balancedScheme;
     private boolean closed;
 
-    Servers(FanOutTopology topology, Path dir) {
+    /** With {@code profile}, each server JVM is recorded by JFR ({@link FanOutProfile#jvmOptions}). */
+    Servers(FanOutTopology topology, Path dir, boolean profile) {
       this.topology = topology;
       this.dir = dir;
+      this.profile = profile;
     }
 
     /**
@@ -120,6 +127,11 @@ enum FanOutTopology {
         GcLog gcLog = new GcLog(dir.resolve("jvm" + suffix + ".log"));
         List<String> jvm = new ArrayList<>(gcLog.jvmOptions());
         jvm.addAll(jvmOptions);
+        if (profile) {
+          Path recording = dir.resolve("server" + suffix + ".jfr");
+          jvm.addAll(FanOutProfile.jvmOptions(recording));
+          recordings.add(recording);
+        }
         jvms.add(started(ServerJvm.start(FanOutServer.class.getName(),
             serverArgs(Files.createDirectories(dir.resolve("data" + suffix)), transport, provider, i), jvm, schemes,
             dir.resolve("server" + suffix + ".log"))));
@@ -180,6 +192,13 @@ enum FanOutTopology {
       return jvms.stream().mapToLong(ServerJvm::cpuTicks).sum();
     }
 
+    /** The API server JVMs' CPU so far by thread name ({@link JvmThreadCpu#byThreadName}), in clock ticks. */
+    Map<String, Long> serverThreadTicks() {
+      Map<String, Long> ticks = new HashMap<>();
+      jvms.forEach(s -> JvmThreadCpu.byThreadName(s.pid()).forEach((name, n) -> ticks.merge(name, n, Long::sum)));
+      return ticks;
+    }
+
     /** etcd's CPU so far in clock ticks; 0 without etcd. */
     long etcdTicks() {
       return etcd == null ? 0 : CpuMonitor.processTicks(etcd.pid());
@@ -197,6 +216,11 @@ enum FanOutTopology {
 
     FanOutTopology topology() {
       return topology;
+    }
+
+    /** The servers' JFR recordings, written when they stop ({@link #close}); none without a profile. */
+    List<Path> recordings() {
+      return List.copyOf(recordings);
     }
 
     /** The servers' JVM logs' lengths now ({@link GcLog#mark}), one per server. */

@@ -11,7 +11,8 @@
  *       {@link io.listwatch.bench.server.DeliveryCheck} of every watch
  *       ({@link io.listwatch.bench.server.SeenWrites} against
  *       {@link io.listwatch.bench.server.AckedWrites}); {@link io.listwatch.bench.server.FanOutFigures}
- *       names its figures.
+ *       names its figures; with {@code --profile}, {@link io.listwatch.bench.server.FanOutProfile}
+ *       tells where the server's time went in each point, from a JFR recording of the server.
  *   <li>{@link io.listwatch.bench.server.ListBenchmark}: {@code bench server-list}, full and
  *       paged lists of 10,000 and 100,000 pods, and the server's heap per cached object, RSS and
  *       native memory, with the server in its own JVM ({@link io.listwatch.bench.server.ListServer}).
