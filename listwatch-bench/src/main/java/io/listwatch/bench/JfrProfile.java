@@ -1,7 +1,9 @@
 package io.listwatch.bench;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedMethod;
@@ -117,6 +120,33 @@ public final class JfrProfile {
         + "+" + CPU_TIME + "#enabled=true,+" + CPU_TIME + "#throttle=" + period + ","
         + (allocation ? "+" + ALLOCATION + "#enabled=true,+" + ALLOCATION + "#throttle=100/s," : "")
         + "dumponexit=true,filename=" + file;
+  }
+
+  /** What {@link #ofThisJvm} ran: the work's result, and the counts of the samples taken meanwhile. */
+  public record Profiled<T>(T result, Counts counts) {
+  }
+
+  /**
+   * Runs {@code work} while this JVM records its execution samples every {@code periodMs} ms and
+   * its CPU-time samples every {@code periodMs} ms of each thread's CPU, and counts those taken
+   * meanwhile with {@code kinds} in priority order (the recording goes to a temporary file,
+   * deleted once read). For profiling a client that runs in the benchmark's own JVM.
+   */
+  public static <T> Profiled<T> ofThisJvm(List<Kind> kinds, int periodMs, Callable<T> work) throws Exception {
+    Path file = Files.createTempFile("listwatch-bench-profile", ".jfr");
+    try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
+      recording.enable(EXECUTION).withPeriod(Duration.ofMillis(periodMs)).withStackTrace();
+      recording.enable(CPU_TIME).with("throttle", periodMs + "ms").withStackTrace();
+      recording.start();
+      Instant from = Instant.now();
+      T result = work.call();
+      Instant until = Instant.now();
+      recording.stop();
+      recording.dump(file);
+      return new Profiled<>(result, count(List.of(file), kinds, List.of(new Window(from, until))).get(0));
+    } finally {
+      Files.deleteIfExists(file);
+    }
   }
 
   /** The JVM option that keeps 128 frames of each stack (JFR's default, 64, cuts Netty's deep pipelines). */

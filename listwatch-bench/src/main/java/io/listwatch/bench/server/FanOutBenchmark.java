@@ -147,7 +147,7 @@ public final class FanOutBenchmark extends BenchmarkCommand {
       description = "Unmeasured seconds of writing before each point's window (default: ${DEFAULT-VALUE}).")
   private int warmupSeconds;
 
-  @Option(names = "--jit-warmup-seconds", defaultValue = "10", paramLabel = "N",
+  @Option(names = "--jit-warmup-seconds", defaultValue = "30", paramLabel = "N",
       description = "An unrecorded point with 100 watchers first on each server, to compile the hot paths "
           + "(default: ${DEFAULT-VALUE}).")
   private int jitWarmupSeconds;

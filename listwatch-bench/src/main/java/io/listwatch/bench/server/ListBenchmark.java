@@ -9,7 +9,9 @@ import io.listwatch.bench.ChildJvm;
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.DataDirectory;
 import io.listwatch.bench.Format;
+import io.listwatch.bench.JfrProfile;
 import io.listwatch.bench.JvmMemory;
+import io.listwatch.bench.JvmThreadCpu;
 import io.listwatch.bench.MachineInfo;
 import io.listwatch.bench.Report;
 import io.listwatch.bench.ReportOutput;
@@ -39,6 +41,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -80,6 +83,15 @@ public final class ListBenchmark extends BenchmarkCommand {
 
   @Mixin
   private StoreDirOption dataDir;
+
+  /** What our client's list read does, in priority order (the first on a sample's stack counts it). */
+  private static final List<JfrProfile.Kind> CLIENT_WORK = List.of(
+      JfrProfile.Kind.of("copying each item's bytes", "io.listwatch.client.internal.RecordingInputStream"),
+      JfrProfile.Kind.of("decoding JSON into DynamicObjects", "io.listwatch.client", "com.fasterxml.jackson"),
+      JfrProfile.Kind.of("receiving (HTTP client)", "jdk.internal.net.http", "sun.nio.ch", "java.net.http"));
+  private static final int PROFILE_PERIOD_MS = 2;
+
+  private ResultTable profile;
 
   @Option(names = "--sizes", split = ",", defaultValue = "10000,100000", paramLabel = "N",
       description = "Pod counts measured, increasing (default: ${DEFAULT-VALUE}).")
@@ -148,6 +160,10 @@ public final class ListBenchmark extends BenchmarkCommand {
             + "same body from memory (ListDecoder into DynamicObjects, no transfer)",
         "pods", "server CPU ms per read", "raw receive ms", "tree parse ms", "tree parse share", "our client ms",
         "our decode ms (from memory)", "decode share"));
+    profile = report.table(new ResultTable(String.format(Locale.ROOT, "Where our client's CPU goes in its timed "
+        + "full lists (JFR of the benchmark's JVM, execution and CPU-time samples every %d ms, the first kind of work "
+        + "on a sample's stack counting it); the JVM's GC and JIT threads' share of its CPU from /proc (JFR does not "
+        + "sample them)", PROFILE_PERIOD_MS), profileColumns()));
     List<String> jvm = new ArrayList<>(ChildJvm.standardOptions(serverHeap));
     jvm.add(JvmMemory.NMT);
     try (ServerJvm child = ServerJvm.start(ListServer.class.getName(), List.of(dir.resolve("data").toString()),
@@ -278,7 +294,11 @@ public final class ListBenchmark extends BenchmarkCommand {
     // our client: the body streamed through ListDecoder into DynamicObjects (JSON bytes and parsed
     // metadata); as configured by default (HTTP/2 preferred: over plain HTTP an h2c upgrade), and
     // with HTTP/1.1 only
-    TimedReads<ObjectList<DynamicObject>> ours = readByClient(client, size, "our client");
+    JvmThreadCpu bench0 = JvmThreadCpu.of(ProcessHandle.current().pid());
+    JfrProfile.Profiled<TimedReads<ObjectList<DynamicObject>>> profiled = JfrProfile.ofThisJvm(CLIENT_WORK,
+        PROFILE_PERIOD_MS, () -> readByClient(client, size, "our client"));
+    TimedReads<ObjectList<DynamicObject>> ours = profiled.result();
+    clientProfile(size, profiled.counts(), JvmThreadCpu.of(ProcessHandle.current().pid()).since(bench0));
     row(lists, size, "full (no limit), our client, DynamicObject", 1, full.last().bytes(), ours);
     figures(key + "parsedMs", ours);
     TimedReads<ObjectList<DynamicObject>> ours11 = readByClient(client11, size, "our client, HTTP/1.1");
@@ -332,6 +352,33 @@ public final class ListBenchmark extends BenchmarkCommand {
     report.phase(count(size) + " pods: paged lists", cpu);
     row(lists, size, "paged, limit " + pageSize + ", parsed", (int) paged.last()[0], paged.last()[1], paged);
     figures(key + "pagedMs", paged);
+  }
+
+  /**
+   * A row of the profile table: where our client's CPU went during its timed full lists of
+   * {@code size} pods ({@code counts}, JFR of this JVM), and this JVM's JIT and GC threads'
+   * share of its CPU meanwhile ({@code threads}, from /proc: JFR does not sample them).
+   */
+  private void clientProfile(int size, JfrProfile.Counts counts, JvmThreadCpu threads) {
+    List<Object> cells = new ArrayList<>(List.of(count(size), count(counts.samples())));
+    for (JfrProfile.Kind k : CLIENT_WORK) {
+      cells.add(String.format(Locale.ROOT, "%.0f%%", counts.percent(k.name())));
+      report.figure("list.pods" + size + ".profile." + FanOutFigures.lowerCamel(k.name()) + "Pct", counts.percent(k.name()));
+    }
+    cells.add(String.format(Locale.ROOT, "%.0f%%", counts.percent(JfrProfile.OTHER)));
+    long all = threads.jitTicks() + threads.gcTicks() + threads.otherTicks();
+    cells.add(all <= 0 ? "unknown" : String.format(Locale.ROOT, "%.0f%% / %.0f%%", 100.0 * threads.gcTicks() / all,
+        100.0 * threads.jitTicks() / all));
+    cells.add(JfrProfile.Counts.shares(counts.topThreads(3), counts.samples()));
+    cells.add(JfrProfile.Counts.shares(counts.topSelf(4), counts.samples()));
+    profile.row(cells.toArray());
+  }
+
+  private static String[] profileColumns() {
+    List<String> c = new ArrayList<>(List.of("pods", "samples"));
+    CLIENT_WORK.forEach(k -> c.add(k.name()));
+    c.addAll(List.of(JfrProfile.OTHER, "GC / JIT threads' share of CPU", "top threads", "top methods (self)"));
+    return c.toArray(String[]::new);
   }
 
   /** Full lists of the pods read by {@code reader}, checked, recorded as the phase "N pods: full lists, {@code name}". */

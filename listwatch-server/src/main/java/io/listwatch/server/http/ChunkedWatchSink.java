@@ -24,12 +24,14 @@ final class ChunkedWatchSink implements WatchSink {
   private final Runnable onDone;
   private final WatchEncoding encoding;
   /**
-   * Whether batches are copied into an I/O buffer before the write: on a plain TCP connection,
-   * where the socket write would otherwise copy them twice, and on an HTTP/2 stream over TLS,
-   * whose frame writer slices the batch into DATA frames that TLS would each merge into a
-   * temporary buffer before copying them again. A TLS HTTP/1.1 connection's engine copies the
-   * composite's parts straight into what it encrypts. On h2c the copies cost more than they
-   * save: DATA waits in the flow controller, and the socket gathers the slices' parts as they are.
+   * Whether batches are copied into an I/O buffer before the write: on a plain TCP connection
+   * only, where the socket write would otherwise copy them twice. A TLS HTTP/1.1 connection's
+   * engine copies the composite's parts straight into what it encrypts. An HTTP/2 stream
+   * writes the shared parts as they are: its DATA frames may wait in the connection's flow
+   * control, and a copy per stream would hold each event once per watcher while they wait
+   * (1,000 streams of one connection, each with up to the water mark pending, ran the server
+   * out of direct memory); uncopied, the waiting frames share the event's bytes, which TLS
+   * copies once as it encrypts them, as the copy would have.
    */
   private final boolean copyToIoBuffer;
 
@@ -41,9 +43,7 @@ final class ChunkedWatchSink implements WatchSink {
     this.ctx = ctx;
     this.encoding = encoding;
     this.onDone = onDone;
-    this.copyToIoBuffer = ctx.channel() instanceof Http2StreamChannel stream
-        ? stream.parent().pipeline().get(SslHandler.class) != null
-        : ctx.channel() instanceof SocketChannel && ctx.pipeline().get(SslHandler.class) == null;
+    this.copyToIoBuffer = ctx.channel() instanceof SocketChannel && ctx.pipeline().get(SslHandler.class) == null;
   }
 
   @Override
