@@ -150,10 +150,13 @@ final class MarkdownReport {
         .append("- The targets and plots read the named figures the suites record (`Report.figure`); ")
         .append("the ones this run recorded are below. A figure `K` is `K` or `K.median`, ")
         .append("its spread `K.min` and `K.max`.\n")
-        .append("- Where the time goes in each miss: the informer suite's profile notes above (JFR, every run), ")
-        .append("the list suite's phase table, the write suite's JIT and GC columns, and the profiles and ")
-        .append("experiments of [benchmarks.md](benchmarks.md#step-11-the-report-open-loop-latency-the-per-watcher-")
-        .append("check-and-the-ceiling) (written by hand from earlier runs, not figures of this one).\n")
+        .append("- Where the time goes in each miss, all from this run: targets 1 to 3, the fan-out suite's tables ")
+        .append("\"Where the server's time goes\" (JFR of each server JVM in each measured window: work, threads, ")
+        .append("methods; its CPU by thread group from /proc) and its allocation by site; target 5, the informer ")
+        .append("suite's profile notes (JFR of each client JVM, every run); target 6, the list suite's phase table ")
+        .append("and its profile of our client's reads; the write suite's CPU, JIT and GC columns. ")
+        .append("[benchmarks.md](benchmarks.md#step-11-the-report-open-loop-latency-the-per-watcher-")
+        .append("check-and-the-ceiling) adds experiments written by hand from earlier runs.\n")
         .append("- To write this file again: `").append(provenance.command()).append("`.\n\n");
     if (figures.raw().isEmpty()) {
       return;
