@@ -22,7 +22,9 @@ import java.util.List;
  * The queue holds at most {@code capacity} frames. While the connection is not writable the
  * watcher stops draining; when the queue is then full, {@link #offer} returns false and the
  * cacher terminates the watcher (kube does the same). The client re-watches from the last
- * resourceVersion it saw. Nobody ever waits for a slow watcher.
+ * resourceVersion it saw. Nobody ever waits for a slow watcher. A write to the sink that fails
+ * (it cannot allocate its frames, say) ends the watch the same way: the events it took off the
+ * queue are lost, so the watch must not go on past them.
  *
  * <h2>Threads</h2>
  * {@link #offer}, {@link #offerFrame}, {@link #tick} run on the cacher's dispatch thread
@@ -32,6 +34,7 @@ import java.util.List;
  */
 public final class CacheWatcher {
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CacheWatcher.class);
   static final int BATCH = 64;
 
   private final WatchFilter filter;
@@ -236,16 +239,27 @@ public final class CacheWatcher {
       }
     }
     boolean wrote = false;
-    while (sink.isWritable()) {
-      byte[][] batch = backlog != null ? nextBacklogBatch() : nextQueuedBatch();
-      if (batch == null) {
-        break;
+    try {
+      while (sink.isWritable()) {
+        byte[][] batch = backlog != null ? nextBacklogBatch() : nextQueuedBatch();
+        if (batch == null) {
+          break;
+        }
+        sink.write(batch);
+        wrote = true;
       }
-      sink.write(batch);
-      wrote = true;
-    }
-    if (wrote) {
-      sink.flush();
+      if (wrote) {
+        sink.flush();
+      }
+    } catch (RuntimeException | OutOfMemoryError e) {
+      // the batch taken off the queue is lost (a sink that cannot allocate its frames, say): the
+      // watch ends here, so that its client resumes from the last event it got, never past a gap
+      LOG.warn("ending the watch of {}: writing its events failed: {}", sink, e.toString());
+      if (markClosed()) {
+        sink.abort();
+        ended.complete(null);
+      }
+      return;
     }
     boolean finish;
     synchronized (lock) {

@@ -47,6 +47,24 @@ class CacheWatcherTest {
     return (int) write.chars().filter(c -> c == '\n').count();
   }
 
+  @Test
+  void aWriteThatFails_endsTheWatch_neverGoingOnPastTheEventsItLost() {
+    CacheWatcher w = watcher(WEB, 10, 0);
+    w.offer(modified(pod("default", "a", 2, IS_WEB), pod("default", "a", 1, IS_WEB)));
+    loop.runPending();
+    sink.failNextWrite();
+    w.offer(modified(pod("default", "a", 3, IS_WEB), pod("default", "a", 2, IS_WEB)));
+    loop.runPending();
+
+    assertThat(w.offer(modified(pod("default", "a", 4, IS_WEB), pod("default", "a", 3, IS_WEB))))
+        .as("a later event would skip the lost one").isFalse();
+    loop.runPending();
+    assertThat(sink.events()).extracting(FakeWatchSink.Line::resourceVersion).containsExactly(2L);
+    assertThat(sink.aborted()).isTrue();
+    assertThat(closedCalls).hasValue(1);
+    assertThat(w.ended()).isCompleted();
+  }
+
   // ---- which form an event takes ----------------------------------------------------------
 
   @Test

@@ -36,6 +36,8 @@ final class FakeWatchSink implements WatchSink {
   private boolean ended;
   @GuardedBy("this")
   private boolean aborted;
+  @GuardedBy("this")
+  private boolean failNextWrite;
 
   FakeWatchSink(Executor executor) {
     this.executor = executor;
@@ -55,8 +57,17 @@ final class FakeWatchSink implements WatchSink {
     return writable;
   }
 
+  /** The next write throws, as a sink that cannot allocate its frames does (Netty's direct memory limit). */
+  synchronized void failNextWrite() {
+    failNextWrite = true;
+  }
+
   @Override
   public synchronized void write(byte[][] parts) {
+    if (failNextWrite) {
+      failNextWrite = false;
+      throw new OutOfMemoryError("Cannot reserve direct buffer memory");
+    }
     StringBuilder written = new StringBuilder();
     for (byte[] part : parts) {
       written.append(new String(part, StandardCharsets.UTF_8));

@@ -144,11 +144,17 @@ final class FanOutProfile {
 
       List<Object> alloc = new ArrayList<>(p.lead());
       double seconds = java.time.Duration.between(r.measuredFrom(), r.measuredUntil()).toNanos() / 1e9;
+      double perSecond = c.allocatedBytes() / seconds;
+      double perWrite = r.writesPerSecond() > 0 ? perSecond / r.writesPerSecond() : 0;
+      double perDelivery = r.deliveriesPerSecond() > 0 ? perSecond / r.deliveriesPerSecond() : 0;
       alloc.addAll(List.of(r.watchers(), r.rate() == 0 ? "max" : Format.count(r.rate()), p.run(),
-          String.format(Locale.ROOT, "%.0f", c.allocatedBytes() / seconds / (1 << 20)),
+          String.format(Locale.ROOT, "%.0f", perSecond / (1 << 20)), String.format(Locale.ROOT, "%.1f", perWrite / 1024),
+          String.format(Locale.ROOT, "%.0f", perDelivery),
           JfrProfile.Counts.shares(c.topAllocationSites(5), c.allocatedBytes())));
       allocation.row(alloc.toArray());
-      report.figure(key + "allocatedMiBPerSecond" + suffix, c.allocatedBytes() / seconds / (1 << 20));
+      report.figure(key + "allocatedMiBPerSecond" + suffix, perSecond / (1 << 20));
+      report.figure(key + "allocatedKiBPerWrite" + suffix, perWrite / 1024);
+      report.figure(key + "allocatedBytesPerDelivery" + suffix, perDelivery);
     }
   }
 
@@ -200,9 +206,12 @@ final class FanOutProfile {
         + "thread: " + String.join(", ", THREAD_GROUPS.keySet()) + ", other; virtual threads run on the "
         + "ForkJoinPool carriers) shows theirs", c.toArray(String[]::new)));
     List<String> a = new ArrayList<>(leadColumns);
-    a.addAll(List.of("watchers", "writes/s asked", "run", "MiB/s allocated", "top allocation sites"));
+    a.addAll(List.of("watchers", "writes/s asked", "run", "MiB/s allocated", "KiB per write", "bytes per delivery",
+        "top allocation sites"));
     allocation = report.table(new ResultTable("Server allocation by site (JFR jdk.ObjectAllocationSample, 100 "
-        + "samples/s, each weighted by the bytes it stands for; the site is the allocating method)",
+        + "samples/s, each weighted by the bytes it stands for; the site is the allocating method); per write and "
+        + "per delivered event: all of the server's allocation in the window over the writes done, and over the "
+        + "events delivered (each an upper bound: the writes and the deliveries share it)",
         a.toArray(String[]::new)));
   }
 }

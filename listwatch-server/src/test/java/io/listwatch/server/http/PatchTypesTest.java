@@ -55,6 +55,30 @@ class PatchTypesTest {
   }
 
   @Test
+  void theAnswerToEachKindOfUpdate_isWhatAGetAnswersNext_byteForByte() {
+    String ns = http.createNamespace("answers");
+    http.create("/api/v1/namespaces/" + ns + "/configmaps", object("""
+        {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm"},"data":{"a":"1"}}"""));
+    String path = cm(ns, "cm");
+    java.util.List<java.util.function.Supplier<KubeHttp.Response>> writes = java.util.List.of(
+        () -> patch(path, "application/merge-patch+json", "{'metadata':{'labels':{'step':'merge'}}}"),
+        () -> patch(path, STRATEGIC, "{'data':{'b':'2'}}"),
+        () -> patch(path, JSON_PATCH, "[{'op':'add','path':'/metadata/labels/step','value':'json'}]"),
+        () -> patch(path + "?fieldManager=test", "application/apply-patch+yaml",
+            "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'cm'},'data':{'c':'3'}}"),
+        () -> http.send("PUT", path, "application/json", http.get(path).expect(200).toString()
+            .replace("\"a\":\"1\"", "\"a\":\"put\"").getBytes(StandardCharsets.UTF_8)));
+
+    for (java.util.function.Supplier<KubeHttp.Response> write : writes) {
+      KubeHttp.Response answer = write.get();
+      assertThat(answer.code()).as(answer.body()).isEqualTo(200);
+      assertThat(answer.body()).isEqualTo(http.send("GET", path, null, null).body());
+    }
+    assertThat(http.get(path).expect(200).get("data"))
+        .isEqualTo(object("{\"a\":\"put\",\"b\":\"2\",\"c\":\"3\"}"));
+  }
+
+  @Test
   void jsonPatch_appliesTestMoveCopyAndEscapedPointers() {
     String ns = http.createNamespace("jsonpatch");
     http.create("/api/v1/namespaces/" + ns + "/configmaps", object("""
