@@ -14,7 +14,8 @@ import java.util.Locale;
  * ({@code --profile}): the {@code jdk.ExecutionSample} events taken between the informer's
  * start call and the end of the sync, counted by thread and by kind of work ({@link JfrProfile}).
  * A sample counts for the first kind whose code is anywhere on its stack, in this order: skipping
- * JSON that is not kept (Jackson's {@code skipChildren}), decoding JSON (Jackson, Gson, our codecs
+ * JSON that is not parsed (Jackson's {@code skipChildren}, and {@code SkippingJsonParser}'s scan of
+ * the values a {@code DynamicObject} keeps as bytes), decoding JSON (Jackson, Gson, our codecs
  * and the copy of each object's bytes), the HTTP client (reading the response included), the
  * informer (queue, indexer, handlers), else other. JIT and GC threads are not
  * sampled by JFR: the client CPU column counts them.
@@ -24,7 +25,8 @@ import java.util.Locale;
 final class SyncProfile {
 
   private static final List<JfrProfile.Kind> KINDS = List.of(
-      JfrProfile.Kind.of("skipping unread JSON", "com.fasterxml.jackson#skipChildren"),
+      JfrProfile.Kind.of("skipping unread JSON", "com.fasterxml.jackson#skipChildren",
+          "io.listwatch.client.internal.SkippingJsonParser#skipValue"),
       JfrProfile.Kind.of("decoding JSON", "com.fasterxml.jackson", "com.google.gson", "io.listwatch.client.DynamicObject",
           "io.listwatch.client.internal.List", "io.listwatch.client.JacksonCodec",
           "io.listwatch.client.internal.RecordingInputStream"),

@@ -87,6 +87,7 @@ public final class ListBenchmark extends BenchmarkCommand {
   /** What our client's list read does, in priority order (the first on a sample's stack counts it). */
   private static final List<JfrProfile.Kind> CLIENT_WORK = List.of(
       JfrProfile.Kind.of("copying each item's bytes", "io.listwatch.client.internal.RecordingInputStream"),
+      JfrProfile.Kind.of("skipping values kept as bytes", "io.listwatch.client.internal.SkippingJsonParser#skipValue"),
       JfrProfile.Kind.of("decoding JSON into DynamicObjects", "io.listwatch.client", "com.fasterxml.jackson"),
       JfrProfile.Kind.of("receiving (HTTP client)", "jdk.internal.net.http", "sun.nio.ch", "java.net.http"));
   private static final int PROFILE_PERIOD_MS = 2;
