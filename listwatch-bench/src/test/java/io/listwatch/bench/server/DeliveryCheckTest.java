@@ -128,13 +128,10 @@ class DeliveryCheckTest {
   @Test
   void aStreamTheServerEnds_isMarkedEndedByTheServer_butNotOneTheBenchmarkCloses() {
     WatchTally tally = new WatchTally(Pods.MARKER, 0);
-    ChunkedWatchResponse droppedBySever = new ChunkedWatchResponse(tally, WatchWire.JSON);
-    ChunkedWatchResponse closedByUs = new ChunkedWatchResponse(tally, WatchWire.JSON);
-    String head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
-    feed(droppedBySever, head + chunk(event(1) + event(0)));
-    feed(closedByUs, head + chunk(event(1) + event(0)));
+    ChunkedWatchResponse droppedByServer = streaming(tally, 1, 0);
+    ChunkedWatchResponse closedByUs = streaming(tally, 1, 0);
 
-    droppedBySever.connectionClosed(null);
+    droppedByServer.connectionClosed(null);
     tally.closing();
     closedByUs.connectionClosed(null);
 
@@ -147,11 +144,8 @@ class DeliveryCheckTest {
   @Test
   void theTally_recordsEachWatchsWrites_fromTheSequenceNumberAfterTheSendTime() {
     WatchTally tally = new WatchTally(Pods.MARKER, 0);
-    ChunkedWatchResponse first = new ChunkedWatchResponse(tally, WatchWire.JSON);
-    ChunkedWatchResponse second = new ChunkedWatchResponse(tally, WatchWire.JSON);
-    String head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
-    feed(first, head + chunk(event(1) + event(0) + event(2) + event(4) + event(3)));
-    feed(second, head + chunk(event(1) + event(0) + event(4) + event(3)));
+    streaming(tally, 1, 0, 2, 4, 3);
+    streaming(tally, 1, 0, 4, 3);
 
     DeliveryCheck.Result r = DeliveryCheck.check(acked(), tally.watches());
 
@@ -169,6 +163,17 @@ class DeliveryCheckTest {
 
     assertThat(AckedWrites.resourceVersionOf(pod)).isEqualTo(4711);
     assertThat(AckedWrites.resourceVersionOf("{}".getBytes(StandardCharsets.US_ASCII))).isEqualTo(-1);
+  }
+
+  /** A chunked watch response of {@code tally} that has received its head and the events of writes {@code seqs}. */
+  private static ChunkedWatchResponse streaming(WatchTally tally, int... seqs) {
+    ChunkedWatchResponse r = new ChunkedWatchResponse(tally, WatchWire.JSON);
+    StringBuilder events = new StringBuilder();
+    for (int seq : seqs) {
+      events.append(event(seq));
+    }
+    feed(r, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk(events.toString()));
+    return r;
   }
 
   private static String event(int seq) {
