@@ -40,16 +40,22 @@ public record ApiResponse(int code, Body body, Map<String, List<String>> headers
    * (kubectl prints each as {@code Warning: text}).
    */
   public ApiResponse withWarnings(List<String> warnings) {
-    ApiResponse r = this;
-    for (String w : warnings) {
-      r = r.withHeader("Warning", warningHeader(w));
+    if (warnings.isEmpty()) {
+      return this;
     }
-    return r;
+    Map<String, List<String>> next = new java.util.LinkedHashMap<>(headers);
+    List<String> values = new java.util.ArrayList<>(next.getOrDefault("Warning", List.of()));
+    warnings.forEach(w -> values.add(warningHeader(w)));
+    next.put("Warning", List.copyOf(values));
+    return new ApiResponse(code, body, next);
   }
 
-  /** The value of kube's {@code Warning} header for {@code text}: {@code 299 - "text"}, quoted. */
+  /**
+   * The value of kube's {@code Warning} header for {@code text}: {@code 299 - "text"}, quoted.
+   * A response's warnings are bounded as kube bounds them when it is sent ({@link WarningHeaders}).
+   */
   public static String warningHeader(String text) {
-    return "299 - \"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    return WarningHeaders.value(text);
   }
 
   /** Serializes the {@link Value}s of responses; thread-safe once configured. */

@@ -65,7 +65,7 @@ public final class Responses {
           l.items().stream().map(o -> Tables.parse(o.json())).toList(), true, now));
       default -> encode(response);
     };
-    response.headers().forEach((name, values) -> encoded.headers().set(name, values)); // Warning
+    response.headers().forEach((name, values) -> encoded.headers().set(name, headerValues(name, values)));
     return encoded;
   }
 
@@ -130,7 +130,7 @@ public final class Responses {
       r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private"); // as every protobuf answer
     }
     r.headers().set(HttpHeaderNames.CONTENT_LENGTH, chunks.length());
-    response.headers().forEach((name, values) -> r.headers().set(name, values)); // Warning
+    response.headers().forEach((name, values) -> r.headers().set(name, headerValues(name, values)));
     return r;
   }
 
@@ -158,7 +158,7 @@ public final class Responses {
         };
         if (body != null) {
           FullHttpResponse encoded = protobuf(status, body);
-          response.headers().forEach((name, values) -> encoded.headers().set(name, values));
+          response.headers().forEach((name, values) -> encoded.headers().set(name, headerValues(name, values)));
           return encoded;
         }
       } catch (IllegalArgumentException e) {
@@ -187,7 +187,7 @@ public final class Responses {
           case ApiResponse.Binary b -> binary(status, b.bytes(), b.contentType());
           default -> throw new IllegalStateException("a JSON body without JSON: " + response.body());
         });
-    response.headers().forEach((name, values) -> encoded.headers().set(name, values));
+    response.headers().forEach((name, values) -> encoded.headers().set(name, headerValues(name, values)));
     return encoded;
   }
 
@@ -257,5 +257,10 @@ public final class Responses {
   /** {@code value} as JSON ({@link ApiResponse#json}). */
   public static byte[] bytes(Object value) {
     return ApiResponse.json(value);
+  }
+
+  /** A response header's values as sent: {@code Warning}s bounded as kube bounds them. */
+  private static java.util.List<String> headerValues(String name, java.util.List<String> values) {
+    return name.equalsIgnoreCase("Warning") ? io.listwatch.apiserver.request.WarningHeaders.bounded(values) : values;
   }
 }

@@ -121,6 +121,22 @@ class OpenApiEndpointsTest {
   }
 
   @Test
+  void thousandsOfUnknownFields_giveAbout4KiBOfWarnings_asKubeBoundsThem() throws Exception {
+    String ns = http.createNamespace("openapi-many");
+    ObjectNode cm = KubeHttp.configMap("many");
+    for (int i = 0; i < 3_500; i++) {
+      cm.put("unknown" + i, i);
+    }
+
+    KubeHttp.Response r = http.post("/api/v1/namespaces/" + ns + "/configmaps", cm);
+
+    r.expect(201);
+    java.util.List<String> warnings = r.headers().allValues("Warning");
+    assertThat(warnings).hasSizeBetween(100, 200).first().isEqualTo("299 - \"unknown field \\\"unknown0\\\"\"");
+    assertThat(warnings.stream().mapToInt(String::length).sum()).isLessThan(8 * 1024);
+  }
+
+  @Test
   void create_withoutFieldValidation_warnsAboutUnknownFields_andStoresThePrunedObject() throws Exception {
     String ns = http.createNamespace("openapi-warn");
     ObjectNode cm = KubeHttp.configMap("warned");
