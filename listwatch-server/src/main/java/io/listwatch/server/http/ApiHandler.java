@@ -82,6 +82,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+    if (req.decoderResult().isFailure()) {
+      MalformedRequests.refuse(ctx, req.decoderResult().cause());
+      return;
+    }
     long startNanos = metrics.startTime();
     IdleConnections idle = IdleConnections.of(ctx.channel());
     idle.requestStarted();

@@ -51,6 +51,8 @@ import io.netty.util.ReferenceCountUtil;
  */
 public final class HttpServerInitializer extends ChannelInitializer<SocketChannel> {
 
+  /** The name of an HTTP/1.1 connection's keep-alive handler in its pipeline. */
+  static final String KEEP_ALIVE = "keep-alive";
   /** kube-apiserver's request body limit: 3 MiB. */
   public static final int MAX_BODY_BYTES = 3 * 1024 * 1024;
   /** Concurrent streams per HTTP/2 connection (kube's default). */
@@ -120,14 +122,14 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   void addHttp1Handlers(ChannelPipeline p) {
     // with reading paused (WriteBackpressure), requests already read wait here undecoded
     p.addLast("flow-control", new FlowControlHandler());
-    p.addLast("keep-alive", new HttpServerKeepAliveHandler());
+    p.addLast(KEEP_ALIVE, new HttpServerKeepAliveHandler());
     p.addLast("aggregator", new StatusAggregator(MAX_BODY_BYTES));
     p.addLast("api", new ApiHandler(routes, chain, listener, options));
   }
 
-  /** The HTTP/1.1 codec with this server's limits on the request line and headers. */
+  /** The HTTP/1.1 codec with kube's limit on the request line and headers ({@link MalformedRequests}). */
   static HttpServerCodec http1Codec() {
-    return new HttpServerCodec(8192, 64 * 1024, 8192);
+    return new HttpServerCodec(MalformedRequests.MAX_HEADER_BYTES, MalformedRequests.MAX_HEADER_BYTES, 8192);
   }
 
   /**
@@ -150,7 +152,8 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
         connection(connection);
       }
     }
-        .initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(MAX_CONCURRENT_STREAMS))
+        .initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(MAX_CONCURRENT_STREAMS)
+            .maxHeaderListSize(MalformedRequests.MAX_HEADER_BYTES))
         // Closing a connection (server shutdown) sends GOAWAY and waits at most this long for
         // streams in flight; watches have been ended by then (Netty's default is 30 s).
         .gracefulShutdownTimeoutMillis(GRACEFUL_SHUTDOWN_MILLIS)
