@@ -100,6 +100,7 @@ public final class HandlerChain {
 
   private UserInfo authenticate(ApiRequest request, RequestInfo info) {
     if (request.connection().listener() == ConnectionInfo.Listener.INSECURE) {
+      LocalHostCheck.check(request.host());
       return UserInfo.UNSECURED;
     }
     for (Authenticator a : authenticators) {
