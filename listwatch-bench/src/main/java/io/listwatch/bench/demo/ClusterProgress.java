@@ -9,6 +9,8 @@ import io.listwatch.client.cache.ResourceEventHandler;
 import io.listwatch.client.cache.SharedIndexInformer;
 import io.listwatch.client.cache.SharedInformerFactory;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -91,6 +93,24 @@ final class ClusterProgress implements AutoCloseable {
       }
     }
     return new Snapshot(all, bound, running, terminating, complete, eventObjects.get(), eventCount.get());
+  }
+
+  /** The pods the informer holds: name to resourceVersion. */
+  Map<String, String> podVersions() {
+    return versions(pods);
+  }
+
+  /** The deployments the informer holds: name to resourceVersion. */
+  Map<String, String> deploymentVersions() {
+    return versions(deployments);
+  }
+
+  private static Map<String, String> versions(SharedIndexInformer<DynamicObject> informer) {
+    Map<String, String> versions = new HashMap<>();
+    for (DynamicObject o : informer.getStore().list()) {
+      versions.put(o.name(), o.resourceVersion());
+    }
+    return versions;
   }
 
   private static boolean isRunningAndReady(DynamicObject pod) {

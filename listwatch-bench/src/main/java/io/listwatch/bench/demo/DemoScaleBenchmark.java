@@ -51,6 +51,8 @@ import picocli.CommandLine.ParameterException;
  *       {@code kubectl rollout status}'s test and every pod runs the new image. Pods of the old
  *       ReplicaSets still terminating (their grace period) are counted apart.
  * </ol>
+ * With {@code --minutes N}, a third phase, <b>soak</b> ({@link Soak}): N minutes of rollouts,
+ * round after round, with the server's memory sampled and checked at the end.
  * Per phase: Events recorded per second (core Events, aggregated counts included), the API
  * requests of the whole system by verb (the server's {@code apiserver_request_total}), and each
  * process's CPU and heap after GC. At the end, each process's live heap after a full GC.
@@ -108,6 +110,12 @@ public final class DemoScaleBenchmark extends BenchmarkCommand {
           + "(repeatable).")
   private List<String> serverOptions = new ArrayList<>();
 
+  @Option(names = "--minutes", defaultValue = "0", paramLabel = "N",
+      description = "After the rollout, soak for N minutes: new images round after round, the server's RSS "
+          + "sampled, Netty's paranoid leak detector on in the server, and at the end the informer caches "
+          + "compared with the server (default: ${DEFAULT-VALUE}, no soak).")
+  private long soakMinutes;
+
   @Option(names = "--keep-logs", description = "Keep the work directory (the four JVMs' logs and GC logs) "
       + "instead of deleting it; its path is printed.")
   private boolean keepLogs;
@@ -133,6 +141,9 @@ public final class DemoScaleBenchmark extends BenchmarkCommand {
     if (!serverOptions.isEmpty()) {
       report.parameters.put("server options", String.join(" ", serverOptions));
     }
+    if (soakMinutes > 0) {
+      report.parameters.put("soak", soakMinutes + " minutes, server with " + Soak.PARANOID_LEAK_DETECTION);
+    }
     Path dir = Files.createTempDirectory("listwatch-bench-demo-");
     MachineInfo machine = MachineInfo.describe(dir);
     Path kubeconfig = dir.resolve("kubeconfig");
@@ -141,7 +152,12 @@ public final class DemoScaleBenchmark extends BenchmarkCommand {
     GcLog fleetGc = new GcLog(dir.resolve("nodes-gc.log"));
     List<Phase> phases = new ArrayList<>();
     long[] liveHeap = {-1, -1, -1};
-    try (ServerJvm server = ServerJvm.start(dir.resolve("data"), serverOptions, jvmOptions(serverHeap, serverGc),
+    boolean soaked = true;
+    List<String> serverJvm = jvmOptions(serverHeap, serverGc);
+    if (soakMinutes > 0) {
+      serverJvm.add(Soak.PARANOID_LEAK_DETECTION);
+    }
+    try (ServerJvm server = ServerJvm.start(dir.resolve("data"), serverOptions, serverJvm,
         dir.resolve("server.log"))) {
       report.progress("server %s (log %s)", server.url(), dir.resolve("server.log"));
       writeKubeconfig(kubeconfig, server.url());
@@ -183,6 +199,10 @@ public final class DemoScaleBenchmark extends BenchmarkCommand {
           rollout.await("every Deployment rolled out", s -> s.deploymentsComplete() >= deployments);
           rollout.await("every pod Running the new image", s -> s.runningWithImage() >= pods);
           phases.add(rollout.end());
+          if (soakMinutes > 0) {
+            soaked = soak(server, serverGc, dir.resolve("server.log"), client, deploys, progress, processes, requests,
+                phases);
+          }
         } catch (PhaseTimeout e) {
           phases.add(e.phase);
           report.note("**Did not finish**: " + e.getMessage());
@@ -203,7 +223,39 @@ public final class DemoScaleBenchmark extends BenchmarkCommand {
     } else {
       Format.deleteRecursively(dir);
     }
-    return phases.stream().allMatch(p -> p.finished) ? 0 : 1;
+    return phases.stream().allMatch(p -> p.finished) && soaked ? 0 : 1;
+  }
+
+  /** The soak ({@link Soak}), measured as one more phase; true when it finished and passed its checks. */
+  private boolean soak(ServerJvm server, GcLog serverGc, Path serverLog, KubeClient client,
+      ResourceClient<DynamicObject> deploys, ClusterProgress progress, Processes processes, ServerRequests requests,
+      List<Phase> phases) throws IOException, InterruptedException {
+    Phase phase = new Phase("soak", processes, requests, progress);
+    Soak soak = new Soak(soakMinutes, server.pid(), serverGc, serverLog, phaseTimeoutSeconds, report);
+    int pods = deployments * replicas;
+    boolean finished = soak.run(new Soak.Rounds() {
+      @Override
+      public void setImage(String image) {
+        phase.image(image);
+        String patch = "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"web\",\"image\":\""
+            + image + "\"}]}}}}";
+        for (int i = 0; i < deployments; i++) {
+          deploys.mergePatch(NAMESPACE, name(i), patch);
+        }
+      }
+
+      @Override
+      public boolean runs(String image) {
+        ClusterProgress.Snapshot s = progress.snapshot(image);
+        return s.deploymentsComplete() >= deployments && s.runningWithImage() >= pods;
+      }
+    });
+    phases.add(phase.end());
+    Map<String, Map<String, String>> differences = new LinkedHashMap<>();
+    differences.put("pods", Soak.differences(client, ResourceType.PODS, NAMESPACE, progress::podVersions));
+    differences.put("deployments",
+        Soak.differences(client, ResourceType.DEPLOYMENTS, NAMESPACE, progress::deploymentVersions));
+    return soak.report(differences) && finished;
   }
 
   private void report(List<Phase> phases, long[] liveHeap) {
