@@ -190,6 +190,16 @@ public final class RecordingListener implements WatchListener {
     }
   }
 
+  /** The progress notifications so far, each with how many events had arrived before it. */
+  public List<Progress> progress() {
+    lock.lock();
+    try {
+      return List.copyOf(progress);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   public List<WatchEvent> events() {
     lock.lock();
     try {

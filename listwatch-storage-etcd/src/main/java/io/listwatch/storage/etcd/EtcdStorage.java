@@ -89,8 +89,11 @@ public final class EtcdStorage implements Storage {
   private final Set<EtcdWatch> watches = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final EtcdCompactor compactor;
-  /** True on etcd releases with issue 15220: a progress notification counts once a second one follows. */
-  private final boolean confirmProgress;
+  /**
+   * True on etcd releases with issues 15220 and 17507, which may answer a progress request
+   * ahead of events not yet sent on the watch: each notification is checked before it is believed.
+   */
+  private final boolean verifyProgress;
 
   private EtcdStorage(Builder b) {
     var cb = Client.builder().endpoints(b.endpoints.toArray(URI[]::new))
@@ -130,11 +133,12 @@ public final class EtcdStorage implements Storage {
           .get(requestTimeout.toMillis(), TimeUnit.MILLISECONDS).getVersion();
       LOG.info("etcd {} storage on {} at revision {} (compacted to {})", version, b.endpoints, current,
           compacted.get());
-      confirmProgress = !orderedProgressNotify(version);
-      if (confirmProgress) {
-        LOG.warn("etcd {} may send a requested progress notification ahead of events still on their way"
-            + " (etcd issue 15220, fixed in 3.4.24 and 3.5.8); each one is confirmed by a second request"
-            + " before it is believed. Prefer etcd 3.4.24, 3.5.8 or later", version);
+      verifyProgress = !reliableProgressNotify(version);
+      if (verifyProgress) {
+        LOG.warn("etcd {} may answer a watch's progress request ahead of events not yet sent on it (etcd"
+            + " issues 15220 and 17507, fixed in 3.4.31 and 3.5.13); each answer is checked against the"
+            + " store's history before it is believed, which costs a range read of the watched keys."
+            + " Prefer etcd 3.4.31, 3.5.13 or later", version);
       }
     } catch (Exception e) {
       client.close();
@@ -332,10 +336,13 @@ public final class EtcdStorage implements Storage {
   }
 
   /**
-   * Whether etcd {@code version} sends a requested progress notification in order with the
-   * watch's events: 3.4.24 and later 3.4s, 3.5.8 and later, 3.6 on (etcd issue 15220).
+   * Whether etcd {@code version} answers a watch's progress request only once every earlier
+   * event has been sent on that watch: 3.4.31 and later 3.4s, 3.5.13 and later, 3.6 on. Before,
+   * the answer could overtake events still in the watch's send queue (etcd issue 15220, fixed in
+   * 3.4.24 and 3.5.8) or, on a watch still replaying history, report the current revision
+   * (issue 17507). kube-apiserver draws the same line for its consistent reads from the cache.
    */
-  static boolean orderedProgressNotify(String version) {
+  static boolean reliableProgressNotify(String version) {
     String[] parts = version.split("[.-]");
     try {
       int major = Integer.parseInt(parts[0]);
@@ -344,7 +351,7 @@ public final class EtcdStorage implements Storage {
       if (major != 3) {
         return major > 3;
       }
-      return minor > 5 || (minor == 5 && patch >= 8) || (minor == 4 && patch >= 24);
+      return minor > 5 || (minor == 5 && patch >= 13) || (minor == 4 && patch >= 31);
     } catch (RuntimeException e) {
       return true; // a version we cannot read is a newer one, not one to warn about
     }
@@ -418,8 +425,31 @@ public final class EtcdStorage implements Storage {
     client.close();
   }
 
-  boolean confirmProgress() {
-    return confirmProgress;
+  boolean verifyProgress() {
+    return verifyProgress;
+  }
+
+  /**
+   * Whether nothing in [{@code key}, {@code rangeEnd}) changed after revision {@code after} up
+   * to revision {@code at}: no key there was modified after {@code after} as of {@code at}, and
+   * as many keys were there at {@code after} as at {@code at} (a deleted key leaves nothing to
+   * be modified). Completes with false when etcd cannot tell (history compacted, an error).
+   * Reads every key of the range at {@code at} (keys only): etcd counts before it filters by
+   * modification revision.
+   */
+  CompletableFuture<Boolean> unchangedBetween(ByteSequence key, ByteSequence rangeEnd, long after, long at) {
+    GetOption modified = GetOption.builder().withRange(rangeEnd).withRevision(at).withKeysOnly(true)
+        .withMinModRevision(after + 1).build();
+    CompletableFuture<Long> countBefore = after < 1 ? CompletableFuture.completedFuture(0L)
+        : kv.get(key, GetOption.builder().withRange(rangeEnd).withRevision(after).withCountOnly(true).build())
+            .thenApply(r -> r.getCount());
+    CompletableFuture<Long> countAt =
+        kv.get(key, GetOption.builder().withRange(rangeEnd).withRevision(at).withCountOnly(true).build())
+            .thenApply(r -> r.getCount());
+    return kv.get(key, modified)
+        .thenCombine(countBefore, (m, before) -> m.getKvs().isEmpty() ? before : -1L)
+        .thenCombine(countAt, (before, now) -> before >= 0 && before.equals(now))
+        .exceptionally(e -> false);
   }
 
   boolean isClosed() {

@@ -71,8 +71,6 @@ final class EtcdWatch implements Watch {
   /** Failures since the last answer from etcd, for the back-off. */
   private int failures;
   private boolean progressWanted;
-  /** A progress notification waiting for a second one to confirm it (see {@link EtcdStorage#confirmProgress}); -1: none. */
-  private long unconfirmedProgress = -1;
   private boolean ended;
   /** Held while the listener is called, so that {@link #close} returns only after a running call. */
   private final ReentrantLock calling = new ReentrantLock();
@@ -108,7 +106,6 @@ final class EtcdWatch implements Watch {
     }
     paused = false;
     broken = false;
-    unconfirmedProgress = -1;
     int gen = ++generation;
     WatchOption option = WatchOption.builder().withRange(rangeEnd).withRevision(lastRevision + 1)
         .withPrevKV(true).withProgressNotify(false).build();
@@ -186,22 +183,39 @@ final class EtcdWatch implements Watch {
       } else if (response.isProgressNotify() && events.isEmpty()) {
         storage.seen(headerRevision);
         long progress = Math.max(headerRevision, lastRevision);
-        if (!storage.confirmProgress()) {
+        if (!storage.verifyProgress() || progress == lastRevision) {
           queue.add(new Progress(progress));
-        } else if (unconfirmedProgress < 0) {
-          // etcd before 3.4.24/3.5.8 may answer ahead of events still in its send queue: ask again,
-          // and believe this answer once the next arrives, when those events have gone out
-          unconfirmedProgress = progress;
-          etcdWatcher.requestProgress();
         } else {
-          queue.add(new Progress(unconfirmedProgress));
-          unconfirmedProgress = -1;
+          verify(gen, lastRevision, progress);
         }
       }
       changed.signalAll();
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Believes a progress notification of {@code progress} from an etcd that may send one ahead of
+   * its events ({@link EtcdStorage#verifyProgress}) only if the store shows that nothing under the
+   * prefix changed after {@code after}, the last revision queued, up to {@code progress}, and no
+   * event was queued meanwhile; otherwise drops it (whoever wants progress asks again).
+   */
+  private void verify(int gen, long after, long progress) {
+    storage.unchangedBetween(key, rangeEnd, after, progress).thenAccept(unchanged -> {
+      if (!unchanged) {
+        return;
+      }
+      lock.lock();
+      try {
+        if (gen == generation && !ended && lastRevision == after) {
+          queue.add(new Progress(progress));
+          changed.signalAll();
+        }
+      } finally {
+        lock.unlock();
+      }
+    });
   }
 
   private void failed(int gen, Throwable error) {
