@@ -1,0 +1,77 @@
+package io.listwatch.bench.chaos;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Injects faults on a schedule, one at a time, as Jepsen's nemesis does: every
+ * {@code interval} (±50%) it picks a node of the {@link Topology} and a fault, holds the fault
+ * 1 to 4 seconds, heals it, and records it in the {@link History}:
+ * <ul>
+ *   <li>{@code kill}: SIGKILL, then the node is started again on its data;
+ *   <li>{@code pause}: SIGSTOP, then SIGCONT.
+ * </ul>
+ * {@link #stop} ends the schedule; the fault in hand is healed before {@link #run} returns.
+ *
+ * <p>Confined to its own thread ({@code chaos-nemesis}); {@link #stop} from any thread.
+ */
+final class Nemesis implements Runnable {
+
+  private final List<Node> nodes;
+  private final History history;
+  private final Random random;
+  private final long intervalMillis;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile Exception failure;
+
+  Nemesis(List<Node> nodes, History history, long intervalMillis, long seed) {
+    this.nodes = nodes;
+    this.history = history;
+    this.intervalMillis = intervalMillis;
+    this.random = new Random(seed);
+  }
+
+  void stop() {
+    stopped.countDown();
+  }
+
+  /** Why a fault could not be healed (a node that did not start again), or null. */
+  Exception failure() {
+    return failure;
+  }
+
+  @Override
+  public void run() {
+    try {
+      while (!pause(intervalMillis / 2 + random.nextLong(intervalMillis))) {
+        Node node = nodes.get(random.nextInt(nodes.size()));
+        String kind = random.nextBoolean() ? "kill" : "pause";
+        long start = history.now();
+        if (kind.equals("kill")) {
+          node.kill();
+        } else {
+          node.signal("STOP");
+        }
+        pause(1_000 + random.nextLong(3_000));
+        if (kind.equals("kill")) {
+          node.start();
+        } else {
+          node.signal("CONT");
+        }
+        history.add(new Fault(kind, node.name(), start, history.now()));
+      }
+    } catch (IOException | RuntimeException e) {
+      failure = e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Waits {@code millis} (the schedule's gap) or until stopped; true if stopped. */
+  private boolean pause(long millis) throws InterruptedException {
+    return stopped.await(millis, TimeUnit.MILLISECONDS);
+  }
+}
