@@ -93,14 +93,18 @@ final class ChaosWatcher implements Runnable {
           continue;
         }
         WatchSegment s = watch(rv);
-        history.add(s);
-        if (s.end() == WatchSegment.End.LIVE_AT_END) {
-          return;
+        if (s != null) {
+          history.add(s);
+          if (s.end() == WatchSegment.End.LIVE_AT_END) {
+            return;
+          }
         }
-        rv = s.end() == WatchSegment.End.GONE ? 0 : s.lastRv();
-        if (s.end() == WatchSegment.End.BROKEN && s.events().isEmpty()) {
+        if (s == null || s.end() == WatchSegment.End.BROKEN && s.events().isEmpty()) {
           server = (server + 1) % servers.size();
           Thread.sleep(200); // nothing came: the server may be down; on the next one shortly
+        }
+        if (s != null) {
+          rv = s.end() == WatchSegment.End.GONE ? 0 : s.lastRv();
         }
       }
     } catch (InterruptedException e) {
@@ -108,7 +112,7 @@ final class ChaosWatcher implements Runnable {
     }
   }
 
-  /** One watch connection from {@code rv}, until it ends. */
+  /** One watch connection from {@code rv}, until it ends; null if the server could not be reached. */
   private WatchSegment watch(long rv) {
     List<WatchSegment.Event> events = new ArrayList<>();
     WatchSegment.End end = WatchSegment.End.BROKEN;
@@ -118,7 +122,11 @@ final class ChaosWatcher implements Runnable {
       if (stopped) {
         return new WatchSegment(process, server, rv, events, end);
       }
-      s.connect(new InetSocketAddress(base.getHost(), base.getPort()), 2_000);
+      try {
+        s.connect(new InetSocketAddress(base.getHost(), base.getPort()), 2_000);
+      } catch (IOException e) {
+        return null;
+      }
       s.setSoTimeout(SILENCE_MILLIS);
       OutputStream out = s.getOutputStream();
       out.write(("GET " + ConfigMapCalls.collection() + "?watch=true&resourceVersion=" + rv
@@ -126,7 +134,12 @@ final class ChaosWatcher implements Runnable {
           + "\r\nAccept: application/json\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
       out.flush();
       InputStream in = new BufferedInputStream(s.getInputStream());
-      String status = line(in);
+      String status;
+      try {
+        status = line(in);
+      } catch (IOException e) {
+        return null; // the server accepted the connection but answered nothing (paused, or going down)
+      }
       boolean chunked = false;
       for (String h = line(in); !h.isEmpty(); h = line(in)) {
         if (h.toLowerCase(java.util.Locale.ROOT).startsWith("transfer-encoding:") && h.contains("chunked")) {
