@@ -36,7 +36,7 @@ final class ChaosRun {
   private static final long FINAL_LIST_SECONDS = 60;
 
   /** What a run recorded and what the checks found. */
-  record Result(Topology.Kind kind, History history, List<Check> checks) {
+  record Result(Topology.Kind kind, String partitions, History history, List<Check> checks) {
     boolean passed() {
       return checks.stream().allMatch(Check::passed);
     }
@@ -60,6 +60,7 @@ final class ChaosRun {
       Map<String, Integer> faults = new TreeMap<>();
       history.faults().forEach(f -> faults.merge(f.kind() + " " + f.target(), 1, Integer::sum));
       b.append("faults injected (").append(history.faults().size()).append("): ").append(faults).append('\n');
+      b.append("partitions: ").append(partitions).append("; delay and loss: none (this kernel has no tc netem)\n");
       b.append("checks:\n");
       checks.forEach(c -> b.append("  ").append(c).append('\n'));
       b.append(passed() ? "all checks passed" : "CHECKS FAILED").append('\n');
@@ -79,9 +80,11 @@ final class ChaosRun {
     History history = new History();
     List<Check> runChecks = new ArrayList<>();
     Check caughtUp = new Check("every watcher caught up after the faults were healed");
+    String partitions;
     log.println("chaos: starting " + kind + " under " + dir);
     try (Topology topology = Topology.start(kind, dir)) {
       List<URI> urls = topology.serverUrls();
+      partitions = topology.partitions();
       ConfigMapCalls admin = new ConfigMapCalls(-1, urls, history);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (!admin.createNamespace(0)) {
@@ -118,7 +121,7 @@ final class ChaosRun {
       for (Thread t : clientThreads) {
         t.join(TimeUnit.SECONDS.toMillis(20));
       }
-      log.println("chaos: faults healed, clients stopped; taking the final lists");
+      log.println("chaos: faults healed, clients stopped at " + Operation.ms(history.now()) + " ms; taking the final lists");
       long target = finalLists(admin, urls, history);
       for (ChaosWatcher w : watchers) {
         target = Math.max(target, w.lastRv());
@@ -138,12 +141,14 @@ final class ChaosRun {
       }
       runChecks.add(exercised(history, nemesis));
       runChecks.add(caughtUp);
+      log.println("chaos: watchers caught up at " + Operation.ms(history.now()) + " ms; stopping the processes");
     } finally {
       history.write(historyFile);
     }
+    log.println("chaos: stopped at " + Operation.ms(history.now()) + " ms; checking the history");
     List<Check> checks = new ArrayList<>(new HistoryChecker(history).check());
     checks.addAll(runChecks);
-    return new Result(kind, history, checks);
+    return new Result(kind, partitions, history, checks);
   }
 
   /** Resumes and starts again every node, whatever the nemesis left. */
@@ -154,6 +159,9 @@ final class ChaosRun {
     }
     for (Node n : topology.nodes()) {
       n.signal("CONT");
+      if (n.partitionable()) {
+        n.rejoin();
+      }
       if (n.pid() < 0) {
         n.start();
       }

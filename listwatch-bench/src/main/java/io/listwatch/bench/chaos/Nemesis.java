@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  * 1 to 4 seconds, heals it, and records it in the {@link History}:
  * <ul>
  *   <li>{@code kill}: SIGKILL, then the node is started again on its data;
- *   <li>{@code pause}: SIGSTOP, then SIGCONT.
+ *   <li>{@code pause}: SIGSTOP, then SIGCONT;
+ *   <li>{@code partition} (a node in a network namespace): its link down, then up.
  * </ul>
  * {@link #stop} ends the schedule; the fault in hand is healed before {@link #run} returns.
  *
@@ -48,18 +49,19 @@ final class Nemesis implements Runnable {
     try {
       while (!pause(intervalMillis / 2 + random.nextLong(intervalMillis))) {
         Node node = nodes.get(random.nextInt(nodes.size()));
-        String kind = random.nextBoolean() ? "kill" : "pause";
+        List<String> kinds = node.partitionable() ? List.of("kill", "pause", "partition") : List.of("kill", "pause");
+        String kind = kinds.get(random.nextInt(kinds.size()));
         long start = history.now();
-        if (kind.equals("kill")) {
-          node.kill();
-        } else {
-          node.signal("STOP");
+        switch (kind) {
+          case "kill" -> node.kill();
+          case "pause" -> node.signal("STOP");
+          default -> node.isolate();
         }
         pause(1_000 + random.nextLong(3_000));
-        if (kind.equals("kill")) {
-          node.start();
-        } else {
-          node.signal("CONT");
+        switch (kind) {
+          case "kill" -> node.start();
+          case "pause" -> node.signal("CONT");
+          default -> node.rejoin();
         }
         history.add(new Fault(kind, node.name(), start, history.now()));
       }

@@ -10,9 +10,12 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The processes a chaos run faults, all on 127.0.0.1: two API servers on a three-member etcd
- * cluster ({@link Kind#ETCD}), or one API server on its embedded store ({@link Kind#EMBEDDED}).
- * {@link #close} stops every one of them, resumed first if paused.
+ * The processes a chaos run faults: two API servers on a three-member etcd cluster
+ * ({@link Kind#ETCD}), or one API server on its embedded store ({@link Kind#EMBEDDED}). The
+ * servers listen on 127.0.0.1. The etcd members run each in a network namespace of a
+ * {@link PrivateNetwork}, so that they can be partitioned; where that cannot be made (not
+ * root), on 127.0.0.1 without partitions, and {@link #partitions} says why.
+ * {@link #close} stops every process, resumed first if paused, and removes the network.
  *
  * <p>Thread-safe as its nodes are.
  */
@@ -28,12 +31,17 @@ final class Topology implements AutoCloseable {
 
   private final Kind kind;
   private final EtcdCluster etcd;
+  private final PrivateNetwork network;
+  private final String partitions;
   private final List<ServerNode> servers;
   private final List<Node> nodes;
 
-  private Topology(Kind kind, EtcdCluster etcd, List<ServerNode> servers, List<Node> nodes) {
+  private Topology(Kind kind, EtcdCluster etcd, PrivateNetwork network, String partitions, List<ServerNode> servers,
+      List<Node> nodes) {
     this.kind = kind;
     this.etcd = etcd;
+    this.network = network;
+    this.partitions = partitions;
     this.servers = servers;
     this.nodes = nodes;
   }
@@ -41,6 +49,8 @@ final class Topology implements AutoCloseable {
   /** Starts every process of {@code kind}, data and logs under {@code dir}. */
   static Topology start(Kind kind, Path dir) throws IOException, InterruptedException {
     EtcdCluster etcd = null;
+    PrivateNetwork network = null;
+    String partitions = "none (one server: nothing to partition)";
     List<ServerNode> servers = new ArrayList<>();
     List<Node> nodes = new ArrayList<>();
     Topology t = null;
@@ -48,12 +58,38 @@ final class Topology implements AutoCloseable {
       List<String> storage = List.of();
       int serverCount = 1;
       if (kind == Kind.ETCD) {
-        etcd = EtcdCluster.start(dir.resolve("etcd"), 3);
-        for (int i = 0; i < 3; i++) {
-          nodes.add(new EtcdNode("etcd-" + i, etcd.member(i)));
+        List<String> endpoints = new ArrayList<>();
+        try {
+          network = PrivateNetwork.create(3);
+          partitions = "etcd members isolated in their network namespaces";
+        } catch (IOException e) {
+          partitions = "none: no network namespaces (" + e.getMessage() + "); run as root for partitions";
         }
-        storage = List.of("--etcd-servers", etcd.endpoints().stream().map(URI::toString)
-            .collect(Collectors.joining(",")));
+        if (network != null) {
+          PrivateNetwork net = network;
+          String initial = java.util.stream.IntStream.range(0, 3)
+              .mapToObj(i -> NamespacedEtcdMember.peer(net, i)).collect(Collectors.joining(","));
+          List<NamespacedEtcdMember> members = new ArrayList<>();
+          for (int i = 0; i < 3; i++) {
+            NamespacedEtcdMember m = new NamespacedEtcdMember(network, i, dir.resolve("etcd-" + i), initial);
+            members.add(m);
+            nodes.add(m);
+            endpoints.add(m.endpoint());
+          }
+          for (NamespacedEtcdMember m : members) {
+            m.launch();
+          }
+          for (NamespacedEtcdMember m : members) {
+            m.awaitListening();
+          }
+        } else {
+          etcd = EtcdCluster.start(dir.resolve("etcd"), 3);
+          for (int i = 0; i < 3; i++) {
+            nodes.add(new EtcdNode("etcd-" + i, etcd.member(i)));
+          }
+          etcd.endpoints().forEach(u -> endpoints.add(u.toString()));
+        }
+        storage = List.of("--etcd-servers", String.join(",", endpoints));
         serverCount = 2;
       }
       for (int i = 0; i < serverCount; i++) {
@@ -61,7 +97,7 @@ final class Topology implements AutoCloseable {
         servers.add(s);
         nodes.add(s);
       }
-      t = new Topology(kind, etcd, List.copyOf(servers), List.copyOf(nodes));
+      t = new Topology(kind, etcd, network, partitions, List.copyOf(servers), List.copyOf(nodes));
       for (ServerNode s : servers) {
         s.start();
       }
@@ -69,8 +105,16 @@ final class Topology implements AutoCloseable {
     } catch (IOException | InterruptedException | RuntimeException e) {
       if (t != null) {
         t.close();
-      } else if (etcd != null) {
-        etcd.close();
+      } else {
+        for (Node n : nodes) {
+          n.close();
+        }
+        if (etcd != null) {
+          etcd.close();
+        }
+        if (network != null) {
+          network.close();
+        }
       }
       throw e;
     }
@@ -78,6 +122,11 @@ final class Topology implements AutoCloseable {
 
   Kind kind() {
     return kind;
+  }
+
+  /** What the nemesis may partition, or why nothing. */
+  String partitions() {
+    return partitions;
   }
 
   /** The API servers' plain-HTTP URLs, by server index. */
@@ -92,16 +141,14 @@ final class Topology implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
-    for (ServerNode s : servers) {
-      s.close();
+    for (Node n : nodes) {
+      n.close();
     }
     if (etcd != null) {
-      for (Node n : nodes) {
-        if (n instanceof EtcdNode) {
-          n.close();
-        }
-      }
       etcd.close();
+    }
+    if (network != null) {
+      network.close();
     }
   }
 }
