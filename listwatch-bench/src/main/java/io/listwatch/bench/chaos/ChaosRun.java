@@ -60,7 +60,9 @@ final class ChaosRun {
       Map<String, Integer> faults = new TreeMap<>();
       history.faults().forEach(f -> faults.merge(f.kind() + " " + f.target(), 1, Integer::sum));
       b.append("faults injected (").append(history.faults().size()).append("): ").append(faults).append('\n');
-      b.append("partitions: ").append(partitions).append("; delay and loss: none (this kernel has no tc netem)\n");
+      b.append("partitions: ").append(partitions).append("; delay and dropped connections: "
+          + (history.faults().stream().anyMatch(f -> f.target().startsWith("link")) ? "by a TCP proxy" : "none")
+          + " (this kernel has no tc netem)\n");
       b.append("checks:\n");
       checks.forEach(c -> b.append("  ").append(c).append('\n'));
       b.append(passed() ? "all checks passed" : "CHECKS FAILED").append('\n');
@@ -107,7 +109,7 @@ final class ChaosRun {
         clients.add(c);
         clientThreads.add(Thread.ofPlatform().name("chaos-client-" + i).start(c));
       }
-      Nemesis nemesis = new Nemesis(topology.nodes(), history, 5_000, seed);
+      Nemesis nemesis = new Nemesis(topology.nodes(), topology.links(), history, 5_000, seed);
       Thread nemesisThread = Thread.ofPlatform().name("chaos-nemesis").start(nemesis);
       log.println("chaos: " + CLIENTS + " clients, " + WATCHERS + " watchers and the nemesis run for " + length);
       Thread.sleep(length.toMillis()); // the run's length: the clients and the nemesis work meanwhile
@@ -154,6 +156,7 @@ final class ChaosRun {
   /** Resumes and starts again every node, whatever the nemesis left. */
   private static void heal(Topology topology, Nemesis nemesis, PrintStream log)
       throws IOException, InterruptedException {
+    topology.links().forEach(l -> l.delay(0));
     if (nemesis.failure() != null) {
       log.println("chaos: the nemesis failed: " + nemesis.failure());
     }

@@ -14,8 +14,9 @@ import java.util.stream.Collectors;
  * ({@link Kind#ETCD}), or one API server on its embedded store ({@link Kind#EMBEDDED}). The
  * servers listen on 127.0.0.1. The etcd members run each in a network namespace of a
  * {@link PrivateNetwork}, so that they can be partitioned; where that cannot be made (not
- * root), on 127.0.0.1 without partitions, and {@link #partitions} says why.
- * {@link #close} stops every process, resumed first if paused, and removes the network.
+ * root), on 127.0.0.1 without partitions, and {@link #partitions} says why. The servers reach
+ * each member through a {@link DelayProxy}, where the nemesis adds delay.
+ * {@link #close} kills every process and removes the network.
  *
  * <p>Thread-safe as its nodes are.
  */
@@ -35,9 +36,11 @@ final class Topology implements AutoCloseable {
   private final String partitions;
   private final List<ServerNode> servers;
   private final List<Node> nodes;
+  private final List<DelayProxy> links;
 
   private Topology(Kind kind, EtcdCluster etcd, PrivateNetwork network, String partitions, List<ServerNode> servers,
-      List<Node> nodes) {
+      List<Node> nodes, List<DelayProxy> links) {
+    this.links = links;
     this.kind = kind;
     this.etcd = etcd;
     this.network = network;
@@ -53,6 +56,7 @@ final class Topology implements AutoCloseable {
     String partitions = "none (one server: nothing to partition)";
     List<ServerNode> servers = new ArrayList<>();
     List<Node> nodes = new ArrayList<>();
+    List<DelayProxy> links = new ArrayList<>();
     Topology t = null;
     try {
       List<String> storage = List.of();
@@ -89,7 +93,11 @@ final class Topology implements AutoCloseable {
           }
           etcd.endpoints().forEach(u -> endpoints.add(u.toString()));
         }
-        storage = List.of("--etcd-servers", String.join(",", endpoints));
+        for (String e : endpoints) {
+          URI u = URI.create(e);
+          links.add(DelayProxy.start(new java.net.InetSocketAddress(u.getHost(), u.getPort())));
+        }
+        storage = List.of("--etcd-servers", links.stream().map(DelayProxy::url).collect(Collectors.joining(",")));
         serverCount = 2;
       }
       for (int i = 0; i < serverCount; i++) {
@@ -97,7 +105,7 @@ final class Topology implements AutoCloseable {
         servers.add(s);
         nodes.add(s);
       }
-      t = new Topology(kind, etcd, network, partitions, List.copyOf(servers), List.copyOf(nodes));
+      t = new Topology(kind, etcd, network, partitions, List.copyOf(servers), List.copyOf(nodes), List.copyOf(links));
       for (ServerNode s : servers) {
         s.start();
       }
@@ -106,6 +114,7 @@ final class Topology implements AutoCloseable {
       if (t != null) {
         t.close();
       } else {
+        links.forEach(DelayProxy::close);
         for (Node n : nodes) {
           n.close();
         }
@@ -134,6 +143,11 @@ final class Topology implements AutoCloseable {
     return servers.stream().map(ServerNode::url).toList();
   }
 
+  /** The links from the servers to each etcd member (by member index), where the nemesis adds delay; none on the embedded store. */
+  List<DelayProxy> links() {
+    return links;
+  }
+
   /** Every process the nemesis may fault. */
   List<Node> nodes() {
     return nodes;
@@ -142,8 +156,10 @@ final class Topology implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     for (Node n : nodes) {
+      n.kill(); // nothing of a run is kept but its history: no need to wait for graceful shutdowns
       n.close();
     }
+    links.forEach(DelayProxy::close);
     if (etcd != null) {
       etcd.close();
     }

@@ -8,7 +8,13 @@
  *       {@link io.listwatch.bench.chaos.ChaosClient}s (creates, compare-and-set updates, deletes,
  *       reads and lists through {@link io.listwatch.bench.chaos.ConfigMapCalls}),
  *       {@link io.listwatch.bench.chaos.ChaosWatcher}s and the
- *       {@link io.listwatch.bench.chaos.Nemesis} (SIGKILL and restart, SIGSTOP and SIGCONT).
+ *       {@link io.listwatch.bench.chaos.Nemesis} (SIGKILL and restart, SIGSTOP and SIGCONT,
+ *       partitions, delay and dropped connections).
+ *   <li>The etcd members run in a {@link io.listwatch.bench.chaos.PrivateNetwork} (a network
+ *       namespace each, on a bridge), each a {@link io.listwatch.bench.chaos.NamespacedEtcdMember}
+ *       that can be cut off; the servers reach them through a
+ *       {@link io.listwatch.bench.chaos.DelayProxy} each, which adds delay in place of
+ *       {@code tc netem} (not in this machine's kernel).
  *   <li>Everything is recorded in a {@link io.listwatch.bench.chaos.History}: each
  *       {@link io.listwatch.bench.chaos.Operation} with its invocation, completion and outcome
  *       (ok, failed, indeterminate), each {@link io.listwatch.bench.chaos.WatchSegment}, each

@@ -6,8 +6,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A short chaos run on two servers on a three-member etcd (Debian's etcd-server): 40 s of
- * SIGKILLs and SIGSTOPs of members and servers, and every check of the history passes.
+ * A short chaos run on two servers on a three-member etcd (Debian's etcd-server): 35 s of
+ * SIGKILLs and SIGSTOPs of members and servers, partitions of members (network namespaces: run as
+ * root) and delays on the servers' links to them, and every check of the history passes.
  */
 @EndToEnd
 class ChaosRunEtcdTest {

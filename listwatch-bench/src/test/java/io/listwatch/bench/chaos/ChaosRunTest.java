@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A short chaos run on one server on its embedded store (server JVMs of our own: a unit test):
- * 40 s of SIGKILLs and SIGSTOPs, and every check of the history passes, including that faults
+ * 35 s of SIGKILLs and SIGSTOPs, and every check of the history passes, including that faults
  * were injected and writes acknowledged. {@code ChaosRunEtcdTest} runs the etcd topology.
  */
 class ChaosRunTest {
@@ -21,9 +21,9 @@ class ChaosRunTest {
     assertPasses(Topology.Kind.EMBEDDED, dir);
   }
 
-  /** Runs {@code kind} for 40 s and asserts that every check passed; the summary is the failure message. */
+  /** Runs {@code kind} for 35 s and asserts that every check passed; the summary is the failure message. */
   static void assertPasses(Topology.Kind kind, Path dir) throws Exception {
-    ChaosRun.Result r = ChaosRun.run(kind, Duration.ofSeconds(40), dir.resolve("data"), dir.resolve("history.jsonl"),
+    ChaosRun.Result r = ChaosRun.run(kind, Duration.ofSeconds(35), dir.resolve("data"), dir.resolve("history.jsonl"),
         System.nanoTime(), new PrintStream(System.out, true, StandardCharsets.UTF_8));
     System.out.print(r.summary());
     assertThat(r.passed()).as(r.summary()).isTrue();
