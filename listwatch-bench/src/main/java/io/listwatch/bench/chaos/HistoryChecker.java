@@ -223,7 +223,7 @@ final class HistoryChecker {
   private boolean mayHaveDeletedAfter(String key, Operation after) {
     for (Operation d : ops) {
       if (d.type() == Type.DELETE && d.key().equals(key) && d.outcome() != Outcome.FAIL
-          && d.complete() > after.invoke()) {
+          && end(d) > after.invoke()) {
         return true;
       }
     }
@@ -366,11 +366,19 @@ final class HistoryChecker {
     }
   }
 
+  /**
+   * When {@code op} may have taken effect at the latest: its completion, or never for an
+   * indeterminate one (a timed-out write may still be applied later, as Jepsen's checkers assume).
+   */
+  private static long end(Operation op) {
+    return op.outcome() == Outcome.INFO ? Long.MAX_VALUE : op.complete();
+  }
+
   /** Whether a delete of {@code key} that was not refused overlaps (from, to). */
   private boolean mayHaveDeleted(String key, long from, long to) {
     for (Operation d : ops) {
       if (d.type() == Type.DELETE && d.key().equals(key) && d.outcome() != Outcome.FAIL
-          && d.invoke() < to && d.complete() > from) {
+          && d.invoke() < to && end(d) > from) {
         return true;
       }
     }

@@ -176,6 +176,17 @@ class HistoryCheckerTest {
   }
 
   @Test
+  void timedOutDelete_appliedAfterItsTimeout_isAccepted() {
+    op(0, Type.CREATE, "k5", "x", 0, 10, 20, Outcome.OK, 5);
+    op(1, Type.DELETE, "k5", null, 0, 30, 40, Outcome.INFO, 0);
+    // still there after the delete timed out; gone later: the delete was applied late
+    op(2, Type.READ, "k5", null, 0, 50, 60, Outcome.OK, 5, v("k5", 5, "x"));
+    op(2, Type.READ, "k5", null, 0, 70, 80, Outcome.OK, 0);
+    finalList(6);
+    assertThat(check().values()).allSatisfy(c -> assertThat(c.passed()).as(c.toString()).isTrue());
+  }
+
+  @Test
   void versionAppliedByHalves_isRejected() {
     validHistory();
     op(3, Type.READ, "k0", null, 0, 62, 64, Outcome.OK, 7, new Version("k0", 7, "c", "b"));
