@@ -1,0 +1,16 @@
+package io.listwatch.bench.chaos;
+
+/**
+ * One fault the {@link Nemesis} injected: its kind, its target (e.g. {@code server-1},
+ * {@code etcd-2}) and when it began and was healed (nanoseconds since the history began; the
+ * end is -1 until it is healed).
+ *
+ * <p>Immutable; thread-safe.
+ */
+record Fault(String kind, String target, long start, long end) {
+
+  @Override
+  public String toString() {
+    return kind + " " + target + " [" + Operation.ms(start) + "-" + Operation.ms(end) + " ms]";
+  }
+}
