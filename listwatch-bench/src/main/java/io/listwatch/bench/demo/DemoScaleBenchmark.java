@@ -142,7 +142,8 @@ public final class DemoScaleBenchmark extends BenchmarkCommand {
       report.parameters.put("server options", String.join(" ", serverOptions));
     }
     if (soakMinutes > 0) {
-      report.parameters.put("soak", soakMinutes + " minutes, server with " + Soak.PARANOID_LEAK_DETECTION);
+      report.parameters.put("soak", soakMinutes + " minutes, server with " + Soak.PARANOID_LEAK_DETECTION + " -Xms"
+          + serverHeap + " " + Soak.FIXED_HEAP_OPTIONS);
     }
     Path dir = Files.createTempDirectory("listwatch-bench-demo-");
     MachineInfo machine = MachineInfo.describe(dir);
@@ -155,7 +156,7 @@ public final class DemoScaleBenchmark extends BenchmarkCommand {
     boolean soaked = true;
     List<String> serverJvm = jvmOptions(serverHeap, serverGc);
     if (soakMinutes > 0) {
-      serverJvm.add(Soak.PARANOID_LEAK_DETECTION);
+      serverJvm.addAll(List.of(Soak.PARANOID_LEAK_DETECTION, "-Xms" + serverHeap, Soak.FIXED_HEAP_OPTIONS));
     }
     try (ServerJvm server = ServerJvm.start(dir.resolve("data"), serverOptions, serverJvm,
         dir.resolve("server.log"))) {
@@ -231,7 +232,14 @@ public final class DemoScaleBenchmark extends BenchmarkCommand {
       ResourceClient<DynamicObject> deploys, ClusterProgress progress, Processes processes, ServerRequests requests,
       List<Phase> phases) throws IOException, InterruptedException {
     Phase phase = new Phase("soak", processes, requests, progress);
-    Soak soak = new Soak(soakMinutes, server.pid(), serverGc, serverLog, phaseTimeoutSeconds, report);
+    Soak soak = new Soak(soakMinutes, server.pid(), serverGc, serverLog, phaseTimeoutSeconds, report, () -> {
+      try {
+        return processes.liveHeapMiB(0);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return -1;
+      }
+    });
     int pods = deployments * replicas;
     boolean finished = soak.run(new Soak.Rounds() {
       @Override
