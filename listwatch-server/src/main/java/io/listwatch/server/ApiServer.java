@@ -165,6 +165,7 @@ public final class ApiServer implements AutoCloseable {
       Authorizer authorizer = config.authorizer != null ? config.authorizer : rbac.authorizer();
       routes.resources().admissionChain().authorizer(io.listwatch.server.authz.AdmissionAuthorization.of(authorizer));
       chain = HandlerChain.builder()
+          .flowControl(startFlowControl())
           .authenticators(authenticators)
           .anonymousAuth(config.authentication.anonymousAuth())
           .impersonation(new Impersonation(authorizer))
@@ -273,6 +274,26 @@ public final class ApiServer implements AutoCloseable {
    * controller), all while this server leads. (The CSR signer needs the client CA: it starts
    * with TLS.)
    */
+  /**
+   * API Priority and Fairness when it is on (kube's default): its configuration follows the
+   * stored FlowSchemas and PriorityLevelConfigurations; null when it is off.
+   */
+  private io.listwatch.apiserver.flowcontrol.FlowControl startFlowControl() {
+    int seats = config.maxRequestsInflight + config.maxMutatingRequestsInflight;
+    if (!config.enablePriorityAndFairness || seats == 0
+        || registry.find("flowcontrol.apiserver.k8s.io", "v1", "flowschemas").isEmpty()) {
+      return null;
+    }
+    var holder = new java.util.concurrent.atomic.AtomicReference<io.listwatch.apiserver.flowcontrol.FlowControl>();
+    var fc = new io.listwatch.apiserver.flowcontrol.FlowControl(seats,
+        io.listwatch.apiserver.flowcontrol.FlowControl.DEFAULT_QUEUE_WAIT_LIMIT, config.clock, core::objectCount,
+        metrics.registerFlowControl(holder::get));
+    holder.set(fc);
+    fc.start(cacher("flowcontrol.apiserver.k8s.io", "flowschemas"),
+        cacher("flowcontrol.apiserver.k8s.io", "prioritylevelconfigurations"));
+    return fc;
+  }
+
   private void startControllers() {
     List<io.listwatch.apiserver.rest.ResourceStore> stores = core.cachers().keySet().stream().map(routes.resources()::store)
         .toList();
@@ -579,6 +600,7 @@ public final class ApiServer implements AutoCloseable {
     private int maxRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_REQUESTS_INFLIGHT;
     private int maxMutatingRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT;
     private int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
+    private boolean enablePriorityAndFairness = true;
     private Duration idleConnectionTimeout = ConnectionOptions.DEFAULT_IDLE_TIMEOUT;
     private Clock clock = Clock.system();
     private Path auditLog;
@@ -637,6 +659,15 @@ public final class ApiServer implements AutoCloseable {
       }
       this.maxRequestsInflight = readOnly;
       this.maxMutatingRequestsInflight = mutating;
+      return this;
+    }
+
+    /**
+     * {@code --enable-priority-and-fairness} (default true): API Priority and Fairness instead
+     * of the max-in-flight limit, its seats the sum of the two in-flight limits (both 0: off).
+     */
+    public Builder enablePriorityAndFairness(boolean on) {
+      this.enablePriorityAndFairness = on;
       return this;
     }
 
