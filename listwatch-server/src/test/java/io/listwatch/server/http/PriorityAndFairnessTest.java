@@ -160,14 +160,27 @@ class PriorityAndFairnessTest {
     assertThat(status.path("reason").asText()).isEqualTo("TooManyRequests");
     assertThat(status.path("message").asText()).isEqualTo("Too many requests, please try again later.");
 
+    // a watch holds its seat only until its initial events are queued
+    HttpResponse<java.io.InputStream> watch = client.send(HttpRequest.newBuilder(URI.create(server.url() + cms
+        + "?watch=true")).header("Authorization", "Bearer light-token").timeout(WAIT).build(),
+        HttpResponse.BodyHandlers.ofInputStream());
+    try (var events = new java.io.BufferedReader(new java.io.InputStreamReader(watch.body(),
+        java.nio.charset.StandardCharsets.UTF_8))) {
+      assertThat(events.readLine()).startsWith("{\"type\":\"ADDED\"");
+      assertThat(watch.headers().firstValue("x-kubernetes-pf-flowschema-uid")).hasValue(schemaUid);
+      PrometheusText during = PrometheusText.parse(send("admin-token", "GET", "/metrics", null).body());
+      assertThat(during.sum("apiserver_flowcontrol_current_executing_seats",
+          Map.of("flow_schema", "shared", "priority_level", "shared"))).as("the open watch's seats").isZero();
+    }
+
     PrometheusText m = PrometheusText.parse(send("admin-token", "GET", "/metrics", null).body());
     Map<String, String> shared = Map.of("flow_schema", "shared", "priority_level", "shared");
     assertThat(m.sum("apiserver_flowcontrol_rejected_requests_total",
         Map.of("flow_schema", "shared", "priority_level", "shared", "reason", "queue-full")))
         .isEqualTo(rejected.get());
-    assertThat(m.sum("apiserver_flowcontrol_dispatched_requests_total", shared)).isGreaterThanOrEqualTo(40);
+    assertThat(m.sum("apiserver_flowcontrol_dispatched_requests_total", shared)).isGreaterThanOrEqualTo(41);
     assertThat(m.sum("apiserver_flowcontrol_request_wait_duration_seconds_count", shared))
-        .isGreaterThanOrEqualTo(40 + rejected.get());
+        .isGreaterThanOrEqualTo(41 + rejected.get());
     assertThat(m.sum("apiserver_flowcontrol_nominal_limit_seats", Map.of("priority_level", "shared"))).isEqualTo(5);
     assertThat(m.sum("apiserver_flowcontrol_nominal_limit_seats", Map.of("priority_level", "global-default")))
         .isEqualTo(49);
