@@ -123,6 +123,8 @@ public final class ApiServer implements AutoCloseable {
   private io.listwatch.server.controllers.certificates.CertificateSigningRequestCleaner csrCleaner;
   /** The request filters every listener shares (authentication, limits, authorization). */
   private HandlerChain chain;
+  /** API Priority and Fairness, when on; its status writer stops with the server. */
+  private io.listwatch.apiserver.flowcontrol.FlowControl flowControl;
 
   private ApiServer(Builder config) {
     this.config = config;
@@ -289,8 +291,9 @@ public final class ApiServer implements AutoCloseable {
         io.listwatch.apiserver.flowcontrol.FlowControl.DEFAULT_QUEUE_WAIT_LIMIT, config.clock, core::objectCount,
         metrics.registerFlowControl(holder::get));
     holder.set(fc);
-    fc.start(cacher("flowcontrol.apiserver.k8s.io", "flowschemas"),
-        cacher("flowcontrol.apiserver.k8s.io", "prioritylevelconfigurations"));
+    fc.start(core.store("flowcontrol.apiserver.k8s.io", "v1", "flowschemas"),
+        core.store("flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations"));
+    flowControl = fc;
     return fc;
   }
 
@@ -525,6 +528,9 @@ public final class ApiServer implements AutoCloseable {
     }
     if (rbac != null) {
       rbac.close();
+    }
+    if (flowControl != null) {
+      flowControl.close();
     }
     if (garbageCollector != null) {
       garbageCollector.close();

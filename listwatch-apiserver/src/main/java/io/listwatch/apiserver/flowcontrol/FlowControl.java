@@ -5,7 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.apiserver.cacher.CacheListener;
 import io.listwatch.apiserver.cacher.CachedObject;
-import io.listwatch.apiserver.cacher.Cacher;
+import io.listwatch.apiserver.controller.ControllerQueue;
+import io.listwatch.apiserver.rest.ResourceStore;
 import io.listwatch.apiserver.cacher.WatchCacheEvent;
 import io.listwatch.apiserver.request.RequestInfo;
 import io.listwatch.apiserver.request.UserInfo;
@@ -51,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * {@link QueueSet} guards its own state; levels are kept by name across reconfigurations so
  * their queues and seats carry over.
  */
-public final class FlowControl {
+public final class FlowControl implements AutoCloseable {
 
   /** The stored objects of a resource, or a negative number when unknown (for list estimates). */
   @FunctionalInterface
@@ -76,6 +77,8 @@ public final class FlowControl {
   /** The stored objects by name, as last seen; guarded by {@code this}. */
   private final Map<String, JsonNode> storedSchemas = new HashMap<>();
   private final Map<String, JsonNode> storedLevels = new HashMap<>();
+  /** Where FlowSchemas whose Dangling condition is out of date are queued; null until started. Guarded by {@code this}. */
+  private ControllerQueue statusQueue;
 
   /** A priority level: its stored identity and its queues. */
   private record Level(String name, String uid, QueueSet queues, QueueSet.Config config) {
@@ -98,10 +101,48 @@ public final class FlowControl {
     this.observer = Objects.requireNonNull(observer);
   }
 
-  /** Reads the configuration from the two watch caches, and again on each of their changes. */
-  public void start(Cacher flowSchemas, Cacher priorityLevels) {
-    flowSchemas.addListener(listener(storedSchemas));
-    priorityLevels.addListener(listener(storedLevels));
+  /**
+   * Reads the configuration from the two resources' watch caches, and again on each of their
+   * changes, and keeps each FlowSchema's {@link DanglingCondition} in its status (on the
+   * {@code flowschema-status} thread).
+   */
+  public void start(ResourceStore flowSchemas, ResourceStore priorityLevels) {
+    ControllerQueue queue = new ControllerQueue("flowschema-status", name -> syncStatus(flowSchemas, name),
+        ControllerQueue.Gate.ALWAYS, clock);
+    synchronized (this) {
+      statusQueue = queue;
+    }
+    queue.start();
+    flowSchemas.cacher().addListener(listener(storedSchemas));
+    priorityLevels.cacher().addListener(listener(storedLevels));
+  }
+
+  /** Writes the Dangling condition of the FlowSchema {@code name} unless it already says what is so. */
+  private void syncStatus(ResourceStore flowSchemas, String name) {
+    Optional<com.fasterxml.jackson.databind.node.ObjectNode> stored = flowSchemas.getInternal("", name).join();
+    if (stored.isEmpty() || DanglingCondition.carries(stored.get(), dangling(stored.get()))) {
+      return;
+    }
+    flowSchemas.updateStatusInternal("", name, fs -> {
+      DanglingCondition.set(fs, dangling(fs), clock.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+      return fs;
+    }).join();
+  }
+
+  private synchronized boolean dangling(JsonNode schema) {
+    return !storedLevels.containsKey(schema.path("spec").path("priorityLevelConfiguration").path("name").asText());
+  }
+
+  /** Stops keeping the FlowSchemas' status. Requests keep being admitted. Idempotent. */
+  @Override
+  public void close() {
+    ControllerQueue queue;
+    synchronized (this) {
+      queue = statusQueue;
+    }
+    if (queue != null) {
+      queue.close();
+    }
   }
 
   private CacheListener listener(Map<String, JsonNode> stored) {
@@ -171,6 +212,13 @@ public final class FlowControl {
       }
     }
     sorted.sort(FlowSchema.ORDER);
+    if (statusQueue != null) {
+      for (JsonNode fs : storedSchemas.values()) {
+        if (!DanglingCondition.carries(fs, dangling(fs))) {
+          statusQueue.add(fs.path("metadata").path("name").asText());
+        }
+      }
+    }
     levels.keySet().retainAll(next.keySet()); // requests of a removed level still drain through their QueueSet
     levels.putAll(next);
     schemas = List.copyOf(sorted);

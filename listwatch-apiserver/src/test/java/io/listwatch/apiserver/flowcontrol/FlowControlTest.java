@@ -26,12 +26,13 @@ class FlowControlTest {
       (g, r) -> core.server.objectCount(g, r), FlowControlObserver.NONE);
 
   FlowControlTest() {
-    apf.start(core.server.cacher("flowcontrol.apiserver.k8s.io", "flowschemas"),
-        core.server.cacher("flowcontrol.apiserver.k8s.io", "prioritylevelconfigurations"));
+    apf.start(core.server.store("flowcontrol.apiserver.k8s.io", "v1", "flowschemas"),
+        core.server.store("flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations"));
   }
 
   @AfterEach
   void close() {
+    apf.close();
     core.close();
   }
 
@@ -92,10 +93,16 @@ class FlowControlTest {
              "resourceRules":[{"verbs":["*"],"apiGroups":["*"],"resources":["*"],"namespaces":["*"],"clusterScope":true}]}]}}""");
     UserInfo bob = UserInfo.of("bob", List.of("system:authenticated"));
     assertThat(classify(bob, "GET", "/api/v1/pods").flowSchema()).isEqualTo("global-default"); // dangling
+    awaitDangling("flooders", "True", "NotFound",
+        "This FlowSchema references the PriorityLevelConfiguration object named \"tiny\" but there is no such object");
+    awaitDangling("global-default", "False", "Found",
+        "This FlowSchema references the PriorityLevelConfiguration object named \"global-default\" and it exists");
     core.send("POST", FLOWCONTROL + "prioritylevelconfigurations", Map.of(), """
         {"apiVersion":"flowcontrol.apiserver.k8s.io/v1","kind":"PriorityLevelConfiguration","metadata":{"name":"tiny"},
          "spec":{"type":"Limited","limited":{"nominalConcurrencyShares":1,"limitResponse":{"type":"Reject"}}}}""");
     RequestInfo list = core.server.routes().requestInfo(InMemoryCore.request("GET", "/api/v1/pods", Map.of(), null));
+    awaitDangling("flooders", "False", "Found",
+        "This FlowSchema references the PriorityLevelConfiguration object named \"tiny\" and it exists");
     Ticket first = apf.admit(bob, list, Map.of());
     assertThat(first.classification().orElseThrow().priorityLevel()).isEqualTo("tiny");
     assertThat(first.dispatched()).isCompleted(); // ceil(600 * 1 / 246) = 3 seats
@@ -107,6 +114,20 @@ class FlowControlTest {
         .havingCause().isInstanceOf(Rejection.class);
     core.send("DELETE", FLOWCONTROL + "flowschemas/flooders", Map.of(), null);
     assertThat(classify(bob, "GET", "/api/v1/pods").flowSchema()).isEqualTo("global-default");
+  }
+
+  private void awaitDangling(String schema, String status, String reason, String message) {
+    io.listwatch.testsupport.Await.until(schema + "'s Dangling condition " + status, Duration.ofSeconds(10), () -> {
+      var fs = core.server.store("flowcontrol.apiserver.k8s.io", "v1", "flowschemas").getInternal("", schema).join()
+          .orElseThrow();
+      for (var c : fs.path("status").path("conditions")) {
+        if (c.path("type").asText().equals("Dangling")) {
+          return c.path("status").asText().equals(status) && c.path("reason").asText().equals(reason)
+              && c.path("message").asText().equals(message) && !c.path("lastTransitionTime").asText().isEmpty();
+        }
+      }
+      return false;
+    });
   }
 
   @Test
