@@ -128,7 +128,7 @@ public final class ServerCommand implements Callable<Integer> {
       description = "Mutating requests served at once before 429; 0 = unlimited (default: ${DEFAULT-VALUE}).")
   int maxMutatingRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT;
 
-  @Option(names = "--enable-priority-and-fairness", arity = "1", fallbackValue = "true",
+  @Option(names = "--enable-priority-and-fairness", arity = "0..1", fallbackValue = "true",
       description = "API Priority and Fairness instead of the max-in-flight limits (default: ${DEFAULT-VALUE}).")
   boolean enablePriorityAndFairness = true;
 
