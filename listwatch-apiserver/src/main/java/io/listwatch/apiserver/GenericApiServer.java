@@ -289,8 +289,9 @@ public final class GenericApiServer implements AutoCloseable {
 
   /**
    * kube's mandatory API Priority and Fairness objects (the {@code exempt} and {@code catch-all}
-   * PriorityLevelConfigurations and FlowSchemas), which kube-apiserver's APF configuration
-   * controller creates at start unless they exist
+   * PriorityLevelConfigurations and FlowSchemas) and its suggested ones
+   * ({@link io.listwatch.apiserver.flowcontrol.SuggestedConfiguration}), which kube-apiserver's
+   * APF configuration controller creates at start unless they exist
    * ({@link io.listwatch.apiserver.strategy.MandatoryFlowcontrolConfiguration}).
    */
   private void createMandatoryFlowcontrolConfiguration() {
@@ -303,6 +304,31 @@ public final class GenericApiServer implements AutoCloseable {
     MandatoryFlowcontrolConfiguration.priorityLevelConfigurations().forEach(pl -> createIfAbsent(levels, pl));
     ResourceStore schemas = store(group, "v1", "flowschemas");
     MandatoryFlowcontrolConfiguration.flowSchemas().forEach(fs -> createIfAbsent(schemas, fs));
+    io.listwatch.apiserver.flowcontrol.SuggestedConfiguration.priorityLevelConfigurations()
+        .forEach(pl -> createIfAbsent(levels, pl));
+    io.listwatch.apiserver.flowcontrol.SuggestedConfiguration.flowSchemas().forEach(fs -> createIfAbsent(schemas, fs));
+  }
+
+  /**
+   * The objects stored of the resource {@code resource} in {@code group} as its watch cache
+   * holds them (built-in or custom), or -1 when it has none: API Priority and Fairness
+   * estimates a list's work from it.
+   */
+  public long objectCount(String group, String resource) {
+    for (Map.Entry<ResourceDefinition, Cacher> e : cachers.entrySet()) {
+      if (e.getKey().plural().equals(resource) && e.getKey().group().equals(group)) {
+        return e.getValue().objectCount();
+      }
+    }
+    CustomResourceServing custom = customResources;
+    if (custom != null) {
+      for (Cacher c : custom.cachers()) {
+        if (c.resource().plural().equals(resource) && c.resource().group().equals(group)) {
+          return c.objectCount();
+        }
+      }
+    }
+    return -1;
   }
 
   private static ObjectNode priorityClass(String name, long value, String description) {

@@ -25,6 +25,7 @@ import picocli.CommandLine.Spec;
         io.listwatch.bench.server.WriteBenchmark.class, InformerSyncBenchmark.class,
         InformerJmhCommand.class, io.listwatch.bench.server.EncodingJmhCommand.class,
         io.listwatch.bench.demo.DemoScaleBenchmark.class, io.listwatch.bench.report.ReportCommand.class,
+        io.listwatch.bench.apf.ApfBenchmark.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

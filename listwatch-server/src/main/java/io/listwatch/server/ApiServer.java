@@ -123,6 +123,8 @@ public final class ApiServer implements AutoCloseable {
   private io.listwatch.server.controllers.certificates.CertificateSigningRequestCleaner csrCleaner;
   /** The request filters every listener shares (authentication, limits, authorization). */
   private HandlerChain chain;
+  /** API Priority and Fairness, when on; its status writer stops with the server. */
+  private io.listwatch.apiserver.flowcontrol.FlowControl flowControl;
 
   private ApiServer(Builder config) {
     this.config = config;
@@ -165,6 +167,7 @@ public final class ApiServer implements AutoCloseable {
       Authorizer authorizer = config.authorizer != null ? config.authorizer : rbac.authorizer();
       routes.resources().admissionChain().authorizer(io.listwatch.server.authz.AdmissionAuthorization.of(authorizer));
       chain = HandlerChain.builder()
+          .flowControl(startFlowControl())
           .authenticators(authenticators)
           .anonymousAuth(config.authentication.anonymousAuth())
           .impersonation(new Impersonation(authorizer))
@@ -273,6 +276,27 @@ public final class ApiServer implements AutoCloseable {
    * controller), all while this server leads. (The CSR signer needs the client CA: it starts
    * with TLS.)
    */
+  /**
+   * API Priority and Fairness when it is on (kube's default): its configuration follows the
+   * stored FlowSchemas and PriorityLevelConfigurations; null when it is off.
+   */
+  private io.listwatch.apiserver.flowcontrol.FlowControl startFlowControl() {
+    int seats = config.maxRequestsInflight + config.maxMutatingRequestsInflight;
+    if (!config.enablePriorityAndFairness || seats == 0
+        || registry.find("flowcontrol.apiserver.k8s.io", "v1", "flowschemas").isEmpty()) {
+      return null;
+    }
+    var holder = new java.util.concurrent.atomic.AtomicReference<io.listwatch.apiserver.flowcontrol.FlowControl>();
+    var fc = new io.listwatch.apiserver.flowcontrol.FlowControl(seats,
+        io.listwatch.apiserver.flowcontrol.FlowControl.DEFAULT_QUEUE_WAIT_LIMIT, config.clock, core::objectCount,
+        metrics.registerFlowControl(holder::get));
+    holder.set(fc);
+    fc.start(core.store("flowcontrol.apiserver.k8s.io", "v1", "flowschemas"),
+        core.store("flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations"));
+    flowControl = fc;
+    return fc;
+  }
+
   private void startControllers() {
     List<io.listwatch.apiserver.rest.ResourceStore> stores = core.cachers().keySet().stream().map(routes.resources()::store)
         .toList();
@@ -505,6 +529,9 @@ public final class ApiServer implements AutoCloseable {
     if (rbac != null) {
       rbac.close();
     }
+    if (flowControl != null) {
+      flowControl.close();
+    }
     if (garbageCollector != null) {
       garbageCollector.close();
       namespaceController.close();
@@ -579,6 +606,7 @@ public final class ApiServer implements AutoCloseable {
     private int maxRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_REQUESTS_INFLIGHT;
     private int maxMutatingRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT;
     private int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
+    private boolean enablePriorityAndFairness = true;
     private Duration idleConnectionTimeout = ConnectionOptions.DEFAULT_IDLE_TIMEOUT;
     private Clock clock = Clock.system();
     private Path auditLog;
@@ -637,6 +665,15 @@ public final class ApiServer implements AutoCloseable {
       }
       this.maxRequestsInflight = readOnly;
       this.maxMutatingRequestsInflight = mutating;
+      return this;
+    }
+
+    /**
+     * {@code --enable-priority-and-fairness} (default true): API Priority and Fairness instead
+     * of the max-in-flight limit, its seats the sum of the two in-flight limits (both 0: off).
+     */
+    public Builder enablePriorityAndFairness(boolean on) {
+      this.enablePriorityAndFairness = on;
       return this;
     }
 

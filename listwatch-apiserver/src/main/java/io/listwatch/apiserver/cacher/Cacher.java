@@ -721,6 +721,11 @@ public final class Cacher implements AutoCloseable {
     }
   }
 
+  /** The objects the cache holds now (API Priority and Fairness's estimate of a list's work). */
+  public int objectCount() {
+    return cache.size();
+  }
+
   /** Stored objects skipped so far because they could not be read; each read that met one counts. */
   public long unreadableObjects() {
     return unreadableObjects.get();

@@ -128,6 +128,10 @@ public final class ServerCommand implements Callable<Integer> {
       description = "Mutating requests served at once before 429; 0 = unlimited (default: ${DEFAULT-VALUE}).")
   int maxMutatingRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT;
 
+  @Option(names = "--enable-priority-and-fairness", arity = "0..1", fallbackValue = "true",
+      description = "API Priority and Fairness instead of the max-in-flight limits (default: ${DEFAULT-VALUE}).")
+  boolean enablePriorityAndFairness = true;
+
   @Option(names = "--max-watches-per-user",
       description = "Watches one user may hold open before 429; 0 = unlimited (default: ${DEFAULT-VALUE}).")
   int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
@@ -170,6 +174,7 @@ public final class ServerCommand implements Callable<Integer> {
         CacherConfig.DEFAULTS.bookmarkInterval(), CacherConfig.DEFAULTS.freshnessTimeout());
     ApiServer.Builder builder = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(securePort)
         .tls(tlsConfig()).cacherConfig(cacher).maxInFlight(maxRequestsInflight, maxMutatingRequestsInflight)
+        .enablePriorityAndFairness(enablePriorityAndFairness)
         .maxWatchesPerUser(maxWatchesPerUser).authentication(authentication.config())
         .authorizationMode(authorizationMode).ui(ui).serviceClusterIpRange(serviceClusterIpRange)
         .serviceNodePortRange(serviceNodePortRange).endpointReconcilerType(endpointReconcilerType);

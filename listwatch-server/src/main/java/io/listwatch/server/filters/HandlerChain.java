@@ -11,16 +11,29 @@ import io.listwatch.server.authz.Forbidden;
 import io.listwatch.apiserver.request.ApiRequest;
 import io.listwatch.apiserver.request.ConnectionInfo;
 import io.listwatch.apiserver.request.RequestInfo;
+import io.listwatch.apiserver.flowcontrol.Classification;
+import io.listwatch.apiserver.flowcontrol.FlowControl;
+import io.listwatch.apiserver.flowcontrol.Ticket;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 
 /**
  * The filters every request passes before its handler, in kube-apiserver's order:
  * authentication, impersonation, the in-flight limit, authorization. Admission (defaults,
  * validation, namespace lifecycle) runs inside the handler. One instance per server; every
- * transport (HTTP/1.1, HTTP/2 streams, WebSocket upgrades) calls {@link #admit} the same way.
+ * transport (HTTP/1.1, HTTP/2 streams, WebSocket upgrades) calls {@link #admitAsync} the same way.
+ *
+ * <p>With API Priority and Fairness ({@link Builder#flowControl}, kube's default) the
+ * max-in-flight limit is not applied: the request waits in its priority level's queue instead
+ * ({@link #admitAsync} completes when it may execute, or fails with a
+ * {@link io.listwatch.apiserver.flowcontrol.Rejection}). Unlike kube, which classifies before
+ * authorization, the request is authorized first, so a request that would be refused 403 takes
+ * no seat. Long-running requests other than watches (exec, attach, log, port-forward, proxy)
+ * pass APF untracked, as in kube.
  *
  * <p>Thread-safe; runs on event loops, so no step blocks.
  */
@@ -32,14 +45,17 @@ public final class HandlerChain {
   private final Authorizer authorizer;
   private final MaxInFlightLimit inFlight;
   private final WatchLimit watchLimit;
+  private final FlowControl flowControl;
 
   private HandlerChain(Builder b) {
     this.authenticators = List.copyOf(b.authenticators);
     this.anonymousAuth = b.anonymousAuth;
     this.impersonation = b.impersonation;
     this.authorizer = b.authorizer;
-    this.inFlight = b.inFlight;
+    // with APF the in-flight limit only counts the requests executing (apiserver_current_inflight_requests)
+    this.inFlight = b.flowControl == null ? b.inFlight : new MaxInFlightLimit(0, 0);
     this.watchLimit = b.watchLimit;
+    this.flowControl = b.flowControl;
   }
 
   public static Builder builder() {
@@ -56,6 +72,60 @@ public final class HandlerChain {
      * when a watch ends (for any reason). Idempotent.
      */
     void release();
+
+    /**
+     * A watch has sent its initial events: it gives back its API Priority and Fairness seats
+     * (kube's watch initialization signal) and keeps its place in the watch limit until
+     * {@link #release()}. Idempotent.
+     */
+    default void initialized() {
+    }
+
+    /** kube's {@code X-Kubernetes-PF-*} headers of the request's classification (none without APF). */
+    default Map<String, String> responseHeaders() {
+      return Map.of();
+    }
+  }
+
+  /**
+   * {@link #admit(ApiRequest, RequestInfo, RequestAudit)}, then API Priority and Fairness when
+   * it is on: completes when the request may execute, or fails with a
+   * {@link io.listwatch.apiserver.flowcontrol.Rejection} (429). The filters before it throw
+   * their refusals at once. Cancelling the returned future (the client went away while the
+   * request waited) takes the request out of its queue.
+   */
+  public CompletableFuture<Admission> admitAsync(ApiRequest request, RequestInfo info, RequestAudit audit) {
+    Admission admitted = admit(request, info, audit);
+    if (flowControl == null || (MaxInFlightLimit.isLongRunning(info) && !info.verb().equals("watch"))) {
+      return CompletableFuture.completedFuture(admitted);
+    }
+    UserInfo user = admitted.request().user();
+    Ticket ticket = flowControl.admit(user, info, request.query());
+    CompletableFuture<Admission> result = new CompletableFuture<>();
+    ticket.dispatched().whenComplete((v, e) -> {
+      if (e != null) {
+        admitted.release();
+        result.completeExceptionally(e);
+        return;
+      }
+      Classified classified = new Classified(admitted, ticket, inFlight.acquire(user, info));
+      if (!result.complete(classified)) {
+        classified.release(); // cancelled while it waited
+      }
+    });
+    result.whenComplete((a, e) -> {
+      if (e instanceof java.util.concurrent.CancellationException) {
+        ticket.cancel();
+        admitted.release();
+      }
+    });
+    return result;
+  }
+
+  /** The headers naming {@code c}'s FlowSchema and priority level by UID, as kube's APF filter sets them. */
+  public static Map<String, String> responseHeaders(Optional<Classification> c) {
+    return c.map(x -> Map.of(Classification.FLOW_SCHEMA_UID_HEADER, x.flowSchemaUid(),
+        Classification.PRIORITY_LEVEL_UID_HEADER, x.priorityLevelUid())).orElse(Map.of());
   }
 
   /**
@@ -81,7 +151,8 @@ public final class HandlerChain {
     if (audit != null && effective != authenticated) { // impersonation returns the request itself when not asked for
       audit.impersonated(effective.user());
     }
-    MaxInFlightLimit.Slot slot = inFlight.acquire(effective.user(), info);
+    MaxInFlightLimit.Slot slot = flowControl == null ? inFlight.acquire(effective.user(), info)
+        : MaxInFlightLimit.Slot.NONE;
     try {
       authorize(effective, info, audit);
       MaxInFlightLimit.Slot watch = info.verb().equals("watch")
@@ -91,6 +162,11 @@ public final class HandlerChain {
       slot.release();
       throw e;
     }
+  }
+
+  /** API Priority and Fairness, if it is on (for its metrics). */
+  public Optional<FlowControl> flowControl() {
+    return Optional.ofNullable(flowControl);
   }
 
   /** The in-flight limit (for its metrics). */
@@ -173,6 +249,50 @@ public final class HandlerChain {
     }
   }
 
+  /** An admission holding seats in API Priority and Fairness as well. Thread-safe. */
+  private static final class Classified implements Admission {
+    private final Admission admitted;
+    private final Ticket ticket;
+    /** Counts the request in {@code apiserver_current_inflight_requests} while it executes. */
+    private final MaxInFlightLimit.Slot executing;
+    private final java.util.concurrent.atomic.AtomicBoolean counted = new java.util.concurrent.atomic.AtomicBoolean(true);
+
+    Classified(Admission admitted, Ticket ticket, MaxInFlightLimit.Slot executing) {
+      this.admitted = admitted;
+      this.ticket = ticket;
+      this.executing = executing;
+    }
+
+    private void stopCounting() {
+      if (counted.compareAndSet(true, false)) {
+        executing.release();
+      }
+    }
+
+    @Override
+    public ApiRequest request() {
+      return admitted.request();
+    }
+
+    @Override
+    public void release() {
+      ticket.finish();
+      stopCounting();
+      admitted.release();
+    }
+
+    @Override
+    public void initialized() {
+      ticket.finish();
+      stopCounting();
+    }
+
+    @Override
+    public Map<String, String> responseHeaders() {
+      return HandlerChain.responseHeaders(ticket.classification());
+    }
+  }
+
   /**
    * Configures a {@link HandlerChain}. Defaults: no authenticators, anonymous on, no
    * impersonation, AlwaysAllow, kube's in-flight limits, {@link WatchLimit#DEFAULT_MAX_WATCHES_PER_USER}.
@@ -185,6 +305,7 @@ public final class HandlerChain {
     private MaxInFlightLimit inFlight = new MaxInFlightLimit(MaxInFlightLimit.DEFAULT_MAX_REQUESTS_INFLIGHT,
         MaxInFlightLimit.DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT);
     private WatchLimit watchLimit = new WatchLimit(WatchLimit.DEFAULT_MAX_WATCHES_PER_USER);
+    private FlowControl flowControl;
 
     private Builder() {
     }
@@ -212,9 +333,21 @@ public final class HandlerChain {
       return this;
     }
 
-    /** {@code --max-requests-inflight} and {@code --max-mutating-requests-inflight}. */
+    /**
+     * {@code --max-requests-inflight} and {@code --max-mutating-requests-inflight}; with
+     * {@link #flowControl} they only size it, and the chain counts without limiting.
+     */
     public Builder maxInFlight(MaxInFlightLimit limit) {
       this.inFlight = Objects.requireNonNull(limit);
+      return this;
+    }
+
+    /**
+     * API Priority and Fairness ({@code --enable-priority-and-fairness}), which replaces the
+     * max-in-flight limit; null (the default here) keeps max-in-flight.
+     */
+    public Builder flowControl(FlowControl flowControl) {
+      this.flowControl = flowControl;
       return this;
     }
 

@@ -12,6 +12,7 @@ import io.listwatch.apiserver.request.ApiRequest;
 import io.listwatch.apiserver.request.ConnectionInfo;
 import io.listwatch.apiserver.request.RequestInfo;
 import io.listwatch.apiserver.rest.ApiRoutes;
+import io.listwatch.apiserver.flowcontrol.Rejection;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -63,8 +64,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private CacheWatcher activeWatch; // event loop only
   /** Aborts the request being proxied to an aggregated API on this channel, if any; event loop only. */
   private Runnable activeProxy;
-  /** The list response being streamed on this channel, if any; event loop only. */
+  /** The list response being streamed on this channel, if any, and its hold on the limits; event loop only. */
   private ListStreamWriter activeList;
+  private HandlerChain.Admission listAdmission;
   /** The running watch's hold on the limits and on the connection's idle clock; event loop only. */
   private HandlerChain.Admission watchAdmission;
   private IdleConnections watchIdle;
@@ -93,24 +95,70 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         req.headers(), ctx.channel().remoteAddress());
     ApiRequest request;
     RequestInfo info = null;
-    HandlerChain.Admission admission;
+    CompletableFuture<HandlerChain.Admission> pending;
     try {
       request = ApiRequests.from(req, Connections.info(ctx.channel(), listener), audit.annotations());
       info = routes.requestInfo(request);
       audit.requestInfo(info);
-      admission = chain.admit(request, info, audit);
+      pending = chain.admitAsync(request, info, audit);
     } catch (StatusException e) {
-      if (info != null) {
-        record(info, req.headers().get(HttpHeaderNames.CONTENT_TYPE), e.code(), startNanos);
+      refuse(ctx, req, info, e, java.util.Map.of(), idle, audit, startNanos);
+      return;
+    }
+    RequestInfo admittedInfo = info;
+    if (pending.isDone() && !pending.isCompletedExceptionally()) {
+      serve(ctx, req, admittedInfo, pending.join(), idle, audit, startNanos);
+      return;
+    }
+    // waits in an API Priority and Fairness queue: the request outlives this call, and leaves
+    // its queue if the client goes away
+    req.retain();
+    io.netty.util.concurrent.GenericFutureListener<io.netty.util.concurrent.Future<Void>> gone = f -> pending.cancel(false);
+    ctx.channel().closeFuture().addListener(gone);
+    pending.whenComplete((admission, e) -> onEventLoop(ctx, () -> {
+      try {
+        ctx.channel().closeFuture().removeListener(gone);
+        if (e == null) {
+          serve(ctx, req, admittedInfo, admission, idle, audit, startNanos);
+        } else if (unwrap(e) instanceof Rejection rejection) {
+          refuse(ctx, req, admittedInfo, rejection.status(), HandlerChain.responseHeaders(rejection.classification()),
+              idle, audit, startNanos);
+        } else if (!(unwrap(e) instanceof java.util.concurrent.CancellationException)) {
+          LOG.error("{} {} failed in flow control", req.method(), req.uri(), e);
+          refuse(ctx, req, admittedInfo, StatusException.internal(String.valueOf(unwrap(e).getMessage())),
+              java.util.Map.of(), idle, audit, startNanos);
+        } else {
+          idle.requestEnded();
+        }
+      } finally {
+        req.release();
       }
-      FullHttpResponse refused = Responses.status(e, Negotiation.prefersProtobuf(req.headers().get(HttpHeaderNames.ACCEPT)));
-      audit.stamp(refused);
-      audit.responseComplete(e.code(), e.status());
-      ctx.writeAndFlush(refused);
+    }));
+  }
+
+  /** Answers a request the filters refused (401, 403, 429) with its Status and {@code headers}. */
+  private void refuse(ChannelHandlerContext ctx, FullHttpRequest req, RequestInfo info, StatusException e,
+      java.util.Map<String, String> headers, IdleConnections idle, RequestAudit audit, long startNanos) {
+    if (info != null) {
+      record(info, req.headers().get(HttpHeaderNames.CONTENT_TYPE), e.code(), startNanos);
+    }
+    FullHttpResponse refused = Responses.status(e, Negotiation.prefersProtobuf(req.headers().get(HttpHeaderNames.ACCEPT)));
+    headers.forEach((k, v) -> refused.headers().set(k, v));
+    audit.stamp(refused);
+    audit.responseComplete(e.code(), e.status());
+    ctx.writeAndFlush(refused);
+    idle.requestEnded();
+  }
+
+  /** Serves a request the filters admitted. Event loop. */
+  private void serve(ChannelHandlerContext ctx, FullHttpRequest req, RequestInfo info, HandlerChain.Admission admission,
+      IdleConnections idle, RequestAudit audit, long startNanos) {
+    ApiRequest request = admission.request();
+    if (!ctx.channel().isActive()) {
+      admission.release();
       idle.requestEnded();
       return;
     }
-    request = admission.request();
     if (proxied(ctx, info, request, admission, idle, audit, startNanos)) {
       return;
     }
@@ -133,22 +181,28 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         : CompletableFuture.completedFuture(r));
     RequestInfo served = info;
     response.whenComplete((r, e) -> onEventLoop(ctx, () -> {
-      admission.release();
       Optional<ListBodyChunks> list = e == null ? Responses.streamedList(r, admitted) : Optional.empty();
       if (list.isPresent()) {
+        // a streamed list holds its seats until its last chunk is handed to the connection
         record(served, admitted.contentType(), r.code(), startNanos);
         HttpResponse head = Responses.streamedListHead(r, list.get());
+        admission.responseHeaders().forEach((k, v) -> head.headers().set(k, v));
         audit.stamp(head);
         audit.responseComplete(r.code(), null);
         ctx.write(head);
+        listAdmission = admission;
         activeList = new ListStreamWriter(ctx, list.get(), () -> {
           activeList = null;
+          listAdmission = null;
+          admission.release();
           idle.requestEnded();
         });
         activeList.resume();
         return;
       }
+      admission.release();
       FullHttpResponse out = e == null ? Responses.encode(r, admitted) : errorResponse(e, admitted);
+      admission.responseHeaders().forEach((k, v) -> out.headers().set(k, v));
       if (e != null) {
         addDeprecationWarnings(out, served); // a success has them from the routes
       }
@@ -262,6 +316,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       head.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
       addDeprecationWarnings(head, info);
       HttpUtil.setTransferEncodingChunked(head, true);
+      admission.responseHeaders().forEach((k, v) -> head.headers().set(k, v));
       metrics.watchStarted(info, HttpResponseStatus.OK.code());
       audit.stamp(head);
       ctx.writeAndFlush(head);
@@ -274,7 +329,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
     // kubectl get -w: this watcher alone pays for printing its events
     WatchSink out = table.isPresent() ? new TableWatchSink(sink, start.resource().tableConvertor(), table.get()) : sink;
-    start.begin(out).thenAccept(started -> started.ifPresent(watcher -> {
+    var begun = start.begin(out);
+    begun.whenComplete((w, e) -> admission.initialized()); // its initial events are queued: APF's seats go back
+    begun.thenAccept(started -> started.ifPresent(watcher -> {
       if (!ctx.channel().isActive()) {
         watcher.onSinkClosed();
       } else {
@@ -358,6 +415,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     if (activeList != null) {
       activeList.abandon();
       activeList = null;
+    }
+    if (listAdmission != null) {
+      listAdmission.release();
+      listAdmission = null;
     }
     watchOver();
     super.channelInactive(ctx);

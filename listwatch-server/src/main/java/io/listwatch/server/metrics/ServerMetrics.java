@@ -69,6 +69,16 @@ public final class ServerMetrics {
   }
 
   /**
+   * kube's {@code apiserver_flowcontrol_*} metrics: returns the observer to give the
+   * {@link io.listwatch.apiserver.flowcontrol.FlowControl} that {@code flowControl} supplies
+   * once it is made (its gauges are read at every scrape, after the server started).
+   */
+  public io.listwatch.apiserver.flowcontrol.FlowControlObserver registerFlowControl(
+      java.util.function.Supplier<io.listwatch.apiserver.flowcontrol.FlowControl> flowControl) {
+    return new FlowcontrolMetrics(registry, flowControl);
+  }
+
+  /**
    * {@code listwatch_connections_reading_paused}: connections whose reading is paused because
    * their client does not read its responses.
    */

@@ -160,6 +160,38 @@ class RequestLimitsTest {
     Await.until("every watch's place is free", KubeHttp.WAIT, () -> watchLimit.watches("system:anonymous") == 0);
   }
 
+  /**
+   * A streamed list keeps its read-only slot until its last chunk is handed to the connection
+   * (kube's handler holds its place while it writes): the slot used to be given back once the
+   * head was written, so lists streaming to clients that do not read were never counted.
+   */
+  @Test
+  void aListStillStreamingToAClientThatDoesNotRead_holdsItsSlot() throws Exception {
+    String ns = admin.createNamespace("limits");
+    String cms = "/api/v1/namespaces/" + ns + "/configmaps";
+    String value = "x".repeat(500_000);
+    for (int i = 0; i < 40; i++) { // a 20 MB list: more than the socket buffers hold
+      admin.create(cms, KubeHttp.configMap("big" + i, Map.of(), Map.of("v", value)));
+    }
+    try (java.net.Socket slow = new java.net.Socket()) {
+      slow.setReceiveBufferSize(4096);
+      slow.connect(listener.localAddress());
+      slow.getOutputStream().write(("GET " + cms + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      java.io.InputStream in = slow.getInputStream();
+      StringBuilder statusLine = new StringBuilder();
+      for (int c = in.read(); c != '\n' && c != -1; c = in.read()) {
+        statusLine.append((char) c);
+      }
+      assertThat(statusLine.toString()).startsWith("HTTP/1.1 200"); // streaming: the head is out, then stalls
+      KubeHttp.assertFailureStatus(anonymous.get(cms + "/big0"), 429, "TooManyRequests");
+      assertThat(chain.inFlightLimit().readOnlyInFlight()).isEqualTo(1);
+    }
+    Await.until("the abandoned list's slot is free", KubeHttp.WAIT,
+        () -> chain.inFlightLimit().readOnlyInFlight() == 0);
+    anonymous.get(cms + "/big0").expect(200);
+  }
+
   private String anonymousUrl() {
     return "http://127.0.0.1:" + ((InetSocketAddress) listener.localAddress()).getPort();
   }

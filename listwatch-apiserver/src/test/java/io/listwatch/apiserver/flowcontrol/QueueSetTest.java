@@ -1,0 +1,198 @@
+package io.listwatch.apiserver.flowcontrol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.listwatch.api.clock.FakeClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One priority level's seats, queues and fair queuing, on a fake clock: which requests execute,
+ * wait, go first, and are refused with which reason.
+ */
+class QueueSetTest {
+
+  private final FakeClock clock = new FakeClock();
+  private final List<String> outcomes = new ArrayList<>();
+  private final FlowControlObserver observer = new FlowControlObserver() {
+    @Override
+    public void dispatched(Classification c, double waitSeconds) {
+      outcomes.add("dispatched " + c.flowDistinguisher() + " after " + waitSeconds);
+    }
+
+    @Override
+    public void rejected(Classification c, String reason, double waitSeconds) {
+      outcomes.add("rejected " + c.flowDistinguisher() + " " + reason);
+    }
+  };
+
+  private QueueSet level(int limit, int queues, int handSize, int queueLength) {
+    return new QueueSet(new QueueSet.Config(false, limit, queues, handSize, queueLength), clock, Duration.ofSeconds(15),
+        observer);
+  }
+
+  private static Classification request(String flow, int seats) {
+    return new Classification("fs", "fs-uid", "pl", "pl-uid", flow, seats);
+  }
+
+  private static String rejection(Ticket t) {
+    assertThat(t.dispatched()).isCompletedExceptionally();
+    try {
+      t.dispatched().join();
+      throw new AssertionError("not rejected");
+    } catch (CompletionException e) {
+      return ((Rejection) e.getCause()).reason();
+    }
+  }
+
+  @Test
+  void requestsBeyondTheSeats_wait_andGoWhenSeatsFree() {
+    QueueSet qs = level(2, 4, 2, 10);
+    Ticket a = qs.start(request("a", 1), 0);
+    Ticket b = qs.start(request("a", 1), 0);
+    Ticket c = qs.start(request("a", 1), 0);
+    assertThat(a.dispatched()).isCompleted();
+    assertThat(b.dispatched()).isCompleted();
+    assertThat(c.dispatched()).isNotDone();
+    assertThat(qs.counts().waiting()).isEqualTo(1);
+    clock.advance(Duration.ofMillis(250));
+    a.finish();
+    a.finish(); // idempotent: frees one seat only
+    assertThat(c.dispatched()).isCompleted();
+    assertThat(outcomes).last().isEqualTo("dispatched a after 0.25");
+    assertThat(qs.counts().seatsInUse()).isEqualTo(2);
+    assertThat(qs.counts().bySchema()).containsExactly(new QueueSet.SchemaCounts("fs", 0, 2, 2));
+  }
+
+  @Test
+  void fullQueues_refuseWithQueueFull() {
+    QueueSet qs = level(1, 2, 2, 1); // a hand of both queues, one request each
+    qs.start(request("a", 1), 0);
+    Ticket w1 = qs.start(request("a", 1), 0);
+    Ticket w2 = qs.start(request("a", 1), 0);
+    Ticket refused = qs.start(request("a", 1), 0);
+    assertThat(w1.dispatched()).isNotDone();
+    assertThat(w2.dispatched()).isNotDone();
+    assertThat(rejection(refused)).isEqualTo("queue-full");
+    assertThat(refused.classification().orElseThrow().priorityLevelUid()).isEqualTo("pl-uid");
+  }
+
+  @Test
+  void levelWithoutQueues_refusesWhatDoesNotFit_withConcurrencyLimit() {
+    QueueSet qs = level(2, 0, 0, 0);
+    qs.start(request("a", 1), 0);
+    Ticket second = qs.start(request("b", 1), 1);
+    assertThat(second.dispatched()).isCompleted();
+    assertThat(rejection(qs.start(request("c", 1), 2))).isEqualTo("concurrency-limit");
+    second.finish();
+    assertThat(qs.start(request("c", 1), 2).dispatched()).isCompleted();
+  }
+
+  @Test
+  void waitingLongerThanTheLimit_isRefusedWithTimeOut() {
+    QueueSet qs = level(1, 1, 1, 10);
+    Ticket running = qs.start(request("a", 1), 0);
+    Ticket waiting = qs.start(request("a", 1), 0);
+    clock.advance(Duration.ofMillis(14_999));
+    assertThat(waiting.dispatched()).isNotDone();
+    clock.advance(Duration.ofMillis(1));
+    assertThat(rejection(waiting)).isEqualTo("time-out");
+    assertThat(qs.counts().waiting()).isZero();
+    running.finish();
+    assertThat(qs.counts().executing()).isZero(); // the timed-out one never ran
+  }
+
+  @Test
+  void cancelledWhileWaiting_leavesTheQueue() {
+    QueueSet qs = level(1, 1, 1, 10);
+    Ticket running = qs.start(request("a", 1), 0);
+    Ticket gone = qs.start(request("a", 1), 0);
+    Ticket next = qs.start(request("a", 1), 0);
+    gone.cancel();
+    assertThat(rejection(gone)).isEqualTo("cancelled");
+    running.finish();
+    assertThat(next.dispatched()).isCompleted();
+    next.cancel(); // an executing request that is cancelled finishes
+    assertThat(qs.counts().executing()).isZero();
+  }
+
+  @Test
+  void aLightFlow_goesBeforeTheBacklogOfAHeavyOne() {
+    QueueSet qs = level(10, 8, 1, 50); // hand of 1: flow hash h goes to queue h % 8
+    Ticket running = qs.start(request("heavy", 10), 0);
+    List<Ticket> heavy = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      heavy.add(qs.start(request("heavy", 10), 0));
+    }
+    Ticket light = qs.start(request("light", 1), 1);
+    running.finish();
+    // fair queuing: the light flow's request finishes first in virtual time
+    assertThat(light.dispatched()).isCompleted();
+    assertThat(heavy.get(0).dispatched()).isNotDone(); // 10 seats do not fit beside the light one
+    light.finish();
+    assertThat(heavy.get(0).dispatched()).isCompleted();
+    assertThat(heavy.get(1).dispatched()).isNotDone();
+  }
+
+  @Test
+  void twoBackloggedFlows_shareTheSeatsByTurns() {
+    QueueSet qs = level(1, 8, 1, 50);
+    Ticket first = qs.start(request("x", 1), 0);
+    List<Ticket> a = new ArrayList<>();
+    List<Ticket> b = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      a.add(qs.start(request("a", 1), 2));
+    }
+    for (int i = 0; i < 4; i++) {
+      b.add(qs.start(request("b", 1), 3));
+    }
+    first.finish();
+    List<String> order = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      Ticket running = a.stream().filter(t -> t.dispatched().isDone()).findFirst()
+          .or(() -> b.stream().filter(t -> t.dispatched().isDone()).findFirst()).orElseThrow();
+      order.add(a.contains(running) ? "a" : "b");
+      a.remove(running);
+      b.remove(running);
+      running.finish();
+    }
+    assertThat(String.join("", order)).isIn("abababab", "babababa");
+  }
+
+  @Test
+  void aRequestWiderThanTheLimit_runsAlone() {
+    QueueSet qs = level(3, 1, 1, 10);
+    Ticket small = qs.start(request("a", 1), 0);
+    Ticket wide = qs.start(request("a", 10), 0);
+    assertThat(wide.dispatched()).isNotDone();
+    small.finish();
+    assertThat(wide.dispatched()).isCompleted();
+    assertThat(qs.counts().seatsInUse()).isEqualTo(10);
+  }
+
+  @Test
+  void exemptLevel_neverQueues() {
+    QueueSet qs = new QueueSet(new QueueSet.Config(true, 0, 0, 0, 0), clock, Duration.ofSeconds(15), observer);
+    for (int i = 0; i < 100; i++) {
+      assertThat(qs.start(request("a", 1), 0).dispatched()).isCompleted();
+    }
+    assertThat(qs.counts().executing()).isEqualTo(100);
+  }
+
+  @Test
+  void raisingTheLimit_dispatchesTheWaiting_andNewQueuesKeepThem() {
+    QueueSet qs = level(1, 2, 1, 10);
+    qs.start(request("a", 1), 0);
+    Ticket w1 = qs.start(request("a", 1), 0);
+    Ticket w2 = qs.start(request("b", 1), 1);
+    qs.reconfigure(new QueueSet.Config(false, 2, 4, 2, 10));
+    assertThat(w1.dispatched()).isCompleted();
+    assertThat(w2.dispatched()).isNotDone();
+    assertThat(qs.counts().waiting()).isEqualTo(1);
+    qs.reconfigure(new QueueSet.Config(false, 2, 0, 0, 0)); // now Reject: the waiting one is refused
+    assertThat(rejection(w2)).isEqualTo("concurrency-limit");
+  }
+}

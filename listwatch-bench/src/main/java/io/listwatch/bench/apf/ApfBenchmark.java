@@ -1,0 +1,246 @@
+package io.listwatch.bench.apf;
+
+import io.listwatch.bench.BenchmarkCommand;
+import io.listwatch.bench.ChildJvm;
+import io.listwatch.bench.CpuMonitor;
+import io.listwatch.bench.Format;
+import io.listwatch.bench.MachineInfo;
+import io.listwatch.bench.ReportOutput;
+import io.listwatch.bench.ResultTable;
+import io.listwatch.bench.ServerJvm;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bench apf}: does one flooding user starve another? A light user GETs one ConfigMap at a
+ * fixed rate, open loop ({@link OpenLoopGets}), first on a quiet server, then while a heavy user
+ * lists the whole namespace and watches it from its current state as fast as the server answers
+ * ({@link Flood}). Both users are ordinary authenticated users (bearer tokens, AlwaysAllow), so
+ * with API Priority and Fairness on both fall in kube's {@code global-default} level, one flow
+ * each. The server runs in its own JVM ({@code ./listwatch server}), once with
+ * {@code --enable-priority-and-fairness=true} and once with {@code =false} (the max-in-flight
+ * limits); the figure is the light user's p99 under the flood over its quiet p99 (step 12's
+ * target: within 2x with APF on).
+ *
+ * <p>Confined to the thread that runs the command; the flood and the responses run on threads of
+ * their own.
+ */
+@Command(
+    name = "apf",
+    description = "A light user's GET p99 while another user floods lists and watches, with API Priority and "
+        + "Fairness on and off, against its quiet p99.")
+public final class ApfBenchmark extends BenchmarkCommand {
+
+  private static final String NAMESPACE = "apf-bench";
+  private static final String LIGHT = "light-token";
+  private static final String HEAVY = "heavy-token";
+  private static final double TARGET_RATIO = 2.0;
+
+  @Option(names = "--objects", defaultValue = "2000", paramLabel = "N",
+      description = "ConfigMaps in the namespace the heavy user lists (default: ${DEFAULT-VALUE}).")
+  int objects;
+
+  @Option(names = "--object-bytes", defaultValue = "1024", paramLabel = "N",
+      description = "Bytes of data in each ConfigMap (default: ${DEFAULT-VALUE}).")
+  int objectBytes;
+
+  @Option(names = "--rate", defaultValue = "50", paramLabel = "PER_SECOND",
+      description = "The light user's GETs per second (default: ${DEFAULT-VALUE}).")
+  double rate;
+
+  @Option(names = "--seconds", defaultValue = "20", paramLabel = "S",
+      description = "Seconds measured, quiet and under the flood each (default: ${DEFAULT-VALUE}).")
+  int seconds;
+
+  @Option(names = "--warmup", defaultValue = "5", paramLabel = "S",
+      description = "Seconds of light GETs before the quiet measure, and of flood before the flooded one "
+          + "(default: ${DEFAULT-VALUE}).")
+  int warmup;
+
+  @Option(names = "--flood-lists", defaultValue = "32", paramLabel = "N",
+      description = "The heavy user's threads listing the namespace back to back (default: ${DEFAULT-VALUE}).")
+  int floodLists;
+
+  @Option(names = "--flood-watches", defaultValue = "16", paramLabel = "N",
+      description = "The heavy user's threads watching it from its current state, 1 s a watch "
+          + "(default: ${DEFAULT-VALUE}).")
+  int floodWatches;
+
+  @Option(names = "--modes", split = ",", defaultValue = "on,off", paramLabel = "on|off",
+      description = "API Priority and Fairness on, off, or both in turn (default: ${DEFAULT-VALUE}).")
+  List<String> modes;
+
+  @Option(names = "--server-option", paramLabel = "OPTION",
+      description = "Another option of ./listwatch server (repeatable), e.g. --server-option=--max-requests-inflight=40.")
+  List<String> serverOptions = new ArrayList<>();
+
+  @Option(names = "--server-heap", defaultValue = "1g", paramLabel = "SIZE",
+      description = "The server JVM's -Xmx (default: ${DEFAULT-VALUE}).")
+  String serverHeap;
+
+  @Option(names = "--server-jvm-option", paramLabel = "OPTION",
+      description = "Another option of the server's JVM (repeatable).")
+  List<String> serverJvmOptions = new ArrayList<>();
+
+  @Mixin
+  private ReportOutput output;
+
+  /** What one server (APF on or off) measured. */
+  private record Run(String mode, OpenLoopGets.Result quiet, OpenLoopGets.Result flooded, double floodSeconds,
+      long lists, long watches, long rejected, long failed) {
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    List<String> problems = new ArrayList<>();
+    if (objects < 1 || objectBytes < 0 || rate <= 0 || seconds < 1 || warmup < 0 || floodLists < 0 || floodWatches < 0) {
+      problems.add("--objects, --rate and --seconds must be > 0; --object-bytes, --warmup, --flood-lists and "
+          + "--flood-watches >= 0");
+    }
+    if (modes.isEmpty() || !modes.stream().allMatch(m -> m.equals("on") || m.equals("off"))) {
+      problems.add("--modes lists on and/or off");
+    }
+    rejectIfAny(problems);
+    Path dir = Files.createTempDirectory("listwatch-bench-apf-");
+    MachineInfo machine = MachineInfo.describe(dir);
+    List<String> jvm = ChildJvm.withOptions(ChildJvm.standardOptions(serverHeap), serverJvmOptions);
+    List<Run> runs = new ArrayList<>();
+    try {
+      for (String mode : modes) {
+        runs.add(measure(mode, dir.resolve(mode), jvm));
+      }
+    } finally {
+      Format.deleteRecursively(dir);
+    }
+    ResultTable table = report.table(new ResultTable(String.format(
+        "The light user's GETs (%s/s, open loop, latency from each request's due time), %d s quiet then %d s "
+            + "while the heavy user floods (%d list threads, %d watch threads; %d ConfigMaps of %d bytes)",
+        Format.number(rate), seconds, seconds, floodLists, floodWatches, objects, objectBytes),
+        "APF", "quiet p50 ms", "quiet p99 ms", "flooded p50 ms", "flooded p99 ms", "flooded max ms",
+        "p99 flooded / quiet", "light errors", "heavy lists/s", "heavy watches/s", "heavy 429s/s", "heavy failures"));
+    for (Run r : runs) {
+      double ratio = ratio(r);
+      table.row(r.mode(), Format.ms(r.quiet().latencies().percentile(0.5)), Format.ms(r.quiet().latencies().percentile(0.99)),
+          Format.ms(r.flooded().latencies().percentile(0.5)), Format.ms(r.flooded().latencies().percentile(0.99)),
+          Format.ms(r.flooded().latencies().max()), String.format("%.2fx", ratio),
+          (r.quiet().errors() + r.flooded().errors()) + (r.flooded().firstError().isEmpty() ? ""
+              : " (" + r.flooded().firstError() + ")"),
+          Format.count(r.lists() / r.floodSeconds()), Format.count(r.watches() / r.floodSeconds()),
+          Format.count(r.rejected() / r.floodSeconds()), r.failed());
+      report.figure("apf" + (r.mode().equals("on") ? "On" : "Off") + "P99Ratio", ratio);
+      report.figure("apf" + (r.mode().equals("on") ? "On" : "Off") + "FloodedP99Ms",
+          r.flooded().latencies().percentile(0.99) / 1e6);
+      report.verdict(String.format("APF %s: the light user's p99 under the flood is %.2fx its quiet p99 (target "
+          + "within %.0fx with APF on): %s", r.mode(), ratio, TARGET_RATIO,
+          ratio <= TARGET_RATIO ? "within" : "over"));
+    }
+    report.parameters.put("server", "./listwatch server in its own JVM (" + String.join(" ", jvm) + " "
+        + ServerJvm.NO_LEAK_DETECTION + "), HTTPS on 127.0.0.1, --token-auth-file with two users (group "
+        + "bench-users), --authorization-mode AlwaysAllow, " + (serverOptions.isEmpty()
+            ? "default in-flight limits (400 + 200: 600 seats with APF, global-default's 49 of them)"
+            : String.join(" ", serverOptions)) + ", embedded RocksDB in a new temp dir; a new server per mode");
+    report.parameters.put("light user", "GET /api/v1/namespaces/" + NAMESPACE + "/configmaps/c0 over HTTP/1.1 "
+        + "(java.net.http, its own connection pool), bearer token; a non-200 answer counts as an error");
+    report.parameters.put("heavy user", "GET .../configmaps (a list of every object) and "
+        + "GET .../configmaps?watch=true&timeoutSeconds=1 (ADDED for every object, then 1 s), each thread back to "
+        + "back; 429s are retried at once");
+    output.print(report, machine);
+    return 0;
+  }
+
+  private static double ratio(Run r) {
+    long quiet = Math.max(1, r.quiet().latencies().percentile(0.99));
+    return (double) r.flooded().latencies().percentile(0.99) / quiet;
+  }
+
+  private Run measure(String mode, Path dir, List<String> jvm) throws Exception {
+    Files.createDirectories(dir);
+    Path tokens = Files.writeString(dir.resolve("tokens.csv"),
+        LIGHT + ",light,1001,bench-users\n" + HEAVY + ",heavy,1002,bench-users\n");
+    List<String> options = new ArrayList<>(List.of("--token-auth-file", tokens.toString(),
+        "--authorization-mode", "AlwaysAllow", "--enable-priority-and-fairness", mode.equals("on") ? "true" : "false"));
+    options.addAll(serverOptions);
+    try (ServerJvm server = ServerJvm.start(dir.resolve("data"), options, jvm, dir.resolve("server.log"));
+        HttpClient admin = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient light = https(dir.resolve("data"));
+        HttpClient heavy = https(dir.resolve("data"))) {
+      report.progress("APF %s: creating %d ConfigMaps", mode, objects);
+      seed(admin, server.url());
+      String secure = "https://127.0.0.1:" + server.address("https").getPort();
+      URI collection = URI.create(secure + "/api/v1/namespaces/" + NAMESPACE + "/configmaps");
+      OpenLoopGets gets = new OpenLoopGets(light, URI.create(collection + "/c0"), LIGHT, rate);
+      report.progress("APF %s: quiet, %d s warm-up and %d s measured", mode, warmup, seconds);
+      gets.run(Duration.ofSeconds(warmup));
+      CpuMonitor quietStart = CpuMonitor.now();
+      long quietTicks = server.cpuTicks();
+      OpenLoopGets.Result quiet = gets.run(Duration.ofSeconds(seconds));
+      report.phase("APF " + mode + ", quiet", quietStart, server.cpuTicks() - quietTicks);
+      report.progress("APF %s: flooded, %d s warm-up and %d s measured", mode, warmup, seconds);
+      try (Flood flood = Flood.start(heavy, collection, HEAVY, floodLists, floodWatches)) {
+        Thread.sleep(Duration.ofSeconds(warmup)); // the flood builds up before the measure
+        long lists = flood.listsServed.get();
+        long watches = flood.watchesServed.get();
+        long rejected = flood.rejected.get();
+        long failed = flood.failed.get();
+        long start = System.nanoTime();
+        CpuMonitor floodStart = CpuMonitor.now();
+        long floodTicks = server.cpuTicks();
+        OpenLoopGets.Result flooded = gets.run(Duration.ofSeconds(seconds));
+        double floodSeconds = (System.nanoTime() - start) / 1e9;
+        report.phase("APF " + mode + ", flooded", floodStart, server.cpuTicks() - floodTicks);
+        return new Run(mode, quiet, flooded, floodSeconds, flood.listsServed.get() - lists,
+            flood.watchesServed.get() - watches, flood.rejected.get() - rejected, flood.failed.get() - failed);
+      }
+    }
+  }
+
+  /** Creates the namespace and the ConfigMaps as the admin (the plain listener is system:masters). */
+  private void seed(HttpClient admin, String url) throws IOException, InterruptedException {
+    post(admin, url + "/api/v1/namespaces", "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+        + NAMESPACE + "\"}}");
+    String value = "x".repeat(objectBytes);
+    for (int i = 0; i < objects; i++) {
+      post(admin, url + "/api/v1/namespaces/" + NAMESPACE + "/configmaps", "{\"apiVersion\":\"v1\",\"kind\":"
+          + "\"ConfigMap\",\"metadata\":{\"name\":\"c" + i + "\"},\"data\":{\"v\":\"" + value + "\"}}");
+    }
+  }
+
+  private static void post(HttpClient client, String url, String body) throws IOException, InterruptedException {
+    HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type",
+        "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 201) {
+      throw new IllegalStateException("POST " + url + " answered " + r.statusCode() + ": " + r.body());
+    }
+  }
+
+  /** An HTTP/1.1 client trusting the CA the server wrote into its data directory. */
+  private static HttpClient https(Path dataDir) throws Exception {
+    KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+    trust.load(null, null);
+    try (InputStream in = Files.newInputStream(dataDir.resolve("tls").resolve("ca.crt"))) {
+      trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+    }
+    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(trust);
+    SSLContext ssl = SSLContext.getInstance("TLS");
+    ssl.init(null, tmf.getTrustManagers(), null);
+    return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl)
+        .connectTimeout(Duration.ofSeconds(30)).build();
+  }
+}

@@ -1,0 +1,81 @@
+package io.listwatch.bench.apf;
+
+import io.listwatch.bench.LatencyRecorder;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The light user: GETs of one object at a fixed rate, open loop. Request i is due at
+ * {@code start + i / rate} and is sent then whatever happened to the ones before it; its latency
+ * runs from that due time to the end of its response, so a server that stalls is charged for
+ * every request that was due during the stall (no coordinated omission).
+ *
+ * <p>Confined to the thread that calls {@link #run}; responses complete on the client's threads,
+ * which only add to a synchronized recorder.
+ */
+final class OpenLoopGets {
+
+  /** What one run measured. */
+  record Result(LatencyRecorder latencies, long sent, long errors, String firstError) {
+  }
+
+  private final HttpClient client;
+  private final URI uri;
+  private final String token;
+  private final double perSecond;
+
+  OpenLoopGets(HttpClient client, URI uri, String token, double perSecond) {
+    this.client = client;
+    this.uri = uri;
+    this.token = token;
+    this.perSecond = perSecond;
+  }
+
+  /** Sends for {@code duration}, then waits (up to a minute) for the answers. */
+  Result run(Duration duration) throws InterruptedException {
+    LatencyRecorder latencies = new LatencyRecorder();
+    AtomicLong errors = new AtomicLong();
+    StringBuilder firstError = new StringBuilder();
+    List<CompletableFuture<?>> pending = new ArrayList<>();
+    long start = System.nanoTime();
+    long count = (long) (duration.toNanos() / 1e9 * perSecond);
+    HttpRequest request = HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + token)
+        .timeout(Duration.ofSeconds(60)).GET().build();
+    for (long i = 0; i < count; i++) {
+      long due = start + (long) (i * 1e9 / perSecond);
+      long wait;
+      while ((wait = due - System.nanoTime()) > 0) {
+        LockSupport.parkNanos(wait);
+      }
+      pending.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).whenComplete((r, e) -> {
+        long latency = System.nanoTime() - due;
+        synchronized (latencies) {
+          latencies.record(latency);
+          if (e != null || r.statusCode() != 200) {
+            errors.incrementAndGet();
+            if (firstError.isEmpty()) {
+              firstError.append(e != null ? e.toString() : "HTTP " + r.statusCode());
+            }
+          }
+        }
+      }));
+    }
+    try {
+      CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      // each failure is counted above; a request still open after a minute is left out
+    }
+    synchronized (latencies) {
+      return new Result(latencies, count, errors.get(), firstError.toString());
+    }
+  }
+}
