@@ -1,0 +1,64 @@
+package io.listwatch.client.workqueue;
+
+import io.listwatch.api.clock.FakeClock;
+import java.util.Optional;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Lincheck's model checker on {@link DefaultWorkQueue}: every interleaving it explores of
+ * two or three threads adding, getting, finishing and shutting down must give results some
+ * one-at-a-time order of the same calls gives (linearizability against the queue itself, run
+ * sequentially). That covers {@link WorkQueue}'s contract as a worker sees it: an item is
+ * never handed to a second worker before {@code done}, an add during processing is handed
+ * out again after {@code done}, a queued item is not queued twice, and {@code done} of an
+ * item not being processed fails.
+ *
+ * <p>{@code get} is {@link DefaultWorkQueue#poll} here (the model checker's operations must
+ * not block); waiting in {@code get} is {@link WorkQueueTest}'s.
+ */
+@Param(name = "item", gen = IntGen.class, conf = "1:2")
+public class WorkQueueLincheckTest {
+
+  private final DefaultWorkQueue<Integer> queue = new DefaultWorkQueue<>("lincheck", new FakeClock());
+
+  @Operation(params = "item")
+  public void add(int item) {
+    queue.add(item);
+  }
+
+  @Operation
+  public Optional<Integer> get() {
+    return queue.poll();
+  }
+
+  @Operation(params = "item")
+  public void done(int item) {
+    queue.done(item);
+  }
+
+  @Operation
+  public int len() {
+    return queue.len();
+  }
+
+  @Operation(runOnce = true)
+  public void shutDown() {
+    queue.shutDown();
+  }
+
+  @Test
+  void modelChecking_everyInterleavingIsLinearizable() {
+    new ModelCheckingOptions()
+        .iterations(10)
+        .invocationsPerIteration(200)
+        .threads(2)
+        .actorsPerThread(3)
+        .actorsBefore(2)
+        .actorsAfter(2)
+        .check(getClass());
+  }
+}
