@@ -1,9 +1,9 @@
 package io.listwatch.client.workqueue;
 
 import io.listwatch.api.clock.FakeClock;
+import io.listwatch.testsupport.ModelChecks;
 import java.util.Optional;
 import org.jetbrains.lincheck.datastructures.IntGen;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.Test;
@@ -52,13 +52,6 @@ public class WorkQueueLincheckTest {
 
   @Test
   void modelChecking_everyInterleavingIsLinearizable() {
-    new ModelCheckingOptions()
-        .iterations(10)
-        .invocationsPerIteration(200)
-        .threads(2)
-        .actorsPerThread(3)
-        .actorsBefore(2)
-        .actorsAfter(2)
-        .check(getClass());
+    ModelChecks.options(4, 100, 2).check(getClass());
   }
 }
