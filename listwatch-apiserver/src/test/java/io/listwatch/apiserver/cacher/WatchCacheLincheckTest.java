@@ -138,6 +138,16 @@ public class WatchCacheLincheckTest {
 
   @Test
   void modelChecking_oneWriterAndReadersAreLinearizable_andWaitsEnd() {
-    ModelChecks.options(4, 100, 2).check(getClass());
+    ModelChecks.options(2, 40, 2)
+        // resuming watches while the buffer evicts
+        .addCustomScenario(ModelChecks.scenario(getClass(), "change(0, false) change(1, false) change(0, false)",
+            "change(1, true) progress() | eventsSince(1) list()", "eventsSince(2)"))
+        // waits ended by changes and progress
+        .addCustomScenario(ModelChecks.scenario(getClass(), "change(0, false)",
+            "change(1, false) progress() | waitUntil(2) waitUntil(4)", "list()"))
+        // a relist while a watch resumes
+        .addCustomScenario(ModelChecks.scenario(getClass(), "change(0, false)",
+            "relist(1) | eventsSince(1) waitUntil(2)", "list()"))
+        .check(getClass());
   }
 }

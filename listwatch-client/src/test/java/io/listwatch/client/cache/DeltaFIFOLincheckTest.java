@@ -115,6 +115,13 @@ public class DeltaFIFOLincheckTest {
 
   @Test
   void modelChecking_producersAndTheConsumerAreLinearizable() {
-    ModelChecks.options(4, 100, 2).check(getClass());
+    ModelChecks.options(2, 60, 2)
+        // a relist while the only key is being processed
+        .addCustomScenario(ModelChecks.scenario(getClass(), "add(0, 1)",
+            "pop() | replace(0, 2) deltas(0)", "pop()"))
+        // a delete and a resync while the key is being processed
+        .addCustomScenario(ModelChecks.scenario(getClass(), "add(0, 1)",
+            "pop() | delete(0, 1) resync()", "pop()"))
+        .check(getClass());
   }
 }

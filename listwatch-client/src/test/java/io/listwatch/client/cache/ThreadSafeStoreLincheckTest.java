@@ -137,6 +137,13 @@ public class ThreadSafeStoreLincheckTest {
 
   @Test
   void modelChecking_writesAndReadsAreLinearizable_andIndexesAgreeWithTheObjects() {
-    ModelChecks.options(4, 100, 2).check(getClass());
+    ModelChecks.options(2, 30, 2)
+        // an update moving a key between values, read meanwhile
+        .addCustomScenario(ModelChecks.scenario(getClass(), "add(0, 3)",
+            "update(0, 2) delete(1) | byApp(0) byLabels(0)", "list()"))
+        // a replace, read meanwhile
+        .addCustomScenario(ModelChecks.scenario(getClass(), "add(0, 1) add(1, 2)",
+            "replace(2, 3) | byLabels(0) byApp(1)", "labelValues()"))
+        .check(getClass());
   }
 }

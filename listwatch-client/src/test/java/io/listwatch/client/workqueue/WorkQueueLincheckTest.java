@@ -52,6 +52,13 @@ public class WorkQueueLincheckTest {
 
   @Test
   void modelChecking_everyInterleavingIsLinearizable() {
-    ModelChecks.options(4, 100, 2).check(getClass());
+    ModelChecks.options(2, 60, 2)
+        // an add while processing, then done
+        .addCustomScenario(ModelChecks.scenario(getClass(), "add(1) get()",
+            "add(1) get() | done(1) get()", "len()"))
+        // two workers after one item
+        .addCustomScenario(ModelChecks.scenario(getClass(), "add(1)",
+            "get() done(1) | get() add(1)", "get()"))
+        .check(getClass());
   }
 }
