@@ -5,6 +5,7 @@ import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.f
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import kotlin.Unit;
 import kotlin.reflect.KFunction;
 import kotlin.reflect.jvm.ReflectJvmMapping;
@@ -42,6 +43,11 @@ public final class ModelChecks {
       "tryReleaseShared", "readerShouldBlock", "writerShouldBlock",
   };
 
+  private static final String[] COLLECTIONS = {
+      "java.util.HashMap", "java.util.HashSet", "java.util.LinkedHashMap", "java.util.TreeMap",
+      "java.util.TreeSet", "java.util.ArrayList", "java.util.ArrayDeque", "java.util.PriorityQueue",
+  };
+
   private ModelChecks() {
   }
 
@@ -59,6 +65,10 @@ public final class ModelChecks {
         .actorsPerThread(actorsPerThread)
         .actorsBefore(1)
         .actorsAfter(1)
+        // Lincheck reports an invocation running longer than this as hung (10 s by default). The
+        // first use of a JDK class inside one retransforms that class, which on a loaded machine
+        // took longer than 10 s; a real hang still fails, later.
+        .invocationTimeout$lincheck(TimeUnit.SECONDS.toMillis(60))
         // A ReentrantReadWriteLock counts each thread's read holds in a ThreadLocal: state no
         // other thread sees, whose interleavings only cost time.
         .addGuarantee(forClasses("java.lang.ThreadLocal", "java.lang.ThreadLocal$ThreadLocalMap")
@@ -66,7 +76,11 @@ public final class ModelChecks {
         // A lock's try-methods are each one compare-and-set loop on the lock's state: taken as
         // one step, the checker still switches threads at every acquire and release and blocks
         // a thread on a held lock, without exploring the spins inside.
-        .addGuarantee(forClasses(LOCK_SYNCS).methods(LOCK_STEPS).treatAsAtomic());
+        .addGuarantee(forClasses(LOCK_SYNCS).methods(LOCK_STEPS).treatAsAtomic())
+        // The JDK's collections as one step per call: the classes checked use them under their
+        // locks, where a switch inside a call only blocks the other threads. A collection used
+        // without its lock still shows, as switches before and after each call.
+        .addGuarantee(forClasses(COLLECTIONS).allMethods().treatAsAtomic());
   }
 
   /**

@@ -119,6 +119,9 @@ public class CacheWatcherLincheckTest {
         // a full queue while the connection is not writable
         .addCustomScenario(ModelChecks.scenario(getClass(), "offer() offer()",
             "offer() offer() | setWritable(false) runLoop()", "setWritable(true)"))
+        // an event arriving after the watch was asked to end
+        .addCustomScenario(ModelChecks.scenario(getClass(), "offer()",
+            "end() offer() | runLoop()", "runLoop()"))
         // the cacher and the client giving up at once
         .addCustomScenario(ModelChecks.scenario(getClass(), "offer()",
             "terminate() | runLoop() clientGoesAway()", "runLoop()"))
