@@ -20,9 +20,8 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
  * raises the counts without a rebuild:
  * {@code -Dlistwatch.modelcheck.iterations=200 -Dlistwatch.modelcheck.invocations=2000}.
  *
- * <p>Lincheck draws its random scenarios from a fixed seed, so each run checks the same ones; a
- * check names the interleavings its class comment is about as {@link #scenario}s, which every
- * run checks too.
+ * <p>A short run draws few random scenarios, so a check also names the interleavings its class
+ * comment is about as {@link #scenario}s, which every run checks.
  *
  * <p>A module using this declares its own test-scope dependency on Lincheck (this module's is
  * optional) and opens the JDK packages Lincheck reads ({@code lincheck.jvmArgs} in the parent
@@ -78,8 +77,9 @@ public final class ModelChecks {
         // a thread on a held lock, without exploring the spins inside.
         .addGuarantee(forClasses(LOCK_SYNCS).methods(LOCK_STEPS).treatAsAtomic())
         // The JDK's collections as one step per call: the classes checked use them under their
-        // locks, where a switch inside a call only blocks the other threads. A collection used
-        // without its lock still shows, as switches before and after each call.
+        // locks, where a switch inside a call only blocks the other threads. What this gives up:
+        // two unlocked calls on one collection racing inside it (a lost update in a HashMap). The
+        // fields of the classes checked are @GuardedBy, which Error Prone checks at compile time.
         .addGuarantee(forClasses(COLLECTIONS).allMethods().treatAsAtomic());
   }
 

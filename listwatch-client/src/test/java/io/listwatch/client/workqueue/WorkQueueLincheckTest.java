@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Lincheck's model checker on {@link DefaultWorkQueue}: every interleaving it explores of
- * two or three threads adding, getting, finishing and shutting down must give results some
+ * two threads adding, getting, finishing and shutting down must give results some
  * one-at-a-time order of the same calls gives (linearizability against the queue itself, run
  * sequentially). That covers {@link WorkQueue}'s contract as a worker sees it: an item is
  * never handed to a second worker before {@code done}, an add during processing is handed
