@@ -26,6 +26,8 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
  * <p>A module using this declares its own test-scope dependency on Lincheck (this module's is
  * optional) and opens the JDK packages Lincheck reads ({@code lincheck.jvmArgs} in the parent
  * pom).
+ *
+ * <p>Thread-safe: stateless.
  */
 public final class ModelChecks {
 
@@ -78,8 +80,8 @@ public final class ModelChecks {
         .addGuarantee(forClasses(LOCK_SYNCS).methods(LOCK_STEPS).treatAsAtomic())
         // The JDK's collections as one step per call: the classes checked use them under their
         // locks, where a switch inside a call only blocks the other threads. What this gives up:
-        // two unlocked calls on one collection racing inside it (a lost update in a HashMap). The
-        // fields of the classes checked are @GuardedBy, which Error Prone checks at compile time.
+        // two unlocked calls on one collection racing inside it (a lost update in a HashMap); for
+        // fields marked @GuardedBy, Error Prone catches those at compile time.
         .addGuarantee(forClasses(COLLECTIONS).allMethods().treatAsAtomic());
   }
 
