@@ -14,6 +14,8 @@
  *       strings.</li>
  *   <li>{@link io.listwatch.testsupport.ModuleArchitecture}: the class import and the shared
  *       rules of each module's {@code ArchitectureTest}.</li>
+ *   <li>{@link io.listwatch.testsupport.ModelChecks}: the options of every Lincheck model check,
+ *       short in the test command, longer on request.</li>
  * </ul>
  */
 package io.listwatch.testsupport;

@@ -134,7 +134,11 @@ public final class CacheWatcher {
   enum Delivery {
     /** Queued for the client. */
     QUEUED,
-    /** Not for this watcher (filtered out, or at or before its starting point). */
+    /**
+     * Not for this watcher: filtered out, at or before its starting point, or arriving after
+     * the watch was asked to {@link #end} (it ends after what is queued, and its client
+     * watches again from the last event it got).
+     */
     SKIPPED,
     /** The watcher is over or cannot keep up: the caller terminates it. */
     REFUSED
@@ -146,7 +150,7 @@ public final class CacheWatcher {
     if (frame == null) {
       return Delivery.SKIPPED;
     }
-    return offerParts(frame) ? Delivery.QUEUED : Delivery.REFUSED;
+    return offerParts(frame);
   }
 
   /** The frame of the form this watcher should see {@code event} in, or null for none. */
@@ -171,20 +175,23 @@ public final class CacheWatcher {
 
   /** Queues a ready-made frame (a bookmark); false when over or full. */
   boolean offerFrame(byte[] frame) {
-    return offerParts(new byte[][] {frame});
+    return offerParts(new byte[][] {frame}) != Delivery.REFUSED;
   }
 
-  private boolean offerParts(byte[][] frame) {
+  private Delivery offerParts(byte[][] frame) {
     synchronized (lock) {
-      if (closed || ending) {
-        return !closed;
+      if (closed) {
+        return Delivery.REFUSED;
+      }
+      if (ending) {
+        return Delivery.SKIPPED; // not queued: counting it as delivered would count an event never sent
       }
       if (queue.size() >= capacity) {
-        return false;
+        return Delivery.REFUSED;
       }
       queue.add(frame);
       scheduleDrainLocked();
-      return true;
+      return Delivery.QUEUED;
     }
   }
 

@@ -364,6 +364,24 @@ class CacheWatcherTest {
     assertThat(sink.aborted()).isFalse();
   }
 
+  /**
+   * Found by {@link CacheWatcherLincheckTest}: an event offered after {@code end()} was
+   * reported QUEUED (and counted as dispatched by the cacher) though it is never written.
+   */
+  @Test
+  void deliver_afterEnd_isSkipped_notQueued_andTheWatchStillEnds() {
+    CacheWatcher w = watcher(WatchFilter.EVERYTHING, 10, 0);
+    assertThat(w.deliver(added(pod("a", 1)))).isEqualTo(CacheWatcher.Delivery.QUEUED);
+
+    w.end();
+
+    assertThat(w.deliver(added(pod("b", 2)))).isEqualTo(CacheWatcher.Delivery.SKIPPED);
+    loop.runPending();
+    assertThat(typesAndNames(sink.events())).containsExactly("ADDED a");
+    assertThat(sink.ended()).isTrue();
+    assertThat(w.deliver(added(pod("c", 3)))).as("closed").isEqualTo(CacheWatcher.Delivery.REFUSED);
+  }
+
   @Test
   void end_whileNotWritable_endsOnlyAfterTheQueueIsWritten() {
     CacheWatcher w = watcher(WatchFilter.EVERYTHING, 10, 0);

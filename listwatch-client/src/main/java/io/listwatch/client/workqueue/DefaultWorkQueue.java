@@ -111,17 +111,36 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
       while (queue.isEmpty() && !shuttingDown) {
         itemsAvailable.await();
       }
-      T item = queue.pollFirst();
-      if (item == null) {
-        return Optional.empty(); // shut down and nothing queued
-      }
-      long now = clock.nanoTime();
-      metrics.handedOut(now - dirty.remove(item));
-      processing.put(item, now);
-      return Optional.of(item);
+      return handOut(); // empty only when shut down and nothing queued
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * {@link #get} without waiting: the first queued item, now processing, or empty if none is
+   * queued. For the model checks, whose operations must not block.
+   */
+  Optional<T> poll() {
+    lock.lock();
+    try {
+      return handOut();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Moves the first queued item to {@link #processing}; empty if none is queued. */
+  @GuardedBy("lock")
+  private Optional<T> handOut() {
+    T item = queue.pollFirst();
+    if (item == null) {
+      return Optional.empty();
+    }
+    long now = clock.nanoTime();
+    metrics.handedOut(now - dirty.remove(item));
+    processing.put(item, now);
+    return Optional.of(item);
   }
 
   @Override
