@@ -35,6 +35,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -79,6 +82,7 @@ class ApiRequestFuzzTest {
       new ConnectionInfo(ConnectionInfo.Listener.INSECURE, List.of(), null);
   private static final List<String> METHODS = List.of("GET", "POST", "PUT", "PATCH", "DELETE");
 
+  private static final FakeClock clock = new FakeClock();
   private static MemoryData data;
   private static MemoryStorage storage;
   private static RequestWrites writes;
@@ -93,7 +97,7 @@ class ApiRequestFuzzTest {
     data = new MemoryData();
     storage = MemoryStorage.builder().data(data).open();
     writes = new RequestWrites(storage);
-    server = GenericApiServer.builder(storage).clock(new FakeClock()).wrapRequests(s -> writes)
+    server = GenericApiServer.builder(storage).clock(clock).wrapRequests(s -> writes)
         .build().start(List.of());
     for (String[] object : FuzzObjects.INITIAL) {
       ApiResponse r = send("POST", object[0], "application/json", object[1]);
@@ -252,7 +256,7 @@ class ApiRequestFuzzTest {
     ApiRequest r = request(method, pathAndQuery, contentType, body);
     refusal = 0;
     try {
-      ApiResponse response = server.routes().handle(server.routes().requestInfo(r), r).join();
+      ApiResponse response = answer(server.routes().handle(server.routes().requestInfo(r), r));
       response.jsonParts(); // encoded as the transport encodes it
       return Optional.of(response);
     } catch (StatusException | CompletionException e) {
@@ -268,6 +272,33 @@ class ApiRequestFuzzTest {
       }
       refusal = status.code();
       return Optional.empty();
+    }
+  }
+
+  /**
+   * The answer, letting the fake time run while the request waits on it (a resourceVersion the
+   * store has not reached waits up to 3 s, as kube's); a request still waiting after a minute of
+   * it, or ten seconds of real time, fails the input.
+   */
+  private static ApiResponse answer(CompletableFuture<ApiResponse> pending) {
+    for (int second = 0; second < 60 && !pending.isDone(); second++) {
+      try {
+        return pending.get(second == 0 ? 1_000 : 100, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        clock.advance(Duration.ofSeconds(1));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      } catch (ExecutionException e) {
+        throw new CompletionException(e.getCause());
+      }
+    }
+    try {
+      return pending.get(10, TimeUnit.SECONDS);
+    } catch (TimeoutException | InterruptedException e) {
+      throw new AssertionError("no answer: the request hangs", e);
+    } catch (ExecutionException e) {
+      throw new CompletionException(e.getCause());
     }
   }
 
