@@ -382,7 +382,7 @@ class ListOptionsTest {
   }
 
   /** Decodes a query string as Netty's QueryStringDecoder would (name to values, in order). */
-  private static ListOptions parse(String query) {
+  static ListOptions parse(String query) {
     Map<String, List<String>> params = new LinkedHashMap<>();
     if (!query.isEmpty()) {
       for (String pair : query.split("&")) {

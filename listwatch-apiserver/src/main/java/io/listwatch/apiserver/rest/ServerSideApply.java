@@ -80,6 +80,14 @@ final class ServerSideApply {
       throw StatusException.badRequest("the apiVersion and kind of the applied object (" + apiVersion + ", " + kind
           + ") must be those of the resource (" + def.apiVersion() + ", " + def.kind() + ")");
     }
+    JsonNode metadata = applied.path("metadata");
+    if (metadata.isNull()) {
+      applied.remove("metadata"); // Go's zero value: no metadata, as kube decodes a null struct
+    } else if (!metadata.isMissingNode() && !metadata.isObject()) {
+      throw StatusException.badRequest("failed to create typed patch object (" + info.namespace()
+          + (info.namespace().isEmpty() ? "" : "/") + info.name() + "; " + def.apiVersion() + ", Kind=" + def.kind()
+          + "): .metadata: expected map, got " + metadata);
+    }
     String name = applied.path("metadata").path("name").asText("");
     if (!name.isEmpty() && !name.equals(info.name())) {
       throw StatusException.badRequest("the name of the object (" + name + ") does not match the name on the URL ("

@@ -124,6 +124,10 @@ public final class Pem {
         int start = pos[0];
         expectTag(sec1, pos, 0x06);
         int len = readLength(sec1, pos);
+        if (len < 0 || (long) pos[0] + len > sec1.length) {
+          // its length says more than there is: copying it would pad it out to that length
+          throw new IllegalArgumentException(what + ": truncated EC private key");
+        }
         return Arrays.copyOfRange(sec1, start, pos[0] + len);
       }
     } catch (ArrayIndexOutOfBoundsException e) {

@@ -60,4 +60,20 @@ class PemTest {
       throw new AssertionError(e);
     }
   }
+
+  /**
+   * Found by fuzzing (KubeConfigFuzzTest#pem): an EC key whose curve OID claimed 2 GiB was
+   * copied out to that length, and a kubeconfig's client-key-data ran the client out of memory.
+   */
+  @Test
+  void ecKey_whoseCurveLengthSaysMoreThanThereIs_isRefused_notCopiedOutToThatLength() {
+    byte[] der = {0x30, 0x0c, 0x02, 0x01, 0x01, 0x04, 0x01, (byte) 0xaa, (byte) 0xa0, 0x06,
+        0x06, (byte) 0x84, 0x7f, 0x00, 0x00, 0x00};
+    String pem = "-----BEGIN EC PRIVATE KEY-----\n" + java.util.Base64.getEncoder().encodeToString(der)
+        + "\n-----END EC PRIVATE KEY-----\n";
+
+    assertThatThrownBy(() -> Pem.privateKey(pem, "client-key"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("client-key: truncated EC private key");
+  }
 }

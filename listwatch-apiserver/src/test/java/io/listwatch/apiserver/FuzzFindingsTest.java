@@ -1,0 +1,80 @@
+package io.listwatch.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.listwatch.api.StatusException;
+import io.listwatch.apiserver.request.ApiRequest;
+import io.listwatch.apiserver.request.ApiResponse;
+import io.listwatch.apiserver.request.ConnectionInfo;
+import io.listwatch.apiserver.request.Headers;
+import io.listwatch.apiserver.request.UserInfo;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What coverage-guided fuzzing of the core ({@link ApiRequestFuzzTest}) found, each as a plain
+ * request: the input that broke an invariant, and what the server answers now (kube's answer).
+ */
+class FuzzFindingsTest {
+
+  private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
+  private static final String APPLY = "application/apply-patch+yaml";
+
+  private InMemoryCore core;
+
+  @BeforeEach
+  void start() {
+    core = InMemoryCore.start();
+    assertThat(core.send("POST", CONFIGMAPS, Map.of(),
+        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm\"},\"data\":{\"a\":\"1\"}}").code())
+        .isEqualTo(201);
+  }
+
+  @AfterEach
+  void stop() {
+    core.close();
+  }
+
+  /** Was 500 "Property 'metadata' has value that is not of type ObjectNode" (FieldManager). */
+  @Test
+  void apply_withNullMetadata_appliesAsWithoutMetadata() {
+    ApiResponse r = core.send(apply(CONFIGMAPS + "/cm", "apiVersion: v1\nkind: ConfigMap\nmetadata:\ndata:\n  a: applied\n"));
+    assertThat(r.code()).isEqualTo(200);
+    assertThat(data(CONFIGMAPS + "/cm")).contains("\"a\":\"applied\"");
+  }
+
+  @Test
+  void apply_withMetadataThatIsNotAMap_isRefused400_andChangesNothing() {
+    long before = core.storage.currentRevision();
+    StatusException e = refusal(apply(CONFIGMAPS + "/cm", "apiVersion: v1\nkind: ConfigMap\nmetadata: 5\ndata:\n  a: x\n"));
+    assertThat(e.code()).isEqualTo(400);
+    assertThat(e.getMessage()).isEqualTo("failed to create typed patch object (default/cm; v1, Kind=ConfigMap):"
+        + " .metadata: expected map, got 5");
+    assertThat(core.storage.currentRevision()).isEqualTo(before);
+  }
+
+  private String data(String path) {
+    return new String(core.send("GET", path, Map.of(), null).jsonParts().orElseThrow()[0], StandardCharsets.UTF_8);
+  }
+
+  private StatusException refusal(ApiRequest request) {
+    try {
+      ApiResponse r = core.send(request);
+      throw new AssertionError("answered " + r.code());
+    } catch (StatusException e) {
+      return e;
+    } catch (java.util.concurrent.CompletionException e) {
+      return (StatusException) e.getCause();
+    }
+  }
+
+  private static ApiRequest apply(String path, String yaml) {
+    return new ApiRequest("PATCH", path, Map.of("fieldManager", List.of("test"), "force", List.of("true")),
+        Headers.of("Content-Type", APPLY), yaml.getBytes(StandardCharsets.UTF_8), ConnectionInfo.insecure(null),
+        UserInfo.UNSECURED);
+  }
+}
