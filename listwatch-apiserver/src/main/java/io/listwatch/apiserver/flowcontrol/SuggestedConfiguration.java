@@ -3,6 +3,7 @@ package io.listwatch.apiserver.flowcontrol;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.apiserver.strategy.MandatoryFlowcontrolConfiguration;
 import java.util.List;
 
 /**
@@ -25,7 +26,6 @@ import java.util.List;
 public final class SuggestedConfiguration {
 
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
-  private static final String API_VERSION = "flowcontrol.apiserver.k8s.io/v1";
   private static final List<String> ALL = List.of("*");
   private static final List<String> GET_CREATE_UPDATE = List.of("get", "create", "update");
 
@@ -90,7 +90,7 @@ public final class SuggestedConfiguration {
         .put("lendablePercent", lendablePercent);
     limited.putObject("limitResponse").put("type", "Queue").putObject("queuing").put("queues", queues)
         .put("handSize", handSize).put("queueLengthLimit", 50);
-    return object("PriorityLevelConfiguration", name, spec);
+    return MandatoryFlowcontrolConfiguration.object("PriorityLevelConfiguration", name, spec);
   }
 
   private static ObjectNode schema(String name, String level, int precedence, String distinguisher) {
@@ -101,15 +101,7 @@ public final class SuggestedConfiguration {
       spec.putObject("distinguisherMethod").put("type", distinguisher);
     }
     spec.putArray("rules");
-    return object("FlowSchema", name, spec);
-  }
-
-  private static ObjectNode object(String kind, String name, ObjectNode spec) {
-    ObjectNode obj = JSON.objectNode().put("apiVersion", API_VERSION).put("kind", kind);
-    obj.putObject("metadata").put("name", name).putObject("annotations")
-        .put("apf.kubernetes.io/autoupdate-spec", "true");
-    obj.set("spec", spec);
-    return obj;
+    return MandatoryFlowcontrolConfiguration.object("FlowSchema", name, spec);
   }
 
   private static ObjectNode rule(ObjectNode schema, ArrayNode subjects) {

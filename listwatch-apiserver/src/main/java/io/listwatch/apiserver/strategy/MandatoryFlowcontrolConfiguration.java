@@ -99,7 +99,12 @@ public final class MandatoryFlowcontrolConfiguration {
     return spec;
   }
 
-  private static ObjectNode object(String kind, String name, ObjectNode spec) {
+  /**
+   * A flowcontrol.apiserver.k8s.io/v1 object of {@code kind} named {@code name} with
+   * {@code spec}, annotated as kube annotates the objects it maintains
+   * ({@code apf.kubernetes.io/autoupdate-spec: "true"}); for the mandatory and the suggested ones.
+   */
+  public static ObjectNode object(String kind, String name, ObjectNode spec) {
     ObjectNode obj = JSON.objectNode().put("apiVersion", API_VERSION).put("kind", kind);
     obj.putObject("metadata").put("name", name).putObject("annotations")
         .put("apf.kubernetes.io/autoupdate-spec", "true");
