@@ -121,6 +121,7 @@ public final class ApiServer implements AutoCloseable {
   private io.listwatch.server.controllers.RootCaCertPublisher rootCaCertPublisher;
   private io.listwatch.server.controllers.certificates.CertificateSigningController csrSigning;
   private io.listwatch.server.controllers.certificates.CertificateSigningRequestCleaner csrCleaner;
+  private io.listwatch.server.controllers.EventTtl eventTtl;
   /** The request filters every listener shares (authentication, limits, authorization). */
   private HandlerChain chain;
   /** API Priority and Fairness, when on; its status writer stops with the server. */
@@ -313,6 +314,9 @@ public final class ApiServer implements AutoCloseable {
     csrCleaner = new io.listwatch.server.controllers.certificates.CertificateSigningRequestCleaner(
         core.store("certificates.k8s.io", "v1", "certificatesigningrequests"), leadership, config.clock);
     csrCleaner.start();
+    eventTtl = new io.listwatch.server.controllers.EventTtl(List.of(core.store("", "v1", "events"),
+        core.store("events.k8s.io", "v1", "events")), config.eventTtl, leadership, config.clock);
+    eventTtl.start();
     leadership.start();
     io.listwatch.server.controllers.GarbageCollector gc = garbageCollector;
     io.listwatch.server.controllers.NamespaceController nc = namespaceController;
@@ -542,6 +546,9 @@ public final class ApiServer implements AutoCloseable {
     if (csrSigning != null) {
       csrSigning.close();
     }
+    if (eventTtl != null) {
+      eventTtl.close();
+    }
     if (csrCleaner != null) {
       csrCleaner.close();
     }
@@ -606,6 +613,7 @@ public final class ApiServer implements AutoCloseable {
     private int maxRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_REQUESTS_INFLIGHT;
     private int maxMutatingRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT;
     private int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
+    private Duration eventTtl = io.listwatch.server.controllers.EventTtl.DEFAULT_TTL;
     private boolean enablePriorityAndFairness = true;
     private Duration idleConnectionTimeout = ConnectionOptions.DEFAULT_IDLE_TIMEOUT;
     private Clock clock = Clock.system();
@@ -678,6 +686,18 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /** {@code --max-watches-per-user} (default 1000; 0 = unlimited). See {@link WatchLimit}. */
+    /**
+     * kube's {@code --event-ttl}: Events are deleted this long after their last write (default
+     * 1 hour).
+     */
+    public Builder eventTtl(Duration ttl) {
+      if (ttl.isNegative() || ttl.isZero()) {
+        throw new IllegalArgumentException("eventTtl must be positive");
+      }
+      this.eventTtl = ttl;
+      return this;
+    }
+
     public Builder maxWatchesPerUser(int max) {
       if (max < 0) {
         throw new IllegalArgumentException("maxWatchesPerUser must be >= 0 (0 = unlimited)");

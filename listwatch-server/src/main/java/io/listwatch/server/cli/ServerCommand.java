@@ -116,6 +116,10 @@ public final class ServerCommand implements Callable<Integer> {
       description = "Longest age of that history, e.g. 75s, 5m (default: 75s, as kube's).")
   String watchCacheHistory = "75s";
 
+  @Option(names = "--event-ttl",
+      description = "Events are deleted this long after their last write, e.g. 1h, 10m (default: 1h, as kube's).")
+  String eventTtl = "1h";
+
   @Option(names = "--watcher-queue",
       description = "Events queued per watcher before a slow watcher is closed (default: ${DEFAULT-VALUE}).")
   int watcherQueue = CacherConfig.DEFAULTS.watcherQueueCapacity();
@@ -175,7 +179,7 @@ public final class ServerCommand implements Callable<Integer> {
     ApiServer.Builder builder = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(securePort)
         .tls(tlsConfig()).cacherConfig(cacher).maxInFlight(maxRequestsInflight, maxMutatingRequestsInflight)
         .enablePriorityAndFairness(enablePriorityAndFairness)
-        .maxWatchesPerUser(maxWatchesPerUser).authentication(authentication.config())
+        .maxWatchesPerUser(maxWatchesPerUser).eventTtl(parseDuration(eventTtl)).authentication(authentication.config())
         .authorizationMode(authorizationMode).ui(ui).serviceClusterIpRange(serviceClusterIpRange)
         .serviceNodePortRange(serviceNodePortRange).endpointReconcilerType(endpointReconcilerType);
     if (!etcdServers.isEmpty()) {
