@@ -89,21 +89,21 @@ class FlowSchemaValidationTest {
       String spec = "{\"priorityLevelConfiguration\":{\"name\":\"workload-low\"},\"rules\":[{\"subjects\":"
           + "[{\"kind\":\"ServiceAccount\",\"serviceAccount\":{\"namespace\":\"kube-system\",\"name\":\"*\"}}]," + ALL + "}]}";
       ObjectNode created = StrategyCases.body(core.send("POST", FSS, Map.of(),
-          FS.formatted("kube-system-service-accounts", spec)));
+          FS.formatted("kube-system-controllers", spec)));
       assertThat(created.path("spec").path("matchingPrecedence").asInt()).isEqualTo(1000);
       assertThat(created.path("metadata").path("generation").asLong()).isEqualTo(1);
 
-      ObjectNode got = StrategyCases.body(core.send("GET", FSS + "/kube-system-service-accounts", Map.of(), null));
+      ObjectNode got = StrategyCases.body(core.send("GET", FSS + "/kube-system-controllers", Map.of(), null));
       assertThat(got.path("spec")).isEqualTo(created.path("spec"));
       ((ObjectNode) got.path("spec")).putObject("distinguisherMethod").put("type", "ByNamespace");
       got.putObject("status").putArray("conditions").addObject().put("type", "Dangling").put("status", "True");
-      ObjectNode updated = StrategyCases.body(core.send("PUT", FSS + "/kube-system-service-accounts", Map.of(), got.toString()));
+      ObjectNode updated = StrategyCases.body(core.send("PUT", FSS + "/kube-system-controllers", Map.of(), got.toString()));
       assertThat(updated.path("spec").path("distinguisherMethod").path("type").asText()).isEqualTo("ByNamespace");
       assertThat(updated.path("metadata").path("generation").asLong()).isEqualTo(2);
       assertThat(updated.path("status").path("conditions").isEmpty()).isTrue();
 
       ((ObjectNode) updated.path("spec")).put("matchingPrecedence", 20000);
-      StatusException e = core.refusal("PUT", FSS + "/kube-system-service-accounts", Map.of(), updated.toString());
+      StatusException e = core.refusal("PUT", FSS + "/kube-system-controllers", Map.of(), updated.toString());
       assertThat(e.code()).isEqualTo(422);
       assertThat(e.status().details().causes()).extracting(c -> c.field() + ": " + c.message())
           .containsExactly("spec.matchingPrecedence: Invalid value: 20000: must not be greater than 10000");
