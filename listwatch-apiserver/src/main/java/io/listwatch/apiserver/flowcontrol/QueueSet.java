@@ -17,33 +17,50 @@ import java.util.concurrent.CompletableFuture;
  *
  * <h2>Seats</h2>
  * The level has {@code concurrencyLimit} seats. A request of width {@code seats} executes when
- * the seats in use plus its own fit the limit, or when nothing executes (so a request wider
- * than the limit is not starved); it holds them until its {@link Ticket#finish()}. An exempt
+ * the seats in use plus its own fit the limit; one wider than the limit executes alone, when
+ * nothing else does (so it is not starved). It holds its seats until its
+ * {@link Ticket#finish()}. An exempt
  * level never queues: every request executes at once, and is only counted.
  *
  * <h2>Queues and shuffle sharding</h2>
- * A level whose limit response is {@code Queue} has {@code queues} queues; a request's flow
- * (its hash of FlowSchema and distinguisher) is dealt a hand of {@code handSize} of them
- * ({@link Dealer}) and the request joins the one of its hand with the fewest seats waiting and
- * executing. A queue holding {@code queueLengthLimit} requests refuses more ({@code queue-full});
- * a request waiting longer than the queue wait limit leaves with {@code time-out}. A level
- * whose limit response is {@code Reject} has no queues: a request that does not fit is refused
- * at once ({@code concurrency-limit}).
+ * A level whose limit response is {@code Queue} has {@code queues} queues; every request of
+ * such a level, even one that executes at once, passes through a queue: its flow (its hash of
+ * FlowSchema and distinguisher) is dealt a hand of {@code handSize} of them ({@link Dealer}) and
+ * the request joins the one of its hand with the fewest seats waiting (ties go round the hand).
+ * A request that cannot execute at once and finds its queue holding {@code queueLengthLimit}
+ * requests is refused ({@code queue-full}; kube refuses only while every seat is in use, so
+ * there a flood of wide requests that leaves a seat or two free is never refused, only timed
+ * out); a request waiting longer than the queue wait limit leaves
+ * with {@code time-out}. A level whose limit response is {@code Reject} has no queues: a request
+ * that does not fit is refused at once ({@code concurrency-limit}).
  *
  * <h2>Fair queuing</h2>
- * Which waiting request goes next is fair queuing by virtual finish time, as kube's, simplified
- * (self-clocked): each queue keeps the virtual time its next request starts at; the next
- * request is the head of the queue whose head would finish first (start + its seats); the
- * virtual clock is the start of the request dispatched last, and a queue that was empty starts
- * no earlier than it. A request's work counts as its seats (kube also charges each request for
- * its actual execution time; here every request of the same width costs the same). When the
- * chosen head does not fit, nothing is dispatched until seats free up, so wide requests are not
+ * Which waiting request goes next is kube's fair queuing for server requests. A virtual clock
+ * {@code R} counts the seat-seconds each active queue (one with requests waiting or executing)
+ * has been given: it advances at {@code min(seats asked for, limit) / active queues} per real
+ * second, where the seats asked for are those executing and waiting in the queues. Each queue
+ * keeps the {@code R} its next request starts at; a queue that was idle starts at the current
+ * {@code R}. A request is charged its seats times an estimated service time (3 ms) when it
+ * starts, and corrected by its seats times its actual service time minus the estimate when it
+ * finishes, so a flow of long lists pays for how long it held its seats. The next request is
+ * the head of the queue whose head would finish first in {@code R} (ties round-robin); a queue
+ * is never allowed to start before its head arrived (kube's anti-windup bound). When the chosen
+ * head does not fit, nothing is dispatched until seats free up, so wide requests are not
  * starved by narrow ones, as in kube.
+ *
+ * <p>Not ported: kube's "additional latency" of a request's final seats (a mutating request's
+ * width for the watch notifications it causes) and its epoch advance of {@code R} (here a double
+ * of seat-seconds, precise to microseconds for years of uptime); on a change of queues or hand
+ * size the waiting requests are dealt anew and the virtual clock of each new queue starts at
+ * the current {@code R}.
  *
  * <p>Thread-safe: all state is guarded by this object's monitor; futures are completed and the
  * observer told after it is released.
  */
 final class QueueSet {
+
+  /** kube's estimated service time G: what a request is charged, per seat, when it starts. */
+  static final double ESTIMATED_SERVICE_SECONDS = 0.003;
 
   /** Limits of a level: {@code queues == 0} means the limit response Reject. */
   record Config(boolean exempt, int concurrencyLimit, int queues, int handSize, int queueLengthLimit) {
@@ -64,12 +81,18 @@ final class QueueSet {
   private int executing;
   @GuardedBy("this")
   private int waiting;
-  /** The virtual start time of the request dispatched last. */
+  /** The virtual clock R, in seat-seconds given to each active queue. */
   @GuardedBy("this")
-  private long virtualNow;
-  /** Where the search for the next queue starts, turning, so ties are broken round-robin. */
+  private double virtualNow;
+  /** The real time R was last brought up to date at. */
+  @GuardedBy("this")
+  private long lastSyncNanos;
+  /** The queue dispatched from last: the search for the next starts after it. */
   @GuardedBy("this")
   private int robin;
+  /** Requests ever enqueued: where the search of a hand starts, turning. */
+  @GuardedBy("this")
+  private long enqueues;
   /** Per FlowSchema name: requests waiting, requests executing, seats executing. */
   @GuardedBy("this")
   private final Map<String, int[]> bySchema = new HashMap<>();
@@ -82,6 +105,7 @@ final class QueueSet {
       this.config = config;
       this.queues = newQueues(config);
       this.dealer = config.queues() == 0 ? null : new Dealer(config.queues(), config.handSize());
+      this.lastSyncNanos = clock.nanoTime();
     }
   }
 
@@ -100,6 +124,12 @@ final class QueueSet {
     return new Counts(config.concurrencyLimit(), waiting, executing, seatsInUse, schemas);
   }
 
+  /** The virtual clock R now, in seat-seconds (for tests). */
+  synchronized double virtualTime() {
+    syncTime();
+    return virtualNow;
+  }
+
   /**
    * Takes new limits. Waiting requests stay waiting, dealt to the new queues (a level that
    * stops queuing refuses them, {@code concurrency-limit}); a raised limit dispatches at once.
@@ -107,34 +137,34 @@ final class QueueSet {
   void reconfigure(Config next) {
     List<Runnable> after = new ArrayList<>();
     synchronized (this) {
+      syncTime();
       Config previous = config;
       config = next;
-      if (previous.queues() != next.queues() || previous.handSize() != next.handSize()) {
+      if (previous.queues() != next.queues() || previous.handSize() != next.handSize()
+          || previous.exempt() != next.exempt()) {
         List<Request> waitingNow = new ArrayList<>();
         for (Queue q : queues) {
           waitingNow.addAll(q.requests);
         }
         waitingNow.sort(Comparator.comparingLong(r -> r.arrivedNanos));
         queues = newQueues(next);
-        dealer = next.queues() == 0 ? null : new Dealer(next.queues(), next.handSize());
+        dealer = next.queues() == 0 || next.exempt() ? null : new Dealer(next.queues(), next.handSize());
         for (Request r : waitingNow) {
-          if (dealer == null || next.exempt()) {
-            r.queue = null;
-            waiting--;
-            schema(r)[0]--;
-            if (next.exempt()) {
-              execute(r, after);
-            } else {
-              reject(r, "concurrency-limit", after);
-            }
+          r.queue = null;
+          waiting--;
+          schema(r)[0]--;
+          if (next.exempt()) {
+            cancelTimer(r);
+            execute(r, after);
+          } else if (dealer == null) {
+            cancelTimer(r);
+            reject(r, "concurrency-limit", after);
           } else {
-            Queue q = shortestOfHand(r.flowHash);
-            r.queue = q;
-            q.add(r, virtualNow);
+            enqueue(r, chooseQueue(r.flowHash));
           }
         }
       }
-      dispatch(after);
+      dispatchAsMuchAsPossible(after);
     }
     after.forEach(Runnable::run);
   }
@@ -152,21 +182,25 @@ final class QueueSet {
     Request r = new Request(c, flowHash, clock.nanoTime());
     List<Runnable> after = new ArrayList<>();
     synchronized (this) {
-      if (config.exempt() || (waiting == 0 && fits(c.seats()))) {
+      syncTime();
+      if (config.exempt()) {
         execute(r, after);
       } else if (dealer == null) {
-        reject(r, "concurrency-limit", after);
+        if (fits(c.seats())) {
+          execute(r, after);
+        } else {
+          reject(r, "concurrency-limit", after);
+        }
       } else {
-        Queue q = shortestOfHand(flowHash);
-        if (q.requests.size() >= config.queueLengthLimit()) {
+        Queue q = chooseQueue(flowHash);
+        if (q.requests.size() >= config.queueLengthLimit() && !(waiting == 0 && fits(c.seats()))) {
           reject(r, "queue-full", after);
         } else {
-          r.queue = q;
-          q.add(r, virtualNow);
-          waiting++;
-          schema(r)[0]++;
-          r.timer = clock.schedule(waitLimit, () -> timeOut(r));
-          dispatch(after);
+          enqueue(r, q);
+          dispatchAsMuchAsPossible(after);
+          if (r.state == State.WAITING) {
+            r.timer = clock.schedule(waitLimit, () -> leaveQueue(r, "time-out"));
+          }
         }
       }
     }
@@ -174,69 +208,142 @@ final class QueueSet {
     return r;
   }
 
+  /**
+   * Brings the virtual clock up to now, on the assumption that the queues have been as they
+   * are since it was last brought up to date; so called before any change to them.
+   */
   @GuardedBy("this")
-  private boolean fits(int seats) {
-    return seatsInUse + seats <= config.concurrencyLimit() || executing == 0;
+  private void syncTime() {
+    long now = clock.nanoTime();
+    long elapsed = now - lastSyncNanos;
+    lastSyncNanos = now;
+    if (elapsed <= 0) {
+      return;
+    }
+    int active = 0;
+    long seatsAsked = 0;
+    for (Queue q : queues) {
+      if (q.isActive()) {
+        active++;
+        seatsAsked += q.seatsInUse + q.seatsWaiting;
+      }
+    }
+    if (active > 0) {
+      virtualNow += Math.min(seatsAsked, config.concurrencyLimit()) / (double) active * (elapsed / 1e9);
+    }
   }
 
+  /** Whether {@code seats} more can execute now: a request wider than the limit only alone. */
   @GuardedBy("this")
-  private Queue shortestOfHand(long flowHash) {
+  private boolean fits(int seats) {
+    if (seats > config.concurrencyLimit()) {
+      return executing == 0;
+    }
+    return seatsInUse + seats <= config.concurrencyLimit();
+  }
+
+  /** The queue of {@code flowHash}'s hand with the fewest seats waiting, the search starting round the hand. */
+  @GuardedBy("this")
+  private Queue chooseQueue(long flowHash) {
+    int[] hand = dealer.deal(flowHash);
+    int offset = (int) (enqueues++ % hand.length);
     Queue best = null;
-    for (int card : dealer.deal(flowHash)) {
-      Queue q = queues[card];
-      if (best == null || q.seatsWaiting + q.seatsInUse < best.seatsWaiting + best.seatsInUse) {
+    for (int i = 0; i < hand.length; i++) {
+      Queue q = queues[hand[(offset + i) % hand.length]];
+      if (best == null || q.seatsWaiting < best.seatsWaiting) {
         best = q;
       }
     }
     return best;
   }
 
-  /** Dispatches waiting requests while the head chosen by fair queuing fits. */
   @GuardedBy("this")
-  private void dispatch(List<Runnable> after) {
-    while (waiting > 0) {
-      Queue best = null;
-      long bestFinish = Long.MAX_VALUE;
-      for (int i = 0; i < queues.length; i++) {
-        Queue q = queues[(robin + i) % queues.length];
-        if (!q.requests.isEmpty()) {
-          long finish = q.nextStart + q.requests.peekFirst().seats();
-          if (finish < bestFinish) {
-            best = q;
-            bestFinish = finish;
-          }
-        }
+  private void enqueue(Request r, Queue q) {
+    if (!q.isActive()) {
+      q.nextDispatch = virtualNow;
+    }
+    r.arrivedVirtual = virtualNow;
+    r.queue = q;
+    q.requests.addLast(r);
+    q.seatsWaiting += r.seats();
+    waiting++;
+    schema(r)[0]++;
+    bound(q);
+  }
+
+  /** kube's anti-windup: a queue's next request never starts, in R, before it arrived. */
+  @GuardedBy("this")
+  private void bound(Queue q) {
+    Request head = q.requests.peekFirst();
+    if (head != null && q.nextDispatch < head.arrivedVirtual) {
+      q.nextDispatch = head.arrivedVirtual;
+    }
+  }
+
+  /** Dispatches waiting requests while seats are free and the head chosen by fair queuing fits. */
+  @GuardedBy("this")
+  private void dispatchAsMuchAsPossible(List<Runnable> after) {
+    while (waiting > 0 && seatsInUse < config.concurrencyLimit() && dispatchOne(after)) {
+      // each turn dispatched one
+    }
+  }
+
+  @GuardedBy("this")
+  private boolean dispatchOne(List<Runnable> after) {
+    Queue best = null;
+    int bestIndex = -1;
+    double bestFinish = Double.POSITIVE_INFINITY;
+    for (int i = 1; i <= queues.length; i++) {
+      int index = (robin + i) % queues.length;
+      Queue q = queues[index];
+      Request head = q.requests.peekFirst();
+      if (head != null && q.nextDispatch + head.work() < bestFinish) {
+        best = q;
+        bestIndex = index;
+        bestFinish = q.nextDispatch + head.work();
       }
-      Request head = best.requests.peekFirst();
-      if (!fits(head.seats())) {
-        return;
-      }
-      robin = (robin + 1) % queues.length;
-      best.requests.pollFirst();
-      best.seatsWaiting -= head.seats();
-      virtualNow = Math.max(virtualNow, best.nextStart);
-      best.nextStart += head.seats();
-      waiting--;
-      schema(head)[0]--;
-      if (head.timer != null) {
-        head.timer.cancel();
-      }
-      execute(head, after);
+    }
+    if (best == null) {
+      return false;
+    }
+    Request head = best.requests.peekFirst();
+    if (!fits(head.seats())) {
+      return false;
+    }
+    robin = bestIndex;
+    best.requests.pollFirst();
+    best.seatsWaiting -= head.seats();
+    waiting--;
+    schema(head)[0]--;
+    cancelTimer(head);
+    execute(head, after);
+    best.nextDispatch += head.work();
+    bound(best);
+    return true;
+  }
+
+  @GuardedBy("this")
+  private void cancelTimer(Request r) {
+    if (r.timer != null) {
+      r.timer.cancel();
+      r.timer = null;
     }
   }
 
   @GuardedBy("this")
   private void execute(Request r, List<Runnable> after) {
     r.state = State.EXECUTING;
+    r.startedNanos = clock.nanoTime();
     seatsInUse += r.seats();
     executing++;
     if (r.queue != null) {
       r.queue.seatsInUse += r.seats();
+      r.queue.executing++;
     }
     int[] s = schema(r);
     s[1]++;
     s[2] += r.seats();
-    double waited = (clock.nanoTime() - r.arrivedNanos) / 1e9;
+    double waited = (r.startedNanos - r.arrivedNanos) / 1e9;
     after.add(() -> {
       observer.dispatched(r.classification, waited);
       r.dispatched.complete(null);
@@ -258,10 +365,6 @@ final class QueueSet {
     return bySchema.computeIfAbsent(r.classification.flowSchema(), k -> new int[3]);
   }
 
-  private void timeOut(Request r) {
-    leaveQueue(r, "time-out");
-  }
-
   /** Takes a waiting request out of its queue and refuses it; false if it was not waiting. */
   private boolean leaveQueue(Request r, String reason) {
     List<Runnable> after = new ArrayList<>();
@@ -269,13 +372,17 @@ final class QueueSet {
       if (r.state != State.WAITING || r.queue == null) {
         return false;
       }
-      r.queue.requests.remove(r);
-      r.queue.seatsWaiting -= r.seats();
+      syncTime();
+      Queue q = r.queue;
+      q.requests.remove(r);
+      q.seatsWaiting -= r.seats();
       r.queue = null;
       waiting--;
       schema(r)[0]--;
+      cancelTimer(r);
       reject(r, reason, after);
-      dispatch(after); // the head may have changed
+      bound(q);
+      dispatchAsMuchAsPossible(after); // the head may have changed
     }
     after.forEach(Runnable::run);
     return true;
@@ -287,16 +394,23 @@ final class QueueSet {
       if (r.state != State.EXECUTING) {
         return;
       }
+      syncTime();
       r.state = State.DONE;
       seatsInUse -= r.seats();
       executing--;
-      if (r.queue != null) {
-        r.queue.seatsInUse -= r.seats();
+      Queue q = r.queue;
+      if (q != null) {
+        q.seatsInUse -= r.seats();
+        q.executing--;
+        // charged G per seat when it started; now what it really took
+        double served = (clock.nanoTime() - r.startedNanos) / 1e9;
+        q.nextDispatch += r.seats() * (served - ESTIMATED_SERVICE_SECONDS);
+        bound(q);
       }
       int[] s = schema(r);
       s[1]--;
       s[2] -= r.seats();
-      dispatch(after);
+      dispatchAsMuchAsPossible(after);
     }
     after.forEach(Runnable::run);
   }
@@ -306,18 +420,15 @@ final class QueueSet {
   /** One queue; guarded by the QueueSet's monitor. */
   private static final class Queue {
     final ArrayDeque<Request> requests = new ArrayDeque<>();
-    /** The virtual time the next request of this queue starts at. */
-    long nextStart;
+    /** The virtual time R the next request of this queue starts at. */
+    double nextDispatch;
     int seatsWaiting;
-    /** Seats of executing requests that came through this queue. */
+    /** Requests and seats executing that came through this queue. */
+    int executing;
     int seatsInUse;
 
-    void add(Request r, long virtualNow) {
-      if (requests.isEmpty()) {
-        nextStart = Math.max(nextStart, virtualNow);
-      }
-      requests.addLast(r);
-      seatsWaiting += r.seats();
+    boolean isActive() {
+      return !requests.isEmpty() || executing > 0;
     }
   }
 
@@ -330,6 +441,8 @@ final class QueueSet {
     State state = State.WAITING;
     Queue queue;
     Clock.Cancellable timer;
+    double arrivedVirtual;
+    long startedNanos;
 
     Request(Classification classification, long flowHash, long arrivedNanos) {
       this.classification = classification;
@@ -339,6 +452,11 @@ final class QueueSet {
 
     int seats() {
       return classification.seats();
+    }
+
+    /** What the request is charged when it starts: its seats times G, in seat-seconds. */
+    double work() {
+      return seats() * ESTIMATED_SERVICE_SECONDS;
     }
 
     @Override

@@ -195,4 +195,44 @@ class QueueSetTest {
     qs.reconfigure(new QueueSet.Config(false, 2, 0, 0, 0)); // now Reject: the waiting one is refused
     assertThat(rejection(w2)).isEqualTo("concurrency-limit");
   }
+
+  @Test
+  void aFlowWhoseRequestsHoldTheirSeatsLonger_isChargedForTheTime() {
+    // kube charges a request its seats times how long it held them: two backlogged flows on one
+    // seat, one's requests taking 100 ms and the other's 10 ms, share the seat's time, not its turns
+    QueueSet qs = level(1, 8, 1, 50);
+    List<Ticket> slow = new ArrayList<>();
+    List<Ticket> fast = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      slow.add(qs.start(request("slow", 1), 2));
+      fast.add(qs.start(request("fast", 1), 3));
+    }
+    StringBuilder order = new StringBuilder();
+    for (int i = 0; i < 22; i++) {
+      Ticket running = slow.stream().filter(t -> t.dispatched().isDone()).findFirst()
+          .or(() -> fast.stream().filter(t -> t.dispatched().isDone()).findFirst()).orElseThrow();
+      boolean isSlow = slow.remove(running);
+      fast.remove(running);
+      order.append(isSlow ? 's' : 'f');
+      clock.advance(Duration.ofMillis(isSlow ? 100 : 10));
+      running.finish();
+    }
+    // by turns it would be sfsfsf...: 11 slow ones in 22
+    assertThat(order.chars().filter(ch -> ch == 's').count()).as(order.toString()).isBetween(1L, 3L);
+  }
+
+  @Test
+  void theVirtualClock_advancesBySeatsInUseSharedAmongActiveQueues() {
+    QueueSet qs = level(4, 8, 1, 50);
+    assertThat(qs.virtualTime()).isZero();
+    Ticket a = qs.start(request("a", 1), 2);
+    Ticket b = qs.start(request("b", 1), 3);
+    clock.advance(Duration.ofSeconds(1));
+    // two seats asked for, two active queues: one seat-second each
+    assertThat(qs.virtualTime()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+    a.finish();
+    b.finish();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(qs.virtualTime()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9)); // idle: R stands still
+  }
 }
