@@ -2,6 +2,7 @@ package io.listwatch.bench.apf;
 
 import io.listwatch.bench.BenchmarkCommand;
 import io.listwatch.bench.ChildJvm;
+import io.listwatch.bench.CpuAffinity;
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.Format;
 import io.listwatch.bench.MachineInfo;
@@ -98,6 +99,14 @@ public final class ApfBenchmark extends BenchmarkCommand {
       description = "Another option of the server's JVM (repeatable).")
   List<String> serverJvmOptions = new ArrayList<>();
 
+  @Option(names = "--server-cpus", paramLabel = "LIST",
+      description = "Pin the server JVM to these CPUs (taskset's list, e.g. 1); default: not pinned.")
+  String serverCpus;
+
+  @Option(names = "--client-cpus", paramLabel = "LIST",
+      description = "Pin this JVM, both users' load, to these CPUs (e.g. 0); default: not pinned.")
+  String clientCpus;
+
   @Mixin
   private ReportOutput output;
 
@@ -120,6 +129,9 @@ public final class ApfBenchmark extends BenchmarkCommand {
     Path dir = Files.createTempDirectory("listwatch-bench-apf-");
     MachineInfo machine = MachineInfo.describe(dir);
     List<String> jvm = ChildJvm.withOptions(ChildJvm.standardOptions(serverHeap), serverJvmOptions);
+    if (clientCpus != null) {
+      CpuAffinity.pin(ProcessHandle.current().pid(), clientCpus);
+    }
     List<Run> runs = new ArrayList<>();
     try {
       for (String mode : modes) {
@@ -154,7 +166,10 @@ public final class ApfBenchmark extends BenchmarkCommand {
         + ServerJvm.NO_LEAK_DETECTION + "), HTTPS on 127.0.0.1, --token-auth-file with two users (group "
         + "bench-users), --authorization-mode AlwaysAllow, " + (serverOptions.isEmpty()
             ? "default in-flight limits (400 + 200: 600 seats with APF, global-default's 49 of them)"
-            : String.join(" ", serverOptions)) + ", embedded RocksDB in a new temp dir; a new server per mode");
+            : String.join(" ", serverOptions)) + ", embedded RocksDB in a new temp dir; a new server per mode"
+        + (serverCpus == null ? "" : "; pinned to CPUs " + serverCpus));
+    report.parameters.put("load generator", "this JVM, both users" + (clientCpus == null ? ", not pinned"
+        : ", pinned to CPUs " + clientCpus));
     report.parameters.put("light user", "GET /api/v1/namespaces/" + NAMESPACE + "/configmaps/c0 over HTTP/1.1 "
         + "(java.net.http, its own connection pool), bearer token; a non-200 answer counts as an error");
     report.parameters.put("heavy user", "GET .../configmaps (a list of every object) and "
@@ -180,6 +195,9 @@ public final class ApfBenchmark extends BenchmarkCommand {
         HttpClient admin = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         HttpClient light = https(dir.resolve("data"));
         HttpClient heavy = https(dir.resolve("data"))) {
+      if (serverCpus != null) {
+        CpuAffinity.pin(server.pid(), serverCpus);
+      }
       report.progress("APF %s: creating %d ConfigMaps", mode, objects);
       seed(admin, server.url());
       String secure = "https://127.0.0.1:" + server.address("https").getPort();

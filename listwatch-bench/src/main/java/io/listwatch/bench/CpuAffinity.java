@@ -1,0 +1,46 @@
+package io.listwatch.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Pins a process, every thread of it, to some of the machine's CPUs with util-linux's
+ * {@code taskset}, so that a server under test and the load generator driving it do not take
+ * each other's cores. Threads a pinned process starts later inherit its CPUs.
+ *
+ * <p>Stateless; thread-safe.
+ */
+public final class CpuAffinity {
+
+  private CpuAffinity() {
+  }
+
+  /**
+   * Pins every thread of process {@code pid} to {@code cpus} (taskset's list form, e.g.
+   * {@code 1} or {@code 0,2-3}).
+   *
+   * @throws IllegalStateException when taskset is missing or refuses (an unknown CPU, a bad list)
+   */
+  public static void pin(long pid, String cpus) {
+    List<String> command = List.of("taskset", "--all-tasks", "--pid", "--cpu-list", cpus, String.valueOf(pid));
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      if (!p.waitFor(30, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IllegalStateException(String.join(" ", command) + " did not end within 30 s");
+      }
+      if (p.exitValue() != 0) {
+        throw new IllegalStateException(String.join(" ", command) + " failed (exit " + p.exitValue() + "): " + output);
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run taskset (util-linux) to pin process " + pid + " to CPUs " + cpus
+          + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while pinning process " + pid, e);
+    }
+  }
+}
