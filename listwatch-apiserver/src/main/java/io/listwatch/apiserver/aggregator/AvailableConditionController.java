@@ -2,10 +2,10 @@ package io.listwatch.apiserver.aggregator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.Strconv;
 import io.listwatch.api.clock.Clock;
+import io.listwatch.api.meta.Conditions;
 import io.listwatch.apiserver.admission.Listers;
 import io.listwatch.apiserver.cacher.CacheListener;
 import io.listwatch.apiserver.cacher.Cacher;
@@ -243,24 +243,7 @@ public final class AvailableConditionController implements AutoCloseable {
       return;
     }
     apiServices.updateStatusInternal("", name, obj -> {
-      Condition now = current(obj);
-      ObjectNode status = obj.has("status") && obj.get("status").isObject() ? (ObjectNode) obj.get("status")
-          : obj.putObject("status");
-      ArrayNode conditions = status.has("conditions") && status.get("conditions").isArray()
-          ? (ArrayNode) status.get("conditions") : status.putArray("conditions");
-      ObjectNode available = null;
-      for (JsonNode c : conditions) {
-        if (c.path("type").asText("").equals("Available")) {
-          available = (ObjectNode) c;
-        }
-      }
-      if (available == null) {
-        available = conditions.addObject().put("type", "Available");
-      }
-      if (now == null || !now.status().equals(condition.status())) {
-        available.put("lastTransitionTime", clock.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
-      }
-      available.put("status", condition.status()).put("reason", condition.reason()).put("message", condition.message());
+      Conditions.set(obj, "Available", condition.status(), condition.reason(), condition.message(), clock.now());
       return obj;
     }).exceptionally(e -> {
       LOG.info("AvailableConditionController: status of APIService {} not written: {}", name, e.toString());

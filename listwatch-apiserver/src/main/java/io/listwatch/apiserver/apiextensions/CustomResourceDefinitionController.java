@@ -7,6 +7,7 @@ import io.listwatch.api.Reasons;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
+import io.listwatch.api.meta.Conditions;
 import io.listwatch.api.meta.ObjectMetaRules;
 import io.listwatch.apiserver.controller.ControllerQueue;
 import io.listwatch.apiserver.cacher.CacheListener;
@@ -269,26 +270,9 @@ public final class CustomResourceDefinitionController implements AutoCloseable {
     return false;
   }
 
-  /**
-   * kube's SetCRDCondition: sets a condition of {@code crd}'s status; its
-   * {@code lastTransitionTime} moves only when its status does.
-   */
+  /** kube's SetCRDCondition: sets a condition of {@code crd}'s status ({@link Conditions}). */
   static void setCondition(ObjectNode crd, String type, String status, String reason, String message, Clock clock) {
-    ObjectNode s = crd.get("status") instanceof ObjectNode o ? o : crd.putObject("status");
-    ArrayNode conditions = s.get("conditions") instanceof ArrayNode c ? c : s.putArray("conditions");
-    ObjectNode condition = null;
-    for (JsonNode c : conditions) {
-      if (c.path("type").asText().equals(type) && c instanceof ObjectNode o) {
-        condition = o;
-      }
-    }
-    if (condition == null) {
-      condition = conditions.addObject().put("type", type);
-    }
-    if (!condition.path("status").asText().equals(status)) {
-      condition.put("status", status).put("lastTransitionTime", ObjectMetaRules.timestamp(clock.now()));
-    }
-    condition.put("reason", reason).put("message", message);
+    Conditions.set(crd, type, status, reason, message, clock.now());
   }
 
   @Override

@@ -1,15 +1,16 @@
 package io.listwatch.apiserver.flowcontrol;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.listwatch.api.meta.Conditions;
+import java.time.Instant;
 
 /**
  * kube's {@code Dangling} condition of a FlowSchema's status, which the API Priority and Fairness
  * configuration controller keeps: {@code True} (reason {@code NotFound}) while the
  * PriorityLevelConfiguration the schema names does not exist, so the schema matches nothing,
- * {@code False} (reason {@code Found}) while it exists; with kube's messages. Its
- * {@code lastTransitionTime} moves only when its status does.
+ * {@code False} (reason {@code Found}) while it exists; with kube's messages, set as
+ * {@link Conditions} sets any condition.
  *
  * <p>Stateless.
  */
@@ -32,23 +33,8 @@ final class DanglingCondition {
   }
 
   /** Sets the condition in {@code schema}'s status, {@code now} the time of a change of its status. */
-  static void set(ObjectNode schema, boolean dangling, String now) {
-    ObjectNode status = schema.get("status") instanceof ObjectNode s ? s : schema.putObject("status");
-    ArrayNode conditions = status.get("conditions") instanceof ArrayNode a ? a : status.putArray("conditions");
-    ObjectNode condition = null;
-    for (JsonNode c : conditions) {
-      if (c.path("type").asText().equals(TYPE) && c instanceof ObjectNode o) {
-        condition = o;
-      }
-    }
-    if (condition == null) {
-      condition = conditions.addObject().put("type", TYPE);
-    }
-    if (!condition.path("status").asText().equals(status(dangling))) {
-      condition.put("lastTransitionTime", now);
-    }
-    condition.put("status", status(dangling)).put("reason", dangling ? "NotFound" : "Found")
-        .put("message", message(level(schema), dangling));
+  static void set(ObjectNode schema, boolean dangling, Instant now) {
+    Conditions.set(schema, TYPE, status(dangling), dangling ? "NotFound" : "Found", message(level(schema), dangling), now);
   }
 
   private static String level(JsonNode schema) {

@@ -124,7 +124,7 @@ public final class FlowControl implements AutoCloseable {
       return;
     }
     flowSchemas.updateStatusInternal("", name, fs -> {
-      DanglingCondition.set(fs, dangling(fs), clock.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+      DanglingCondition.set(fs, dangling(fs), clock.now());
       return fs;
     }).join();
   }

@@ -1,6 +1,7 @@
 package io.listwatch.server.controllers;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.apiserver.cacher.CacheListener;
@@ -17,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import com.google.errorprone.annotations.concurrent.GuardedBy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,12 +50,16 @@ public final class EventTtl implements AutoCloseable {
   private record Tracked(ResourceStore store, String namespace, String name, long resourceVersion, Instant expires) {
   }
 
+  /** An Event of one store (stores compare by identity: the core/v1 and events.k8s.io/v1 ones hold the same keys). */
+  private record Key(ResourceStore store, String key) {
+  }
+
   private final List<ResourceStore> stores;
   private final Duration ttl;
   private final Duration passInterval;
   private final ControllerQueue.Gate gate;
   private final Clock clock;
-  private final Map<String, Tracked> events = new ConcurrentHashMap<>();
+  private final Map<Key, Tracked> events = new ConcurrentHashMap<>();
   @GuardedBy("this")
   private Clock.Cancellable next;
   @GuardedBy("this")
@@ -96,8 +100,8 @@ public final class EventTtl implements AutoCloseable {
     events.put(key(store, o), new Tracked(store, o.namespace(), o.name(), o.resourceVersion(), written.plus(ttl)));
   }
 
-  private static String key(ResourceStore store, CachedObject o) {
-    return System.identityHashCode(store) + "|" + o.key();
+  private static Key key(ResourceStore store, CachedObject o) {
+    return new Key(store, o.key());
   }
 
   /** The latest {@code managedFields} time of a stored Event, else its creation, else now. */
