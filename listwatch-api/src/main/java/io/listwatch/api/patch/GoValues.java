@@ -9,9 +9,9 @@ import java.util.StringJoiner;
 /**
  * Renders a JSON value as Go's {@code %v} prints the decoded value, so that the messages of
  * strategic merge errors read as kube's ({@code map: map[image:nginx] does not contain
- * declared merge key: name}). Stateless.
+ * declared merge key: name}), and names a value's JSON type as Go's decoder does. Stateless.
  */
-final class GoValues {
+public final class GoValues {
 
   private GoValues() {
   }
@@ -42,7 +42,10 @@ final class GoValues {
   }
 
   /** Go's name of the decoded type of {@code v}, for {@code json: cannot unmarshal X} messages. */
-  static String jsonKind(JsonNode v) {
+  public static String jsonKind(JsonNode v) {
+    if (v.isObject()) {
+      return "object";
+    }
     if (v.isArray()) {
       return "array";
     }

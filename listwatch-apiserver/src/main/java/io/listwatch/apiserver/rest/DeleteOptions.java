@@ -65,6 +65,7 @@ public record DeleteOptions(String uid, String resourceVersion, boolean dryRun, 
       throw StatusException.badRequest("the body of a delete request must be a DeleteOptions object");
     }
     JsonNode b = body == null ? com.fasterxml.jackson.databind.node.NullNode.instance : body;
+    checkTypes(b);
     boolean dryRun = request.isDryRun();
     for (JsonNode d : b.path("dryRun")) {
       if (!d.asText().equals("All")) {
@@ -114,5 +115,34 @@ public record DeleteOptions(String uid, String resourceVersion, boolean dryRun, 
     JsonNode pre = b.path("preconditions");
     return new DeleteOptions(pre.path("uid").asText(""), pre.path("resourceVersion").asText(""), dryRun, grace,
         propagation);
+  }
+
+  /**
+   * A field of the body whose JSON type its Go field cannot hold: 400 with Go's decoding message
+   * ({@code json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds
+   * of type int64}). kube answers these with a 500 (the decoder's error is not a Status); a bad
+   * body is the client's error, so listwatch answers 400.
+   */
+  private static void checkTypes(JsonNode b) {
+    expect(b.path("gracePeriodSeconds"), JsonNode::isIntegralNumber, "DeleteOptions.gracePeriodSeconds", "int64");
+    expect(b.path("orphanDependents"), JsonNode::isBoolean, "DeleteOptions.orphanDependents", "bool");
+    expect(b.path("propagationPolicy"), JsonNode::isTextual, "DeleteOptions.propagationPolicy",
+        "v1.DeletionPropagation");
+    JsonNode dryRun = b.path("dryRun");
+    expect(dryRun, JsonNode::isArray, "DeleteOptions.dryRun", "[]string");
+    for (JsonNode d : dryRun) {
+      expect(d, JsonNode::isTextual, "DeleteOptions.dryRun", "string");
+    }
+    JsonNode pre = b.path("preconditions");
+    expect(pre, JsonNode::isObject, "DeleteOptions.preconditions", "v1.Preconditions");
+    expect(pre.path("uid"), JsonNode::isTextual, "DeleteOptions.preconditions.uid", "types.UID");
+    expect(pre.path("resourceVersion"), JsonNode::isTextual, "DeleteOptions.preconditions.resourceVersion", "string");
+  }
+
+  private static void expect(JsonNode v, java.util.function.Predicate<JsonNode> holds, String field, String goType) {
+    if (!v.isMissingNode() && !v.isNull() && !holds.test(v)) {
+      throw StatusException.badRequest("json: cannot unmarshal " + io.listwatch.api.patch.GoValues.jsonKind(v)
+          + " into Go struct field " + field + " of type " + goType);
+    }
   }
 }

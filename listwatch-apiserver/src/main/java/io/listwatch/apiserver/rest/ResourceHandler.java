@@ -56,15 +56,18 @@ public final class ResourceHandler {
   /** Applies {@code fieldValidation} to a create or update body (pruning unknown fields); the warnings to send. */
   private java.util.List<String> validateFields(ApiRequest request, ObjectNode object, String optionsKind) {
     var d = directive(request, optionsKind);
+    // a YAML body is checked as the JSON it reads as (so its repeated keys are not reported)
+    byte[] json = request.mediaType().equals(JsonBodies.YAML_MEDIA_TYPE)
+        ? ResourceStore.toBytes(object) : request.body();
     WriteStrategy strategy = store.strategy();
     if (strategy != null) {
-      return strategy.decode(d, request.body(), object, false);
+      return strategy.decode(d, json, object, false);
     }
     io.listwatch.apiserver.openapi.FieldValidation v = fieldValidation;
     if (v == null || request.mediaType().equals(KubeProtobuf.MEDIA_TYPE)) {
       return java.util.List.of();
     }
-    return v.checkObject(d, request.body(), object);
+    return v.checkObject(d, json, object);
   }
 
   /** The built-in kind's field manager, made on first use; custom resources use their strategy's. */
@@ -390,16 +393,10 @@ public final class ResourceHandler {
     if (protobuf && type.equals(KubeProtobuf.MEDIA_TYPE)) {
       return KubeProtobuf.decode(request.body(), def.apiVersion(), def.kind());
     }
-    if (!type.isEmpty() && !type.equals("application/json") && !type.equals("*/*")) {
-      // custom resources are JSON only, as in kube
-      throw StatusException.unsupportedMediaType("the body of the request was in an unknown format - accepted "
-          + "media types include: application/json" + (protobuf ? ", " + KubeProtobuf.MEDIA_TYPE : ""));
+    if (!JsonBodies.isJsonOrYaml(type)) {
+      throw JsonBodies.unsupportedMediaType(protobuf); // custom resources: JSON and YAML only, as in kube
     }
-    JsonNode node = JsonBodies.parse(request.body());
-    if (!(node instanceof ObjectNode o)) {
-      throw StatusException.badRequest("the body of the request must be a JSON object");
-    }
-    return o;
+    return JsonBodies.object(request.body(), type);
   }
 
 }

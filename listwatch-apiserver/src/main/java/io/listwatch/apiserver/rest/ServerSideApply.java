@@ -3,7 +3,6 @@ package io.listwatch.apiserver.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.listwatch.api.Reasons;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
@@ -32,8 +31,6 @@ final class ServerSideApply {
 
   /** The media type of an apply patch. */
   static final String MEDIA_TYPE = "application/apply-patch+yaml";
-
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   private ServerSideApply() {
   }
@@ -67,7 +64,7 @@ final class ServerSideApply {
   static ObjectNode appliedConfiguration(ResourceDefinition def, RequestInfo info, ApiRequest request) {
     JsonNode body;
     try {
-      body = YAML.readTree(request.body());
+      body = JsonBodies.YAML.readTree(request.body());
     } catch (IOException e) {
       throw StatusException.badRequest("error decoding YAML: " + e.getMessage());
     }

@@ -419,7 +419,44 @@ class WriteSemanticsTest {
     assertThat(rv(http.get(cms(ns) + "/cm").expect(200))).isEqualTo(rv(created));
   }
 
+  @Test
+  void createAndUpdate_acceptAYamlBody_asKube() {
+    String ns = http.createNamespace("yaml");
+    byte[] yaml = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  labels: {app: web}\n"
+        + "data:\n  v: \"1\"\n").getBytes(StandardCharsets.UTF_8);
+    JsonNode created = http.send("POST", cms(ns), "application/yaml", yaml).expect(201);
+    assertThat(created.at("/data/v").asText()).isEqualTo("1");
+    assertThat(created.at("/metadata/labels/app").asText()).isEqualTo("web");
+    byte[] update = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  resourceVersion: \""
+        + rv(created) + "\"\ndata:\n  v: \"2\"\n").getBytes(StandardCharsets.UTF_8);
+    assertThat(http.send("PUT", cms(ns) + "/cm", "application/yaml", update).expect(200).at("/data/v").asText())
+        .isEqualTo("2");
+
+    // not YAML, or not an object: 400, nothing written
+    assertFailureStatus(http.send("POST", cms(ns), "application/yaml", "metadata: [unclosed\n"
+        .getBytes(StandardCharsets.UTF_8)), 400, "BadRequest");
+    assertFailureStatus(http.send("POST", cms(ns), "application/yaml", "- a\n- b\n"
+        .getBytes(StandardCharsets.UTF_8)), 400, "BadRequest");
+    // a type kube does not read: 415 naming the types it does
+    JsonNode refused = http.send("POST", cms(ns), "text/plain", yaml).expect(415);
+    assertThat(refused.path("message").asText()).isEqualTo("the body of the request was in an unknown format - "
+        + "accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf");
+    assertThat(http.get(cms(ns)).expect(200).path("items")).hasSize(1);
+  }
+
   // ---- delete --------------------------------------------------------------------------
+
+  @Test
+  void delete_withABodyFieldOfTheWrongType_isRejectedWith400_andKeepsTheObject() {
+    String ns = http.createNamespace("delete-types");
+    JsonNode created = http.create(cms(ns), configMap("cm"));
+    JsonNode refused = http.delete(cms(ns) + "/cm", object("{\"gracePeriodSeconds\":\"x\"}")).expect(400);
+    assertThat(refused.path("message").asText())
+        .isEqualTo("json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64");
+    assertFailureStatus(http.delete(cms(ns) + "/cm", object("{\"preconditions\":[]}")), 400, "BadRequest");
+    assertFailureStatus(http.delete(cms(ns) + "/cm", object("{\"orphanDependents\":\"yes\"}")), 400, "BadRequest");
+    assertThat(rv(http.get(cms(ns) + "/cm").expect(200))).isEqualTo(rv(created));
+  }
 
   @Test
   void delete_withPreconditionsThatDoNotMatch_isRejectedWith409Conflict_andKeepsTheObject() {
