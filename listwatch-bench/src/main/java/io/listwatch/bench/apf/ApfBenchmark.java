@@ -10,20 +10,15 @@ import io.listwatch.bench.ReportOutput;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.bench.ServerJvm;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,15 +27,19 @@ import picocli.CommandLine.Option;
  * {@code bench apf}: does one flooding user starve another? A light user GETs one ConfigMap at a
  * fixed rate, open loop ({@link OpenLoopGets}), first on a quiet server, then while a heavy user
  * lists the whole namespace and watches it from its current state as fast as the server answers
- * ({@link Flood}). Both users are ordinary authenticated users (bearer tokens, AlwaysAllow), so
+ * ({@link Flood}, in a JVM of its own). Both users are ordinary authenticated users (bearer
+ * tokens, AlwaysAllow), so
  * with API Priority and Fairness on both fall in kube's {@code global-default} level, one flow
  * each. The server runs in its own JVM ({@code ./listwatch server}), once with
  * {@code --enable-priority-and-fairness=true} and once with {@code =false} (the max-in-flight
  * limits); the figure is the light user's p99 under the flood over its quiet p99 (step 12's
  * target: within 2x with APF on).
  *
- * <p>Confined to the thread that runs the command; the flood and the responses run on threads of
- * their own.
+ * <p>With {@code --server-cpus}, {@code --client-cpus} and {@code --flood-cpus} the three JVMs are
+ * pinned (taskset), e.g. the heavy user alone on one core and the server beside the light user
+ * on the other, as if the flood came from another machine.
+ *
+ * <p>Confined to the thread that runs the command; the responses run on threads of their own.
  */
 @Command(
     name = "apf",
@@ -104,8 +103,12 @@ public final class ApfBenchmark extends BenchmarkCommand {
   String serverCpus;
 
   @Option(names = "--client-cpus", paramLabel = "LIST",
-      description = "Pin this JVM, both users' load, to these CPUs (e.g. 0); default: not pinned.")
+      description = "Pin this JVM, the light user, to these CPUs (e.g. 1); default: not pinned.")
   String clientCpus;
+
+  @Option(names = "--flood-cpus", paramLabel = "LIST",
+      description = "Pin the heavy user's JVM to these CPUs (e.g. 0); default: not pinned.")
+  String floodCpus;
 
   @Mixin
   private ReportOutput output;
@@ -168,8 +171,9 @@ public final class ApfBenchmark extends BenchmarkCommand {
             ? "default in-flight limits (400 + 200: 600 seats with APF, global-default's 49 of them)"
             : String.join(" ", serverOptions)) + ", embedded RocksDB in a new temp dir; a new server per mode"
         + (serverCpus == null ? "" : "; pinned to CPUs " + serverCpus));
-    report.parameters.put("load generator", "this JVM, both users" + (clientCpus == null ? ", not pinned"
-        : ", pinned to CPUs " + clientCpus));
+    report.parameters.put("load generators", "the light user in this JVM" + (clientCpus == null ? ""
+        : ", pinned to CPUs " + clientCpus) + "; the heavy user in a JVM of its own (-Xmx1g, G1)"
+        + (floodCpus == null ? "" : ", pinned to CPUs " + floodCpus));
     report.parameters.put("light user", "GET /api/v1/namespaces/" + NAMESPACE + "/configmaps/c0 over HTTP/1.1 "
         + "(java.net.http, its own connection pool), bearer token; a non-200 answer counts as an error");
     report.parameters.put("heavy user", "GET .../configmaps (a list of every object) and "
@@ -193,8 +197,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
     options.addAll(serverOptions);
     try (ServerJvm server = ServerJvm.start(dir.resolve("data"), options, jvm, dir.resolve("server.log"));
         HttpClient admin = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        HttpClient light = https(dir.resolve("data"));
-        HttpClient heavy = https(dir.resolve("data"))) {
+        HttpClient light = Flood.https(dir.resolve("data").resolve("tls").resolve("ca.crt"))) {
       if (serverCpus != null) {
         CpuAffinity.pin(server.pid(), serverCpus);
       }
@@ -210,22 +213,38 @@ public final class ApfBenchmark extends BenchmarkCommand {
       OpenLoopGets.Result quiet = gets.run(Duration.ofSeconds(seconds));
       report.phase("APF " + mode + ", quiet", quietStart, server.cpuTicks() - quietTicks);
       report.progress("APF %s: flooded, %d s warm-up and %d s measured", mode, warmup, seconds);
-      try (Flood flood = Flood.start(heavy, collection, HEAVY, floodLists, floodWatches)) {
+      try (ChildJvm flood = ChildJvm.start("flood", List.of("-Xmx1g", "-XX:+UseG1GC"), Flood.class.getName(),
+          List.of(collection.toString(), HEAVY, String.valueOf(floodLists), String.valueOf(floodWatches),
+              dir.resolve("data").resolve("tls").resolve("ca.crt").toString()), dir.resolve("flood.log"))) {
+        if (flood.awaitLine("flooding"::equals, 60).isEmpty()) {
+          throw new IllegalStateException("the flood did not start; its log:\n" + flood.logTail(40));
+        }
+        if (floodCpus != null) {
+          CpuAffinity.pin(flood.pid(), floodCpus);
+        }
         Thread.sleep(Duration.ofSeconds(warmup)); // the flood builds up before the measure
-        long lists = flood.listsServed.get();
-        long watches = flood.watchesServed.get();
-        long rejected = flood.rejected.get();
-        long failed = flood.failed.get();
+        long[] before = counts(flood);
         long start = System.nanoTime();
         CpuMonitor floodStart = CpuMonitor.now();
         long floodTicks = server.cpuTicks();
         OpenLoopGets.Result flooded = gets.run(Duration.ofSeconds(seconds));
         double floodSeconds = (System.nanoTime() - start) / 1e9;
         report.phase("APF " + mode + ", flooded", floodStart, server.cpuTicks() - floodTicks);
-        return new Run(mode, quiet, flooded, floodSeconds, flood.listsServed.get() - lists,
-            flood.watchesServed.get() - watches, flood.rejected.get() - rejected, flood.failed.get() - failed);
+        long[] after = counts(flood);
+        flood.send("stop");
+        return new Run(mode, quiet, flooded, floodSeconds, after[0] - before[0], after[1] - before[1],
+            after[2] - before[2], after[3] - before[3]);
       }
     }
+  }
+
+  /** The flood's answers so far: lists, watches, 429s, failures. */
+  private static long[] counts(ChildJvm flood) throws IOException, InterruptedException {
+    flood.send("counts");
+    String line = flood.awaitLine(l -> l.startsWith("counts "), 30).orElseThrow(() -> new IllegalStateException(
+        "the flood did not answer; its log:\n" + flood.logTail(40)));
+    String[] f = line.split(" ");
+    return new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4])};
   }
 
   /** Creates the namespace and the ConfigMaps as the admin (the plain listener is system:masters). */
@@ -245,20 +264,5 @@ public final class ApfBenchmark extends BenchmarkCommand {
     if (r.statusCode() != 201) {
       throw new IllegalStateException("POST " + url + " answered " + r.statusCode() + ": " + r.body());
     }
-  }
-
-  /** An HTTP/1.1 client trusting the CA the server wrote into its data directory. */
-  private static HttpClient https(Path dataDir) throws Exception {
-    KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-    trust.load(null, null);
-    try (InputStream in = Files.newInputStream(dataDir.resolve("tls").resolve("ca.crt"))) {
-      trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
-    }
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(trust);
-    SSLContext ssl = SSLContext.getInstance("TLS");
-    ssl.init(null, tmf.getTrustManagers(), null);
-    return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl)
-        .connectTimeout(Duration.ofSeconds(30)).build();
   }
 }

@@ -1,14 +1,24 @@
 package io.listwatch.bench.apf;
 
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The heavy user: {@code lists} threads each listing the whole collection again as soon as the
@@ -16,6 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * (every object sent as ADDED first) for one second ({@code timeoutSeconds=1}), then again. A
  * 429 is retried at once: the flood does not honour {@code Retry-After}, the worst client there is.
  * Counts answers by kind.
+ *
+ * <p>The benchmark runs it in a JVM of its own ({@link #main}), so that the flood's client, which
+ * reads hundreds of MB a second, neither pauses the light user's JVM with its garbage nor, when
+ * pinned elsewhere, takes its CPU.
  *
  * <p>Thread-safe: {@link #start} and {@link #close} from one thread, counters read from any.
  */
@@ -55,6 +69,51 @@ final class Flood implements AutoCloseable {
         return;
       }
     }
+  }
+
+  /** The answers so far, as {@code counts} prints them: lists, watches, 429s, failures. */
+  String counts() {
+    return "counts " + listsServed.get() + " " + watchesServed.get() + " " + rejected.get() + " " + failed.get();
+  }
+
+  /**
+   * The heavy user as a process: {@code main COLLECTION_URL TOKEN LISTS WATCHES CA_FILE} floods
+   * over HTTPS trusting {@code CA_FILE}, prints {@code flooding}, then answers each line
+   * {@code counts} on its standard input with {@link #counts()}, and stops at {@code stop} or
+   * the end of its input.
+   */
+  public static void main(String[] args) throws Exception {
+    if (args.length != 5) {
+      throw new IllegalArgumentException("usage: Flood COLLECTION_URL TOKEN LISTS WATCHES CA_FILE");
+    }
+    HttpClient client = https(Path.of(args[4]));
+    Flood flood = start(client, URI.create(args[0]), args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+    System.out.println("flooding");
+    System.out.flush();
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    for (String line = in.readLine(); line != null && !line.equals("stop"); line = in.readLine()) {
+      if (line.equals("counts")) {
+        System.out.println(flood.counts());
+        System.out.flush();
+      }
+    }
+    flood.close();
+    client.close();
+  }
+
+  /** An HTTP/1.1 client trusting the CA in {@code caFile} (the server writes it into its data directory). */
+  static HttpClient https(Path caFile) throws Exception {
+    KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+    trust.load(null, null);
+    try (InputStream in = Files.newInputStream(caFile)) {
+      trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+    }
+    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(trust);
+    SSLContext ssl = SSLContext.getInstance("TLS");
+    ssl.init(null, tmf.getTrustManagers(), null);
+    return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl)
+        .connectTimeout(Duration.ofSeconds(30)).build();
   }
 
   /** Stops the flood and waits (a few seconds at most) for its threads. */
