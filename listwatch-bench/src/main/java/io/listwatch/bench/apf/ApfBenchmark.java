@@ -98,6 +98,22 @@ public final class ApfBenchmark extends BenchmarkCommand {
       description = "Another option of the server's JVM (repeatable).")
   List<String> serverJvmOptions = new ArrayList<>();
 
+  /** The light user's protocol. */
+  enum LightProtocol {
+    h2(HttpClient.Version.HTTP_2), http1(HttpClient.Version.HTTP_1_1);
+
+    final HttpClient.Version version;
+
+    LightProtocol(HttpClient.Version version) {
+      this.version = version;
+    }
+  }
+
+  @Option(names = "--light-protocol", defaultValue = "http1", paramLabel = "http1|h2",
+      description = "The light user's protocol: http1 (java.net.http's pool, a new TLS connection whenever every "
+          + "pooled one is busy) or h2 (one connection, as client-go) (default: ${DEFAULT-VALUE}).")
+  LightProtocol lightProtocol;
+
   @Option(names = "--server-cpus", paramLabel = "LIST",
       description = "Pin the server JVM to these CPUs (taskset's list, e.g. 1); default: not pinned.")
   String serverCpus;
@@ -174,8 +190,9 @@ public final class ApfBenchmark extends BenchmarkCommand {
     report.parameters.put("load generators", "the light user in this JVM" + (clientCpus == null ? ""
         : ", pinned to CPUs " + clientCpus) + "; the heavy user in a JVM of its own (-Xmx1g, G1)"
         + (floodCpus == null ? "" : ", pinned to CPUs " + floodCpus));
-    report.parameters.put("light user", "GET /api/v1/namespaces/" + NAMESPACE + "/configmaps/c0 over HTTP/1.1 "
-        + "(java.net.http, its own connection pool), bearer token; a non-200 answer counts as an error");
+    report.parameters.put("light user", "GET /api/v1/namespaces/" + NAMESPACE + "/configmaps/c0 over "
+        + (lightProtocol == LightProtocol.h2 ? "HTTP/2 (java.net.http, one connection, as client-go)"
+            : "HTTP/1.1 (java.net.http, its own connection pool)") + ", bearer token; a non-200 answer counts as an error");
     report.parameters.put("heavy user", "GET .../configmaps (a list of every object) and "
         + "GET .../configmaps?watch=true&timeoutSeconds=1 (ADDED for every object, then 1 s), each thread back to "
         + "back; 429s are retried at once");
@@ -197,7 +214,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
     options.addAll(serverOptions);
     try (ServerJvm server = ServerJvm.start(dir.resolve("data"), options, jvm, dir.resolve("server.log"));
         HttpClient admin = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        HttpClient light = Flood.https(dir.resolve("data").resolve("tls").resolve("ca.crt"))) {
+        HttpClient light = Flood.https(dir.resolve("data").resolve("tls").resolve("ca.crt"), lightProtocol.version)) {
       if (serverCpus != null) {
         CpuAffinity.pin(server.pid(), serverCpus);
       }

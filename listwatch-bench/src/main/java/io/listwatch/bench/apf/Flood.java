@@ -86,7 +86,7 @@ final class Flood implements AutoCloseable {
     if (args.length != 5) {
       throw new IllegalArgumentException("usage: Flood COLLECTION_URL TOKEN LISTS WATCHES CA_FILE");
     }
-    HttpClient client = https(Path.of(args[4]));
+    HttpClient client = https(Path.of(args[4]), HttpClient.Version.HTTP_1_1);
     Flood flood = start(client, URI.create(args[0]), args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]));
     System.out.println("flooding");
     System.out.flush();
@@ -101,8 +101,11 @@ final class Flood implements AutoCloseable {
     client.close();
   }
 
-  /** An HTTP/1.1 client trusting the CA in {@code caFile} (the server writes it into its data directory). */
-  static HttpClient https(Path caFile) throws Exception {
+  /**
+   * A client of HTTP {@code version} (HTTP/2 negotiated by ALPN) trusting the CA in {@code caFile}
+   * (the server writes it into its data directory).
+   */
+  static HttpClient https(Path caFile, HttpClient.Version version) throws Exception {
     KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
     trust.load(null, null);
     try (InputStream in = Files.newInputStream(caFile)) {
@@ -112,7 +115,7 @@ final class Flood implements AutoCloseable {
     tmf.init(trust);
     SSLContext ssl = SSLContext.getInstance("TLS");
     ssl.init(null, tmf.getTrustManagers(), null);
-    return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl)
+    return HttpClient.newBuilder().version(version).sslContext(ssl)
         .connectTimeout(Duration.ofSeconds(30)).build();
   }
 
