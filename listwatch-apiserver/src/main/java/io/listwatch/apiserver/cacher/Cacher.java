@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * Events arrive on the storage watch's delivery thread, which applies them to the cache and
  * dispatches them while holding {@link #dispatchLock}. Registering a watcher takes the same
  * lock, so a new watcher gets exactly the events after its starting point: no gap, no
- * duplicate. Dispatch never blocks: a watcher whose queue is full is terminated. The
+ * duplicate; when the lock is busy, the registration waits for it on a virtual thread, not on
+ * the caller's thread (an event loop). Dispatch never blocks: a watcher whose queue is full is terminated. The
  * once-a-second tick (bookmarks, watch deadlines) runs on the clock's scheduler, also under
  * the lock. All time, timers included, comes from the injected {@link Clock}: on a
  * {@code FakeClock} nothing happens until the test advances it. Thread-safe.
@@ -59,6 +60,9 @@ public final class Cacher implements AutoCloseable {
   /** Where reads from storage that wait for a conversion webhook run: a virtual thread each. */
   private static final java.util.concurrent.Executor CONVERSIONS =
       java.util.concurrent.Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("cacher-conversion-", 0).factory());
+  /** Where a watch waits to be registered while the dispatch lock is busy: a virtual thread each. */
+  private static final java.util.concurrent.Executor REGISTRATIONS =
+      java.util.concurrent.Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("cacher-register-", 0).factory());
 
   private final ResourceDefinition def;
   private final Storage storage;
@@ -660,41 +664,56 @@ public final class Cacher implements AutoCloseable {
         : rv.isEmpty() || rv.getAsLong() == 0;
     // like kube, a watch waits (bounded) for the cache to reach its starting point
     CompletableFuture<Long> ready = readyFor(options);
-    return ready.thenApply(ignored -> register(filter, options, rv, initialEvents, sink, deadlineNanos));
+    return ready.thenCompose(ignored -> {
+      if (dispatchLock.tryLock()) {
+        try {
+          return CompletableFuture.completedFuture(registerLocked(filter, options, rv, initialEvents, sink,
+              deadlineNanos));
+        } finally {
+          dispatchLock.unlock();
+        }
+      }
+      // the lock is busy (a dispatch, the tick, another watch starting): wait for it on a thread
+      // of its own, not on the caller's, which is an event loop serving other connections
+      return CompletableFuture.supplyAsync(() -> {
+        dispatchLock.lock();
+        try {
+          return registerLocked(filter, options, rv, initialEvents, sink, deadlineNanos);
+        } finally {
+          dispatchLock.unlock();
+        }
+      }, REGISTRATIONS);
+    });
   }
 
-  private CacheWatcher register(WatchFilter filter, ListOptions options, OptionalLong rv, boolean initialEvents,
-      WatchSink sink, long deadlineNanos) {
+  @GuardedBy("dispatchLock")
+  private CacheWatcher registerLocked(WatchFilter filter, ListOptions options, OptionalLong rv,
+      boolean initialEvents, WatchSink sink, long deadlineNanos) {
     String prefix = def.storagePrefix() + (filter.namespace().isEmpty() ? "" : filter.namespace() + "/");
     long now = clock.nanoTime();
     BookmarkTimer timer = new BookmarkTimer(options.allowWatchBookmarks(), now,
         config.bookmarkInterval().toNanos(), deadlineNanos);
-    dispatchLock.lock();
-    try {
-      if (closed) {
-        throw StatusException.unavailable("the server is shutting down");
-      }
-      CacheWatcher[] self = new CacheWatcher[1];
-      Runnable onClosed = () -> removeLater(self[0]);
-      CacheWatcher w;
-      if (initialEvents) {
-        WatchCache.Snapshot snap = cache.snapshot(prefix, prefixEnd(prefix), filter::matches);
-        w = new CacheWatcher(filter, sink, config.watcherQueueCapacity(), snap.resourceVersion(), timer, onClosed);
-        byte[] end = Boolean.TRUE.equals(options.sendInitialEvents())
-            ? sink.encoding().bookmark(def.apiVersion(), def.kind(), snap.resourceVersion(), true) : null;
-        w.setInitial(snap.objects(), end);
-      } else {
-        long from = rv.getAsLong();
-        List<WatchCacheEvent> history = cache.eventsSince(from);
-        w = new CacheWatcher(filter, sink, config.watcherQueueCapacity(), from, timer, onClosed);
-        w.setHistory(history);
-      }
-      self[0] = w;
-      watchers.add(w);
-      return w;
-    } finally {
-      dispatchLock.unlock();
+    if (closed) {
+      throw StatusException.unavailable("the server is shutting down");
     }
+    CacheWatcher[] self = new CacheWatcher[1];
+    Runnable onClosed = () -> removeLater(self[0]);
+    CacheWatcher w;
+    if (initialEvents) {
+      WatchCache.Snapshot snap = cache.snapshot(prefix, prefixEnd(prefix), filter::matches);
+      w = new CacheWatcher(filter, sink, config.watcherQueueCapacity(), snap.resourceVersion(), timer, onClosed);
+      byte[] end = Boolean.TRUE.equals(options.sendInitialEvents())
+          ? sink.encoding().bookmark(def.apiVersion(), def.kind(), snap.resourceVersion(), true) : null;
+      w.setInitial(snap.objects(), end);
+    } else {
+      long from = rv.getAsLong();
+      List<WatchCacheEvent> history = cache.eventsSince(from);
+      w = new CacheWatcher(filter, sink, config.watcherQueueCapacity(), from, timer, onClosed);
+      w.setHistory(history);
+    }
+    self[0] = w;
+    watchers.add(w);
+    return w;
   }
 
   // touches watchers only when dispatchLock.isHeldByCurrentThread(), which the checker cannot see
