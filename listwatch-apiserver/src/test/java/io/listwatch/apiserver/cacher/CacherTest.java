@@ -481,6 +481,43 @@ class CacherTest {
   }
 
   @Test
+  void watch_startedWhileTheDispatchLockIsBusy_doesNotHoldUpTheCaller_andMissesNothing() throws Exception {
+    Cacher c = start();
+    KeyValue a = create("a");
+    awaitCacheAt(c, a.modRevision());
+    // a listener that blocks while it is told of an event holds the dispatch lock meanwhile
+    CountDownLatch inDispatch = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    blockedLoops.add(release);
+    c.addListener(CacheListener.ofChanges(e -> {
+      inDispatch.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException ex) {
+        Thread.currentThread().interrupt();
+      }
+    }));
+    KeyValue b = create("b");
+    assertThat(inDispatch.await(10, TimeUnit.SECONDS)).isTrue();
+
+    // the caller (an event loop, in the server) gets its future back at once
+    FakeWatchSink sink = new FakeWatchSink(newLoop("watch"));
+    java.util.concurrent.CompletableFuture<CacheWatcher> started = java.util.concurrent.CompletableFuture
+        .supplyAsync(() -> c.watch("", options("watch", "true"), sink, clock.nanoTime() + TimeUnit.MINUTES.toNanos(10)))
+        .get(10, TimeUnit.SECONDS); // the call returns; it used to wait for the lock
+    assertThat(started).isNotDone();
+
+    release.countDown();
+    CacheWatcher w = await(started);
+    sink.executor().execute(w::drain);
+    KeyValue cc = create("c");
+    assertThat(typesNamesRvs(sink.awaitEvents(3))).containsExactly(
+        "ADDED a " + a.modRevision(),
+        "ADDED b " + b.modRevision(),
+        "ADDED c " + cc.modRevision());
+  }
+
+  @Test
   void watch_fromAResourceVersion_replaysTheChangesAfterIt_thenLiveChanges() {
     Cacher c = start();
     KeyValue a = create("a");
