@@ -120,8 +120,8 @@ public record DeleteOptions(String uid, String resourceVersion, boolean dryRun, 
   /**
    * A field of the body whose JSON type its Go field cannot hold: 400 with Go's decoding message
    * ({@code json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds
-   * of type int64}). kube answers these with a 500 (the decoder's error is not a Status); a bad
-   * body is the client's error, so listwatch answers 400.
+   * of type int64}). By our reading of kube's delete handler its decoder's error is not a Status,
+   * which kube-apiserver answers 500; a bad body is the client's error, so listwatch answers 400.
    */
   private static void checkTypes(JsonNode b) {
     expect(b.path("gracePeriodSeconds"), JsonNode::isIntegralNumber, "DeleteOptions.gracePeriodSeconds", "int64");
