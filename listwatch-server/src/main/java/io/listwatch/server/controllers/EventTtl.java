@@ -1,7 +1,6 @@
 package io.listwatch.server.controllers;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.apiserver.cacher.CacheListener;
@@ -37,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * <p>Runs only while the gate is open (the server leads its controllers). Time is the injected
  * {@link Clock}'s, so tests move it instead of waiting.
  *
- * <p>Thread-safe: the cache listeners update a concurrent map; a pass runs on the clock's task
- * thread, and the next pass is scheduled under this object's lock.
+ * <p>Thread-safe: the cache listeners update a concurrent map; the passes run on the clock's
+ * task thread ({@link PeriodicPass}).
  */
 public final class EventTtl implements AutoCloseable {
 
@@ -56,14 +55,9 @@ public final class EventTtl implements AutoCloseable {
 
   private final List<ResourceStore> stores;
   private final Duration ttl;
-  private final Duration passInterval;
-  private final ControllerQueue.Gate gate;
   private final Clock clock;
   private final Map<Key, Tracked> events = new ConcurrentHashMap<>();
-  @GuardedBy("this")
-  private Clock.Cancellable next;
-  @GuardedBy("this")
-  private boolean closed;
+  private final PeriodicPass passes;
 
   /** Deletes the Events of {@code stores} {@code ttl} after their last write, while {@code gate} is open. */
   public EventTtl(List<ResourceStore> stores, Duration ttl, ControllerQueue.Gate gate, Clock clock) {
@@ -72,9 +66,9 @@ public final class EventTtl implements AutoCloseable {
     }
     this.stores = List.copyOf(stores);
     this.ttl = ttl;
-    this.passInterval = ttl.compareTo(Duration.ofMinutes(10)) >= 0 ? Duration.ofMinutes(1)
+    Duration passInterval = ttl.compareTo(Duration.ofMinutes(10)) >= 0 ? Duration.ofMinutes(1)
         : ttl.dividedBy(10).compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : ttl.dividedBy(10);
-    this.gate = gate;
+    this.passes = new PeriodicPass("delete expired Events", passInterval, gate, clock, this::deleteExpired);
     this.clock = clock;
   }
 
@@ -91,9 +85,7 @@ public final class EventTtl implements AutoCloseable {
             }
           }));
     }
-    synchronized (this) {
-      next = clock.schedule(passInterval, this::pass);
-    }
+    passes.start(passes.interval());
   }
 
   private void track(ResourceStore store, CachedObject o, Instant written) {
@@ -132,22 +124,6 @@ public final class EventTtl implements AutoCloseable {
     }
   }
 
-  private void pass() {
-    try {
-      if (gate.isOpen()) {
-        deleteExpired();
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("cannot delete expired Events: {}", e.toString());
-    } finally {
-      synchronized (this) {
-        if (!closed) {
-          next = clock.schedule(passInterval, this::pass);
-        }
-      }
-    }
-  }
-
   /** One pass: deletes every Event whose TTL has passed; returns how many it deleted. */
   int deleteExpired() {
     Instant now = clock.now();
@@ -179,10 +155,7 @@ public final class EventTtl implements AutoCloseable {
   }
 
   @Override
-  public synchronized void close() {
-    closed = true;
-    if (next != null) {
-      next.cancel();
-    }
+  public void close() {
+    passes.close();
   }
 }

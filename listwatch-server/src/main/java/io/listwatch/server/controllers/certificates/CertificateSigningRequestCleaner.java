@@ -2,12 +2,12 @@ package io.listwatch.server.controllers.certificates;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.Clock;
 import io.listwatch.apiserver.controller.ControllerQueue;
 import io.listwatch.apiserver.rest.DeleteOptions;
 import io.listwatch.apiserver.rest.ResourceStore;
+import io.listwatch.server.controllers.PeriodicPass;
 import java.io.ByteArrayInputStream;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -38,8 +38,7 @@ import org.slf4j.LoggerFactory;
  * <p>Time is the injected {@link Clock}'s, so tests move it instead of waiting. Runs only while
  * the gate is open (the server leads its controllers).
  *
- * <p>Thread-safe: a pass runs on the clock's task thread; the next pass is scheduled under
- * this object's lock.
+ * <p>Thread-safe: the passes run on the clock's task thread ({@link PeriodicPass}).
  */
 public final class CertificateSigningRequestCleaner implements AutoCloseable {
 
@@ -52,38 +51,18 @@ public final class CertificateSigningRequestCleaner implements AutoCloseable {
       "-----BEGIN CERTIFICATE-----\\r?\\n(.*?)-----END CERTIFICATE-----", Pattern.DOTALL);
 
   private final ResourceStore csrs;
-  private final ControllerQueue.Gate gate;
   private final Clock clock;
-  @GuardedBy("this")
-  private Clock.Cancellable next;
-  @GuardedBy("this")
-  private boolean closed;
+  private final PeriodicPass passes;
 
   public CertificateSigningRequestCleaner(ResourceStore csrs, ControllerQueue.Gate gate, Clock clock) {
     this.csrs = csrs;
-    this.gate = gate;
+    this.passes = new PeriodicPass("clean CertificateSigningRequests", POLLING_INTERVAL, gate, clock, this::clean);
     this.clock = clock;
   }
 
   /** Runs a first pass now (on the clock's thread), then one every hour. */
-  public synchronized void start() {
-    next = clock.schedule(Duration.ZERO, this::pass);
-  }
-
-  private void pass() {
-    try {
-      if (gate.isOpen()) {
-        clean();
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("cannot clean CertificateSigningRequests: {}", e.toString());
-    } finally {
-      synchronized (this) {
-        if (!closed) {
-          next = clock.schedule(POLLING_INTERVAL, this::pass);
-        }
-      }
-    }
+  public void start() {
+    passes.start(Duration.ZERO);
   }
 
   /** One pass: deletes every request that is done with. */
@@ -156,10 +135,7 @@ public final class CertificateSigningRequestCleaner implements AutoCloseable {
 
   /** Stops the passes. Idempotent. */
   @Override
-  public synchronized void close() {
-    closed = true;
-    if (next != null) {
-      next.cancel();
-    }
+  public void close() {
+    passes.close();
   }
 }
