@@ -14,7 +14,9 @@ import java.util.List;
  * that starts matching the filter arrives as ADDED, one that stops matching as DELETED) and
  * enqueues that form's shared frame. Draining writes everything queued (up to
  * {@link #BATCH} frames per write) and flushes once: the queue is where socket writes are
- * coalesced. Initial events (a watch from resourceVersion "" or "0", or a watch-list) and
+ * coalesced. One drain writes at most about {@link #TURN_BYTES} and leaves the rest to its
+ * sink's next turn ({@link WatchSink#nextTurn}), so that a watch with thousands of initial
+ * events does not hold up the other connections of its event loop while it writes them. Initial events (a watch from resourceVersion "" or "0", or a watch-list) and
  * replayed history (a watch from resourceVersion N) are the backlog: written first, straight
  * from the snapshot or the history, without occupying the queue.
  *
@@ -36,6 +38,8 @@ public final class CacheWatcher {
 
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CacheWatcher.class);
   static final int BATCH = 64;
+  /** What one drain writes at most, give or take a batch: a fraction of a millisecond's work. */
+  static final int TURN_BYTES = 256 * 1024;
 
   private final WatchFilter filter;
   private final WatchSink sink;
@@ -237,7 +241,10 @@ public final class CacheWatcher {
 
   // ---- event loop ----------------------------------------------------------------------
 
-  /** Writes what is queued while the connection accepts it; call again when it is writable. */
+  /**
+   * Writes what is queued while the connection accepts it, up to about {@link #TURN_BYTES}
+   * (the rest in the sink's next turn); call again when it is writable.
+   */
   public void drain() {
     synchronized (lock) {
       drainScheduled = false;
@@ -246,11 +253,15 @@ public final class CacheWatcher {
       }
     }
     boolean wrote = false;
+    long turn = 0;
     try {
-      while (sink.isWritable()) {
+      while (sink.isWritable() && turn < TURN_BYTES) {
         byte[][] batch = backlog != null ? nextBacklogBatch() : nextQueuedBatch();
         if (batch == null) {
           break;
+        }
+        for (byte[] part : batch) {
+          turn += part.length;
         }
         sink.write(batch);
         wrote = true;
@@ -270,6 +281,13 @@ public final class CacheWatcher {
     }
     boolean finish;
     synchronized (lock) {
+      if (turn >= TURN_BYTES && sink.isWritable() && !closed && (backlog != null || !queue.isEmpty())) {
+        if (!drainScheduled) {
+          drainScheduled = true;
+          sink.nextTurn(this::drain);
+        }
+        return;
+      }
       finish = ending && !closed && queue.isEmpty() && backlog == null;
     }
     if (finish && markClosed()) {

@@ -17,6 +17,17 @@ public interface WatchSink {
    */
   Executor executor();
 
+  /**
+   * Runs {@code turn} on {@link #executor()} after the event loop has served its other
+   * connections once. A watcher with much to write (its initial events, a replayed history)
+   * writes a bounded turn and goes on here, so that the loop's other clients are not held up
+   * until it is done. By default a task for the executor, which is all an executor without
+   * connections of its own can offer.
+   */
+  default void nextTurn(Runnable turn) {
+    executor().execute(turn);
+  }
+
   /** How this watch's events are written; fixed for the watch's life. */
   default WatchEncoding encoding() {
     return WatchEncoding.JSON;

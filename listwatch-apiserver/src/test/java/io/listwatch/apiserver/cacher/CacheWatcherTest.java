@@ -277,6 +277,29 @@ class CacheWatcherTest {
   }
 
   @Test
+  void drain_ofManyInitialEvents_writesABoundedTurn_andGoesOnInTheSinksNextTurn() {
+    CacheWatcher w = watcher(WatchFilter.EVERYTHING, 10, 10_000);
+    w.setInitial(IntStream.range(0, 5_000).mapToObj(i -> pod("p" + i, 1 + i)).toList(),
+        Frames.bookmark("v1", "Pod", 10_000, true));
+
+    w.drain();
+
+    int firstTurn = sink.writes().stream().mapToInt(String::length).sum();
+    assertThat(firstTurn).isBetween(CacheWatcher.TURN_BYTES, CacheWatcher.TURN_BYTES + 64 * 1_000);
+    assertThat(sink.flushes()).as("the turn's writes are flushed").isEqualTo(1);
+    assertThat(loop.pending()).as("the next turn").isEqualTo(1);
+
+    loop.runPending(); // the turns that follow, each scheduling the next
+
+    assertThat(sink.flushes()).as("one flush per turn").isGreaterThan(2);
+    List<FakeWatchSink.Line> events = sink.events();
+    assertThat(events).hasSize(5_001);
+    assertThat(events.subList(0, 5_000)).extracting(FakeWatchSink.Line::name)
+        .containsExactlyElementsOf(IntStream.range(0, 5_000).mapToObj(i -> "p" + i).toList());
+    assertThat(types(events)).last().isEqualTo("BOOKMARK");
+  }
+
+  @Test
   void drain_coalescesManyQueuedFrames_intoWritesOfAtMost64_andOneFlush() {
     CacheWatcher w = watcher(WatchFilter.EVERYTHING, 1000, 0);
     for (long rv = 1; rv <= 150; rv++) {

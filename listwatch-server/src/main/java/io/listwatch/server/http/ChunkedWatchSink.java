@@ -10,7 +10,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.EventExecutor;
 
 /**
@@ -24,14 +23,16 @@ final class ChunkedWatchSink implements WatchSink {
   private final Runnable onDone;
   private final WatchEncoding encoding;
   /**
-   * Whether batches are copied into an I/O buffer before the write: on a plain TCP connection
-   * only, where the socket write would otherwise copy them twice. A TLS HTTP/1.1 connection's
-   * engine copies the composite's parts straight into what it encrypts. An HTTP/2 stream
+   * Whether batches are copied into an I/O buffer before the write: on an HTTP/1.1 connection,
+   * plain or TLS. Written as a composite of heap arrays, a batch is merged into a temporary heap
+   * buffer and copied again by the socket write, or, behind TLS, by the engine's input queue
+   * (a JFR profile of {@code bench apf}'s watch flood: the merges were a third of the server's
+   * allocation); copied once here into a pooled direct buffer, it is read as it is by both.
+   * The copy lives only until the flush that follows the batch's writes. An HTTP/2 stream
    * writes the shared parts as they are: its DATA frames may wait in the connection's flow
    * control, and a copy per stream would hold each event once per watcher while they wait
    * (1,000 streams of one connection, each with up to the water mark pending, ran the server
-   * out of direct memory); uncopied, the waiting frames share the event's bytes, which TLS
-   * copies once as it encrypts them, as the copy would have.
+   * out of direct memory); uncopied, the waiting frames share the event's bytes.
    */
   private final boolean copyToIoBuffer;
 
@@ -43,12 +44,18 @@ final class ChunkedWatchSink implements WatchSink {
     this.ctx = ctx;
     this.encoding = encoding;
     this.onDone = onDone;
-    this.copyToIoBuffer = ctx.channel() instanceof SocketChannel && ctx.pipeline().get(SslHandler.class) == null;
+    this.copyToIoBuffer = ctx.channel() instanceof SocketChannel;
   }
 
   @Override
   public java.util.concurrent.Executor executor() {
     return ctx.executor();
+  }
+
+  /** A task scheduled with no delay: it runs after the loop's next pass over its connections. */
+  @Override
+  public void nextTurn(Runnable turn) {
+    ctx.channel().eventLoop().schedule(turn, 0, java.util.concurrent.TimeUnit.NANOSECONDS);
   }
 
   @Override

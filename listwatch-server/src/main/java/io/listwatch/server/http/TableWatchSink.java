@@ -44,6 +44,11 @@ final class TableWatchSink implements WatchSink {
   }
 
   @Override
+  public void nextTurn(Runnable turn) {
+    delegate.nextTurn(turn);
+  }
+
+  @Override
   public boolean isWritable() {
     return delegate.isWritable();
   }

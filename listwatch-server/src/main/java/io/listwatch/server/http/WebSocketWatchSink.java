@@ -107,6 +107,12 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
     return api.executor();
   }
 
+  /** A task scheduled with no delay: it runs after the loop's next pass over its connections. */
+  @Override
+  public void nextTurn(Runnable turn) {
+    api.channel().eventLoop().schedule(turn, 0, TimeUnit.NANOSECONDS);
+  }
+
   @Override
   public WatchEncoding encoding() {
     return encoding;
