@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.api.LabelSelector;
 import io.listwatch.api.StatusException;
 import io.listwatch.apiserver.registry.ResourceDefinition;
-import io.listwatch.apiserver.registry.ResourceRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,27 +18,35 @@ import java.util.Optional;
  * binding is not evaluated. A policy without {@code paramKind}, or a binding without
  * {@code paramRef}, is evaluated once with {@code params} null.
  *
- * <p>Params are read through the server's {@link Listers}, so only built-in kinds serve as
- * params here (kube also reads custom resources).
+ * <p>The param kind is looked up at each request in what the server serves now
+ * ({@link Listers#resource}: built-in kinds and the custom resources whose
+ * CustomResourceDefinitions are served), as kube's policy source maps it with its RESTMapper, and params
+ * are read from that resource's watch cache (kube reads them from an informer). So a policy
+ * whose param kind's CRD does not exist yet fails with kube's configuration error
+ * ({@code failed to find resource referenced by paramKind: '<group/version, Kind=kind>'}) and
+ * works from the first request after the CRD is served, without a restart; a param object
+ * changed or deleted is seen once the watch cache has its event. Simplified: kube also fails a
+ * binding whose param informer has not synced within 1 s ({@code not yet synced to use for
+ * admission}); here a read waits while a new custom resource's cache fills (at most 10 s, then
+ * 503, see {@code CacheListers}).
  *
  * <p>Stateless; thread-safe.
  */
 final class PolicyParams {
 
-  private static final ResourceRegistry BUILTINS = ResourceRegistry.builtins();
-
   private PolicyParams() {
   }
 
-  /** The resource {@code paramKind} names, if this server can read it. */
-  static Optional<ResourceDefinition> resolve(JsonNode paramKind) {
+  /**
+   * The resource {@code paramKind} names, if the server serves it now, built-in or custom; empty
+   * for kube's {@code failed to find resource referenced by paramKind}.
+   */
+  static Optional<ResourceDefinition> resolve(JsonNode paramKind, Listers listers) {
     String apiVersion = paramKind.path("apiVersion").asText("");
     int slash = apiVersion.indexOf('/');
     String group = slash < 0 ? "" : apiVersion.substring(0, slash);
     String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
-    String kind = paramKind.path("kind").asText("");
-    return BUILTINS.forGroupVersion(group, version).stream()
-        .filter(d -> d.kind().equals(kind) && d.stored()).findFirst();
+    return listers.resource(group, version, paramKind.path("kind").asText(""));
   }
 
   /** kube's text of a GroupVersionKind: {@code /v1, Kind=ConfigMap}. */
@@ -78,7 +85,7 @@ final class PolicyParams {
       if (selector != null && !selector.isNull()) {
         throw new ConfigurationError("paramRef.name and paramRef.selector are mutually exclusive");
       }
-      listers.get(paramResource.group(), paramResource.plural(), readNamespace, name).ifPresent(params::add);
+      listers.get(paramResource, readNamespace, name).ifPresent(params::add);
     } else if (selector != null && selector.isObject()) {
       LabelSelector s;
       try {
@@ -86,7 +93,7 @@ final class PolicyParams {
       } catch (StatusException e) {
         throw new ConfigurationError(e.getMessage());
       }
-      for (ObjectNode p : listers.list(paramResource.group(), paramResource.plural(), readNamespace)) {
+      for (ObjectNode p : listers.list(paramResource, readNamespace)) {
         if (s.matches(PolicyMatcher.labels(p))) {
           params.add(p);
         }

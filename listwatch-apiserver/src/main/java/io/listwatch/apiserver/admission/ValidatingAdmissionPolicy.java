@@ -45,12 +45,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * </ul>
  * auditAnnotations are published as {@code <policy name>/<key>} (distinct values of several
  * bindings or params joined by ", "). A policy or binding that cannot be evaluated (a param kind
- * this server does not serve, a param missing with {@code parameterNotFoundAction: Deny}, ...)
+ * the server does not serve now, built-in or custom, a param missing with {@code parameterNotFoundAction: Deny}, ...)
  * denies under {@code failurePolicy: Fail} ({@code failed to configure binding: <why>}) and is
  * skipped under Ignore. Writes of the policies and bindings themselves are not checked, as in kube.
  *
  * <h2>Caching</h2>
- * Policies, bindings, params and namespaces are read through {@link Listers} (the watch cache).
+ * Policies, bindings, params (of built-in or custom kinds) and namespaces are read through
+ * {@link Listers} (the watch cache).
  * Each policy is compiled once per resourceVersion.
  *
  * <p>Thread-safe.
@@ -126,7 +127,7 @@ public final class ValidatingAdmissionPolicy implements AdmissionPlugin {
       JsonNode paramKind = spec.get("paramKind");
       Optional<ResourceDefinition> paramResource = Optional.empty();
       if (paramKind != null && paramKind.isObject()) {
-        paramResource = PolicyParams.resolve(paramKind);
+        paramResource = PolicyParams.resolve(paramKind, listers);
         if (paramResource.isEmpty()) {
           configError(failurePolicy, name(policy), null, "failed to configure policy: failed to find resource"
               + " referenced by paramKind: '" + PolicyParams.gvkString(paramKind) + "'", denials);

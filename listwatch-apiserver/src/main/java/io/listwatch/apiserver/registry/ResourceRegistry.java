@@ -31,6 +31,8 @@ public final class ResourceRegistry {
   /** In registration order. */
   private final List<ResourceDefinition> definitions;
   private final Map<Gvr, ResourceDefinition> byGvr;
+  /** Each resource by its group, version and kind (unique: the constructor refuses a second). */
+  private final Map<Gvk, ResourceDefinition> byGvk;
 
   private ResourceRegistry(List<ResourceDefinition> definitions) {
     Map<Gvr, ResourceDefinition> index = new HashMap<>();
@@ -49,6 +51,7 @@ public final class ResourceRegistry {
     }
     this.definitions = List.copyOf(definitions);
     this.byGvr = Map.copyOf(index);
+    this.byGvk = Map.copyOf(byKind);
   }
 
   /**
@@ -77,6 +80,22 @@ public final class ResourceRegistry {
         Objects.requireNonNull(group, "group"),
         Objects.requireNonNull(version, "version"),
         Objects.requireNonNull(plural, "plural"))));
+  }
+
+  /**
+   * The resource serving a kind: kube's {@code RESTMapper.RESTMapping} (what a policy's
+   * {@code paramKind} or an object's apiVersion and kind name), built-in or custom, whichever
+   * this registry holds.
+   *
+   * @param group {@code ""} for core
+   * @param version e.g. {@code "v1"}
+   * @param kind e.g. {@code "ConfigMap"}
+   */
+  public Optional<ResourceDefinition> forKind(String group, String version, String kind) {
+    return Optional.ofNullable(byGvk.get(new Gvk(
+        Objects.requireNonNull(group, "group"),
+        Objects.requireNonNull(version, "version"),
+        Objects.requireNonNull(kind, "kind"))));
   }
 
   /** Every resource, in registration order. */

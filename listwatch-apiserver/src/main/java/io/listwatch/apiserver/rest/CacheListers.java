@@ -6,16 +6,21 @@ import io.listwatch.apiserver.admission.Listers;
 import io.listwatch.apiserver.cacher.Cacher;
 import io.listwatch.apiserver.cacher.CachedObject;
 import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.registry.ResourceRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * {@link Listers} over the server's watch caches: reads at resourceVersion 0 (whatever the cache
  * holds), so a read waits only while a cache is still filling at startup (at most 10 s, then
- * 503), and never on a closed cache. Only the cachers the
- * server starts with (built-in resources) are read. Thread-safe.
+ * 503), and never on a closed cache. By group and plural, only the cachers the server starts
+ * with (built-in resources) are read; by definition ({@link #get(ResourceDefinition, String,
+ * String)}), any resource served now, custom resources included, through the cache that serves
+ * it, as {@link #resource} finds it in the registry served now. Thread-safe.
  */
 public final class CacheListers implements Listers {
 
@@ -32,8 +37,42 @@ public final class CacheListers implements Listers {
   private final Map<CachedObject, ObjectNode> parsed =
       java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
+  /** The registry served now, where {@link #resource} finds a kind. */
+  private final Supplier<ResourceRegistry> served;
+  /** The cache of a resource served now, built-in or custom, by its definition. */
+  private final Function<ResourceDefinition, Optional<Cacher>> servedCaches;
+
+  /** Over the built-in resources' caches only: {@link #resource} knows the built-in kinds. */
   public CacheListers(Map<ResourceDefinition, Cacher> cachers) {
+    this(cachers, ResourceRegistry::builtins, def -> Optional.ofNullable(cachers.get(def)));
+  }
+
+  /**
+   * Over the built-in resources' {@code cachers} and whatever the server serves now:
+   * {@code served} gives the registry served now (read at each {@link #resource}) and
+   * {@code servedCaches} the cache of one of its definitions (empty once it is not served).
+   */
+  public CacheListers(Map<ResourceDefinition, Cacher> cachers, Supplier<ResourceRegistry> served,
+      Function<ResourceDefinition, Optional<Cacher>> servedCaches) {
     cachers.forEach((def, cacher) -> this.cachers.putIfAbsent(def.group() + "/" + def.plural(), cacher));
+    this.served = served;
+    this.servedCaches = servedCaches;
+  }
+
+  @Override
+  public Optional<ResourceDefinition> resource(String group, String version, String kind) {
+    return served.get().forKind(group, version, kind).filter(ResourceDefinition::stored);
+  }
+
+  @Override
+  public Optional<ObjectNode> get(ResourceDefinition resource, String namespace, String name) {
+    return servedCaches.apply(resource).flatMap(c -> await(c, c.get(namespace, name, ANY_VERSION))).map(this::tree);
+  }
+
+  @Override
+  public List<ObjectNode> list(ResourceDefinition resource, String namespace) {
+    return servedCaches.apply(resource).map(c -> await(c, c.list(namespace, ANY_VERSION)).items().stream()
+        .map(this::tree).toList()).orElse(List.of());
   }
 
   @Override

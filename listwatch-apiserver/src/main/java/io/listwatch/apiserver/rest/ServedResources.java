@@ -70,7 +70,10 @@ public final class ServedResources {
     this.defaults = defaults;
     ResourceDefinition nsDef = registry.find("", "v1", "namespaces").orElseThrow();
     ResourceStore[] nsStore = new ResourceStore[1];
-    CacheListers listers = new CacheListers(cachers);
+    // kinds are found in the registry served now and read through the cache of their store, so a
+    // custom resource is readable as soon as it is served
+    CacheListers listers = new CacheListers(cachers, () -> this.registry,
+        def -> java.util.Optional.ofNullable(stores.get(def)).map(ResourceStore::cacher));
     this.listers = listers;
     AdmissionChain admission = DefaultPlugins.chain(listers, ns -> {
       var cached = cachers.get(nsDef).get("", ns, ANY_VERSION).join();
@@ -107,7 +110,10 @@ public final class ServedResources {
     return admission;
   }
 
-  /** What the server's own components read of built-in objects: the watch caches. */
+  /**
+   * What the server's own components read of other objects: the watch caches of the built-in
+   * resources, and (by definition) of any resource served now, custom resources included.
+   */
   public io.listwatch.apiserver.admission.Listers listers() {
     return listers;
   }

@@ -401,6 +401,18 @@ class ResourceRegistryTest {
   }
 
   @Test
+  void forKind_findsBuiltinAndCustomKinds_byGroupVersionAndKind_untilUnserved() {
+    assertThat(REGISTRY.forKind("", "v1", "ConfigMap")).containsSame(REGISTRY.find("", "v1", "configmaps").orElseThrow());
+    ResourceDefinition v1 = ResourceDefinition.builder("rules.example.com", "v1", "ReplicaLimit", "replicalimits").build();
+    ResourceRegistry r = REGISTRY.with(v1);
+    assertThat(REGISTRY.forKind("rules.example.com", "v1", "ReplicaLimit")).isEmpty();
+    assertThat(r.forKind("rules.example.com", "v1", "ReplicaLimit")).containsSame(v1);
+    assertThat(r.forKind("rules.example.com", "v2", "ReplicaLimit")).isEmpty();
+    assertThat(r.forKind("rules.example.com", "v1", "replicalimits")).isEmpty();
+    assertThat(r.without(v1).forKind("rules.example.com", "v1", "ReplicaLimit")).isEmpty();
+  }
+
+  @Test
   void with_rejectsSecondResourceOfSameKindInAGroupVersion() {
     ResourceDefinition other = ResourceDefinition.builder("", "v1", "Pod", "pods2").build();
     assertThatThrownBy(() -> REGISTRY.with(other))

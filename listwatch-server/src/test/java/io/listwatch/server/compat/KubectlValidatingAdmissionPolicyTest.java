@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
  * kubectl 1.32 with the "Validating Admission Policy" page's first example: the policy and its
  * binding applied, a Deployment with too many replicas refused in a namespace the binding
  * selects (with kube's message), let through elsewhere, and {@code kubectl get}'s columns for
- * policies and bindings.
+ * policies and bindings; and its "Parameter resources" example, whose params are of a custom
+ * resource kind (ReplicaLimit, defined here by a CRD).
  */
 @EndToEnd
 class KubectlValidatingAdmissionPolicyTest extends KubectlAgainstServer {
@@ -71,5 +72,98 @@ class KubectlValidatingAdmissionPolicyTest extends KubectlAgainstServer {
         .containsExactly("NAME", "POLICYNAME", "PARAMREF", "AGE");
     assertThat(Arrays.asList(bindings.lines().get(1).split("\\s{2,}")).subList(0, 3))
         .containsExactly("demo-binding-test.example.com", "demo-policy.example.com", "<unset>");
+  }
+
+  /** The ReplicaLimit kind the page leaves to its reader ("Bring Your Own CRD"). */
+  private static final String REPLICA_LIMIT_CRD = """
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata:
+        name: replicalimits.rules.example.com
+      spec:
+        group: rules.example.com
+        scope: Namespaced
+        names:
+          plural: replicalimits
+          singular: replicalimit
+          kind: ReplicaLimit
+        versions:
+        - name: v1
+          served: true
+          storage: true
+          schema:
+            openAPIV3Schema:
+              type: object
+              properties:
+                maxReplicas:
+                  type: integer
+      """;
+
+  /** The page's policy-with-param.yaml, binding-with-param.yaml and replicalimit-param.yaml. */
+  private static final String POLICY_WITH_PARAM = """
+      apiVersion: admissionregistration.k8s.io/v1
+      kind: ValidatingAdmissionPolicy
+      metadata:
+        name: "replicalimit-policy.example.com"
+      spec:
+        failurePolicy: Fail
+        paramKind:
+          apiVersion: rules.example.com/v1
+          kind: ReplicaLimit
+        matchConstraints:
+          resourceRules:
+          - apiGroups:   ["apps"]
+            apiVersions: ["v1"]
+            operations:  ["CREATE", "UPDATE"]
+            resources:   ["deployments"]
+        validations:
+          - expression: "object.spec.replicas <= params.maxReplicas"
+            reason: Invalid
+      ---
+      apiVersion: admissionregistration.k8s.io/v1
+      kind: ValidatingAdmissionPolicyBinding
+      metadata:
+        name: "replicalimit-binding-test.example.com"
+      spec:
+        policyName: "replicalimit-policy.example.com"
+        validationActions: [Deny]
+        paramRef:
+          name: "replica-limit-test.example.com"
+          namespace: "default"
+          parameterNotFoundAction: Deny
+        matchResources:
+          namespaceSelector:
+            matchLabels:
+              environment: test
+      ---
+      apiVersion: rules.example.com/v1
+      kind: ReplicaLimit
+      metadata:
+        name: "replica-limit-test.example.com"
+        namespace: "default"
+      maxReplicas: 3
+      """;
+
+  @Test
+  void docsParamsExample_customResourceParams_limitReplicasInTheTestEnvironment() {
+    kubectl.ok("apply", "-f", kubectl.file("crd.yaml", REPLICA_LIMIT_CRD).toString());
+    kubectl.ok("wait", "--for=condition=Established", "--timeout=30s", "crd/replicalimits.rules.example.com");
+    Kubectl.Result applied = kubectl.ok("apply", "-f", kubectl.file("params.yaml", POLICY_WITH_PARAM).toString());
+    assertThat(applied.lines()).containsExactly(
+        "validatingadmissionpolicy.admissionregistration.k8s.io/replicalimit-policy.example.com created",
+        "validatingadmissionpolicybinding.admissionregistration.k8s.io/replicalimit-binding-test.example.com created",
+        "replicalimit.rules.example.com/replica-limit-test.example.com created");
+    // the server is shared with the other test, which makes namespace "test": this one is also in the test environment
+    kubectl.ok("create", "namespace", "limits");
+    kubectl.ok("label", "namespace", "limits", "environment=test");
+
+    Kubectl.Result refused = kubectl.run("create", "deployment", "nginx", "--image=nginx", "--replicas=4", "-n", "limits");
+    assertThat(refused.exitCode()).isNotZero();
+    assertThat(refused.stderr().strip()).isEqualTo("error: failed to create deployment: deployments.apps \"nginx\""
+        + " is forbidden: ValidatingAdmissionPolicy 'replicalimit-policy.example.com' with binding"
+        + " 'replicalimit-binding-test.example.com' denied request: failed expression:"
+        + " object.spec.replicas <= params.maxReplicas");
+    kubectl.ok("create", "deployment", "nginx", "--image=nginx", "--replicas=3", "-n", "limits");
+    kubectl.ok("delete", "-f", kubectl.file("params.yaml", POLICY_WITH_PARAM).toString());
   }
 }
