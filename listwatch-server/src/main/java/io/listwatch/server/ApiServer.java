@@ -122,6 +122,7 @@ public final class ApiServer implements AutoCloseable {
   private io.listwatch.server.controllers.certificates.CertificateSigningController csrSigning;
   private io.listwatch.server.controllers.certificates.CertificateSigningRequestCleaner csrCleaner;
   private io.listwatch.server.controllers.EventTtl eventTtl;
+  private io.listwatch.server.controllers.ValidatingAdmissionPolicyStatusController policyStatus;
   /** The request filters every listener shares (authentication, limits, authorization). */
   private HandlerChain chain;
   /** API Priority and Fairness, when on; its status writer stops with the server. */
@@ -298,6 +299,21 @@ public final class ApiServer implements AutoCloseable {
     return fc;
   }
 
+  /**
+   * The ValidatingAdmissionPolicy type checker over the kinds served now: resources mapped to
+   * kinds by the registry, schemas as {@code /openapi/v3} publishes them.
+   */
+  private io.listwatch.apiserver.apiextensions.cel.TypeChecker policyTypeChecker() {
+    var schemas = new io.listwatch.apiserver.openapi.OpenApiSchemaResolver(() -> routes.resources().registry().all(),
+        io.listwatch.apiserver.openapi.ProtoSchemas.builtins(io.listwatch.apiserver.openapi.PatchMetadata.builtins()));
+    return new io.listwatch.apiserver.apiextensions.cel.TypeChecker(
+        (group, version, resource) -> routes.resources().registry().find(group, version, resource)
+            .map(def -> new io.listwatch.apiserver.apiextensions.cel.TypeChecker.GroupVersionKind(def.group(),
+                def.version(), def.kind()))
+            .stream().toList(),
+        gvk -> schemas.resolveSchema(gvk.group(), gvk.version(), gvk.kind()));
+  }
+
   private void startControllers() {
     List<io.listwatch.apiserver.rest.ResourceStore> stores = core.cachers().keySet().stream().map(routes.resources()::store)
         .toList();
@@ -317,6 +333,10 @@ public final class ApiServer implements AutoCloseable {
     eventTtl = new io.listwatch.server.controllers.EventTtl(List.of(core.store("", "v1", "events"),
         core.store("events.k8s.io", "v1", "events")), config.eventTtl, leadership, config.clock);
     eventTtl.start();
+    policyStatus = new io.listwatch.server.controllers.ValidatingAdmissionPolicyStatusController(
+        core.store("admissionregistration.k8s.io", "v1", "validatingadmissionpolicies"), policyTypeChecker(),
+        leadership, config.clock);
+    policyStatus.start();
     leadership.start();
     io.listwatch.server.controllers.GarbageCollector gc = garbageCollector;
     io.listwatch.server.controllers.NamespaceController nc = namespaceController;
@@ -545,6 +565,9 @@ public final class ApiServer implements AutoCloseable {
     }
     if (csrSigning != null) {
       csrSigning.close();
+    }
+    if (policyStatus != null) {
+      policyStatus.close();
     }
     if (eventTtl != null) {
       eventTtl.close();

@@ -12,6 +12,8 @@
  *       served kinds, with their ETags.</li>
  *   <li>{@code CustomResourceSchemas}: the definitions of a served custom resource version,
  *       from its CustomResourceDefinition's schema, under kube's names.</li>
+ *   <li>{@link io.listwatch.apiserver.openapi.OpenApiSchemaResolver}: a served kind's published
+ *       schema with its references inlined, for typing CEL expressions against it.</li>
  *   <li>{@link io.listwatch.apiserver.openapi.FieldValidation}: the {@code fieldValidation} query
  *       parameter ({@code Strict}, {@code Warn}, {@code Ignore}): unknown and duplicate fields in
  *       a JSON body are rejected or warned about, and unknown fields are pruned.</li>

@@ -4,7 +4,8 @@
  * (ownerReferences: background, foreground and orphan propagation),
  * {@link io.listwatch.server.controllers.NamespaceController} (emptying a Terminating
  * namespace), {@link io.listwatch.server.controllers.RootCaCertPublisher} (the cluster CA in every
- * namespace) and the core's service accounts controller, leader-elected among servers sharing etcd
+ * namespace), {@link io.listwatch.server.controllers.ValidatingAdmissionPolicyStatusController}
+ * (policies' type checking) and the core's service accounts controller, leader-elected among servers sharing etcd
  * ({@link io.listwatch.server.controllers.ControllerLeadership}, {@code StoreLeaseLock}). They
  * watch the server's own watch caches ({@link io.listwatch.apiserver.cacher.CacheListener}),
  * work through a {@link io.listwatch.apiserver.controller.ControllerQueue} each, and write

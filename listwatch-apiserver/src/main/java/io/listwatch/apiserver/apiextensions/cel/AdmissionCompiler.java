@@ -32,6 +32,11 @@ import java.util.Optional;
  * expression's result, so that an expression naming a later or unknown variable does not
  * compile ({@code undefined field 'foo'}), as in kube. kube's {@code authorizer} is not declared.
  *
+ * <p>For type checking ({@link TypeChecker}) a compiler can instead declare {@code object} and
+ * {@code oldObject} with the type of a kind's schema, and {@code params} with the paramKind's
+ * ({@link #typed}), as kube's type checker does; {@code request} and {@code namespaceObject}
+ * stay {@code dyn} there too (kube types them with hand-written types).
+ *
  * <p>Confined to the thread compiling one policy; the expressions it makes are immutable.
  */
 public final class AdmissionCompiler {
@@ -41,14 +46,40 @@ public final class AdmissionCompiler {
 
   private final boolean hasParams;
   private final boolean composited;
+  /** The type of {@code object} and {@code oldObject}: {@code dyn} but when type checking. */
+  private final CelType objectType;
+  /** The type of {@code params} (when declared): {@code dyn} but when type checking. */
+  private final CelType paramsType;
+  /** The struct types of {@link #objectType} and {@link #paramsType}, or null when untyped. */
+  private final CelTypeProvider schemaTypes;
   /** The variables declared so far, in order, with their types. */
   private final Map<String, CelType> variables = new LinkedHashMap<>();
   /** The environment with the current variables; null when a variable was added since. */
   private Cel environment;
 
   private AdmissionCompiler(boolean hasParams, boolean composited) {
+    this(hasParams, composited, SimpleType.DYN, SimpleType.DYN, null);
+  }
+
+  private AdmissionCompiler(boolean hasParams, boolean composited, CelType objectType,
+      CelType paramsType, CelTypeProvider schemaTypes) {
     this.hasParams = hasParams;
     this.composited = composited;
+    this.objectType = objectType;
+    this.paramsType = paramsType;
+    this.schemaTypes = schemaTypes;
+  }
+
+  /**
+   * A compiler for type checking, always composited: {@code object} and {@code oldObject} of
+   * {@code objectType}, {@code params} of {@code paramsType} when it is present.
+   *
+   * @param schemaTypes resolves the struct types the two types are made of
+   */
+  static AdmissionCompiler typed(CelType objectType, Optional<CelType> paramsType,
+      CelTypeProvider schemaTypes) {
+    return new AdmissionCompiler(paramsType.isPresent(), true, objectType,
+        paramsType.orElse(SimpleType.DYN), schemaTypes);
   }
 
   /**
@@ -104,6 +135,33 @@ public final class AdmissionCompiler {
     }
   }
 
+  /**
+   * Type checks {@code text} as kube's type checker does: no result type is required and no
+   * program is made. Returns the checker's issues (cel-go's {@code ERROR: <input>:1:7: ...}
+   * form), or empty when it checks.
+   */
+  Optional<String> check(String text) {
+    CelValidationResult compiled = environment().compile(text);
+    return compiled.hasError() ? Optional.of(compiled.getErrorString()) : Optional.empty();
+  }
+
+  /**
+   * Declares the variable {@code name} typed as {@code text}'s result, or {@code dyn} when it
+   * does not check (kube's {@code CompileAndStoreVariables} in the type checker).
+   */
+  void declareChecked(String name, String text) {
+    CelValidationResult compiled = environment().compile(text);
+    CelType type = SimpleType.DYN;
+    if (!compiled.hasError()) {
+      try {
+        type = compiled.getAst().getResultType();
+      } catch (CelValidationException e) {
+        type = SimpleType.DYN;
+      }
+    }
+    declare(name, type);
+  }
+
   private void declare(String name, CelType type) {
     variables.put(name, type);
     environment = null;
@@ -111,22 +169,27 @@ public final class AdmissionCompiler {
 
   private Cel environment() {
     if (!composited) {
-      return PLAIN.computeIfAbsent(hasParams, p -> base(p).build());
+      return PLAIN.computeIfAbsent(hasParams, p -> base(p, SimpleType.DYN, SimpleType.DYN).build());
     }
     if (environment == null) {
       Map<String, CelType> fields = Map.copyOf(variables);
       StructType type = StructType.create(VARIABLES_TYPE, ImmutableSet.copyOf(variables.keySet()),
           f -> Optional.ofNullable(fields.get(f)));
-      environment = base(hasParams)
+      CelTypeProvider schemas = schemaTypes;
+      environment = base(hasParams, objectType, paramsType)
           .setTypeProvider(new CelTypeProvider() {
             @Override
             public ImmutableCollection<CelType> types() {
-              return ImmutableList.of(type);
+              return schemas == null ? ImmutableList.of(type)
+                  : ImmutableList.<CelType>builder().add(type).addAll(schemas.types()).build();
             }
 
             @Override
             public Optional<CelType> findType(String typeName) {
-              return typeName.equals(VARIABLES_TYPE) ? Optional.of(type) : Optional.empty();
+              if (typeName.equals(VARIABLES_TYPE)) {
+                return Optional.of(type);
+              }
+              return schemas == null ? Optional.empty() : schemas.findType(typeName);
             }
           })
           .addVar("variables", type)
@@ -148,13 +211,16 @@ public final class AdmissionCompiler {
       CelOverloadDecl.newGlobalOverload("conditional", SimpleType.STRING, SimpleType.BOOL,
           SimpleType.NULL_TYPE, SimpleType.STRING));
 
-  private static CelBuilder base(boolean hasParams) {
+  private static CelBuilder base(boolean hasParams, CelType objectType, CelType paramsType) {
     CelBuilder b = KubeCelLibrary.BASE.toCelBuilder().addFunctionDeclarations(STRING_OR_NULL_CONDITIONAL);
-    for (String name : List.of("object", "oldObject", "request", "namespaceObject")) {
+    for (String name : List.of("object", "oldObject")) {
+      b.addVar(name, objectType);
+    }
+    for (String name : List.of("request", "namespaceObject")) {
       b.addVar(name, SimpleType.DYN);
     }
     if (hasParams) {
-      b.addVar("params", SimpleType.DYN);
+      b.addVar("params", paramsType);
     }
     return b;
   }

@@ -25,6 +25,9 @@
  *       in kube's admission environment ({@code object}, {@code oldObject}, {@code request},
  *       {@code params}, {@code namespaceObject}, {@code variables}), for
  *       ValidatingAdmissionPolicies.</li>
+ *   <li>{@link io.listwatch.apiserver.apiextensions.cel.TypeChecker}: kube's policy type checker,
+ *       the same expressions with {@code object} and {@code params} typed from kinds' schemas,
+ *       for the warnings of {@code status.typeChecking}.</li>
  * </ul>
  *
  * <p>Everything compiled is immutable and evaluated concurrently.
