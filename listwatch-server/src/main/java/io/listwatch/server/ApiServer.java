@@ -304,8 +304,8 @@ public final class ApiServer implements AutoCloseable {
    * kinds by the registry, schemas as {@code /openapi/v3} publishes them.
    */
   private io.listwatch.apiserver.apiextensions.cel.TypeChecker policyTypeChecker() {
-    var schemas = new io.listwatch.apiserver.openapi.OpenApiSchemaResolver(() -> routes.resources().registry().all(),
-        io.listwatch.apiserver.openapi.ProtoSchemas.builtins(io.listwatch.apiserver.openapi.PatchMetadata.builtins()));
+    var schemas = new io.listwatch.apiserver.openapi.OpenApiSchemaResolver(() -> routes.resources().registry(),
+        routes.schemas());
     return new io.listwatch.apiserver.apiextensions.cel.TypeChecker(
         (group, version, resource) -> routes.resources().registry().find(group, version, resource)
             .map(def -> new io.listwatch.apiserver.apiextensions.cel.TypeChecker.GroupVersionKind(def.group(),

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.listwatch.apiserver.openapi.ProtoSchemas.Dialect;
 import io.listwatch.apiserver.registry.ResourceDefinition;
+import io.listwatch.apiserver.registry.ResourceRegistry;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -31,41 +32,37 @@ public final class OpenApiSchemaResolver {
 
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-  private final Supplier<List<ResourceDefinition>> served;
+  private final Supplier<ResourceRegistry> served;
   private final ProtoSchemas schemas;
   /** Built-in kinds' inlined schemas by definition name; bounded by the built-in kinds. */
   private final Map<String, JsonNode> builtins = new ConcurrentHashMap<>();
 
   /**
-   * A resolver of the kinds {@code served} lists now (it is asked on each resolution, so
+   * A resolver of the kinds {@code served} serves now (it is asked on each resolution, so
    * custom resources served later are found).
    */
-  public OpenApiSchemaResolver(Supplier<List<ResourceDefinition>> served, ProtoSchemas schemas) {
+  public OpenApiSchemaResolver(Supplier<ResourceRegistry> served, ProtoSchemas schemas) {
     this.served = served;
     this.schemas = schemas;
   }
 
   /** The inlined schema of {@code group/version kind}, or empty when it is not served with one. */
   public Optional<JsonNode> resolveSchema(String group, String version, String kind) {
-    for (ResourceDefinition def : served.get()) {
-      if (!def.group().equals(group) || !def.version().equals(version) || !def.kind().equals(kind)) {
-        continue;
-      }
-      if (def.customResource().isPresent()) {
-        Map<String, ObjectNode> definitions = CustomResourceSchemas.definitions(def, def.customResource().get(),
-            Dialect.OPENAPI_3);
-        ObjectNode schema = definitions.get(CustomResourceSchemas.definitionName(group, version, kind));
-        return Optional.of(inline(schema, schemas.closure(CustomResourceSchemas.REFERENCED, Dialect.OPENAPI_3),
-            new ArrayDeque<>()));
-      }
-      Optional<String> definition = schemas.definitionFor(group, version, kind);
-      if (definition.isPresent()) {
-        return Optional.of(builtins.computeIfAbsent(definition.get(), name ->
-            inline(schemas.schema(name, Dialect.OPENAPI_3), schemas.closure(List.of(name), Dialect.OPENAPI_3),
-                new ArrayDeque<>(List.of(name)))));
-      }
+    Optional<ResourceDefinition> served = this.served.get().forKind(group, version, kind);
+    if (served.isEmpty()) {
+      return Optional.empty();
     }
-    return Optional.empty();
+    ResourceDefinition def = served.get();
+    if (def.customResource().isPresent()) {
+      Map<String, ObjectNode> definitions = CustomResourceSchemas.definitions(def, def.customResource().get(),
+          Dialect.OPENAPI_3);
+      ObjectNode schema = definitions.get(CustomResourceSchemas.definitionName(group, version, kind));
+      return Optional.of(inline(schema, schemas.closure(CustomResourceSchemas.REFERENCED, Dialect.OPENAPI_3),
+          new ArrayDeque<>()));
+    }
+    return schemas.definitionFor(group, version, kind).map(definition -> builtins.computeIfAbsent(definition, name ->
+        inline(schemas.schema(name, Dialect.OPENAPI_3), schemas.closure(List.of(name), Dialect.OPENAPI_3),
+            new ArrayDeque<>(List.of(name)))));
   }
 
   /**

@@ -37,6 +37,7 @@ public final class ApiRoutes {
   private final ServedResources resources;
   private final Discovery discovery;
   private final io.listwatch.apiserver.openapi.OpenApiHandler openapi;
+  private final io.listwatch.apiserver.openapi.ProtoSchemas schemas;
   /** Non-resource GET endpoints registered at start ({@code /metrics}), by path. */
   private final Map<String, java.util.function.Supplier<ApiResponse>> nonResourceGets =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -53,6 +54,7 @@ public final class ApiRoutes {
    */
   public ApiRoutes(ResourceRegistry registry, Storage storage, Map<ResourceDefinition, Cacher> cachers, Clock clock,
       io.listwatch.apiserver.openapi.ProtoSchemas schemas) {
+    this.schemas = schemas;
     this.resources = new ServedResources(registry, storage, cachers, clock, schemas);
     this.discovery = new Discovery(resources::registry, () -> aggregatedApis);
     this.openapi = new io.listwatch.apiserver.openapi.OpenApiHandler(() -> resources.registry().all(), schemas);
@@ -79,6 +81,11 @@ public final class ApiRoutes {
   /** The catalogue of served resources the routes dispatch to. */
   public ServedResources resources() {
     return resources;
+  }
+
+  /** The built-in kinds' schemas these routes publish and validate with. */
+  public io.listwatch.apiserver.openapi.ProtoSchemas schemas() {
+    return schemas;
   }
 
   /**

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class TypeCheckerTest {
 
   private static final ResourceRegistry REGISTRY = ResourceRegistry.builtins();
-  private static final OpenApiSchemaResolver SCHEMAS = new OpenApiSchemaResolver(REGISTRY::all,
+  private static final OpenApiSchemaResolver SCHEMAS = new OpenApiSchemaResolver(() -> REGISTRY,
       ProtoSchemas.builtins(PatchMetadata.builtins()));
   /** The checker of this server's built-in kinds. */
   private static final TypeChecker BUILTINS = new TypeChecker(
@@ -137,7 +137,7 @@ class TypeCheckerTest {
         .customResource(new io.listwatch.apiserver.registry.CustomResourceVersion(crd, crd.path("versions").get(0)))
         .build();
     ResourceRegistry registry = REGISTRY.with(widgets);
-    OpenApiSchemaResolver schemas = new OpenApiSchemaResolver(registry::all, ProtoSchemas.builtins(PatchMetadata.builtins()));
+    OpenApiSchemaResolver schemas = new OpenApiSchemaResolver(() -> registry, ProtoSchemas.builtins(PatchMetadata.builtins()));
     TypeChecker checker = new TypeChecker((g, v, r) -> registry.find(g, v, r).map(TypeCheckerTest::gvk).stream().toList(),
         gvk -> schemas.resolveSchema(gvk.group(), gvk.version(), gvk.kind()));
     String rules = "\"matchConstraints\":{\"resourceRules\":[{\"apiGroups\":[\"example.com\"],\"apiVersions\":[\"v1\"],"
