@@ -85,12 +85,22 @@ class RequestLimitsTest {
     // that no write but the test's own releases the held read
     Await.until("the namespace's default service account", KubeHttp.WAIT,
         () -> admin.get("/api/v1/namespaces/" + ns + "/serviceaccounts/default").code() == 200);
-    long rv = admin.listResourceVersion(cms);
-    CompletableFuture<HttpResponse<String>> held = HttpClient.newHttpClient().sendAsync(
-        HttpRequest.newBuilder(URI.create(anonymousUrl() + cms + "?resourceVersion=" + (rv + 1))).build(),
-        HttpResponse.BodyHandlers.ofString());
-    Await.until("the held read is in flight", KubeHttp.WAIT,
-        () -> chain.inFlightLimit().readOnlyInFlight() == 1);
+    // a write of the server's own (its start-up reconcilers, late on a busy machine) releases
+    // the held read too: then hold another one, from the new resourceVersion
+    CompletableFuture<HttpResponse<String>> held;
+    for (int attempt = 1; ; attempt++) {
+      long rv = admin.listResourceVersion(cms);
+      CompletableFuture<HttpResponse<String>> read = HttpClient.newHttpClient().sendAsync(
+          HttpRequest.newBuilder(URI.create(anonymousUrl() + cms + "?resourceVersion=" + (rv + 1))).build(),
+          HttpResponse.BodyHandlers.ofString());
+      Await.until("the held read is in flight (or released by another write)", KubeHttp.WAIT,
+          () -> chain.inFlightLimit().readOnlyInFlight() == 1 || read.isDone());
+      if (!read.isDone()) {
+        held = read;
+        break;
+      }
+      assertThat(attempt).as("held reads released by writes of the server's own").isLessThan(5);
+    }
 
     KubeHttp.Response refused = anonymous.get(cms);
     JsonNode status = KubeHttp.assertFailureStatus(refused, 429, "TooManyRequests");
