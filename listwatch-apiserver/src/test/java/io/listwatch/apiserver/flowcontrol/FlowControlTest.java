@@ -28,6 +28,12 @@ class FlowControlTest {
   FlowControlTest() {
     apf.start(core.server.store("flowcontrol.apiserver.k8s.io", "v1", "flowschemas"),
         core.server.store("flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations"));
+    // the server wrote kube's configuration as it started, and its caches (which APF reads)
+    // may still be catching up: a consistent list of each answers once they hold all of it
+    for (String resource : List.of("flowschemas", "prioritylevelconfigurations")) {
+      core.server.store("flowcontrol.apiserver.k8s.io", "v1", resource).cacher()
+          .list("", io.listwatch.api.ListOptions.parse(Map.of())).join();
+    }
   }
 
   @AfterEach
