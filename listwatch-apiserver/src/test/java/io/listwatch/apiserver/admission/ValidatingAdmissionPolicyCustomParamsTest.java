@@ -1,17 +1,18 @@
 package io.listwatch.apiserver.admission;
 
+import static io.listwatch.apiserver.admission.PolicyTestCore.BINDINGS;
+import static io.listwatch.apiserver.admission.PolicyTestCore.DEPLOYMENTS;
+import static io.listwatch.apiserver.admission.PolicyTestCore.POLICIES;
+import static io.listwatch.apiserver.admission.PolicyTestCore.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.api.StatusException;
-import io.listwatch.apiserver.InMemoryCore;
 import io.listwatch.apiserver.request.ApiResponse;
 import io.listwatch.apiserver.strategy.StrategyCasesAccess;
 import io.listwatch.testsupport.Await;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,9 +26,6 @@ import org.junit.jupiter.api.Test;
 class ValidatingAdmissionPolicyCustomParamsTest {
 
   private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
-  private static final String POLICIES = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies";
-  private static final String BINDINGS = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings";
-  private static final String DEPLOYMENTS = "/apis/apps/v1/namespaces/%s/deployments";
   private static final String LIMITS = "/apis/rules.example.com/v1/namespaces/%s/replicalimits";
 
   /** The ReplicaLimit kind the docs bring their own definition of ("Bring Your Own CRD"). */
@@ -50,20 +48,11 @@ class ValidatingAdmissionPolicyCustomParamsTest {
 
   private static final String WHY = "failed expression: object.spec.replicas <= params.maxReplicas";
 
-  private InMemoryCore core;
-
-  @BeforeEach
-  void start() {
-    core = InMemoryCore.start();
-    created("/api/v1/namespaces", """
-        {"apiVersion":"v1","kind":"Namespace","metadata":{"name":"test","labels":{"environment":"test"}}}""");
-    created("/api/v1/namespaces", """
-        {"apiVersion":"v1","kind":"Namespace","metadata":{"name":"prod","labels":{"environment":"prod"}}}""");
-  }
+  private final PolicyTestCore api = new PolicyTestCore("/apis/rules.example.com/v1/replicalimits");
 
   @AfterEach
   void stop() {
-    core.close();
+    api.close();
   }
 
   /** The docs' {@code binding-with-param.yaml}, with {@code validationActions} and {@code paramRef} given. */
@@ -85,74 +74,21 @@ class ValidatingAdmissionPolicyCustomParamsTest {
          "metadata":{"name":"%s","namespace":"default","labels":%s},"maxReplicas":%d}""".formatted(name, labels, max);
   }
 
-  private static String deployment(String name, int replicas) {
-    return """
-        {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"%s","labels":{"app":"nginx"}},
-         "spec":{"replicas":%d,"selector":{"matchLabels":{"app":"nginx"}},
-          "template":{"metadata":{"labels":{"app":"nginx"}},
-           "spec":{"containers":[{"name":"nginx","image":"nginx"}]}}}}""".formatted(name, replicas);
-  }
-
   /** Defines ReplicaLimit and waits until it is served. */
   private void defineReplicaLimit() {
-    created(CRDS, REPLICA_LIMIT_CRD);
-    Await.until("replicalimits served", Duration.ofSeconds(10), () -> code("GET", LIMITS.formatted("default"), null),
+    api.created(CRDS, REPLICA_LIMIT_CRD);
+    Await.until("replicalimits served", Duration.ofSeconds(10), () -> api.code("GET", LIMITS.formatted("default"), null),
         c -> c == 200);
-  }
-
-  /**
-   * Waits until the watch caches the plug-in reads hold every write so far (a list at the
-   * storage's current resourceVersion, NotOlderThan, is served by each cache once it has caught up).
-   */
-  private void synced() {
-    String rv = StrategyCasesAccess.body(core.send("GET", "/api/v1/namespaces", Map.of(), null))
-        .at("/metadata/resourceVersion").asText();
-    List<String> paths = new java.util.ArrayList<>(List.of(POLICIES, BINDINGS, "/api/v1/namespaces"));
-    if (code("GET", LIMITS.formatted("default"), null) == 200) {
-      paths.add("/apis/rules.example.com/v1/replicalimits");
-    }
-    for (String path : paths) {
-      assertThat(core.send("GET", path, Map.of("resourceVersion", List.of(rv),
-          "resourceVersionMatch", List.of("NotOlderThan")), null).code()).isEqualTo(200);
-    }
-  }
-
-  private ApiResponse created(String path, String body) {
-    if (path.contains("/deployments")) {
-      synced();
-    }
-    ApiResponse r = core.send("POST", path, Map.of(), body);
-    assertThat(r.code()).as("POST " + path).isEqualTo(201);
-    return r;
-  }
-
-  private StatusException refused(String namespace, String body) {
-    synced();
-    return core.refusal("POST", DEPLOYMENTS.formatted(namespace), Map.of(), body);
-  }
-
-  /** The status code of a request, a refusal's included. */
-  private int code(String method, String path, String body) {
-    try {
-      return core.send(method, path, Map.of(), body).code();
-    } catch (StatusException e) {
-      return e.code();
-    } catch (java.util.concurrent.CompletionException e) {
-      if (e.getCause() instanceof StatusException se) {
-        return se.code();
-      }
-      throw e;
-    }
   }
 
   @Test
   void docsExample_replicaLimitParam_deniesOverTheLimit_withKubesMessage_andAdmitsWithin() {
     defineReplicaLimit();
-    created(LIMITS.formatted("default"), limit("replica-limit-test.example.com", 3, "{}"));
-    created(POLICIES, POLICY.formatted("Fail"));
-    created(BINDINGS, binding("[\"Deny\"]", DOCS_PARAM_REF));
+    api.created(LIMITS.formatted("default"), limit("replica-limit-test.example.com", 3, "{}"));
+    api.created(POLICIES, POLICY.formatted("Fail"));
+    api.created(BINDINGS, binding("[\"Deny\"]", DOCS_PARAM_REF));
 
-    StatusException e = refused("test", deployment("nginx", 4));
+    StatusException e = api.refused("test", deployment("nginx", 4));
     assertThat(e.code()).isEqualTo(422);
     assertThat(e.reason()).isEqualTo("Invalid");
     String why = "ValidatingAdmissionPolicy 'replicalimit-policy.example.com' with binding"
@@ -160,81 +96,81 @@ class ValidatingAdmissionPolicyCustomParamsTest {
     assertThat(e.status().message()).isEqualTo("deployments.apps \"nginx\" is forbidden: " + why);
     assertThat(e.status().details().causes()).extracting(c -> c.message()).containsExactly(why);
 
-    created(DEPLOYMENTS.formatted("test"), deployment("nginx", 3));
-    created(DEPLOYMENTS.formatted("prod"), deployment("big", 10));
+    api.created(DEPLOYMENTS.formatted("test"), deployment("nginx", 3));
+    api.created(DEPLOYMENTS.formatted("prod"), deployment("big", 10));
   }
 
   @Test
   void warn_letsTheWriteThrough_withKubesWarningHeader() {
     defineReplicaLimit();
-    created(LIMITS.formatted("default"), limit("replica-limit-test.example.com", 3, "{}"));
-    created(POLICIES, POLICY.formatted("Fail"));
-    created(BINDINGS, binding("[\"Warn\"]", DOCS_PARAM_REF));
+    api.created(LIMITS.formatted("default"), limit("replica-limit-test.example.com", 3, "{}"));
+    api.created(POLICIES, POLICY.formatted("Fail"));
+    api.created(BINDINGS, binding("[\"Warn\"]", DOCS_PARAM_REF));
 
-    ApiResponse r = created(DEPLOYMENTS.formatted("test"), deployment("nginx", 4));
+    ApiResponse r = api.created(DEPLOYMENTS.formatted("test"), deployment("nginx", 4));
     assertThat(r.headers().get("Warning")).containsExactly(ApiResponse.warningHeader(
         "Validation failed for ValidatingAdmissionPolicy 'replicalimit-policy.example.com' with binding"
             + " 'replicalimit-binding-test.example.com': " + WHY));
-    assertThat(created(DEPLOYMENTS.formatted("test"), deployment("small", 3)).headers().get("Warning")).isNull();
+    assertThat(api.created(DEPLOYMENTS.formatted("test"), deployment("small", 3)).headers().get("Warning")).isNull();
   }
 
   @Test
   void paramsBySelector_eachSelectedReplicaLimitIsChecked() {
     defineReplicaLimit();
-    created(LIMITS.formatted("default"), limit("loose", 10, "{\"tier\":\"limit\"}"));
-    created(LIMITS.formatted("default"), limit("strict", 2, "{\"tier\":\"limit\"}"));
-    created(LIMITS.formatted("default"), limit("unselected", 1, "{\"tier\":\"other\"}"));
-    created(POLICIES, POLICY.formatted("Fail"));
-    created(BINDINGS, binding("[\"Deny\"]",
+    api.created(LIMITS.formatted("default"), limit("loose", 10, "{\"tier\":\"limit\"}"));
+    api.created(LIMITS.formatted("default"), limit("strict", 2, "{\"tier\":\"limit\"}"));
+    api.created(LIMITS.formatted("default"), limit("unselected", 1, "{\"tier\":\"other\"}"));
+    api.created(POLICIES, POLICY.formatted("Fail"));
+    api.created(BINDINGS, binding("[\"Deny\"]",
         "{\"namespace\":\"default\",\"selector\":{\"matchLabels\":{\"tier\":\"limit\"}},\"parameterNotFoundAction\":\"Deny\"}"));
 
-    assertThat(refused("test", deployment("nginx", 3)).status().message()).endsWith("denied request: " + WHY);
-    created(DEPLOYMENTS.formatted("test"), deployment("nginx", 2));
+    assertThat(api.refused("test", deployment("nginx", 3)).status().message()).endsWith("denied request: " + WHY);
+    api.created(DEPLOYMENTS.formatted("test"), deployment("nginx", 2));
   }
 
   @Test
   void missingParamKind_isKubesConfigurationError_underFail_skippedUnderIgnore_andWorksOnceTheCrdIsServed() {
-    created(POLICIES, POLICY.formatted("Fail"));
-    created(BINDINGS, binding("[\"Deny\"]", DOCS_PARAM_REF));
+    api.created(POLICIES, POLICY.formatted("Fail"));
+    api.created(BINDINGS, binding("[\"Deny\"]", DOCS_PARAM_REF));
 
-    StatusException e = refused("test", deployment("nginx", 1));
+    StatusException e = api.refused("test", deployment("nginx", 1));
     assertThat(e.code()).isEqualTo(422);
     String why = "ValidatingAdmissionPolicy 'replicalimit-policy.example.com' denied request: failed to configure"
         + " policy: failed to find resource referenced by paramKind: 'rules.example.com/v1, Kind=ReplicaLimit'";
     assertThat(e.status().message()).isEqualTo("deployments.apps \"nginx\" is forbidden: " + why);
     assertThat(e.status().details().causes()).extracting(c -> c.message()).containsExactly(why);
     // a policy's error comes before its bindings are matched, as kube's dispatcher orders them
-    assertThat(refused("prod", deployment("nginx", 1)).status().message()).endsWith(why);
+    assertThat(api.refused("prod", deployment("nginx", 1)).status().message()).endsWith(why);
 
-    var stored = StrategyCasesAccess.body(core.send("GET", POLICIES + "/replicalimit-policy.example.com", Map.of(), null));
+    var stored = StrategyCasesAccess.body(api.core.send("GET", POLICIES + "/replicalimit-policy.example.com", Map.of(), null));
     stored.with("spec").put("failurePolicy", "Ignore");
-    assertThat(core.send("PUT", POLICIES + "/replicalimit-policy.example.com", Map.of(), stored.toString()).code())
+    assertThat(api.core.send("PUT", POLICIES + "/replicalimit-policy.example.com", Map.of(), stored.toString()).code())
         .isEqualTo(200);
-    created(DEPLOYMENTS.formatted("test"), deployment("ignored", 9));
+    api.created(DEPLOYMENTS.formatted("test"), deployment("ignored", 9));
 
     // defined after the policy: used from the next request on, without a restart
     defineReplicaLimit();
-    created(LIMITS.formatted("default"), limit("replica-limit-test.example.com", 3, "{}"));
-    assertThat(refused("test", deployment("nginx", 4)).status().message()).endsWith("denied request: " + WHY);
-    created(DEPLOYMENTS.formatted("test"), deployment("nginx", 3));
+    api.created(LIMITS.formatted("default"), limit("replica-limit-test.example.com", 3, "{}"));
+    assertThat(api.refused("test", deployment("nginx", 4)).status().message()).endsWith("denied request: " + WHY);
+    api.created(DEPLOYMENTS.formatted("test"), deployment("nginx", 3));
   }
 
   @Test
   void paramChangedOrDeleted_isSeenByTheNextRequest() {
     defineReplicaLimit();
     String param = LIMITS.formatted("default") + "/replica-limit-test.example.com";
-    created(LIMITS.formatted("default"), limit("replica-limit-test.example.com", 3, "{}"));
-    created(POLICIES, POLICY.formatted("Fail"));
-    created(BINDINGS, binding("[\"Deny\"]", DOCS_PARAM_REF));
-    refused("test", deployment("nginx", 5));
+    api.created(LIMITS.formatted("default"), limit("replica-limit-test.example.com", 3, "{}"));
+    api.created(POLICIES, POLICY.formatted("Fail"));
+    api.created(BINDINGS, binding("[\"Deny\"]", DOCS_PARAM_REF));
+    api.refused("test", deployment("nginx", 5));
 
-    var stored = StrategyCasesAccess.body(core.send("GET", param, Map.of(), null));
+    var stored = StrategyCasesAccess.body(api.core.send("GET", param, Map.of(), null));
     stored.put("maxReplicas", 5);
-    assertThat(core.send("PUT", param, Map.of(), stored.toString()).code()).isEqualTo(200);
-    created(DEPLOYMENTS.formatted("test"), deployment("nginx", 5));
+    assertThat(api.core.send("PUT", param, Map.of(), stored.toString()).code()).isEqualTo(200);
+    api.created(DEPLOYMENTS.formatted("test"), deployment("nginx", 5));
 
-    assertThat(code("DELETE", param, null)).isEqualTo(200);
-    assertThat(refused("test", deployment("other", 1)).status().message()).isEqualTo(
+    assertThat(api.code("DELETE", param, null)).isEqualTo(200);
+    assertThat(api.refused("test", deployment("other", 1)).status().message()).isEqualTo(
         "deployments.apps \"other\" is forbidden: ValidatingAdmissionPolicy 'replicalimit-policy.example.com'"
             + " with binding 'replicalimit-binding-test.example.com' denied request: failed to configure binding:"
             + " no params found for policy binding with `Deny` parameterNotFoundAction");

@@ -1,14 +1,16 @@
 package io.listwatch.apiserver.admission;
 
+import static io.listwatch.apiserver.admission.PolicyTestCore.BINDINGS;
+import static io.listwatch.apiserver.admission.PolicyTestCore.DEPLOYMENTS;
+import static io.listwatch.apiserver.admission.PolicyTestCore.POLICIES;
+import static io.listwatch.apiserver.admission.PolicyTestCore.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.api.StatusException;
 import io.listwatch.apiserver.InMemoryCore;
 import io.listwatch.apiserver.request.ApiResponse;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,9 +20,6 @@ import org.junit.jupiter.api.Test;
  */
 class ValidatingAdmissionPolicyEndToEndTest {
 
-  private static final String POLICIES = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies";
-  private static final String BINDINGS = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings";
-  private static final String DEPLOYMENTS = "/apis/apps/v1/namespaces/%s/deployments";
 
   /** The docs' first policy. */
   private static final String DEMO_POLICY = """
@@ -37,63 +36,19 @@ class ValidatingAdmissionPolicyEndToEndTest {
        "spec":{"policyName":"demo-policy.example.com","validationActions":%s,
         "matchResources":{"namespaceSelector":{"matchLabels":{"environment":"test"}}}}}""";
 
-  private InMemoryCore core;
-
-  @BeforeEach
-  void start() {
-    core = InMemoryCore.start();
-    created("/api/v1/namespaces", """
-        {"apiVersion":"v1","kind":"Namespace","metadata":{"name":"test","labels":{"environment":"test"}}}""");
-    created("/api/v1/namespaces", """
-        {"apiVersion":"v1","kind":"Namespace","metadata":{"name":"prod","labels":{"environment":"prod"}}}""");
-  }
+  private final PolicyTestCore api = new PolicyTestCore();
 
   @AfterEach
   void stop() {
-    core.close();
-  }
-
-  /**
-   * Waits until the watch caches the plug-in reads hold every write so far: a list at the
-   * storage's current resourceVersion, NotOlderThan, is served by each cache once it has caught up.
-   */
-  private void synced() {
-    String rv = io.listwatch.apiserver.strategy.StrategyCasesAccess.body(
-        core.send("GET", "/api/v1/namespaces", Map.of(), null)).at("/metadata/resourceVersion").asText();
-    for (String path : List.of(POLICIES, BINDINGS, "/api/v1/configmaps", "/api/v1/namespaces")) {
-      assertThat(core.send("GET", path, Map.of("resourceVersion", List.of(rv),
-          "resourceVersionMatch", List.of("NotOlderThan")), null).code()).isEqualTo(200);
-    }
-  }
-
-  private ApiResponse created(String path, String body) {
-    if (path.contains("/deployments")) {
-      synced();
-    }
-    ApiResponse r = core.send("POST", path, Map.of(), body);
-    assertThat(r.code()).as("POST " + path).isEqualTo(201);
-    return r;
-  }
-
-  private static String deployment(String name, int replicas) {
-    return """
-        {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"%s","labels":{"app":"nginx"}},
-         "spec":{"replicas":%d,"selector":{"matchLabels":{"app":"nginx"}},
-          "template":{"metadata":{"labels":{"app":"nginx"}},
-           "spec":{"containers":[{"name":"nginx","image":"nginx"}]}}}}""".formatted(name, replicas);
-  }
-
-  private StatusException refused(String namespace, String body) {
-    synced();
-    return core.refusal("POST", DEPLOYMENTS.formatted(namespace), Map.of(), body);
+    api.close();
   }
 
   @Test
   void docsExample_deniesTooManyReplicas_inMatchedNamespaces_withKubesMessageAndCode() {
-    created(POLICIES, DEMO_POLICY);
-    created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]"));
+    api.created(POLICIES, DEMO_POLICY);
+    api.created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]"));
 
-    StatusException e = refused("test", deployment("nginx", 6));
+    StatusException e = api.refused("test", deployment("nginx", 6));
     assertThat(e.code()).isEqualTo(422);
     assertThat(e.reason()).isEqualTo("Invalid");
     String why = "ValidatingAdmissionPolicy 'demo-policy.example.com' with binding 'demo-binding-test.example.com'"
@@ -103,36 +58,36 @@ class ValidatingAdmissionPolicyEndToEndTest {
     assertThat(e.status().details().kind()).isEqualTo("deployments");
     assertThat(e.status().details().group()).isEqualTo("apps");
 
-    created(DEPLOYMENTS.formatted("test"), deployment("small", 5));
-    created(DEPLOYMENTS.formatted("prod"), deployment("big", 6));
+    api.created(DEPLOYMENTS.formatted("test"), deployment("small", 5));
+    api.created(DEPLOYMENTS.formatted("prod"), deployment("big", 6));
   }
 
   @Test
   void update_isCheckedToo() {
-    created(POLICIES, DEMO_POLICY);
-    created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]"));
-    created(DEPLOYMENTS.formatted("test"), deployment("nginx", 2));
+    api.created(POLICIES, DEMO_POLICY);
+    api.created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]"));
+    api.created(DEPLOYMENTS.formatted("test"), deployment("nginx", 2));
     String grown = deployment("nginx", 7);
-    synced();
-    StatusException e = core.refusal("PUT", DEPLOYMENTS.formatted("test") + "/nginx", Map.of(), grown);
+    api.synced();
+    StatusException e = api.core.refusal("PUT", DEPLOYMENTS.formatted("test") + "/nginx", Map.of(), grown);
     assertThat(e.code()).isEqualTo(422);
   }
 
   @Test
   void delete_isChecked_withTheStoredObjectAsOldObject() {
-    created(POLICIES, """
+    api.created(POLICIES, """
         {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy",
          "metadata":{"name":"no-delete-protected"},
          "spec":{"matchConstraints":{"resourceRules":[{"apiGroups":["apps"],"apiVersions":["v1"],
             "operations":["DELETE"],"resources":["deployments"]}]},
           "validations":[{"expression":"object == null && !('protected' in oldObject.metadata.labels)",
             "message":"protected deployments may not be deleted"}]}}""");
-    created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]").replace("demo-policy.example.com", "no-delete-protected"));
-    created(DEPLOYMENTS.formatted("test"), deployment("open", 1));
-    created(DEPLOYMENTS.formatted("test"), deployment("kept", 1).replace("\"app\":\"nginx\"}},", "\"app\":\"nginx\",\"protected\":\"yes\"}},"));
-    synced();
-    assertThat(core.send("DELETE", DEPLOYMENTS.formatted("test") + "/open", Map.of(), null).code()).isEqualTo(200);
-    StatusException e = core.refusal("DELETE", DEPLOYMENTS.formatted("test") + "/kept", Map.of(), null);
+    api.created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]").replace("demo-policy.example.com", "no-delete-protected"));
+    api.created(DEPLOYMENTS.formatted("test"), deployment("open", 1));
+    api.created(DEPLOYMENTS.formatted("test"), deployment("kept", 1).replace("\"app\":\"nginx\"}},", "\"app\":\"nginx\",\"protected\":\"yes\"}},"));
+    api.synced();
+    assertThat(api.core.send("DELETE", DEPLOYMENTS.formatted("test") + "/open", Map.of(), null).code()).isEqualTo(200);
+    StatusException e = api.core.refusal("DELETE", DEPLOYMENTS.formatted("test") + "/kept", Map.of(), null);
     assertThat(e.code()).isEqualTo(422);
     assertThat(e.status().message()).isEqualTo("deployments.apps \"kept\" is forbidden: ValidatingAdmissionPolicy"
         + " 'no-delete-protected' with binding 'demo-binding-test.example.com' denied request:"
@@ -141,9 +96,9 @@ class ValidatingAdmissionPolicyEndToEndTest {
 
   @Test
   void warn_letsTheWriteThrough_withKubesWarningHeader() {
-    created(POLICIES, DEMO_POLICY);
-    created(BINDINGS, DEMO_BINDING.formatted("[\"Warn\",\"Audit\"]"));
-    ApiResponse r = created(DEPLOYMENTS.formatted("test"), deployment("nginx", 6));
+    api.created(POLICIES, DEMO_POLICY);
+    api.created(BINDINGS, DEMO_BINDING.formatted("[\"Warn\",\"Audit\"]"));
+    ApiResponse r = api.created(DEPLOYMENTS.formatted("test"), deployment("nginx", 6));
     assertThat(r.headers().get("Warning")).containsExactly(ApiResponse.warningHeader(
         "Validation failed for ValidatingAdmissionPolicy 'demo-policy.example.com' with binding"
             + " 'demo-binding-test.example.com': failed expression: object.spec.replicas <= 5"));
@@ -151,15 +106,15 @@ class ValidatingAdmissionPolicyEndToEndTest {
 
   @Test
   void messageExpression_andReason_shapeTheRefusal() {
-    created(POLICIES, """
+    api.created(POLICIES, """
         {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy",
          "metadata":{"name":"demo-policy.example.com"},
          "spec":{"matchConstraints":{"resourceRules":[{"apiGroups":["apps"],"apiVersions":["v1"],
             "operations":["CREATE","UPDATE"],"resources":["deployments"]}]},
           "validations":[{"expression":"object.spec.replicas > 50","reason":"Forbidden",
             "messageExpression":"'object.spec.replicas must be greater than 50, got ' + string(object.spec.replicas)"}]}}""");
-    created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]"));
-    StatusException e = refused("test", deployment("nginx", 3));
+    api.created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]"));
+    StatusException e = api.refused("test", deployment("nginx", 3));
     assertThat(e.code()).isEqualTo(403);
     assertThat(e.reason()).isEqualTo("Forbidden");
     assertThat(e.status().message()).endsWith("denied request: object.spec.replicas must be greater than 50, got 3");
@@ -167,7 +122,7 @@ class ValidatingAdmissionPolicyEndToEndTest {
 
   @Test
   void variables_andMatchConditions() {
-    created(POLICIES, """
+    api.created(POLICIES, """
         {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy",
          "metadata":{"name":"image-matches-namespace-environment.policy.example.com"},
          "spec":{"failurePolicy":"Fail",
@@ -181,15 +136,15 @@ class ValidatingAdmissionPolicyEndToEndTest {
             {"name":"containersToCheck","expression":"variables.containers.filter(c, c.image.contains('example.com/'))"}],
           "validations":[{"expression":"variables.exempt || variables.containersToCheck.all(c, c.image.startsWith(variables.environment + '.'))",
             "messageExpression":"'only ' + variables.environment + ' images are allowed in namespace ' + namespaceObject.metadata.name"}]}}""");
-    created(BINDINGS, """
+    api.created(BINDINGS, """
         {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding",
          "metadata":{"name":"image-binding"},
          "spec":{"policyName":"image-matches-namespace-environment.policy.example.com","validationActions":["Deny"]}}""");
     String bad = deployment("nginx", 1).replace("\"image\":\"nginx\"", "\"image\":\"example.com/nginx\"");
-    StatusException e = refused("test", bad);
+    StatusException e = api.refused("test", bad);
     assertThat(e.status().message()).endsWith("denied request: only test images are allowed in namespace test");
-    created(DEPLOYMENTS.formatted("test"), bad.replace("example.com/nginx", "test.example.com/nginx"));
-    created(DEPLOYMENTS.formatted("test"), bad.replace("\"name\":\"nginx\"", "\"name\":\"exempt\""));
+    api.created(DEPLOYMENTS.formatted("test"), bad.replace("example.com/nginx", "test.example.com/nginx"));
+    api.created(DEPLOYMENTS.formatted("test"), bad.replace("\"name\":\"nginx\"", "\"name\":\"exempt\""));
   }
 
   private static final String REPLICA_LIMIT_POLICY = """
@@ -217,40 +172,40 @@ class ValidatingAdmissionPolicyEndToEndTest {
 
   @Test
   void params_byName_inTheRequestsNamespace_orTheGivenOne() {
-    created(POLICIES, REPLICA_LIMIT_POLICY);
-    created("/api/v1/namespaces/default/configmaps", limit("replica-limit-test.example.com", "default", 3, "{}"));
-    created(BINDINGS, paramBinding("replicalimit-binding-test.example.com",
+    api.created(POLICIES, REPLICA_LIMIT_POLICY);
+    api.created("/api/v1/namespaces/default/configmaps", limit("replica-limit-test.example.com", "default", 3, "{}"));
+    api.created(BINDINGS, paramBinding("replicalimit-binding-test.example.com",
         "{\"name\":\"replica-limit-test.example.com\",\"namespace\":\"default\",\"parameterNotFoundAction\":\"Deny\"}"));
-    StatusException e = refused("test", deployment("nginx", 4));
+    StatusException e = api.refused("test", deployment("nginx", 4));
     assertThat(e.status().message()).isEqualTo("deployments.apps \"nginx\" is forbidden: ValidatingAdmissionPolicy"
         + " 'replicalimit-policy.example.com' with binding 'replicalimit-binding-test.example.com' denied request:"
         + " object.spec.replicas must be no greater than 3");
-    created(DEPLOYMENTS.formatted("test"), deployment("nginx", 3));
+    api.created(DEPLOYMENTS.formatted("test"), deployment("nginx", 3));
   }
 
   @Test
   void params_bySelector_eachSelectedParamIsChecked() {
-    created(POLICIES, REPLICA_LIMIT_POLICY);
-    created("/api/v1/namespaces/test/configmaps", limit("loose", "test", 10, "{\"kind\":\"limit\"}"));
-    created("/api/v1/namespaces/test/configmaps", limit("strict", "test", 2, "{\"kind\":\"limit\"}"));
-    created("/api/v1/namespaces/test/configmaps", limit("other", "test", 1, "{\"kind\":\"other\"}"));
-    created(BINDINGS, paramBinding("by-selector",
+    api.created(POLICIES, REPLICA_LIMIT_POLICY);
+    api.created("/api/v1/namespaces/test/configmaps", limit("loose", "test", 10, "{\"kind\":\"limit\"}"));
+    api.created("/api/v1/namespaces/test/configmaps", limit("strict", "test", 2, "{\"kind\":\"limit\"}"));
+    api.created("/api/v1/namespaces/test/configmaps", limit("other", "test", 1, "{\"kind\":\"other\"}"));
+    api.created(BINDINGS, paramBinding("by-selector",
         "{\"selector\":{\"matchLabels\":{\"kind\":\"limit\"}},\"parameterNotFoundAction\":\"Allow\"}"));
-    assertThat(refused("test", deployment("nginx", 3)).status().message())
+    assertThat(api.refused("test", deployment("nginx", 3)).status().message())
         .endsWith("denied request: object.spec.replicas must be no greater than 2");
-    created(DEPLOYMENTS.formatted("test"), deployment("nginx", 2));
+    api.created(DEPLOYMENTS.formatted("test"), deployment("nginx", 2));
   }
 
   @Test
   void parameterNotFoundAction_denyRefuses_allowSkipsTheBinding() {
-    created(POLICIES, REPLICA_LIMIT_POLICY);
-    created(BINDINGS, paramBinding("allow-missing",
+    api.created(POLICIES, REPLICA_LIMIT_POLICY);
+    api.created(BINDINGS, paramBinding("allow-missing",
         "{\"name\":\"missing\",\"parameterNotFoundAction\":\"Allow\"}"));
-    created(DEPLOYMENTS.formatted("test"), deployment("a", 9));
+    api.created(DEPLOYMENTS.formatted("test"), deployment("a", 9));
 
-    created(BINDINGS, paramBinding("deny-missing",
+    api.created(BINDINGS, paramBinding("deny-missing",
         "{\"name\":\"missing\",\"parameterNotFoundAction\":\"Deny\"}"));
-    StatusException e = refused("test", deployment("b", 1));
+    StatusException e = api.refused("test", deployment("b", 1));
     assertThat(e.code()).isEqualTo(422);
     assertThat(e.status().message()).isEqualTo("deployments.apps \"b\" is forbidden: ValidatingAdmissionPolicy"
         + " 'replicalimit-policy.example.com' with binding 'deny-missing' denied request: failed to configure binding:"
@@ -260,24 +215,24 @@ class ValidatingAdmissionPolicyEndToEndTest {
   @Test
   void evaluationErrors_followTheFailurePolicy() {
     String policy = DEMO_POLICY.replace("object.spec.replicas <= 5", "object.spec.missing <= 5");
-    created(POLICIES, policy);
-    created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]"));
-    assertThat(refused("test", deployment("nginx", 1)).status().message()).endsWith(
+    api.created(POLICIES, policy);
+    api.created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]"));
+    assertThat(api.refused("test", deployment("nginx", 1)).status().message()).endsWith(
         "denied request: expression 'object.spec.missing <= 5' resulted in error: no such key: missing");
 
-    ApiResponse current = core.send("GET", POLICIES + "/demo-policy.example.com", Map.of(), null);
+    ApiResponse current = api.core.send("GET", POLICIES + "/demo-policy.example.com", Map.of(), null);
     var stored = io.listwatch.apiserver.strategy.StrategyCasesAccess.body(current);
     stored.with("spec").put("failurePolicy", "Ignore");
-    assertThat(core.send("PUT", POLICIES + "/demo-policy.example.com", Map.of(), stored.toString()).code())
+    assertThat(api.core.send("PUT", POLICIES + "/demo-policy.example.com", Map.of(), stored.toString()).code())
         .isEqualTo(200);
-    created(DEPLOYMENTS.formatted("test"), deployment("nginx", 1));
+    api.created(DEPLOYMENTS.formatted("test"), deployment("nginx", 1));
   }
 
   @Test
   void policiesAndBindings_areServed_withDefaults_andTables() {
-    created(POLICIES, DEMO_POLICY.replace("\"failurePolicy\":\"Fail\",", ""));
+    api.created(POLICIES, DEMO_POLICY.replace("\"failurePolicy\":\"Fail\",", ""));
     var policy = io.listwatch.apiserver.strategy.StrategyCasesAccess.body(
-        core.send("GET", POLICIES + "/demo-policy.example.com", Map.of(), null));
+        api.core.send("GET", POLICIES + "/demo-policy.example.com", Map.of(), null));
     assertThat(policy.at("/spec/failurePolicy").asText()).isEqualTo("Fail");
     assertThat(policy.at("/spec/matchConstraints/matchPolicy").asText()).isEqualTo("Equivalent");
     assertThat(policy.at("/spec/matchConstraints/namespaceSelector").isObject()).isTrue();
@@ -298,12 +253,12 @@ class ValidatingAdmissionPolicyEndToEndTest {
           "variables":[{"name":"v","expression":"1"}],
           "validations":[{"expression":"variables.v == 1","message":"m","messageExpression":"'x'","reason":"Forbidden"}],
           "auditAnnotations":[{"key":"k","valueExpression":"'v'"}]}}""";
-    created(POLICIES, full);
-    var stored = io.listwatch.apiserver.strategy.StrategyCasesAccess.body(core.send("GET", POLICIES + "/full", Map.of(), null));
+    api.created(POLICIES, full);
+    var stored = io.listwatch.apiserver.strategy.StrategyCasesAccess.body(api.core.send("GET", POLICIES + "/full", Map.of(), null));
     assertThat(stored.get("spec")).isEqualTo(InMemoryCore.json(full).get("spec"));
     assertThat(stored.at("/status").isMissingNode() || stored.at("/status").isEmpty()).isTrue();
 
-    StatusException invalid = core.refusal("POST", BINDINGS, Map.of(), """
+    StatusException invalid = api.core.refusal("POST", BINDINGS, Map.of(), """
         {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding",
          "metadata":{"name":"b"},"spec":{"policyName":"demo-policy.example.com"}}""");
     assertThat(invalid.code()).isEqualTo(422);
@@ -324,23 +279,23 @@ class ValidatingAdmissionPolicyEndToEndTest {
 
   @Test
   void docsServiceCidrPolicy_isAccepted_andItsCidrRuleDecides() {
-    created(POLICIES, SERVICECIDRS_DEFAULT);
-    created(BINDINGS, """
+    api.created(POLICIES, SERVICECIDRS_DEFAULT);
+    api.created(BINDINGS, """
         {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding",
          "metadata":{"name":"servicecidrs-default-binding"},
          "spec":{"policyName":"servicecidrs.default","validationActions":["Deny","Audit"]}}""");
 
     // The same rule on ConfigMaps (ServiceCIDR is not served): data.cidrs, comma-separated.
-    created(POLICIES, SERVICECIDRS_DEFAULT.replace("servicecidrs.default", "configmap-cidrs")
+    api.created(POLICIES, SERVICECIDRS_DEFAULT.replace("servicecidrs.default", "configmap-cidrs")
         .replace("\"networking.k8s.io\"", "\"\"").replace("\"servicecidrs\"", "\"configmaps\"")
         .replace("object.spec.cidrs.all", "object.data.cidrs.split(',').all"));
-    created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]").replace("demo-policy.example.com", "configmap-cidrs"));
-    synced();
+    api.created(BINDINGS, DEMO_BINDING.formatted("[\"Deny\"]").replace("demo-policy.example.com", "configmap-cidrs"));
+    api.synced();
     String configMap = """
         {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"%s"},"data":{"cidrs":"%s"}}""";
-    assertThat(core.send("POST", "/api/v1/namespaces/test/configmaps", Map.of(),
+    assertThat(api.core.send("POST", "/api/v1/namespaces/test/configmaps", Map.of(),
         configMap.formatted("inside", "10.96.10.0/24,2001:db8::/96")).code()).isEqualTo(201);
-    StatusException e = core.refusal("POST", "/api/v1/namespaces/test/configmaps", Map.of(),
+    StatusException e = api.core.refusal("POST", "/api/v1/namespaces/test/configmaps", Map.of(),
         configMap.formatted("outside", "10.96.0.0/24,10.97.0.0/24"));
     assertThat(e.code()).isEqualTo(422);
     assertThat(e.status().message()).endsWith("denied request: failed expression: object.data.cidrs.split(',')"
