@@ -6,9 +6,6 @@ import io.listwatch.server.tls.CertificateAuthority;
 import io.listwatch.testsupport.Await;
 import io.listwatch.testsupport.EndToEnd;
 import io.listwatch.testsupport.Kubectl;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
@@ -41,12 +38,7 @@ class KubectlDocumentationExamplesTest extends KubectlAgainstServer {
 
   /** The example {@code docs-examples/<file>}, with {@code <CA_BUNDLE>} replaced. */
   private static String example(String file) {
-    try (InputStream in = KubectlDocumentationExamplesTest.class.getResourceAsStream("/docs-examples/" + file)) {
-      assertThat(in).as("test resource docs-examples/%s", file).isNotNull();
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("<CA_BUNDLE>", CA_BUNDLE);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return DocsExamples.read(file).replace("<CA_BUNDLE>", CA_BUNDLE);
   }
 
   /** {@code kubectl apply -f} of the example; returns its non-empty stdout lines. */

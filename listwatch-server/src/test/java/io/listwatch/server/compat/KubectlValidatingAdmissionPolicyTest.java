@@ -17,34 +17,8 @@ import org.junit.jupiter.api.Test;
 @EndToEnd
 class KubectlValidatingAdmissionPolicyTest extends KubectlAgainstServer {
 
-  private static final String POLICY = """
-      apiVersion: admissionregistration.k8s.io/v1
-      kind: ValidatingAdmissionPolicy
-      metadata:
-        name: "demo-policy.example.com"
-      spec:
-        failurePolicy: Fail
-        matchConstraints:
-          resourceRules:
-          - apiGroups:   ["apps"]
-            apiVersions: ["v1"]
-            operations:  ["CREATE", "UPDATE"]
-            resources:   ["deployments"]
-        validations:
-          - expression: "object.spec.replicas <= 5"
-      ---
-      apiVersion: admissionregistration.k8s.io/v1
-      kind: ValidatingAdmissionPolicyBinding
-      metadata:
-        name: "demo-binding-test.example.com"
-      spec:
-        policyName: "demo-policy.example.com"
-        validationActions: [Deny]
-        matchResources:
-          namespaceSelector:
-            matchLabels:
-              environment: test
-      """;
+  /** The page's basic-example-policy.yaml and basic-example-binding.yaml. */
+  private static final String POLICY = DocsExamples.read("validating-admission-policy-basic.yaml");
 
   @Test
   void docsExample_deniesTooManyReplicas_inTheTestEnvironment() {
@@ -100,41 +74,7 @@ class KubectlValidatingAdmissionPolicyTest extends KubectlAgainstServer {
       """;
 
   /** The page's policy-with-param.yaml, binding-with-param.yaml and replicalimit-param.yaml. */
-  private static final String POLICY_WITH_PARAM = """
-      apiVersion: admissionregistration.k8s.io/v1
-      kind: ValidatingAdmissionPolicy
-      metadata:
-        name: "replicalimit-policy.example.com"
-      spec:
-        failurePolicy: Fail
-        paramKind:
-          apiVersion: rules.example.com/v1
-          kind: ReplicaLimit
-        matchConstraints:
-          resourceRules:
-          - apiGroups:   ["apps"]
-            apiVersions: ["v1"]
-            operations:  ["CREATE", "UPDATE"]
-            resources:   ["deployments"]
-        validations:
-          - expression: "object.spec.replicas <= params.maxReplicas"
-            reason: Invalid
-      ---
-      apiVersion: admissionregistration.k8s.io/v1
-      kind: ValidatingAdmissionPolicyBinding
-      metadata:
-        name: "replicalimit-binding-test.example.com"
-      spec:
-        policyName: "replicalimit-policy.example.com"
-        validationActions: [Deny]
-        paramRef:
-          name: "replica-limit-test.example.com"
-          namespace: "default"
-          parameterNotFoundAction: Deny
-        matchResources:
-          namespaceSelector:
-            matchLabels:
-              environment: test
+  private static final String POLICY_WITH_PARAM = DocsExamples.read("validating-admission-policy-with-param.yaml") + """
       ---
       apiVersion: rules.example.com/v1
       kind: ReplicaLimit
