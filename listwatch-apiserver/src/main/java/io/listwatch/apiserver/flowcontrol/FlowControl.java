@@ -260,7 +260,7 @@ public final class FlowControl implements AutoCloseable {
         continue; // removed since this snapshot
       }
       String distinguisher = fs.flowDistinguisher(user, info);
-      int seats = WorkEstimator.seats(info, query, objects, level.config().concurrencyLimit());
+      int seats = WorkEstimator.seats(info, query, objects, WorkEstimator.maxSeats(level.config()));
       Classification c = new Classification(fs.name(), fs.uid(), level.name(), level.uid(), distinguisher, seats);
       return level.queues().start(c, flowHash(fs.name(), distinguisher));
     }

@@ -149,4 +149,26 @@ class FlowControlTest {
     assertThat(classify(UserInfo.of("alice", List.of("system:authenticated")), "GET",
         "/api/v1/namespaces/default/configmaps/c1").seats()).isEqualTo(1);
   }
+
+  /** kube's widest list per level at 600 seats: 8 in global-default (49 seats, a hand of 6), 10 in workload-low. */
+  @Test
+  void aLargeListsSeats_stopAtItsLevelsMaximum() {
+    try (FlowControl big = new FlowControl(600, Duration.ofSeconds(15), core.clock, (g, r) -> 5000,
+        FlowControlObserver.NONE)) {
+      big.start(core.server.store("flowcontrol.apiserver.k8s.io", "v1", "flowschemas"),
+          core.server.store("flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations"));
+      RequestInfo list = core.server.routes().requestInfo(InMemoryCore.request("GET", "/api/v1/pods", Map.of(), null));
+      Ticket user = big.admit(UserInfo.of("alice", List.of("system:authenticated")), list, Map.of());
+      Ticket controller = big.admit(UserInfo.of("system:serviceaccount:apps:ctl", List.of("system:serviceaccounts")),
+          list, Map.of());
+      Ticket named = big.admit(UserInfo.of("alice", List.of("system:authenticated")), list,
+          Map.of("fieldSelector", List.of("metadata.name=p")));
+      List.of(user, controller, named).forEach(Ticket::finish);
+      assertThat(user.classification().orElseThrow().priorityLevel()).isEqualTo("global-default");
+      assertThat(user.classification().orElseThrow().seats()).isEqualTo(8);
+      assertThat(controller.classification().orElseThrow().priorityLevel()).isEqualTo("workload-low");
+      assertThat(controller.classification().orElseThrow().seats()).isEqualTo(10);
+      assertThat(named.classification().orElseThrow().seats()).as("a list pinned to one name").isEqualTo(1);
+    }
+  }
 }
