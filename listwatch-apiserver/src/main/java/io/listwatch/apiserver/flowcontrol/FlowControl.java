@@ -38,9 +38,21 @@ import org.slf4j.LoggerFactory;
  * does not exist is dangling and skipped, as kube. Each Limited level gets
  * {@code ceil(serverConcurrencyLimit * nominalConcurrencyShares / sum of every level's shares)}
  * seats, the server's limit being {@code --max-requests-inflight +
- * --max-mutating-requests-inflight} (600 by default). Simplified: levels do not lend or borrow
- * seats ({@code lendablePercent} and {@code borrowingLimitPercent} are stored but not applied),
- * so each level's limit is its nominal limit.
+ * --max-mutating-requests-inflight} (600 by default): its nominal limit.
+ *
+ * <h2>Borrowing</h2>
+ * Levels lend and borrow seats as kube's (KEP-1040): a level may go down to its nominal limit
+ * less {@code lendablePercent} of it and up to its nominal limit plus
+ * {@code borrowingLimitPercent} of it (without one, plus the server's whole limit). A new level
+ * starts at its nominal limit less half of what it may lend. Every {@link #BORROWING_PERIOD}, and
+ * on every change of configuration, each level's seat demand over the period (seats executing
+ * plus seats waiting, {@link SeatDemand}) gives it a target: its average plus one standard
+ * deviation, smoothed so that a burst is remembered with a half-life of about five minutes, and
+ * never below the period's peak demand (up to the nominal limit) or the lower bound. The sum of
+ * the nominal limits is then shared out in proportion to the targets, each level held within its
+ * bounds ({@link ConcurrencyAllocation}), and each level's queues run at the share rounded. So a
+ * level that floods while the others are idle runs several times its nominal seats, and the
+ * idle ones keep what they may not lend.
  *
  * <h2>A request</h2>
  * {@link #admit} returns a {@link Ticket} at once; the request executes when
@@ -79,9 +91,32 @@ public final class FlowControl implements AutoCloseable {
   private final Map<String, JsonNode> storedLevels = new HashMap<>();
   /** Where FlowSchemas whose Dangling condition is out of date are queued; null until started. Guarded by {@code this}. */
   private ControllerQueue statusQueue;
+  /** The next adjustment of the levels' limits; null until started and after close. Guarded by {@code this}. */
+  private Clock.Cancellable borrowing;
+  /** Guarded by {@code this}. */
+  private boolean closed;
+  /** The fair fraction of the last adjustment; guarded by {@code this}. */
+  private double fairFraction;
 
-  /** A priority level: its stored identity and its queues. */
-  private record Level(String name, String uid, QueueSet queues, QueueSet.Config config) {
+  /** kube's period between two adjustments of the levels' current limits. */
+  public static final Duration BORROWING_PERIOD = Duration.ofSeconds(10);
+  /** kube's smoothing of a level's seat demand from one period to the next (a half-life of about 5 minutes). */
+  static final double DEMAND_SMOOTHING = 0.977;
+
+  /**
+   * A priority level: its stored identity, its queues (run at {@link Limits#current}) and its
+   * limits at the nominal seats.
+   */
+  private record Level(String name, String uid, QueueSet queues, QueueSet.Config nominal, Limits limits) {
+  }
+
+  /** A level's bounds and borrowing state, kept by name across reconfigurations; guarded by the FlowControl. */
+  private static final class Limits {
+    int nominal;
+    int lower;
+    int upper;
+    int current;
+    double smoothedDemand;
   }
 
   /**
@@ -111,6 +146,7 @@ public final class FlowControl implements AutoCloseable {
         ControllerQueue.Gate.ALWAYS, clock);
     synchronized (this) {
       statusQueue = queue;
+      scheduleBorrowing();
     }
     queue.start();
     flowSchemas.cacher().addListener(listener(storedSchemas));
@@ -139,6 +175,11 @@ public final class FlowControl implements AutoCloseable {
     ControllerQueue queue;
     synchronized (this) {
       queue = statusQueue;
+      closed = true;
+      if (borrowing != null) {
+        borrowing.cancel();
+        borrowing = null;
+      }
     }
     if (queue != null) {
       queue.close();
@@ -189,18 +230,29 @@ public final class FlowControl implements AutoCloseable {
     Map<String, Level> next = new LinkedHashMap<>();
     for (JsonNode pl : storedLevels.values()) {
       String name = pl.path("metadata").path("name").asText();
-      QueueSet.Config config = config(pl.path("spec"), shares);
+      JsonNode spec = pl.path("spec");
+      QueueSet.Config nominal = config(spec, shares);
       Level old = levels.get(name);
+      Limits limits = old == null ? new Limits() : old.limits();
+      limits.nominal = nominal.concurrencyLimit();
+      JsonNode bounds = spec.path(spec.path("type").asText().equals("Exempt") ? "exempt" : "limited");
+      int lendable = (int) Math.round(limits.nominal * bounds.path("lendablePercent").asDouble(0) / 100);
+      int borrowable = bounds.hasNonNull("borrowingLimitPercent") && !spec.path("type").asText().equals("Exempt")
+          ? (int) Math.round(limits.nominal * bounds.path("borrowingLimitPercent").asDouble() / 100)
+          : serverConcurrencyLimit;
+      limits.lower = limits.nominal - lendable;
+      limits.upper = limits.nominal + borrowable;
       QueueSet queues;
       if (old == null) {
-        queues = new QueueSet(config, clock, queueWaitLimit, observer);
+        limits.current = limits.nominal - lendable / 2;
+        queues = new QueueSet(nominal.withLimit(limits.current), clock, queueWaitLimit, observer);
       } else {
         queues = old.queues();
-        if (!old.config().equals(config)) {
-          queues.reconfigure(config);
+        if (!old.nominal().equals(nominal)) {
+          queues.reconfigure(nominal.withLimit(limits.current));
         }
       }
-      next.put(name, new Level(name, pl.path("metadata").path("uid").asText(""), queues, config));
+      next.put(name, new Level(name, pl.path("metadata").path("uid").asText(""), queues, nominal, limits));
     }
     List<FlowSchema> sorted = new ArrayList<>();
     for (JsonNode fs : storedSchemas.values()) {
@@ -221,7 +273,58 @@ public final class FlowControl implements AutoCloseable {
     }
     levels.keySet().retainAll(next.keySet()); // requests of a removed level still drain through their QueueSet
     levels.putAll(next);
+    adjustLimits(); // kube re-shares the seats on every change of configuration too
     schemas = List.copyOf(sorted);
+  }
+
+  private synchronized void scheduleBorrowing() {
+    if (closed) {
+      return;
+    }
+    borrowing = clock.schedule(BORROWING_PERIOD, () -> {
+      synchronized (this) {
+        adjustLimits();
+        scheduleBorrowing();
+      }
+    });
+  }
+
+  /**
+   * Shares the server's seats out among the levels by their seat demand since the last call,
+   * kube's {@code updateBorrowingLocked}; keeps the current limits when the bounds cannot be met.
+   */
+  private synchronized void adjustLimits() {
+    List<Level> all = List.copyOf(levels.values());
+    List<ConcurrencyAllocation.Item> items = new ArrayList<>(all.size());
+    int nominalSum = 0;
+    for (Level l : all) {
+      Limits m = l.limits();
+      SeatDemand.Period demand = l.queues().resetDemand();
+      if (demand.seconds() > 0) {
+        double envelope = demand.average() + demand.deviation();
+        m.smoothedDemand = Math.max(envelope, DEMAND_SMOOTHING * m.smoothedDemand + (1 - DEMAND_SMOOTHING) * envelope);
+      }
+      double lower = Math.max(m.lower, Math.min(m.nominal, demand.max()));
+      items.add(new ConcurrencyAllocation.Item(Math.max(lower, m.smoothedDemand), lower, m.upper));
+      nominalSum += m.nominal;
+    }
+    ConcurrencyAllocation.Result shares;
+    try {
+      shares = ConcurrencyAllocation.allocate(nominalSum, items);
+    } catch (IllegalArgumentException e) {
+      LOG.warn("priority levels keep their current limits: {}", e.getMessage());
+      return;
+    }
+    fairFraction = shares.fairFraction();
+    for (int i = 0; i < all.size(); i++) {
+      Level l = all.get(i);
+      int current = (int) Math.round(shares.allocations()[i]);
+      if (current != l.limits().current) {
+        LOG.debug("priority level {}: current limit {} -> {} seats", l.name(), l.limits().current, current);
+        l.limits().current = current;
+        l.queues().reconfigure(l.nominal().withLimit(current));
+      }
+    }
   }
 
   private static long shares(JsonNode spec) {
@@ -260,7 +363,7 @@ public final class FlowControl implements AutoCloseable {
         continue; // removed since this snapshot
       }
       String distinguisher = fs.flowDistinguisher(user, info);
-      int seats = WorkEstimator.seats(info, query, objects, WorkEstimator.maxSeats(level.config()));
+      int seats = WorkEstimator.seats(info, query, objects, WorkEstimator.maxSeats(level.nominal()));
       Classification c = new Classification(fs.name(), fs.uid(), level.name(), level.uid(), distinguisher, seats);
       return level.queues().start(c, flowHash(fs.name(), distinguisher));
     }
@@ -285,20 +388,27 @@ public final class FlowControl implements AutoCloseable {
   }
 
   /** One priority level's state, for metrics. */
-  public record LevelSnapshot(String priorityLevel, int nominalLimitSeats, int waiting, int executing, int seatsInUse,
-      List<SchemaSnapshot> flowSchemas) {
+  public record LevelSnapshot(String priorityLevel, int nominalLimitSeats, int lowerLimitSeats, int upperLimitSeats,
+      int currentLimitSeats, int waiting, int executing, int seatsInUse, List<SchemaSnapshot> flowSchemas) {
   }
 
   /** One FlowSchema's requests in one level, for metrics. */
   public record SchemaSnapshot(String flowSchema, int waiting, int executing, int seats) {
   }
 
+  /** The fair fraction of the last sharing out of seats among the levels (kube's {@code seat_fair_frac}). */
+  public synchronized double fairFraction() {
+    return fairFraction;
+  }
+
   /** Every level's state now (each level read on its own). */
-  public List<LevelSnapshot> snapshot() {
+  public synchronized List<LevelSnapshot> snapshot() {
     List<LevelSnapshot> out = new ArrayList<>();
     for (Level l : levels.values()) {
       QueueSet.Counts c = l.queues().counts();
-      out.add(new LevelSnapshot(l.name(), c.concurrencyLimit(), c.waiting(), c.executing(), c.seatsInUse(),
+      Limits m = l.limits();
+      out.add(new LevelSnapshot(l.name(), m.nominal, m.lower, m.upper, c.concurrencyLimit(), c.waiting(), c.executing(),
+          c.seatsInUse(),
           c.bySchema().stream().map(s -> new SchemaSnapshot(s.flowSchema(), s.waiting(), s.executing(), s.seats()))
               .toList()));
     }

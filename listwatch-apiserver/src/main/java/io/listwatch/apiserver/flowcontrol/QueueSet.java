@@ -64,6 +64,11 @@ final class QueueSet {
 
   /** Limits of a level: {@code queues == 0} means the limit response Reject. */
   record Config(boolean exempt, int concurrencyLimit, int queues, int handSize, int queueLengthLimit) {
+
+    /** The same limits with {@code seats} to execute at once (a level's current limit, as borrowing sets it). */
+    Config withLimit(int seats) {
+      return new Config(exempt, seats, queues, handSize, queueLengthLimit);
+    }
   }
 
   private final Clock clock;
@@ -96,6 +101,9 @@ final class QueueSet {
   /** Per FlowSchema name: requests waiting, requests executing, seats executing. */
   @GuardedBy("this")
   private final Map<String, int[]> bySchema = new HashMap<>();
+  /** Seats executing plus seats waiting, over time, for borrowing. */
+  @GuardedBy("this")
+  private final SeatDemand demand;
 
   QueueSet(Config config, Clock clock, Duration waitLimit, FlowControlObserver observer) {
     this.clock = clock;
@@ -106,7 +114,23 @@ final class QueueSet {
       this.queues = newQueues(config);
       this.dealer = config.queues() == 0 ? null : new Dealer(config.queues(), config.handSize());
       this.lastSyncNanos = clock.nanoTime();
+      this.demand = new SeatDemand(lastSyncNanos);
     }
+  }
+
+  /** The seat demand since the last call (kube's seat demand integrator, reset each borrowing period). */
+  synchronized SeatDemand.Period resetDemand() {
+    return demand.reset(clock.nanoTime());
+  }
+
+  /** Notes the seat demand as it is now; called after each change of the seats executing or waiting. */
+  @GuardedBy("this")
+  private void noteDemand() {
+    int seatsWaiting = 0;
+    for (Queue q : queues) {
+      seatsWaiting += q.seatsWaiting;
+    }
+    demand.set(seatsInUse + seatsWaiting, clock.nanoTime());
   }
 
   /** Counts of one FlowSchema's requests in this level. */
@@ -165,6 +189,7 @@ final class QueueSet {
         }
       }
       dispatchAsMuchAsPossible(after);
+      noteDemand();
     }
     after.forEach(Runnable::run);
   }
@@ -203,6 +228,7 @@ final class QueueSet {
           }
         }
       }
+      noteDemand();
     }
     after.forEach(Runnable::run);
     return r;
@@ -383,6 +409,7 @@ final class QueueSet {
       reject(r, reason, after);
       bound(q);
       dispatchAsMuchAsPossible(after); // the head may have changed
+      noteDemand();
     }
     after.forEach(Runnable::run);
     return true;
@@ -411,6 +438,7 @@ final class QueueSet {
       s[1]--;
       s[2] -= r.seats();
       dispatchAsMuchAsPossible(after);
+      noteDemand();
     }
     after.forEach(Runnable::run);
   }

@@ -6,6 +6,7 @@ import io.listwatch.apiserver.InMemoryCore;
 import io.listwatch.apiserver.request.RequestInfo;
 import io.listwatch.apiserver.request.UserInfo;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -105,13 +106,14 @@ class FlowControlTest {
         "This FlowSchema references the PriorityLevelConfiguration object named \"global-default\" and it exists");
     core.send("POST", FLOWCONTROL + "prioritylevelconfigurations", Map.of(), """
         {"apiVersion":"flowcontrol.apiserver.k8s.io/v1","kind":"PriorityLevelConfiguration","metadata":{"name":"tiny"},
-         "spec":{"type":"Limited","limited":{"nominalConcurrencyShares":1,"limitResponse":{"type":"Reject"}}}}""");
+         "spec":{"type":"Limited","limited":{"nominalConcurrencyShares":1,"borrowingLimitPercent":0,
+           "limitResponse":{"type":"Reject"}}}}""");
     RequestInfo list = core.server.routes().requestInfo(InMemoryCore.request("GET", "/api/v1/pods", Map.of(), null));
     awaitDangling("flooders", "False", "Found",
         "This FlowSchema references the PriorityLevelConfiguration object named \"tiny\" and it exists");
     Ticket first = apf.admit(bob, list, Map.of());
     assertThat(first.classification().orElseThrow().priorityLevel()).isEqualTo("tiny");
-    assertThat(first.dispatched()).isCompleted(); // ceil(600 * 1 / 246) = 3 seats
+    assertThat(first.dispatched()).isCompleted(); // ceil(600 * 1 / 246) = 3 seats, none to lend or borrow
     apf.admit(bob, list, Map.of());
     apf.admit(bob, list, Map.of());
     Ticket refused = apf.admit(bob, list, Map.of());
@@ -169,6 +171,82 @@ class FlowControlTest {
       assertThat(controller.classification().orElseThrow().priorityLevel()).isEqualTo("workload-low");
       assertThat(controller.classification().orElseThrow().seats()).isEqualTo(10);
       assertThat(named.classification().orElseThrow().seats()).as("a list pinned to one name").isEqualTo(1);
+    }
+  }
+
+  /** Waits until the FlowSchemas' Dangling conditions are written and APF's cache has them: no change is pending. */
+  private void awaitDanglingConditionsInTheCache() {
+    var cacher = core.server.store("flowcontrol.apiserver.k8s.io", "v1", "flowschemas").cacher();
+    io.listwatch.testsupport.Await.until("every FlowSchema's Dangling condition", Duration.ofSeconds(10),
+        () -> cacher.list("", io.listwatch.api.ListOptions.parse(Map.of())).join().items().stream()
+            .allMatch(o -> new String(o.json(), java.nio.charset.StandardCharsets.UTF_8).contains("\"Dangling\"")));
+  }
+
+  private static Map<String, FlowControl.LevelSnapshot> byLevel(FlowControl fc) {
+    Map<String, FlowControl.LevelSnapshot> out = new java.util.HashMap<>();
+    fc.snapshot().forEach(l -> out.put(l.priorityLevel(), l));
+    return out;
+  }
+
+  /**
+   * kube's defaults on an idle server: each level's bounds from its lendable and borrowing
+   * percentages, and the 602 nominal seats shared out in proportion to what each may not lend.
+   */
+  @Test
+  void borrowing_ofAnIdleServer_sharesTheSeatsByWhatEachLevelMayNotLend() {
+    Map<String, FlowControl.LevelSnapshot> levels = byLevel(apf);
+    FlowControl.LevelSnapshot globalDefault = levels.get("global-default");
+    assertThat(globalDefault.lowerLimitSeats()).isEqualTo(24); // 49 less round(50% of 49)
+    assertThat(globalDefault.upperLimitSeats()).isEqualTo(649); // no borrowing limit: 49 + 600
+    assertThat(globalDefault.currentLimitSeats()).isEqualTo(56);
+    assertThat(levels.get("workload-low").lowerLimitSeats()).isEqualTo(24); // 245 less 90%
+    assertThat(levels.get("workload-low").currentLimitSeats()).isEqualTo(56);
+    assertThat(levels.get("leader-election").currentLimitSeats()).isEqualTo(58); // lends nothing: 25 at least
+    assertThat(levels.get("catch-all").currentLimitSeats()).isEqualTo(30);
+    assertThat(levels.get("exempt").currentLimitSeats()).isZero();
+    assertThat(levels.values().stream().mapToInt(FlowControl.LevelSnapshot::currentLimitSeats).sum())
+        .as("the nominal seats, rounded up per level").isBetween(600, 604);
+  }
+
+  /**
+   * A level whose demand exceeds its seats borrows what the idle levels may lend at the next
+   * adjustment, and keeps it for a while after the burst (kube smooths demand over minutes).
+   */
+  @Test
+  void aFloodedLevel_borrowsWhatIdleLevelsMayLend_atTheNextAdjustment() {
+    awaitDanglingConditionsInTheCache(); // each change of configuration re-shares the seats by the demand then
+    try (FlowControl big = new FlowControl(600, Duration.ofSeconds(60), core.clock, (g, r) -> 5000,
+        FlowControlObserver.NONE)) {
+      big.start(core.server.store("flowcontrol.apiserver.k8s.io", "v1", "flowschemas"),
+          core.server.store("flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations"));
+      RequestInfo list = core.server.routes().requestInfo(InMemoryCore.request("GET", "/api/v1/pods", Map.of(), null));
+      List<Ticket> lists = new ArrayList<>();
+      for (int i = 0; i < 100; i++) { // 8 seats each: 800 seats asked for
+        lists.add(big.admit(UserInfo.of("alice", List.of("system:authenticated")), list, Map.of()));
+      }
+      assertThat(lists.stream().filter(t -> t.dispatched().isDone())).as("56 seats: 7 lists").hasSize(7);
+
+      core.clock.advance(FlowControl.BORROWING_PERIOD);
+
+      Map<String, FlowControl.LevelSnapshot> levels = byLevel(big);
+      // the idle levels keep what they may not lend (234 seats), global-default gets the rest
+      assertThat(levels.get("global-default").currentLimitSeats()).isEqualTo(602 - 234);
+      assertThat(levels.get("workload-low").currentLimitSeats()).isEqualTo(24);
+      assertThat(levels.get("leader-election").currentLimitSeats()).isEqualTo(25);
+      assertThat(levels.get("global-default").seatsInUse()).isEqualTo(46 * 8);
+      assertThat(lists.stream().filter(t -> t.dispatched().isDone())).hasSize(46);
+
+      lists.forEach(t -> {
+        if (t.dispatched().isDone()) {
+          t.finish();
+        } else {
+          t.cancel();
+        }
+      });
+      core.clock.advance(FlowControl.BORROWING_PERIOD);
+      assertThat(byLevel(big).get("global-default").currentLimitSeats()).as("the burst is remembered")
+          .isEqualTo(368);
+      assertThat(byLevel(big).get("global-default").seatsInUse()).isZero();
     }
   }
 }

@@ -18,7 +18,10 @@ import java.util.function.Supplier;
  * gauges read at each scrape: {@code apiserver_flowcontrol_current_inqueue_requests},
  * {@code apiserver_flowcontrol_current_executing_requests},
  * {@code apiserver_flowcontrol_current_executing_seats} (each by flow_schema and priority_level)
- * and {@code apiserver_flowcontrol_nominal_limit_seats{priority_level}}.
+ * and, by priority_level, {@code apiserver_flowcontrol_nominal_limit_seats},
+ * {@code apiserver_flowcontrol_lower_limit_seats}, {@code apiserver_flowcontrol_upper_limit_seats}
+ * and {@code apiserver_flowcontrol_current_limit_seats} (as borrowing set it), and
+ * {@code apiserver_flowcontrol_seat_fair_frac}.
  *
  * <p>Thread-safe (the Prometheus client's metrics are).
  */
@@ -64,6 +67,30 @@ final class FlowcontrolMetrics implements FlowControlObserver {
         .help("Nominal number of execution seats configured for each priority level")
         .labelNames("priority_level")
         .callback(cb -> levels(flowControl).forEach(l -> cb.call(l.nominalLimitSeats(), l.priorityLevel())))
+        .register(registry);
+    GaugeWithCallback.builder().name("apiserver_flowcontrol_lower_limit_seats")
+        .help("Configured lower bound on number of execution seats available to each priority level")
+        .labelNames("priority_level")
+        .callback(cb -> levels(flowControl).forEach(l -> cb.call(l.lowerLimitSeats(), l.priorityLevel())))
+        .register(registry);
+    GaugeWithCallback.builder().name("apiserver_flowcontrol_upper_limit_seats")
+        .help("Configured upper bound on number of execution seats available to each priority level")
+        .labelNames("priority_level")
+        .callback(cb -> levels(flowControl).forEach(l -> cb.call(l.upperLimitSeats(), l.priorityLevel())))
+        .register(registry);
+    GaugeWithCallback.builder().name("apiserver_flowcontrol_current_limit_seats")
+        .help("current derived number of execution seats available to each priority level")
+        .labelNames("priority_level")
+        .callback(cb -> levels(flowControl).forEach(l -> cb.call(l.currentLimitSeats(), l.priorityLevel())))
+        .register(registry);
+    GaugeWithCallback.builder().name("apiserver_flowcontrol_seat_fair_frac")
+        .help("Fair fraction of server's concurrency to allocate to each priority level that can use it")
+        .callback(cb -> {
+          FlowControl fc = flowControl.get();
+          if (fc != null) {
+            cb.call(fc.fairFraction());
+          }
+        })
         .register(registry);
   }
 

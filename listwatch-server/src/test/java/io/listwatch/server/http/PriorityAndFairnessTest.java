@@ -95,11 +95,12 @@ class PriorityAndFairnessTest {
   @Test
   void aFloodingUser_gets429WithRetryAfter_whileAnotherUserOfTheLevelIsServed() throws Exception {
     start(true);
-    // a small level both users share, one flow per user: 5 seats (2 of 247 shares of 600),
-    // 16 queues of 2, a hand of 2
+    // a small level both users share, one flow per user: 5 seats (2 of 247 shares of 600), none
+    // to lend or borrow, 16 queues of 2, a hand of 2
     assertThat(send("admin-token", "POST", FLOWCONTROL + "prioritylevelconfigurations", """
         {"apiVersion":"flowcontrol.apiserver.k8s.io/v1","kind":"PriorityLevelConfiguration","metadata":{"name":"shared"},
-         "spec":{"type":"Limited","limited":{"nominalConcurrencyShares":2,"limitResponse":{"type":"Queue",
+         "spec":{"type":"Limited","limited":{"nominalConcurrencyShares":2,"borrowingLimitPercent":0,
+           "limitResponse":{"type":"Queue",
            "queuing":{"queues":16,"handSize":2,"queueLengthLimit":2}}}}}""").statusCode()).isEqualTo(201);
     assertThat(send("admin-token", "POST", FLOWCONTROL + "flowschemas", """
         {"apiVersion":"flowcontrol.apiserver.k8s.io/v1","kind":"FlowSchema","metadata":{"name":"shared"},
@@ -182,6 +183,11 @@ class PriorityAndFairnessTest {
     assertThat(m.sum("apiserver_flowcontrol_request_wait_duration_seconds_count", shared))
         .isGreaterThanOrEqualTo(41 + rejected.get());
     assertThat(m.sum("apiserver_flowcontrol_nominal_limit_seats", Map.of("priority_level", "shared"))).isEqualTo(5);
+    assertThat(m.sum("apiserver_flowcontrol_current_limit_seats", Map.of("priority_level", "shared"))).isEqualTo(5);
+    assertThat(m.sum("apiserver_flowcontrol_upper_limit_seats", Map.of("priority_level", "global-default")))
+        .isEqualTo(649);
+    assertThat(m.sum("apiserver_flowcontrol_lower_limit_seats", Map.of("priority_level", "global-default")))
+        .isEqualTo(24);
     assertThat(m.sum("apiserver_flowcontrol_nominal_limit_seats", Map.of("priority_level", "global-default")))
         .isEqualTo(49);
     assertThat(m.type("apiserver_flowcontrol_current_inqueue_requests")).isEqualTo("gauge");
