@@ -184,7 +184,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
     report.parameters.put("server", "./listwatch server in its own JVM (" + String.join(" ", jvm) + " "
         + ServerJvm.NO_LEAK_DETECTION + "), HTTPS on 127.0.0.1, --token-auth-file with two users (group "
         + "bench-users), --authorization-mode AlwaysAllow, " + (serverOptions.isEmpty()
-            ? "default in-flight limits (400 + 200: 600 seats with APF, global-default's 49 of them)"
+            ? "default in-flight limits (400 + 200: 600 seats with APF, global-default's nominal 49 of them, "
+                + "which it may lend down to 24 or borrow up to 649)"
             : String.join(" ", serverOptions)) + ", embedded RocksDB in a new temp dir; a new server per mode"
         + (serverCpus == null ? "" : "; pinned to CPUs " + serverCpus));
     report.parameters.put("load generators", "the light user in this JVM" + (clientCpus == null ? ""

@@ -63,26 +63,18 @@ final class FlowcontrolMetrics implements FlowControlObserver {
         .callback(cb -> levels(flowControl).forEach(l -> l.flowSchemas()
             .forEach(s -> cb.call(s.seats(), s.flowSchema(), l.priorityLevel()))))
         .register(registry);
-    GaugeWithCallback.builder().name("apiserver_flowcontrol_nominal_limit_seats")
-        .help("Nominal number of execution seats configured for each priority level")
-        .labelNames("priority_level")
-        .callback(cb -> levels(flowControl).forEach(l -> cb.call(l.nominalLimitSeats(), l.priorityLevel())))
-        .register(registry);
-    GaugeWithCallback.builder().name("apiserver_flowcontrol_lower_limit_seats")
-        .help("Configured lower bound on number of execution seats available to each priority level")
-        .labelNames("priority_level")
-        .callback(cb -> levels(flowControl).forEach(l -> cb.call(l.lowerLimitSeats(), l.priorityLevel())))
-        .register(registry);
-    GaugeWithCallback.builder().name("apiserver_flowcontrol_upper_limit_seats")
-        .help("Configured upper bound on number of execution seats available to each priority level")
-        .labelNames("priority_level")
-        .callback(cb -> levels(flowControl).forEach(l -> cb.call(l.upperLimitSeats(), l.priorityLevel())))
-        .register(registry);
-    GaugeWithCallback.builder().name("apiserver_flowcontrol_current_limit_seats")
-        .help("current derived number of execution seats available to each priority level")
-        .labelNames("priority_level")
-        .callback(cb -> levels(flowControl).forEach(l -> cb.call(l.currentLimitSeats(), l.priorityLevel())))
-        .register(registry);
+    levelGauge(registry, flowControl, "apiserver_flowcontrol_nominal_limit_seats",
+        "Nominal number of execution seats configured for each priority level",
+        FlowControl.LevelSnapshot::nominalLimitSeats);
+    levelGauge(registry, flowControl, "apiserver_flowcontrol_lower_limit_seats",
+        "Configured lower bound on number of execution seats available to each priority level",
+        FlowControl.LevelSnapshot::lowerLimitSeats);
+    levelGauge(registry, flowControl, "apiserver_flowcontrol_upper_limit_seats",
+        "Configured upper bound on number of execution seats available to each priority level",
+        FlowControl.LevelSnapshot::upperLimitSeats);
+    levelGauge(registry, flowControl, "apiserver_flowcontrol_current_limit_seats",
+        "current derived number of execution seats available to each priority level",
+        FlowControl.LevelSnapshot::currentLimitSeats);
     GaugeWithCallback.builder().name("apiserver_flowcontrol_seat_fair_frac")
         .help("Fair fraction of server's concurrency to allocate to each priority level that can use it")
         .callback(cb -> {
@@ -91,6 +83,14 @@ final class FlowcontrolMetrics implements FlowControlObserver {
             cb.call(fc.fairFraction());
           }
         })
+        .register(registry);
+  }
+
+  /** A gauge of one figure of each priority level, read at each scrape. */
+  private static void levelGauge(PrometheusRegistry registry, Supplier<FlowControl> flowControl, String name,
+      String help, java.util.function.ToIntFunction<FlowControl.LevelSnapshot> figure) {
+    GaugeWithCallback.builder().name(name).help(help).labelNames("priority_level")
+        .callback(cb -> levels(flowControl).forEach(l -> cb.call(figure.applyAsInt(l), l.priorityLevel())))
         .register(registry);
   }
 

@@ -112,9 +112,9 @@ class PriorityAndFairnessTest {
     String schemaUid = uid(FLOWCONTROL + "flowschemas/shared");
     String levelUid = uid(FLOWCONTROL + "prioritylevelconfigurations/shared");
     String cms = "/api/v1/namespaces/default/configmaps";
-    for (int i = 0; i < 200; i++) { // a list of them is 1 seat: kube's widest for 5 seats and a hand of 2
+    for (int i = 0; i < 200; i++) { // 800 KB; a list of them is 1 seat: kube's widest for 5 seats and a hand of 2
       send("admin-token", "POST", cms, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c" + i
-          + "\"},\"data\":{\"k\":\"" + "v".repeat(200) + "\"}}");
+          + "\"},\"data\":{\"k\":\"" + "v".repeat(4000) + "\"}}");
     }
 
     AtomicBoolean flooding = new AtomicBoolean(true);
