@@ -58,7 +58,7 @@ final class WorkEstimator {
       return MINIMUM_SEATS;
     }
     long stored = counter.count(info.group(), info.resource());
-    if (stored < 0 || pinsName(first(query, "fieldSelector"))) {
+    if (stored < 0 || !info.listedName(query).isEmpty()) {
       return MINIMUM_SEATS;
     }
     long limit = parseLimit(first(query, "limit"));
@@ -72,25 +72,6 @@ final class WorkEstimator {
     long seats = (long) Math.ceil(objects / OBJECTS_PER_SEAT);
     int max = maxSeats <= 0 || maxSeats > MAXIMUM_LIST_SEATS ? MAXIMUM_LIST_SEATS : maxSeats;
     return (int) Math.max(MINIMUM_SEATS, Math.min(max, seats));
-  }
-
-  /**
-   * Whether a field selector pins {@code metadata.name} to a name that can be a path segment
-   * (kube's request info takes it as the request's name then; not {@code .}, {@code ..}, or a
-   * name with {@code /} or {@code %}). A selector that does not parse pins nothing: the list
-   * answers 400.
-   */
-  private static boolean pinsName(String fieldSelector) {
-    if (fieldSelector.isEmpty()) {
-      return false;
-    }
-    try {
-      return io.listwatch.api.FieldSelector.parse(fieldSelector).requiredValue("metadata.name")
-          .filter(n -> !n.equals(".") && !n.equals("..") && !n.contains("/") && !n.contains("%"))
-          .isPresent();
-    } catch (io.listwatch.api.StatusException e) {
-      return false;
-    }
   }
 
   private static String first(Map<String, List<String>> query, String name) {

@@ -111,4 +111,29 @@ public record RequestInfo(boolean resourceRequest, String path, String verb, Str
     }
     return out;
   }
+
+  /**
+   * The one object a list or watch asks for when its field selector pins {@code metadata.name}
+   * ({@code =} or {@code ==}) to a name that can be a path segment (not {@code .} or {@code ..},
+   * no {@code /} or {@code %}), or "": kube's RequestInfoFactory takes that name as the
+   * request's, so RBAC's {@code resourceNames} can allow the request and API Priority and
+   * Fairness counts it as one object. A selector that does not parse names nothing (the request
+   * answers 400).
+   */
+  public String listedName(Map<String, List<String>> query) {
+    if (!resourceRequest || !name.isEmpty() || !(verb.equals("list") || verb.equals("watch"))) {
+      return "";
+    }
+    List<String> selectors = query.get("fieldSelector");
+    if (selectors == null || selectors.isEmpty() || selectors.getFirst().isEmpty()) {
+      return "";
+    }
+    try {
+      return io.listwatch.api.FieldSelector.parse(selectors.getFirst()).requiredValue("metadata.name")
+          .filter(n -> !n.isEmpty() && !n.equals(".") && !n.equals("..") && !n.contains("/") && !n.contains("%"))
+          .orElse("");
+    } catch (io.listwatch.api.StatusException e) {
+      return "";
+    }
+  }
 }

@@ -24,38 +24,18 @@ public record Attributes(UserInfo user, String verb, boolean resourceRequest, St
 
   /**
    * The attributes of a request as kube's filters build them. A list or watch whose field
-   * selector pins {@code metadata.name} carries that name, so RBAC's resourceNames can allow it.
+   * selector pins {@code metadata.name} carries that name ({@link RequestInfo#listedName}), so
+   * RBAC's resourceNames can allow it.
    */
   public static Attributes of(UserInfo user, RequestInfo info, Map<String, List<String>> query) {
     String namespace = info.namespace();
-    String name = info.name();
-    if (name.isEmpty() && (info.verb().equals("list") || info.verb().equals("watch"))) {
-      name = nameFromFieldSelector(query.get("fieldSelector"));
-    }
     if (info.resourceRequest() && info.group().isEmpty() && info.resource().equals("namespaces")
         && namespace.isEmpty()) {
-      namespace = name;
+      namespace = info.name(); // kube reads /namespaces/{name} as that namespace; a pinned list stays cluster-wide
     }
+    String name = info.name().isEmpty() ? info.listedName(query) : info.name();
     return new Attributes(user, info.verb(), info.resourceRequest(), info.path(), info.group(), info.version(),
         info.resource(), info.subresource(), namespace, name);
-  }
-
-  /** {@code metadata.name=x} or {@code metadata.name==x} among the selector's terms, or "". */
-  private static String nameFromFieldSelector(List<String> selectors) {
-    if (selectors == null || selectors.isEmpty()) {
-      return "";
-    }
-    for (String term : selectors.getFirst().split(",")) {
-      String t = term.trim();
-      for (String op : new String[] {"==", "="}) {
-        String prefix = "metadata.name" + op;
-        if (t.startsWith(prefix)) {
-          String value = t.substring(prefix.length());
-          return value.isEmpty() || value.contains("/") || value.equals(".") || value.equals("..") ? "" : value;
-        }
-      }
-    }
-    return "";
   }
 
   /** A resource request, e.g. for access reviews. */
