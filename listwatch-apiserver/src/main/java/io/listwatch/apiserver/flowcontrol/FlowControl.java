@@ -62,7 +62,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: the configuration is an immutable snapshot replaced whole; each level's
  * {@link QueueSet} guards its own state; levels are kept by name across reconfigurations so
- * their queues and seats carry over.
+ * their queues, seats and borrowing state carry over; the borrowing state and the adjustments
+ * are guarded by this object's monitor, which is taken before a QueueSet's, never after.
  */
 public final class FlowControl implements AutoCloseable {
 
