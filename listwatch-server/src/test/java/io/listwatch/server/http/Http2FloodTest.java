@@ -102,8 +102,7 @@ class Http2FloodTest {
       OutputStream out = s.getOutputStream();
       out.write(PREFACE);
       out.write(frame(SETTINGS, 0, 0, new byte[0]));
-      CompletableFuture<List<Integer>> goAways = neverRead ? CompletableFuture.completedFuture(List.of())
-          : CompletableFuture.supplyAsync(() -> readGoAways(s));
+      CompletableFuture<Frames> read = neverRead ? null : CompletableFuture.supplyAsync(() -> readGoAways(s));
       int sent = 0;
       boolean closed = false;
       try {
@@ -114,11 +113,13 @@ class Http2FloodTest {
       } catch (SocketException reset) {
         closed = true;
       }
-      if (!closed) {
+      if (read == null) {
         // every frame went out (into socket buffers): the server must still close the connection
-        closed = closedWithin(s);
+        return new Outcome(sent, closed || closedWithin(s), List.of());
       }
-      return new Outcome(sent, closed, goAways.get(KubeHttp.WAIT.toMillis(), TimeUnit.MILLISECONDS));
+      // the reader alone reads the socket, to its end: a second reader here could take the GOAWAY
+      Frames frames = read.get(2 * KubeHttp.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      return new Outcome(sent, closed || frames.ended(), frames.goAwayCodes());
     }
   }
 
@@ -138,8 +139,12 @@ class Http2FloodTest {
     }
   }
 
-  /** Reads frames until the connection ends, collecting GOAWAY error codes. */
-  private static List<Integer> readGoAways(Socket s) {
+  /** The GOAWAY codes a reader saw, and whether the connection ended (rather than fell silent). */
+  private record Frames(List<Integer> goAwayCodes, boolean ended) {
+  }
+
+  /** Reads frames until the connection ends or is silent for the socket's timeout, collecting GOAWAY codes. */
+  private static Frames readGoAways(Socket s) {
     List<Integer> codes = new ArrayList<>();
     try {
       DataInputStream in = new DataInputStream(s.getInputStream());
@@ -155,9 +160,9 @@ class Http2FloodTest {
         }
       }
     } catch (EOFException | SocketException ended) {
-      return codes;
-    } catch (IOException e) {
-      return codes;
+      return new Frames(codes, true);
+    } catch (IOException silent) {
+      return new Frames(codes, false);
     }
   }
 
