@@ -20,8 +20,15 @@ public final class EtcdCluster implements AutoCloseable {
     this.members = members;
   }
 
+  /** Attempts at starting a cluster when a member finds its port taken. */
+  private static final int ATTEMPTS = 3;
+
   /**
    * Starts {@code size} members (data under {@code dir/member-N}) and waits until each listens.
+   * Ports are picked free and then bound by etcd, so another socket can take one in between
+   * (the members' own connections to each other among them): a member that finds its port in
+   * use makes the whole cluster start again on new ports, in a new directory
+   * ({@code dir/attempt-K/member-N}), up to {@value #ATTEMPTS} times in all.
    *
    * @throws IllegalStateException when etcd is not installed or a member does not come up
    */
@@ -29,6 +36,18 @@ public final class EtcdCluster implements AutoCloseable {
     if (size < 1) {
       throw new IllegalArgumentException("a cluster needs at least one member");
     }
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return startOnce(attempt == 1 ? dir : dir.resolve("attempt-" + attempt), size);
+      } catch (IllegalStateException e) {
+        if (attempt == ATTEMPTS || !String.valueOf(e.getMessage()).contains("address already in use")) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static EtcdCluster startOnce(Path dir, int size) throws IOException, InterruptedException {
     List<EtcdServer> members = new ArrayList<>();
     for (int i = 0; i < size; i++) {
       members.add(new EtcdServer(dir.resolve("member-" + i), "member-" + i));
