@@ -76,12 +76,15 @@ class RestartTest {
     long last;
     try (ApiServer server = start(dataDir); KubeHttp http = new KubeHttp(server)) {
       ns = http.createNamespace("resume");
+      // the service accounts controller writes the namespace's default account apart from the
+      // request: let it land before this server stops, so the next one has nothing to write
+      Await.until("the default service account", KubeHttp.WAIT,
+          () -> http.get("/api/v1/namespaces/" + ns + "/serviceaccounts/default").code() == 200);
       http.create(cms(ns), configMap("a"));
       listed = http.listResourceVersion(cms(ns));
     }
     // The server's own start-up writes (the aggregated cluster roles, the FlowSchemas' Dangling
-    // condition, the namespace's default service account) run apart from the requests and may
-    // land after the list above. The watch history after the restart starts at the store's
+    // condition) run apart from the requests and may land after the list above. The watch history after the restart starts at the store's
     // revision, so an informer is only up to date with that revision: read it from the store
     // the server left, which no writer touches between the two servers.
     try (Storage store = RocksDbStorage.builder(dataDir).open()) {
