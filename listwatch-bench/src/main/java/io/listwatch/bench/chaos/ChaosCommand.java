@@ -10,14 +10,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ./listwatch chaos}: clients and watchers against real servers while a nemesis kills and
- * pauses them, then the recorded history checked ({@link ChaosRun}). Prints the operations by
+ * {@code ./listwatch chaos}: clients and watchers against real servers while a nemesis kills,
+ * pauses and partitions them, then the recorded history checked ({@link ChaosRun}). Prints the operations by
  * type and outcome, the faults injected and each check with its first counterexample; exits 1
  * when a check failed.
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
     description = "Faults with checked histories: creates, guarded updates, deletes, lists and watches while "
-        + "servers and etcd members are killed (SIGKILL) and paused (SIGSTOP); then checks that no acknowledged "
+        + "servers and etcd members are killed (SIGKILL) and paused (SIGSTOP), members are partitioned, split from "
+        + "their peers or put on a lossy link, and servers' links to etcd are delayed, dropped or cut; then checks "
+        + "that no acknowledged "
         + "write was lost, guarded updates are linearizable per key, watchers see every change once and in order "
         + "(or 410), resourceVersions never go back and timed-out writes are whole or absent.")
 public final class ChaosCommand implements Callable<Integer> {

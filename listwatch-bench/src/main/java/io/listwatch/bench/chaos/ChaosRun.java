@@ -60,9 +60,12 @@ final class ChaosRun {
       Map<String, Integer> faults = new TreeMap<>();
       history.faults().forEach(f -> faults.merge(f.kind() + " " + f.target(), 1, Integer::sum));
       b.append("faults injected (").append(history.faults().size()).append("): ").append(faults).append('\n');
-      b.append("partitions: ").append(partitions).append("; delay and dropped connections: "
-          + (history.faults().stream().anyMatch(f -> f.target().startsWith("link")) ? "by a TCP proxy" : "none")
-          + " (this kernel has no tc netem)\n");
+      history.faults().stream().filter(f -> !f.effect().isEmpty())
+          .forEach(f -> b.append("  ").append(f).append('\n'));
+      b.append("partitions: ").append(partitions).append("; delay, dropped connections and servers cut off from etcd: "
+          + (history.faults().stream().anyMatch(f -> f.kind().equals("cut") || f.target().startsWith("link"))
+              ? "by a TCP proxy per server and member" : "none")
+          + "; packet loss: tc tbf's queue on a member's link (this kernel has no tc netem)\n");
       b.append("checks:\n");
       checks.forEach(c -> b.append("  ").append(c).append('\n'));
       b.append(passed() ? "all checks passed" : "CHECKS FAILED").append('\n');
@@ -156,14 +159,19 @@ final class ChaosRun {
   /** Resumes and starts again every node, whatever the nemesis left. */
   private static void heal(Topology topology, Nemesis nemesis, PrintStream log)
       throws IOException, InterruptedException {
-    topology.links().forEach(l -> l.delay(0));
+    for (List<DelayProxy> own : topology.links()) {
+      for (DelayProxy l : own) {
+        l.delay(0);
+        l.release();
+      }
+    }
     if (nemesis.failure() != null) {
       log.println("chaos: the nemesis failed: " + nemesis.failure());
     }
     for (Node n : topology.nodes()) {
       n.signal("CONT");
       if (n.partitionable()) {
-        n.rejoin();
+        n.healNetwork();
       }
       if (n.pid() < 0) {
         n.start();

@@ -12,8 +12,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * An etcd member in its own network namespace of a {@link PrivateNetwork} ({@code ip netns exec
  * NS etcd ...}, which becomes the etcd process), serving clients on port 2379 and peers on 2380
- * of its namespace's address. A {@link Node} that can also be partitioned: {@link #isolate}
- * cuts it off from the servers and the other members.
+ * of its namespace's address. A {@link Node} whose network can also be faulted
+ * ({@link NetworkFault}): cut off from the servers and the other members, from the other members
+ * only, or on a slow link that drops packets.
  *
  * <p>Thread-safe.
  */
@@ -123,13 +124,18 @@ final class NamespacedEtcdMember implements Node {
   }
 
   @Override
-  public void isolate() throws IOException, InterruptedException {
-    network.isolate(index);
+  public void injectNetworkFault(NetworkFault fault) throws IOException, InterruptedException {
+    switch (fault) {
+      case PARTITION -> network.isolate(index);
+      case SPLIT -> network.splitFromPeers(index);
+      case LOSSY -> network.degrade(index);
+    }
   }
 
   @Override
-  public void rejoin() throws IOException, InterruptedException {
-    network.rejoin(index);
+  public String healNetwork() throws IOException, InterruptedException {
+    long dropped = network.heal(index);
+    return dropped > 0 ? dropped + " packets dropped" : "";
   }
 
   @Override

@@ -1,7 +1,9 @@
 package io.listwatch.bench.chaos;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -13,10 +15,13 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@code kill}: SIGKILL, then the node is started again on its data;
  *   <li>{@code pause}: SIGSTOP, then SIGCONT;
- *   <li>{@code partition} (a node in a network namespace): its link down, then up;
- *   <li>on a link from the servers to an etcd member ({@link DelayProxy}), one time in four:
- *       {@code delay} (100 to 800 ms each way) or {@code drop} (every connection reset, then a
- *       100 ms delay while the fault lasts).
+ *   <li>on a node in a network namespace (an etcd member), a {@link NetworkFault}:
+ *       {@code partition} (cut off from everyone), {@code split} (cut off from the other members
+ *       while the servers still reach it) or {@code lossy} (a slow link that drops packets);
+ *   <li>on the servers' links to the etcd members ({@link DelayProxy}), one time in four:
+ *       {@code delay} (100 to 800 ms each way on one link), {@code drop} (every connection of one
+ *       link reset, then a 100 ms delay while the fault lasts) or {@code cut} (one server cut off
+ *       from every member: nothing passes either way until it heals).
  * </ul>
  * {@link #stop} ends the schedule; the fault in hand is healed before {@link #run} returns.
  *
@@ -25,14 +30,15 @@ import java.util.concurrent.TimeUnit;
 final class Nemesis implements Runnable {
 
   private final List<Node> nodes;
-  private final List<DelayProxy> links;
+  private final List<List<DelayProxy>> links;
   private final History history;
   private final Random random;
   private final long intervalMillis;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile Exception failure;
 
-  Nemesis(List<Node> nodes, List<DelayProxy> links, History history, long intervalMillis, long seed) {
+  /** @param links each server's links to the members, by server index (empty lists, or none, without etcd) */
+  Nemesis(List<Node> nodes, List<List<DelayProxy>> links, History history, long intervalMillis, long seed) {
     this.nodes = nodes;
     this.links = links;
     this.history = history;
@@ -53,26 +59,32 @@ final class Nemesis implements Runnable {
   public void run() {
     try {
       while (!pause(intervalMillis / 2 + random.nextLong(intervalMillis))) {
-        if (!links.isEmpty() && random.nextInt(4) == 0) {
-          faultLink();
+        if (links.stream().anyMatch(l -> !l.isEmpty()) && random.nextInt(4) == 0) {
+          faultLinks();
           continue;
         }
         Node node = nodes.get(random.nextInt(nodes.size()));
-        List<String> kinds = node.partitionable() ? List.of("kill", "pause", "partition") : List.of("kill", "pause");
+        List<String> kinds = new ArrayList<>(List.of("kill", "pause"));
+        if (node.partitionable()) {
+          for (NetworkFault f : NetworkFault.values()) {
+            kinds.add(f.label());
+          }
+        }
         String kind = kinds.get(random.nextInt(kinds.size()));
         long start = history.now();
         switch (kind) {
           case "kill" -> node.kill();
           case "pause" -> node.signal("STOP");
-          default -> node.isolate();
+          default -> node.injectNetworkFault(NetworkFault.valueOf(kind.toUpperCase(Locale.ROOT)));
         }
         pause(1_000 + random.nextLong(3_000));
+        String effect = "";
         switch (kind) {
           case "kill" -> node.start();
           case "pause" -> node.signal("CONT");
-          default -> node.rejoin();
+          default -> effect = node.healNetwork();
         }
-        history.add(new Fault(kind, node.name(), start, history.now()));
+        history.add(new Fault(kind, node.name(), start, history.now(), effect));
       }
     } catch (IOException | RuntimeException e) {
       failure = e;
@@ -81,20 +93,29 @@ final class Nemesis implements Runnable {
     }
   }
 
-  /** Delays or drops the connections of one link for 1 to 4 s. */
-  private void faultLink() throws InterruptedException {
-    int i = random.nextInt(links.size());
-    DelayProxy link = links.get(i);
-    boolean drop = random.nextBoolean();
+  /** For 1 to 4 s: delays or drops the connections of one link, or cuts one server off from every member. */
+  private void faultLinks() throws InterruptedException {
+    List<List<DelayProxy>> servers = links.stream().filter(l -> !l.isEmpty()).toList();
+    int server = random.nextInt(servers.size());
+    List<DelayProxy> own = servers.get(server);
+    String kind = List.of("delay", "drop", "cut").get(random.nextInt(3));
     long start = history.now();
-    long delay = drop ? 100 : 100 + random.nextLong(700);
-    link.delay(delay);
+    if (kind.equals("cut")) {
+      own.forEach(DelayProxy::hold);
+      pause(1_000 + random.nextLong(3_000));
+      own.forEach(DelayProxy::release);
+      history.add(new Fault(kind, "server-" + server + " from etcd", start, history.now(), ""));
+      return;
+    }
+    DelayProxy link = own.get(random.nextInt(own.size()));
+    boolean drop = kind.equals("drop");
+    link.delay(drop ? 100 : 100 + random.nextLong(700));
     if (drop) {
       link.dropConnections();
     }
     pause(1_000 + random.nextLong(3_000));
     link.delay(0);
-    history.add(new Fault(drop ? "drop" : "delay", "link to etcd-" + i, start, history.now()));
+    history.add(new Fault(kind, "link " + link.name(), start, history.now(), ""));
   }
 
   /** Waits {@code millis} (the schedule's gap) or until stopped; true if stopped. */

@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
  * A process the {@link Nemesis} may fault: an API server or an etcd member. It can be killed
  * (SIGKILL, as a crash), paused (SIGSTOP: it holds its sockets but answers nothing) and resumed
  * (SIGCONT), and started again on its own data and ports; a member in a network namespace can
- * also be partitioned off.
+ * also have its network faulted ({@link NetworkFault}).
  *
  * <p>Implementations are thread-safe: the nemesis faults a node while the run's end may close it.
  */
@@ -28,19 +28,22 @@ interface Node {
   /** Stops it for good. */
   void close() throws InterruptedException;
 
-  /** Whether it can be cut off the network ({@link #isolate}); only members in a {@link PrivateNetwork} can. */
+  /** Whether its network can be faulted ({@link #injectNetworkFault}); only members in a {@link PrivateNetwork} can. */
   default boolean partitionable() {
     return false;
   }
 
-  /** Cuts it off from every other node (a partition), until {@link #rejoin}. */
-  default void isolate() throws IOException, InterruptedException {
+  /** Starts {@code fault} on its network, until {@link #healNetwork}. */
+  default void injectNetworkFault(NetworkFault fault) throws IOException, InterruptedException {
     throw new UnsupportedOperationException(name() + " cannot be partitioned");
   }
 
-  /** Ends {@link #isolate}. */
-  default void rejoin() throws IOException, InterruptedException {
-    throw new UnsupportedOperationException(name() + " cannot be partitioned");
+  /**
+   * Ends whatever network fault it has (none: nothing to do); what the fault did that the history
+   * should say, e.g. {@code "37 packets dropped"}, or "".
+   */
+  default String healNetwork() throws IOException, InterruptedException {
+    return "";
   }
 
   /** Sends {@code signal} (e.g. {@code STOP}, {@code CONT}) to the node's process, if it runs. */

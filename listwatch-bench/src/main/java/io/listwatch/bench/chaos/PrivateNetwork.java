@@ -6,22 +6,40 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A network of this machine only, for partitions: one network namespace per member, each
  * joined by a veth pair to a bridge in the host's namespace, on a private /24 (10.77.N.0, N
  * from this JVM's pid, so that two runs do not meet). The host reaches every member at
- * {@link #address}; {@link #isolate} takes a member's link to the bridge down, which cuts it off
- * from the host and from every other member until {@link #rejoin}. Needs root ({@code ip netns},
- * {@code ip link}); {@link #close} (also run at JVM exit) removes every namespace, link and the
- * bridge.
+ * {@link #address}. Three faults, each until {@link #heal}:
+ * <ul>
+ *   <li>{@link #isolate}: the member's link to the bridge down, which cuts it off from the host
+ *       and from every other member;
+ *   <li>{@link #splitFromPeers}: blackhole routes between the member and every other member, in
+ *       both directions: a minority of one that the host (the API servers) still reaches, and a
+ *       majority of the others;
+ *   <li>{@link #degrade}: both ends of the member's link shaped by a token bucket ({@code tc tbf})
+ *       to {@value #LOSSY_RATE} with a queue of {@value #LOSSY_QUEUE}: the kernel delays what
+ *       waits in the queue and drops the packets that find it full, so TCP sees real loss and
+ *       retransmits. {@code tc netem}'s random loss would be closer to a flaky network, but this
+ *       machine's kernel has no {@code sch_netem} (nor a classifier to drop at random), and
+ *       {@code tbf} is what it has.
+ * </ul>
+ * Needs root ({@code ip netns}, {@code ip link}, {@code tc}); {@link #close} (also run at JVM
+ * exit) removes every namespace, link and the bridge.
  *
- * <p>{@code tc netem} would add delay and loss on these links, but this machine's kernel has no
- * {@code sch_netem}: partitions are all it does.
- *
- * <p>Thread-safe: each change is one {@code ip} command.
+ * <p>Thread-safe: each change is a few {@code ip} or {@code tc} commands, and the nemesis makes
+ * one change at a time.
  */
 final class PrivateNetwork implements AutoCloseable {
+
+  static final String LOSSY_RATE = "256kbit";
+  static final String LOSSY_QUEUE = "4kb";
+  private static final String IP = "ip";
+  private static final String TC = "tc";
+  private static final Pattern DROPPED = Pattern.compile("dropped (\\d+)");
 
   private final String prefix;
   private final int subnet;
@@ -49,12 +67,12 @@ final class PrivateNetwork implements AutoCloseable {
       ip("link", "set", n.bridge(), "up");
       for (int i = 0; i < members; i++) {
         ip("netns", "add", n.namespace(i));
-        ip("link", "add", n.hostEnd(i), "type", "veth", "peer", "name", n.prefix + "p" + i);
-        ip("link", "set", n.prefix + "p" + i, "netns", n.namespace(i));
+        ip("link", "add", n.hostEnd(i), "type", "veth", "peer", "name", n.memberEnd(i));
+        ip("link", "set", n.memberEnd(i), "netns", n.namespace(i));
         ip("link", "set", n.hostEnd(i), "master", n.bridge());
         ip("link", "set", n.hostEnd(i), "up");
-        ip("-n", n.namespace(i), "addr", "add", n.address(i) + "/24", "dev", n.prefix + "p" + i);
-        ip("-n", n.namespace(i), "link", "set", n.prefix + "p" + i, "up");
+        ip("-n", n.namespace(i), "addr", "add", n.address(i) + "/24", "dev", n.memberEnd(i));
+        ip("-n", n.namespace(i), "link", "set", n.memberEnd(i), "up");
         ip("-n", n.namespace(i), "link", "set", "lo", "up");
       }
       return n;
@@ -79,9 +97,53 @@ final class PrivateNetwork implements AutoCloseable {
     ip("link", "set", hostEnd(i), "down");
   }
 
-  /** Joins member {@code i} to the bridge again. */
-  void rejoin(int i) throws IOException, InterruptedException {
+  /**
+   * Cuts member {@code i} off the other members, both ways, while the host still reaches it: its
+   * peers' packets to it, and its own to them, go to blackhole routes.
+   */
+  void splitFromPeers(int i) throws IOException, InterruptedException {
+    for (int j = 0; j < members; j++) {
+      if (j != i) {
+        ip("-n", namespace(i), "route", "replace", "blackhole", address(j) + "/32");
+        ip("-n", namespace(j), "route", "replace", "blackhole", address(i) + "/32");
+      }
+    }
+  }
+
+  /** Shapes member {@code i}'s link both ways to {@value #LOSSY_RATE}, tail-dropping beyond a {@value #LOSSY_QUEUE} queue. */
+  void degrade(int i) throws IOException, InterruptedException {
+    tc("qdisc", "replace", "dev", hostEnd(i), "root", "tbf", "rate", LOSSY_RATE, "burst", "4kb", "limit", LOSSY_QUEUE);
+    tc("-n", namespace(i), "qdisc", "replace", "dev", memberEnd(i), "root", "tbf", "rate", LOSSY_RATE, "burst", "4kb",
+        "limit", LOSSY_QUEUE);
+  }
+
+  /**
+   * Ends every fault of member {@code i} (its link up, no blackhole route, no shaping) and returns
+   * the packets its link's shaping dropped since {@link #degrade} (0 if it was not degraded).
+   */
+  long heal(int i) throws IOException, InterruptedException {
+    long dropped = dropped("-n", namespace(i), memberEnd(i)) + dropped(hostEnd(i));
+    quietly(TC, "qdisc", "del", "dev", hostEnd(i), "root");
+    quietly(TC, "-n", namespace(i), "qdisc", "del", "dev", memberEnd(i), "root");
+    for (int j = 0; j < members; j++) {
+      if (j != i) {
+        quietly(IP, "-n", namespace(i), "route", "del", "blackhole", address(j) + "/32");
+        quietly(IP, "-n", namespace(j), "route", "del", "blackhole", address(i) + "/32");
+      }
+    }
     ip("link", "set", hostEnd(i), "up");
+    return dropped;
+  }
+
+  /** The packets dropped by the root qdisc of a device ({@code tc -s}: "dropped N"), 0 when none is shown. */
+  private static long dropped(String... deviceArgs) throws IOException, InterruptedException {
+    List<String> args = new ArrayList<>();
+    if (deviceArgs.length == 3) {
+      args.addAll(List.of(deviceArgs[0], deviceArgs[1]));
+    }
+    args.addAll(List.of("-s", "qdisc", "show", "dev", deviceArgs[deviceArgs.length - 1], "root"));
+    Matcher m = DROPPED.matcher(run(TC, args.toArray(String[]::new)));
+    return m.find() ? Long.parseLong(m.group(1)) : 0;
   }
 
   private String bridge() {
@@ -92,6 +154,10 @@ final class PrivateNetwork implements AutoCloseable {
     return prefix + "v" + i;
   }
 
+  private String memberEnd(int i) {
+    return prefix + "p" + i;
+  }
+
   @Override
   public void close() {
     cleanup.close();
@@ -99,15 +165,15 @@ final class PrivateNetwork implements AutoCloseable {
 
   private void remove() {
     for (int i = 0; i < members; i++) {
-      quietly("netns", "del", namespace(i)); // takes the namespace's end of the veth, and so the pair
-      quietly("link", "del", hostEnd(i));
+      quietly(IP, "netns", "del", namespace(i)); // takes the namespace's end of the veth, and so the pair
+      quietly(IP, "link", "del", hostEnd(i));
     }
-    quietly("link", "del", bridge());
+    quietly(IP, "link", "del", bridge());
   }
 
-  private static void quietly(String... args) {
+  private static void quietly(String command, String... args) {
     try {
-      ip(args);
+      run(command, args);
     } catch (IOException e) {
       // already gone
     } catch (InterruptedException e) {
@@ -116,7 +182,16 @@ final class PrivateNetwork implements AutoCloseable {
   }
 
   private static void ip(String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of("ip"));
+    run(IP, args);
+  }
+
+  private static void tc(String... args) throws IOException, InterruptedException {
+    run(TC, args);
+  }
+
+  /** Runs {@code ip} or {@code tc} with {@code args}; its output. */
+  private static String run(String program, String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(program));
     command.addAll(List.of(args));
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     if (!p.waitFor(10, TimeUnit.SECONDS)) {
@@ -127,5 +202,6 @@ final class PrivateNetwork implements AutoCloseable {
     if (p.exitValue() != 0) {
       throw new IOException(String.join(" ", command) + " failed: " + output);
     }
+    return output;
   }
 }

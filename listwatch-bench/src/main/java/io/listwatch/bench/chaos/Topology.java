@@ -14,8 +14,9 @@ import java.util.stream.Collectors;
  * ({@link Kind#ETCD}), or one API server on its embedded store ({@link Kind#EMBEDDED}). The
  * servers listen on 127.0.0.1. The etcd members run each in a network namespace of a
  * {@link PrivateNetwork}, so that they can be partitioned; where that cannot be made (not
- * root), on 127.0.0.1 without partitions, and {@link #partitions} says why. The servers reach
- * each member through a {@link DelayProxy}, where the nemesis adds delay.
+ * root), on 127.0.0.1 without partitions, and {@link #partitions} says why. Each server reaches
+ * each member through a {@link DelayProxy} of its own, where the nemesis adds delay or cuts the
+ * server off from etcd.
  * {@link #close} kills every process and removes the network.
  *
  * <p>Thread-safe as its nodes are.
@@ -36,10 +37,10 @@ final class Topology implements AutoCloseable {
   private final String partitions;
   private final List<ServerNode> servers;
   private final List<Node> nodes;
-  private final List<DelayProxy> links;
+  private final List<List<DelayProxy>> links;
 
   private Topology(Kind kind, EtcdCluster etcd, PrivateNetwork network, String partitions, List<ServerNode> servers,
-      List<Node> nodes, List<DelayProxy> links) {
+      List<Node> nodes, List<List<DelayProxy>> links) {
     this.links = links;
     this.kind = kind;
     this.etcd = etcd;
@@ -56,16 +57,15 @@ final class Topology implements AutoCloseable {
     String partitions = "none (one server: nothing to partition)";
     List<ServerNode> servers = new ArrayList<>();
     List<Node> nodes = new ArrayList<>();
-    List<DelayProxy> links = new ArrayList<>();
+    List<List<DelayProxy>> links = new ArrayList<>();
+    List<String> endpoints = new ArrayList<>();
     Topology t = null;
     try {
-      List<String> storage = List.of();
       int serverCount = 1;
       if (kind == Kind.ETCD) {
-        List<String> endpoints = new ArrayList<>();
         try {
           network = PrivateNetwork.create(3);
-          partitions = "etcd members isolated in their network namespaces";
+          partitions = "etcd members in network namespaces: cut off, split from their peers, or on a lossy link";
         } catch (IOException e) {
           partitions = "none: no network namespaces (" + e.getMessage() + "); run as root for partitions";
         }
@@ -93,14 +93,17 @@ final class Topology implements AutoCloseable {
           }
           etcd.endpoints().forEach(u -> endpoints.add(u.toString()));
         }
-        for (String e : endpoints) {
-          URI u = URI.create(e);
-          links.add(DelayProxy.start(new java.net.InetSocketAddress(u.getHost(), u.getPort())));
-        }
-        storage = List.of("--etcd-servers", links.stream().map(DelayProxy::url).collect(Collectors.joining(",")));
         serverCount = 2;
       }
       for (int i = 0; i < serverCount; i++) {
+        List<DelayProxy> own = new ArrayList<>();
+        links.add(own);
+        for (int m = 0; m < endpoints.size(); m++) {
+          URI u = URI.create(endpoints.get(m));
+          own.add(DelayProxy.start("server-" + i + " to etcd-" + m, new java.net.InetSocketAddress(u.getHost(), u.getPort())));
+        }
+        List<String> storage = own.isEmpty() ? List.of()
+            : List.of("--etcd-servers", own.stream().map(DelayProxy::url).collect(Collectors.joining(",")));
         ServerNode s = new ServerNode("server-" + i, dir.resolve("server-" + i), LocalProcesses.freePort(), storage);
         servers.add(s);
         nodes.add(s);
@@ -114,7 +117,7 @@ final class Topology implements AutoCloseable {
       if (t != null) {
         t.close();
       } else {
-        links.forEach(DelayProxy::close);
+        links.forEach(l -> l.forEach(DelayProxy::close));
         for (Node n : nodes) {
           n.close();
         }
@@ -143,8 +146,11 @@ final class Topology implements AutoCloseable {
     return servers.stream().map(ServerNode::url).toList();
   }
 
-  /** The links from the servers to each etcd member (by member index), where the nemesis adds delay; none on the embedded store. */
-  List<DelayProxy> links() {
+  /**
+   * Each server's links to the etcd members (by server index, then member index), where the
+   * nemesis adds delay or cuts the server off; empty lists on the embedded store.
+   */
+  List<List<DelayProxy>> links() {
     return links;
   }
 
@@ -159,7 +165,7 @@ final class Topology implements AutoCloseable {
       n.kill(); // nothing of a run is kept but its history: no need to wait for graceful shutdowns
       n.close();
     }
-    links.forEach(DelayProxy::close);
+    links.forEach(l -> l.forEach(DelayProxy::close));
     if (etcd != null) {
       etcd.close();
     }

@@ -9,12 +9,13 @@
  *       reads and lists through {@link io.listwatch.bench.chaos.ConfigMapCalls}),
  *       {@link io.listwatch.bench.chaos.ChaosWatcher}s and the
  *       {@link io.listwatch.bench.chaos.Nemesis} (SIGKILL and restart, SIGSTOP and SIGCONT,
- *       partitions, delay and dropped connections).
+ *       partitions, delay, dropped connections, servers cut off from etcd).
  *   <li>The etcd members run in a {@link io.listwatch.bench.chaos.PrivateNetwork} (a network
  *       namespace each, on a bridge), each a {@link io.listwatch.bench.chaos.NamespacedEtcdMember}
- *       that can be cut off; the servers reach them through a
- *       {@link io.listwatch.bench.chaos.DelayProxy} each, which adds delay in place of
- *       {@code tc netem} (not in this machine's kernel).
+ *       whose network takes a {@link io.listwatch.bench.chaos.NetworkFault} (cut off, split from
+ *       its peers, a lossy link); each server reaches each member through a
+ *       {@link io.listwatch.bench.chaos.DelayProxy} of its own, which adds delay or holds every
+ *       byte, in place of {@code tc netem} (not in this machine's kernel).
  *   <li>Everything is recorded in a {@link io.listwatch.bench.chaos.History}: each
  *       {@link io.listwatch.bench.chaos.Operation} with its invocation, completion and outcome
  *       (ok, failed, indeterminate), each {@link io.listwatch.bench.chaos.WatchSegment}, each

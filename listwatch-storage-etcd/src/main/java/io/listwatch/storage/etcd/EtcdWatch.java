@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * again after a back-off (100 ms doubling to 5 s), for as long as the store is open; only
  * a compacted history or the store's close ends the watch. (jetcd itself resumes a stream that
  * failed with UNAVAILABLE, a member going away, without telling; an event it sends twice then
- * is dropped here.)
+ * is dropped here.) As kube's watches of etcd, each requires a leader: a member cut off from the
+ * majority ends the stream ("etcdserver: no leader", after about three election timeouts)
+ * instead of going quiet while the others go on, and it is opened again, on a member that has one.
  *
  * <p>Thread-safe: jetcd calls arrive on its threads, the listener is called from the
  * delivery thread only, one call at a time.
@@ -108,7 +110,7 @@ final class EtcdWatch implements Watch {
     broken = false;
     int gen = ++generation;
     WatchOption option = WatchOption.builder().withRange(rangeEnd).withRevision(lastRevision + 1)
-        .withPrevKV(true).withProgressNotify(false).build();
+        .withPrevKV(true).withProgressNotify(false).withRequireLeader(true).build();
     etcdWatcher = client.watch(key, option, new io.etcd.jetcd.Watch.Listener() {
       @Override
       public void onNext(WatchResponse response) {
