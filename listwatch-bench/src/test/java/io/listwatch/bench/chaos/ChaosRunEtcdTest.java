@@ -7,8 +7,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A short chaos run on two servers on a three-member etcd (Debian's etcd-server): 35 s of
- * SIGKILLs and SIGSTOPs of members and servers, partitions of members (network namespaces: run as
- * root) and delays on the servers' links to them, and every check of the history passes.
+ * SIGKILLs and SIGSTOPs of members and servers, network faults of members (partitions, splits
+ * from their peers, lossy links: network namespaces, run as root), delays and drops on the
+ * servers' links to them and servers cut off from etcd, and every check of the history passes.
  */
 @EndToEnd
 class ChaosRunEtcdTest {
