@@ -86,6 +86,9 @@ final class QueueSet {
   private int executing;
   @GuardedBy("this")
   private int waiting;
+  /** The seats the waiting requests ask for: the sum of the queues' {@code seatsWaiting}. */
+  @GuardedBy("this")
+  private int seatsWaiting;
   /** The virtual clock R, in seat-seconds given to each active queue. */
   @GuardedBy("this")
   private double virtualNow;
@@ -126,10 +129,6 @@ final class QueueSet {
   /** Notes the seat demand as it is now; called after each change of the seats executing or waiting. */
   @GuardedBy("this")
   private void noteDemand() {
-    int seatsWaiting = 0;
-    for (Queue q : queues) {
-      seatsWaiting += q.seatsWaiting;
-    }
     demand.set(seatsInUse + seatsWaiting, clock.nanoTime());
   }
 
@@ -172,6 +171,7 @@ final class QueueSet {
         }
         waitingNow.sort(Comparator.comparingLong(r -> r.arrivedNanos));
         queues = newQueues(next);
+        seatsWaiting = 0; // the waiting requests are queued again below, or leave
         dealer = next.queues() == 0 || next.exempt() ? null : new Dealer(next.queues(), next.handSize());
         for (Request r : waitingNow) {
           r.queue = null;
@@ -292,6 +292,7 @@ final class QueueSet {
     r.queue = q;
     q.requests.addLast(r);
     q.seatsWaiting += r.seats();
+    seatsWaiting += r.seats();
     waiting++;
     schema(r)[0]++;
     bound(q);
@@ -339,6 +340,7 @@ final class QueueSet {
     robin = bestIndex;
     best.requests.pollFirst();
     best.seatsWaiting -= head.seats();
+    seatsWaiting -= head.seats();
     waiting--;
     schema(head)[0]--;
     cancelTimer(head);
@@ -402,6 +404,7 @@ final class QueueSet {
       Queue q = r.queue;
       q.requests.remove(r);
       q.seatsWaiting -= r.seats();
+      seatsWaiting -= r.seats();
       r.queue = null;
       waiting--;
       schema(r)[0]--;

@@ -70,8 +70,9 @@ final class ChunkedWatchSink implements WatchSink {
 
   @Override
   public void write(byte[][] parts) {
-    ByteBuf data = Unpooled.wrappedBuffer(parts.length, parts); // no copy: the parts stay shared
-    ctx.write(new DefaultHttpContent(copyToIoBuffer ? IoBuffers.flatten(ctx.alloc(), data) : data), ctx.voidPromise());
+    ByteBuf data = copyToIoBuffer ? IoBuffers.copy(ctx.alloc(), parts)
+        : Unpooled.wrappedBuffer(parts.length, parts); // no copy: the parts stay shared
+    ctx.write(new DefaultHttpContent(data), ctx.voidPromise());
   }
 
   @Override
