@@ -122,7 +122,7 @@ final class PrivateNetwork implements AutoCloseable {
    * the packets its link's shaping dropped since {@link #degrade} (0 if it was not degraded).
    */
   long heal(int i) throws IOException, InterruptedException {
-    long dropped = dropped("-n", namespace(i), memberEnd(i)) + dropped(hostEnd(i));
+    long dropped = dropped(List.of("-n", namespace(i)), memberEnd(i)) + dropped(List.of(), hostEnd(i));
     quietly(TC, "qdisc", "del", "dev", hostEnd(i), "root");
     quietly(TC, "-n", namespace(i), "qdisc", "del", "dev", memberEnd(i), "root");
     for (int j = 0; j < members; j++) {
@@ -135,13 +135,13 @@ final class PrivateNetwork implements AutoCloseable {
     return dropped;
   }
 
-  /** The packets dropped by the root qdisc of a device ({@code tc -s}: "dropped N"), 0 when none is shown. */
-  private static long dropped(String... deviceArgs) throws IOException, InterruptedException {
-    List<String> args = new ArrayList<>();
-    if (deviceArgs.length == 3) {
-      args.addAll(List.of(deviceArgs[0], deviceArgs[1]));
-    }
-    args.addAll(List.of("-s", "qdisc", "show", "dev", deviceArgs[deviceArgs.length - 1], "root"));
+  /**
+   * The packets dropped by the root qdisc of {@code device} ({@code tc -s}: "dropped N"), 0 when
+   * none is shown; {@code namespace} holds {@code tc}'s options that name the device's namespace.
+   */
+  private static long dropped(List<String> namespace, String device) throws IOException, InterruptedException {
+    List<String> args = new ArrayList<>(namespace);
+    args.addAll(List.of("-s", "qdisc", "show", "dev", device, "root"));
     Matcher m = DROPPED.matcher(run(TC, args.toArray(String[]::new)));
     return m.find() ? Long.parseLong(m.group(1)) : 0;
   }
