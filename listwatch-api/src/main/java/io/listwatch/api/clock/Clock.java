@@ -29,6 +29,18 @@ public interface Clock {
    */
   Cancellable schedule(Duration delay, Runnable task);
 
+  /**
+   * Runs {@code task} once when this clock's {@link #nanoTime()} reaches {@code atNanos} (at
+   * once if it already has), as {@link #schedule} does. A caller that computed a due time from
+   * an earlier reading schedules it with this, not with the delay left at that reading: time
+   * may pass between the reading and the call, and the task would run late by it. The
+   * default asks {@link #schedule} for the delay left now; a fake clock runs the task exactly
+   * at {@code atNanos}.
+   */
+  default Cancellable scheduleAt(long atNanos, Runnable task) {
+    return schedule(Duration.ofNanos(Math.max(0, atNanos - nanoTime())), task);
+  }
+
   /** The system clock. */
   static Clock system() {
     return SystemClock.INSTANCE;

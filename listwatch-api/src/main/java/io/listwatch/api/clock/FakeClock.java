@@ -92,7 +92,17 @@ public final class FakeClock implements Clock {
   public Cancellable schedule(Duration delay, Runnable task) {
     lock.lock();
     try {
-      Task t = new Task(saturatedAdd(nanos, delay), seq++, task);
+      return scheduleAt(saturatedAdd(nanos, delay), task);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public Cancellable scheduleAt(long atNanos, Runnable task) {
+    lock.lock();
+    try {
+      Task t = new Task(atNanos, seq++, task);
       tasks.add(t);
       changed.signalAll();
       return () -> {

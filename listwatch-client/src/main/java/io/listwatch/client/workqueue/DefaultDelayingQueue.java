@@ -71,7 +71,9 @@ final class DefaultDelayingQueue<T> extends ForwardingWorkQueue<T, DefaultWorkQu
       }
       Waiting entry = new Waiting(readyAt);
       waiting.put(item, entry);
-      entry.timer = clock.schedule(Duration.ofNanos(delayNanos), () -> ready(item, entry));
+      // at readyAt itself: a delay would be counted from a second reading of the clock, later
+      // than the first, and an addAfter that moves the item earlier could lose by the gap
+      entry.timer = clock.scheduleAt(readyAt, () -> ready(item, entry));
     } finally {
       lock.unlock();
     }

@@ -2,8 +2,10 @@ package io.listwatch.client.workqueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.listwatch.api.clock.Clock;
 import io.listwatch.api.clock.FakeClock;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,6 +28,55 @@ class DelayingQueueTest {
     clock.advance(Duration.ofNanos(1));
     assertThat(queue.len()).isEqualTo(1);
     assertThat(queue.get()).contains("a");
+  }
+
+  /**
+   * Time that passes between the queue's reading of the clock and its scheduling of the timer
+   * (here a whole second: the clock moves on after each reading) does not make the item late,
+   * nor let an earlier addAfter of the same item lose to the one it should replace.
+   */
+  @Test
+  void addAfter_isReadyAtItsReadyTime_evenIfTheClockMovesBeforeTheTimerIsScheduled() throws Exception {
+    FakeClock fake = new FakeClock();
+    Clock moving = new Clock() {
+      @Override
+      public long nanoTime() {
+        long now = fake.nanoTime();
+        fake.advance(Duration.ofSeconds(1)); // the thread is descheduled right after reading
+        return now;
+      }
+
+      @Override
+      public Instant now() {
+        return fake.now();
+      }
+
+      @Override
+      public void sleep(Duration duration) throws InterruptedException {
+        fake.sleep(duration);
+      }
+
+      @Override
+      public Cancellable schedule(Duration delay, Runnable task) {
+        return fake.schedule(delay, task);
+      }
+
+      @Override
+      public Cancellable scheduleAt(long atNanos, Runnable task) {
+        return fake.scheduleAt(atNanos, task);
+      }
+    };
+    DelayingQueue<String> q = DelayingQueue.<String>builder().name("moving").clock(moving).build();
+    long start = fake.nanoTime();
+
+    q.addAfter("a", Duration.ofSeconds(10)); // ready at start + 10 s; the clock is at start + 1 s
+
+    fake.advance(Duration.ofSeconds(9).minusNanos(1));
+    assertThat(q.len()).as("one nanosecond early").isZero();
+    fake.advance(Duration.ofNanos(1));
+    assertThat(fake.nanoTime() - start).isEqualTo(Duration.ofSeconds(10).toNanos());
+    assertThat(q.len()).as("ready at its ready time, not a second late").isEqualTo(1);
+    q.shutDown();
   }
 
   @Test
