@@ -363,8 +363,7 @@ final class SchedulingQueue implements AutoCloseable {
   private void toBackoff(QueuedPod q) {
     String key = q.pod.key();
     backoff.put(key, q);
-    long wait = Math.max(0, backoffExpiry(q) - clock.nanoTime());
-    clock.schedule(Duration.ofNanos(wait), () -> {
+    clock.scheduleAt(backoffExpiry(q), () -> {
       lock.lock();
       try {
         if (backoff.get(key) == q) {
