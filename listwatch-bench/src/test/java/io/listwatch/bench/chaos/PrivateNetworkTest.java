@@ -57,7 +57,11 @@ class PrivateNetworkTest {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    network = PrivateNetwork.create(3);
+    try {
+      network = PrivateNetwork.create(3);
+    } catch (IOException e) {
+      throw new AssertionError("network namespaces need root (ip netns, tc): run the tests as root, as CI does", e);
+    }
     String initial = IntStream.range(0, 3).mapToObj(i -> NamespacedEtcdMember.peer(network, i))
         .collect(Collectors.joining(","));
     for (int i = 0; i < 3; i++) {
