@@ -25,10 +25,11 @@ public final class EtcdCluster implements AutoCloseable {
 
   /**
    * Starts {@code size} members (data under {@code dir/member-N}) and waits until each listens.
-   * Ports are picked free and then bound by etcd, so another socket can take one in between
-   * (the members' own connections to each other among them): a member that finds its port in
-   * use makes the whole cluster start again on new ports, in a new directory
-   * ({@code dir/attempt-K/member-N}), up to {@value #ATTEMPTS} times in all.
+   * Ports are picked free ({@link LocalProcesses#freePort}, below the kernel's ephemeral range,
+   * so no outgoing connection takes one) and then bound by etcd; another process binding the same
+   * port in between is still possible: a member that finds its port in use makes the whole
+   * cluster start again on new ports, in a new directory ({@code dir/attempt-K/member-N}), up to
+   * {@value #ATTEMPTS} times in all.
    *
    * @throws IllegalStateException when etcd is not installed or a member does not come up
    */
