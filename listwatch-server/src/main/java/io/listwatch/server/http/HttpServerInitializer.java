@@ -101,12 +101,14 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   }
 
   /**
-   * Adds HTTP/2 to a connection: the frame codec and the stream multiplexer whose streams get
-   * the request handlers. Used for h2c and for h2 negotiated by ALPN.
+   * Adds HTTP/2 to a connection: the frame codec, around it the {@link LingeringClose} that lets
+   * a GOAWAY for a connection error reach the peer, and the stream multiplexer whose streams get
+   * the request handlers. Used for h2c with prior knowledge and for h2 negotiated by ALPN.
    */
   void addHttp2Handlers(ChannelPipeline p) {
-    p.addLast(http2FrameCodec(), new FlushConsolidationHandler(FLUSHES_PER_CONNECTION_FLUSH, true),
-        new Http2MultiplexHandler(streamInitializer()));
+    LingeringClose lingeringClose = new LingeringClose();
+    p.addLast(lingeringClose.beforeCodec(), http2FrameCodec(), lingeringClose.afterCodec(),
+        new FlushConsolidationHandler(FLUSHES_PER_CONNECTION_FLUSH, true), new Http2MultiplexHandler(streamInitializer()));
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.listwatch.server.ApiServer;
 import io.listwatch.server.testing.ApiServerExtension;
+import io.listwatch.server.tls.TlsConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -18,8 +19,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * HTTP/2 floods, written frame by frame on a prior-knowledge h2c connection: each ends with the
@@ -38,13 +43,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class Http2FloodTest {
 
   private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+  private static final int DATA = 0;
   private static final int HEADERS = 1;
   private static final int RST_STREAM = 3;
   private static final int SETTINGS = 4;
+  private static final int PING = 6;
   private static final int GOAWAY = 7;
   private static final int CONTINUATION = 9;
   private static final int END_STREAM = 0x1;
   private static final int END_HEADERS = 0x4;
+  /** PROTOCOL_ERROR, the GOAWAY code of a malformed frame. */
+  private static final int PROTOCOL_ERROR = 0x1;
   /** ENHANCE_YOUR_CALM, the GOAWAY code of a peer that misbehaves. */
   private static final int ENHANCE_YOUR_CALM = 0xb;
   /** Most frames an attack may send before the server must have closed the connection. */
@@ -203,6 +212,67 @@ class Http2FloodTest {
         : frame(CONTINUATION, 0, 1, new byte[0]), false);
     assertThat(o.closedByServer()).isTrue();
     assertOthersAreServed(server);
+  }
+
+  /**
+   * A client still sending when the server ends its connection for a protocol error reads the
+   * GOAWAY that says why, then the end of the stream: the server stops writing and reads what
+   * comes meanwhile, rather than closing on unread bytes, which makes the kernel answer with a
+   * reset and the client's kernel drop what it had not read yet, GOAWAY and all.
+   */
+  @Test
+  void aConnectionError_reachesAClientThatKeepsSending_asGoAwayThenTheEnd(ApiServer server) throws Exception {
+    URI uri = URI.create(server.url());
+    try (Socket s = new Socket()) {
+      s.setSendBufferSize(64 * 1024); // so the bytes below cannot all wait in this side's buffer
+      s.connect(new java.net.InetSocketAddress(uri.getHost(), uri.getPort()));
+      assertGoAwayThenTheEnd_whileSending(s);
+    }
+    assertOthersAreServed(server);
+  }
+
+  /** The same over TLS (h2 by ALPN), where the server's end is a close_notify before the FIN. */
+  @ParameterizedTest
+  @EnumSource(value = TlsConfig.Provider.class, names = {"JDK", "OPENSSL"})
+  void aConnectionError_overTls_reachesAClientThatKeepsSending_asGoAwayThenTheEnd(TlsConfig.Provider provider)
+      throws Exception {
+    try (ApiServer tls = ApiServer.builder().tls(TlsConfig.DEFAULTS.withProvider(provider)).build().start()) {
+      SSLSocket s = (SSLSocket) tls.clientSslContext("admin", "system:masters").getSocketFactory().createSocket();
+      try (s) {
+        s.setSendBufferSize(64 * 1024);
+        s.connect(new java.net.InetSocketAddress("127.0.0.1", tls.port()));
+        SSLParameters params = s.getSSLParameters();
+        params.setApplicationProtocols(new String[] {"h2"});
+        s.setSSLParameters(params);
+        s.startHandshake();
+        assertThat(s.getApplicationProtocol()).isEqualTo("h2");
+        assertGoAwayThenTheEnd_whileSending(s);
+      }
+    }
+  }
+
+  /**
+   * Opens HTTP/2 on {@code s}, sends a frame that is a connection error, then 16 MiB of PINGs
+   * without reading; then reads: a GOAWAY with PROTOCOL_ERROR, then the end of the stream.
+   */
+  private static void assertGoAwayThenTheEnd_whileSending(Socket s) throws IOException {
+    s.setSoTimeout((int) KubeHttp.WAIT.toMillis());
+    OutputStream out = s.getOutputStream();
+    out.write(PREFACE);
+    out.write(frame(SETTINGS, 0, 0, new byte[0]));
+    out.write(frame(DATA, 0, 0, new byte[] {1})); // DATA on stream 0: a connection error, PROTOCOL_ERROR
+    ByteArrayOutputStream pings = new ByteArrayOutputStream();
+    while (pings.size() < 64 * 1024) {
+      pings.writeBytes(frame(PING, 0, 0, new byte[8]));
+    }
+    byte[] batch = pings.toByteArray();
+    for (int sent = 0; sent < 16 * 1024 * 1024; sent += batch.length) {
+      out.write(batch); // more than the server's socket can hold unread: it must keep reading
+    }
+    out.flush();
+    Frames frames = readGoAways(s);
+    assertThat(frames.goAwayCodes()).containsExactly(PROTOCOL_ERROR);
+    assertThat(frames.ended()).isTrue();
   }
 
   /**
