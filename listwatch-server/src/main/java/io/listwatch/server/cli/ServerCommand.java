@@ -124,6 +124,10 @@ public final class ServerCommand implements Callable<Integer> {
       description = "Events queued per watcher before a slow watcher is closed (default: ${DEFAULT-VALUE}).")
   int watcherQueue = CacherConfig.DEFAULTS.watcherQueueCapacity();
 
+  @Option(names = "--io-threads", paramLabel = "N",
+      description = "Event loops serving connections (default: one per CPU the JVM may use, at least 2).")
+  Integer ioThreads;
+
   @Option(names = "--max-requests-inflight",
       description = "Read-only requests served at once before 429; 0 = unlimited (default: ${DEFAULT-VALUE}).")
   int maxRequestsInflight = MaxInFlightLimit.DEFAULT_MAX_REQUESTS_INFLIGHT;
@@ -205,6 +209,13 @@ public final class ServerCommand implements Callable<Integer> {
     } catch (IllegalArgumentException | CommandLine.TypeConversionException e) {
       spec.commandLine().getErr().println("listwatch server: --leader-elect-*: " + e.getMessage());
       return 1;
+    }
+    if (ioThreads != null) {
+      if (ioThreads < 1) {
+        spec.commandLine().getErr().println("listwatch server: --io-threads must be at least 1");
+        return 1;
+      }
+      builder.ioThreads(ioThreads);
     }
     if (httpPort > 0) {
       builder.insecurePort(httpPort);

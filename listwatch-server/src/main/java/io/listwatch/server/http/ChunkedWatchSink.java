@@ -52,10 +52,10 @@ final class ChunkedWatchSink implements WatchSink {
     return ctx.executor();
   }
 
-  /** A task scheduled with no delay: it runs after the loop's next pass over its connections. */
+  /** A turn of the loop's bulk writers ({@link LoopTurns}): after the loop's next pass over its connections. */
   @Override
   public void nextTurn(Runnable turn) {
-    ctx.channel().eventLoop().schedule(turn, 0, java.util.concurrent.TimeUnit.NANOSECONDS);
+    LoopTurns.ask(ctx.channel().eventLoop(), turn);
   }
 
   @Override

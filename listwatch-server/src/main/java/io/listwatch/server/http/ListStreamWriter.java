@@ -3,7 +3,6 @@ package io.listwatch.server.http;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Writes a list body in chunks ({@link ListChunks} for JSON, {@link ProtobufListChunks} for
@@ -13,9 +12,9 @@ import java.util.concurrent.TimeUnit;
  * ChunkedWriteHandler does; it is not used because it would sit in the pipeline of every
  * connection and queue each write of the watch fan-out too.
  *
- * <p>It writes at most {@link #TURN_BYTES} per turn of the event loop and goes on in the next
- * turn, after the loop has read and served its other connections. Whether the channel is
- * writable does not bound a turn: a client on the same machine reads as fast as the server
+ * <p>It writes at most {@link #TURN_BYTES} per turn the event loop gives it ({@link LoopTurns})
+ * and goes on in its next turn, after the loop has read and served its other connections.
+ * Whether the channel is writable does not bound a turn: a client on the same machine reads as fast as the server
  * writes, so without a bound a list of 2,000 objects went out in one piece (a few ms of copying
  * and encrypting), and the lists of a flood held up every other request on their loop, however
  * few seats APF gave them ({@code bench apf}).
@@ -28,7 +27,7 @@ final class ListStreamWriter {
   private final ListBodyChunks chunks;
   private final Runnable onDone;
   private boolean done;
-  /** A turn is scheduled: writability changes wait for it. */
+  /** A turn is asked for: writability changes wait for it. */
   private boolean scheduled;
 
   /** @param onDone called once on the event loop after the last chunk is handed to the connection */
@@ -45,11 +44,24 @@ final class ListStreamWriter {
   static final int TURN_BYTES = ListChunks.CHUNK_BYTES;
 
   /**
-   * Writes chunks while the channel is writable, up to {@link #TURN_BYTES}, and schedules the
-   * next turn if the channel is still writable; call again when it becomes writable.
+   * Asks the loop for a turn ({@link LoopTurns}) unless one is asked for already; call when the
+   * list starts and whenever the channel becomes writable again.
    */
   void resume() {
     if (done || scheduled) {
+      return;
+    }
+    scheduled = true;
+    LoopTurns.ask(ctx.channel().eventLoop(), this::turn);
+  }
+
+  /**
+   * Writes chunks while the channel is writable, up to {@link #TURN_BYTES}, and asks for the next
+   * turn if the channel is still writable.
+   */
+  private void turn() {
+    scheduled = false;
+    if (done) {
       return;
     }
     long turn = 0;
@@ -66,13 +78,7 @@ final class ListStreamWriter {
     }
     ctx.flush();
     if (ctx.channel().isWritable()) {
-      // a task scheduled with no delay runs after the loop's next pass over its connections;
-      // one submitted with execute() could run in this pass, before any of them
-      scheduled = true;
-      ctx.channel().eventLoop().schedule(() -> {
-        scheduled = false;
-        resume();
-      }, 0, TimeUnit.NANOSECONDS);
+      resume();
     }
   }
 

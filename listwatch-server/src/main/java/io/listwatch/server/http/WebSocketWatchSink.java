@@ -107,10 +107,10 @@ final class WebSocketWatchSink extends SimpleChannelInboundHandler<WebSocketFram
     return api.executor();
   }
 
-  /** A task scheduled with no delay: it runs after the loop's next pass over its connections. */
+  /** A turn of the loop's bulk writers ({@link LoopTurns}): after the loop's next pass over its connections. */
   @Override
   public void nextTurn(Runnable turn) {
-    api.channel().eventLoop().schedule(turn, 0, TimeUnit.NANOSECONDS);
+    LoopTurns.ask(api.channel().eventLoop(), turn);
   }
 
   @Override

@@ -183,6 +183,17 @@ class ServerCommandTest {
         + "renewDeadline" + System.lineSeparator());
   }
 
+  @Test
+  void ioThreads_belowOne_stopTheServerWithTheReason() {
+    java.io.StringWriter err = new java.io.StringWriter();
+
+    int exit = new picocli.CommandLine(new ServerCommand()).setErr(new java.io.PrintWriter(err, true)).execute(
+        "--data-dir", dataDir.toString(), "--http-port", "0", "--io-threads", "0");
+
+    assertThat(exit).isEqualTo(1);
+    assertThat(err.toString()).isEqualTo("listwatch server: --io-threads must be at least 1" + System.lineSeparator());
+  }
+
   /** A client with the admin certificate the server wrote, trusting the server's CA. */
   private HttpClient adminClient() throws Exception {
     X509Certificate ca;
