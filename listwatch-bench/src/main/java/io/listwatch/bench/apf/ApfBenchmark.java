@@ -126,6 +126,12 @@ public final class ApfBenchmark extends BenchmarkCommand {
       description = "Pin the heavy user's JVM to these CPUs (e.g. 0); default: not pinned.")
   String floodCpus;
 
+  @Option(names = "--timeline-dir", paramLabel = "DIR",
+      description = "Write each light request's due time and latency there, one file per mode and phase "
+          + "(apf-<mode>-<quiet|flooded>.tsv), to line slow ones up with the server's logs, e.g. "
+          + "--server-jvm-option=-Xlog:gc,safepoint:file=/tmp/server-gc.log:utctime (default: none).")
+  Path timelineDir;
+
   @Mixin
   private ReportOutput output;
 
@@ -248,6 +254,11 @@ public final class ApfBenchmark extends BenchmarkCommand {
         OpenLoopGets.Result flooded = gets.run(Duration.ofSeconds(seconds));
         double floodSeconds = (System.nanoTime() - start) / 1e9;
         report.phase("APF " + mode + ", flooded", floodStart, server.cpuTicks() - floodTicks);
+        if (timelineDir != null) {
+          Files.createDirectories(timelineDir);
+          Files.writeString(timelineDir.resolve("apf-" + mode + "-quiet.tsv"), quiet.timeline().tsv());
+          Files.writeString(timelineDir.resolve("apf-" + mode + "-flooded.tsv"), flooded.timeline().tsv());
+        }
         long[] after = counts(flood);
         flood.send("stop");
         return new Run(mode, quiet, flooded, floodSeconds, after[0] - before[0], after[1] - before[1],

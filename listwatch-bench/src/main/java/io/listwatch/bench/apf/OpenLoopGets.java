@@ -25,7 +25,22 @@ import java.util.concurrent.locks.LockSupport;
 final class OpenLoopGets {
 
   /** What one run measured. */
-  record Result(LatencyRecorder latencies, long sent, long errors, String firstError) {
+  record Result(LatencyRecorder latencies, long sent, long errors, String firstError, Timeline timeline) {
+  }
+
+  /**
+   * Each request's due time (wall clock, ms since the epoch) and latency (µs; -1 if it got no
+   * answer), in the order sent: to line the slow ones up with the server's logs.
+   */
+  record Timeline(long[] dueEpochMillis, long[] latencyMicros) {
+    /** One line per request: due time in ISO-8601 UTC, then latency in µs, tab-separated. */
+    String tsv() {
+      StringBuilder out = new StringBuilder("due\tlatency_us\n");
+      for (int i = 0; i < dueEpochMillis.length; i++) {
+        out.append(java.time.Instant.ofEpochMilli(dueEpochMillis[i])).append('\t').append(latencyMicros[i]).append('\n');
+      }
+      return out.toString();
+    }
   }
 
   private final HttpClient client;
@@ -46,12 +61,18 @@ final class OpenLoopGets {
     AtomicLong errors = new AtomicLong();
     StringBuilder firstError = new StringBuilder();
     List<CompletableFuture<?>> pending = new ArrayList<>();
+    long startMillis = System.currentTimeMillis();
     long start = System.nanoTime();
     long count = (long) (duration.toNanos() / 1e9 * perSecond);
+    long[] dueMillis = new long[(int) count];
+    long[] latencyMicros = new long[(int) count];
+    java.util.Arrays.fill(latencyMicros, -1);
     HttpRequest request = HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + token)
         .timeout(Duration.ofSeconds(60)).GET().build();
     for (long i = 0; i < count; i++) {
       long due = start + (long) (i * 1e9 / perSecond);
+      int index = (int) i;
+      dueMillis[index] = startMillis + (due - start) / 1_000_000;
       long wait;
       while ((wait = due - System.nanoTime()) > 0) {
         LockSupport.parkNanos(wait);
@@ -60,6 +81,7 @@ final class OpenLoopGets {
         long latency = System.nanoTime() - due;
         synchronized (latencies) {
           latencies.record(latency);
+          latencyMicros[index] = latency / 1_000;
           if (e != null || r.statusCode() != 200) {
             errors.incrementAndGet();
             if (firstError.isEmpty()) {
@@ -75,7 +97,8 @@ final class OpenLoopGets {
       // each failure is counted above; a request still open after a minute is left out
     }
     synchronized (latencies) {
-      return new Result(latencies, count, errors.get(), firstError.toString());
+      return new Result(latencies, count, errors.get(), firstError.toString(),
+          new Timeline(dueMillis, latencyMicros.clone()));
     }
   }
 }

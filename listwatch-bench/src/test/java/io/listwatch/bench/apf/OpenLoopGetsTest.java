@@ -1,0 +1,74 @@
+package io.listwatch.bench.apf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The light user sends on its schedule, and its timeline has each request's due time and
+ * latency in the order sent, to line up with the server's logs ({@code bench apf --timeline-dir}).
+ */
+class OpenLoopGetsTest {
+
+  private HttpServer server;
+
+  @BeforeEach
+  void start() throws Exception {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/ok", exchange -> {
+      byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(exchange.getRequestURI().getQuery() == null ? 200 : 500, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    server.start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+  }
+
+  private URI uri(String query) {
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/ok" + query);
+  }
+
+  @Test
+  void run_sendsEachRequestAtItsDueTime_andTimesThemAll() throws Exception {
+    try (HttpClient client = HttpClient.newHttpClient()) {
+      OpenLoopGets.Result r = new OpenLoopGets(client, uri(""), "t", 100).run(Duration.ofMillis(200));
+
+      assertThat(r.sent()).isEqualTo(20);
+      assertThat(r.errors()).isZero();
+      assertThat(r.latencies().count()).isEqualTo(20);
+      long[] due = r.timeline().dueEpochMillis();
+      assertThat(due).hasSize(20);
+      for (int i = 1; i < due.length; i++) {
+        assertThat(due[i] - due[i - 1]).as("request %d is due 10 ms after the one before", i).isBetween(9L, 11L);
+      }
+      assertThat(java.util.Arrays.stream(r.timeline().latencyMicros()).min().orElseThrow()).as("every request answered").isNotNegative();
+      String[] lines = r.timeline().tsv().split("\n");
+      assertThat(lines).hasSize(21);
+      assertThat(lines[0]).isEqualTo("due\tlatency_us");
+      assertThat(lines[1]).matches("\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z\t\\d+");
+    }
+  }
+
+  @Test
+  void run_countsAnswersOtherThan200_asErrors_withTheFirst() throws Exception {
+    try (HttpClient client = HttpClient.newHttpClient()) {
+      OpenLoopGets.Result r = new OpenLoopGets(client, uri("?fail"), "t", 100).run(Duration.ofMillis(50));
+
+      assertThat(r.errors()).isEqualTo(r.sent()).isEqualTo(5);
+      assertThat(r.firstError()).isEqualTo("HTTP 500");
+    }
+  }
+}
