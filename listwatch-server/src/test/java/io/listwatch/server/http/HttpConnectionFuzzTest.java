@@ -21,6 +21,11 @@ import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2FrameAdapter;
+import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -29,9 +34,10 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
- * Coverage-guided fuzzing (Jazzer) of the bytes a client sends on an HTTP/1.1 connection, through
+ * Coverage-guided fuzzing (Jazzer) of the bytes a client sends on a connection, through
  * the server's own pipeline on an in-memory channel ({@link HttpServerInitializer}'s codec,
  * guards and request handlers, an {@link ApiHandler} over a {@link GenericApiServer} on a
  * {@link MemoryStorage}), as a cluster admin:
@@ -39,15 +45,18 @@ import org.junit.jupiter.api.BeforeAll;
  *   <li>{@code request}: the input is what the client sends (request lines, URLs with their
  *       escapes, headers, bodies, several requests in a row);
  *   <li>{@code webSocketFrames}: a WebSocket watch is opened, then the input is what the client
- *       sends on it (frames of every opcode, fragments, masks, lengths).
+ *       sends on it (frames of every opcode, fragments, masks, lengths);
+ *   <li>{@code http2Frames}: an HTTP/2 connection is opened, then the input is the client's
+ *       frames.
  * </ul>
  *
  * <p>Invariants: no exception escapes the pipeline; every response is well-formed and none is a
  * 5xx; after a WebSocket upgrade, what the server sends is well-formed WebSocket frames with
  * nothing after its Close, and no more than the client sent plus the watch's events (a ping's
- * pong echoes at most 125 bytes). (A connection failed for a protocol violation may close
- * without a Close frame, as RFC 6455 7.1.7 allows; Netty's decoder does so after a malformed
- * Close.)
+ * pong echoes at most 125 bytes); over HTTP/2, what the server sends is whole, well-formed
+ * frames, no response is a 5xx, and a connection the server ends for the client's protocol
+ * error ends with a GOAWAY carrying that error's code. (A connection failed for a protocol violation may close without a Close
+ * frame, as RFC 6455 7.1.7 allows; Netty's decoder does so after a malformed Close.)
  *
  * <p>Not thread-safe: one server for the run, one channel per input, on the test thread.
  */
@@ -121,6 +130,126 @@ class HttpConnectionFuzzTest {
     } finally {
       channel.finishAndReleaseAll();
     }
+  }
+
+  /**
+   * An HTTP/2 connection (h2c with prior knowledge, as a client that knows the server speaks it):
+   * the test sends the preface and an empty SETTINGS, then the input as the client's frames
+   * (HEADERS with HPACK blocks, CONTINUATION, DATA, SETTINGS, PING, WINDOW_UPDATE, RST_STREAM,
+   * PRIORITY, GOAWAY, in any order and length).
+   */
+  @FuzzTest(maxDuration = "2m")
+  void http2Frames(byte[] input) throws Http2Exception {
+    Http2Exchange exchange = http2Exchange(input);
+    for (Http2Headers headers : exchange.frames().responses()) {
+      assertThat(Integer.parseInt(headers.status().toString())).as("status of %s", headers).isLessThan(500);
+    }
+    Http2Exception refused = exchange.refused();
+    if (refused != null && !(refused instanceof Http2Exception.StreamException)) {
+      assertThat(exchange.frames().goAwayCodes()).as("the GOAWAY that says why: %s", refused.getMessage())
+          .contains(refused.error().code());
+    }
+  }
+
+  /** The HTTP/2 harness itself reads the server's answers and GOAWAYs (else the target would check nothing). */
+  @Test
+  void http2Exchange_readsTheAnswers_andTheGoAway() throws Http2Exception {
+    byte[] getVersion = {0, 0, 23, 1, 5, 0, 0, 0, 1, (byte) 0x82, (byte) 0x86, 0x04, 8, '/', 'v', 'e', 'r', 's', 'i', 'o',
+        'n', 0x01, 9, '1', '2', '7', '.', '0', '.', '0', '.', '1'};
+    Http2Exchange answered = http2Exchange(getVersion);
+    assertThat(answered.refused()).isNull();
+    assertThat(answered.frames().responses()).singleElement()
+        .satisfies(h -> assertThat(h.status().toString()).isEqualTo("200"));
+
+    byte[] dataOnStream0 = {0, 0, 1, 0, 0, 0, 0, 0, 0, 'x'};
+    Http2Exchange refused = http2Exchange(dataOnStream0);
+    assertThat(refused.refused()).isNotNull();
+    assertThat(refused.frames().goAwayCodes()).containsExactly(Http2Error.PROTOCOL_ERROR.code());
+  }
+
+  /** What one HTTP/2 connection did: the server's frames, and the protocol error it reported, if any. */
+  private record Http2Exchange(ServerFrames frames, Http2Exception refused) {
+  }
+
+  /** Opens an HTTP/2 connection, sends the input as the client's frames, and reads what the server sent. */
+  private static Http2Exchange http2Exchange(byte[] input) throws Http2Exception {
+    // a connection accepted by a server channel: Netty's HTTP/2 multiplexer asks its parent which side it is
+    EmbeddedChannel channel = new EmbeddedChannel(new io.netty.channel.local.LocalServerChannel(),
+        io.netty.channel.DefaultChannelId.newInstance(), true, false);
+    connections.addConnectionGuards(channel.pipeline());
+    connections.addHttp2Handlers(channel.pipeline());
+    try {
+      Http2Exception refused = protocolError(() -> {
+        channel.writeInbound(Unpooled.copiedBuffer(H2_PREFACE_AND_SETTINGS));
+        channel.writeInbound(Unpooled.wrappedBuffer(input));
+        channel.runPendingTasks();
+        channel.checkException();
+      });
+      return new Http2Exchange(http2Frames(outbound(channel)), refused);
+    } finally {
+      protocolError(channel::finishAndReleaseAll);
+    }
+  }
+
+  /**
+   * Runs {@code step} of an HTTP/2 connection; returns the HTTP/2 error the codec reported
+   * (its report of the client's protocol error, after the GOAWAY or RST_STREAM it sent), null if
+   * none; any other exception escapes.
+   */
+  private static Http2Exception protocolError(Runnable step) {
+    try {
+      step.run();
+      return null;
+    } catch (Exception e) {
+      if (e instanceof Http2Exception h2) {
+        return h2;
+      }
+      throw e;
+    }
+  }
+
+  private static final byte[] H2_PREFACE_AND_SETTINGS;
+
+  static {
+    byte[] preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    H2_PREFACE_AND_SETTINGS = java.util.Arrays.copyOf(preface, preface.length + 9);
+    H2_PREFACE_AND_SETTINGS[preface.length + 3] = 0x4; // an empty SETTINGS frame
+  }
+
+  /** What an HTTP/2 server sent: its responses' headers and its GOAWAY codes. */
+  private record ServerFrames(List<Http2Headers> responses, List<Long> goAwayCodes) {
+  }
+
+  /**
+   * Reads what an HTTP/2 server sent as a client does (frames, HPACK); fails unless it is whole,
+   * well-formed frames.
+   */
+  private static ServerFrames http2Frames(ByteBuf bytes) throws Http2Exception {
+    ServerFrames out = new ServerFrames(new ArrayList<>(), new ArrayList<>());
+    Http2FrameAdapter listener = new Http2FrameAdapter() {
+      @Override
+      public void onHeadersRead(io.netty.channel.ChannelHandlerContext ctx, int streamId, Http2Headers headers,
+          int padding, boolean endOfStream) {
+        if (headers.status() != null) {
+          out.responses().add(headers);
+        }
+      }
+
+      @Override
+      public void onGoAwayRead(io.netty.channel.ChannelHandlerContext ctx, int lastStreamId, long errorCode,
+          ByteBuf debugData) {
+        out.goAwayCodes().add(errorCode);
+      }
+    };
+    EmbeddedChannel client = new EmbeddedChannel(new io.netty.channel.ChannelInboundHandlerAdapter());
+    try (DefaultHttp2FrameReader reader = new DefaultHttp2FrameReader()) {
+      reader.readFrame(client.pipeline().firstContext(), bytes, listener);
+      assertThat(bytes.readableBytes()).as("bytes of a last frame cut short").isZero();
+    } finally {
+      bytes.release();
+      client.finishAndReleaseAll();
+    }
+    return out;
   }
 
   /** An in-memory connection with the handlers a plain HTTP/1.1 connection gets. */
