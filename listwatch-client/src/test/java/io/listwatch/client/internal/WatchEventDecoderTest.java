@@ -47,6 +47,25 @@ class WatchEventDecoderTest {
     assertThat(d.next()).isEmpty();
   }
 
+  /**
+   * Found by the fuzzer (WatchDecoderFuzzTest): malformed JSON inside a value the decoder skips
+   * is not seen at decode time; the object's readers of its bytes refuse them with an
+   * IllegalArgumentException (they threw an IllegalStateException claiming the bytes were valid).
+   */
+  @Test
+  void fromTheRestClientsStream_malformedJsonInASkippedValue_isRefusedByTheObjectsReaders() throws IOException {
+    WatchEventDecoder<DynamicObject> d = recordingDecoder(
+        "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\",\"annotations\":{\"k\" 1}},\"spec\":{\"x\" \"y\" nul}}}");
+    DynamicObject a = next(d).object();
+
+    assertThat(a.name()).isEqualTo("a");
+    assertThatThrownBy(a::toTree).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("malformed JSON in the object's bytes: Unexpected character");
+    assertThatThrownBy(a::annotations).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("malformed JSON in the object's bytes");
+    assertThatThrownBy(() -> a.get("spec", "x")).isInstanceOf(IllegalArgumentException.class);
+  }
+
   @Test
   void fromTheRestClientsStream_objectsKeepTheirBytesAsSent() throws IOException {
     String a = "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\",\"labels\":{\"x\":\"1\"}},\"spec\":{\"n\":[1, 2.50]}}";
