@@ -37,14 +37,6 @@ import java.util.UUID;
  * from the REST client's stream. {@link #parse(byte[])} and other parsers (e.g. a token
  * buffer) re-write every token into compact bytes instead.
  *
- * <p>Malformed JSON: decoded from a REST response, the values the decoder does not read (all
- * but {@code apiVersion}, {@code kind} and the metadata it keeps) are scanned only for their
- * brackets and strings ({@code SkippingJsonParser}), not parsed, so a server that sends malformed
- * JSON inside them gives an object whose readers of those bytes ({@link #annotations},
- * {@link #toTree}, {@link #get}) throw {@link IllegalArgumentException}, and its codec's encode
- * an {@link IOException}. client-go refuses such a response when it decodes it; kube-apiserver
- * never sends one.
- *
  * <p>{@link #equals} and {@link #hashCode} compare the JSON bytes.
  */
 public final class DynamicObject {
@@ -346,14 +338,8 @@ public final class DynamicObject {
       r.readObject(p, null);
       return r.annotations;
     } catch (IOException e) {
-      throw malformed(e);
+      throw new IllegalStateException("a DynamicObject holds valid JSON", e);
     }
-  }
-
-  /** What a reader of the bytes throws when they are not JSON (see the class comment). */
-  private static IllegalArgumentException malformed(IOException e) {
-    String message = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.toString();
-    return new IllegalArgumentException("malformed JSON in the object's bytes: " + message, e);
   }
 
   /** The JSON bytes (a copy). */
@@ -371,7 +357,7 @@ public final class DynamicObject {
     try {
       return (ObjectNode) Json.MAPPER.readTree(json);
     } catch (IOException e) {
-      throw malformed(e);
+      throw new IllegalStateException("a DynamicObject holds valid JSON", e);
     }
   }
 
@@ -390,7 +376,7 @@ public final class DynamicObject {
       }
       return Optional.of(Json.MAPPER.readTree(p));
     } catch (IOException e) {
-      throw malformed(e);
+      throw new IllegalStateException("a DynamicObject holds valid JSON", e);
     }
   }
 

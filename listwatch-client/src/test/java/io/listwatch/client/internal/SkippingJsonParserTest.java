@@ -69,6 +69,74 @@ class SkippingJsonParserTest {
     }
   }
 
+  /** {@code {"skip":VALUE,"after":1}} with the parser on the skipped value's first token. */
+  private static JsonParser atSkippedValue(byte[] value) throws IOException {
+    byte[] json = concat("{\"skip\":".getBytes(StandardCharsets.UTF_8), value,
+        ",\"after\":1}".getBytes(StandardCharsets.UTF_8));
+    JsonParser p = Json.FACTORY.createParser(new RecordingInputStream(new ByteArrayInputStream(json)));
+    p.nextToken();
+    p.nextToken();
+    p.nextToken();
+    return p;
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    for (byte[] part : parts) {
+      out.writeBytes(part);
+    }
+    return out.toByteArray();
+  }
+
+  /** Whether Jackson's own parser reads {@code {"skip":VALUE,"after":1}} as JSON. */
+  private static boolean jacksonReads(byte[] value) {
+    try {
+      Json.MAPPER.readTree(concat("{\"skip\":".getBytes(StandardCharsets.UTF_8), value,
+          ",\"after\":1}".getBytes(StandardCharsets.UTF_8)));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {
+      "{}", "[ ]", "[1,-0.5e+10,0,1E2,-0,0.25E-3,true,false,null]", "{\"a\" : {\"b\":[[],{}]} ,\"c\":\"\\u00e9\\n\\/\"}",
+      "[\"é\",\"日本\",\"😀\"]", "{\"\":\"\"}", "[\r\n\t{ }\n]"})
+  void skipValue_movesPastWellFormedValues_asJacksonReadsThem(String value) throws IOException {
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    assertThat(jacksonReads(bytes)).as("a well-formed value").isTrue();
+    try (JsonParser p = atSkippedValue(bytes)) {
+      ((SkippingJsonParser) p).skipValue();
+      assertThat(p.nextFieldName()).isEqualTo("after");
+    }
+  }
+
+  /** Found by fuzzing: the skip checked only brackets and strings, and let all of these through. */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {
+      "{\"a\" 1}", "{\"a\":1 \"b\":2}", "{\"a\":1,}", "[1,]", "[,1]", "{1:2}", "{\"a\"}", "{\"a\":}", "[1 2]",
+      "[01]", "[1.]", "[.5]", "[-]", "[1e]", "[1e+]", "[+1]", "[NaN]", "[tru]", "[nul]", "[trueish]", "[\"\\x\"]",
+      "[\"\\u12G4\"]", "[\"raw\nnewline\"]", "[\"tab\there\"]", "{\"a\":[}", "[{]}", "{,}", "[:]", "{\"a\"::1}"})
+  void skipValue_refusesWhatJacksonRefuses(String value) throws IOException {
+    assertRefused(value.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void skipValue_refusesMalformedUtf8_inAString() throws IOException {
+    assertRefused(new byte[] {'[', '"', (byte) 0xff, '"', ']'}); // not a start byte
+    assertRefused(new byte[] {'[', '"', (byte) 0xc3, '(', '"', ']'}); // a start byte without its continuation
+    assertRefused(new byte[] {'[', '"', (byte) 0x80, '"', ']'}); // a lone continuation byte
+    assertRefused(new byte[] {'[', '"', (byte) 0xe6, (byte) 0x97, '"', ']'}); // a 3-byte sequence cut short
+  }
+
+  private static void assertRefused(byte[] value) throws IOException {
+    assertThat(jacksonReads(value)).as("Jackson refuses %s", new String(value, StandardCharsets.UTF_8)).isFalse();
+    try (JsonParser p = atSkippedValue(value)) {
+      assertThatThrownBy(((SkippingJsonParser) p)::skipValue).isInstanceOf(JsonParseException.class);
+    }
+  }
+
   @Test
   void otherInputs_getJacksonsOwnParser() throws IOException {
     try (JsonParser p = Json.FACTORY.createParser(new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)))) {
