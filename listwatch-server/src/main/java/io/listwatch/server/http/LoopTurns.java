@@ -73,20 +73,24 @@ final class LoopTurns {
     passScheduled = false;
     long start = nanoTime.getAsLong();
     int asked = waiting.size(); // a turn asked for during this pass waits for the next
-    for (int i = 0; i < asked; i++) {
-      Runnable turn = waiting.poll();
-      try {
-        turn.run();
-      } catch (RuntimeException e) {
-        LOG.warn("a turn of a list or watch failed", e); // the writer's own handling ends it
+    try {
+      for (int i = 0; i < asked; i++) {
+        Runnable turn = waiting.poll();
+        try {
+          turn.run();
+        } catch (RuntimeException e) {
+          LOG.warn("a turn of a list or watch failed", e); // the writer's own handling ends it
+        }
+        if (nanoTime.getAsLong() - start >= PASS_NANOS) {
+          break;
+        }
       }
-      if (nanoTime.getAsLong() - start >= PASS_NANOS) {
-        break;
+    } finally {
+      // even after an Error out of a turn, the others still get theirs
+      if (!waiting.isEmpty() && !passScheduled) {
+        passScheduled = true;
+        loop.schedule(() -> pass(loop), 0, TimeUnit.NANOSECONDS);
       }
-    }
-    if (!waiting.isEmpty() && !passScheduled) {
-      passScheduled = true;
-      loop.schedule(() -> pass(loop), 0, TimeUnit.NANOSECONDS);
     }
   }
 }

@@ -92,6 +92,19 @@ class LoopTurnsTest {
   }
 
   @Test
+  void anErrorOutOfATurn_leavesTheOthersTheirTurns() {
+    turns.add(loop, () -> {
+      throw new OutOfMemoryError("a chunk could not be allocated");
+    });
+    writer("b", 1, 0);
+
+    channel.runScheduledPendingTasks(); // the loop logs the Error, as Netty's loops do
+    assertThat(ran).isEmpty();
+    channel.runScheduledPendingTasks();
+    assertThat(ran).containsExactly("b");
+  }
+
+  @Test
   void aFailingTurn_doesNotStopTheOthers() {
     turns.add(loop, () -> {
       throw new IllegalStateException("boom");
