@@ -146,6 +146,9 @@ class FlowControlTest {
       core.send("POST", "/api/v1/namespaces/default/configmaps", Map.of(),
           "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c" + i + "\"}}");
     }
+    // the estimate counts what the watch cache holds, which takes the writes' events after they are acknowledged
+    io.listwatch.testsupport.Await.until("the watch cache holds the 150 ConfigMaps", Duration.ofSeconds(10),
+        () -> core.server.objectCount("", "configmaps") >= 150);
     assertThat(classify(UserInfo.of("alice", List.of("system:authenticated")), "GET", "/api/v1/configmaps").seats())
         .isEqualTo(2);
     assertThat(classify(UserInfo.of("alice", List.of("system:authenticated")), "GET",

@@ -38,8 +38,8 @@ final class ListStreamWriter {
   }
 
   /**
-   * The bytes of one turn: one chunk. A turn is then well under a millisecond, and four lists
-   * in flight on one loop delay its other connections by a few.
+   * The bytes of one turn: one chunk, well under a millisecond of copying and encrypting. How
+   * many turns a pass of the loop runs, whatever the number of lists, is {@link LoopTurns}'s.
    */
   static final int TURN_BYTES = ListChunks.CHUNK_BYTES;
 
