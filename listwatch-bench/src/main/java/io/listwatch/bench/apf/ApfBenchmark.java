@@ -35,6 +35,12 @@ import picocli.CommandLine.Option;
  * limits); the figure is the light user's p99 under the flood over its quiet p99 (step 12's
  * target: within 2x with APF on).
  *
+ * <p>The flood's first {@code --flood-warmup} seconds are its onset, measured and reported apart:
+ * API Priority and Fairness re-shares the server's seats among the priority levels only every
+ * 10 s (kube's borrowing period), so until it does the flood's level runs at the limit it had
+ * while quiet and the light user's GETs queue behind the flood's lists. The flooded measure
+ * starts after that, with the seats shared as the flood asks.
+ *
  * <p>With {@code --server-cpus}, {@code --client-cpus} and {@code --flood-cpus} the three JVMs are
  * pinned (taskset), e.g. the heavy user alone on one core and the server beside the light user
  * on the other, as if the flood came from another machine.
@@ -69,9 +75,13 @@ public final class ApfBenchmark extends BenchmarkCommand {
   int seconds;
 
   @Option(names = "--warmup", defaultValue = "5", paramLabel = "S",
-      description = "Seconds of light GETs before the quiet measure, and of flood before the flooded one "
-          + "(default: ${DEFAULT-VALUE}).")
+      description = "Seconds of light GETs before the quiet measure (default: ${DEFAULT-VALUE}).")
   int warmup;
+
+  @Option(names = "--flood-warmup", defaultValue = "15", paramLabel = "S",
+      description = "Seconds of flood before the flooded measure, the flood's onset, during which the light user's "
+          + "GETs are measured apart (default: ${DEFAULT-VALUE}: more than one of APF's 10 s borrowing periods).")
+  int floodWarmup;
 
   @Option(names = "--flood-lists", defaultValue = "32", paramLabel = "N",
       description = "The heavy user's threads listing the namespace back to back (default: ${DEFAULT-VALUE}).")
@@ -128,7 +138,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
 
   @Option(names = "--timeline-dir", paramLabel = "DIR",
       description = "Write each light request's due time and latency there, one file per mode and phase "
-          + "(apf-<mode>-<quiet|flooded>.tsv), to line slow ones up with the server's logs, e.g. "
+          + "(apf-<mode>-<quiet|onset|flooded>.tsv), to line slow ones up with the server's logs, e.g. "
           + "--server-jvm-option=-Xlog:gc,safepoint:file=/tmp/server-gc.log:utctime (default: none).")
   Path timelineDir;
 
@@ -136,16 +146,18 @@ public final class ApfBenchmark extends BenchmarkCommand {
   private ReportOutput output;
 
   /** What one server (APF on or off) measured. */
-  private record Run(String mode, OpenLoopGets.Result quiet, OpenLoopGets.Result flooded, double floodSeconds,
+  private record Run(String mode, OpenLoopGets.Result quiet, OpenLoopGets.Result onset, OpenLoopGets.Result flooded,
+      double floodSeconds,
       long lists, long watches, long rejected, long failed) {
   }
 
   @Override
   public Integer call() throws Exception {
     List<String> problems = new ArrayList<>();
-    if (objects < 1 || objectBytes < 0 || rate <= 0 || seconds < 1 || warmup < 0 || floodLists < 0 || floodWatches < 0) {
-      problems.add("--objects, --rate and --seconds must be > 0; --object-bytes, --warmup, --flood-lists and "
-          + "--flood-watches >= 0");
+    if (objects < 1 || objectBytes < 0 || rate <= 0 || seconds < 1 || warmup < 0 || floodWarmup < 1 || floodLists < 0
+        || floodWatches < 0) {
+      problems.add("--objects, --rate, --seconds and --flood-warmup must be > 0; --object-bytes, --warmup, "
+          + "--flood-lists and --flood-watches >= 0");
     }
     if (modes.isEmpty() || !modes.stream().allMatch(m -> m.equals("on") || m.equals("off"))) {
       problems.add("--modes lists on and/or off");
@@ -166,23 +178,26 @@ public final class ApfBenchmark extends BenchmarkCommand {
       Format.deleteRecursively(dir);
     }
     ResultTable table = report.table(new ResultTable(String.format(
-        "The light user's GETs (%s/s, open loop, latency from each request's due time), %d s quiet then %d s "
-            + "while the heavy user floods (%d list threads, %d watch threads; %d ConfigMaps of %d bytes)",
-        Format.number(rate), seconds, seconds, floodLists, floodWatches, objects, objectBytes),
-        "APF", "quiet p50 ms", "quiet p99 ms", "flooded p50 ms", "flooded p99 ms", "flooded max ms",
-        "p99 flooded / quiet", "light errors", "heavy lists/s", "heavy watches/s", "heavy 429s/s", "heavy failures"));
+        "The light user's GETs (%s/s, open loop, latency from each request's due time), %d s quiet, then the "
+            + "flood's first %d s (its onset), then %d s flooded, while the heavy user floods (%d list threads, %d watch "
+            + "threads; %d ConfigMaps of %d bytes)",
+        Format.number(rate), seconds, floodWarmup, seconds, floodLists, floodWatches, objects, objectBytes),
+        "APF", "quiet p50 ms", "quiet p99 ms", "onset p99 ms", "flooded p50 ms", "flooded p99 ms", "flooded max ms",
+        "p99 flooded / quiet", "light errors", "flooded send lag p99 ms", "heavy lists/s", "heavy watches/s", "heavy 429s/s", "heavy failures"));
     for (Run r : runs) {
       double ratio = ratio(r);
       table.row(r.mode(), Format.ms(r.quiet().latencies().percentile(0.5)), Format.ms(r.quiet().latencies().percentile(0.99)),
-          Format.ms(r.flooded().latencies().percentile(0.5)), Format.ms(r.flooded().latencies().percentile(0.99)),
+          Format.ms(r.onset().latencies().percentile(0.99)), Format.ms(r.flooded().latencies().percentile(0.5)), Format.ms(r.flooded().latencies().percentile(0.99)),
           Format.ms(r.flooded().latencies().max()), String.format("%.2fx", ratio),
-          (r.quiet().errors() + r.flooded().errors()) + (r.flooded().firstError().isEmpty() ? ""
-              : " (" + r.flooded().firstError() + ")"),
+          (r.quiet().errors() + r.onset().errors() + r.flooded().errors()) + firstError(r),
+          Format.ms(r.flooded().sendLags().percentile(0.99)),
           Format.count(r.lists() / r.floodSeconds()), Format.count(r.watches() / r.floodSeconds()),
           Format.count(r.rejected() / r.floodSeconds()), r.failed());
       report.figure("apf" + (r.mode().equals("on") ? "On" : "Off") + "P99Ratio", ratio);
       report.figure("apf" + (r.mode().equals("on") ? "On" : "Off") + "FloodedP99Ms",
           r.flooded().latencies().percentile(0.99) / 1e6);
+      report.figure("apf" + (r.mode().equals("on") ? "On" : "Off") + "OnsetP99Ms",
+          r.onset().latencies().percentile(0.99) / 1e6);
       report.verdict(String.format("APF %s: the light user's p99 under the flood is %.2fx its quiet p99 (target "
           + "within %.0fx with APF on): %s", r.mode(), ratio, TARGET_RATIO,
           ratio <= TARGET_RATIO ? "within" : "over"));
@@ -199,12 +214,23 @@ public final class ApfBenchmark extends BenchmarkCommand {
         + (floodCpus == null ? "" : ", pinned to CPUs " + floodCpus));
     report.parameters.put("light user", "GET /api/v1/namespaces/" + NAMESPACE + "/configmaps/c0 over "
         + (lightProtocol == LightProtocol.h2 ? "HTTP/2 (java.net.http, one connection, as client-go)"
-            : "HTTP/1.1 (java.net.http, its own connection pool)") + ", bearer token; a non-200 answer counts as an error");
+            : "HTTP/1.1 (java.net.http, its own connection pool)") + ", bearer token; a non-200 answer counts as an error; its send lag is how late this JVM handed a "
+        + "request to its HTTP client (the load generator's own delay, included in the latencies)");
     report.parameters.put("heavy user", "GET .../configmaps (a list of every object) and "
         + "GET .../configmaps?watch=true&timeoutSeconds=1 (ADDED for every object, then 1 s), each thread back to "
         + "back; 429s are retried at once");
     output.print(report, machine);
     return 0;
+  }
+
+  /** The first light error of the run, in brackets; empty when there was none. */
+  private static String firstError(Run r) {
+    for (OpenLoopGets.Result phase : List.of(r.quiet(), r.onset(), r.flooded())) {
+      if (!phase.firstError().isEmpty()) {
+        return " (" + phase.firstError() + ")";
+      }
+    }
+    return "";
   }
 
   private static double ratio(Run r) {
@@ -236,7 +262,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
       long quietTicks = server.cpuTicks();
       OpenLoopGets.Result quiet = gets.run(Duration.ofSeconds(seconds));
       report.phase("APF " + mode + ", quiet", quietStart, server.cpuTicks() - quietTicks);
-      report.progress("APF %s: flooded, %d s warm-up and %d s measured", mode, warmup, seconds);
+      report.progress("APF %s: flooded, %d s onset and %d s measured", mode, floodWarmup, seconds);
       try (ChildJvm flood = ChildJvm.start("flood", List.of("-Xmx1g", "-XX:+UseG1GC"), Flood.class.getName(),
           List.of(collection.toString(), HEAVY, String.valueOf(floodLists), String.valueOf(floodWatches),
               dir.resolve("data").resolve("tls").resolve("ca.crt").toString()), dir.resolve("flood.log"))) {
@@ -246,7 +272,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
         if (floodCpus != null) {
           CpuAffinity.pin(flood.pid(), floodCpus);
         }
-        Thread.sleep(Duration.ofSeconds(warmup)); // the flood builds up before the measure
+        // the flood's onset: APF has yet to re-share the seats (every 10 s)
+        OpenLoopGets.Result onset = gets.run(Duration.ofSeconds(floodWarmup));
         long[] before = counts(flood);
         long start = System.nanoTime();
         CpuMonitor floodStart = CpuMonitor.now();
@@ -257,11 +284,12 @@ public final class ApfBenchmark extends BenchmarkCommand {
         if (timelineDir != null) {
           Files.createDirectories(timelineDir);
           Files.writeString(timelineDir.resolve("apf-" + mode + "-quiet.tsv"), quiet.timeline().tsv());
+          Files.writeString(timelineDir.resolve("apf-" + mode + "-onset.tsv"), onset.timeline().tsv());
           Files.writeString(timelineDir.resolve("apf-" + mode + "-flooded.tsv"), flooded.timeline().tsv());
         }
         long[] after = counts(flood);
         flood.send("stop");
-        return new Run(mode, quiet, flooded, floodSeconds, after[0] - before[0], after[1] - before[1],
+        return new Run(mode, quiet, onset, flooded, floodSeconds, after[0] - before[0], after[1] - before[1],
             after[2] - before[2], after[3] - before[3]);
       }
     }

@@ -24,20 +24,26 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class OpenLoopGets {
 
-  /** What one run measured. */
-  record Result(LatencyRecorder latencies, long sent, long errors, String firstError, Timeline timeline) {
+  /**
+   * What one run measured; {@code sendLags} are how late this client handed each request to its
+   * HTTP client (a load generator starved of CPU shows here, not only in the latencies).
+   */
+  record Result(LatencyRecorder latencies, LatencyRecorder sendLags, long sent, long errors, String firstError,
+      Timeline timeline) {
   }
 
   /**
-   * Each request's due time (wall clock, ms since the epoch) and latency (µs; -1 if it got no
-   * answer), in the order sent: to line the slow ones up with the server's logs.
+   * Each request's due time (wall clock, ms since the epoch), latency (µs; -1 if it got no
+   * answer) and send lag (µs from its due time to its hand-over to the HTTP client), in the
+   * order sent: to line the slow ones up with the server's logs.
    */
-  record Timeline(long[] dueEpochMillis, long[] latencyMicros) {
-    /** One line per request: due time in ISO-8601 UTC, then latency in µs, tab-separated. */
+  record Timeline(long[] dueEpochMillis, long[] latencyMicros, long[] sendLagMicros) {
+    /** One line per request: due time in ISO-8601 UTC, latency in µs, send lag in µs, tab-separated. */
     String tsv() {
-      StringBuilder out = new StringBuilder("due\tlatency_us\n");
+      StringBuilder out = new StringBuilder("due\tlatency_us\tsend_lag_us\n");
       for (int i = 0; i < dueEpochMillis.length; i++) {
-        out.append(java.time.Instant.ofEpochMilli(dueEpochMillis[i])).append('\t').append(latencyMicros[i]).append('\n');
+        out.append(java.time.Instant.ofEpochMilli(dueEpochMillis[i])).append('\t').append(latencyMicros[i])
+            .append('\t').append(sendLagMicros[i]).append('\n');
       }
       return out.toString();
     }
@@ -58,6 +64,7 @@ final class OpenLoopGets {
   /** Sends for {@code duration}, then waits (up to a minute) for the answers. */
   Result run(Duration duration) throws InterruptedException {
     LatencyRecorder latencies = new LatencyRecorder();
+    LatencyRecorder sendLags = new LatencyRecorder();
     AtomicLong errors = new AtomicLong();
     StringBuilder firstError = new StringBuilder();
     List<CompletableFuture<?>> pending = new ArrayList<>();
@@ -66,6 +73,7 @@ final class OpenLoopGets {
     long count = (long) (duration.toNanos() / 1e9 * perSecond);
     long[] dueMillis = new long[(int) count];
     long[] latencyMicros = new long[(int) count];
+    long[] sendLagMicros = new long[(int) count];
     java.util.Arrays.fill(latencyMicros, -1);
     HttpRequest request = HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + token)
         .timeout(Duration.ofSeconds(60)).GET().build();
@@ -77,6 +85,9 @@ final class OpenLoopGets {
       while ((wait = due - System.nanoTime()) > 0) {
         LockSupport.parkNanos(wait);
       }
+      long lag = System.nanoTime() - due;
+      sendLagMicros[index] = lag / 1_000;
+      sendLags.record(lag); // this thread only until the results are read after the join below
       pending.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).whenComplete((r, e) -> {
         long latency = System.nanoTime() - due;
         synchronized (latencies) {
@@ -97,8 +108,8 @@ final class OpenLoopGets {
       // each failure is counted above; a request still open after a minute is left out
     }
     synchronized (latencies) {
-      return new Result(latencies, count, errors.get(), firstError.toString(),
-          new Timeline(dueMillis, latencyMicros.clone()));
+      return new Result(latencies, sendLags, count, errors.get(), firstError.toString(),
+          new Timeline(dueMillis, latencyMicros.clone(), sendLagMicros));
     }
   }
 }

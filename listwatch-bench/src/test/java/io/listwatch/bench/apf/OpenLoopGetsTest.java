@@ -57,8 +57,10 @@ class OpenLoopGetsTest {
       assertThat(java.util.Arrays.stream(r.timeline().latencyMicros()).min().orElseThrow()).as("every request answered").isNotNegative();
       String[] lines = r.timeline().tsv().split("\n");
       assertThat(lines).hasSize(21);
-      assertThat(lines[0]).isEqualTo("due\tlatency_us");
-      assertThat(lines[1]).matches("\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z\t\\d+");
+      assertThat(lines[0]).isEqualTo("due\tlatency_us\tsend_lag_us");
+      assertThat(lines[1]).matches("\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z\t\\d+\t\\d+");
+      assertThat(r.sendLags().count()).as("a send lag for each request").isEqualTo(20);
+      assertThat(r.sendLags().max()).as("never sent before its due time").isNotNegative();
     }
   }
 
