@@ -147,8 +147,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
 
   /** What one server (APF on or off) measured. */
   private record Run(String mode, OpenLoopGets.Result quiet, OpenLoopGets.Result onset, OpenLoopGets.Result flooded,
-      double floodSeconds,
-      long lists, long watches, long rejected, long failed) {
+      double floodSeconds, long lists, long watches, long rejected, long failed) {
   }
 
   @Override
@@ -179,15 +178,17 @@ public final class ApfBenchmark extends BenchmarkCommand {
     }
     ResultTable table = report.table(new ResultTable(String.format(
         "The light user's GETs (%s/s, open loop, latency from each request's due time), %d s quiet, then the "
-            + "flood's first %d s (its onset), then %d s flooded, while the heavy user floods (%d list threads, %d watch "
-            + "threads; %d ConfigMaps of %d bytes)",
+            + "flood's first %d s (its onset), then %d s flooded, while the heavy user floods (%d list threads, "
+            + "%d watch threads; %d ConfigMaps of %d bytes)",
         Format.number(rate), seconds, floodWarmup, seconds, floodLists, floodWatches, objects, objectBytes),
         "APF", "quiet p50 ms", "quiet p99 ms", "onset p99 ms", "flooded p50 ms", "flooded p99 ms", "flooded max ms",
-        "p99 flooded / quiet", "light errors", "flooded send lag p99 ms", "heavy lists/s", "heavy watches/s", "heavy 429s/s", "heavy failures"));
+        "p99 flooded / quiet", "light errors", "flooded send lag p99 ms", "heavy lists/s", "heavy watches/s",
+        "heavy 429s/s", "heavy failures"));
     for (Run r : runs) {
       double ratio = ratio(r);
       table.row(r.mode(), Format.ms(r.quiet().latencies().percentile(0.5)), Format.ms(r.quiet().latencies().percentile(0.99)),
-          Format.ms(r.onset().latencies().percentile(0.99)), Format.ms(r.flooded().latencies().percentile(0.5)), Format.ms(r.flooded().latencies().percentile(0.99)),
+          Format.ms(r.onset().latencies().percentile(0.99)), Format.ms(r.flooded().latencies().percentile(0.5)),
+          Format.ms(r.flooded().latencies().percentile(0.99)),
           Format.ms(r.flooded().latencies().max()), String.format("%.2fx", ratio),
           (r.quiet().errors() + r.onset().errors() + r.flooded().errors()) + firstError(r),
           Format.ms(r.flooded().sendLags().percentile(0.99)),
@@ -214,8 +215,9 @@ public final class ApfBenchmark extends BenchmarkCommand {
         + (floodCpus == null ? "" : ", pinned to CPUs " + floodCpus));
     report.parameters.put("light user", "GET /api/v1/namespaces/" + NAMESPACE + "/configmaps/c0 over "
         + (lightProtocol == LightProtocol.h2 ? "HTTP/2 (java.net.http, one connection, as client-go)"
-            : "HTTP/1.1 (java.net.http, its own connection pool)") + ", bearer token; a non-200 answer counts as an error; its send lag is how late this JVM handed a "
-        + "request to its HTTP client (the load generator's own delay, included in the latencies)");
+            : "HTTP/1.1 (java.net.http, its own connection pool)") + ", bearer token; a non-200 answer counts as an "
+        + "error; its send lag is how late this JVM handed a request to its HTTP client (the load generator's own "
+        + "delay, included in the latencies)");
     report.parameters.put("heavy user", "GET .../configmaps (a list of every object) and "
         + "GET .../configmaps?watch=true&timeoutSeconds=1 (ADDED for every object, then 1 s), each thread back to "
         + "back; 429s are retried at once");
