@@ -338,8 +338,13 @@ public final class DynamicObject {
       r.readObject(p, null);
       return r.annotations;
     } catch (IOException e) {
-      throw new IllegalStateException("a DynamicObject holds valid JSON", e);
+      throw notJson(e);
     }
+  }
+
+  /** What a reader of the bytes throws if they are not JSON: a broken invariant, as every way in checks them. */
+  private static IllegalStateException notJson(IOException e) {
+    return new IllegalStateException("a DynamicObject holds valid JSON", e);
   }
 
   /** The JSON bytes (a copy). */
@@ -357,7 +362,7 @@ public final class DynamicObject {
     try {
       return (ObjectNode) Json.MAPPER.readTree(json);
     } catch (IOException e) {
-      throw new IllegalStateException("a DynamicObject holds valid JSON", e);
+      throw notJson(e);
     }
   }
 
@@ -376,7 +381,7 @@ public final class DynamicObject {
       }
       return Optional.of(Json.MAPPER.readTree(p));
     } catch (IOException e) {
-      throw new IllegalStateException("a DynamicObject holds valid JSON", e);
+      throw notJson(e);
     }
   }
 

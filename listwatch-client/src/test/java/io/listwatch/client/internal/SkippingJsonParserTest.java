@@ -71,28 +71,26 @@ class SkippingJsonParserTest {
 
   /** {@code {"skip":VALUE,"after":1}} with the parser on the skipped value's first token. */
   private static JsonParser atSkippedValue(byte[] value) throws IOException {
-    byte[] json = concat("{\"skip\":".getBytes(StandardCharsets.UTF_8), value,
-        ",\"after\":1}".getBytes(StandardCharsets.UTF_8));
-    JsonParser p = Json.FACTORY.createParser(new RecordingInputStream(new ByteArrayInputStream(json)));
+    JsonParser p = Json.FACTORY.createParser(new RecordingInputStream(new ByteArrayInputStream(wrapped(value))));
     p.nextToken();
     p.nextToken();
     p.nextToken();
     return p;
   }
 
-  private static byte[] concat(byte[]... parts) {
+  /** {@code {"skip":VALUE,"after":1}}. */
+  private static byte[] wrapped(byte[] value) {
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    for (byte[] part : parts) {
-      out.writeBytes(part);
-    }
+    out.writeBytes("{\"skip\":".getBytes(StandardCharsets.UTF_8));
+    out.writeBytes(value);
+    out.writeBytes(",\"after\":1}".getBytes(StandardCharsets.UTF_8));
     return out.toByteArray();
   }
 
   /** Whether Jackson's own parser reads {@code {"skip":VALUE,"after":1}} as JSON. */
   private static boolean jacksonReads(byte[] value) {
     try {
-      Json.MAPPER.readTree(concat("{\"skip\":".getBytes(StandardCharsets.UTF_8), value,
-          ",\"after\":1}".getBytes(StandardCharsets.UTF_8)));
+      Json.MAPPER.readTree(wrapped(value));
       return true;
     } catch (IOException e) {
       return false;
