@@ -109,9 +109,9 @@ public final class ApfBenchmark extends BenchmarkCommand {
       description = "Another option of the server's JVM (repeatable).")
   List<String> serverJvmOptions = new ArrayList<>();
 
-  /** The light user's protocol. */
+  /** The light user's client and protocol. */
   enum LightProtocol {
-    h2(HttpClient.Version.HTTP_2), http1(HttpClient.Version.HTTP_1_1);
+    h2(HttpClient.Version.HTTP_2), http1(HttpClient.Version.HTTP_1_1), urlconnection(HttpClient.Version.HTTP_1_1);
 
     final HttpClient.Version version;
 
@@ -120,9 +120,14 @@ public final class ApfBenchmark extends BenchmarkCommand {
     }
   }
 
-  @Option(names = "--light-protocol", defaultValue = "http1", paramLabel = "http1|h2",
-      description = "The light user's protocol: http1 (java.net.http's pool, a new TLS connection whenever every "
-          + "pooled one is busy) or h2 (one connection, as client-go) (default: ${DEFAULT-VALUE}).")
+  /** The urlconnection client's threads, one kept-alive connection each. */
+  private static final int BLOCKING_WORKERS = 4;
+
+  @Option(names = "--light-protocol", defaultValue = "http1", paramLabel = "http1|h2|urlconnection",
+      description = "The light user's client: http1 (java.net.http's HTTP/1.1 pool, a new TLS connection whenever "
+          + "every pooled one is busy), h2 (java.net.http on one HTTP/2 connection, as client-go) or urlconnection "
+          + "(HttpURLConnection, HTTP/1.1, each GET written and read by one of " + BLOCKING_WORKERS + " threads on its "
+          + "kept-alive connection) (default: ${DEFAULT-VALUE}).")
   LightProtocol lightProtocol;
 
   @Option(names = "--server-cpus", paramLabel = "LIST",
@@ -215,8 +220,12 @@ public final class ApfBenchmark extends BenchmarkCommand {
         : ", pinned to CPUs " + clientCpus) + "; the heavy user in a JVM of its own (-Xmx1g, G1)"
         + (floodCpus == null ? "" : ", pinned to CPUs " + floodCpus));
     report.parameters.put("light user", "GET /api/v1/namespaces/" + NAMESPACE + "/configmaps/c0 over "
-        + (lightProtocol == LightProtocol.h2 ? "HTTP/2 (java.net.http, one connection, as client-go)"
-            : "HTTP/1.1 (java.net.http, its own connection pool)") + ", bearer token; a non-200 answer counts as an "
+        + switch (lightProtocol) {
+          case h2 -> "HTTP/2 (java.net.http, one connection, as client-go)";
+          case http1 -> "HTTP/1.1 (java.net.http, its own connection pool)";
+          case urlconnection -> "HTTP/1.1 (HttpURLConnection on " + BLOCKING_WORKERS + " threads, a kept-alive "
+              + "connection each)";
+        } + ", bearer token; a non-200 answer counts as an "
         + "error; its send lag is how late this JVM handed a request to its HTTP client (the load generator's own "
         + "delay, included in the latencies)");
     report.parameters.put("heavy user", "GET .../configmaps (a list of every object) and "
@@ -250,15 +259,17 @@ public final class ApfBenchmark extends BenchmarkCommand {
     options.addAll(serverOptions);
     try (ServerJvm server = ServerJvm.start(dir.resolve("data"), options, jvm, dir.resolve("server.log"));
         HttpClient admin = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        HttpClient light = Flood.https(dir.resolve("data").resolve("tls").resolve("ca.crt"), lightProtocol.version)) {
+        HttpClient lightHttp = Flood.https(dir.resolve("data").resolve("tls").resolve("ca.crt"), lightProtocol.version);
+        LightClient light = lightProtocol == LightProtocol.urlconnection
+            ? LightClient.blocking(lightUri(server), LIGHT, lightHttp.sslContext().getSocketFactory(), BLOCKING_WORKERS)
+            : LightClient.async(lightHttp, lightUri(server), LIGHT)) {
       if (serverCpus != null) {
         CpuAffinity.pin(server.pid(), serverCpus);
       }
       report.progress("APF %s: creating %d ConfigMaps", mode, objects);
       seed(admin, server.url());
-      String secure = "https://127.0.0.1:" + server.address("https").getPort();
-      URI collection = URI.create(secure + "/api/v1/namespaces/" + NAMESPACE + "/configmaps");
-      OpenLoopGets gets = new OpenLoopGets(light, URI.create(collection + "/c0"), LIGHT, rate);
+      URI collection = collection(server);
+      OpenLoopGets gets = new OpenLoopGets(light, rate);
       report.progress("APF %s: quiet, %d s warm-up and %d s measured", mode, warmup, seconds);
       gets.run(Duration.ofSeconds(warmup));
       CpuMonitor quietStart = CpuMonitor.now();
@@ -296,6 +307,17 @@ public final class ApfBenchmark extends BenchmarkCommand {
             after[2] - before[2], after[3] - before[3]);
       }
     }
+  }
+
+  /** The ConfigMaps the heavy user lists, on the server's HTTPS port. */
+  private static URI collection(ServerJvm server) {
+    return URI.create("https://127.0.0.1:" + server.address("https").getPort() + "/api/v1/namespaces/" + NAMESPACE
+        + "/configmaps");
+  }
+
+  /** The ConfigMap the light user GETs. */
+  private static URI lightUri(ServerJvm server) {
+    return URI.create(collection(server) + "/c0");
   }
 
   /** The flood's answers so far: lists, watches, 429s, failures. */

@@ -1,10 +1,6 @@
 package io.listwatch.bench.apf;
 
 import io.listwatch.bench.LatencyRecorder;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,15 +45,11 @@ final class OpenLoopGets {
     }
   }
 
-  private final HttpClient client;
-  private final URI uri;
-  private final String token;
+  private final LightClient client;
   private final double perSecond;
 
-  OpenLoopGets(HttpClient client, URI uri, String token, double perSecond) {
+  OpenLoopGets(LightClient client, double perSecond) {
     this.client = client;
-    this.uri = uri;
-    this.token = token;
     this.perSecond = perSecond;
   }
 
@@ -75,8 +67,6 @@ final class OpenLoopGets {
     long[] latencyMicros = new long[(int) count];
     long[] sendLagMicros = new long[(int) count];
     java.util.Arrays.fill(latencyMicros, -1);
-    HttpRequest request = HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + token)
-        .timeout(Duration.ofSeconds(60)).GET().build();
     for (long i = 0; i < count; i++) {
       long due = start + (long) (i * 1e9 / perSecond);
       int index = (int) i;
@@ -88,15 +78,15 @@ final class OpenLoopGets {
       long lag = System.nanoTime() - due;
       sendLagMicros[index] = lag / 1_000;
       sendLags.record(lag); // this thread only until the results are read after the join below
-      pending.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).whenComplete((r, e) -> {
+      pending.add(client.get().whenComplete((code, e) -> {
         long latency = System.nanoTime() - due;
         synchronized (latencies) {
           latencies.record(latency);
           latencyMicros[index] = latency / 1_000;
-          if (e != null || r.statusCode() != 200) {
+          if (e != null || code != 200) {
             errors.incrementAndGet();
             if (firstError.isEmpty()) {
-              firstError.append(e != null ? e.toString() : "HTTP " + r.statusCode());
+              firstError.append(e != null ? unwrap(e).toString() : "HTTP " + code);
             }
           }
         }
@@ -111,5 +101,9 @@ final class OpenLoopGets {
       return new Result(latencies, sendLags, count, errors.get(), firstError.toString(),
           new Timeline(dueMillis, latencyMicros.clone(), sendLagMicros));
     }
+  }
+
+  private static Throwable unwrap(Throwable e) {
+    return e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
   }
 }

@@ -19,11 +19,16 @@ import org.junit.jupiter.api.Test;
 class OpenLoopGetsTest {
 
   private HttpServer server;
+  /** The client port of each request's connection, and its Authorization header. */
+  private final java.util.Set<Integer> connections = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final java.util.Set<String> tokens = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   @BeforeEach
   void start() throws Exception {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext("/ok", exchange -> {
+      connections.add(exchange.getRemoteAddress().getPort());
+      tokens.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
       byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
       exchange.sendResponseHeaders(exchange.getRequestURI().getQuery() == null ? 200 : 500, body.length);
       exchange.getResponseBody().write(body);
@@ -44,7 +49,7 @@ class OpenLoopGetsTest {
   @Test
   void run_sendsEachRequestAtItsDueTime_andTimesThemAll() throws Exception {
     try (HttpClient client = HttpClient.newHttpClient()) {
-      OpenLoopGets.Result r = new OpenLoopGets(client, uri(""), "t", 100).run(Duration.ofMillis(200));
+      OpenLoopGets.Result r = new OpenLoopGets(LightClient.async(client, uri(""), "t"), 100).run(Duration.ofMillis(200));
 
       assertThat(r.sent()).isEqualTo(20);
       assertThat(r.errors()).isZero();
@@ -67,10 +72,46 @@ class OpenLoopGetsTest {
   @Test
   void run_countsAnswersOtherThan200_asErrors_withTheFirst() throws Exception {
     try (HttpClient client = HttpClient.newHttpClient()) {
-      OpenLoopGets.Result r = new OpenLoopGets(client, uri("?fail"), "t", 100).run(Duration.ofMillis(50));
+      OpenLoopGets.Result r = new OpenLoopGets(LightClient.async(client, uri("?fail"), "t"), 100).run(Duration.ofMillis(50));
 
       assertThat(r.errors()).isEqualTo(r.sent()).isEqualTo(5);
       assertThat(r.firstError()).isEqualTo("HTTP 500");
     }
+  }
+
+  @Test
+  void blockingClient_sendsOnSchedule_onItsKeptAliveConnections() throws Exception {
+    try (LightClient client = LightClient.blocking(uri(""), "t", null, 2)) {
+      OpenLoopGets.Result r = new OpenLoopGets(client, 100).run(Duration.ofMillis(300));
+
+      assertThat(r.sent()).isEqualTo(30);
+      assertThat(r.errors()).isZero();
+      assertThat(r.latencies().count()).isEqualTo(30);
+      assertThat(tokens).containsExactly("Bearer t");
+      assertThat(connections).as("30 GETs on at most its 2 threads' connections, none opened per GET").hasSizeBetween(1, 2);
+    }
+  }
+
+  @Test
+  void blockingClient_countsAnswersOtherThan200_andRefusedConnections_asErrors() throws Exception {
+    try (LightClient client = LightClient.blocking(uri("?fail"), "t", null, 1)) {
+      OpenLoopGets.Result r = new OpenLoopGets(client, 100).run(Duration.ofMillis(50));
+
+      assertThat(r.errors()).isEqualTo(r.sent()).isEqualTo(5);
+      assertThat(r.firstError()).isEqualTo("HTTP 500");
+    }
+    server.stop(0);
+    try (LightClient client = LightClient.blocking(uri(""), "t", null, 1)) {
+      OpenLoopGets.Result r = new OpenLoopGets(client, 100).run(Duration.ofMillis(30));
+
+      assertThat(r.errors()).isEqualTo(3);
+      assertThat(r.firstError()).startsWith("java.io.UncheckedIOException: java.net.ConnectException");
+    }
+  }
+
+  @Test
+  void blockingClient_takesOneToFiveWorkers() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> LightClient.blocking(uri(""), "t", null, 6))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("5 connections alive");
   }
 }
