@@ -3,6 +3,7 @@ package io.listwatch.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * How much CPU this process and every other process used over a stretch of a benchmark, from
@@ -12,31 +13,40 @@ import java.nio.file.Path;
  *
  * <p>Immutable snapshots; take one with {@link #now()} before and one after.
  */
-public record CpuMonitor(long machineBusyTicks, long machineTotalTicks, long selfTicks, long nanos) {
-
-  private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
+public record CpuMonitor(long machineBusyTicks, long machineTotalTicks, long selfTicks, long nanos, int cpus) {
 
   /** A snapshot of the counters now; all zero if they cannot be read. */
   public static CpuMonitor now() {
     long nanos = System.nanoTime();
     try {
-      String cpu = Files.readAllLines(Path.of("/proc/stat")).get(0);
-      String[] f = cpu.trim().split("\\s+");
-      // cpu user nice system idle iowait irq softirq steal [guest guest_nice: already in user]
-      long busy = 0;
-      long total = 0;
-      for (int i = 1; i <= Math.min(8, f.length - 1); i++) {
-        long v = Long.parseLong(f[i]);
-        total += v;
-        if (i != 4 && i != 5) {
-          busy += v;
-        }
-      }
       long selfTicks = processTicks(ProcessHandle.current().pid());
-      return selfTicks < 0 ? new CpuMonitor(0, 0, 0, nanos) : new CpuMonitor(busy, total, selfTicks, nanos);
+      return selfTicks < 0 ? new CpuMonitor(0, 0, 0, nanos, 1)
+          : ofProcStat(Files.readAllLines(Path.of("/proc/stat")), selfTicks, nanos);
     } catch (IOException | RuntimeException e) {
-      return new CpuMonitor(0, 0, 0, nanos);
+      return new CpuMonitor(0, 0, 0, nanos, 1);
     }
+  }
+
+  /**
+   * The snapshot {@code /proc/stat}'s lines give. Its CPUs are the machine's ({@code cpuN} lines),
+   * not the ones this JVM may run on: a benchmark pinned to one core of two ({@code taskset})
+   * still reads the whole machine's ticks.
+   */
+  static CpuMonitor ofProcStat(List<String> procStat, long selfTicks, long nanos) {
+    String[] f = procStat.get(0).trim().split("\\s+");
+    // cpu user nice system idle iowait irq softirq steal [guest guest_nice: already in user]
+    long busy = 0;
+    long total = 0;
+    for (int i = 1; i <= Math.min(8, f.length - 1); i++) {
+      long v = Long.parseLong(f[i]);
+      total += v;
+      if (i != 4 && i != 5) {
+        busy += v;
+      }
+    }
+    int cpus = (int) procStat.stream().filter(l -> l.length() > 3 && l.startsWith("cpu")
+        && Character.isDigit(l.charAt(3))).count();
+    return new CpuMonitor(busy, total, selfTicks, nanos, Math.max(1, cpus));
   }
 
   /**
@@ -64,7 +74,7 @@ public record CpuMonitor(long machineBusyTicks, long machineTotalTicks, long sel
    */
   public double percentOfCoreSince(CpuMonitor start, long ticks) {
     long total = machineTotalTicks - start.machineTotalTicks;
-    return total <= 0 ? -1 : 100.0 * ticks / total * PROCESSORS;
+    return total <= 0 ? -1 : 100.0 * ticks / total * cpus;
   }
 
   /** Every process's CPU since {@code start}, in percent of one core; -1 if unknown. */
