@@ -21,9 +21,9 @@ import javax.net.ssl.SSLSocketFactory;
  * no answer.
  *
  * <p>Two clients of the JDK. {@link #async} is {@code java.net.http}: a selector thread writes each
- * request and reads its answer, and completes it on another thread; its {@code sendAsync} itself
- * took 0.1 ms at the median and 3.4–4.6 ms at p99 on this project's 2-core machine, quiet or
- * flooded, which every latency includes. {@link #blocking} is {@link HttpURLConnection}: each GET
+ * request and reads its answer, and completes it on another thread; its {@code sendAsync} call
+ * alone took milliseconds at p99, quiet or flooded (docs/reliability.md), which every latency
+ * includes. {@link #blocking} is {@link HttpURLConnection}: each GET
  * runs on one of a few worker threads, which writes it and reads its answer on its own kept-alive
  * connection, with no other thread in between.
  *
