@@ -149,9 +149,11 @@ public final class FlowControl implements AutoCloseable {
       statusQueue = queue;
       scheduleBorrowing();
     }
-    queue.start();
-    flowSchemas.cacher().addListener(listener(storedSchemas));
+    // the levels first, and the status worker only once both are read: a schema read before its
+    // level would look dangling, and the worker would write Dangling=True and back on every start
     priorityLevels.cacher().addListener(listener(storedLevels));
+    flowSchemas.cacher().addListener(listener(storedSchemas));
+    queue.start();
   }
 
   /** Writes the Dangling condition of the FlowSchema {@code name} unless it already says what is so. */

@@ -126,6 +126,50 @@ class FlowControlTest {
         () -> classify(bob, "GET", "/api/v1/pods").flowSchema().equals("global-default"));
   }
 
+  /**
+   * A server starting on a stored configuration whose conditions are already right writes no
+   * FlowSchema: it reads the levels before the schemas, so none of them looks dangling for a moment.
+   */
+  @Test
+  void startingOnAStoredConfiguration_writesNoFlowSchema() {
+    try (InMemoryCore fresh = InMemoryCore.start()) {
+      var schemas = fresh.server.store("flowcontrol.apiserver.k8s.io", "v1", "flowschemas");
+      var levels = fresh.server.store("flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations");
+      try (FlowControl first = new FlowControl(600, Duration.ofSeconds(15), fresh.clock, (g, r) -> 0,
+          FlowControlObserver.NONE)) {
+        first.start(schemas, levels);
+        io.listwatch.testsupport.Await.until("every FlowSchema's Dangling condition", Duration.ofSeconds(10),
+            () -> schemas.cacher().list("", io.listwatch.api.ListOptions.parse(Map.of())).join().items().stream()
+                .allMatch(o -> new String(o.json(), java.nio.charset.StandardCharsets.UTF_8).contains("\"Dangling\"")));
+      }
+      Map<String, Long> versions = resourceVersions(schemas);
+      for (int i = 0; i < 20; i++) {
+        try (FlowControl restarted = new FlowControl(600, Duration.ofSeconds(15), fresh.clock, (g, r) -> 0,
+            FlowControlObserver.NONE)) {
+          restarted.start(schemas, levels);
+          // one worker takes the schemas in turn: once the probe's condition is written, so is anything queued before it
+          String probe = "probe-" + i;
+          fresh.send("POST", FLOWCONTROL + "flowschemas", Map.of(), """
+              {"apiVersion":"flowcontrol.apiserver.k8s.io/v1","kind":"FlowSchema","metadata":{"name":"%s"},
+               "spec":{"priorityLevelConfiguration":{"name":"missing"},"matchingPrecedence":50}}""".formatted(probe));
+          io.listwatch.testsupport.Await.until(probe + "'s Dangling condition", Duration.ofSeconds(10),
+              () -> schemas.getInternal("", probe).join().orElseThrow().path("status").path("conditions").size() == 1);
+        }
+      }
+      Map<String, Long> after = resourceVersions(schemas);
+      after.keySet().removeIf(name -> name.startsWith("probe-"));
+      assertThat(after).as("kube's FlowSchemas' resourceVersions after 20 starts").isEqualTo(versions);
+    }
+  }
+
+  private static Map<String, Long> resourceVersions(io.listwatch.apiserver.rest.ResourceStore store) {
+    Map<String, Long> out = new java.util.HashMap<>();
+    for (var o : store.cacher().list("", io.listwatch.api.ListOptions.parse(Map.of())).join().items()) {
+      out.put(o.name(), o.resourceVersion());
+    }
+    return out;
+  }
+
   private void awaitDangling(String schema, String status, String reason, String message) {
     io.listwatch.testsupport.Await.until(schema + "'s Dangling condition " + status, Duration.ofSeconds(10), () -> {
       var fs = core.server.store("flowcontrol.apiserver.k8s.io", "v1", "flowschemas").getInternal("", schema).join()
