@@ -1,6 +1,9 @@
 package io.listwatch.bench;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Pins a process, every thread of it, to some of the machine's CPUs with util-linux's
@@ -21,7 +24,23 @@ public final class CpuAffinity {
    * @throws IllegalStateException when taskset is missing or refuses (an unknown CPU, a bad list)
    */
   public static void pin(long pid, String cpus) {
-    UtilLinux.run(List.of("taskset", "--all-tasks", "--pid", "--cpu-list", cpus, String.valueOf(pid)),
-        "pin process " + pid + " to CPUs " + cpus);
+    List<String> command = List.of("taskset", "--all-tasks", "--pid", "--cpu-list", cpus, String.valueOf(pid));
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      if (!p.waitFor(30, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IllegalStateException(String.join(" ", command) + " did not end within 30 s");
+      }
+      if (p.exitValue() != 0) {
+        throw new IllegalStateException(String.join(" ", command) + " failed (exit " + p.exitValue() + "): " + output);
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run taskset (util-linux) to pin process " + pid + " to CPUs " + cpus
+          + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while pinning process " + pid, e);
+    }
   }
 }

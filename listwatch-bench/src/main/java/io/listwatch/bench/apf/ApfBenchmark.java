@@ -130,12 +130,6 @@ public final class ApfBenchmark extends BenchmarkCommand {
           + "kept-alive connection) (default: ${DEFAULT-VALUE}).")
   LightProtocol lightProtocol;
 
-  @Option(names = "--light-realtime",
-      description = "Run the light user's sending thread and its urlconnection workers in Linux's real-time class "
-          + "(SCHED_FIFO 1, with chrt; needs root): they wake at once on a busy CPU, so its latencies are the "
-          + "server's and not its own waits for a CPU (default: off).")
-  boolean lightRealtime;
-
   @Option(names = "--server-cpus", paramLabel = "LIST",
       description = "Pin the server JVM to these CPUs (taskset's list, e.g. 1); default: not pinned.")
   String serverCpus;
@@ -172,9 +166,6 @@ public final class ApfBenchmark extends BenchmarkCommand {
     }
     if (modes.isEmpty() || !modes.stream().allMatch(m -> m.equals("on") || m.equals("off"))) {
       problems.add("--modes lists on and/or off");
-    }
-    if (lightRealtime && lightProtocol != LightProtocol.urlconnection) {
-      problems.add("--light-realtime needs --light-protocol urlconnection (java.net.http's threads are its own)");
     }
     rejectIfAny(problems);
     Path dir = Files.createTempDirectory("listwatch-bench-apf-");
@@ -234,7 +225,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
           case http1 -> "HTTP/1.1 (java.net.http, its own connection pool)";
           case urlconnection -> "HTTP/1.1 (HttpURLConnection on " + BLOCKING_WORKERS + " threads, a kept-alive "
               + "connection each)";
-        } + (lightRealtime ? "; its sending thread and workers in SCHED_FIFO 1 (--light-realtime)" : "") + ", bearer token; a non-200 answer counts as an "
+        } + ", bearer token; a non-200 answer counts as an "
         + "error; its send lag is how late this JVM handed a request to its HTTP client (the load generator's own "
         + "delay, included in the latencies)");
     report.parameters.put("heavy user", "GET .../configmaps (a list of every object) and "
@@ -270,8 +261,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
         HttpClient admin = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         HttpClient lightHttp = Flood.https(dir.resolve("data").resolve("tls").resolve("ca.crt"), lightProtocol.version);
         LightClient light = lightProtocol == LightProtocol.urlconnection
-            ? LightClient.blocking(lightUri(server), LIGHT, lightHttp.sslContext().getSocketFactory(), BLOCKING_WORKERS,
-                lightRealtime)
+            ? LightClient.blocking(lightUri(server), LIGHT, lightHttp.sslContext().getSocketFactory(), BLOCKING_WORKERS)
             : LightClient.async(lightHttp, lightUri(server), LIGHT)) {
       if (serverCpus != null) {
         CpuAffinity.pin(server.pid(), serverCpus);
@@ -279,7 +269,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
       report.progress("APF %s: creating %d ConfigMaps", mode, objects);
       seed(admin, server.url());
       URI collection = collection(server);
-      OpenLoopGets gets = new OpenLoopGets(light, rate, lightRealtime);
+      OpenLoopGets gets = new OpenLoopGets(light, rate);
       report.progress("APF %s: quiet, %d s warm-up and %d s measured", mode, warmup, seconds);
       gets.run(Duration.ofSeconds(warmup));
       CpuMonitor quietStart = CpuMonitor.now();

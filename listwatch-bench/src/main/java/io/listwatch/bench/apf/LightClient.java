@@ -1,6 +1,5 @@
 package io.listwatch.bench.apf;
 
-import io.listwatch.bench.RealtimeThread;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -60,17 +59,13 @@ interface LightClient extends AutoCloseable {
    * server); a GET due while every worker is busy waits for one, and its latency shows it.
    *
    * @param tls the socket factory of an https {@code uri} (its CA), or null for http
-   * @param realtime whether the workers run in Linux's real-time class ({@link RealtimeThread})
    */
-  static LightClient blocking(URI uri, String token, SSLSocketFactory tls, int workers, boolean realtime) {
+  static LightClient blocking(URI uri, String token, SSLSocketFactory tls, int workers) {
     if (workers < 1 || workers > 5) {
       throw new IllegalArgumentException("1 to 5 workers (the JDK keeps 5 connections alive per server), got " + workers);
     }
-    java.util.concurrent.ThreadFactory threads = Thread.ofPlatform().daemon().name("light-get-", 0).factory();
-    ExecutorService pool = Executors.newFixedThreadPool(workers, realtime ? task -> threads.newThread(() -> {
-      RealtimeThread.enter(1);
-      task.run();
-    }) : threads);
+    ExecutorService pool = Executors.newFixedThreadPool(workers, Thread.ofPlatform().daemon().name("light-get-", 0)
+        .factory());
     return new LightClient() {
       @Override
       public CompletableFuture<Integer> get() {

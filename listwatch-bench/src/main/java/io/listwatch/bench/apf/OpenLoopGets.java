@@ -1,6 +1,5 @@
 package io.listwatch.bench.apf;
 
-import io.listwatch.bench.RealtimeThread;
 import io.listwatch.bench.LatencyRecorder;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,36 +47,14 @@ final class OpenLoopGets {
 
   private final LightClient client;
   private final double perSecond;
-  private final boolean realtime;
 
   OpenLoopGets(LightClient client, double perSecond) {
-    this(client, perSecond, false);
-  }
-
-  /**
-   * @param realtime whether the thread calling {@link #run} sends from Linux's real-time class
-   *     ({@link RealtimeThread}) while it runs, so that it wakes at each due time even on a busy CPU
-   */
-  OpenLoopGets(LightClient client, double perSecond, boolean realtime) {
     this.client = client;
     this.perSecond = perSecond;
-    this.realtime = realtime;
   }
 
   /** Sends for {@code duration}, then waits (up to a minute) for the answers. */
   Result run(Duration duration) throws InterruptedException {
-    if (!realtime) {
-      return send(duration);
-    }
-    RealtimeThread.enter(1);
-    try {
-      return send(duration);
-    } finally {
-      RealtimeThread.leave();
-    }
-  }
-
-  private Result send(Duration duration) throws InterruptedException {
     LatencyRecorder latencies = new LatencyRecorder();
     LatencyRecorder sendLags = new LatencyRecorder();
     AtomicLong errors = new AtomicLong();

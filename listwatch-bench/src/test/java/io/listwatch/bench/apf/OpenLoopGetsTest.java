@@ -81,7 +81,7 @@ class OpenLoopGetsTest {
 
   @Test
   void blockingClient_sendsOnSchedule_onItsKeptAliveConnections() throws Exception {
-    try (LightClient client = LightClient.blocking(uri(""), "t", null, 2, false)) {
+    try (LightClient client = LightClient.blocking(uri(""), "t", null, 2)) {
       OpenLoopGets.Result r = new OpenLoopGets(client, 100).run(Duration.ofMillis(300));
 
       assertThat(r.sent()).isEqualTo(30);
@@ -94,14 +94,14 @@ class OpenLoopGetsTest {
 
   @Test
   void blockingClient_countsAnswersOtherThan200_andRefusedConnections_asErrors() throws Exception {
-    try (LightClient client = LightClient.blocking(uri("?fail"), "t", null, 1, false)) {
+    try (LightClient client = LightClient.blocking(uri("?fail"), "t", null, 1)) {
       OpenLoopGets.Result r = new OpenLoopGets(client, 100).run(Duration.ofMillis(50));
 
       assertThat(r.errors()).isEqualTo(r.sent()).isEqualTo(5);
       assertThat(r.firstError()).isEqualTo("HTTP 500");
     }
     server.stop(0);
-    try (LightClient client = LightClient.blocking(uri(""), "t", null, 1, false)) {
+    try (LightClient client = LightClient.blocking(uri(""), "t", null, 1)) {
       OpenLoopGets.Result r = new OpenLoopGets(client, 100).run(Duration.ofMillis(30));
 
       assertThat(r.errors()).isEqualTo(3);
@@ -109,31 +109,9 @@ class OpenLoopGetsTest {
     }
   }
 
-  /** With {@code realtime}, the workers and the sending thread answer from SCHED_FIFO, and the sender leaves it after. */
-  @Test
-  void realtime_sendsFromSchedFifo_andTheSenderLeavesItAfter() throws Exception {
-    try (LightClient client = LightClient.blocking(uri(""), "t", null, 2, true)) {
-      OpenLoopGets.Result r = new OpenLoopGets(client, 100, true).run(Duration.ofMillis(100));
-
-      assertThat(r.errors()).isZero();
-      java.util.List<int[]> workers = new java.util.ArrayList<>();
-      try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
-        for (java.nio.file.Path task : tasks.toList()) {
-          if (java.nio.file.Files.readString(task.resolve("comm")).strip().startsWith("light-get-")) {
-            workers.add(io.listwatch.bench.RealtimeThreadTest.policyAndPriority(
-                Long.parseLong(task.getFileName().toString())));
-          }
-        }
-      }
-      assertThat(workers).as("the workers that sent").isNotEmpty().allSatisfy(p -> assertThat(p).containsExactly(1, 1));
-      assertThat(io.listwatch.bench.RealtimeThreadTest.policyAndPriority(
-          io.listwatch.bench.RealtimeThread.currentTid())).as("the sender, after").containsExactly(0, 0);
-    }
-  }
-
   @Test
   void blockingClient_takesOneToFiveWorkers() {
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> LightClient.blocking(uri(""), "t", null, 6, false))
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> LightClient.blocking(uri(""), "t", null, 6))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("5 connections alive");
   }
 }
