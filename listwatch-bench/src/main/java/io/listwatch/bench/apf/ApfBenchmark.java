@@ -79,11 +79,12 @@ public final class ApfBenchmark extends BenchmarkCommand {
           + "is a warm server's: after 5 s its quiet p99 was nearly twice as high).")
   int warmup;
 
-  @Option(names = "--server-warmup", defaultValue = "30", paramLabel = "S",
+  @Option(names = "--server-warmup", defaultValue = "0", paramLabel = "S",
       description = "Seconds of flood (and light GETs) before the quiet warm-up, so that the server's list and watch "
-          + "paths are compiled before anything is measured, as in a server that has run for a while (default: "
-          + "${DEFAULT-VALUE}; 0 for none: the JIT then compiles them during the flooded measure, 14-17% of the "
-          + "server's core in three profiled runs).")
+          + "paths are compiled before anything is measured, as in a server that has run for a while; APF then "
+          + "also enters the flood with the seats it lent the last one (default: ${DEFAULT-VALUE}, none: the JIT "
+          + "compiles those paths during the flood, 14-26% of the server's core in the flooded measure of three "
+          + "profiled runs).")
   int serverWarmup;
 
   @Option(names = "--flood-warmup", defaultValue = "15", paramLabel = "S",
