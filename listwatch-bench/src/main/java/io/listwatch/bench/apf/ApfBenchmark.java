@@ -269,10 +269,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
     options.addAll(serverOptions);
     try (ServerJvm server = ServerJvm.start(dir.resolve("data"), options, jvm, dir.resolve("server.log"));
         HttpClient admin = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        HttpClient lightHttp = Flood.https(dir.resolve("data").resolve("tls").resolve("ca.crt"), lightProtocol.version);
-        LightClient light = lightProtocol == LightProtocol.urlconnection
-            ? LightClient.blocking(lightUri(server), LIGHT, lightHttp.sslContext().getSocketFactory(), BLOCKING_WORKERS)
-            : LightClient.async(lightHttp, lightUri(server), LIGHT)) {
+        LightClient light = lightClient(server, dir.resolve("data").resolve("tls").resolve("ca.crt"))) {
       if (serverCpus != null) {
         CpuAffinity.pin(server.pid(), serverCpus);
       }
@@ -316,6 +313,14 @@ public final class ApfBenchmark extends BenchmarkCommand {
             after[2] - before[2], after[3] - before[3]);
       }
     }
+  }
+
+  /** The light user's client of {@code --light-protocol}, trusting {@code ca}. */
+  private LightClient lightClient(ServerJvm server, Path ca) throws Exception {
+    if (lightProtocol == LightProtocol.urlconnection) {
+      return LightClient.blocking(lightUri(server), LIGHT, Flood.sslContext(ca).getSocketFactory(), BLOCKING_WORKERS);
+    }
+    return LightClient.async(Flood.https(ca, lightProtocol.version), lightUri(server), LIGHT);
   }
 
   /** Starts the heavy user's JVM, pinned to {@code --flood-cpus} if given, once it floods. */

@@ -106,6 +106,12 @@ final class Flood implements AutoCloseable {
    * (the server writes it into its data directory).
    */
   static HttpClient https(Path caFile, HttpClient.Version version) throws Exception {
+    return HttpClient.newBuilder().version(version).sslContext(sslContext(caFile))
+        .connectTimeout(Duration.ofSeconds(30)).build();
+  }
+
+  /** TLS trusting only the CA in {@code caFile}. */
+  static SSLContext sslContext(Path caFile) throws Exception {
     KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
     trust.load(null, null);
     try (InputStream in = Files.newInputStream(caFile)) {
@@ -115,8 +121,7 @@ final class Flood implements AutoCloseable {
     tmf.init(trust);
     SSLContext ssl = SSLContext.getInstance("TLS");
     ssl.init(null, tmf.getTrustManagers(), null);
-    return HttpClient.newBuilder().version(version).sslContext(ssl)
-        .connectTimeout(Duration.ofSeconds(30)).build();
+    return ssl;
   }
 
   /** Stops the flood and waits (a few seconds at most) for its threads. */

@@ -37,7 +37,7 @@ interface LightClient extends AutoCloseable {
   @Override
   void close();
 
-  /** {@code client.sendAsync} of a GET of {@code uri} with {@code token}; closing leaves the client open. */
+  /** {@code client.sendAsync} of a GET of {@code uri} with {@code token}; closing closes the client. */
   static LightClient async(HttpClient client, URI uri, String token) {
     HttpRequest request = HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + token)
         .timeout(Duration.ofSeconds(60)).GET().build();
@@ -49,6 +49,7 @@ interface LightClient extends AutoCloseable {
 
       @Override
       public void close() {
+        client.close();
       }
     };
   }
