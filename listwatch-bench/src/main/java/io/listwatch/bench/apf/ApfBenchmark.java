@@ -83,7 +83,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
       description = "Seconds of flood (and light GETs) before the quiet warm-up, so that the server's list and watch "
           + "paths are compiled before anything is measured, as in a server that has run for a while; APF then "
           + "also enters the flood with the seats it lent the last one (default: ${DEFAULT-VALUE}, none: the JIT "
-          + "compiles those paths during the flood, 14-26% of the server's core in the flooded measure of three "
+          + "compiles those paths during the flood, 14-26%% of the server's core in the flooded measure of three "
           + "profiled runs).")
   int serverWarmup;
 
