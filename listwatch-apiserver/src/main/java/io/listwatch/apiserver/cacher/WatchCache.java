@@ -181,20 +181,23 @@ final class WatchCache {
       Collection<CachedObject> range = toKeyExclusive == null
           ? store.tailMap(fromKey, true).values()
           : store.subMap(fromKey, true, toKeyExclusive, false).values();
-      List<CachedObject> out = new ArrayList<>(Math.min(max, 16)); // grows with a large range; most are small
+      // When the range alone selects, its size (a walk of the range, no allocation) sizes the page
+      // exactly and leaves the rest to subtract: a list of every object then allocates one array,
+      // not the ~3x its size an ArrayList growing from 16 would. Otherwise the page grows.
+      int rangeSize = countRest ? range.size() : -1;
+      List<CachedObject> out = new ArrayList<>(countRest ? Math.min(max, rangeSize) : Math.min(max, 16));
       long rest = 0;
+      int visited = 0;
       java.util.Iterator<CachedObject> it = range.iterator();
       while (it.hasNext() && out.size() < max) {
         CachedObject o = it.next();
+        visited++;
         if (filter.test(o)) {
           out.add(o);
         }
       }
       if (countRest) { // every object left in the key range counts: the caller's filter is the range
-        while (it.hasNext()) {
-          it.next();
-          rest++;
-        }
+        rest = rangeSize - visited;
       } else {
         while (it.hasNext() && rest == 0) {
           if (filter.test(it.next())) {

@@ -136,6 +136,26 @@ public record ApiResponse(int code, Body body, Map<String, List<String>> headers
      * around the items' cached bytes without copying or re-serializing them.
      */
     public byte[][] jsonParts() {
+      byte[][] parts = new byte[Math.max(0, items.size() * 2 - 1) + 2][];
+      int n = 0;
+      parts[n++] = jsonHead();
+      for (int i = 0; i < items.size(); i++) {
+        if (i > 0) {
+          parts[n++] = COMMA;
+        }
+        parts[n++] = items.get(i).json();
+      }
+      parts[n] = TAIL;
+      return parts;
+    }
+
+    /**
+     * The JSON before the first item, {@code {"kind":..,"apiVersion":..,"metadata":{..},"items":[};
+     * then come the items' cached bytes ({@link CachedObject#json()}) separated by commas, and
+     * {@code ]}}. For a writer that walks {@link #items()} itself rather than hold
+     * {@link #jsonParts()}' array of every part.
+     */
+    public byte[] jsonHead() {
       StringBuilder head = new StringBuilder(128)
           .append("{\"kind\":\"").append(kind()).append("\",\"apiVersion\":\"").append(apiVersion())
           .append("\",\"metadata\":{\"resourceVersion\":\"").append(resourceVersion).append('"');
@@ -146,17 +166,7 @@ public record ApiResponse(int code, Body body, Map<String, List<String>> headers
         head.append(",\"remainingItemCount\":").append(remainingItemCount);
       }
       head.append("},\"items\":[");
-      byte[][] parts = new byte[Math.max(0, items.size() * 2 - 1) + 2][];
-      int n = 0;
-      parts[n++] = head.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-      for (int i = 0; i < items.size(); i++) {
-        if (i > 0) {
-          parts[n++] = COMMA;
-        }
-        parts[n++] = items.get(i).json();
-      }
-      parts[n] = TAIL;
-      return parts;
+      return head.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private static final byte[] COMMA = {','};

@@ -84,6 +84,27 @@ class WatchCacheTest {
   }
 
   @Test
+  void aPageOfTheRange_countsWhatFollowsItInTheRange_andNothingOutsideIt() {
+    cache.replace(List.of(pod("ns1", "a", 1, Map.of()), pod("ns1", "b", 2, Map.of()),
+        pod("ns1", "c", 3, Map.of()), pod("ns1", "d", 4, Map.of()), pod("ns2", "e", 5, Map.of())), 5);
+    String ns1End = PODS + "ns1" + (char) ('/' + 1);
+
+    WatchCache.Page first = cache.snapshot(PODS + "ns1/", ns1End, o -> true, 3, true);
+    WatchCache.Page whole = cache.snapshot(PODS + "ns1/", ns1End, o -> true, Integer.MAX_VALUE, true);
+    WatchCache.Page fromB = cache.snapshot(key("ns1", "b"), ns1End, o -> true, 1, true);
+    WatchCache.Page empty = cache.snapshot(PODS + "ns0/", PODS + "ns0" + (char) ('/' + 1), o -> true, 3, true);
+
+    assertThat(names(first.snapshot())).containsExactly("a", "b", "c");
+    assertThat(first.rest()).isEqualTo(1);
+    assertThat(names(whole.snapshot())).containsExactly("a", "b", "c", "d");
+    assertThat(whole.rest()).isZero();
+    assertThat(names(fromB.snapshot())).containsExactly("b");
+    assertThat(fromB.rest()).isEqualTo(2);
+    assertThat(names(empty.snapshot())).isEmpty();
+    assertThat(empty.rest()).isZero();
+  }
+
+  @Test
   void snapshot_keepsOnlyWhatPassesTheFilter() {
     cache.replace(List.of(pod("default", "a", 1, Map.of("app", "web")),
         pod("default", "b", 2, Map.of("app", "db")),

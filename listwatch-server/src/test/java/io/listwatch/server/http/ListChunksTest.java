@@ -69,4 +69,16 @@ class ListChunksTest {
         .isEqualTo("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"5\"},\"items\":[]}");
     assertThat(chunks.length()).isEqualTo(body.size());
   }
+
+  @Test
+  void oneItem_isTheHeadTheItemAndTheTail_withoutAComma() {
+    List<CachedObject> items = objects(1, 3);
+    ListChunks chunks = new ListChunks(new ApiResponse.ListBody(PODS, 9, null, null, items));
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+
+    assertThat(drain(chunks, body)).hasSize(1);
+    assertThat(body.toString(StandardCharsets.UTF_8)).isEqualTo("{\"kind\":\"PodList\",\"apiVersion\":\"v1\","
+        + "\"metadata\":{\"resourceVersion\":\"9\"},\"items\":[{\"metadata\":{\"name\":\"p0\"},\"pad\":\"yyy\"}]}");
+    assertThat(chunks.length()).isEqualTo(body.size());
+  }
 }
