@@ -4,7 +4,13 @@ import com.sun.management.ThreadMXBean;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import javax.management.MBeanServerConnection;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
@@ -18,7 +24,8 @@ import javax.management.remote.JMXServiceURL;
  * another classpath is measured alike). Virtual threads' allocations count in their carriers'.
  * The difference of two readings divided by the writes between them is the allocation per
  * write; each reading allocates a few kilobytes in the child itself (the RMI call), which is
- * noise beside a window of thousands of writes.
+ * noise beside a window of thousands of writes. {@link #pauses()} reads its collectors' pauses
+ * over the same connection.
  *
  * <p>{@link #close()} closes the connection, idempotent. Thread-safe (the MXBean proxy is).
  */
@@ -27,10 +34,12 @@ public final class AllocationMonitor implements AutoCloseable {
   /** Null when the JVM could not be attached to ({@link #orUnknown}). */
   private final JMXConnector connector;
   private final ThreadMXBean threads;
+  private final List<GarbageCollectorMXBean> pausing;
 
-  private AllocationMonitor(JMXConnector connector, ThreadMXBean threads) {
+  private AllocationMonitor(JMXConnector connector, ThreadMXBean threads, List<GarbageCollectorMXBean> pausing) {
     this.connector = connector;
     this.threads = threads;
+    this.pausing = pausing;
   }
 
   /** Connects to the JVM of process {@code pid} (same user), starting its local management agent if needed. */
@@ -48,9 +57,20 @@ public final class AllocationMonitor implements AutoCloseable {
     }
     JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(address));
     try {
-      ThreadMXBean threads = ManagementFactory.newPlatformMXBeanProxy(connector.getMBeanServerConnection(),
+      MBeanServerConnection server = connector.getMBeanServerConnection();
+      ThreadMXBean threads = ManagementFactory.newPlatformMXBeanProxy(server,
           ManagementFactory.THREAD_MXBEAN_NAME, ThreadMXBean.class);
-      return new AllocationMonitor(connector, threads);
+      List<GarbageCollectorMXBean> pausing = new ArrayList<>();
+      for (ObjectName name : server.queryNames(
+          new ObjectName(ManagementFactory.GARBAGE_COLLECTOR_MXBEAN_DOMAIN_TYPE + ",*"), null)) {
+        if (!name.getKeyProperty("name").endsWith("Cycles")) { // ZGC's and Shenandoah's whole cycles, not pauses
+          pausing.add(ManagementFactory.newPlatformMXBeanProxy(server, name.toString(), GarbageCollectorMXBean.class));
+        }
+      }
+      return new AllocationMonitor(connector, threads, List.copyOf(pausing));
+    } catch (MalformedObjectNameException e) {
+      connector.close();
+      throw new IllegalStateException(e);
     } catch (IOException | RuntimeException e) {
       connector.close();
       throw e;
@@ -66,7 +86,7 @@ public final class AllocationMonitor implements AutoCloseable {
       return attach(pid);
     } catch (IOException | RuntimeException e) {
       System.err.println("allocations of process " + pid + " unknown: " + e);
-      return new AllocationMonitor(null, null);
+      return new AllocationMonitor(null, null, List.of());
     }
   }
 
@@ -79,6 +99,33 @@ public final class AllocationMonitor implements AutoCloseable {
       return threads.getTotalThreadAllocatedBytes();
     } catch (RuntimeException e) { // the connection broke (an UndeclaredThrowableException of an IOException)
       return -1;
+    }
+  }
+
+  /** How many stop-the-world collections a JVM has made so far, and their summed time. */
+  public record Pauses(long count, long millis) {
+  }
+
+  /**
+   * The JVM's stop-the-world collections so far, over the collectors' MXBeans that count pauses
+   * (G1's young and old collections and its concurrent cycles' remark and cleanup pauses;
+   * Serial's and Parallel's collections; ZGC's and Shenandoah's "Pauses" beans, not their
+   * "Cycles"); null if unknown.
+   */
+  public Pauses pauses() {
+    if (threads == null) {
+      return null;
+    }
+    try {
+      long count = 0;
+      long millis = 0;
+      for (GarbageCollectorMXBean gc : pausing) {
+        count += gc.getCollectionCount();
+        millis += gc.getCollectionTime();
+      }
+      return new Pauses(count, millis);
+    } catch (RuntimeException e) { // the connection broke
+      return null;
     }
   }
 

@@ -53,7 +53,17 @@ public final class ChildJvm implements AutoCloseable {
   /** As {@link #start(String, List, String, List, Path)}, on another {@code classpath} (another build's). */
   public static ChildJvm start(String name, String classpath, List<String> jvmOptions, String mainClass,
       List<String> args, Path log) throws IOException {
-    List<String> command = new ArrayList<>();
+    return start(name, List.of(), classpath, jvmOptions, mainClass, args, log);
+  }
+
+  /**
+   * As {@link #start(String, String, List, String, List, Path)}, with {@code launcher} before
+   * {@code java}: a program that execs the rest of its command line, e.g.
+   * {@link CpuAffinity#launcher(String)} to start the child on some CPUs.
+   */
+  public static ChildJvm start(String name, List<String> launcher, String classpath, List<String> jvmOptions,
+      String mainClass, List<String> args, Path log) throws IOException {
+    List<String> command = new ArrayList<>(launcher);
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
     command.add("-cp");

@@ -1,20 +1,43 @@
 package io.listwatch.bench;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Pins a process, every thread of it, to some of the machine's CPUs with util-linux's
  * {@code taskset}, so that a server under test and the load generator driving it do not take
- * each other's cores. Threads a pinned process starts later inherit its CPUs.
+ * each other's cores. Threads a pinned process starts later inherit its CPUs, and so do the
+ * processes it starts: to size itself for its own CPUs (its GC and JIT threads, Netty's event
+ * loops), a child is started on them ({@link #launcher}) rather than pinned after it started.
  *
  * <p>Stateless; thread-safe.
  */
 public final class CpuAffinity {
 
   private CpuAffinity() {
+  }
+
+  /**
+   * The command prefix that starts a program on {@code cpus} (taskset's list form) from its first
+   * instruction, {@code taskset --cpu-list cpus}; none when {@code cpus} is null (not pinned).
+   * The prefix execs the program, so the process's pid is the program's.
+   */
+  public static List<String> launcher(String cpus) {
+    return cpus == null ? List.of() : List.of("taskset", "--cpu-list", cpus);
+  }
+
+  /** The machine's online CPUs in taskset's list form (e.g. {@code 0-1}), whatever this process is pinned to. */
+  public static String online() {
+    try {
+      return Files.readString(Path.of("/sys/devices/system/cpu/online")).strip();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the machine's online CPUs", e);
+    }
   }
 
   /**

@@ -64,10 +64,25 @@ public final class ServerJvm implements AutoCloseable {
    */
   public static ServerJvm start(String classpath, Path dataDir, List<String> serverOptions, List<String> jvmOptions,
       Path log) throws IOException, InterruptedException {
+    return start(List.of(), classpath, dataDir, serverOptions, jvmOptions, log);
+  }
+
+  /**
+   * As {@link #start(Path, List, List, Path)}, with {@code launcher} before {@code java} (e.g.
+   * {@link CpuAffinity#launcher(String)}, to start the server on some CPUs and let it size its
+   * threads for them).
+   */
+  public static ServerJvm start(List<String> launcher, Path dataDir, List<String> serverOptions,
+      List<String> jvmOptions, Path log) throws IOException, InterruptedException {
+    return start(launcher, System.getProperty("java.class.path"), dataDir, serverOptions, jvmOptions, log);
+  }
+
+  private static ServerJvm start(List<String> launcher, String classpath, Path dataDir, List<String> serverOptions,
+      List<String> jvmOptions, Path log) throws IOException, InterruptedException {
     List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--bind-address", "127.0.0.1",
         "--secure-port", "0", "--http-port", String.valueOf(freeLoopbackPort())));
     args.addAll(serverOptions);
-    return start(classpath, "io.listwatch.server.cli.ServerCommand", args, jvmOptions, Set.of("http"), log);
+    return start(launcher, classpath, "io.listwatch.server.cli.ServerCommand", args, jvmOptions, Set.of("http"), log);
   }
 
   /** A port free on 127.0.0.1 now (the plain-HTTP listener has no "any free port" setting: 0 turns it off). */
@@ -85,15 +100,15 @@ public final class ServerJvm implements AutoCloseable {
    */
   public static ServerJvm start(String mainClass, List<String> args, List<String> jvmOptions, Set<String> schemes,
       Path log) throws IOException, InterruptedException {
-    return start(System.getProperty("java.class.path"), mainClass, args, jvmOptions, schemes, log);
+    return start(List.of(), System.getProperty("java.class.path"), mainClass, args, jvmOptions, schemes, log);
   }
 
-  private static ServerJvm start(String classpath, String mainClass, List<String> args, List<String> jvmOptions,
-      Set<String> schemes, Path log) throws IOException, InterruptedException {
+  private static ServerJvm start(List<String> launcher, String classpath, String mainClass, List<String> args,
+      List<String> jvmOptions, Set<String> schemes, Path log) throws IOException, InterruptedException {
     List<String> options = new ArrayList<>();
     options.add(NO_LEAK_DETECTION);
     options.addAll(jvmOptions);
-    ChildJvm jvm = ChildJvm.start("api-server", classpath, options, mainClass, args, log);
+    ChildJvm jvm = ChildJvm.start("api-server", launcher, classpath, options, mainClass, args, log);
     try {
       Map<String, String> urls = new LinkedHashMap<>();
       long deadline = System.nanoTime() + START_TIMEOUT_SECONDS * 1_000_000_000L;

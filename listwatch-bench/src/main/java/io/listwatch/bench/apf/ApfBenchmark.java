@@ -1,5 +1,6 @@
 package io.listwatch.bench.apf;
 
+import io.listwatch.bench.AllocationMonitor;
 import io.listwatch.bench.BenchmarkCommand;
 import io.listwatch.bench.ChildJvm;
 import io.listwatch.bench.CpuAffinity;
@@ -43,7 +44,10 @@ import picocli.CommandLine.Option;
  *
  * <p>With {@code --server-cpus}, {@code --client-cpus} and {@code --flood-cpus} the three JVMs are
  * pinned (taskset), e.g. the heavy user alone on one core and the server beside the light user
- * on the other, as if the flood came from another machine.
+ * on the other, as if the flood came from another machine. The server and the heavy user are
+ * started on their CPUs, so that each sizes its threads (its GC and JIT threads, Netty's event
+ * loops) for them; one without its option runs on all of the machine's CPUs, whatever this JVM is
+ * pinned to.
  *
  * <p>Confined to the thread that runs the command; the responses run on threads of their own.
  */
@@ -161,7 +165,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
 
   /** What one server (APF on or off) measured. */
   private record Run(String mode, OpenLoopGets.Result quiet, OpenLoopGets.Result onset, OpenLoopGets.Result flooded,
-      double floodSeconds, long lists, long watches, long rejected, long failed) {
+      double floodSeconds, long lists, long watches, long rejected, long failed, long serverAllocated,
+      AllocationMonitor.Pauses serverPauses) {
   }
 
   @Override
@@ -197,7 +202,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
         Format.number(rate), seconds, floodWarmup, seconds, floodLists, floodWatches, objects, objectBytes),
         "APF", "quiet p50 ms", "quiet p99 ms", "onset p99 ms", "flooded p50 ms", "flooded p99 ms", "flooded max ms",
         "p99 flooded / quiet", "light errors", "flooded send lag p99 ms", "heavy lists/s", "heavy watches/s",
-        "heavy 429s/s", "heavy failures"));
+        "heavy 429s/s", "heavy failures", "server MB allocated/s flooded", "server GC pauses flooded (n, ms)"));
     for (Run r : runs) {
       double ratio = ratio(r);
       table.row(r.mode(), Format.ms(r.quiet().latencies().percentile(0.5)), Format.ms(r.quiet().latencies().percentile(0.99)),
@@ -207,7 +212,9 @@ public final class ApfBenchmark extends BenchmarkCommand {
           (r.quiet().errors() + r.onset().errors() + r.flooded().errors()) + firstError(r),
           Format.ms(r.flooded().sendLags().percentile(0.99)),
           Format.count(r.lists() / r.floodSeconds()), Format.count(r.watches() / r.floodSeconds()),
-          Format.count(r.rejected() / r.floodSeconds()), r.failed());
+          Format.count(r.rejected() / r.floodSeconds()), r.failed(),
+          r.serverAllocated() < 0 ? "unknown" : String.format("%.1f", r.serverAllocated() / 1e6 / r.floodSeconds()),
+          r.serverPauses() == null ? "unknown" : r.serverPauses().count() + ", " + r.serverPauses().millis());
       report.figure("apf" + (r.mode().equals("on") ? "On" : "Off") + "P99Ratio", ratio);
       report.figure("apf" + (r.mode().equals("on") ? "On" : "Off") + "FloodedP99Ms",
           r.flooded().latencies().percentile(0.99) / 1e6);
@@ -267,12 +274,11 @@ public final class ApfBenchmark extends BenchmarkCommand {
     List<String> options = new ArrayList<>(List.of("--token-auth-file", tokens.toString(),
         "--authorization-mode", "AlwaysAllow", "--enable-priority-and-fairness", mode.equals("on") ? "true" : "false"));
     options.addAll(serverOptions);
-    try (ServerJvm server = ServerJvm.start(dir.resolve("data"), options, jvm, dir.resolve("server.log"));
+    try (ServerJvm server = ServerJvm.start(launcher(serverCpus), dir.resolve("data"), options, jvm,
+            dir.resolve("server.log"));
         HttpClient admin = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        LightClient light = lightClient(server, dir.resolve("data").resolve("tls").resolve("ca.crt"))) {
-      if (serverCpus != null) {
-        CpuAffinity.pin(server.pid(), serverCpus);
-      }
+        LightClient light = lightClient(server, dir.resolve("data").resolve("tls").resolve("ca.crt"));
+        AllocationMonitor heap = AllocationMonitor.orUnknown(server.pid())) {
       report.progress("APF %s: creating %d ConfigMaps", mode, objects);
       seed(admin, server.url());
       URI collection = collection(server);
@@ -298,8 +304,12 @@ public final class ApfBenchmark extends BenchmarkCommand {
         long start = System.nanoTime();
         CpuMonitor floodStart = CpuMonitor.now();
         long floodTicks = server.cpuTicks();
+        long allocatedBefore = heap.allocatedBytes();
+        AllocationMonitor.Pauses pausesBefore = heap.pauses();
         OpenLoopGets.Result flooded = gets.run(Duration.ofSeconds(seconds));
         double floodSeconds = (System.nanoTime() - start) / 1e9;
+        long allocatedAfter = heap.allocatedBytes();
+        AllocationMonitor.Pauses pausesAfter = heap.pauses();
         report.phase("APF " + mode + ", flooded", floodStart, server.cpuTicks() - floodTicks);
         if (timelineDir != null) {
           Files.createDirectories(timelineDir);
@@ -310,9 +320,20 @@ public final class ApfBenchmark extends BenchmarkCommand {
         long[] after = counts(flood);
         flood.send("stop");
         return new Run(mode, quiet, onset, flooded, floodSeconds, after[0] - before[0], after[1] - before[1],
-            after[2] - before[2], after[3] - before[3]);
+            after[2] - before[2], after[3] - before[3],
+            allocatedBefore < 0 || allocatedAfter < 0 ? -1 : allocatedAfter - allocatedBefore,
+            pausesBefore == null || pausesAfter == null ? null : new AllocationMonitor.Pauses(
+                pausesAfter.count() - pausesBefore.count(), pausesAfter.millis() - pausesBefore.millis()));
       }
     }
+  }
+
+  /**
+   * The prefix that starts a child on {@code cpus}; on all of the machine's CPUs when null and this
+   * JVM is pinned (a child would otherwise inherit the light user's CPUs).
+   */
+  private List<String> launcher(String cpus) {
+    return CpuAffinity.launcher(cpus == null && clientCpus != null ? CpuAffinity.online() : cpus);
   }
 
   /** The light user's client of {@code --light-protocol}, trusting {@code ca}. */
@@ -323,17 +344,15 @@ public final class ApfBenchmark extends BenchmarkCommand {
     return LightClient.async(Flood.https(ca, lightProtocol.version), lightUri(server), LIGHT);
   }
 
-  /** Starts the heavy user's JVM, pinned to {@code --flood-cpus} if given, once it floods. */
+  /** Starts the heavy user's JVM, on {@code --flood-cpus} from its start if given, and waits until it floods. */
   private ChildJvm startFlood(URI collection, Path dir) throws IOException, InterruptedException {
-    ChildJvm flood = ChildJvm.start("flood", List.of("-Xmx1g", "-XX:+UseG1GC"), Flood.class.getName(),
+    ChildJvm flood = ChildJvm.start("flood", launcher(floodCpus), System.getProperty("java.class.path"),
+        List.of("-Xmx1g", "-XX:+UseG1GC"), Flood.class.getName(),
         List.of(collection.toString(), HEAVY, String.valueOf(floodLists), String.valueOf(floodWatches),
             dir.resolve("data").resolve("tls").resolve("ca.crt").toString()), dir.resolve("flood.log"));
     try {
       if (flood.awaitLine("flooding"::equals, 60).isEmpty()) {
         throw new IllegalStateException("the flood did not start; its log:\n" + flood.logTail(40));
-      }
-      if (floodCpus != null) {
-        CpuAffinity.pin(flood.pid(), floodCpus);
       }
       return flood;
     } catch (InterruptedException | RuntimeException e) {

@@ -1,0 +1,63 @@
+package io.listwatch.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AllocationMonitorTest {
+
+  /** A child's main: on each line of input, allocates 64 MB in small arrays, collects, and says so. */
+  public static final class AllocateAndCollect {
+    static volatile Object sink;
+
+    public static void main(String[] args) throws Exception {
+      System.out.println("ready");
+      BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      while (in.readLine() != null) {
+        for (int i = 0; i < 64 * 1024; i++) {
+          sink = new byte[1024];
+        }
+        System.gc();
+        System.out.println("collected");
+      }
+    }
+  }
+
+  @Test
+  void readsAnotherJvmsAllocationsAndPauses_asTheyGrow(@TempDir Path dir) throws Exception {
+    try (ChildJvm child = ChildJvm.start("allocator", List.of("-Xmx256m", "-XX:+UseG1GC"),
+        AllocateAndCollect.class.getName(), List.of(), dir.resolve("child.log"))) {
+      assertThat(child.awaitLine("ready"::equals, 60)).as(child.logTail(20)).isPresent();
+      try (AllocationMonitor monitor = AllocationMonitor.attach(child.pid())) {
+        long allocated = monitor.allocatedBytes();
+        AllocationMonitor.Pauses pauses = monitor.pauses();
+
+        child.send("go");
+        assertThat(child.awaitLine("collected"::equals, 60)).as(child.logTail(20)).isPresent();
+
+        assertThat(monitor.allocatedBytes() - allocated).isGreaterThanOrEqualTo(64L * 1024 * 1024);
+        assertThat(monitor.pauses().count()).as("System.gc() is a full collection, a pause")
+            .isGreaterThan(pauses.count());
+        assertThat(monitor.pauses().millis()).isGreaterThanOrEqualTo(pauses.millis());
+      }
+    }
+  }
+
+  @Test
+  void aProcessThatIsNotAJvm_isUnknown_notAnError() throws Exception {
+    Process sleep = new ProcessBuilder("sleep", "60").start();
+    try (AllocationMonitor monitor = AllocationMonitor.orUnknown(sleep.pid())) {
+      assertThat(monitor.allocatedBytes()).isEqualTo(-1);
+      assertThat(monitor.pauses()).isNull();
+    } finally {
+      sleep.destroy();
+      assertThat(sleep.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    }
+  }
+}
