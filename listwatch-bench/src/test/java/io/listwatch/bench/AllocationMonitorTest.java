@@ -50,14 +50,14 @@ class AllocationMonitorTest {
   }
 
   @Test
-  void aProcessThatIsNotAJvm_isUnknown_notAnError() throws Exception {
-    Process sleep = new ProcessBuilder("sleep", "60").start();
-    try (AllocationMonitor monitor = AllocationMonitor.orUnknown(sleep.pid())) {
-      assertThat(monitor.allocatedBytes()).isEqualTo(-1);
-      assertThat(monitor.pauses()).isNull();
-    } finally {
-      sleep.destroy();
-      assertThat(sleep.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+  void aJvmThatRefusesToBeAttachedTo_isUnknown_notAnError(@TempDir Path dir) throws Exception {
+    try (ChildJvm child = ChildJvm.start("no-attach", List.of("-Xmx64m", "-XX:+DisableAttachMechanism"),
+        AllocateAndCollect.class.getName(), List.of(), dir.resolve("child.log"))) {
+      assertThat(child.awaitLine("ready"::equals, 60)).as(child.logTail(20)).isPresent();
+      try (AllocationMonitor monitor = AllocationMonitor.orUnknown(child.pid())) {
+        assertThat(monitor.allocatedBytes()).isEqualTo(-1);
+        assertThat(monitor.pauses()).isNull();
+      }
     }
   }
 }

@@ -40,7 +40,9 @@ import picocli.CommandLine.Option;
  * API Priority and Fairness re-shares the server's seats among the priority levels only every
  * 10 s (kube's borrowing period), so until it does the flood's level runs at the limit it had
  * while quiet and the light user's GETs queue behind the flood's lists. The flooded measure
- * starts after that, with the seats shared as the flood asks.
+ * starts after that, with the seats shared as the flood asks. Beside it, what the server's JVM
+ * allocated and how often and how long its collector paused in the flooded measure
+ * ({@link AllocationMonitor}, over a local JMX connection).
  *
  * <p>With {@code --server-cpus}, {@code --client-cpus} and {@code --flood-cpus} the three JVMs are
  * pinned (taskset), e.g. the heavy user alone on one core and the server beside the light user
@@ -230,10 +232,12 @@ public final class ApfBenchmark extends BenchmarkCommand {
             ? "default in-flight limits (400 + 200: 600 seats with APF, global-default's nominal 49 of them, "
                 + "which it may lend down to 24 or borrow up to 649)"
             : String.join(" ", serverOptions)) + ", embedded RocksDB in a new temp dir; a new server per mode"
-        + (serverCpus == null ? "" : "; pinned to CPUs " + serverCpus));
+        + (serverCpus == null ? "" : "; started on CPUs " + serverCpus + " (taskset)"));
     report.parameters.put("load generators", "the light user in this JVM" + (clientCpus == null ? ""
         : ", pinned to CPUs " + clientCpus) + "; the heavy user in a JVM of its own (-Xmx1g, G1)"
-        + (floodCpus == null ? "" : ", pinned to CPUs " + floodCpus));
+        + (floodCpus == null ? "" : ", started on CPUs " + floodCpus + " (taskset)")
+        + (clientCpus != null && (serverCpus == null || floodCpus == null)
+            ? "; a JVM without its CPUs given started on all of them" : ""));
     report.parameters.put("light user", "GET /api/v1/namespaces/" + NAMESPACE + "/configmaps/c0 over "
         + switch (lightProtocol) {
           case h2 -> "HTTP/2 (java.net.http, one connection, as client-go)";
