@@ -43,7 +43,9 @@ import java.util.concurrent.TimeoutException;
  * replaces its HttpClient: later requests open a fresh connection, and the old client is
  * shut down gracefully (its streams end as their readers close them, e.g. when a reflector
  * finds its watch silent). The new HttpClient's first exchange goes alone again, through the
- * same gate.
+ * same gate. The request timeout bounds the wait for a response body's next bytes too, except
+ * a watch's ({@link StalledBodyGuard}): a body that stops arriving fails its read and replaces
+ * the HttpClient the same way.
  *
  * <p>Thread-safe. {@link #close()} ends open watches and shuts the HttpClient down.
  */
@@ -58,6 +60,8 @@ public final class HttpKubeClient implements KubeClient, RestTransport {
   private final java.util.concurrent.atomic.AtomicInteger replacements = new java.util.concurrent.atomic.AtomicInteger();
   private final BearerToken token;
   private final String basicAuth;
+  /** Ends the body of a response (not a watch's) that stops arriving for the request timeout. */
+  private final StalledBodyGuard stalledBodies;
   /** Open watches, closed with the client. */
   private final OpenWatches watches = new OpenWatches();
   private final Object gateLock = new Object();
@@ -74,6 +78,7 @@ public final class HttpKubeClient implements KubeClient, RestTransport {
   private HttpKubeClient(Config config) {
     this.config = config;
     this.http = newHttpClient(config);
+    this.stalledBodies = new StalledBodyGuard(config.requestTimeout());
     this.token = new BearerToken(config.token().orElse(null), config.tokenFile().orElse(null), System::nanoTime);
     this.basicAuth = config.username().map(u -> "Basic " + Base64.getEncoder()
         .encodeToString((u + ":" + config.password().orElse("")).getBytes(StandardCharsets.UTF_8))).orElse(null);
@@ -153,7 +158,9 @@ public final class HttpKubeClient implements KubeClient, RestTransport {
       HttpResponse<InputStream> response = client.send(req, HttpResponse.BodyHandlers.ofInputStream());
       lastVersion = response.version();
       ok = true;
-      return new RestResponse(response.statusCode(), response.headers().map(), response.body());
+      InputStream body = request.isWatch() ? response.body()
+          : stalledBodies.guard(response.body(), req.method() + " " + req.uri(), () -> replaceConnection(client));
+      return new RestResponse(response.statusCode(), response.headers().map(), body);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new UncheckedIOException(new InterruptedIOException("interrupted: " + req.method() + " " + req.uri()));
@@ -244,6 +251,7 @@ public final class HttpKubeClient implements KubeClient, RestTransport {
     }
     closed = true;
     watches.close();
+    stalledBodies.close();
     HttpClient current;
     synchronized (gateLock) {
       current = http;

@@ -38,8 +38,28 @@ public interface RestTransport {
    */
   record RestRequest(String method, String pathAndQuery, String contentType, byte[] body) {
 
+    private static final java.util.Set<String> WATCH_TRUE = java.util.Set.of("1", "t", "T", "true", "True", "TRUE");
+
     static RestRequest get(String pathAndQuery) {
       return new RestRequest("GET", pathAndQuery, "", new byte[0]);
+    }
+
+    /**
+     * Whether this is a watch: a GET whose query sets {@code watch} to true as kube reads a
+     * boolean ({@code 1}, {@code t}, {@code T}, {@code true}, {@code True}, {@code TRUE}).
+     */
+    boolean isWatch() {
+      int q = pathAndQuery.indexOf('?');
+      if (!method.equals("GET") || q < 0) {
+        return false;
+      }
+      for (String param : pathAndQuery.substring(q + 1).split("&")) {
+        if (param.startsWith("watch=")
+            && WATCH_TRUE.contains(param.substring("watch=".length()))) {
+          return true;
+        }
+      }
+      return false;
     }
 
     @Override

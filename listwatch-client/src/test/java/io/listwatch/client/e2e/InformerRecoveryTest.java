@@ -15,6 +15,7 @@ import io.listwatch.client.cache.SharedInformerFactory;
 import io.listwatch.server.ApiServer;
 import io.listwatch.apiserver.cacher.CacherConfig;
 import io.listwatch.testsupport.Await;
+import io.listwatch.testsupport.ThreadDump;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -46,6 +47,11 @@ class InformerRecoveryTest {
     }
 
     @Override
+    public void onListed(String resourceVersion, int items) {
+      lines.add("LISTED " + resourceVersion + " " + items);
+    }
+
+    @Override
     public void onWatch(String resourceVersion, String reason) {
       lines.add("WATCH " + resourceVersion + " " + reason);
     }
@@ -54,6 +60,18 @@ class InformerRecoveryTest {
   private static Set<String> serverKeys(ResourceClient<DynamicObject> pods, String ns) {
     return pods.list(ns, ListOptions.builder().build()).items().stream()
         .map(p -> p.namespace() + "/" + p.name()).collect(Collectors.toSet());
+  }
+
+  /**
+   * Waits (bounded) for the factory's informers to sync; if they do not, fails with what the
+   * reflector did, how many connections the proxy took, and every thread's stack (this wait
+   * failed once in CI, and not again in a dozen runs).
+   */
+  private static void assertSynced(SharedInformerFactory factory, Activity activity, TcpProxy proxy)
+      throws InterruptedException {
+    boolean synced = factory.waitForCacheSync(WAIT);
+    assertThat(synced).as("synced within %s; reflector did %s; proxy accepted %s connections; threads:%n%s",
+        WAIT, activity.lines, proxy.accepted(), synced ? "-" : ThreadDump.now()).isTrue();
   }
 
   /** Waits (bounded) until the informer's store holds exactly {@code expected}; returns its keys then. */
@@ -116,7 +134,7 @@ class InformerRecoveryTest {
         Recorder<DynamicObject> recorder = new Recorder<>(DynamicObject.CODEC);
         informer.addEventHandler(recorder);
         factory.start();
-        assertThat(factory.waitForCacheSync(WAIT)).isTrue();
+        assertSynced(factory, activity, proxy);
 
         // Cut the informer off, then change more than the history holds.
         proxy.pause();
@@ -162,7 +180,7 @@ class InformerRecoveryTest {
         Recorder<DynamicObject> recorder = new Recorder<>(DynamicObject.CODEC);
         informer.addEventHandler(recorder);
         factory.start();
-        assertThat(factory.waitForCacheSync(WAIT)).isTrue();
+        assertSynced(factory, activity, proxy);
         // Make sure the watch is established (its response has begun) before the drop.
         direct.dynamic(ResourceType.PODS).create(Pods.pod("d", "before-drop"));
         assertThat(recorder.await(events -> events.stream().anyMatch(
