@@ -43,6 +43,30 @@ final class OpenLoopGets {
       }
       return out.toString();
     }
+
+    /**
+     * The p99 latency (ns, nearest rank) of the answered requests in each of {@code parts}
+     * consecutive, equal shares of the requests in the order sent (the last share takes the
+     * remainder); 0 for a share without an answer. How the tail moves over a measure.
+     */
+    long[] p99ByPart(int parts) {
+      if (parts < 1) {
+        throw new IllegalArgumentException("parts must be positive: " + parts);
+      }
+      long[] p99 = new long[parts];
+      int share = latencyMicros.length / parts;
+      for (int p = 0; p < parts; p++) {
+        LatencyRecorder part = new LatencyRecorder();
+        int end = p == parts - 1 ? latencyMicros.length : (p + 1) * share;
+        for (int i = p * share; i < end; i++) {
+          if (latencyMicros[i] >= 0) {
+            part.record(latencyMicros[i] * 1_000);
+          }
+        }
+        p99[p] = part.percentile(0.99);
+      }
+      return p99;
+    }
   }
 
   private final LightClient client;

@@ -114,4 +114,23 @@ class OpenLoopGetsTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> LightClient.blocking(uri(""), "t", null, 6))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("5 connections alive");
   }
+
+  @Test
+  void p99ByPart_isEachConsecutiveSharesTail_inTheOrderSent_withoutUnansweredRequests() {
+    long[] latencies = new long[300];
+    for (int i = 0; i < latencies.length; i++) {
+      latencies[i] = 1_000 + i % 100; // 1.000-1.099 ms in every share
+    }
+    // the p99 of 100 (nearest rank) is the second slowest
+    latencies[50] = 90_000;
+    latencies[51] = 80_000;
+    latencies[150] = -1; // unanswered: not a latency, so the second share's p99 is its slowest answer
+    latencies[250] = 40_000;
+    latencies[251] = 30_000;
+    OpenLoopGets.Timeline t = new OpenLoopGets.Timeline(new long[300], latencies, new long[300]);
+
+    assertThat(t.p99ByPart(3)).containsExactly(80_000_000L, 1_099_000L, 30_000_000L);
+    // all 299 answers: rank 297, the fourth slowest
+    assertThat(t.p99ByPart(1)).containsExactly(40_000_000L);
+  }
 }
