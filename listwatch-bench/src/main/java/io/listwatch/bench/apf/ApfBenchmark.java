@@ -207,8 +207,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
             + "%d watch threads; %d ConfigMaps of %d bytes)",
         Format.number(rate), seconds, floodWarmup, seconds, floodLists, floodWatches, objects, objectBytes),
         "APF", "quiet p50 ms", "quiet p99 ms", "onset p99 ms", "flooded p50 ms", "flooded p99 ms", "flooded max ms",
-        "flooded p99 by thirds ms", "p99 flooded / quiet", "light errors", "flooded send lag p99 ms", "heavy lists/s", "heavy watches/s",
-        "heavy 429s/s", "heavy failures", "server MB allocated/s flooded", "server GC pauses flooded (n, ms)"));
+        "flooded p99 by thirds ms", "p99 flooded / quiet", "light errors", "flooded send lag p99 ms",
+        "heavy lists/s", "heavy watches/s", "heavy 429s/s", "heavy failures", "server MB allocated/s flooded", "server GC pauses flooded (n, ms)"));
     for (Run r : runs) {
       double ratio = ratio(r);
       table.row(r.mode(), Format.ms(r.quiet().latencies().percentile(0.5)), Format.ms(r.quiet().latencies().percentile(0.99)),

@@ -22,9 +22,10 @@ import java.util.function.LongSupplier;
  * body that stops arriving blocks its reader for good. Two ways that happens: a connection
  * that dies silently mid-body (no FIN, no RST), and the JDK client after an {@code Upgrade:
  * h2c}: now and then (7 of 270 fresh connections through a TCP proxy, JDK 25.0.3; none of 200
- * direct) it hands over the upgraded response's headers and never its body, though every DATA
- * frame, the last with END_STREAM, reached the socket. An informer's first list then never ends. Watch bodies are not guarded: a watch may
- * rightly be silent for minutes, and the reflector has its own check for them.
+ * direct) it hands over the upgraded response's headers and never its body, though every
+ * DATA frame, the last with END_STREAM, reached the socket. An informer's first list then
+ * never ends. Watch bodies are not guarded: a watch may rightly be silent for minutes, and the
+ * reflector has its own check for them.
  *
  * <p>Only time spent blocked in a read counts, so a reader that is slow to ask for bytes is
  * never cut off. Thread-safe; a guarded body is read by one thread at a time, as any stream.
