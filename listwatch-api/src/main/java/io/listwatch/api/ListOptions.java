@@ -374,8 +374,12 @@ public record ListOptions(
     }
   }
 
-  /** kube's {@code Convert_Slice_string_To_bool}: only "0" and "false" (any case) are false. */
-  private static boolean parseBool(String value) {
+  /**
+   * A query parameter's boolean as kube converts it ({@code Convert_Slice_string_To_bool}):
+   * absent ({@code null}) is false, and of the values only "0" and "false" (any case) are
+   * false; "" and "yes" are true.
+   */
+  public static boolean parseBool(String value) {
     return value != null && !value.equals("0") && !value.equalsIgnoreCase("false");
   }
 

@@ -1,6 +1,9 @@
 package io.listwatch.client.internal;
 
+import io.listwatch.api.ListOptions;
 import java.io.InputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,15 +41,13 @@ public interface RestTransport {
    */
   record RestRequest(String method, String pathAndQuery, String contentType, byte[] body) {
 
-    private static final java.util.Set<String> WATCH_TRUE = java.util.Set.of("1", "t", "T", "true", "True", "TRUE");
-
     static RestRequest get(String pathAndQuery) {
       return new RestRequest("GET", pathAndQuery, "", new byte[0]);
     }
 
     /**
-     * Whether this is a watch: a GET whose query sets {@code watch} to true as kube reads a
-     * boolean ({@code 1}, {@code t}, {@code T}, {@code true}, {@code True}, {@code TRUE}).
+     * Whether this is a watch: a GET whose first {@code watch} query parameter reads as true
+     * the way the server reads it ({@link ListOptions#parseBool}).
      */
     boolean isWatch() {
       int q = pathAndQuery.indexOf('?');
@@ -54,9 +55,9 @@ public interface RestTransport {
         return false;
       }
       for (String param : pathAndQuery.substring(q + 1).split("&")) {
-        if (param.startsWith("watch=")
-            && WATCH_TRUE.contains(param.substring("watch=".length()))) {
-          return true;
+        if (param.equals("watch") || param.startsWith("watch=")) {
+          String value = param.length() > "watch".length() ? param.substring("watch=".length()) : "";
+          return ListOptions.parseBool(URLDecoder.decode(value, StandardCharsets.UTF_8));
         }
       }
       return false;

@@ -14,9 +14,9 @@ import java.util.function.LongSupplier;
 
 /**
  * Ends a response body that stops arriving. When the reader of a guarded body has waited
- * {@code timeout} for its next bytes, the body is closed, the read fails with an
- * {@link IOException} that says so, and the body's {@code onStall} runs (the client replaces its
- * connection, as it does when response headers do not come).
+ * {@code timeout} for its next bytes, the body's {@code onStall} runs (the client replaces its
+ * connection, as it does when response headers do not come), then the body is closed and the
+ * read fails with an {@link IOException} that says so.
  *
  * <p>Why: a request's timeout in {@code java.net.http} covers its response headers only, so a
  * body that stops arriving blocks its reader for good. Two ways that happens: a connection
@@ -171,12 +171,17 @@ final class StalledBodyGuard implements AutoCloseable {
         stalled = true;
       }
       open.remove(this);
+      // the connection first, so that whatever the woken reader does next (a reflector's
+      // relist) goes out on the new one
       try {
-        in.close(); // wakes the blocked read
-      } catch (IOException ignored) {
-        // it is being ended anyway
+        onStall.run();
+      } finally {
+        try {
+          in.close(); // wakes the blocked read
+        } catch (IOException ignored) {
+          // it is being ended anyway
+        }
       }
-      onStall.run();
     }
 
     @Override

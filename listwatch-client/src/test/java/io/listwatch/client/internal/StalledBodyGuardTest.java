@@ -121,7 +121,7 @@ class StalledBodyGuardTest {
   }
 
   @Test
-  void aWatch_isAGetWhoseQuerySetsWatchTrue_asKubeParsesIt() {
+  void aWatch_isAGetWhoseQuerySetsWatchTrue_asTheServerParsesIt() {
     assertThat(RestRequest.get("/api/v1/pods?watch=true").isWatch()).isTrue();
     assertThat(RestRequest.get("/api/v1/pods?resourceVersion=5&watch=1&timeoutSeconds=300").isWatch()).isTrue();
     assertThat(RestRequest.get("/api/v1/pods?watch=TRUE").isWatch()).isTrue();
@@ -130,5 +130,10 @@ class StalledBodyGuardTest {
     assertThat(RestRequest.get("/api/v1/namespaces/watch=true/pods").isWatch()).isFalse();
     assertThat(RestRequest.get("/api/v1/pods?allowWatchBookmarks=true").isWatch()).isFalse();
     assertThat(new RestRequest("DELETE", "/api/v1/pods?watch=true", "", new byte[0]).isWatch()).isFalse();
+    // the server's own reading (ListOptions.parseBool): only "0" and "false" are false
+    assertThat(RestRequest.get("/api/v1/pods?watch").isWatch()).isTrue();
+    assertThat(RestRequest.get("/api/v1/pods?watch=yes").isWatch()).isTrue();
+    assertThat(RestRequest.get("/api/v1/pods?watch=0").isWatch()).isFalse();
+    assertThat(RestRequest.get("/api/v1/pods?watch=False").isWatch()).isFalse();
   }
 }
