@@ -34,6 +34,9 @@ import java.util.function.LongSupplier;
  */
 final class StalledBodyGuard implements AutoCloseable {
 
+  /** The most bytes one read of a {@code skip} asks for. */
+  private static final int SKIP_BUFFER = 8192;
+
   private final long timeoutNanos;
   private final LongSupplier nanoTime;
   /** Whether the guard checks on its own thread (false: only when {@link #check()} is called). */
@@ -155,6 +158,28 @@ final class StalledBodyGuard implements AutoCloseable {
         open.remove(this); // read to its end: nothing left to wait for, closed or not
       }
       return n;
+    }
+
+    /**
+     * Skips by reading, as {@link InputStream#skip} does, so that each wait for bytes is
+     * guarded as a read's (the stream beneath would skip unguarded): {@code n} bytes or to the
+     * end, whichever comes first.
+     */
+    @Override
+    public long skip(long n) throws IOException {
+      if (n <= 0) {
+        return 0;
+      }
+      byte[] scratch = new byte[(int) Math.min(n, SKIP_BUFFER)];
+      long skipped = 0;
+      while (skipped < n) {
+        int read = read(scratch, 0, (int) Math.min(n - skipped, scratch.length));
+        if (read < 0) {
+          break;
+        }
+        skipped += read;
+      }
+      return skipped;
     }
 
     private IOException stalledError(IOException cause) {

@@ -102,6 +102,39 @@ class StalledBodyGuardTest {
   }
 
   @Test
+  void aSkipThatWaitsForBytes_isEndedAsARead() throws Exception {
+    SilentBody silent = new SilentBody();
+    InputStream body = guard.guard(silent, "GET /x", stalls::incrementAndGet);
+    CompletableFuture<Long> skip = CompletableFuture.supplyAsync(() -> {
+      try {
+        return body.skip(100);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }, r -> Thread.ofVirtual().start(r));
+    assertThat(silent.reading.await(10, TimeUnit.SECONDS)).isTrue();
+
+    now.addAndGet(TIMEOUT.toNanos());
+    guard.check();
+    assertThatThrownBy(() -> skip.get(10, TimeUnit.SECONDS)).hasMessageContaining("no bytes of the response body");
+    assertThat(stalls).hasValue(1);
+  }
+
+  @Test
+  void aSkip_skipsAsAskedOrToTheEnd_soADiscardedBodyIsDrained() throws IOException {
+    byte[] bytes = new byte[20_000];
+    bytes[2] = 7;
+    bytes[19_999] = 9;
+    InputStream body = guard.guard(new ByteArrayInputStream(bytes), "GET /x", stalls::incrementAndGet);
+    assertThat(body.skip(2)).isEqualTo(2);
+    assertThat(body.read()).isEqualTo(7);
+    assertThat(body.skip(0)).isZero();
+    assertThat(body.skip(Long.MAX_VALUE)).as("to the end, over several reads").isEqualTo(19_997);
+    assertThat(body.skip(5)).as("at the end").isZero();
+    assertThat(guard.open()).as("a body skipped to its end is no longer watched").isZero();
+  }
+
+  @Test
   void aClosedBody_isNoLongerWatched() throws IOException {
     InputStream body = guard.guard(new SilentBody(), "GET /x", stalls::incrementAndGet);
     assertThat(guard.open()).isEqualTo(1);
