@@ -86,11 +86,10 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
     ch.config().setWriteBufferWaterMark(WATER_MARK);
     addConnectionGuards(ch.pipeline());
     HttpServerCodec http1 = http1Codec();
-    HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1, protocol ->
-        AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
-            ? new Http2ServerUpgradeCodec(http2FrameCodec(), new Http2MultiplexHandler(streamInitializer()))
-            : null, MAX_BODY_BYTES);
     ChannelPipeline p = ch.pipeline();
+    HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1, protocol ->
+        AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol) ? upgradeToHttp2(p) : null,
+        MAX_BODY_BYTES);
     p.addLast("h2c", new CleartextHttp2ServerUpgradeHandler(http1, upgrade, new ChannelInitializer<Channel>() {
       @Override
       protected void initChannel(Channel c) {
@@ -103,11 +102,27 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   /**
    * Adds HTTP/2 to a connection: the frame codec, around it the {@link LingeringClose} that lets
    * a GOAWAY for a connection error reach the peer, and the stream multiplexer whose streams get
-   * the request handlers. Used for h2c with prior knowledge and for h2 negotiated by ALPN.
+   * the request handlers. Used for h2c with prior knowledge and for h2 negotiated by ALPN (and,
+   * put in place by the upgrade codec, for {@code Upgrade: h2c}: {@link #upgradeToHttp2}).
    */
   void addHttp2Handlers(ChannelPipeline p) {
     LingeringClose lingeringClose = new LingeringClose();
     p.addLast(lingeringClose.beforeCodec(), http2FrameCodec(), lingeringClose.afterCodec(),
+        new FlushConsolidationHandler(FLUSHES_PER_CONNECTION_FLUSH, true), new Http2MultiplexHandler(streamInitializer()));
+  }
+
+  /**
+   * The codec that switches a connection to HTTP/2 when an HTTP/1.1 request asks for it with
+   * {@code Upgrade: h2c}: the same handlers as {@link #addHttp2Handlers}. The codec puts the frame
+   * codec and what follows it where the upgrade handler is; the {@link LingeringClose} half that
+   * goes before the frame codec is put there now. If the upgrade is then refused (a malformed
+   * {@code HTTP2-Settings}), that half stays in an HTTP/1.1 pipeline, where it does nothing: it
+   * acts only on an HTTP/2 connection error, which only its other half reports.
+   */
+  private Http2ServerUpgradeCodec upgradeToHttp2(ChannelPipeline p) {
+    LingeringClose lingeringClose = new LingeringClose();
+    p.addBefore(p.context(HttpServerUpgradeHandler.class).name(), null, lingeringClose.beforeCodec());
+    return new Http2ServerUpgradeCodec(http2FrameCodec(), lingeringClose.afterCodec(),
         new FlushConsolidationHandler(FLUSHES_PER_CONNECTION_FLUSH, true), new Http2MultiplexHandler(streamInitializer()));
   }
 

@@ -231,6 +231,42 @@ class Http2FloodTest {
     assertOthersAreServed(server);
   }
 
+  /**
+   * The same on a connection that switched from HTTP/1.1 by {@code Upgrade: h2c} (the JDK's
+   * client does this for every new plain-text connection): its HTTP/2 pipeline ends a failed
+   * connection as the others do.
+   */
+  @Test
+  void aConnectionError_onAConnectionUpgradedFromHttp1_reachesAClientThatKeepsSending_asGoAwayThenTheEnd(
+      ApiServer server) throws Exception {
+    URI uri = URI.create(server.url());
+    try (Socket s = new Socket()) {
+      s.setSendBufferSize(64 * 1024);
+      s.connect(new java.net.InetSocketAddress(uri.getHost(), uri.getPort()));
+      s.setSoTimeout((int) KubeHttp.WAIT.toMillis());
+      s.getOutputStream().write(("GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+          + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: \r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      assertThat(readHttp1Head(s)).startsWith("HTTP/1.1 101");
+      assertGoAwayThenTheEnd_whileSending(s);
+    }
+    assertOthersAreServed(server);
+  }
+
+  /** Reads a response's status line and headers, byte by byte, up to the blank line after them. */
+  private static String readHttp1Head(Socket s) throws IOException {
+    ByteArrayOutputStream head = new ByteArrayOutputStream();
+    InputStream in = s.getInputStream();
+    while (head.size() < 4 || !head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new EOFException("the connection ended in the response's head: " + head);
+      }
+      head.write(b);
+    }
+    return head.toString(StandardCharsets.US_ASCII);
+  }
+
   /** The same over TLS (h2 by ALPN), where the server's end is a close_notify before the FIN. */
   @ParameterizedTest
   @EnumSource(value = TlsConfig.Provider.class, names = {"JDK", "OPENSSL"})
