@@ -192,7 +192,12 @@ class ApiRequestFuzzTest {
     if (path == null) {
       return;
     }
-    ApiResponse read = send("GET", path, "", "");
+    Optional<ApiResponse> readBack = sendOr4xx("GET", path, "", "");
+    if (readBack.isEmpty() && refusal == 404 && deletionCompleted(written)) {
+      return;
+    }
+    ApiResponse read = readBack.orElseThrow(
+        () -> new AssertionError("GET " + path + " of an acknowledged write answered " + refusal));
     assertThat(read.code()).as("GET %s of an acknowledged write", path).isEqualTo(200);
     JsonNode back = readAsReader(read.jsonParts().orElseThrow());
     assertThat(back.at("/metadata/uid").asText()).isEqualTo(written.at("/metadata/uid").asText());
@@ -206,6 +211,17 @@ class ApiRequestFuzzTest {
         sendOr4xx("DELETE", path, "", "");
       }
     }
+  }
+
+  /**
+   * Whether an acknowledged write was one that completes a deletion: it took the last finalizer
+   * off an object being deleted, so the store removed the object after writing it (kube's
+   * registry does the same), and a GET of it rightly answers 404. A campaign found this (an
+   * update of a ConfigMap, marked for deletion by an earlier input, without its finalizers).
+   */
+  private static boolean deletionCompleted(JsonNode written) {
+    JsonNode metadata = written.path("metadata");
+    return !metadata.path("deletionTimestamp").asText("").isEmpty() && metadata.path("finalizers").isEmpty();
   }
 
   /**
