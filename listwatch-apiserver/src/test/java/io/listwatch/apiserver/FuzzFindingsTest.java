@@ -60,6 +60,34 @@ class FuzzFindingsTest {
   }
 
   /**
+   * Was 500 "associative list with keys has an element that omits key field" (the applied
+   * configuration's ports item had a misspelt {@code containerPort}). kube-apiserver answers it
+   * 500 with the same message; listwatch 400, as for other bad input, before anything is written.
+   */
+  @Test
+  void apply_ofAListMapItemWithoutItsKey_isRefused400_withThePath_andChangesNothing() {
+    long before = core.storage.currentRevision();
+    StatusException e = refusal(apply("/api/v1/namespaces/default/pods/web", """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: web
+        spec:
+          containers:
+          - name: nginx
+            image: nginx:1.30
+            ports:
+            - contailerPort: 80
+              protocol: TCP
+        """));
+    assertThat(e.code()).isEqualTo(400);
+    assertThat(e.getMessage()).isEqualTo("failed to create typed patch object (default/web; v1, Kind=Pod):"
+        + " .spec.containers[name=\"nginx\"].ports: element 0: associative list with keys has an element that"
+        + " omits key field \"containerPort\" (and doesn't have default value)");
+    assertThat(core.storage.currentRevision()).isEqualTo(before);
+  }
+
+  /**
    * Found as a false alarm of the fuzz harness ("GET ... of an acknowledged write refused"): an
    * update without the finalizers of an object being deleted is answered 200 with the object, and
    * completes the deletion, so the object is gone after it, as in kube's registry. The harness now

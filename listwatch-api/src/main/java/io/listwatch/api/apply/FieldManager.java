@@ -86,6 +86,18 @@ public final class FieldManager {
   }
 
   /**
+   * The fields an applied configuration sets, as an apply reads them (its managedFields left
+   * out). Throws {@link IllegalArgumentException} with structured-merge-diff's message, a path
+   * then what is wrong ({@code .spec.containers[name="c"].ports: element 0: associative list
+   * with keys has an element that omits key field "containerPort" (and doesn't have default
+   * value)}), when it is not an object of this manager's schema; a server checks this before it
+   * applies, to refuse the request.
+   */
+  public FieldSet appliedFields(JsonNode applied) {
+    return FieldSet.of(withoutManagedFields(applied), schema);
+  }
+
+  /**
    * Applies {@code applied} for {@code manager} through {@code subresource} ("" for the main
    * resource, {@code status} for {@code /status}): kube keeps one applier entry per manager and
    * subresource, so an apply of the status leaves the manager's main-resource entry alone.
@@ -101,7 +113,7 @@ public final class FieldManager {
     ManagedFieldsEntry me = new ManagedFieldsEntry(manager, ManagedFieldsEntry.APPLY, apiVersion, now,
         FieldSet.EMPTY, subresource);
     FieldSet last = find(managers, me).map(ManagedFieldsEntry::fields).orElse(FieldSet.EMPTY);
-    FieldSet mine = FieldSet.of(withoutManagedFields(applied), schema).difference(STRIPPED);
+    FieldSet mine = appliedFields(applied).difference(STRIPPED);
     managers.removeIf(m -> m.sameManager(me));
 
     JsonNode merged = ApplyMerge.merge(base, withoutManagedFields(applied), schema);

@@ -80,7 +80,13 @@ public final class FieldSet implements Iterable<FieldPath> {
       TreeSet<PathElement> seen = new TreeSet<>();
       for (int i = 0; i < node.size(); i++) {
         JsonNode item = node.get(i);
-        PathElement pe = itemElement(schema, item, i);
+        PathElement pe;
+        try {
+          pe = itemElement(schema, item, i);
+        } catch (IllegalArgumentException e) {
+          // structured-merge-diff's form: the list's path, the element's index, what is wrong
+          throw new IllegalArgumentException(at + ": element " + i + ": " + e.getMessage(), e);
+        }
         if (!seen.add(pe)) {
           throw new IllegalArgumentException(at + ": duplicate entries for key " + pe);
         }

@@ -291,6 +291,7 @@ public final class ResourceHandler {
     var directive = directive(request, "PatchOptions");
     WriteStrategy strategy = store.strategy();
     var fieldManager = fieldManager();
+    ServerSideApply.checkTyped(def, info, fieldManager, applied);
     var warnings = new java.util.concurrent.atomic.AtomicReference<java.util.List<String>>(java.util.List.of());
     Warnings admitted = new Warnings();
     java.util.function.UnaryOperator<ObjectNode> merge = current -> {

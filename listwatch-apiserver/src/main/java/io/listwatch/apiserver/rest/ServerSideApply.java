@@ -60,6 +60,29 @@ final class ServerSideApply {
     }
   }
 
+  /**
+   * Refuses an applied configuration that is not an object of the resource's schema (a list-map
+   * item without its key, duplicate keys, a list-map item that is not an object), before anything
+   * is applied. kube-apiserver answers these 500 with the same message (its typed conversion
+   * error is not a Status; kubernetes/kubernetes#139253); listwatch answers 400, as for other
+   * bad input.
+   */
+  static void checkTyped(ResourceDefinition def, RequestInfo info, io.listwatch.api.apply.FieldManager fieldManager,
+      ObjectNode applied) {
+    try {
+      fieldManager.appliedFields(applied);
+    } catch (IllegalArgumentException e) {
+      throw typedPatchError(def, info, e.getMessage());
+    }
+  }
+
+  /** kube's error for an applied configuration that does not convert to its type. */
+  private static StatusException typedPatchError(ResourceDefinition def, RequestInfo info, String detail) {
+    return StatusException.badRequest("failed to create typed patch object (" + info.namespace()
+        + (info.namespace().isEmpty() ? "" : "/") + info.name() + "; " + def.apiVersion() + ", Kind=" + def.kind()
+        + "): " + detail);
+  }
+
   /** The applied configuration of a request for the object {@code info} names. */
   static ObjectNode appliedConfiguration(ResourceDefinition def, RequestInfo info, ApiRequest request) {
     JsonNode body;
@@ -81,9 +104,7 @@ final class ServerSideApply {
     if (metadata.isNull()) {
       applied.remove("metadata"); // Go's zero value: no metadata, as kube decodes a null struct
     } else if (!metadata.isMissingNode() && !metadata.isObject()) {
-      throw StatusException.badRequest("failed to create typed patch object (" + info.namespace()
-          + (info.namespace().isEmpty() ? "" : "/") + info.name() + "; " + def.apiVersion() + ", Kind=" + def.kind()
-          + "): .metadata: expected map, got " + metadata);
+      throw typedPatchError(def, info, ".metadata: expected map, got " + metadata);
     }
     String name = applied.path("metadata").path("name").asText("");
     if (!name.isEmpty() && !name.equals(info.name())) {
