@@ -215,13 +215,15 @@ class ApiRequestFuzzTest {
 
   /**
    * Whether an acknowledged write was one that completes a deletion: it took the last finalizer
-   * off an object being deleted, so the store removed the object after writing it (kube's
-   * registry does the same), and a GET of it rightly answers 404. A campaign found this (an
-   * update of a ConfigMap, marked for deletion by an earlier input, without its finalizers).
+   * off an object being deleted with no grace period left, so the store removed the object after
+   * writing it (kube's registry does the same), and a GET of it rightly answers 404. A campaign
+   * found this (an update of a ConfigMap, marked for deletion by an earlier input, without its
+   * finalizers). An object still in its grace period (a pod) is not removed, and must read back.
    */
   private static boolean deletionCompleted(JsonNode written) {
     JsonNode metadata = written.path("metadata");
-    return !metadata.path("deletionTimestamp").asText("").isEmpty() && metadata.path("finalizers").isEmpty();
+    return !metadata.path("deletionTimestamp").asText("").isEmpty() && metadata.path("finalizers").isEmpty()
+        && metadata.path("deletionGracePeriodSeconds").asLong(0) == 0;
   }
 
   /**
