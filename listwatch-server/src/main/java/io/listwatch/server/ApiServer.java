@@ -167,7 +167,8 @@ public final class ApiServer implements AutoCloseable {
       rbac.start();
       startControllers();
       Authorizer authorizer = config.authorizer != null ? config.authorizer : rbac.authorizer();
-      routes.resources().admissionChain().authorizer(io.listwatch.server.authz.AdmissionAuthorization.of(authorizer));
+      routes.resources().authorizer(io.listwatch.server.authz.AdmissionAuthorization.of(authorizer));
+      routes.resources().featureGates(config.featureGates);
       chain = HandlerChain.builder()
           .flowControl(startFlowControl())
           .authenticators(authenticators)
@@ -638,6 +639,7 @@ public final class ApiServer implements AutoCloseable {
     private int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
     private Duration eventTtl = io.listwatch.server.controllers.EventTtl.DEFAULT_TTL;
     private boolean enablePriorityAndFairness = true;
+    private io.listwatch.apiserver.FeatureGates featureGates = io.listwatch.apiserver.FeatureGates.DEFAULTS;
     private Duration idleConnectionTimeout = ConnectionOptions.DEFAULT_IDLE_TIMEOUT;
     private Clock clock = Clock.system();
     private Path auditLog;
@@ -705,6 +707,12 @@ public final class ApiServer implements AutoCloseable {
      */
     public Builder enablePriorityAndFairness(boolean on) {
       this.enablePriorityAndFairness = on;
+      return this;
+    }
+
+    /** {@code --feature-gates} (default: kube's, every gate this server knows off). */
+    public Builder featureGates(io.listwatch.apiserver.FeatureGates gates) {
+      this.featureGates = Objects.requireNonNull(gates);
       return this;
     }
 

@@ -270,8 +270,11 @@ public final class Cacher implements AutoCloseable {
     if (e.type() == WatchEvent.Type.DELETE) {
       takePrimed(key, e.revision());
       if (prev == null) {
-        prev = decodeOrSkip(key, e.prevKv().modRevision(), e.prevKv().value());
-        if (prev == null) {
+        try {
+          prev = decoder.decode(key, e.prevKv().modRevision(), e.prevKv().value());
+        } catch (UnreadableObjectException | StatusException unreadable) {
+          // skipped when it was stored, so no watcher saw it: nothing to tell (an unsafe delete)
+          LOG.warn("{}: an object that could not be read was deleted: {}", logName, key);
           return null;
         }
       }

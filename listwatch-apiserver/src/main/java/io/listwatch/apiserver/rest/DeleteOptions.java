@@ -11,7 +11,9 @@ import java.util.List;
 /**
  * kube's {@code DeleteOptions}, from a DELETE's body and query (the query wins where both say
  * something, as kube merges them): preconditions, {@code dryRun}, {@code gracePeriodSeconds},
- * {@code propagationPolicy} and the older {@code orphanDependents}. Immutable.
+ * {@code propagationPolicy}, the older {@code orphanDependents}, and
+ * {@code ignoreStoreReadErrorWithClusterBreakingPotential} when the feature gate
+ * {@code AllowUnsafeMalformedObjectDeletion} is on. Immutable.
  *
  * @param uid the {@code preconditions.uid}, "" for none
  * @param resourceVersion the {@code preconditions.resourceVersion}, "" for none
@@ -19,9 +21,16 @@ import java.util.List;
  * @param gracePeriodSeconds null when not given; negative values are taken as 1, as kube does
  * @param propagation null when neither {@code propagationPolicy} nor {@code orphanDependents} was
  *     given (the resource's default applies)
+ * @param ignoreStoreReadError {@code ignoreStoreReadErrorWithClusterBreakingPotential: true} with
+ *     its feature gate on: remove the object although its stored value cannot be read, skipping
+ *     preconditions, finalizers and admission (see {@link ResourceStore}'s unsafe delete); never
+ *     together with any other option
  */
 public record DeleteOptions(String uid, String resourceVersion, boolean dryRun, Long gracePeriodSeconds,
-    Propagation propagation) {
+    Propagation propagation, boolean ignoreStoreReadError) {
+
+  /** The option's name, which is also the field path of its errors. */
+  static final String IGNORE_STORE_READ_ERROR = "ignoreStoreReadErrorWithClusterBreakingPotential";
 
   /** kube's {@code DeletionPropagation}. */
   public enum Propagation {
@@ -34,33 +43,41 @@ public record DeleteOptions(String uid, String resourceVersion, boolean dryRun, 
   }
 
   /** No options: the resource's defaults. */
-  public static final DeleteOptions DEFAULTS = new DeleteOptions("", "", false, null, null);
+  public static final DeleteOptions DEFAULTS = new DeleteOptions("", "", false, null, null, false);
 
   /** Immediate deletion of the object with {@code uid}, as a node agent or the server itself asks for it. */
   public static DeleteOptions immediate(String uid) {
-    return new DeleteOptions(uid, "", false, 0L, null);
+    return new DeleteOptions(uid, "", false, 0L, null, false);
   }
 
   /** Deletion of the object with {@code uid} (if it is still that one) with the given policy. */
   public static DeleteOptions of(String uid, Propagation p) {
-    return new DeleteOptions(uid, "", false, null, p);
+    return new DeleteOptions(uid, "", false, null, p, false);
   }
 
   /** These options with another propagation policy. */
   public DeleteOptions withPropagation(Propagation p) {
-    return new DeleteOptions(uid, resourceVersion, dryRun, gracePeriodSeconds, p);
+    return new DeleteOptions(uid, resourceVersion, dryRun, gracePeriodSeconds, p, ignoreStoreReadError);
+  }
+
+  /** {@link #parse(ApiRequest, JsonNode, boolean)} with the unsafe delete's gate off (the option is dropped). */
+  static DeleteOptions parse(ApiRequest request, JsonNode body) {
+    return parse(request, body, false);
   }
 
   /**
    * Reads the options of a DELETE: the body (a DeleteOptions object, or empty) and the query
-   * parameters {@code dryRun}, {@code gracePeriodSeconds}, {@code propagationPolicy} and
-   * {@code orphanDependents}.
+   * parameters {@code dryRun}, {@code gracePeriodSeconds}, {@code propagationPolicy},
+   * {@code orphanDependents} and {@code ignoreStoreReadErrorWithClusterBreakingPotential}. As
+   * kube's handler, the last is dropped unless {@code allowUnsafeDelete} (the feature gate
+   * {@code AllowUnsafeMalformedObjectDeletion}) is on.
    *
-   * @throws StatusException 400 for a body that is not an object or a bad number or dryRun
-   *     value; 422 (kind DeleteOptions) for an unknown propagation policy or both
-   *     {@code orphanDependents} and {@code propagationPolicy}
+   * @throws StatusException 400 for a body that is not an object or a bad number, boolean or
+   *     dryRun value; 422 (kind DeleteOptions) for an unknown propagation policy, both
+   *     {@code orphanDependents} and {@code propagationPolicy}, or the unsafe delete with any
+   *     other option
    */
-  static DeleteOptions parse(ApiRequest request, JsonNode body) {
+  static DeleteOptions parse(ApiRequest request, JsonNode body, boolean allowUnsafeDelete) {
     if (body != null && !body.isObject() && !body.isNull()) {
       throw StatusException.badRequest("the body of a delete request must be a DeleteOptions object");
     }
@@ -109,12 +126,45 @@ public record DeleteOptions(String uid, String resourceVersion, boolean dryRun, 
     } else if (orphan != null) {
       propagation = orphan ? Propagation.Orphan : Propagation.Background;
     }
+    JsonNode pre = b.path("preconditions");
+    boolean asked = ignoreStoreReadError(request, b); // read (and a bad value refused) with the gate off too
+    boolean unsafe = allowUnsafeDelete && asked;
+    if (unsafe) {
+      // kube's ValidateDeleteOptions: the unsafe delete takes no other option
+      java.util.Map<String, Boolean> others = new java.util.LinkedHashMap<>();
+      others.put("dryRun", dryRun);
+      others.put("propagationPolicy", !policy.isEmpty());
+      others.put("orphanDependents", orphan != null);
+      others.put("gracePeriodSeconds", grace != null);
+      others.put("preconditions", !pre.isMissingNode() && !pre.isNull());
+      others.forEach((option, given) -> {
+        if (given) {
+          causes.add(new Status.Cause(Reasons.FIELD_VALUE_INVALID,
+              "Invalid value: true: cannot be set together with ." + option, IGNORE_STORE_READ_ERROR));
+        }
+      });
+    }
     if (!causes.isEmpty()) {
       throw StatusException.invalid("meta.k8s.io", "DeleteOptions", "", causes);
     }
-    JsonNode pre = b.path("preconditions");
     return new DeleteOptions(pre.path("uid").asText(""), pre.path("resourceVersion").asText(""), dryRun, grace,
-        propagation);
+        propagation, unsafe);
+  }
+
+  /**
+   * The option {@code ignoreStoreReadErrorWithClusterBreakingPotential}, from the query (Go's
+   * boolean spellings, 400 for anything else) or else the body.
+   */
+  private static boolean ignoreStoreReadError(ApiRequest request, JsonNode body) {
+    String q = request.param(IGNORE_STORE_READ_ERROR);
+    if (q.isEmpty()) {
+      return body.path(IGNORE_STORE_READ_ERROR).asBoolean(false);
+    }
+    return switch (q) {
+      case "1", "t", "T", "true", "TRUE", "True" -> true;
+      case "0", "f", "F", "false", "FALSE", "False" -> false;
+      default -> throw StatusException.badRequest("strconv.ParseBool: parsing \"" + q + "\": invalid syntax");
+    };
   }
 
   /**
@@ -126,6 +176,7 @@ public record DeleteOptions(String uid, String resourceVersion, boolean dryRun, 
   private static void checkTypes(JsonNode b) {
     expect(b.path("gracePeriodSeconds"), JsonNode::isIntegralNumber, "DeleteOptions.gracePeriodSeconds", "int64");
     expect(b.path("orphanDependents"), JsonNode::isBoolean, "DeleteOptions.orphanDependents", "bool");
+    expect(b.path(IGNORE_STORE_READ_ERROR), JsonNode::isBoolean, "DeleteOptions." + IGNORE_STORE_READ_ERROR, "bool");
     expect(b.path("propagationPolicy"), JsonNode::isTextual, "DeleteOptions.propagationPolicy",
         "v1.DeletionPropagation");
     JsonNode dryRun = b.path("dryRun");

@@ -35,9 +35,13 @@ public final class ResourceHandler {
   /** Checks registered with {@link ServedResources#admission}; set before the server accepts requests. */
   private volatile java.util.List<WriteAdmission> admissions = java.util.List.of();
 
-  ResourceHandler(ResourceStore store) {
+  /** The catalogue serving this handler: the server's authorizer and feature gates, read per request. */
+  private final ServedResources served;
+
+  ResourceHandler(ResourceStore store, ServedResources served) {
     this.def = store.resource();
     this.store = store;
+    this.served = served;
   }
 
   /** Checks JSON bodies for unknown and duplicate fields, or null; set before the server accepts requests. */
@@ -336,6 +340,9 @@ public final class ResourceHandler {
 
   private CompletableFuture<ApiResponse> delete(RequestInfo info, ApiRequest request) {
     DeleteOptions options = deleteOptions(request);
+    if (options.ignoreStoreReadError()) {
+      return unsafeDelete(info, request);
+    }
     Warnings admitted = new Warnings();
     return store.delete(info.namespace(), info.name(), options, request.user(), admitted,
         request.auditAnnotations()).thenApply(result -> {
@@ -349,11 +356,37 @@ public final class ResourceHandler {
         });
   }
 
-  private static DeleteOptions deleteOptions(ApiRequest request) {
+  /**
+   * kube's unsafe delete of a corrupt object ({@code ignoreStoreReadErrorWithClusterBreakingPotential},
+   * feature gate {@code AllowUnsafeMalformedObjectDeletion}): the user must also be allowed the
+   * verb {@code unsafe-delete-ignore-read-errors} on the object (403 naming the verb), the audit
+   * event is annotated, and the store removes the object only if its stored value cannot be read
+   * (see {@link ResourceStore#deleteUnreadable}). The answer is kube's: a Status of code 200
+   * naming the object and its kind, since the object itself cannot be read.
+   */
+  private CompletableFuture<ApiResponse> unsafeDelete(RequestInfo info, ApiRequest request) {
+    request.auditAnnotations().add(UNSAFE_DELETE_ANNOTATION, "");
+    java.util.Optional<String> denied = served.authorizer().denial(request.user(), UNSAFE_DELETE_VERB, def.group(),
+        def.plural(), info.namespace(), info.name());
+    if (denied.isPresent()) {
+      throw StatusException.forbidden(def.group(), def.plural(), info.name(),
+          "not permitted to do \"" + UNSAFE_DELETE_VERB + "\", reason: " + denied.get());
+    }
+    return store.deleteUnreadable(info.namespace(), info.name()).thenApply(v -> ApiResponse.ok(
+        new Status("Status", "v1", Status.ListMeta.EMPTY, Status.SUCCESS, null, null,
+            Status.Details.of(info.name(), null, def.kind()), 200)));
+  }
+
+  /** The verb a user needs, besides {@code delete}, for an unsafe delete. */
+  static final String UNSAFE_DELETE_VERB = "unsafe-delete-ignore-read-errors";
+  /** The audit annotation of a request that asked for an unsafe delete. */
+  static final String UNSAFE_DELETE_ANNOTATION = "apiserver.k8s.io/unsafe-delete-ignore-read-error";
+
+  private DeleteOptions deleteOptions(ApiRequest request) {
     JsonNode body = request.body().length == 0 ? null
         : request.mediaType().equals(KubeProtobuf.MEDIA_TYPE) ? KubeProtobuf.decodeAny(request.body())
         : JsonBodies.parse(request.body());
-    return DeleteOptions.parse(request, body);
+    return DeleteOptions.parse(request, body, served.featureGates().allowUnsafeMalformedObjectDeletion());
   }
 
   /**
@@ -367,6 +400,11 @@ public final class ResourceHandler {
       throw StatusException.methodNotAllowed();
     }
     DeleteOptions options = deleteOptions(request);
+    if (options.ignoreStoreReadError()) {
+      throw StatusException.invalid("meta.k8s.io", "DeleteOptions", "", java.util.List.of(new Status.Cause(
+          io.listwatch.api.Reasons.FIELD_VALUE_INVALID, "Invalid value: true: is not allowed with DELETECOLLECTION, "
+          + "try again after removing the option", DeleteOptions.IGNORE_STORE_READ_ERROR)));
+    }
     ListOptions listOptions = listOptions(request);
     ListOptions everything = ListOptions.builder().labelSelector(listOptions.labelSelector())
         .fieldSelector(listOptions.fieldSelector()).build();

@@ -41,6 +41,8 @@ import java.util.function.UnaryOperator;
 public final class ResourceStore {
 
   static final ObjectMapper MAPPER = io.listwatch.api.JsonLimits.mapper();
+  /** Logs each unsafe delete, kube's "Going to perform unsafe object deletion". */
+  private static final org.slf4j.Logger UNSAFE_DELETES = org.slf4j.LoggerFactory.getLogger(ResourceStore.class);
   private static final int MAX_ATTEMPTS = 16;
 
   private final ResourceDefinition def;
@@ -534,6 +536,53 @@ public final class ResourceStore {
       }
       return CompletableFuture.<Deleted>failedFuture(StorageErrors.toStatus(e, def, name));
     }).thenCompose(f -> f);
+  }
+
+  /**
+   * kube's unsafe delete of a corrupt object (the delete option
+   * {@code ignoreStoreReadErrorWithClusterBreakingPotential}): removes the object at
+   * {@code namespace/name} only if its stored value is one no reader takes (not a JSON object
+   * within {@link io.listwatch.api.JsonLimits}), and then without preconditions, finalizers,
+   * grace period, admission or this resource's after-delete hooks, as kube's corrupt object
+   * deleter skips them. The cacher never held such an object, so no watcher is told of it.
+   *
+   * @throws StatusException (in the future) 422 naming the option when the object can be read
+   *     or is not there (kube's answer, its kind the resource), as a normal delete then does
+   *     what is asked
+   */
+  CompletableFuture<Void> deleteUnreadable(String namespace, String name) {
+    return deleteUnreadable(def.storageKey(namespace, name), name, 0);
+  }
+
+  private CompletableFuture<Void> deleteUnreadable(String key, String name, int attempt) {
+    return storage.get(key).thenCompose(found -> {
+      if (found.isEmpty() || readable(found.get().value())) {
+        throw StatusException.invalid(def.group(), def.plural(), name, java.util.List.of(new io.listwatch.api.Status.Cause(
+            io.listwatch.api.Reasons.FIELD_VALUE_INVALID, "Invalid value: true: is exclusively used to delete corrupt "
+            + "object(s), try again by removing this option", DeleteOptions.IGNORE_STORE_READ_ERROR)));
+      }
+      UNSAFE_DELETES.warn("unsafe delete of {} at revision {}: its stored value cannot be read", key,
+          found.get().modRevision());
+      return storage.delete(key, found.get().modRevision()).thenApply(deleted -> (Void) null);
+    }).handle((v, e) -> {
+      if (e == null) {
+        return CompletableFuture.<Void>completedFuture(null);
+      }
+      if (isStorageConflict(e) && attempt < MAX_ATTEMPTS) { // written meanwhile: read again
+        return deleteUnreadable(key, name, attempt + 1);
+      }
+      return CompletableFuture.<Void>failedFuture(StorageErrors.toStatus(e, def, name));
+    }).thenCompose(f -> f);
+  }
+
+  /** Whether a reader takes {@code stored}: a JSON object within the limits every reader applies. */
+  private static boolean readable(byte[] stored) {
+    try {
+      parse(stored);
+      return true;
+    } catch (StatusException unreadable) {
+      return false;
+    }
   }
 
   /** The rest of a delete, once admitted: removes or marks the object as {@code plan} says. */

@@ -38,6 +38,11 @@ public final class ServedResources {
   private final ObjectMetaDefaults defaults;
   /** The admission plug-ins every store runs, in kube's order. */
   private final AdmissionChain admission;
+  /** The server's authorizer, for the checks a handler makes beyond the request's own; set before serving. */
+  private volatile io.listwatch.apiserver.admission.AdmissionAuthorizer authorizer =
+      io.listwatch.apiserver.admission.AdmissionAuthorizer.ALLOW_ALL;
+  /** The feature gates the handlers read; set before serving. */
+  private volatile io.listwatch.apiserver.FeatureGates featureGates = io.listwatch.apiserver.FeatureGates.DEFAULTS;
   /** Makes the {@link WriteStrategy} of a custom resource {@link #serve} serves; none by default. */
   private volatile java.util.function.Function<ResourceDefinition, WriteStrategy> customResourceStrategies = d -> null;
   private final Map<ResourceDefinition, ResourceHandler> handlers = new java.util.concurrent.ConcurrentHashMap<>();
@@ -95,7 +100,7 @@ public final class ServedResources {
       }
       ResourceStore store = new ResourceStore(def, storage, cachers.get(def), defaults, admission);
       stores.put(def, store);
-      handlers.put(def, new ResourceHandler(store));
+      handlers.put(def, new ResourceHandler(store, this));
     }
     nsStore[0] = stores.get(nsDef);
     this.admission = admission;
@@ -105,9 +110,32 @@ public final class ServedResources {
     registerSubresources();
   }
 
-  /** The admission plug-ins every store runs (for the server to give them its authorizer). */
+  /** The admission plug-ins every store runs. */
   public AdmissionChain admissionChain() {
     return admission;
+  }
+
+  /**
+   * Gives the server's authorizer to the admission plug-ins that ask one and to the handlers
+   * (an unsafe delete asks it for the verb {@code unsafe-delete-ignore-read-errors}); called
+   * once, before the server serves. Until then every question is answered yes.
+   */
+  public void authorizer(io.listwatch.apiserver.admission.AdmissionAuthorizer authorizer) {
+    this.authorizer = authorizer;
+    admission.authorizer(authorizer);
+  }
+
+  io.listwatch.apiserver.admission.AdmissionAuthorizer authorizer() {
+    return authorizer;
+  }
+
+  /** Sets the feature gates ({@code --feature-gates}); called before the server serves. */
+  public void featureGates(io.listwatch.apiserver.FeatureGates gates) {
+    this.featureGates = gates;
+  }
+
+  io.listwatch.apiserver.FeatureGates featureGates() {
+    return featureGates;
   }
 
   /**
@@ -196,7 +224,7 @@ public final class ServedResources {
     ResourceStore store = new ResourceStore(def, storage, cacher, defaults, admission,
         def.customResource().isPresent() ? customResourceStrategies.apply(def) : null);
     stores.put(def, store);
-    ResourceHandler handler = new ResourceHandler(store);
+    ResourceHandler handler = new ResourceHandler(store, this);
     admissions.forEach(handler::addAdmission);
     handlers.put(def, handler);
     if (def.subresources().containsKey("scale")) {

@@ -37,10 +37,11 @@ class CertificatePluginsTest {
     }
 
     @Override
-    public boolean allowed(UserInfo user, String verb, String apiGroup, String resource, String name) {
+    public java.util.Optional<String> denial(UserInfo user, String verb, String apiGroup, String resource,
+        String namespace, String name) {
       String q = verb + " " + apiGroup + "/" + resource + "/" + name;
       asked.add(q);
-      return allowed.contains(q);
+      return allowed.contains(q) ? java.util.Optional.empty() : java.util.Optional.of("");
     }
   }
 

@@ -34,7 +34,7 @@ class DeletionTest {
   }
 
   private static DeleteOptions grace(Long seconds) {
-    return new DeleteOptions("", "", false, seconds, null);
+    return new DeleteOptions("", "", false, seconds, null, false);
   }
 
   @Test

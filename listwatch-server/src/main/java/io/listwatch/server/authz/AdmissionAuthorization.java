@@ -6,8 +6,8 @@ import io.listwatch.apiserver.request.UserInfo;
 /**
  * The server's authorizer as the admission plug-ins ask it (kube's admission initializer hands
  * them the same authorizer the request filters use): {@code system:masters} first, as kube's
- * privileged-groups authorizer, then {@code authorizer} with a resource request of any version,
- * cluster-wide. Stateless.
+ * privileged-groups authorizer, then {@code authorizer} with a resource request of any version.
+ * Stateless.
  */
 public final class AdmissionAuthorization {
 
@@ -16,7 +16,12 @@ public final class AdmissionAuthorization {
 
   /** {@code authorizer} for admission plug-ins. */
   public static AdmissionAuthorizer of(Authorizer authorizer) {
-    return (user, verb, apiGroup, resource, name) -> user.inGroup(UserInfo.MASTERS)
-        || authorizer.authorize(Attributes.resource(user, verb, apiGroup, resource, "", "", name)).allowed();
+    return (user, verb, apiGroup, resource, namespace, name) -> {
+      if (user.inGroup(UserInfo.MASTERS)) {
+        return java.util.Optional.empty();
+      }
+      Decision d = authorizer.authorize(Attributes.resource(user, verb, apiGroup, resource, "", namespace, name));
+      return d.allowed() ? java.util.Optional.empty() : java.util.Optional.of(d.reason());
+    };
   }
 }

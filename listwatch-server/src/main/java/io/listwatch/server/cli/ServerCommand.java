@@ -140,6 +140,11 @@ public final class ServerCommand implements Callable<Integer> {
       description = "API Priority and Fairness instead of the max-in-flight limits (default: ${DEFAULT-VALUE}).")
   boolean enablePriorityAndFairness = true;
 
+  @Option(names = "--feature-gates", paramLabel = "Name=true,...", converter = FeatureGatesConverter.class,
+      description = "kube's feature gates this server knows, e.g. AllowUnsafeMalformedObjectDeletion=true "
+          + "(default: kube's, all off).")
+  io.listwatch.apiserver.FeatureGates featureGates = io.listwatch.apiserver.FeatureGates.DEFAULTS;
+
   @Option(names = "--max-watches-per-user",
       description = "Watches one user may hold open before 429; 0 = unlimited (default: ${DEFAULT-VALUE}).")
   int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
@@ -182,7 +187,7 @@ public final class ServerCommand implements Callable<Integer> {
         CacherConfig.DEFAULTS.bookmarkInterval(), CacherConfig.DEFAULTS.freshnessTimeout());
     ApiServer.Builder builder = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(securePort)
         .tls(tlsConfig()).cacherConfig(cacher).maxInFlight(maxRequestsInflight, maxMutatingRequestsInflight)
-        .enablePriorityAndFairness(enablePriorityAndFairness)
+        .enablePriorityAndFairness(enablePriorityAndFairness).featureGates(featureGates)
         .maxWatchesPerUser(maxWatchesPerUser).eventTtl(parseDuration(eventTtl)).authentication(authentication.config())
         .authorizationMode(authorizationMode).ui(ui).serviceClusterIpRange(serviceClusterIpRange)
         .serviceNodePortRange(serviceNodePortRange).endpointReconcilerType(endpointReconcilerType);
@@ -283,6 +288,18 @@ public final class ServerCommand implements Callable<Integer> {
     public AuthorizationMode convert(String value) {
       try {
         return AuthorizationMode.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** Reads {@code --feature-gates} as kube spells it. */
+  static final class FeatureGatesConverter implements CommandLine.ITypeConverter<io.listwatch.apiserver.FeatureGates> {
+    @Override
+    public io.listwatch.apiserver.FeatureGates convert(String value) {
+      try {
+        return io.listwatch.apiserver.FeatureGates.parse(value);
       } catch (IllegalArgumentException e) {
         throw new CommandLine.TypeConversionException(e.getMessage());
       }

@@ -134,7 +134,7 @@ public final class EventTtl implements AutoCloseable {
       }
       try {
         t.store().deleteInternal(t.namespace(), t.name(),
-            new DeleteOptions("", Long.toString(t.resourceVersion()), false, 0L, null)).join();
+            new DeleteOptions("", Long.toString(t.resourceVersion()), false, 0L, null, false)).join();
         deleted++;
       } catch (CompletionException e) {
         // written again (409: its new write is tracked) or gone already (404)

@@ -1,0 +1,64 @@
+package io.listwatch.apiserver;
+
+import java.util.List;
+
+/**
+ * The kube feature gates this server knows (kube-apiserver's {@code --feature-gates}), each
+ * with kube's default. Only gates that change what the server does are here; a gate kube has
+ * and listwatch does not is refused by {@link #parse} rather than silently ignored.
+ * Immutable.
+ *
+ * @param allowUnsafeMalformedObjectDeletion {@code AllowUnsafeMalformedObjectDeletion} (alpha
+ *     since kube 1.32, off by default): the delete option
+ *     {@code ignoreStoreReadErrorWithClusterBreakingPotential} removes an object whose stored
+ *     value the server cannot read, for a user also allowed the verb
+ *     {@code unsafe-delete-ignore-read-errors}
+ */
+public record FeatureGates(boolean allowUnsafeMalformedObjectDeletion) {
+
+  /** kube's defaults: every gate here is off. */
+  public static final FeatureGates DEFAULTS = new FeatureGates(false);
+
+  /** The gates' names, as {@code --feature-gates} spells them. */
+  public static final List<String> KNOWN = List.of("AllowUnsafeMalformedObjectDeletion");
+
+  /**
+   * Reads kube's flag syntax, {@code Name=true,Other=false}, over the defaults; an empty string
+   * leaves them.
+   *
+   * @throws IllegalArgumentException for a gate this server does not know, a pair without
+   *     {@code =}, or a value that is not a Go boolean ({@code true}, {@code false}, {@code 1},
+   *     {@code 0}, {@code t}, {@code f}, {@code TRUE}, {@code True} and the like)
+   */
+  public static FeatureGates parse(String spec) {
+    boolean unsafeDelete = DEFAULTS.allowUnsafeMalformedObjectDeletion;
+    for (String pair : spec.split(",", -1)) {
+      String p = pair.strip();
+      if (p.isEmpty()) {
+        continue;
+      }
+      int eq = p.indexOf('=');
+      if (eq < 0) {
+        throw new IllegalArgumentException("missing bool value for " + p);
+      }
+      String name = p.substring(0, eq).strip();
+      String value = p.substring(eq + 1).strip();
+      if (!KNOWN.contains(name)) {
+        throw new IllegalArgumentException("unrecognized feature gate: " + name + " (this server knows: "
+            + String.join(", ", KNOWN) + ")");
+      }
+      unsafeDelete = goBool(name, value);
+    }
+    return new FeatureGates(unsafeDelete);
+  }
+
+  /** Go's {@code strconv.ParseBool}, which kube's flag parsing uses. */
+  private static boolean goBool(String name, String value) {
+    return switch (value) {
+      case "1", "t", "T", "true", "TRUE", "True" -> true;
+      case "0", "f", "F", "false", "FALSE", "False" -> false;
+      default -> throw new IllegalArgumentException("invalid value of " + name + "=" + value
+          + ", err: strconv.ParseBool: parsing \"" + value + "\": invalid syntax");
+    };
+  }
+}
