@@ -767,7 +767,7 @@ public final class Cacher implements AutoCloseable {
     WatchCache.Window w = cache.window();
     return new CacherStats(watcherCount(), w.objects(), w.historyEvents(), config.historyCapacity(),
         w.oldestResumable(), w.resourceVersion(), eventsReceived.sum(), eventsDispatched.sum(),
-        terminatedWatchers.get());
+        terminatedWatchers.get(), unreadableObjects.get());
   }
 
   /** Whether a watch may start: false once the cacher ends its watches (the server is shutting down). */

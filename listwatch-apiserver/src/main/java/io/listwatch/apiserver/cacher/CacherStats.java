@@ -12,8 +12,10 @@ package io.listwatch.apiserver.cacher;
  * @param eventsReceived events received from storage since start
  * @param eventsDispatched events queued to watchers since start (one per watcher per event)
  * @param terminatedWatchers watchers closed since start because they could not keep up
+ * @param unreadableObjects stored objects skipped since start because they could not be read
+ *     (or, for a custom resource, converted)
  */
 public record CacherStats(int watchers, int objects, int historyEvents, int historyCapacity,
     long oldestResumable, long resourceVersion, long eventsReceived, long eventsDispatched,
-    long terminatedWatchers) {
+    long terminatedWatchers, long unreadableObjects) {
 }

@@ -787,15 +787,22 @@ public final class ResourceStore {
       return CompletableFuture.completedFuture(Optional.empty());
     }
     KeyValue kv = found.get();
-    return servedAsync(kv.value()).thenApply(o -> Optional.of(new ServedEntry(kv, stamp(o, kv.modRevision()))));
+    ObjectNode stored;
+    try {
+      stored = (ObjectNode) MAPPER.readTree(kv.value());
+    } catch (IOException | ClassCastException e) { // kube's corrupt object: 500 naming it
+      throw StatusException.internal(io.listwatch.apiserver.cacher.UnreadableObjectException.describe(kv.key(),
+          kv.modRevision(), e.getMessage()));
+    }
+    return servedAsync(stored).thenApply(o -> Optional.of(new ServedEntry(kv, stamp(o, kv.modRevision()))));
   }
 
   /**
    * A stored value as this resource serves it: a custom resource in its version (see
    * {@link CustomResourceConversion}), a built-in served in several versions in this one.
    */
-  private CompletableFuture<ObjectNode> servedAsync(byte[] stored) {
-    return CustomResourceConversion.toServedAsync(def, parse(stored)).thenApply(def.conversion()::toServed);
+  private CompletableFuture<ObjectNode> servedAsync(ObjectNode stored) {
+    return CustomResourceConversion.toServedAsync(def, stored).thenApply(def.conversion()::toServed);
   }
 
   /**
@@ -803,7 +810,7 @@ public final class ResourceStore {
    * to this resource's version (so the answer shows what a read will).
    */
   private CompletableFuture<ObjectNode> readBack(byte[] stored, long resourceVersion) {
-    return servedAsync(stored).thenApply(o -> stamp(o, resourceVersion));
+    return servedAsync(parse(stored)).thenApply(o -> stamp(o, resourceVersion));
   }
 
   /**

@@ -30,7 +30,9 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code apiserver_storage_objects}: objects in the cache (the current state);</li>
  *   <li>{@code apiserver_watch_cache_resource_version}: the newest resourceVersion the cache has;</li>
  *   <li>{@code apiserver_watch_cache_oldest_resource_version}: the oldest resourceVersion a watch
- *       can resume from (older gets 410 Expired).</li>
+ *       can resume from (older gets 410 Expired);</li>
+ *   <li>{@code apiserver_storage_decode_errors_total}: stored objects that could not be read (kube's
+ *       metric, labelled as kube's by {@code resource} alone: {@code configmaps}, {@code deployments.apps}).</li>
  * </ul>
  *
  * <p>Thread-safe; holds no state of its own.
@@ -59,6 +61,11 @@ final class WatchCacheMetrics {
         CacherStats::resourceVersion, Math::max);
     gauge(registry, cachers, "apiserver_watch_cache_oldest_resource_version",
         "The oldest resource version a watch can resume from without 410 Expired.", CacherStats::oldestResumable, Math::max);
+    CounterWithCallback.builder().name("apiserver_storage_decode_errors_total")
+        .help("Number of stored object decode errors split by object type").labelNames("resource")
+        .callback(cb -> perResource(cachers, CacherStats::unreadableObjects, Math::max).forEach((r, v) ->
+            cb.call(v, r.get(0).isEmpty() ? r.get(1) : r.get(1) + "." + r.get(0))))
+        .register(registry);
   }
 
   private static void gauge(PrometheusRegistry registry, Collection<Cacher> cachers, String name, String help,

@@ -222,6 +222,9 @@ class StoredObjectLimitsTest {
       assertThat(names(http.list("/api/v1/configmaps"))).contains("good").doesNotContain("bad");
       JsonNode status = assertFailureStatus(http.get(cms(ns) + "/bad"), 500, "InternalError");
       assertThat(status.path("message").asText()).contains("/registry/core/configmaps/" + ns + "/bad");
+      // kube's metric counts it, by resource
+      assertThat(http.get("/metrics").body().lines()).contains(
+          "apiserver_storage_decode_errors_total{resource=\"configmaps\"} 1.0");
       http.create(cms(ns), configMap("after"));
       assertThat(names(http.list(cms(ns)))).containsExactly("after", "good");
     }

@@ -90,8 +90,12 @@ class UnsafeDeleteTest {
       String bad = cms(ns) + "/bad";
       Await.until("croc may read ConfigMaps", Duration.ofSeconds(10), () -> croc.get(cms(ns) + "/good").code() == 200);
 
-      // without the option a corrupt object cannot be deleted, as in kube
-      assertFailureStatus(croc.delete(bad), 500, "InternalError");
+      // without the option a corrupt object cannot be deleted, as in kube, whose words name it
+      for (KubeHttp.Response r : List.of(croc.delete(bad), croc.get(bad))) {
+        assertThat(assertFailureStatus(r, 500, "InternalError").path("message").asText()).startsWith(
+            "Internal error occurred: StorageError: corrupt object, Code: 7, Key: /registry/core/configmaps/" + ns
+            + "/bad, ResourceVersion: ");
+      }
 
       // with it, but without the verb: 403 naming the verb
       JsonNode forbidden = assertFailureStatus(croc.delete(bad + "?" + OPTION + "=true"), 403, "Forbidden");
