@@ -99,6 +99,8 @@ class ApiRequestFuzzTest {
     writes = new RequestWrites(storage);
     server = GenericApiServer.builder(storage).clock(clock).wrapRequests(s -> writes)
         .build().start(List.of());
+    // kube's unsafe delete on, so its option is validated and refused on readable objects
+    server.routes().resources().featureGates(FeatureGates.parse("AllowUnsafeMalformedObjectDeletion=true"));
     for (String[] object : FuzzObjects.INITIAL) {
       ApiResponse r = send("POST", object[0], "application/json", object[1]);
       assertThat(r.code()).as(object[0]).isBetween(200, 299);
