@@ -2,9 +2,9 @@ package io.listwatch.api;
 
 /**
  * The few pieces of Go's {@code strconv} whose text shows up in kube's error messages:
- * {@code strconv.Quote} (how {@code field.Error} prints a bad value) and the
- * {@code ParseInt}/{@code ParseUint} errors ({@code strconv.ParseInt: parsing "abc": invalid
- * syntax}). Reproducing them keeps our messages recognisable to anyone who knows kube's.
+ * {@code strconv.Quote} (how {@code field.Error} prints a bad value), {@code ParseBool} (how kube
+ * reads a boolean flag or query parameter) and the {@code ParseInt}/{@code ParseUint}/{@code
+ * ParseBool} errors ({@code strconv.ParseInt: parsing "abc": invalid syntax}). Reproducing them keeps our messages recognisable to anyone who knows kube's.
  *
  * <p>Stateless; thread-safe.
  */
@@ -60,6 +60,21 @@ public final class Strconv {
    */
   static long parseUint(String s) {
     return parseDigits(s, 0, "ParseUint");
+  }
+
+  /**
+   * Go's {@code strconv.ParseBool}: {@code 1 t T TRUE true True} are true, {@code 0 f F FALSE
+   * false False} false.
+   *
+   * @throws IllegalArgumentException with Go's message for anything else, e.g.
+   *     {@code strconv.ParseBool: parsing "yes": invalid syntax}
+   */
+  public static boolean parseBool(String s) {
+    return switch (s) {
+      case "1", "t", "T", "TRUE", "true", "True" -> true;
+      case "0", "f", "F", "FALSE", "false", "False" -> false;
+      default -> throw new IllegalArgumentException("strconv.ParseBool: parsing " + quote(s) + ": invalid syntax");
+    };
   }
 
   private static long parseDigits(String s, int start, String function) {

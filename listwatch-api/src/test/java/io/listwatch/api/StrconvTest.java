@@ -43,4 +43,16 @@ class StrconvTest {
         .hasMessage("strconv.ParseUint: parsing \"-1\": invalid syntax");
     assertThatThrownBy(() -> Strconv.parseUint("+1")).hasMessageEndingWith("invalid syntax");
   }
+
+  @Test
+  void parseBool_takesGosSpellingsOnly() {
+    for (String t : new String[] {"1", "t", "T", "TRUE", "true", "True"}) {
+      assertThat(Strconv.parseBool(t)).as(t).isTrue();
+    }
+    for (String f : new String[] {"0", "f", "F", "FALSE", "false", "False"}) {
+      assertThat(Strconv.parseBool(f)).as(f).isFalse();
+    }
+    assertThatThrownBy(() -> Strconv.parseBool("tRuE")).hasMessage("strconv.ParseBool: parsing \"tRuE\": invalid syntax");
+    assertThatThrownBy(() -> Strconv.parseBool("")).hasMessage("strconv.ParseBool: parsing \"\": invalid syntax");
+  }
 }

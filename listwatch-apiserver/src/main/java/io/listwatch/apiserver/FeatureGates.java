@@ -47,18 +47,12 @@ public record FeatureGates(boolean allowUnsafeMalformedObjectDeletion) {
         throw new IllegalArgumentException("unrecognized feature gate: " + name + " (this server knows: "
             + String.join(", ", KNOWN) + ")");
       }
-      unsafeDelete = goBool(name, value);
+      try {
+        unsafeDelete = io.listwatch.api.Strconv.parseBool(value); // as kube's flag parsing reads it
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("invalid value of " + name + "=" + value + ", err: " + e.getMessage(), e);
+      }
     }
     return new FeatureGates(unsafeDelete);
-  }
-
-  /** Go's {@code strconv.ParseBool}, which kube's flag parsing uses. */
-  private static boolean goBool(String name, String value) {
-    return switch (value) {
-      case "1", "t", "T", "true", "TRUE", "True" -> true;
-      case "0", "f", "F", "false", "FALSE", "False" -> false;
-      default -> throw new IllegalArgumentException("invalid value of " + name + "=" + value
-          + ", err: strconv.ParseBool: parsing \"" + value + "\": invalid syntax");
-    };
   }
 }

@@ -10,7 +10,6 @@ import io.listwatch.api.StatusException;
 import io.listwatch.api.meta.NameGenerator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -57,9 +56,6 @@ public final class ServiceAccount implements AdmissionPlugin {
   static final long TOKEN_EXPIRATION_SECONDS = 3607;
   /** Re-reads of the cache for {@code default}: kube's ten attempts less the first. */
   static final int DEFAULT_ACCOUNT_REREADS = 9;
-
-  /** What Go's strconv.ParseBool reads as true. */
-  private static final Set<String> GO_TRUE = Set.of("1", "t", "T", "TRUE", "true", "True");
 
   private final Listers listers;
   private final NameGenerator names;
@@ -264,7 +260,16 @@ public final class ServiceAccount implements AdmissionPlugin {
   }
 
   private static boolean annotationTrue(JsonNode obj, String key) {
-    return AdmittedObjects.annotation(obj, key).map(GO_TRUE::contains).orElse(false);
+    return AdmittedObjects.annotation(obj, key).map(ServiceAccount::goTrue).orElse(false);
+  }
+
+  /** Whether Go's {@code strconv.ParseBool} reads {@code value} as true (not false, not an error), as kube asks. */
+  private static boolean goTrue(String value) {
+    try {
+      return io.listwatch.api.Strconv.parseBool(value);
+    } catch (IllegalArgumentException notABool) {
+      return false;
+    }
   }
 
   /** kube's NewServerTimeout(serviceaccounts, "create pod", 1). */

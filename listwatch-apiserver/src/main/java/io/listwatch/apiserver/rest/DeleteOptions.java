@@ -160,11 +160,11 @@ public record DeleteOptions(String uid, String resourceVersion, boolean dryRun, 
     if (q.isEmpty()) {
       return body.path(IGNORE_STORE_READ_ERROR).asBoolean(false);
     }
-    return switch (q) {
-      case "1", "t", "T", "true", "TRUE", "True" -> true;
-      case "0", "f", "F", "false", "FALSE", "False" -> false;
-      default -> throw StatusException.badRequest("strconv.ParseBool: parsing \"" + q + "\": invalid syntax");
-    };
+    try {
+      return io.listwatch.api.Strconv.parseBool(q);
+    } catch (IllegalArgumentException e) {
+      throw StatusException.badRequest(e.getMessage());
+    }
   }
 
   /**
