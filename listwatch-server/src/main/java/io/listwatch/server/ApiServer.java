@@ -716,7 +716,6 @@ public final class ApiServer implements AutoCloseable {
       return this;
     }
 
-    /** {@code --max-watches-per-user} (default 1000; 0 = unlimited). See {@link WatchLimit}. */
     /**
      * kube's {@code --event-ttl}: Events are deleted this long after their last write (default
      * 1 hour).
@@ -729,6 +728,7 @@ public final class ApiServer implements AutoCloseable {
       return this;
     }
 
+    /** {@code --max-watches-per-user} (default 1000; 0 = unlimited). See {@link WatchLimit}. */
     public Builder maxWatchesPerUser(int max) {
       if (max < 0) {
         throw new IllegalArgumentException("maxWatchesPerUser must be >= 0 (0 = unlimited)");

@@ -547,8 +547,8 @@ public final class ResourceStore {
    * deleter skips them. The cacher never held such an object, so no watcher is told of it.
    *
    * @throws StatusException (in the future) 422 naming the option when the object can be read
-   *     or is not there (kube's answer, its kind the resource), as a normal delete then does
-   *     what is asked
+   *     or is not there (kube's answer, its kind the resource): only an ordinary delete removes
+   *     a readable object
    */
   CompletableFuture<Void> deleteUnreadable(String namespace, String name) {
     return deleteUnreadable(def.storageKey(namespace, name), name, 0);
