@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.listwatch.api.JsonLimits;
 import io.listwatch.api.StatusException;
 import io.listwatch.api.clock.FakeClock;
+import io.listwatch.apiserver.features.FeatureGates;
 import io.listwatch.apiserver.request.ApiRequest;
 import io.listwatch.apiserver.request.ApiResponse;
 import io.listwatch.apiserver.request.ConnectionInfo;

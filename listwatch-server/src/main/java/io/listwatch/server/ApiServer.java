@@ -639,7 +639,7 @@ public final class ApiServer implements AutoCloseable {
     private int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
     private Duration eventTtl = io.listwatch.server.controllers.EventTtl.DEFAULT_TTL;
     private boolean enablePriorityAndFairness = true;
-    private io.listwatch.apiserver.FeatureGates featureGates = io.listwatch.apiserver.FeatureGates.DEFAULTS;
+    private io.listwatch.apiserver.features.FeatureGates featureGates = io.listwatch.apiserver.features.FeatureGates.DEFAULTS;
     private Duration idleConnectionTimeout = ConnectionOptions.DEFAULT_IDLE_TIMEOUT;
     private Clock clock = Clock.system();
     private Path auditLog;
@@ -711,7 +711,7 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /** {@code --feature-gates} (default: kube's, every gate this server knows off). */
-    public Builder featureGates(io.listwatch.apiserver.FeatureGates gates) {
+    public Builder featureGates(io.listwatch.apiserver.features.FeatureGates gates) {
       this.featureGates = Objects.requireNonNull(gates);
       return this;
     }

@@ -42,7 +42,7 @@ public final class ServedResources {
   private volatile io.listwatch.apiserver.admission.AdmissionAuthorizer authorizer =
       io.listwatch.apiserver.admission.AdmissionAuthorizer.ALLOW_ALL;
   /** The feature gates the handlers read; set before serving. */
-  private volatile io.listwatch.apiserver.FeatureGates featureGates = io.listwatch.apiserver.FeatureGates.DEFAULTS;
+  private volatile io.listwatch.apiserver.features.FeatureGates featureGates = io.listwatch.apiserver.features.FeatureGates.DEFAULTS;
   /** Makes the {@link WriteStrategy} of a custom resource {@link #serve} serves; none by default. */
   private volatile java.util.function.Function<ResourceDefinition, WriteStrategy> customResourceStrategies = d -> null;
   private final Map<ResourceDefinition, ResourceHandler> handlers = new java.util.concurrent.ConcurrentHashMap<>();
@@ -130,11 +130,11 @@ public final class ServedResources {
   }
 
   /** Sets the feature gates ({@code --feature-gates}); called before the server serves. */
-  public void featureGates(io.listwatch.apiserver.FeatureGates gates) {
+  public void featureGates(io.listwatch.apiserver.features.FeatureGates gates) {
     this.featureGates = gates;
   }
 
-  io.listwatch.apiserver.FeatureGates featureGates() {
+  io.listwatch.apiserver.features.FeatureGates featureGates() {
     return featureGates;
   }
 

@@ -143,7 +143,7 @@ public final class ServerCommand implements Callable<Integer> {
   @Option(names = "--feature-gates", paramLabel = "Name=true,...", converter = FeatureGatesConverter.class,
       description = "kube's feature gates this server knows, e.g. AllowUnsafeMalformedObjectDeletion=true "
           + "(default: kube's, all off).")
-  io.listwatch.apiserver.FeatureGates featureGates = io.listwatch.apiserver.FeatureGates.DEFAULTS;
+  io.listwatch.apiserver.features.FeatureGates featureGates = io.listwatch.apiserver.features.FeatureGates.DEFAULTS;
 
   @Option(names = "--max-watches-per-user",
       description = "Watches one user may hold open before 429; 0 = unlimited (default: ${DEFAULT-VALUE}).")
@@ -295,11 +295,11 @@ public final class ServerCommand implements Callable<Integer> {
   }
 
   /** Reads {@code --feature-gates} as kube spells it. */
-  static final class FeatureGatesConverter implements CommandLine.ITypeConverter<io.listwatch.apiserver.FeatureGates> {
+  static final class FeatureGatesConverter implements CommandLine.ITypeConverter<io.listwatch.apiserver.features.FeatureGates> {
     @Override
-    public io.listwatch.apiserver.FeatureGates convert(String value) {
+    public io.listwatch.apiserver.features.FeatureGates convert(String value) {
       try {
-        return io.listwatch.apiserver.FeatureGates.parse(value);
+        return io.listwatch.apiserver.features.FeatureGates.parse(value);
       } catch (IllegalArgumentException e) {
         throw new CommandLine.TypeConversionException(e.getMessage());
       }

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.listwatch.apiserver.FeatureGates;
+import io.listwatch.apiserver.features.FeatureGates;
 import io.listwatch.server.ApiServer;
 import io.listwatch.storage.rocksdb.RocksDbStorage;
 import io.listwatch.testsupport.Await;

@@ -1,4 +1,4 @@
-package io.listwatch.apiserver;
+package io.listwatch.apiserver.features;
 
 import java.util.List;
 

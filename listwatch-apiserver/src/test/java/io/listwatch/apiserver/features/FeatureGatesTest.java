@@ -1,4 +1,4 @@
-package io.listwatch.apiserver;
+package io.listwatch.apiserver.features;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
