@@ -6,6 +6,7 @@ import io.listwatch.apiserver.request.ConnectionInfo;
 import io.listwatch.apiserver.rest.ApiRoutes;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
@@ -107,8 +108,17 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
    */
   void addHttp2Handlers(ChannelPipeline p) {
     LingeringClose lingeringClose = new LingeringClose();
-    p.addLast(lingeringClose.beforeCodec(), http2FrameCodec(), lingeringClose.afterCodec(),
-        new FlushConsolidationHandler(FLUSHES_PER_CONNECTION_FLUSH, true), new Http2MultiplexHandler(streamInitializer()));
+    p.addLast(lingeringClose.beforeCodec(), http2FrameCodec());
+    p.addLast(afterFrameCodec(lingeringClose));
+  }
+
+  /**
+   * What follows the HTTP/2 frame codec in every HTTP/2 pipeline, in order: the lingering
+   * close's second half, flush consolidation, the stream multiplexer.
+   */
+  private ChannelHandler[] afterFrameCodec(LingeringClose lingeringClose) {
+    return new ChannelHandler[] {lingeringClose.afterCodec(),
+        new FlushConsolidationHandler(FLUSHES_PER_CONNECTION_FLUSH, true), new Http2MultiplexHandler(streamInitializer())};
   }
 
   /**
@@ -122,8 +132,7 @@ public final class HttpServerInitializer extends ChannelInitializer<SocketChanne
   private Http2ServerUpgradeCodec upgradeToHttp2(ChannelPipeline p) {
     LingeringClose lingeringClose = new LingeringClose();
     p.addBefore(p.context(HttpServerUpgradeHandler.class).name(), null, lingeringClose.beforeCodec());
-    return new Http2ServerUpgradeCodec(http2FrameCodec(), lingeringClose.afterCodec(),
-        new FlushConsolidationHandler(FLUSHES_PER_CONNECTION_FLUSH, true), new Http2MultiplexHandler(streamInitializer()));
+    return new Http2ServerUpgradeCodec(http2FrameCodec(), afterFrameCodec(lingeringClose));
   }
 
   /**
