@@ -652,6 +652,15 @@ public final class Cacher implements AutoCloseable {
     return readyFor(options).thenApply(ignored -> Optional.ofNullable(cache.current(key)));
   }
 
+  /**
+   * The object {@code namespace/name} as this cache holds it now, without waiting: it may lag
+   * storage. Takes no dispatch lock, so a {@link CacheListener} of any cache may call it (the
+   * garbage collector looks owners up so). Empty for an object the cache does not hold.
+   */
+  public Optional<CachedObject> cached(String namespace, String name) {
+    return Optional.ofNullable(cache.current(def.storageKey(namespace, name)));
+  }
+
   // ---- watch -------------------------------------------------------------------------
 
   /**

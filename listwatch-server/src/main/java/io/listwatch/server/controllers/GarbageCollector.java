@@ -2,6 +2,8 @@ package io.listwatch.server.controllers;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.listwatch.apiserver.controller.ControllerQueue;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -36,11 +38,25 @@ import java.util.concurrent.CompletionException;
  *       removed from its dependents, then loses the finalizer.
  * </ul>
  *
+ * <p>A dependent is collected once <em>none</em> of its owners exists, whenever it lost them:
+ * an object created or changed to name an owner that is already gone (a controller whose cache
+ * lagged creating a ReplicaSet for a Deployment just deleted, or a client naming a uid that
+ * never existed) is collected as one whose owner goes later, as kube's collector does for an
+ * owner it has not seen ("virtual" owners, looked up live). An owner is gone when a read of
+ * storage finds no object of its kind, name and uid; a dependent whose other owners still exist
+ * only loses the references to the gone ones. A reference to a kind the server does not serve
+ * cannot be checked: its dependent is left as it is (kube retries such an object until the kind
+ * is served).
+ *
  * <p>Driven by the watch caches: a {@link CacheListener} on every stored resource queues work
- * for deleted objects (parsed once, at deletion) and for objects that carry a garbage-collector
- * finalizer while being deleted; one worker thread ({@code garbage-collector}) does the work
- * against storage. The listeners keep the owner graph (owner uid to the objects that name it),
- * parsing only objects that carry ownerReferences, so a deletion costs a lookup, not a scan.
+ * for deleted objects (parsed once, at deletion), for objects that carry a garbage-collector
+ * finalizer while being deleted, and for objects that newly name an owner their owner's cache
+ * does not hold; one worker thread ({@code garbage-collector}) does the work against storage.
+ * The listeners keep the owner graph (owner uid to the objects that name it), parsing only
+ * objects that carry ownerReferences, so a deletion costs a lookup, not a scan. No dependent
+ * slips between the two: a listener links a dependent before it looks its owner up in the
+ * owner's cache, and that cache drops the owner before its listeners queue the owner's
+ * deletion, so either the look finds the owner gone or the deletion's work finds the dependent.
  * Work that fails is logged and not retried until the object changes again.
  *
  * <p>Custom resources are followed while they are served ({@link #serve}, {@link #unserve}).
@@ -148,14 +164,17 @@ public final class GarbageCollector implements AutoCloseable {
 
     private void link(CachedObject o) {
       String key = def.group() + "/" + def.plural() + "/" + o.namespace() + "/" + o.name();
-      List<String> owners = List.of();
+      List<JsonNode> refs = new ArrayList<>();
+      List<String> owners = new ArrayList<>();
       if (contains(o.json(), OWNER_REFERENCES)) {
-        List<String> uids = new ArrayList<>();
-        parse(o.json()).path("metadata").path("ownerReferences").forEach(r -> uids.add(r.path("uid").asText("")));
-        owners = uids;
+        parse(o.json()).path("metadata").path("ownerReferences").forEach(r -> {
+          refs.add(r);
+          owners.add(r.path("uid").asText(""));
+        });
       }
+      List<String> before;
       synchronized (graphLock) {
-        unlink(key);
+        before = unlink(key);
         if (!owners.isEmpty()) {
           // each dependent keeps its owner's uid String, not a copy: one String per owner
           // however many dependents name it (a ReplicaSet's pods), in a list sized to fit
@@ -167,6 +186,13 @@ public final class GarbageCollector implements AutoCloseable {
             shared[i] = deps.uid();
           }
           ownersByDependent.put(key, List.of(shared));
+        }
+      }
+      // linked first, looked up second: see the class comment
+      for (JsonNode ref : refs) {
+        if (!before.contains(ref.path("uid").asText("")) && !cached(ref, o.namespace())) {
+          queue.add(ownersKey(def, o.namespace(), o.name()));
+          return;
         }
       }
     }
@@ -201,13 +227,16 @@ public final class GarbageCollector implements AutoCloseable {
   private record Dependents(String uid, java.util.Set<String> keys) {
   }
 
-  /** Forgets the owners of {@code key}; the caller holds {@link #graphLock}. */
+  /**
+   * Forgets the owners of {@code key} and answers the uids it named (none if it was not linked);
+   * the caller holds {@link #graphLock}.
+   */
   @GuardedBy("graphLock")
-  private void unlink(String key) {
+  private List<String> unlink(String key) {
     assert Thread.holdsLock(graphLock);
     List<String> owners = ownersByDependent.remove(key);
     if (owners == null) {
-      return;
+      return List.of();
     }
     for (String uid : owners) {
       Dependents deps = dependentsByOwner.get(uid);
@@ -218,6 +247,55 @@ public final class GarbageCollector implements AutoCloseable {
         }
       }
     }
+    return owners;
+  }
+
+  /**
+   * Whether the owner {@code ref} names is in its resource's watch cache now, with the uid it
+   * names; true too for a kind not served (nothing to look at). Cheap: a map lookup and a read
+   * of the owner's uid, no storage read.
+   */
+  private boolean cached(JsonNode ref, String dependentNamespace) {
+    Optional<ResourceStore> owner = definitionOf(ref);
+    if (owner.isEmpty()) {
+      return true;
+    }
+    String ns = owner.get().resource().namespaced() ? dependentNamespace : "";
+    String name = ref.path("name").asText("");
+    return !name.isEmpty() && owner.get().cacher().cached(ns, name)
+        .filter(o -> ref.path("uid").asText("").equals(uidOf(o.json()))).isPresent();
+  }
+
+  /** {@code metadata.uid} of a cached object's JSON, read without building a tree; "" if none. */
+  static String uidOf(byte[] json) {
+    try (JsonParser p = JSON.getFactory().createParser(json)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return "";
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken value = p.nextToken();
+        if (!field.equals("metadata") || value != JsonToken.START_OBJECT) {
+          p.skipChildren();
+          continue;
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String inner = p.currentName();
+          if (p.nextToken() == JsonToken.VALUE_STRING && inner.equals("uid")) {
+            return p.getText();
+          }
+          p.skipChildren();
+        }
+        return "";
+      }
+      return "";
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  private static String ownersKey(ResourceDefinition def, String namespace, String name) {
+    return "owners/" + def.group() + "/" + def.plural() + "/" + namespace + "/" + name;
   }
 
   private static String checkKey(ResourceDefinition def, String namespace, String name) {
@@ -226,12 +304,17 @@ public final class GarbageCollector implements AutoCloseable {
 
   private void process(String key) {
     String[] k = key.split("/", -1);
-    if (k[0].equals("gone")) {
-      ownerGone(k[1], k[2]);
-    } else {
-      stores.stream().filter(s -> s.resource().group().equals(k[1]) && s.resource().plural().equals(k[2]))
-          .findFirst().ifPresent(s -> deleting(s, k[3], k[4]));
+    switch (k[0]) {
+      case "gone" -> ownerGone(k[1], k[2]);
+      case "owners" -> storeOf(k[1], k[2]).ifPresent(s -> get(s, k[3], k[4])
+          .ifPresent(o -> collectIfOwnersGone(new Dependent(s, k[3], k[4], o), "")));
+      default -> storeOf(k[1], k[2]).ifPresent(s -> deleting(s, k[3], k[4]));
     }
+  }
+
+  private Optional<ResourceStore> storeOf(String group, String plural) {
+    return stores.stream().filter(s -> s.resource().group().equals(group) && s.resource().plural().equals(plural))
+        .findFirst();
   }
 
   /** The owner with {@code uid} in {@code namespace} ("" when cluster-scoped) is gone: collect its dependents. */
@@ -240,19 +323,47 @@ public final class GarbageCollector implements AutoCloseable {
       return;
     }
     for (Dependent d : dependents(namespace, uid)) {
-      List<JsonNode> others = new ArrayList<>();
-      for (JsonNode ref : d.object().path("metadata").path("ownerReferences")) {
-        if (!ref.path("uid").asText().equals(uid)) {
-          others.add(ref);
-        }
-      }
-      boolean ownerLeft = others.stream().anyMatch(ref -> ownerExists(ref, d.namespace()));
-      if (ownerLeft) {
-        removeOwnerReference(d, uid);
+      collectIfOwnersGone(d, uid);
+    }
+  }
+
+  /**
+   * kube's check of one dependent: each owner it names is looked up in storage (but {@code
+   * goneUid}, known gone; "" for none). None exists: the dependent is deleted (foreground if it
+   * carries the foregroundDeletion finalizer, orphaning if the orphan one, else background);
+   * some exist: the references to the others are removed. A dependent being deleted, or naming
+   * a kind not served, is left as it is.
+   */
+  private void collectIfOwnersGone(Dependent d, String goneUid) {
+    JsonNode metadata = d.object().path("metadata");
+    if (!metadata.path("deletionTimestamp").isMissingNode()) {
+      return;
+    }
+    java.util.Set<String> gone = new java.util.HashSet<>();
+    boolean ownerLeft = false;
+    for (JsonNode ref : metadata.path("ownerReferences")) {
+      String uid = ref.path("uid").asText("");
+      if (uid.equals(goneUid)) {
+        gone.add(uid);
+      } else if (definitionOf(ref).isEmpty()) {
+        return;
+      } else if (ownerExists(ref, d.namespace())) {
+        ownerLeft = true;
       } else {
-        delete(d, DeleteOptions.Propagation.Background);
+        gone.add(uid);
       }
     }
+    if (gone.isEmpty()) {
+      return;
+    }
+    if (ownerLeft) {
+      removeOwnerReferences(d, gone);
+      return;
+    }
+    List<String> finalizers = new ArrayList<>();
+    metadata.path("finalizers").forEach(f -> finalizers.add(f.asText()));
+    delete(d, finalizers.contains(FOREGROUND) ? DeleteOptions.Propagation.Foreground
+        : finalizers.contains(ORPHAN) ? DeleteOptions.Propagation.Orphan : DeleteOptions.Propagation.Background);
   }
 
   /** An object being deleted: act on its garbage-collector finalizers. */
@@ -268,7 +379,7 @@ public final class GarbageCollector implements AutoCloseable {
     String scope = store.resource().namespaced() ? namespace : "";
     if (finalizers.contains(ORPHAN)) {
       for (Dependent d : dependents(scope, uid)) {
-        removeOwnerReference(d, uid);
+        removeOwnerReferences(d, java.util.Set.of(uid));
       }
       removeFinalizer(store, namespace, name, uid, ORPHAN);
     } else if (finalizers.contains(FOREGROUND)) {
@@ -352,12 +463,12 @@ public final class GarbageCollector implements AutoCloseable {
     return store.getInternal(namespace, name).join();
   }
 
-  private static void removeOwnerReference(Dependent d, String uid) {
+  private static void removeOwnerReferences(Dependent d, java.util.Set<String> uids) {
     ignoringGone(() -> d.store().updateInternal(d.namespace(), d.name(), obj -> {
       JsonNode refs = obj.path("metadata").path("ownerReferences");
       if (refs instanceof ArrayNode a) {
         for (int i = a.size() - 1; i >= 0; i--) {
-          if (a.get(i).path("uid").asText().equals(uid)) {
+          if (uids.contains(a.get(i).path("uid").asText())) {
             a.remove(i);
           }
         }

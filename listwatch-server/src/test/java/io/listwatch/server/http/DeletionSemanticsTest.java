@@ -138,6 +138,71 @@ class DeletionSemanticsTest {
     assertThat(http.get(pods(ns) + "/web-1-a").code()).isEqualTo(200);
   }
 
+  /** A ConfigMap {@code name} whose ownerReferences name each of {@code owners} (apiVersion, kind, name, uid). */
+  private static ObjectNode ownedConfigMap(String name, String[]... owners) {
+    ObjectNode cm = configMap(name);
+    var refs = ((ObjectNode) cm.get("metadata")).putArray("ownerReferences");
+    for (String[] o : owners) {
+      refs.addObject().put("apiVersion", o[0]).put("kind", o[1]).put("name", o[2]).put("uid", o[3]);
+    }
+    return cm;
+  }
+
+  private static String[] ownerRef(JsonNode owner) {
+    return new String[] {owner.path("apiVersion").asText(), owner.path("kind").asText(),
+        owner.at("/metadata/name").asText(), owner.at("/metadata/uid").asText()};
+  }
+
+  @Test
+  void dependentCreatedAfterItsOwnerIsGone_isCollected_asIsOneNamingAUidThatNeverExisted() {
+    String ns = http.createNamespace("late");
+    JsonNode owner = http.create(deployments(ns), deployment("web", 1));
+    http.delete(deployments(ns) + "/web").expect(200);
+    assertThat(gone(deployments(ns) + "/web")).isTrue();
+    JsonNode live = http.create(cms(ns), configMap("live"));
+    http.create(cms(ns), ownedConfigMap("keeper", ownerRef(live)));
+
+    // what a controller whose cache lagged does: a dependent of the owner just deleted
+    http.create(cms(ns), ownedConfigMap("late", ownerRef(owner)));
+    String[] wrongUid = ownerRef(live);
+    wrongUid[3] = "00000000-0000-0000-0000-000000000001";
+    http.create(cms(ns), ownedConfigMap("forged", wrongUid));
+
+    Await.until("both dependents without an owner are collected", BOUND,
+        () -> gone(cms(ns) + "/late") && gone(cms(ns) + "/forged"));
+    assertThat(http.get(cms(ns) + "/keeper").code()).as("its owner exists").isEqualTo(200);
+  }
+
+  @Test
+  void dependentCreatedWithOneGoneOwnerAndOneLive_losesOnlyTheReferenceToTheGoneOne() {
+    String ns = http.createNamespace("halfgone");
+    JsonNode goneOwner = http.create(cms(ns), configMap("gone-owner"));
+    http.delete(cms(ns) + "/gone-owner").expect(200);
+    JsonNode live = http.create(cms(ns), configMap("live"));
+
+    http.create(cms(ns), ownedConfigMap("dep", ownerRef(goneOwner), ownerRef(live)));
+
+    Await.until("the reference to the gone owner is removed", BOUND,
+        () -> http.get(cms(ns) + "/dep").expect(200).at("/metadata/ownerReferences").size() == 1);
+    assertThat(http.get(cms(ns) + "/dep").expect(200).at("/metadata/ownerReferences/0/uid").asText())
+        .isEqualTo(live.at("/metadata/uid").asText());
+  }
+
+  @Test
+  void dependentOfAKindNotServed_isLeftAsItIs() {
+    String ns = http.createNamespace("unserved");
+    http.create(cms(ns), ownedConfigMap("widget-dep",
+        new String[] {"example.com/v1", "Widget", "w", "00000000-0000-0000-0000-000000000002"}));
+    JsonNode goneOwner = http.create(cms(ns), configMap("gone-owner"));
+    http.delete(cms(ns) + "/gone-owner").expect(200);
+
+    // the collector works one key at a time, in order: once this later dependent is collected,
+    // the first would have been too
+    http.create(cms(ns), ownedConfigMap("later", ownerRef(goneOwner)));
+    Await.until("the later dependent is collected", BOUND, () -> gone(cms(ns) + "/later"));
+    assertThat(http.get(cms(ns) + "/widget-dep").code()).as("kind Widget cannot be looked up").isEqualTo(200);
+  }
+
   @Test
   void unknownPropagationPolicy_isInvalid() {
     String ns = http.createNamespace("badpolicy");
