@@ -24,6 +24,13 @@ import org.slf4j.LoggerFactory;
  * of copying and encrypting, and a light user's GET on the same loop waited one of them, about
  * 15 ms at the median ({@code bench apf}).
  *
+ * <p>A pass that leaves turns waiting ends by yielding the loop's CPU ({@link Thread#yield}):
+ * an event loop writing lists back to back never sleeps, and on a core it shares (with the
+ * server's other loops, when a container gives the server fewer cores than loops, or with
+ * other processes) a thread that wakes there, such as another loop with a request to read,
+ * otherwise waits until the kernel next looks, at its next tick (4 ms at 250 Hz). With the
+ * yield it waits at most a pass. A yield with nothing else to run returns at once.
+ *
  * <p>One instance per event loop ({@link #ask} finds it); a turn is asked for and run on that loop only, so
  * an instance needs no locking. The map from loops to instances is shared and synchronized.
  */
@@ -38,11 +45,14 @@ final class LoopTurns {
   private static final Map<EventLoop, LoopTurns> BY_LOOP = Collections.synchronizedMap(new WeakHashMap<>());
 
   private final LongSupplier nanoTime;
+  private final Runnable yield;
   private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
   private boolean passScheduled;
 
-  LoopTurns(LongSupplier nanoTime) {
+  /** Turns timed by {@code nanoTime}; {@code yield} gives the CPU away after a pass that leaves some waiting. */
+  LoopTurns(LongSupplier nanoTime, Runnable yield) {
     this.nanoTime = nanoTime;
+    this.yield = yield;
   }
 
   /**
@@ -50,7 +60,7 @@ final class LoopTurns {
    * turns asked for before it have run. Call on {@code loop}.
    */
   static void ask(EventLoop loop, Runnable turn) {
-    BY_LOOP.computeIfAbsent(loop, l -> new LoopTurns(System::nanoTime)).add(loop, turn);
+    BY_LOOP.computeIfAbsent(loop, l -> new LoopTurns(System::nanoTime, Thread::yield)).add(loop, turn);
   }
 
   /** {@link #ask} on this instance, which must be {@code loop}'s only one. */
@@ -91,6 +101,9 @@ final class LoopTurns {
         passScheduled = true;
         loop.schedule(() -> pass(loop), 0, TimeUnit.NANOSECONDS);
       }
+    }
+    if (!waiting.isEmpty()) {
+      yield.run();
     }
   }
 }

@@ -22,7 +22,8 @@ class LoopTurnsTest {
   private final EmbeddedChannel channel = new EmbeddedChannel();
   private final EventLoop loop = channel.eventLoop();
   private final AtomicLong now = new AtomicLong();
-  private final LoopTurns turns = new LoopTurns(now::get);
+  private final AtomicLong yields = new AtomicLong();
+  private final LoopTurns turns = new LoopTurns(now::get, yields::incrementAndGet);
   private final List<String> ran = new ArrayList<>();
 
   @AfterEach
@@ -62,6 +63,18 @@ class LoopTurnsTest {
     channel.runScheduledPendingTasks();
     assertThat(ran).containsExactly("a", "b", "c", "a", "b", "c", "a", "b");
     assertThat(turns.waiting()).isZero();
+  }
+
+  @Test
+  void aPassThatLeavesTurnsWaiting_givesTheCpuAway_andTheLastPassDoesNot() {
+    writer("a", 2, 0);
+    writer("b", 1, 0);
+
+    channel.runScheduledPendingTasks();
+    assertThat(yields).as("a's second turn waits: other threads may run first").hasValue(1);
+    channel.runScheduledPendingTasks();
+    assertThat(ran).containsExactly("a", "b", "a");
+    assertThat(yields).as("nothing left to write: the loop goes back to its connections").hasValue(1);
   }
 
   @Test
