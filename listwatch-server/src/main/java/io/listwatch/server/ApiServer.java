@@ -323,8 +323,10 @@ public final class ApiServer implements AutoCloseable {
             routes.resources().store(registry.find("coordination.k8s.io", "v1", "leases").orElseThrow()),
             config.leaderElectIdentity, config.clock, config.leaderElectTiming)
         : io.listwatch.server.controllers.ControllerLeadership.always();
-    garbageCollector = new io.listwatch.server.controllers.GarbageCollector(stores, leadership);
-    garbageCollector.start();
+    if (config.garbageCollector) {
+      garbageCollector = new io.listwatch.server.controllers.GarbageCollector(stores, leadership);
+      garbageCollector.start();
+    }
     namespaceController = new io.listwatch.server.controllers.NamespaceController(
         routes.resources().store(registry.find("", "v1", "namespaces").orElseThrow()), routes.resources()::stores, config.clock, leadership);
     namespaceController.start();
@@ -344,13 +346,17 @@ public final class ApiServer implements AutoCloseable {
     core.start(List.of(new io.listwatch.apiserver.apiextensions.CustomResourceServing.Listener() {
       @Override
       public void served(io.listwatch.apiserver.rest.ResourceStore store) {
-        gc.serve(store);
+        if (gc != null) {
+          gc.serve(store);
+        }
         nc.serve(store);
       }
 
       @Override
       public void unserved(io.listwatch.apiserver.rest.ResourceStore store) {
-        gc.unserve(store);
+        if (gc != null) {
+          gc.unserve(store);
+        }
       }
     }), leadership);
   }
@@ -639,6 +645,7 @@ public final class ApiServer implements AutoCloseable {
     private int maxWatchesPerUser = WatchLimit.DEFAULT_MAX_WATCHES_PER_USER;
     private Duration eventTtl = io.listwatch.server.controllers.EventTtl.DEFAULT_TTL;
     private boolean enablePriorityAndFairness = true;
+    private boolean garbageCollector = true;
     private io.listwatch.apiserver.features.FeatureGates featureGates = io.listwatch.apiserver.features.FeatureGates.DEFAULTS;
     private Duration idleConnectionTimeout = ConnectionOptions.DEFAULT_IDLE_TIMEOUT;
     private Clock clock = Clock.system();
@@ -707,6 +714,17 @@ public final class ApiServer implements AutoCloseable {
      */
     public Builder enablePriorityAndFairness(boolean on) {
       this.enablePriorityAndFairness = on;
+      return this;
+    }
+
+    /**
+     * kube-controller-manager's {@code --enable-garbage-collector} (default true): the server
+     * follows ownerReferences (background, foreground and orphan deletion, dependents whose owners
+     * are gone). Off, as kube-apiserver alone: nothing is collected, and an object deleted in the
+     * foreground or orphaning keeps its finalizer until a client removes it.
+     */
+    public Builder garbageCollector(boolean on) {
+      this.garbageCollector = on;
       return this;
     }
 

@@ -171,7 +171,9 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
       Format.deleteRecursively(dir);
     });
     try (cleanup;
-        ServerJvm server = ServerJvm.start(data, ChildJvm.standardOptions(serverHeap), dir.resolve("server.log"))) {
+        // no garbage collector, as kube-apiserver alone: the pods name ReplicaSets that are not there
+        ServerJvm server = ServerJvm.start(data, List.of("--enable-garbage-collector=false"),
+            ChildJvm.standardOptions(serverHeap), dir.resolve("server.log"))) {
       running.set(server);
       report.progress("server %s (log %s)", server.url(), dir.resolve("server.log"));
       for (int size : podCounts) {
@@ -225,7 +227,7 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
     discarded.forEach(d -> report.note("discarded (machine busy), repeated: " + d));
     failures.forEach(f -> report.note("FAILED run: " + f));
     report.progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
-    report.parameters.put("server", "ApiServer (./listwatch server, builder defaults) in a child JVM "
+    report.parameters.put("server", "ApiServer (./listwatch server --enable-garbage-collector=false, as kube-apiserver alone; otherwise defaults) in a child JVM "
         + String.join(" ", ChildJvm.standardOptions(serverHeap)) + ", embedded RocksDB store in a new temp dir, "
         + "plain HTTP (HTTP/1.1 and h2c) on 127.0.0.1");
     report.parameters.put("pods", String.format("up to %s in namespace %s, ~%,d bytes of JSON each, created through "

@@ -34,7 +34,8 @@ public final class FanOutServer {
   }
 
   public static void main(String[] args) throws InterruptedException {
-    ApiServer.Builder b = ApiServer.builder().dataDir(Path.of(args[0]));
+    // no garbage collector, as kube-apiserver alone: the pods name ReplicaSets that are not there
+    ApiServer.Builder b = ApiServer.builder().dataDir(Path.of(args[0])).garbageCollector(false);
     TlsConfig tls = null;
     for (String arg : List.of(args).subList(1, args.length)) {
       if (arg.startsWith(ETCD)) {

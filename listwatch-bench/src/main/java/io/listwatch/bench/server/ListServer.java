@@ -36,7 +36,8 @@ public final class ListServer {
   }
 
   public static void main(String[] args) throws IOException {
-    ApiServer server = ApiServer.builder().dataDir(Path.of(args[0])).build().start();
+    // no garbage collector, as kube-apiserver alone: the pods name ReplicaSets that are not there
+    ApiServer server = ApiServer.builder().dataDir(Path.of(args[0])).garbageCollector(false).build().start();
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("list-server-shutdown").unstarted(server::close));
     System.out.println("listening on " + server.url());
     System.out.flush();

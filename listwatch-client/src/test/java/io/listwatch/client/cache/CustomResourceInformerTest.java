@@ -196,10 +196,13 @@ class CustomResourceInformerTest {
 
   @Test
   void recordModel_keepsWhatTheServerAndOthersSet_acrossAReadModifyWrite() {
+    // an owner that exists: the server's garbage collector deletes an object whose owners do not
+    DynamicObject owner = client.dynamic(ResourceType.CONFIGMAPS).create(DynamicObject.parse(
+        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"owner\",\"namespace\":\"meta\"}}"));
     Widget created = widgets.create(Widget.of("meta", "owned", "green", 1).withMetadata(ObjectMeta.of("meta", "owned")
         .withLabels(Map.of("app", "shop"))
         .withFinalizers(List.of("example.com/cleanup"))
-        .withOwnerReferences(List.of(new OwnerReference("v1", "ConfigMap", "owner", "0b5a3c1e-1111-4d2c-9a7e-3f1c2b4a5d6e",
+        .withOwnerReferences(List.of(new OwnerReference("v1", "ConfigMap", "owner", owner.toTree().at("/metadata/uid").asText(),
             true, null)))));
     assertThat(created.metadata().uid()).isNotEmpty();
     assertThat(created.metadata().resourceVersion()).isNotEmpty();

@@ -140,6 +140,11 @@ public final class ServerCommand implements Callable<Integer> {
       description = "API Priority and Fairness instead of the max-in-flight limits (default: ${DEFAULT-VALUE}).")
   boolean enablePriorityAndFairness = true;
 
+  @Option(names = "--enable-garbage-collector", arity = "0..1", fallbackValue = "true",
+      description = "Follow ownerReferences when objects are deleted, as kube-controller-manager's garbage collector;"
+          + " false: nothing is collected, as kube-apiserver alone (default: ${DEFAULT-VALUE}).")
+  boolean enableGarbageCollector = true;
+
   @Option(names = "--feature-gates", paramLabel = "Name=true,...", converter = FeatureGatesConverter.class,
       description = "kube's feature gates this server knows, e.g. AllowUnsafeMalformedObjectDeletion=true "
           + "(default: kube's, all off).")
@@ -187,7 +192,8 @@ public final class ServerCommand implements Callable<Integer> {
         CacherConfig.DEFAULTS.bookmarkInterval(), CacherConfig.DEFAULTS.freshnessTimeout());
     ApiServer.Builder builder = ApiServer.builder().dataDir(dataDir).bindAddress(bindAddress).port(securePort)
         .tls(tlsConfig()).cacherConfig(cacher).maxInFlight(maxRequestsInflight, maxMutatingRequestsInflight)
-        .enablePriorityAndFairness(enablePriorityAndFairness).featureGates(featureGates)
+        .enablePriorityAndFairness(enablePriorityAndFairness).garbageCollector(enableGarbageCollector)
+        .featureGates(featureGates)
         .maxWatchesPerUser(maxWatchesPerUser).eventTtl(parseDuration(eventTtl)).authentication(authentication.config())
         .authorizationMode(authorizationMode).ui(ui).serviceClusterIpRange(serviceClusterIpRange)
         .serviceNodePortRange(serviceNodePortRange).endpointReconcilerType(endpointReconcilerType);
