@@ -113,8 +113,15 @@ class SchedulerEndToEndTest {
     createNode(node("n2"));
     createNode(node("n3"));
     startScheduler();
+    // an owner that exists (the server's garbage collector deletes pods whose owner does not);
+    // no replicaset controller runs here, so its zero replicas change nothing
+    DynamicObject rs = client.dynamic(ResourceType.REPLICASETS).create(DynamicObject.parse(("""
+        {"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":"rs","namespace":"%s"},
+         "spec":{"replicas":0,"selector":{"matchLabels":{"app":"web"}},
+                 "template":{"metadata":{"labels":{"app":"web"}},
+                             "spec":{"containers":[{"name":"app","image":"nginx"}]}}}}""").formatted(namespace)));
     for (int i = 0; i < 6; i++) {
-      createPod(ownedBy(pod("web-" + i, "100m", "64Mi"), "3f1e2a9c-0000-4000-8000-000000000001"));
+      createPod(ownedBy(pod("web-" + i, "100m", "64Mi"), rs.toTree().at("/metadata/uid").asText()));
     }
 
     Await.until("six pods bound", BOUND, () -> {
