@@ -420,8 +420,7 @@ public final class GarbageCollector implements AutoCloseable {
       if (!namespace.isEmpty() && !k[2].equals(namespace)) {
         continue; // kube ignores a namespaced owner referenced from another namespace
       }
-      Optional<ResourceStore> store = stores.stream()
-          .filter(s -> s.resource().group().equals(k[0]) && s.resource().plural().equals(k[1])).findFirst();
+      Optional<ResourceStore> store = storeOf(k[0], k[1]);
       if (store.isEmpty()) {
         continue;
       }
