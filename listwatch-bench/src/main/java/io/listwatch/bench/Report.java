@@ -12,7 +12,7 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * What every benchmark prints, in one format: the command, the machine, the parameters, the
  * result tables, a "Run conditions" table with the CPU of this process and of every other
- * process per phase, and the verdicts against the targets. Also the JVM measurements the
+ * process per phase and the CPU time the hypervisor took (steal), and the verdicts against the targets. Also the JVM measurements the
  * server benchmarks share (heap after GC, process and thread CPU).
  *
  * <p>Not thread-safe: used by the benchmark's main thread.
@@ -26,7 +26,7 @@ public final class Report {
   private final ResultTable conditions = new ResultTable(
       "Run conditions: CPU in percent of one core (this machine has "
           + Runtime.getRuntime().availableProcessors() + ")",
-      "phase", "seconds", "CPU of this benchmark", "CPU of other processes");
+      "phase", "seconds", "CPU of this benchmark", "CPU of other processes", "CPU stolen by the hypervisor");
   private final List<String> verdicts = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
   private final Map<String, Double> figures = new LinkedHashMap<>();
@@ -75,7 +75,7 @@ public final class Report {
     return java.util.Collections.unmodifiableList(verdicts);
   }
 
-  /** The "Run conditions" table: the CPU of this benchmark and of other processes per phase. */
+  /** The "Run conditions" table: the CPU of this benchmark, of other processes and stolen, per phase. */
   public ResultTable conditions() {
     return conditions;
   }
@@ -89,7 +89,7 @@ public final class Report {
   public void phase(String phase, CpuMonitor start) {
     CpuMonitor end = CpuMonitor.now();
     conditions.row(phase, String.format("%.1f", end.secondsSince(start)), end.selfSince(start),
-        end.othersSince(start));
+        end.othersSince(start), end.stolenSince(start));
   }
 
   /**
@@ -104,7 +104,8 @@ public final class Report {
     double o = end.percentOfCoreSince(start, ours);
     double x = end.percentOfCoreSince(start, others);
     conditions.row(phase, String.format("%.1f", end.secondsSince(start)),
-        o < 0 ? "unknown" : String.format("%.0f%%", o), x < 0 ? "unknown" : String.format("%.0f%%", x));
+        o < 0 ? "unknown" : String.format("%.0f%%", o), x < 0 ? "unknown" : String.format("%.0f%%", x),
+        end.stolenSince(start));
   }
 
   public void progress(String format, Object... args) {

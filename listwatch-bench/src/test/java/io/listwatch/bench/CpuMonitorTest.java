@@ -9,9 +9,13 @@ import org.junit.jupiter.api.Test;
 class CpuMonitorTest {
 
   private static CpuMonitor snapshot(long user, long idle, long selfTicks) {
+    return snapshot(user, idle, 0, selfTicks);
+  }
+
+  private static CpuMonitor snapshot(long user, long idle, long steal, long selfTicks) {
     // four CPUs (more than this machine's two): the first line is their sum
     return CpuMonitor.ofProcStat(List.of(
-        "cpu  " + user + " 0 0 " + idle + " 0 0 0 0 0 0",
+        "cpu  " + user + " 0 0 " + idle + " 0 0 0 " + steal + " 0 0",
         "cpu0 0 0 0 0 0 0 0 0 0 0",
         "cpu1 0 0 0 0 0 0 0 0 0 0",
         "cpu2 0 0 0 0 0 0 0 0 0 0",
@@ -30,6 +34,17 @@ class CpuMonitorTest {
     assertThat(end.selfPercentSince(start)).as("one whole core of four").isEqualTo(100.0);
     assertThat(end.machineBusyPercentSince(start)).isEqualTo(100.0);
     assertThat(end.othersSince(start)).isEqualTo("0%");
+  }
+
+  @Test
+  void stealTime_isTheHypervisors_notAnotherProcesssCpu() {
+    CpuMonitor start = snapshot(0, 0, 0, 0);
+    // 10 s on four CPUs: this process one core, the hypervisor a fifth of one
+    CpuMonitor end = snapshot(1000, 2800, 200, 1000);
+
+    assertThat(end.stolenSince(start)).isEqualTo("20.0%");
+    assertThat(end.othersSince(start)).as("steal is no process's").isEqualTo("0%");
+    assertThat(end.machineBusyPercentSince(start)).isEqualTo(100.0);
   }
 
   @Test

@@ -86,7 +86,8 @@ final class MarkdownReport {
         .append("when it ran several; plots draw the median as a bar and whiskers to the farther of the least and ")
         .append("greatest run. Each plot carries its command, the commit, the machine and its spread under it.\n")
         .append("- Each suite's \"Run conditions\" table gives the CPU it and every other process used in each ")
-        .append("phase: a figure measured while other processes were busy shows there.\n")
+        .append("phase, and the CPU time the hypervisor took from the machine (steal): a figure measured while ")
+        .append("other processes or the host were busy shows there.\n")
         .append("- A target or plot whose figures the run did not record says \"not measured\" or is left out.\n\n");
   }
 
