@@ -94,7 +94,7 @@ public record CpuMonitor(long machineBusyTicks, long machineTotalTicks, long ste
 
   /**
    * The CPU time the hypervisor took from this machine since {@code start} (steal), in percent of
-   * one core, e.g. "5%"; "unknown" if unknown. Zero on a machine of its own; on a shared virtual
+   * one core, e.g. "5.0%"; "unknown" if unknown. Zero on a machine of its own; on a shared virtual
    * machine it grows when the host is busy, and each tick of it is a stretch in which a thread
    * that was ready to run on that CPU did not.
    */

@@ -12,8 +12,9 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * What every benchmark prints, in one format: the command, the machine, the parameters, the
  * result tables, a "Run conditions" table with the CPU of this process and of every other
- * process per phase and the CPU time the hypervisor took (steal), and the verdicts against the targets. Also the JVM measurements the
- * server benchmarks share (heap after GC, process and thread CPU).
+ * process per phase and the CPU time the hypervisor took (steal), and the verdicts against the
+ * targets. Also the JVM measurements the server benchmarks share (heap after GC, process and
+ * thread CPU).
  *
  * <p>Not thread-safe: used by the benchmark's main thread.
  */
