@@ -227,7 +227,8 @@ public final class InformerSyncBenchmark extends BenchmarkCommand {
     discarded.forEach(d -> report.note("discarded (machine busy), repeated: " + d));
     failures.forEach(f -> report.note("FAILED run: " + f));
     report.progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
-    report.parameters.put("server", "ApiServer (./listwatch server --enable-garbage-collector=false, as kube-apiserver alone; otherwise defaults) in a child JVM "
+    report.parameters.put("server", "ApiServer (./listwatch server --enable-garbage-collector=false, as "
+        + "kube-apiserver alone; otherwise defaults) in a child JVM "
         + String.join(" ", ChildJvm.standardOptions(serverHeap)) + ", embedded RocksDB store in a new temp dir, "
         + "plain HTTP (HTTP/1.1 and h2c) on 127.0.0.1");
     report.parameters.put("pods", String.format("up to %s in namespace %s, ~%,d bytes of JSON each, created through "

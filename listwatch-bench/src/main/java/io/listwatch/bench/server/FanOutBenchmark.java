@@ -629,7 +629,8 @@ public final class FanOutBenchmark extends BenchmarkCommand {
   }
 
   private void parameters() {
-    report.parameters.put("server", "ApiServer (builder defaults: 2 I/O threads, CacherConfig.DEFAULTS; no garbage collector, as kube-apiserver alone; for the TLS "
+    report.parameters.put("server", "ApiServer (builder defaults: 2 I/O threads, CacherConfig.DEFAULTS; no garbage "
+        + "collector, as kube-apiserver alone; for the TLS "
         + "transports .tls() with generated certificates" + (tlsProviders.isEmpty() ? "" : " and the provider named")
         + ", plus a plain listener for set-up) in its own JVM (FanOutServer), one per transport"
         + (showTopology ? " and topology" : "") + ", fresh data dir, 127.0.0.1; JVM -Xms" + serverHeap + " -Xmx"

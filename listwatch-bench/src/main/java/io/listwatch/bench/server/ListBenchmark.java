@@ -205,7 +205,8 @@ public final class ListBenchmark extends BenchmarkCommand {
           Format.number(targetHeapRatio), ratio100k <= targetHeapRatio ? "MET" : "MISSED", ratio100k));
     }
     report.progress("done in %.0f s", (System.nanoTime() - started) / 1e9);
-    report.parameters.put("server", "ListServer (ApiServer, builder defaults but no garbage collector, as kube-apiserver alone; CacherConfig.DEFAULTS) in a JVM of "
+    report.parameters.put("server", "ListServer (ApiServer, builder defaults but no garbage collector, as "
+        + "kube-apiserver alone; CacherConfig.DEFAULTS) in a JVM of "
         + "its own (" + String.join(" ", jvm) + " " + ServerJvm.NO_LEAK_DETECTION + "), embedded RocksDB store in "
         + "a new temp dir, plain HTTP/1.1 on 127.0.0.1; it reports its heap after full GCs and its cached pods' "
         + "JSON on request (stdin); RSS from /proc/<pid>/status, native memory and the class histogram from jcmd");

@@ -202,8 +202,8 @@ class CustomResourceInformerTest {
     Widget created = widgets.create(Widget.of("meta", "owned", "green", 1).withMetadata(ObjectMeta.of("meta", "owned")
         .withLabels(Map.of("app", "shop"))
         .withFinalizers(List.of("example.com/cleanup"))
-        .withOwnerReferences(List.of(new OwnerReference("v1", "ConfigMap", "owner", owner.toTree().at("/metadata/uid").asText(),
-            true, null)))));
+        .withOwnerReferences(List.of(new OwnerReference("v1", "ConfigMap", "owner",
+            owner.toTree().at("/metadata/uid").asText(), true, null)))));
     assertThat(created.metadata().uid()).isNotEmpty();
     assertThat(created.metadata().resourceVersion()).isNotEmpty();
     assertThat(created.metadata().creationTimestamp()).isNotEmpty();
