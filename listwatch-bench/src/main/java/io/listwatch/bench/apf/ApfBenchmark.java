@@ -160,6 +160,13 @@ public final class ApfBenchmark extends BenchmarkCommand {
       description = "Pin the heavy user's JVM to these CPUs (e.g. 0); default: not pinned.")
   String floodCpus;
 
+  @Option(names = "--flood-idle",
+      description = "Start the heavy user's JVM in Linux's SCHED_IDLE class (chrt --idle 0): it runs only on CPU "
+          + "that nothing else on its cores wants, and a thread of another class that wakes there runs at once, "
+          + "as if the flood's client were on another machine; with --client-cpus on the flood's CPUs the light "
+          + "user then shares no core with the server and waits for no CPU behind the flood (default: off).")
+  boolean floodIdle;
+
   @Option(names = "--timeline-dir", paramLabel = "DIR",
       description = "Write each light request's due time and latency there, one file per mode and phase "
           + "(apf-<mode>-<quiet|onset|flooded>.tsv), to line slow ones up with the server's logs, e.g. "
@@ -240,6 +247,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
     report.parameters.put("load generators", "the light user in this JVM" + (clientCpus == null ? ""
         : ", pinned to CPUs " + clientCpus) + "; the heavy user in a JVM of its own (-Xmx1g, G1)"
         + (floodCpus == null ? "" : ", started on CPUs " + floodCpus + " (taskset)")
+        + (floodIdle ? ", in SCHED_IDLE (chrt --idle 0)" : "")
         + (clientCpus != null && (serverCpus == null || floodCpus == null)
             ? "; a JVM without its CPUs given started on all of them" : ""));
     report.parameters.put("light user", "GET /api/v1/namespaces/" + NAMESPACE + "/configmaps/c0 over "
@@ -359,7 +367,9 @@ public final class ApfBenchmark extends BenchmarkCommand {
 
   /** Starts the heavy user's JVM, on {@code --flood-cpus} from its start if given, and waits until it floods. */
   private ChildJvm startFlood(URI collection, Path dir) throws IOException, InterruptedException {
-    ChildJvm flood = ChildJvm.start("flood", launcher(floodCpus), System.getProperty("java.class.path"),
+    List<String> launcher = new ArrayList<>(floodIdle ? List.of("chrt", "--idle", "0") : List.of());
+    launcher.addAll(launcher(floodCpus));
+    ChildJvm flood = ChildJvm.start("flood", launcher, System.getProperty("java.class.path"),
         List.of("-Xmx1g", "-XX:+UseG1GC"), Flood.class.getName(),
         List.of(collection.toString(), HEAVY, String.valueOf(floodLists), String.valueOf(floodWatches),
             dir.resolve("data").resolve("tls").resolve("ca.crt").toString()), dir.resolve("flood.log"));
