@@ -5,12 +5,13 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Pins a process, every thread of it, to some of the machine's CPUs with util-linux's
- * {@code taskset}, so that a server under test and the load generator driving it do not take
+ * {@code taskset} (and may start it in the idle scheduling class with {@code chrt}), so that a server under test and the load generator driving it do not take
  * each other's cores. Threads a pinned process starts later inherit its CPUs, and so do the
  * processes it starts: to size itself for its own CPUs (its GC and JIT threads, Netty's event
  * loops), a child is started on them ({@link #launcher}) rather than pinned after it started.
@@ -29,6 +30,19 @@ public final class CpuAffinity {
    */
   public static List<String> launcher(String cpus) {
     return cpus == null ? List.of() : List.of("taskset", "--cpu-list", cpus);
+  }
+
+  /**
+   * The command prefix that starts a program on {@code cpus} as {@link #launcher(String)} does and,
+   * when {@code idleClass}, in Linux's {@code SCHED_IDLE} scheduling class ({@code chrt --idle 0},
+   * inherited by every thread it starts): it then runs only on CPU that no thread of another class
+   * on its cores wants, and such a thread waking there preempts it rather than wait out its time
+   * slice. The prefix execs the program, so the process's pid is the program's.
+   */
+  public static List<String> launcher(String cpus, boolean idleClass) {
+    List<String> prefix = new ArrayList<>(idleClass ? List.of("chrt", "--idle", "0") : List.of());
+    prefix.addAll(launcher(cpus));
+    return List.copyOf(prefix);
   }
 
   /** The machine's online CPUs in taskset's list form (e.g. {@code 0-1}), whatever this process is pinned to. */

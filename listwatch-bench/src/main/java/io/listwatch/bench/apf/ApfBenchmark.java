@@ -51,7 +51,9 @@ import picocli.CommandLine.Option;
  * on the other, as if the flood came from another machine. The server and the heavy user are
  * started on their CPUs, so that each sizes its threads (its GC and JIT threads, Netty's event
  * loops) for them; one without its option runs on all of the machine's CPUs, whatever this JVM is
- * pinned to.
+ * pinned to. With {@code --flood-idle} the heavy user runs in Linux's idle scheduling class, so
+ * that the light user can share the flood's core instead of the server's without waiting out the
+ * flood's time slices: on two cores, the nearest to both users on other machines.
  *
  * <p>Confined to the thread that runs the command; the responses run on threads of their own.
  */
@@ -162,9 +164,9 @@ public final class ApfBenchmark extends BenchmarkCommand {
 
   @Option(names = "--flood-idle",
       description = "Start the heavy user's JVM in Linux's SCHED_IDLE class (chrt --idle 0): it runs only on CPU "
-          + "that nothing else on its cores wants, and a thread of another class that wakes there runs at once, "
-          + "as if the flood's client were on another machine; with --client-cpus on the flood's CPUs the light "
-          + "user then shares no core with the server and waits for no CPU behind the flood (default: off).")
+          + "that nothing else on its cores wants, and a thread of another class that wakes there preempts it "
+          + "instead of waiting out its time slice; with --client-cpus on the flood's CPUs the light user then "
+          + "shares no core with the server and does not queue behind the flood's client (default: off).")
   boolean floodIdle;
 
   @Option(names = "--timeline-dir", paramLabel = "DIR",
@@ -367,8 +369,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
 
   /** Starts the heavy user's JVM, on {@code --flood-cpus} from its start if given, and waits until it floods. */
   private ChildJvm startFlood(URI collection, Path dir) throws IOException, InterruptedException {
-    List<String> launcher = new ArrayList<>(floodIdle ? List.of("chrt", "--idle", "0") : List.of());
-    launcher.addAll(launcher(floodCpus));
+    List<String> launcher = CpuAffinity.launcher(floodCpus == null && clientCpus != null ? CpuAffinity.online()
+        : floodCpus, floodIdle);
     ChildJvm flood = ChildJvm.start("flood", launcher, System.getProperty("java.class.path"),
         List.of("-Xmx1g", "-XX:+UseG1GC"), Flood.class.getName(),
         List.of(collection.toString(), HEAVY, String.valueOf(floodLists), String.valueOf(floodWatches),
