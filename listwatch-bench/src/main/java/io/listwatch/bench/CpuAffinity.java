@@ -11,10 +11,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Pins a process, every thread of it, to some of the machine's CPUs with util-linux's
- * {@code taskset} (and may start it in the idle scheduling class with {@code chrt}), so that a server under test and the load generator driving it do not take
- * each other's cores. Threads a pinned process starts later inherit its CPUs, and so do the
- * processes it starts: to size itself for its own CPUs (its GC and JIT threads, Netty's event
- * loops), a child is started on them ({@link #launcher}) rather than pinned after it started.
+ * {@code taskset} (and may start it in the idle scheduling class with {@code chrt}), so that a
+ * server under test and the load generator driving it do not take each other's cores. Threads
+ * a pinned process starts later inherit its CPUs, and so do the processes it starts: to size
+ * itself for its own CPUs (its GC and JIT threads, Netty's event loops), a child is started on
+ * them ({@link #launcher}) rather than pinned after it started.
  *
  * <p>Stateless; thread-safe.
  */

@@ -118,7 +118,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
   List<String> modes;
 
   @Option(names = "--server-option", paramLabel = "OPTION",
-      description = "Another option of ./listwatch server (repeatable), e.g. --server-option=--max-requests-inflight=40.")
+      description = "Another option of ./listwatch server (repeatable), e.g. "
+          + "--server-option=--max-requests-inflight=40.")
   List<String> serverOptions = new ArrayList<>();
 
   @Option(names = "--server-heap", defaultValue = "1g", paramLabel = "SIZE",
@@ -217,10 +218,12 @@ public final class ApfBenchmark extends BenchmarkCommand {
         Format.number(rate), seconds, floodWarmup, seconds, floodLists, floodWatches, objects, objectBytes),
         "APF", "quiet p50 ms", "quiet p99 ms", "onset p99 ms", "flooded p50 ms", "flooded p99 ms", "flooded max ms",
         "flooded p99 by thirds ms", "p99 flooded / quiet", "light errors", "flooded send lag p99 ms",
-        "heavy lists/s", "heavy watches/s", "heavy 429s/s", "heavy failures", "server MB allocated/s flooded", "server GC pauses flooded (n, ms)"));
+        "heavy lists/s", "heavy watches/s", "heavy 429s/s", "heavy failures", "server MB allocated/s flooded",
+        "server GC pauses flooded (n, ms)"));
     for (Run r : runs) {
       double ratio = ratio(r);
-      table.row(r.mode(), Format.ms(r.quiet().latencies().percentile(0.5)), Format.ms(r.quiet().latencies().percentile(0.99)),
+      table.row(r.mode(), Format.ms(r.quiet().latencies().percentile(0.5)),
+          Format.ms(r.quiet().latencies().percentile(0.99)),
           Format.ms(r.onset().latencies().percentile(0.99)), Format.ms(r.flooded().latencies().percentile(0.5)),
           Format.ms(r.flooded().latencies().percentile(0.99)),
           Format.ms(r.flooded().latencies().max()), thirds(r.flooded()), String.format("%.2fx", ratio),
@@ -356,7 +359,12 @@ public final class ApfBenchmark extends BenchmarkCommand {
    * JVM is pinned (a child would otherwise inherit the light user's CPUs).
    */
   private List<String> launcher(String cpus) {
-    return CpuAffinity.launcher(cpus == null && clientCpus != null ? CpuAffinity.online() : cpus);
+    return launcher(cpus, false);
+  }
+
+  /** As {@link #launcher(String)}, and in Linux's idle scheduling class when {@code idleClass}. */
+  private List<String> launcher(String cpus, boolean idleClass) {
+    return CpuAffinity.launcher(cpus == null && clientCpus != null ? CpuAffinity.online() : cpus, idleClass);
   }
 
   /** The light user's client of {@code --light-protocol}, trusting {@code ca}. */
@@ -369,9 +377,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
 
   /** Starts the heavy user's JVM, on {@code --flood-cpus} from its start if given, and waits until it floods. */
   private ChildJvm startFlood(URI collection, Path dir) throws IOException, InterruptedException {
-    List<String> launcher = CpuAffinity.launcher(floodCpus == null && clientCpus != null ? CpuAffinity.online()
-        : floodCpus, floodIdle);
-    ChildJvm flood = ChildJvm.start("flood", launcher, System.getProperty("java.class.path"),
+    ChildJvm flood = ChildJvm.start("flood", launcher(floodCpus, floodIdle), System.getProperty("java.class.path"),
         List.of("-Xmx1g", "-XX:+UseG1GC"), Flood.class.getName(),
         List.of(collection.toString(), HEAVY, String.valueOf(floodLists), String.valueOf(floodWatches),
             dir.resolve("data").resolve("tls").resolve("ca.crt").toString()), dir.resolve("flood.log"));
@@ -419,7 +425,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
 
   private static void post(HttpClient client, String url, String body) throws IOException, InterruptedException {
     HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type",
-        "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
     if (r.statusCode() != 201) {
       throw new IllegalStateException("POST " + url + " answered " + r.statusCode() + ": " + r.body());
     }

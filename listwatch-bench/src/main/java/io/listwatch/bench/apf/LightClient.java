@@ -63,7 +63,8 @@ interface LightClient extends AutoCloseable {
    */
   static LightClient blocking(URI uri, String token, SSLSocketFactory tls, int workers) {
     if (workers < 1 || workers > 5) {
-      throw new IllegalArgumentException("1 to 5 workers (the JDK keeps 5 connections alive per server), got " + workers);
+      throw new IllegalArgumentException("1 to 5 workers (the JDK keeps 5 connections alive per server), got "
+          + workers);
     }
     ExecutorService pool = Executors.newFixedThreadPool(workers, Thread.ofPlatform().daemon().name("light-get-", 0)
         .factory());
