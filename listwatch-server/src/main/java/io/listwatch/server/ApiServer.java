@@ -182,7 +182,8 @@ public final class ApiServer implements AutoCloseable {
       if (config.auditLog != null) {
         audit = io.listwatch.server.audit.AuditLogBackend.open(config.auditLog.toString());
       }
-      connectionOptions = new ConnectionOptions(config.idleConnectionTimeout, metrics.requests(), config.clock, audit);
+      connectionOptions = new ConnectionOptions(config.idleConnectionTimeout, metrics.requests(), config.clock, audit,
+          config.featureGates.apiResponseCompression());
       metrics.registerConnections(connectionOptions::readingPaused);
       boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
       workers = new MultiThreadIoEventLoopGroup(config.ioThreads, NioIoHandler.newFactory());

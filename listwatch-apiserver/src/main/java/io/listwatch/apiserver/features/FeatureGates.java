@@ -13,18 +13,21 @@ import java.util.List;
  *     {@code ignoreStoreReadErrorWithClusterBreakingPotential} removes an object whose stored
  *     value the server cannot read, for a user also allowed the verb
  *     {@code unsafe-delete-ignore-read-errors}
+ * @param apiResponseCompression {@code APIResponseCompression} (beta and on by default since
+ *     kube 1.16): an API response larger than 128 KiB is gzip-compressed when the request's
+ *     {@code Accept-Encoding} names {@code gzip}
  */
-public record FeatureGates(boolean allowUnsafeMalformedObjectDeletion) {
+public record FeatureGates(boolean allowUnsafeMalformedObjectDeletion, boolean apiResponseCompression) {
 
-  /** kube's defaults: every gate here is off. */
-  public static final FeatureGates DEFAULTS = new FeatureGates(false);
+  /** kube's defaults. */
+  public static final FeatureGates DEFAULTS = new FeatureGates(false, true);
 
   /** The gates' names, as {@code --feature-gates} spells them. */
-  public static final List<String> KNOWN = List.of("AllowUnsafeMalformedObjectDeletion");
+  public static final List<String> KNOWN = List.of("AllowUnsafeMalformedObjectDeletion", "APIResponseCompression");
 
   /**
    * Reads kube's flag syntax, {@code Name=true,Other=false}, over the defaults; an empty string
-   * leaves them.
+   * leaves them. The last word on a gate wins.
    *
    * @throws IllegalArgumentException for a gate this server does not know, a pair without
    *     {@code =}, or a value that is not a Go boolean ({@code true}, {@code false}, {@code 1},
@@ -32,6 +35,7 @@ public record FeatureGates(boolean allowUnsafeMalformedObjectDeletion) {
    */
   public static FeatureGates parse(String spec) {
     boolean unsafeDelete = DEFAULTS.allowUnsafeMalformedObjectDeletion;
+    boolean compression = DEFAULTS.apiResponseCompression;
     for (String pair : spec.split(",", -1)) {
       String p = pair.strip();
       if (p.isEmpty()) {
@@ -47,12 +51,18 @@ public record FeatureGates(boolean allowUnsafeMalformedObjectDeletion) {
         throw new IllegalArgumentException("unrecognized feature gate: " + name + " (this server knows: "
             + String.join(", ", KNOWN) + ")");
       }
+      boolean on;
       try {
-        unsafeDelete = io.listwatch.api.Strconv.parseBool(value); // as kube's flag parsing reads it
+        on = io.listwatch.api.Strconv.parseBool(value); // as kube's flag parsing reads it
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("invalid value of " + name + "=" + value + ", err: " + e.getMessage(), e);
       }
+      if (name.equals("APIResponseCompression")) {
+        compression = on;
+      } else {
+        unsafeDelete = on;
+      }
     }
-    return new FeatureGates(unsafeDelete);
+    return new FeatureGates(unsafeDelete, compression);
   }
 }

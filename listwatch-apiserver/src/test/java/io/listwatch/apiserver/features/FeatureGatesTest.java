@@ -22,6 +22,16 @@ class FeatureGatesTest {
   }
 
   @Test
+  void responseCompressionIsOnByDefault_asInKubeSince116_andCanBeTurnedOff_withoutTouchingTheOtherGate() {
+    assertThat(FeatureGates.DEFAULTS.apiResponseCompression()).isTrue();
+    FeatureGates off = FeatureGates.parse("APIResponseCompression=false");
+    assertThat(off.apiResponseCompression()).isFalse();
+    assertThat(off.allowUnsafeMalformedObjectDeletion()).isFalse();
+    FeatureGates both = FeatureGates.parse("AllowUnsafeMalformedObjectDeletion=1,APIResponseCompression=f");
+    assertThat(both).isEqualTo(new FeatureGates(true, false));
+  }
+
+  @Test
   void anUnknownGateOrAValueThatIsNoBoolean_isRefusedWithWhatWasWrong() {
     assertThatThrownBy(() -> FeatureGates.parse("WatchList=true"))
         .hasMessageStartingWith("unrecognized feature gate: WatchList");

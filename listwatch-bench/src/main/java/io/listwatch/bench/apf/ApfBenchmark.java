@@ -113,6 +113,15 @@ public final class ApfBenchmark extends BenchmarkCommand {
           + "(default: ${DEFAULT-VALUE}).")
   int floodWatches;
 
+  /** What the heavy user asks of the server's compression. */
+  enum FloodEncoding { gzip, identity }
+
+  @Option(names = "--flood-encoding", defaultValue = "gzip", paramLabel = "gzip|identity",
+      description = "The heavy user's Accept-Encoding: gzip, as client-go sends by default, so that the server "
+          + "compresses every list (over kube's 128 KiB threshold), or identity, plain lists as before the server "
+          + "compressed (default: ${DEFAULT-VALUE}).")
+  FloodEncoding floodEncoding;
+
   @Option(names = "--modes", split = ",", defaultValue = "on,off", paramLabel = "on|off",
       description = "API Priority and Fairness on, off, or both in turn (default: ${DEFAULT-VALUE}).")
   List<String> modes;
@@ -266,7 +275,9 @@ public final class ApfBenchmark extends BenchmarkCommand {
         + "delay, included in the latencies)");
     report.parameters.put("heavy user", "GET .../configmaps (a list of every object) and "
         + "GET .../configmaps?watch=true&timeoutSeconds=1 (ADDED for every object, then 1 s), each thread back to "
-        + "back; 429s are retried at once; " + (serverWarmup > 0 ? "also for " + serverWarmup + " s before the quiet "
+        + "back, " + (floodEncoding == FloodEncoding.gzip ? "with Accept-Encoding: gzip (lists answered compressed, "
+            + "watches never)" : "without Accept-Encoding (lists answered plain)") + ", read and discarded unparsed; "
+        + "429s are retried at once; " + (serverWarmup > 0 ? "also for " + serverWarmup + " s before the quiet "
             + "warm-up, so that the server has compiled its list and watch paths (--server-warmup)"
             : "not before the quiet measure (--server-warmup 0)"));
     output.print(report, machine);
@@ -380,7 +391,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
     ChildJvm flood = ChildJvm.start("flood", launcher(floodCpus, floodIdle), System.getProperty("java.class.path"),
         List.of("-Xmx1g", "-XX:+UseG1GC"), Flood.class.getName(),
         List.of(collection.toString(), HEAVY, String.valueOf(floodLists), String.valueOf(floodWatches),
-            dir.resolve("data").resolve("tls").resolve("ca.crt").toString()), dir.resolve("flood.log"));
+            dir.resolve("data").resolve("tls").resolve("ca.crt").toString(), floodEncoding.name()),
+        dir.resolve("flood.log"));
     try {
       if (flood.awaitLine("flooding"::equals, 60).isEmpty()) {
         throw new IllegalStateException("the flood did not start; its log:\n" + flood.logTail(40));

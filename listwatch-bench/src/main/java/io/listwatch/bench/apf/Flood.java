@@ -25,7 +25,9 @@ import javax.net.ssl.TrustManagerFactory;
  * last list is answered, and {@code watches} threads each watching it from its current state
  * (every object sent as ADDED first) for one second ({@code timeoutSeconds=1}), then again. A
  * 429 is retried at once: the flood does not honour {@code Retry-After}, the worst client there is.
- * Counts answers by kind.
+ * With {@code gzip} it asks for compressed answers, as client-go does by default, so that the
+ * server compresses each list (kube's {@code APIResponseCompression}); it never reads what it is
+ * sent, compressed or not. Counts answers by kind.
  *
  * <p>The benchmark runs it in a JVM of its own ({@link #main}), so that the flood's client, which
  * reads hundreds of MB a second, neither pauses the light user's JVM with its garbage nor, when
@@ -42,19 +44,29 @@ final class Flood implements AutoCloseable {
   final AtomicLong rejected = new AtomicLong();
   final AtomicLong failed = new AtomicLong();
 
-  /** Starts the flood of {@code collection} (a URL of a list) as the user of {@code token}. */
-  static Flood start(HttpClient client, URI collection, String token, int lists, int watches) {
+  /**
+   * Starts the flood of {@code collection} (a URL of a list) as the user of {@code token}, with
+   * {@code Accept-Encoding: gzip} when {@code gzip}.
+   */
+  static Flood start(HttpClient client, URI collection, String token, int lists, int watches, boolean gzip) {
     Flood f = new Flood();
-    HttpRequest list = HttpRequest.newBuilder(collection).header("Authorization", "Bearer " + token)
-        .timeout(Duration.ofSeconds(120)).GET().build();
-    HttpRequest watch = HttpRequest.newBuilder(URI.create(collection + "?watch=true&timeoutSeconds=1"))
-        .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(120)).GET().build();
+    HttpRequest list = request(collection, token, gzip);
+    HttpRequest watch = request(URI.create(collection + "?watch=true&timeoutSeconds=1"), token, gzip);
     for (int i = 0; i < lists + watches; i++) {
       boolean isList = i < lists;
       f.threads.add(Thread.ofPlatform().name((isList ? "flood-list-" : "flood-watch-") + i).daemon()
           .start(() -> f.loop(client, isList ? list : watch, isList ? f.listsServed : f.watchesServed)));
     }
     return f;
+  }
+
+  private static HttpRequest request(URI uri, String token, boolean gzip) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + token)
+        .timeout(Duration.ofSeconds(120)).GET();
+    if (gzip) {
+      b.header("Accept-Encoding", "gzip");
+    }
+    return b.build();
   }
 
   private void loop(HttpClient client, HttpRequest request, AtomicLong served) {
@@ -77,17 +89,19 @@ final class Flood implements AutoCloseable {
   }
 
   /**
-   * The heavy user as a process: {@code main COLLECTION_URL TOKEN LISTS WATCHES CA_FILE} floods
-   * over HTTPS trusting {@code CA_FILE}, prints {@code flooding}, then answers each line
+   * The heavy user as a process: {@code main COLLECTION_URL TOKEN LISTS WATCHES CA_FILE ENCODING}
+   * floods over HTTPS trusting {@code CA_FILE}, asking for gzip when {@code ENCODING} is
+   * {@code gzip} (else {@code identity}), prints {@code flooding}, then answers each line
    * {@code counts} on its standard input with {@link #counts()}, and stops at {@code stop} or
    * the end of its input.
    */
   public static void main(String[] args) throws Exception {
-    if (args.length != 5) {
-      throw new IllegalArgumentException("usage: Flood COLLECTION_URL TOKEN LISTS WATCHES CA_FILE");
+    if (args.length != 6 || !List.of("gzip", "identity").contains(args[5])) {
+      throw new IllegalArgumentException("usage: Flood COLLECTION_URL TOKEN LISTS WATCHES CA_FILE gzip|identity");
     }
     HttpClient client = https(Path.of(args[4]), HttpClient.Version.HTTP_1_1);
-    Flood flood = start(client, URI.create(args[0]), args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+    Flood flood = start(client, URI.create(args[0]), args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]),
+        args[5].equals("gzip"));
     System.out.println("flooding");
     System.out.flush();
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -146,8 +146,8 @@ public final class ServerCommand implements Callable<Integer> {
   boolean enableGarbageCollector = true;
 
   @Option(names = "--feature-gates", paramLabel = "Name=true,...", converter = FeatureGatesConverter.class,
-      description = "kube's feature gates this server knows, e.g. AllowUnsafeMalformedObjectDeletion=true "
-          + "(default: kube's, all off).")
+      description = "kube's feature gates this server knows: AllowUnsafeMalformedObjectDeletion (default "
+          + "false) and APIResponseCompression (default true), e.g. AllowUnsafeMalformedObjectDeletion=true.")
   io.listwatch.apiserver.features.FeatureGates featureGates = io.listwatch.apiserver.features.FeatureGates.DEFAULTS;
 
   @Option(names = "--max-watches-per-user",

@@ -180,6 +180,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         ? CompletableFuture.supplyAsync(() -> Responses.convertProtobufForms(r), CONVERSIONS)
         : CompletableFuture.completedFuture(r));
     RequestInfo served = info;
+    String acceptEncoding = req.headers().get(HttpHeaderNames.ACCEPT_ENCODING);
     response.whenComplete((r, e) -> onEventLoop(ctx, () -> {
       Optional<ListBodyChunks> list = e == null ? Responses.streamedList(r, admitted) : Optional.empty();
       if (list.isPresent()) {
@@ -187,20 +188,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         record(served, admitted.contentType(), r.code(), startNanos);
         HttpResponse head = Responses.streamedListHead(r, list.get());
         admission.responseHeaders().forEach((k, v) -> head.headers().set(k, v));
+        ListBodyChunks body = list.get();
+        if (ResponseCompression.applies(options.responseCompression(), acceptEncoding, body.length())) {
+          body = new GzipBodyChunks(body);
+          ResponseCompression.compressed(head);
+        }
         audit.stamp(head);
         audit.responseComplete(r.code(), null);
         ctx.write(head);
-        listAdmission = admission;
-        activeList = new ListStreamWriter(ctx, list.get(), () -> {
-          activeList = null;
-          listAdmission = null;
-          admission.release();
-          idle.requestEnded();
-        });
-        activeList.resume();
+        stream(ctx, body, admission, idle);
         return;
       }
-      admission.release();
       FullHttpResponse out = e == null ? Responses.encode(r, admitted) : errorResponse(e, admitted);
       admission.responseHeaders().forEach((k, v) -> out.headers().set(k, v));
       if (e != null) {
@@ -209,9 +207,36 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       record(served, admitted.contentType(), out.status().code(), startNanos);
       audit.stamp(out);
       audit.responseComplete(out.status().code(), e == null ? statusBody(r) : errorStatus(e));
+      if (ResponseCompression.applies(options.responseCompression(), acceptEncoding, out.content().readableBytes())) {
+        // compressed a chunk per turn of the loop, as a list is written, holding its seats until the end
+        HttpResponse head = new DefaultHttpResponse(out.protocolVersion(), out.status(), out.headers());
+        ResponseCompression.compressed(head);
+        ctx.write(head);
+        stream(ctx, new GzipBodyChunks(new FullBodyChunks(out.content(), out.headers().get(
+            HttpHeaderNames.CONTENT_TYPE))), admission, idle);
+        return;
+      }
+      admission.release();
       ctx.writeAndFlush(out);
       idle.requestEnded();
     }));
+  }
+
+  /**
+   * Writes a body after its head, a chunk per turn of the event loop ({@link ListStreamWriter}),
+   * holding the request's seats ({@code admission}) until its last chunk is handed to the
+   * connection.
+   */
+  private void stream(ChannelHandlerContext ctx, ListBodyChunks body, HandlerChain.Admission admission,
+      IdleConnections idle) {
+    listAdmission = admission;
+    activeList = new ListStreamWriter(ctx, body, () -> {
+      activeList = null;
+      listAdmission = null;
+      admission.release();
+      idle.requestEnded();
+    });
+    activeList.resume();
   }
 
   /**

@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What every connection of a listener shares: how long it may sit idle (on which clock), where
- * requests are counted and audited, and how many connections have reading paused (their client does not read its
- * responses). Thread-safe.
+ * requests are counted and audited, whether large answers are compressed, and how many
+ * connections have reading paused (their client does not read its responses). Thread-safe.
  */
 public final class ConnectionOptions {
 
@@ -22,6 +22,7 @@ public final class ConnectionOptions {
   private final Clock clock;
   private final AuditBackend audit;
   private final AtomicInteger readingPaused = new AtomicInteger();
+  private final boolean responseCompression;
 
   /** {@code clock} measures and schedules the idle timeout (the server's clock); nothing is audited. */
   public ConnectionOptions(Duration idleTimeout, RequestMetrics metrics, Clock clock) {
@@ -30,9 +31,20 @@ public final class ConnectionOptions {
 
   /**
    * {@code clock} measures and schedules the idle timeout and stamps audit events (the server's
-   * clock); every request is audited to {@code audit}.
+   * clock); every request is audited to {@code audit}; large answers are compressed for clients
+   * that ask ({@link ResponseCompression}), kube's default.
    */
   public ConnectionOptions(Duration idleTimeout, RequestMetrics metrics, Clock clock, AuditBackend audit) {
+    this(idleTimeout, metrics, clock, audit, true);
+  }
+
+  /**
+   * As {@link #ConnectionOptions(Duration, RequestMetrics, Clock, AuditBackend)}, with large
+   * answers compressed for clients that ask only when {@code responseCompression} (the feature
+   * gate {@code APIResponseCompression}).
+   */
+  public ConnectionOptions(Duration idleTimeout, RequestMetrics metrics, Clock clock, AuditBackend audit,
+      boolean responseCompression) {
     if (idleTimeout.isNegative() || idleTimeout.isZero()) {
       throw new IllegalArgumentException("the idle timeout must be positive");
     }
@@ -40,6 +52,12 @@ public final class ConnectionOptions {
     this.metrics = Objects.requireNonNull(metrics);
     this.clock = Objects.requireNonNull(clock);
     this.audit = Objects.requireNonNull(audit);
+    this.responseCompression = responseCompression;
+  }
+
+  /** Whether answers over kube's threshold are compressed for clients that ask ({@link ResponseCompression}). */
+  public boolean responseCompression() {
+    return responseCompression;
   }
 
   /** Where every request's audit events go. */

@@ -5,16 +5,18 @@ import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
 
 /**
- * Writes a list body in chunks ({@link ListChunks} for JSON, {@link ProtobufListChunks} for
- * protobuf) to one connection (HTTP/1.1) or stream (HTTP/2) while it is
- * writable, and resumes when it becomes writable again: the outbound buffer holds about one
+ * Writes a body in chunks ({@link ListChunks} for a JSON list, {@link ProtobufListChunks} for
+ * a protobuf one, {@link GzipBodyChunks} for a compressed body) to one connection (HTTP/1.1) or
+ * stream (HTTP/2) while it is writable, and resumes when it becomes writable again: the outbound buffer holds about one
  * chunk beyond its high-water mark, whatever the list's size. This is what Netty's
  * ChunkedWriteHandler does; it is not used because it would sit in the pipeline of every
  * connection and queue each write of the watch fan-out too.
  *
- * <p>It writes at most {@link #TURN_BYTES} per turn the event loop gives it ({@link LoopTurns})
- * and goes on in its next turn, after the loop has read and served its other connections.
- * Whether the channel is writable does not bound a turn: a client on the same machine reads as fast as the server
+ * <p>It writes one chunk per turn the event loop gives it ({@link LoopTurns}) and goes on in
+ * its next turn, after the loop has read and served its other connections. A chunk is a bounded
+ * piece of work: about {@link ListChunks#CHUNK_BYTES} of a list copied, or of a body compressed
+ * ({@link GzipBodyChunks}, whose output is far shorter than the work it took). Whether the channel
+ * is writable does not bound a turn: a client on the same machine reads as fast as the server
  * writes, so without a bound a list of 2,000 objects went out in one piece (a few ms of copying
  * and encrypting), and the lists of a flood held up every other request on their loop, however
  * few seats APF gave them ({@code bench apf}).
@@ -38,12 +40,6 @@ final class ListStreamWriter {
   }
 
   /**
-   * The bytes of one turn: one chunk, well under a millisecond of copying and encrypting. How
-   * many turns a pass of the loop runs, whatever the number of lists, is {@link LoopTurns}'s.
-   */
-  static final int TURN_BYTES = ListChunks.CHUNK_BYTES;
-
-  /**
    * Asks the loop for a turn ({@link LoopTurns}) unless one is asked for already; call when the
    * list starts and whenever the channel becomes writable again.
    */
@@ -56,22 +52,21 @@ final class ListStreamWriter {
   }
 
   /**
-   * Writes chunks while the channel is writable, up to {@link #TURN_BYTES}, and asks for the next
-   * turn if the channel is still writable.
+   * Writes the next chunk if the channel is writable, and asks for the next turn if the channel
+   * is still writable. How many turns a pass of the loop runs, whatever the number of lists, is
+   * {@link LoopTurns}'s.
    */
   private void turn() {
     scheduled = false;
     if (done) {
       return;
     }
-    long turn = 0;
-    while (ctx.channel().isWritable() && !chunks.isEndOfInput() && turn < TURN_BYTES) {
-      DefaultHttpContent chunk = new DefaultHttpContent(chunks.readChunk(ctx.alloc()));
-      turn += chunk.content().readableBytes();
-      ctx.write(chunk, ctx.voidPromise());
+    if (ctx.channel().isWritable() && !chunks.isEndOfInput()) {
+      ctx.write(new DefaultHttpContent(chunks.readChunk(ctx.alloc())), ctx.voidPromise());
     }
     if (chunks.isEndOfInput()) {
       done = true;
+      chunks.close();
       ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
       onDone.run();
       return;
@@ -82,8 +77,9 @@ final class ListStreamWriter {
     }
   }
 
-  /** The connection is gone: stop. */
+  /** The connection is gone: stop, and free what the body holds. */
   void abandon() {
     done = true;
+    chunks.close();
   }
 }

@@ -21,6 +21,10 @@
  *       {@link io.listwatch.server.http.ProtobufListChunks} (protobuf) and
  *       {@link io.listwatch.server.http.ListStreamWriter}: a list written in chunks as it is
  *       produced, with backpressure.</li>
+ *   <li>{@link io.listwatch.server.http.ResponseCompression}: kube's gzip of answers over 128 KiB
+ *       for clients that ask, compressed a chunk at a time as written
+ *       ({@link io.listwatch.server.http.GzipBodyChunks}, over a list's chunks or a whole body's,
+ *       {@link io.listwatch.server.http.FullBodyChunks}).</li>
  *   <li>{@link io.listwatch.server.http.TableWatchSink}: a watch whose events are printed as
  *       Table rows, per watcher, in front of the transport's sink.</li>
  *   <li>{@link io.listwatch.server.http.ChunkedWatchSink}: a watch response as a
