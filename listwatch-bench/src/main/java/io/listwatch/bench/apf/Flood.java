@@ -91,17 +91,18 @@ final class Flood implements AutoCloseable {
   /**
    * The heavy user as a process: {@code main COLLECTION_URL TOKEN LISTS WATCHES CA_FILE ENCODING}
    * floods over HTTPS trusting {@code CA_FILE}, asking for gzip when {@code ENCODING} is
-   * {@code gzip} (else {@code identity}), prints {@code flooding}, then answers each line
+   * {@code gzip} (else {@code identity}: {@link ApfBenchmark.FloodEncoding}), prints {@code flooding}, then answers each line
    * {@code counts} on its standard input with {@link #counts()}, and stops at {@code stop} or
    * the end of its input.
    */
   public static void main(String[] args) throws Exception {
-    if (args.length != 6 || !List.of("gzip", "identity").contains(args[5])) {
+    if (args.length != 6) {
       throw new IllegalArgumentException("usage: Flood COLLECTION_URL TOKEN LISTS WATCHES CA_FILE gzip|identity");
     }
+    ApfBenchmark.FloodEncoding encoding = ApfBenchmark.FloodEncoding.valueOf(args[5]);
     HttpClient client = https(Path.of(args[4]), HttpClient.Version.HTTP_1_1);
     Flood flood = start(client, URI.create(args[0]), args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]),
-        args[5].equals("gzip"));
+        encoding == ApfBenchmark.FloodEncoding.gzip);
     System.out.println("flooding");
     System.out.flush();
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -6,8 +6,8 @@ import io.netty.handler.codec.http.HttpUtil;
 
 /**
  * kube's API response compression (the {@code APIResponseCompression} feature gate, beta and on
- * since kube 1.16): an answer of the API (an object, a list, a Table, a Status, discovery)
- * longer than {@link #THRESHOLD_BYTES} goes out gzip-compressed at level 1 when the request's
+ * since kube 1.16): an answer (an object, a list, a Table, a Status, discovery, any other but a
+ * watch) longer than {@link #THRESHOLD_BYTES} goes out gzip-compressed at level 1 when the request's
  * {@code Accept-Encoding} names {@code gzip}, with {@code Content-Encoding: gzip} and
  * {@code Vary: Accept-Encoding}, and without a Content-Length. client-go, kubectl and OkHttp
  * (fabric8, the official Java client) ask for gzip by default and decompress transparently.

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -49,6 +50,11 @@ class ResponseCompressionTest {
       ObjectNode big = KubeHttp.configMap("big", Map.of(), Map.of("pad", "b".repeat(300_000)));
       http.create(CMS, big);
     }
+  }
+
+  @AfterAll
+  void closeClient() {
+    http1.close();
   }
 
   private HttpResponse<byte[]> get(HttpClient client, ApiServer server, String path, String accept,
@@ -114,13 +120,14 @@ class ResponseCompressionTest {
 
   @Test
   void overHttp2_aLargeListIsCompressedAlike(ApiServer server) throws Exception {
-    HttpClient http2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).connectTimeout(KubeHttp.WAIT)
-        .build();
-    HttpResponse<byte[]> plain = get(http2, server, CMS, "application/json", null);
-    HttpResponse<byte[]> gzipped = get(http2, server, CMS, "application/json", "gzip");
+    try (HttpClient http2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
+        .connectTimeout(KubeHttp.WAIT).build()) {
+      HttpResponse<byte[]> plain = get(http2, server, CMS, "application/json", null);
+      HttpResponse<byte[]> gzipped = get(http2, server, CMS, "application/json", "gzip");
 
-    assertThat(gzipped.version()).isEqualTo(HttpClient.Version.HTTP_2);
-    assertGzipOf(gzipped, plain.body());
+      assertThat(gzipped.version()).isEqualTo(HttpClient.Version.HTTP_2);
+      assertGzipOf(gzipped, plain.body());
+    }
   }
 
   @Test
