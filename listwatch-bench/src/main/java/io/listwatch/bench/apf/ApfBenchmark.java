@@ -30,13 +30,14 @@ import picocli.CommandLine.Option;
  * {@code bench apf}: does one flooding user starve another? A light user GETs one ConfigMap at a
  * fixed rate, open loop ({@link OpenLoopGets}), first on a quiet server, then while a heavy user
  * lists the whole namespace and watches it from its current state as fast as the server answers
- * ({@link Flood}, in a JVM of its own). Both users are ordinary authenticated users (bearer
- * tokens, AlwaysAllow), so
- * with API Priority and Fairness on both fall in kube's {@code global-default} level, one flow
- * each. The server runs in its own JVM ({@code ./listwatch server}), once with
- * {@code --enable-priority-and-fairness=true} and once with {@code =false} (the max-in-flight
- * limits); the figure is the light user's p99 under the flood over its quiet p99 (step 12's
- * target: within 2x with APF on).
+ * ({@link Flood}, in a JVM of its own). Both users have bearer tokens (AlwaysAllow). The heavy
+ * user is an ordinary authenticated user, so with API Priority and Fairness on its requests fall in
+ * kube's {@code global-default} level; by default the light user is one too, a second flow of that
+ * level, and with {@code --light-user} it is a node or kube-controller-manager, which kube's
+ * suggested FlowSchemas put in a priority level of its own. The server runs in its own JVM
+ * ({@code ./listwatch server}), once with {@code --enable-priority-and-fairness=true} and once
+ * with {@code =false} (the max-in-flight limits); the figure is the light user's p99 under the
+ * flood over its quiet p99 (step 12's target: within 2x with APF on).
  *
  * <p>The flood's first {@code --flood-warmup} seconds are its onset, measured and reported apart:
  * API Priority and Fairness re-shares the server's seats among the priority levels only every
@@ -150,6 +151,36 @@ public final class ApfBenchmark extends BenchmarkCommand {
     }
   }
 
+  /**
+   * Who the light user is, and so, by kube's suggested FlowSchemas, which priority level its GETs
+   * fall in with APF on: the flood's own ({@code global-default}, one flow each) or one of its own.
+   */
+  enum LightUser {
+    ordinary("light", "bench-users", "an ordinary user (group bench-users): FlowSchema global-default, the "
+        + "heavy user's priority level global-default, a flow of its own"),
+    node("system:node:apf-bench", "system:nodes", "a node (user system:node:apf-bench, group system:nodes), as "
+        + "a kubelet: FlowSchema system-nodes, priority level system (nominal 30 shares, 33% lendable)"),
+    controller("system:kube-controller-manager", "bench-users", "kube-controller-manager (user "
+        + "system:kube-controller-manager): FlowSchema kube-controller-manager, priority level workload-high "
+        + "(nominal 40 shares, 50% lendable)");
+
+    final String name;
+    final String groups;
+    final String description;
+
+    LightUser(String name, String groups, String description) {
+      this.name = name;
+      this.groups = groups;
+      this.description = description;
+    }
+  }
+
+  @Option(names = "--light-user", defaultValue = "ordinary", paramLabel = "ordinary|node|controller",
+      description = "Who the light user is, and so its priority level with APF on: ordinary (the heavy user's "
+          + "level, global-default), node (group system:nodes: level system) or controller "
+          + "(system:kube-controller-manager: level workload-high) (default: ${DEFAULT-VALUE}).")
+  LightUser lightUser;
+
   /** The urlconnection client's threads, one kept-alive connection each. */
   private static final int BLOCKING_WORKERS = 4;
 
@@ -252,8 +283,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
           ratio <= TARGET_RATIO ? "within" : "over"));
     }
     report.parameters.put("server", "./listwatch server in its own JVM (" + String.join(" ", jvm) + " "
-        + ServerJvm.NO_LEAK_DETECTION + "), HTTPS on 127.0.0.1, --token-auth-file with two users (group "
-        + "bench-users), --authorization-mode AlwaysAllow, " + (serverOptions.isEmpty()
+        + ServerJvm.NO_LEAK_DETECTION + "), HTTPS on 127.0.0.1, --token-auth-file with two users, "
+        + "--authorization-mode AlwaysAllow, " + (serverOptions.isEmpty()
             ? "default in-flight limits (400 + 200: 600 seats with APF, global-default's nominal 49 of them, "
                 + "which it may lend down to 24 or borrow up to 649)"
             : String.join(" ", serverOptions)) + ", embedded RocksDB in a new temp dir; a new server per mode"
@@ -270,10 +301,11 @@ public final class ApfBenchmark extends BenchmarkCommand {
           case http1 -> "HTTP/1.1 (java.net.http, its own connection pool)";
           case urlconnection -> "HTTP/1.1 (HttpURLConnection on " + BLOCKING_WORKERS + " threads, a kept-alive "
               + "connection each)";
-        } + ", bearer token; a non-200 answer counts as an "
+        } + ", bearer token of " + lightUser.description + "; a non-200 answer counts as an "
         + "error; its send lag is how late this JVM handed a request to its HTTP client (the load generator's own "
         + "delay, included in the latencies)");
-    report.parameters.put("heavy user", "GET .../configmaps (a list of every object) and "
+    report.parameters.put("heavy user", "an ordinary user (group bench-users: FlowSchema global-default, priority "
+        + "level global-default); GET .../configmaps (a list of every object) and "
         + "GET .../configmaps?watch=true&timeoutSeconds=1 (ADDED for every object, then 1 s), each thread back to "
         + "back, " + (floodEncoding == FloodEncoding.gzip ? "with Accept-Encoding: gzip (lists answered compressed, "
             + "watches never)" : "without Accept-Encoding (lists answered plain)") + ", read and discarded unparsed; "
@@ -307,7 +339,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
   private Run measure(String mode, Path dir, List<String> jvm) throws Exception {
     Files.createDirectories(dir);
     Path tokens = Files.writeString(dir.resolve("tokens.csv"),
-        LIGHT + ",light,1001,bench-users\n" + HEAVY + ",heavy,1002,bench-users\n");
+        LIGHT + "," + lightUser.name + ",1001,\"" + lightUser.groups + "\"\n" + HEAVY + ",heavy,1002,bench-users\n");
     List<String> options = new ArrayList<>(List.of("--token-auth-file", tokens.toString(),
         "--authorization-mode", "AlwaysAllow", "--enable-priority-and-fairness", mode.equals("on") ? "true" : "false"));
     options.addAll(serverOptions);
