@@ -17,6 +17,12 @@ public final class StatusException extends RuntimeException {
     this.status = status;
   }
 
+  /** With {@code stackTrace} false, an exception that never fills in its stack trace. */
+  private StatusException(Status status, boolean stackTrace) {
+    super(status.message(), null, true, stackTrace);
+    this.status = status;
+  }
+
   public Status status() {
     return status;
   }
@@ -138,10 +144,14 @@ public final class StatusException extends RuntimeException {
     return new StatusException(Status.failure(401, Reasons.UNAUTHORIZED, "Unauthorized", null));
   }
 
-  /** 429 TooManyRequests with {@code Retry-After}, as kube's max-in-flight filter answers. */
+  /**
+   * 429 TooManyRequests with {@code Retry-After}, as kube's max-in-flight filter answers. Without
+   * a stack trace: it is the answer of a server short of CPU, thousands of times a second under a
+   * flood, and says where it came from in its message.
+   */
   public static StatusException tooManyRequests(String message, int retryAfterSeconds) {
     return new StatusException(Status.failure(429, Reasons.TOO_MANY_REQUESTS, message,
-        new Status.Details(null, null, null, null, null, retryAfterSeconds)));
+        new Status.Details(null, null, null, null, null, retryAfterSeconds)), false);
   }
 
   /** 503 ServiceUnavailable. */

@@ -110,30 +110,35 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       serve(ctx, req, admittedInfo, pending.join(), idle, audit, startNanos);
       return;
     }
-    // waits in an API Priority and Fairness queue: the request outlives this call, and leaves
-    // its queue if the client goes away
+    // waits in an API Priority and Fairness queue (or was refused 429): the request outlives this
+    // call, and leaves its queue if the client goes away. handle, not whenComplete: the stage
+    // whenComplete returns would wrap a refusal in a CompletionException with a stack trace of
+    // its own, thousands a second in a flood the server is refusing
     req.retain();
     io.netty.util.concurrent.GenericFutureListener<io.netty.util.concurrent.Future<Void>> gone = f -> pending.cancel(false);
     ctx.channel().closeFuture().addListener(gone);
-    pending.whenComplete((admission, e) -> onEventLoop(ctx, () -> {
-      try {
-        ctx.channel().closeFuture().removeListener(gone);
-        if (e == null) {
-          serve(ctx, req, admittedInfo, admission, idle, audit, startNanos);
-        } else if (unwrap(e) instanceof Rejection rejection) {
-          refuse(ctx, req, admittedInfo, rejection.status(), HandlerChain.responseHeaders(rejection.classification()),
-              idle, audit, startNanos);
-        } else if (!(unwrap(e) instanceof java.util.concurrent.CancellationException)) {
-          LOG.error("{} {} failed in flow control", req.method(), req.uri(), e);
-          refuse(ctx, req, admittedInfo, StatusException.internal(String.valueOf(unwrap(e).getMessage())),
-              java.util.Map.of(), idle, audit, startNanos);
-        } else {
-          idle.requestEnded();
+    pending.handle((admission, e) -> {
+      onEventLoop(ctx, () -> {
+        try {
+          ctx.channel().closeFuture().removeListener(gone);
+          if (e == null) {
+            serve(ctx, req, admittedInfo, admission, idle, audit, startNanos);
+          } else if (unwrap(e) instanceof Rejection rejection) {
+            refuse(ctx, req, admittedInfo, rejection.status(),
+                HandlerChain.responseHeaders(rejection.classification()), idle, audit, startNanos);
+          } else if (!(unwrap(e) instanceof java.util.concurrent.CancellationException)) {
+            LOG.error("{} {} failed in flow control", req.method(), req.uri(), e);
+            refuse(ctx, req, admittedInfo, StatusException.internal(String.valueOf(unwrap(e).getMessage())),
+                java.util.Map.of(), idle, audit, startNanos);
+          } else {
+            idle.requestEnded();
+          }
+        } finally {
+          req.release();
         }
-      } finally {
-        req.release();
-      }
-    }));
+      });
+      return null;
+    });
   }
 
   /** Answers a request the filters refused (401, 403, 429) with its Status and {@code headers}. */
