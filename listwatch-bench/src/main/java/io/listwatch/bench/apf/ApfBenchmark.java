@@ -164,12 +164,12 @@ public final class ApfBenchmark extends BenchmarkCommand {
         + "system:kube-controller-manager): FlowSchema kube-controller-manager, priority level workload-high "
         + "(nominal 40 shares, 50% lendable)");
 
-    final String name;
+    final String user;
     final String groups;
     final String description;
 
-    LightUser(String name, String groups, String description) {
-      this.name = name;
+    LightUser(String user, String groups, String description) {
+      this.user = user;
       this.groups = groups;
       this.description = description;
     }
@@ -339,7 +339,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
   private Run measure(String mode, Path dir, List<String> jvm) throws Exception {
     Files.createDirectories(dir);
     Path tokens = Files.writeString(dir.resolve("tokens.csv"),
-        LIGHT + "," + lightUser.name + ",1001,\"" + lightUser.groups + "\"\n" + HEAVY + ",heavy,1002,bench-users\n");
+        LIGHT + "," + lightUser.user + ",1001,\"" + lightUser.groups + "\"\n" + HEAVY + ",heavy,1002,bench-users\n");
     List<String> options = new ArrayList<>(List.of("--token-auth-file", tokens.toString(),
         "--authorization-mode", "AlwaysAllow", "--enable-priority-and-fairness", mode.equals("on") ? "true" : "false"));
     options.addAll(serverOptions);
