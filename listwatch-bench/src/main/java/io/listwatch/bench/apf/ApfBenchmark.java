@@ -159,10 +159,9 @@ public final class ApfBenchmark extends BenchmarkCommand {
     ordinary("light", "bench-users", "an ordinary user (group bench-users): FlowSchema global-default, the "
         + "heavy user's priority level global-default, a flow of its own"),
     node("system:node:apf-bench", "system:nodes", "a node (user system:node:apf-bench, group system:nodes), as "
-        + "a kubelet: FlowSchema system-nodes, priority level system (nominal 30 shares, 33% lendable)"),
+        + "a kubelet: FlowSchema system-nodes, priority level system"),
     controller("system:kube-controller-manager", "bench-users", "kube-controller-manager (user "
-        + "system:kube-controller-manager): FlowSchema kube-controller-manager, priority level workload-high "
-        + "(nominal 40 shares, 50% lendable)");
+        + "system:kube-controller-manager): FlowSchema kube-controller-manager, priority level workload-high");
 
     final String user;
     final String groups;

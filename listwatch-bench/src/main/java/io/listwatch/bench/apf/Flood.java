@@ -91,9 +91,9 @@ final class Flood implements AutoCloseable {
   /**
    * The heavy user as a process: {@code main COLLECTION_URL TOKEN LISTS WATCHES CA_FILE ENCODING}
    * floods over HTTPS trusting {@code CA_FILE}, asking for gzip when {@code ENCODING} is
-   * {@code gzip} (else {@code identity}: {@link ApfBenchmark.FloodEncoding}), prints {@code flooding}, then answers each line
-   * {@code counts} on its standard input with {@link #counts()}, and stops at {@code stop} or
-   * the end of its input.
+   * {@code gzip} (else {@code identity}: {@link ApfBenchmark.FloodEncoding}), prints
+   * {@code flooding}, then answers each line {@code counts} on its standard input with
+   * {@link #counts()}, and stops at {@code stop} or the end of its input.
    */
   public static void main(String[] args) throws Exception {
     if (args.length != 6) {
