@@ -375,20 +375,25 @@ public final class FlowControl implements AutoCloseable {
 
   /** kube's flow identity: a hash of the FlowSchema's name and the distinguisher. */
   static long flowHash(String flowSchema, String distinguisher) {
+    MessageDigest sha = SHA256.get(); // reset by digest
+    sha.update(flowSchema.getBytes(StandardCharsets.UTF_8));
+    sha.update((byte) 0);
+    byte[] d = sha.digest(distinguisher.getBytes(StandardCharsets.UTF_8));
+    long h = 0;
+    for (int i = 0; i < 8; i++) {
+      h = (h << 8) | (d[i] & 0xff);
+    }
+    return h;
+  }
+
+  /** A digest per thread (the event loops): looking one up from the providers costs more than the hash. */
+  private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
     try {
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      sha.update(flowSchema.getBytes(StandardCharsets.UTF_8));
-      sha.update((byte) 0);
-      byte[] d = sha.digest(distinguisher.getBytes(StandardCharsets.UTF_8));
-      long h = 0;
-      for (int i = 0; i < 8; i++) {
-        h = (h << 8) | (d[i] & 0xff);
-      }
-      return h;
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JVM has SHA-256", e);
     }
-  }
+  });
 
   /** One priority level's state, for metrics. */
   public record LevelSnapshot(String priorityLevel, int nominalLimitSeats, int lowerLimitSeats, int upperLimitSeats,

@@ -3,7 +3,11 @@ package io.listwatch.apiserver.flowcontrol;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.listwatch.apiserver.request.RequestInfo;
 import io.listwatch.apiserver.request.UserInfo;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * One stored FlowSchema as API Priority and Fairness reads it (kube's {@code rule_matching.go}
@@ -20,12 +24,11 @@ import java.util.Comparator;
  * matches {@code "*"}, itself, or a pattern {@code /prefix/*} (the prefix and everything under
  * it). Schemas are tried in {@link #ORDER}: lower {@code matchingPrecedence} first, then name.
  *
- * <p>Immutable.
- *
- * @param spec the object's {@code spec}
+ * <p>Immutable. The rules are read from the stored object once ({@link #from}): every request is
+ * matched against the schemas in turn, most against all of them.
  */
 record FlowSchema(String name, String uid, int matchingPrecedence, String priorityLevel, String distinguisherMethod,
-    JsonNode spec) {
+    List<Rule> rules) {
 
   /** kube's order of evaluation. */
   static final Comparator<FlowSchema> ORDER =
@@ -33,19 +36,71 @@ record FlowSchema(String name, String uid, int matchingPrecedence, String priori
   static final String SERVICE_ACCOUNT_PREFIX = "system:serviceaccount:";
   private static final String ALL = "*";
 
+  /** One of {@code rules}: its subjects, and its resource and non-resource rules. */
+  record Rule(List<Subject> subjects, List<ResourceRule> resourceRules, List<NonResourceRule> nonResourceRules) {
+  }
+
+  /**
+   * A subject: {@code kind} {@code User} or {@code Group} with its {@code name}, or
+   * {@code ServiceAccount} with its {@code namespace} and {@code name}; another kind matches nobody.
+   */
+  record Subject(String kind, String namespace, String name) {
+  }
+
+  /** A resource rule; {@code resources} are {@code resource} or {@code resource/subresource}. */
+  record ResourceRule(Set<String> verbs, Set<String> apiGroups, Set<String> resources, boolean clusterScope,
+      Set<String> namespaces) {
+  }
+
+  /** A non-resource rule. */
+  record NonResourceRule(Set<String> verbs, List<String> nonResourceURLs) {
+  }
+
   /** Reads a stored FlowSchema (already validated and defaulted by its strategy). */
   static FlowSchema from(JsonNode object) {
     JsonNode spec = object.path("spec");
     String method = spec.path("distinguisherMethod").path("type").asText("");
+    List<Rule> rules = new ArrayList<>();
+    for (JsonNode rule : spec.path("rules")) {
+      List<Subject> subjects = new ArrayList<>();
+      for (JsonNode s : rule.path("subjects")) {
+        String kind = s.path("kind").asText();
+        subjects.add(switch (kind) {
+          case "User" -> new Subject(kind, "", s.path("user").path("name").asText());
+          case "Group" -> new Subject(kind, "", s.path("group").path("name").asText());
+          case "ServiceAccount" -> new Subject(kind, s.path("serviceAccount").path("namespace").asText(),
+              s.path("serviceAccount").path("name").asText());
+          default -> new Subject(kind, "", "");
+        });
+      }
+      List<ResourceRule> resourceRules = new ArrayList<>();
+      for (JsonNode r : rule.path("resourceRules")) {
+        resourceRules.add(new ResourceRule(strings(r.path("verbs")), strings(r.path("apiGroups")),
+            strings(r.path("resources")), r.path("clusterScope").asBoolean(false), strings(r.path("namespaces"))));
+      }
+      List<NonResourceRule> nonResourceRules = new ArrayList<>();
+      for (JsonNode r : rule.path("nonResourceRules")) {
+        List<String> urls = new ArrayList<>();
+        r.path("nonResourceURLs").forEach(u -> urls.add(u.asText()));
+        nonResourceRules.add(new NonResourceRule(strings(r.path("verbs")), List.copyOf(urls)));
+      }
+      rules.add(new Rule(List.copyOf(subjects), List.copyOf(resourceRules), List.copyOf(nonResourceRules)));
+    }
     return new FlowSchema(object.path("metadata").path("name").asText(), object.path("metadata").path("uid").asText(""),
         spec.path("matchingPrecedence").asInt(1000), spec.path("priorityLevelConfiguration").path("name").asText(),
-        method, spec);
+        method, List.copyOf(rules));
+  }
+
+  private static Set<String> strings(JsonNode values) {
+    Set<String> out = new HashSet<>();
+    values.forEach(v -> out.add(v.asText()));
+    return Set.copyOf(out);
   }
 
   /** Whether the request of {@code user} described by {@code info} belongs to this schema. */
   boolean matches(UserInfo user, RequestInfo info) {
-    for (JsonNode rule : spec.path("rules")) {
-      if (matchesSubjects(rule.path("subjects"), user) && matchesRules(rule, info)) {
+    for (Rule rule : rules) {
+      if (matchesSubjects(rule.subjects(), user) && matchesRules(rule, info)) {
         return true;
       }
     }
@@ -61,15 +116,12 @@ record FlowSchema(String name, String uid, int matchingPrecedence, String priori
     };
   }
 
-  private static boolean matchesSubjects(JsonNode subjects, UserInfo user) {
-    for (JsonNode s : subjects) {
-      boolean match = switch (s.path("kind").asText()) {
-        case "User" -> nameMatches(s.path("user").path("name").asText(), user.name());
-        case "Group" -> {
-          String group = s.path("group").path("name").asText();
-          yield group.equals(ALL) || user.inGroup(group);
-        }
-        case "ServiceAccount" -> serviceAccountMatches(s.path("serviceAccount"), user.name());
+  private static boolean matchesSubjects(List<Subject> subjects, UserInfo user) {
+    for (Subject s : subjects) {
+      boolean match = switch (s.kind()) {
+        case "User" -> nameMatches(s.name(), user.name());
+        case "Group" -> s.name().equals(ALL) || user.inGroup(s.name());
+        case "ServiceAccount" -> serviceAccountMatches(s, user.name());
         default -> false;
       };
       if (match) {
@@ -79,52 +131,44 @@ record FlowSchema(String name, String uid, int matchingPrecedence, String priori
     return false;
   }
 
-  private static boolean serviceAccountMatches(JsonNode account, String userName) {
+  private static boolean serviceAccountMatches(Subject account, String userName) {
     if (!userName.startsWith(SERVICE_ACCOUNT_PREFIX)) {
       return false;
     }
     String[] parts = userName.substring(SERVICE_ACCOUNT_PREFIX.length()).split(":", -1);
-    return parts.length == 2 && parts[0].equals(account.path("namespace").asText())
-        && nameMatches(account.path("name").asText(), parts[1]);
+    return parts.length == 2 && parts[0].equals(account.namespace()) && nameMatches(account.name(), parts[1]);
   }
 
   private static boolean nameMatches(String pattern, String name) {
     return pattern.equals(ALL) || pattern.equals(name);
   }
 
-  private static boolean matchesRules(JsonNode rule, RequestInfo info) {
+  private static boolean matchesRules(Rule rule, RequestInfo info) {
     if (info.resourceRequest()) {
-      for (JsonNode r : rule.path("resourceRules")) {
-        if (listed(r.path("verbs"), info.verb()) && listed(r.path("apiGroups"), info.group())
-            && listed(r.path("resources"), info.subresource().isEmpty() ? info.resource()
+      for (ResourceRule r : rule.resourceRules()) {
+        if (listed(r.verbs(), info.verb()) && listed(r.apiGroups(), info.group())
+            && listed(r.resources(), info.subresource().isEmpty() ? info.resource()
                 : info.resource() + "/" + info.subresource())
-            && (info.namespace().isEmpty() ? r.path("clusterScope").asBoolean(false)
-                : listed(r.path("namespaces"), info.namespace()))) {
+            && (info.namespace().isEmpty() ? r.clusterScope() : listed(r.namespaces(), info.namespace()))) {
           return true;
         }
       }
       return false;
     }
-    for (JsonNode r : rule.path("nonResourceRules")) {
-      if (listed(r.path("verbs"), info.verb()) && urlListed(r.path("nonResourceURLs"), info.path())) {
+    for (NonResourceRule r : rule.nonResourceRules()) {
+      if (listed(r.verbs(), info.verb()) && urlListed(r.nonResourceURLs(), info.path())) {
         return true;
       }
     }
     return false;
   }
 
-  private static boolean listed(JsonNode values, String value) {
-    for (JsonNode v : values) {
-      if (v.asText().equals(ALL) || v.asText().equals(value)) {
-        return true;
-      }
-    }
-    return false;
+  private static boolean listed(Set<String> values, String value) {
+    return values.contains(ALL) || values.contains(value);
   }
 
-  private static boolean urlListed(JsonNode patterns, String path) {
-    for (JsonNode p : patterns) {
-      String pattern = p.asText();
+  private static boolean urlListed(List<String> patterns, String path) {
+    for (String pattern : patterns) {
       if (pattern.equals(ALL) || pattern.equals(path)) {
         return true;
       }

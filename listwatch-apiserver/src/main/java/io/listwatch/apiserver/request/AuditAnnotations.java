@@ -5,7 +5,9 @@ import io.listwatch.api.validation.NameSyntax;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +28,13 @@ import org.slf4j.LoggerFactory;
 public final class AuditAnnotations {
 
   private static final Logger LOG = LoggerFactory.getLogger(AuditAnnotations.class);
+  /**
+   * Keys found well formed: every request adds the same few (the authorization filter's two, each
+   * plug-in's constants), which need not be checked again each time. Bounded, since a webhook's
+   * keys come from its configuration.
+   */
+  private static final Set<String> CHECKED_KEYS = ConcurrentHashMap.newKeySet();
+  private static final int MAX_CHECKED_KEYS = 1024;
 
   /** The annotations by key. */
   @GuardedBy("this")
@@ -59,6 +68,9 @@ public final class AuditAnnotations {
 
   /** kube's {@code checkKeyFormat}: one {@code /}, and a qualified name as a whole. */
   static void checkKeyFormat(String key) {
+    if (CHECKED_KEYS.contains(key)) {
+      return;
+    }
     if (key.split("/", -1).length != 2) {
       throw new IllegalArgumentException("annotation key has invalid format, the right format is a DNS subdomain "
           + "prefix and '/' and key name. (e.g. 'podsecuritypolicy.admission.k8s.io/admit-policy')");
@@ -67,6 +79,9 @@ public final class AuditAnnotations {
     if (!msgs.isEmpty()) {
       throw new IllegalArgumentException("annotation key has invalid format " + String.join(",", msgs)
           + ". A qualified name like 'podsecuritypolicy.admission.k8s.io/admit-policy' is required.");
+    }
+    if (CHECKED_KEYS.size() < MAX_CHECKED_KEYS) {
+      CHECKED_KEYS.add(key);
     }
   }
 }

@@ -126,11 +126,13 @@ public final class Impersonation implements UnaryOperator<ApiRequest> {
   /** {@code Impersonate-Extra-<key>} headers by key (lower-cased, %-decoded), values in order. */
   private static Map<String, List<String>> extras(Headers headers) {
     Map<String, List<String>> extra = new LinkedHashMap<>();
-    String prefix = EXTRA_HEADER_PREFIX.toLowerCase(Locale.ROOT);
+    int prefix = EXTRA_HEADER_PREFIX.length();
     for (Map.Entry<String, String> h : headers) {
-      String name = h.getKey().toLowerCase(Locale.ROOT);
-      if (name.startsWith(prefix) && name.length() > prefix.length()) {
-        extra.computeIfAbsent(unescape(name.substring(prefix.length())), k -> new ArrayList<>()).add(h.getValue());
+      String name = h.getKey();
+      // every request's every header passes here: only an extra's name is lowered
+      if (name.length() > prefix && name.regionMatches(true, 0, EXTRA_HEADER_PREFIX, 0, prefix)) {
+        extra.computeIfAbsent(unescape(name.substring(prefix).toLowerCase(Locale.ROOT)), k -> new ArrayList<>())
+            .add(h.getValue());
       }
     }
     return extra;

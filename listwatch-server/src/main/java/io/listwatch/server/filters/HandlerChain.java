@@ -101,23 +101,36 @@ public final class HandlerChain {
     }
     UserInfo user = admitted.request().user();
     Ticket ticket = flowControl.admit(user, info, request.query());
+    CompletableFuture<Void> dispatched = ticket.dispatched();
+    if (dispatched.isDone() && !dispatched.isCancelled()) {
+      // executes at once, or refused at once (its queue full): answered without a stage that
+      // waits. In a flood the server refuses thousands a second, and every stage whenComplete
+      // returns for a refusal would carry a CompletionException with a stack trace of its own
+      if (dispatched.isCompletedExceptionally()) {
+        admitted.release();
+        return CompletableFuture.failedFuture(dispatched.exceptionNow());
+      }
+      return CompletableFuture.completedFuture(new Classified(admitted, ticket, inFlight.acquire(user, info)));
+    }
     CompletableFuture<Admission> result = new CompletableFuture<>();
-    ticket.dispatched().whenComplete((v, e) -> {
+    dispatched.handle((v, e) -> {
       if (e != null) {
         admitted.release();
         result.completeExceptionally(e);
-        return;
+        return null;
       }
       Classified classified = new Classified(admitted, ticket, inFlight.acquire(user, info));
       if (!result.complete(classified)) {
         classified.release(); // cancelled while it waited
       }
+      return null;
     });
-    result.whenComplete((a, e) -> {
+    result.handle((a, e) -> {
       if (e instanceof java.util.concurrent.CancellationException) {
         ticket.cancel();
         admitted.release();
       }
+      return null;
     });
     return result;
   }

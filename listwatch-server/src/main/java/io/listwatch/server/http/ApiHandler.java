@@ -106,14 +106,16 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       return;
     }
     RequestInfo admittedInfo = info;
-    if (pending.isDone() && !pending.isCompletedExceptionally()) {
-      serve(ctx, req, admittedInfo, pending.join(), idle, audit, startNanos);
+    if (pending.isDone() && !pending.isCancelled()) {
+      // admitted or refused at once, as most requests are: answered here, nothing retained
+      boolean refused = pending.isCompletedExceptionally();
+      admitted(ctx, req, admittedInfo, refused ? null : pending.resultNow(), refused ? pending.exceptionNow() : null,
+          idle, audit, startNanos);
       return;
     }
-    // waits in an API Priority and Fairness queue (or was refused 429): the request outlives this
-    // call, and leaves its queue if the client goes away. handle, not whenComplete: the stage
-    // whenComplete returns would wrap a refusal in a CompletionException with a stack trace of
-    // its own, thousands a second in a flood the server is refusing
+    // waits in an API Priority and Fairness queue: the request outlives this call, and leaves its
+    // queue if the client goes away. handle, not whenComplete: the stage whenComplete returns
+    // would wrap a refusal in a CompletionException with a stack trace of its own
     req.retain();
     io.netty.util.concurrent.GenericFutureListener<io.netty.util.concurrent.Future<Void>> gone = f -> pending.cancel(false);
     ctx.channel().closeFuture().addListener(gone);
@@ -121,24 +123,34 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       onEventLoop(ctx, () -> {
         try {
           ctx.channel().closeFuture().removeListener(gone);
-          if (e == null) {
-            serve(ctx, req, admittedInfo, admission, idle, audit, startNanos);
-          } else if (unwrap(e) instanceof Rejection rejection) {
-            refuse(ctx, req, admittedInfo, rejection.status(),
-                HandlerChain.responseHeaders(rejection.classification()), idle, audit, startNanos);
-          } else if (!(unwrap(e) instanceof java.util.concurrent.CancellationException)) {
-            LOG.error("{} {} failed in flow control", req.method(), req.uri(), e);
-            refuse(ctx, req, admittedInfo, StatusException.internal(String.valueOf(unwrap(e).getMessage())),
-                java.util.Map.of(), idle, audit, startNanos);
-          } else {
-            idle.requestEnded();
-          }
+          admitted(ctx, req, admittedInfo, admission, e, idle, audit, startNanos);
         } finally {
           req.release();
         }
       });
       return null;
     });
+  }
+
+  /**
+   * Serves a request API Priority and Fairness let through ({@code admission}), or answers its
+   * refusal ({@code e}: a {@link Rejection} is kube's 429, cancellation means the client went
+   * away). Event loop.
+   */
+  private void admitted(ChannelHandlerContext ctx, FullHttpRequest req, RequestInfo info,
+      HandlerChain.Admission admission, Throwable e, IdleConnections idle, RequestAudit audit, long startNanos) {
+    if (e == null) {
+      serve(ctx, req, info, admission, idle, audit, startNanos);
+    } else if (unwrap(e) instanceof Rejection rejection) {
+      refuse(ctx, req, info, rejection.status(), HandlerChain.responseHeaders(rejection.classification()), idle,
+          audit, startNanos);
+    } else if (!(unwrap(e) instanceof java.util.concurrent.CancellationException)) {
+      LOG.error("{} {} failed in flow control", req.method(), req.uri(), e);
+      refuse(ctx, req, info, StatusException.internal(String.valueOf(unwrap(e).getMessage())), java.util.Map.of(),
+          idle, audit, startNanos);
+    } else {
+      idle.requestEnded();
+    }
   }
 
   /** Answers a request the filters refused (401, 403, 429) with its Status and {@code headers}. */

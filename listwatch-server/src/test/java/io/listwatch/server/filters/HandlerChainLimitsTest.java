@@ -11,7 +11,15 @@ import io.listwatch.apiserver.request.RequestInfo;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.listwatch.api.clock.Clock;
+import io.listwatch.apiserver.flowcontrol.FlowControl;
+import io.listwatch.apiserver.flowcontrol.FlowControlObserver;
+import io.listwatch.apiserver.flowcontrol.Rejection;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /** The limits inside the chain: taken after authentication, given back on release or refusal. */
@@ -62,5 +70,40 @@ class HandlerChainLimitsTest {
         .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(429));
     w.release();
     chain.admit(watch, info(watch));
+  }
+
+  @Test
+  void priorityAndFairness_refusingAtOnce_failsWithItsRejection_andGivesTheWatchSlotBack() throws Exception {
+    // one level of one seat that refuses rather than queues, and every user in it
+    ObjectMapper json = new ObjectMapper();
+    JsonNode level = json.readTree("""
+        {"metadata":{"name":"one","uid":"l1"},"spec":{"type":"Limited","limited":{"nominalConcurrencyShares":1,
+          "limitResponse":{"type":"Reject"}}}}""");
+    JsonNode schema = json.readTree("""
+        {"metadata":{"name":"all","uid":"s1"},"spec":{"priorityLevelConfiguration":{"name":"one"},
+          "matchingPrecedence":1,"rules":[{"subjects":[{"kind":"Group","group":{"name":"system:unauthenticated"}}],
+          "resourceRules":[{"verbs":["*"],"apiGroups":["*"],"resources":["*"],"clusterScope":true}]}]}}""");
+    try (FlowControl apf = new FlowControl(1, Duration.ofSeconds(15), Clock.system(), (g, r) -> 0,
+        FlowControlObserver.NONE)) {
+      apf.configure(List.of(schema), List.of(level));
+      HandlerChain chain = HandlerChain.builder().flowControl(apf).watchLimit(new WatchLimit(1)).build();
+      ApiRequest get = request("GET", "/api/v1/pods");
+      CompletableFuture<HandlerChain.Admission> executing = chain.admitAsync(get, info(get), null);
+      assertThat(executing).as("the one seat is free").isCompleted();
+
+      ApiRequest watch = request("GET", "/api/v1/pods?watch=true");
+      CompletableFuture<HandlerChain.Admission> refused = chain.admitAsync(watch, info(watch), null);
+      assertThat(refused).as("no seat and no queue: refused at once").isCompletedExceptionally();
+      assertThat(refused.exceptionNow()).as("kube's 429 as it is, with its classification, not wrapped")
+          .isInstanceOfSatisfying(Rejection.class, r -> {
+            assertThat(r.reason()).isEqualTo("concurrency-limit");
+            assertThat(r.classification().orElseThrow().priorityLevelUid()).isEqualTo("l1");
+          });
+
+      executing.join().release();
+      CompletableFuture<HandlerChain.Admission> again = chain.admitAsync(watch, info(watch), null);
+      assertThat(again).as("the refused watch held no place in the user's watch limit of 1").isCompleted();
+      again.join().release();
+    }
   }
 }
