@@ -123,6 +123,15 @@ public final class ApfBenchmark extends BenchmarkCommand {
           + "compressed (default: ${DEFAULT-VALUE}).")
   FloodEncoding floodEncoding;
 
+  /** How the heavy user answers a 429. */
+  enum FloodRetry { now, after }
+
+  @Option(names = "--flood-retry", defaultValue = "now", paramLabel = "now|after",
+      description = "How the heavy user retries a list or watch answered 429: now, at once, ignoring Retry-After "
+          + "(the worst client there is), or after, once the answer's Retry-After has passed, as client-go does "
+          + "(default: ${DEFAULT-VALUE}).")
+  FloodRetry floodRetry;
+
   @Option(names = "--modes", split = ",", defaultValue = "on,off", paramLabel = "on|off",
       description = "API Priority and Fairness on, off, or both in turn (default: ${DEFAULT-VALUE}).")
   List<String> modes;
@@ -308,7 +317,9 @@ public final class ApfBenchmark extends BenchmarkCommand {
         + "GET .../configmaps?watch=true&timeoutSeconds=1 (ADDED for every object, then 1 s), each thread back to "
         + "back, " + (floodEncoding == FloodEncoding.gzip ? "with Accept-Encoding: gzip (lists answered compressed, "
             + "watches never)" : "without Accept-Encoding (lists answered plain)") + ", read and discarded unparsed; "
-        + "429s are retried at once; " + (serverWarmup > 0 ? "also for " + serverWarmup + " s before the quiet "
+        + (floodRetry == FloodRetry.now ? "429s are retried at once (--flood-retry now); "
+            : "a 429 is retried once its Retry-After has passed, as client-go does (--flood-retry after); ")
+        + (serverWarmup > 0 ? "also for " + serverWarmup + " s before the quiet "
             + "warm-up, so that the server has compiled its list and watch paths (--server-warmup)"
             : "not before the quiet measure (--server-warmup 0)"));
     output.print(report, machine);
@@ -422,7 +433,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
     ChildJvm flood = ChildJvm.start("flood", launcher(floodCpus, floodIdle), System.getProperty("java.class.path"),
         List.of("-Xmx1g", "-XX:+UseG1GC"), Flood.class.getName(),
         List.of(collection.toString(), HEAVY, String.valueOf(floodLists), String.valueOf(floodWatches),
-            dir.resolve("data").resolve("tls").resolve("ca.crt").toString(), floodEncoding.name()),
+            dir.resolve("data").resolve("tls").resolve("ca.crt").toString(), floodEncoding.name(),
+            floodRetry.name()),
         dir.resolve("flood.log"));
     try {
       if (flood.awaitLine("flooding"::equals, 60).isEmpty()) {

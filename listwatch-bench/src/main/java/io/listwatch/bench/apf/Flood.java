@@ -24,7 +24,8 @@ import javax.net.ssl.TrustManagerFactory;
  * The heavy user: {@code lists} threads each listing the whole collection again as soon as the
  * last list is answered, and {@code watches} threads each watching it from its current state
  * (every object sent as ADDED first) for one second ({@code timeoutSeconds=1}), then again. A
- * 429 is retried at once: the flood does not honour {@code Retry-After}, the worst client there is.
+ * 429 is retried at once, the flood ignoring {@code Retry-After} (the worst client there is), or,
+ * with {@code retryAfter}, once the answer's {@code Retry-After} has passed, as client-go does.
  * With {@code gzip} it asks for compressed answers, as client-go does by default, so that the
  * server compresses each list (kube's {@code APIResponseCompression}); it never reads what it is
  * sent, compressed or not. Counts answers by kind.
@@ -38,6 +39,8 @@ import javax.net.ssl.TrustManagerFactory;
 final class Flood implements AutoCloseable {
 
   private final AtomicBoolean running = new AtomicBoolean(true);
+  /** Whether a 429 waits out its Retry-After before the thread's next request. */
+  private final boolean retryAfter;
   private final List<Thread> threads = new ArrayList<>();
   final AtomicLong listsServed = new AtomicLong();
   final AtomicLong watchesServed = new AtomicLong();
@@ -46,10 +49,11 @@ final class Flood implements AutoCloseable {
 
   /**
    * Starts the flood of {@code collection} (a URL of a list) as the user of {@code token}, with
-   * {@code Accept-Encoding: gzip} when {@code gzip}.
+   * {@code Accept-Encoding: gzip} when {@code gzip}, honouring {@code Retry-After} when {@code retryAfter}.
    */
-  static Flood start(HttpClient client, URI collection, String token, int lists, int watches, boolean gzip) {
-    Flood f = new Flood();
+  static Flood start(HttpClient client, URI collection, String token, int lists, int watches, boolean gzip,
+      boolean retryAfter) {
+    Flood f = new Flood(retryAfter);
     HttpRequest list = request(collection, token, gzip);
     HttpRequest watch = request(URI.create(collection + "?watch=true&timeoutSeconds=1"), token, gzip);
     for (int i = 0; i < lists + watches; i++) {
@@ -69,11 +73,21 @@ final class Flood implements AutoCloseable {
     return b.build();
   }
 
+  private Flood(boolean retryAfter) {
+    this.retryAfter = retryAfter;
+  }
+
   private void loop(HttpClient client, HttpRequest request, AtomicLong served) {
     while (running.get()) {
       try {
-        int code = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        HttpResponse<Void> r = client.send(request, HttpResponse.BodyHandlers.discarding());
+        int code = r.statusCode();
         (code == 200 ? served : code == 429 ? rejected : failed).incrementAndGet();
+        if (code == 429 && retryAfter) {
+          // client-go waits the seconds the server names (kube's APF and max-in-flight: 1)
+          long seconds = r.headers().firstValue("Retry-After").map(Long::parseLong).orElse(0L);
+          Thread.sleep(Duration.ofSeconds(Math.min(seconds, 10)));
+        }
       } catch (java.io.IOException e) {
         failed.incrementAndGet();
       } catch (InterruptedException e) {
@@ -89,20 +103,23 @@ final class Flood implements AutoCloseable {
   }
 
   /**
-   * The heavy user as a process: {@code main COLLECTION_URL TOKEN LISTS WATCHES CA_FILE ENCODING}
+   * The heavy user as a process: {@code main COLLECTION_URL TOKEN LISTS WATCHES CA_FILE ENCODING RETRY}
    * floods over HTTPS trusting {@code CA_FILE}, asking for gzip when {@code ENCODING} is
-   * {@code gzip} (else {@code identity}: {@link ApfBenchmark.FloodEncoding}), prints
+   * {@code gzip} (else {@code identity}: {@link ApfBenchmark.FloodEncoding}), retrying a 429 as
+   * {@code RETRY} says ({@link ApfBenchmark.FloodRetry}), prints
    * {@code flooding}, then answers each line {@code counts} on its standard input with
    * {@link #counts()}, and stops at {@code stop} or the end of its input.
    */
   public static void main(String[] args) throws Exception {
-    if (args.length != 6) {
-      throw new IllegalArgumentException("usage: Flood COLLECTION_URL TOKEN LISTS WATCHES CA_FILE gzip|identity");
+    if (args.length != 7) {
+      throw new IllegalArgumentException(
+          "usage: Flood COLLECTION_URL TOKEN LISTS WATCHES CA_FILE gzip|identity now|after");
     }
     ApfBenchmark.FloodEncoding encoding = ApfBenchmark.FloodEncoding.valueOf(args[5]);
+    ApfBenchmark.FloodRetry retry = ApfBenchmark.FloodRetry.valueOf(args[6]);
     HttpClient client = https(Path.of(args[4]), HttpClient.Version.HTTP_1_1);
     Flood flood = start(client, URI.create(args[0]), args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]),
-        encoding == ApfBenchmark.FloodEncoding.gzip);
+        encoding == ApfBenchmark.FloodEncoding.gzip, retry == ApfBenchmark.FloodRetry.after);
     System.out.println("flooding");
     System.out.flush();
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
