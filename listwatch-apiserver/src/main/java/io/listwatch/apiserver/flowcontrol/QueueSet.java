@@ -44,9 +44,19 @@ import java.util.concurrent.CompletableFuture;
  * starts, and corrected by its seats times its actual service time minus the estimate when it
  * finishes, so a flow of long lists pays for how long it held its seats. The next request is
  * the head of the queue whose head would finish first in {@code R} (ties round-robin); a queue
- * is never allowed to start before its head arrived (kube's anti-windup bound). When the chosen
- * head does not fit, nothing is dispatched until seats free up, so wide requests are not
- * starved by narrow ones, as in kube.
+ * is never allowed to start before its head arrived (kube's anti-windup bound).
+ *
+ * <h2>A head that does not fit</h2>
+ * When the chosen head does not fit, kube dispatches nothing until enough seats free up, so a
+ * wide request is not starved by narrow ones; the seats free meanwhile stay idle. Here that head
+ * keeps every seat freed from then on, as in kube, but the seats that were already free when it
+ * stopped dispatching (at most the limit less its own width) may go to narrower heads of other
+ * queues, earliest virtual finish first (backfilling): a one-seat GET does not wait behind a
+ * flow of 8-seat lists for the seat those lists leave over. The head is then dispatched at the
+ * first finish that frees its seats, unless a backfilled request still holds some, and at the
+ * latest once every request that was executing when it stopped has finished: the seats lent
+ * never exceed what it leaves over of the limit. A head wider than the limit (which runs alone)
+ * lends none.
  *
  * <p>Not ported: kube's "additional latency" of a request's final seats (a mutating request's
  * width for the watch notifications it causes) and its epoch advance of {@code R} (here a double
@@ -101,6 +111,17 @@ final class QueueSet {
   /** Requests ever enqueued: where the search of a hand starts, turning. */
   @GuardedBy("this")
   private long enqueues;
+  /** The head fair queuing chose last that did not fit, or null. */
+  @GuardedBy("this")
+  private Request reservedFor;
+  /** Counts the waits of {@link #reservedFor}: a request backfilled during one carries its number. */
+  @GuardedBy("this")
+  private long reservation = 1;
+  /** The seats narrower heads may take while {@link #reservedFor} waits, and how many of them they hold. */
+  @GuardedBy("this")
+  private int backfillSeats;
+  @GuardedBy("this")
+  private int backfillInUse;
   /** Per FlowSchema name: requests waiting, requests executing, seats executing. */
   @GuardedBy("this")
   private final Map<String, int[]> bySchema = new HashMap<>();
@@ -163,6 +184,7 @@ final class QueueSet {
       syncTime();
       Config previous = config;
       config = next;
+      endReservation();
       if (previous.queues() != next.queues() || previous.handSize() != next.handSize()
           || previous.exempt() != next.exempt()) {
         List<Request> waitingNow = new ArrayList<>();
@@ -334,20 +356,60 @@ final class QueueSet {
       return false;
     }
     Request head = best.requests.peekFirst();
-    if (!fits(head.seats())) {
+    if (fits(head.seats())) {
+      if (head == reservedFor) {
+        endReservation();
+      }
+      robin = bestIndex;
+      dispatch(best, head, after);
+      return true;
+    }
+    if (head != reservedFor) {
+      endReservation();
+      reservedFor = head;
+      int limit = config.concurrencyLimit();
+      backfillSeats = head.seats() > limit ? 0 : Math.min(limit - seatsInUse, limit - head.seats());
+    }
+    Queue fill = null;
+    double fillFinish = Double.POSITIVE_INFINITY;
+    for (Queue q : queues) {
+      Request h = q.requests.peekFirst();
+      if (h != null && q != best && h.seats() <= backfillSeats - backfillInUse && fits(h.seats())
+          && q.nextDispatch + h.work() < fillFinish) {
+        fill = q;
+        fillFinish = q.nextDispatch + h.work();
+      }
+    }
+    if (fill == null) {
       return false;
     }
-    robin = bestIndex;
-    best.requests.pollFirst();
-    best.seatsWaiting -= head.seats();
+    Request filler = fill.requests.peekFirst();
+    filler.backfilled = reservation;
+    backfillInUse += filler.seats();
+    dispatch(fill, filler, after);
+    return true;
+  }
+
+  /** Ends the wait of the head that did not fit: its seats are no longer kept, nor any lent. */
+  @GuardedBy("this")
+  private void endReservation() {
+    reservedFor = null;
+    reservation++;
+    backfillSeats = 0;
+    backfillInUse = 0;
+  }
+
+  @GuardedBy("this")
+  private void dispatch(Queue q, Request head, List<Runnable> after) {
+    q.requests.pollFirst();
+    q.seatsWaiting -= head.seats();
     seatsWaiting -= head.seats();
     waiting--;
     schema(head)[0]--;
     cancelTimer(head);
     execute(head, after);
-    best.nextDispatch += head.work();
-    bound(best);
-    return true;
+    q.nextDispatch += head.work();
+    bound(q);
   }
 
   @GuardedBy("this")
@@ -402,6 +464,9 @@ final class QueueSet {
       }
       syncTime();
       Queue q = r.queue;
+      if (r == reservedFor) {
+        endReservation();
+      }
       q.requests.remove(r);
       q.seatsWaiting -= r.seats();
       seatsWaiting -= r.seats();
@@ -428,6 +493,9 @@ final class QueueSet {
       r.state = State.DONE;
       seatsInUse -= r.seats();
       executing--;
+      if (r.backfilled == reservation) {
+        backfillInUse -= r.seats();
+      }
       Queue q = r.queue;
       if (q != null) {
         q.seatsInUse -= r.seats();
@@ -474,6 +542,8 @@ final class QueueSet {
     Clock.Cancellable timer;
     double arrivedVirtual;
     long startedNanos;
+    /** The reservation this request was backfilled in, or 0. */
+    long backfilled;
 
     Request(Classification classification, long flowHash, long arrivedNanos) {
       this.classification = classification;

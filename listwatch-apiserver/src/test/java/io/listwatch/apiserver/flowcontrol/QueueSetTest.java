@@ -138,6 +138,91 @@ class QueueSetTest {
   }
 
   @Test
+  void aNarrowHead_takesTheSeatAWideHeadCannotUse() {
+    QueueSet qs = level(9, 8, 1, 50); // 9 seats: one 8-seat list executes, one seat is left over
+    Ticket running = qs.start(request("heavy", 8), 0);
+    Ticket wide = qs.start(request("heavy", 8), 0);
+    clock.advance(Duration.ofSeconds(1)); // the light flow arrives later in R: the wide head finishes first
+    Ticket light = qs.start(request("light", 1), 1);
+    assertThat(light.dispatched()).isCompleted(); // kube would leave the ninth seat idle
+    assertThat(wide.dispatched()).isNotDone();
+    running.finish(); // eight seats free: the wide head goes, the light request still holding its seat
+    assertThat(wide.dispatched()).isCompleted();
+    assertThat(qs.counts().seatsInUse()).isEqualTo(9);
+  }
+
+  @Test
+  void narrowRequests_neverStarveAWideHead_ofTheSeatsFreedAfterItStopped() {
+    QueueSet qs = level(10, 8, 1, 50);
+    Ticket old1 = qs.start(request("a", 4), 0);
+    Ticket old2 = qs.start(request("a", 4), 0);
+    Ticket wide = qs.start(request("heavy", 8), 2); // two seats free, eight asked for: it waits
+    clock.advance(Duration.ofSeconds(1));
+    List<Ticket> light = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      light.add(qs.start(request("light", 1), 3));
+    }
+    // the two seats left over go to the light flow; its third request waits
+    assertThat(light).extracting(t -> t.dispatched().isDone()).containsExactly(true, true, false);
+    old1.finish(); // six free but for the wide head: not lent, not enough
+    assertThat(light.get(2).dispatched()).isNotDone();
+    light.get(0).finish(); // a lent seat back: lent again
+    assertThat(light.get(2).dispatched()).isCompleted();
+    assertThat(wide.dispatched()).isNotDone();
+    old2.finish(); // every request executing when it stopped is done: its eight seats are free
+    assertThat(wide.dispatched()).isCompleted();
+    assertThat(qs.counts().seatsInUse()).isEqualTo(10);
+  }
+
+  @Test
+  void aHeadWiderThanTheLimit_lendsNoSeats() {
+    QueueSet qs = level(3, 8, 1, 50);
+    Ticket small = qs.start(request("a", 1), 0);
+    Ticket wide = qs.start(request("heavy", 10), 2);
+    clock.advance(Duration.ofSeconds(1));
+    Ticket light = qs.start(request("light", 1), 3);
+    assertThat(light.dispatched()).isNotDone(); // else light requests could keep it from running alone
+    small.finish();
+    assertThat(wide.dispatched()).isCompleted();
+    assertThat(light.dispatched()).isNotDone();
+  }
+
+  @Test
+  void aLightFlow_beside_aFloodOfWideLists_isDispatchedAtOnce() {
+    // global-default's shape (49 seats, 128 queues, hands of 6), a flood keeping 32 lists of 8
+    // seats outstanding (60 ms each) and a light flow's one-seat GET every 16 ms (1 ms each)
+    QueueSet qs = level(49, 128, 6, 50);
+    List<Double> waits = new ArrayList<>();
+    Runnable[] list = new Runnable[1];
+    list[0] = () -> {
+      Ticket t = qs.start(request("flood", 8), 0x1234_5678_9abcL);
+      t.dispatched().thenRun(() -> clock.schedule(Duration.ofMillis(60), () -> {
+        t.finish();
+        list[0].run();
+      }));
+    };
+    for (int i = 0; i < 32; i++) {
+      list[0].run();
+    }
+    Runnable[] get = new Runnable[1];
+    get[0] = () -> {
+      long arrived = clock.nanoTime();
+      Ticket t = qs.start(request("light", 1), 0x7777_1111_2222L);
+      t.dispatched().thenRun(() -> {
+        waits.add((clock.nanoTime() - arrived) / 1e6);
+        clock.schedule(Duration.ofMillis(1), t::finish);
+      });
+      clock.schedule(Duration.ofMillis(16), get[0]);
+    };
+    get[0].run();
+    for (int ms = 0; ms < 10_000; ms++) {
+      clock.advance(Duration.ofMillis(1));
+    }
+    assertThat(qs.counts().waiting()).isGreaterThan(20); // the flood's backlog
+    assertThat(waits).hasSizeGreaterThan(600).allSatisfy(w -> assertThat(w).isZero());
+  }
+
+  @Test
   void twoBackloggedFlows_shareTheSeatsByTurns() {
     QueueSet qs = level(1, 8, 1, 50);
     Ticket first = qs.start(request("x", 1), 0);
