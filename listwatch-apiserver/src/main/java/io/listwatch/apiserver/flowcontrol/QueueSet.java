@@ -41,8 +41,12 @@ import java.util.concurrent.CompletableFuture;
  * second, where the seats asked for are those executing and waiting in the queues. Each queue
  * keeps the {@code R} its next request starts at; a queue that was idle starts at the current
  * {@code R}. A request is charged its seats times an estimated service time (3 ms) when it
- * starts, and corrected by its seats times its actual service time minus the estimate when it
- * finishes, so a flow of long lists pays for how long it held its seats. The next request is
+ * starts, then its seats times the time it has held them as the clock advances, and the
+ * estimate is taken back when it finishes: in the end it has paid its seats times its service
+ * time, as in kube, so a flow of long lists pays for how long it held its seats. kube charges
+ * the time held only at the finish, so until then a flow of long requests counts as served
+ * 3 ms of each, and its queue's next request beats a flow that arrived since for as long as
+ * they run (seconds, for a list on a busy core); here it pays as it goes. The next request is
  * the head of the queue whose head would finish first in {@code R} (ties round-robin); a queue
  * is never allowed to start before its head arrived (kube's anti-windup bound).
  *
@@ -258,7 +262,8 @@ final class QueueSet {
 
   /**
    * Brings the virtual clock up to now, on the assumption that the queues have been as they
-   * are since it was last brought up to date; so called before any change to them.
+   * are since it was last brought up to date, and charges each queue the seat-seconds its
+   * executing requests held meanwhile; so called before any change to them.
    */
   @GuardedBy("this")
   private void syncTime() {
@@ -270,10 +275,12 @@ final class QueueSet {
     }
     int active = 0;
     long seatsAsked = 0;
+    double seconds = elapsed / 1e9;
     for (Queue q : queues) {
       if (q.isActive()) {
         active++;
         seatsAsked += q.seatsInUse + q.seatsWaiting;
+        q.nextDispatch += q.seatsInUse * seconds;
       }
     }
     if (active > 0) {
@@ -500,9 +507,8 @@ final class QueueSet {
       if (q != null) {
         q.seatsInUse -= r.seats();
         q.executing--;
-        // charged G per seat when it started; now what it really took
-        double served = (clock.nanoTime() - r.startedNanos) / 1e9;
-        q.nextDispatch += r.seats() * (served - ESTIMATED_SERVICE_SECONDS);
+        // charged G per seat when it started and then the time it held its seats: take G back
+        q.nextDispatch -= r.work();
         bound(q);
       }
       int[] s = schema(r);

@@ -307,6 +307,22 @@ class QueueSetTest {
   }
 
   @Test
+  void aFlow_isChargedForTheTimeItsExecutingRequestsHaveHeldTheirSeatsSoFar() {
+    QueueSet qs = level(16, 8, 1, 50); // hand of 1: flow hash h goes to queue h % 8
+    Ticket first1 = qs.start(request("h1", 8), 1);
+    qs.start(request("h2", 8), 2); // runs for the whole test
+    Ticket next1 = qs.start(request("h1", 8), 1);
+    Ticket next2 = qs.start(request("h2", 8), 2);
+    clock.advance(Duration.ofSeconds(1));
+    Ticket light = qs.start(request("light", 1), 3);
+    first1.finish(); // eight seats free after a second of both flows holding eight
+    // h2 has held its eight seats for a second too, not only h1: the light flow goes first
+    assertThat(light.dispatched()).isCompleted();
+    assertThat(next1.dispatched()).isNotDone();
+    assertThat(next2.dispatched()).isNotDone();
+  }
+
+  @Test
   void theVirtualClock_advancesBySeatsInUseSharedAmongActiveQueues() {
     QueueSet qs = level(4, 8, 1, 50);
     assertThat(qs.virtualTime()).isZero();
