@@ -60,7 +60,9 @@ import java.util.concurrent.CompletableFuture;
  * first finish that frees its seats, unless a backfilled request still holds some, and at the
  * latest once every request that was executing when it stopped has finished: the seats lent
  * never exceed what it leaves over of the limit. A head wider than the limit (which runs alone)
- * lends none.
+ * lends none. When another head that does not fit comes first meanwhile, its own wait starts:
+ * the seats free then may be lent, no more than it leaves over, and what is executing then,
+ * what was lent before included, is what it waits for.
  *
  * <p>Not ported: kube's "additional latency" of a request's final seats (a mutating request's
  * width for the watch notifications it causes) and its epoch advance of {@code R} (here a double
