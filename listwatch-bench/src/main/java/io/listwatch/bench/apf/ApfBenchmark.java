@@ -7,6 +7,7 @@ import io.listwatch.bench.CpuAffinity;
 import io.listwatch.bench.CpuMonitor;
 import io.listwatch.bench.Format;
 import io.listwatch.bench.MachineInfo;
+import io.listwatch.bench.QuietMachine;
 import io.listwatch.bench.ReportOutput;
 import io.listwatch.bench.ResultTable;
 import io.listwatch.bench.ServerJvm;
@@ -91,6 +92,19 @@ public final class ApfBenchmark extends BenchmarkCommand {
       description = "Seconds of light GETs before the quiet measure (default: ${DEFAULT-VALUE}, so that the quiet p99 "
           + "is a warm server's: after 5 s its quiet p99 was nearly twice as high).")
   int warmup;
+
+  @Option(names = "--warmup-gets", defaultValue = "20000", paramLabel = "N",
+      description = "The light user's GETs sent back to back (" + BLOCKING_WORKERS + " at a time) before the quiet warm-up, so that the "
+          + "server's JIT has compiled its GET path before anything is measured: C2 compiles a method after thousands "
+          + "of calls, minutes of GETs at 50 a second, and compiled it during the quiet measure, on the server's core, "
+          + "for seconds at a time (default: ${DEFAULT-VALUE}).")
+  int warmupGets;
+
+  @Option(names = "--quiet-machine",
+      description = "Hold two of this machine's settings for the run, the same for each measure, and give them back "
+          + "at the end: idle CPUs poll instead of halting (/dev/cpu_dma_latency at 0), and the kernel's DAMON threads "
+          + "(kdamond, 3-7 ms every half second) run in SCHED_IDLE. Needs root (default: off).")
+  boolean quietMachine;
 
   @Option(names = "--server-warmup", defaultValue = "0", paramLabel = "S",
       description = "Seconds of flood (and light GETs) before the quiet warm-up, so that the server's list and watch "
@@ -237,9 +251,9 @@ public final class ApfBenchmark extends BenchmarkCommand {
   public Integer call() throws Exception {
     List<String> problems = new ArrayList<>();
     if (objects < 1 || objectBytes < 0 || rate <= 0 || seconds < 1 || warmup < 0 || serverWarmup < 0 || floodWarmup < 1
-        || floodLists < 0 || floodWatches < 0) {
+        || floodLists < 0 || floodWatches < 0 || warmupGets < 0) {
       problems.add("--objects, --rate, --seconds and --flood-warmup must be > 0; --object-bytes, --warmup, "
-          + "--server-warmup, --flood-lists and --flood-watches >= 0");
+          + "--warmup-gets, --server-warmup, --flood-lists and --flood-watches >= 0");
     }
     if (modes.isEmpty() || !modes.stream().allMatch(m -> m.equals("on") || m.equals("off"))) {
       problems.add("--modes lists on and/or off");
@@ -252,7 +266,11 @@ public final class ApfBenchmark extends BenchmarkCommand {
       CpuAffinity.pin(ProcessHandle.current().pid(), clientCpus);
     }
     List<Run> runs = new ArrayList<>();
-    try {
+    String held = "none (--quiet-machine not given)";
+    try (QuietMachine quiet = quietMachine ? QuietMachine.hold() : null) {
+      if (quiet != null) {
+        held = quiet.describe();
+      }
       for (String mode : modes) {
         runs.add(measure(mode, dir.resolve(mode), jvm));
       }
@@ -303,6 +321,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
         + (floodIdle ? ", in SCHED_IDLE (chrt --idle 0)" : "")
         + (clientCpus != null && (serverCpus == null || floodCpus == null)
             ? "; a JVM without its CPUs given started on all of them" : ""));
+    report.parameters.put("machine settings held", held);
     report.parameters.put("light user", "GET /api/v1/namespaces/" + NAMESPACE + "/configmaps/c0 over "
         + switch (lightProtocol) {
           case h2 -> "HTTP/2 (java.net.http, one connection, as client-go)";
@@ -311,7 +330,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
               + "connection each)";
         } + ", bearer token of " + lightUser.description + "; a non-200 answer counts as an "
         + "error; its send lag is how late this JVM handed a request to its HTTP client (the load generator's own "
-        + "delay, included in the latencies)");
+        + "delay, included in the latencies); before the quiet measure, " + warmupGets + " GETs back to back ("
+        + BLOCKING_WORKERS + " at a time) and " + warmup + " s of its open loop, to warm the server");
     report.parameters.put("heavy user", "an ordinary user (group bench-users: FlowSchema global-default, priority "
         + "level global-default); GET .../configmaps (a list of every object) and "
         + "GET .../configmaps?watch=true&timeoutSeconds=1 (ADDED for every object, then 1 s), each thread back to "
@@ -369,7 +389,13 @@ public final class ApfBenchmark extends BenchmarkCommand {
           flood.send("stop");
         }
       }
-      report.progress("APF %s: quiet, %d s warm-up and %d s measured", mode, warmup, seconds);
+      report.progress("APF %s: quiet, %d GETs back to back, %d s warm-up and %d s measured", mode, warmupGets, warmup,
+          seconds);
+      long failed = light.backToBack(warmupGets, BLOCKING_WORKERS);
+      if (failed > 0) {
+        throw new IllegalStateException(failed + " of the light user's " + warmupGets + " warm-up GETs were not "
+            + "answered 200; the server's log: " + dir.resolve("server.log"));
+      }
       gets.run(Duration.ofSeconds(warmup));
       CpuMonitor quietStart = CpuMonitor.now();
       long quietTicks = server.cpuTicks();

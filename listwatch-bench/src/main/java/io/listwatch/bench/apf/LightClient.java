@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.SSLSocketFactory;
 
@@ -36,6 +38,32 @@ interface LightClient extends AutoCloseable {
 
   @Override
   void close();
+
+  /**
+   * Sends {@code count} GETs back to back, at most {@code inFlight} at a time, and waits for every
+   * answer; returns how many were not answered 200. A warm-up for the server's JIT: C2 compiles a
+   * method only after thousands of calls, which an open loop of 50 GETs a second takes minutes to
+   * make, so that without it the server compiles its GET path during the quiet measure.
+   */
+  default long backToBack(int count, int inFlight) throws InterruptedException {
+    if (count < 0 || inFlight < 1) {
+      throw new IllegalArgumentException("count >= 0 and inFlight >= 1, got " + count + " and " + inFlight);
+    }
+    Semaphore slots = new Semaphore(inFlight);
+    AtomicLong failed = new AtomicLong();
+    for (int i = 0; i < count; i++) {
+      slots.acquire();
+      get().whenComplete((code, e) -> {
+        if (e != null || code != 200) {
+          failed.incrementAndGet();
+        }
+        slots.release();
+      });
+    }
+    slots.acquire(inFlight);
+    slots.release(inFlight);
+    return failed.get();
+  }
 
   /** {@code client.sendAsync} of a GET of {@code uri} with {@code token}; closing closes the client. */
   static LightClient async(HttpClient client, URI uri, String token) {

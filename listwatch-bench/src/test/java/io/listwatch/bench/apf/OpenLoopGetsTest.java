@@ -110,6 +110,46 @@ class OpenLoopGetsTest {
   }
 
   @Test
+  void backToBack_sendsEveryGet_neverMoreThanItsLimitInFlight_andCountsAnswersOtherThan200() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger outstanding = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.ExecutorService answers = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try (LightClient slowToAnswer = new LightClient() {
+      @Override
+      public java.util.concurrent.CompletableFuture<Integer> get() {
+        int n = sent.incrementAndGet();
+        most.accumulateAndGet(outstanding.incrementAndGet(), Math::max);
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+          outstanding.decrementAndGet();
+          return n % 10 == 0 ? 429 : 200;
+        }, answers);
+      }
+
+      @Override
+      public void close() {
+        answers.shutdownNow();
+      }
+    }) {
+      assertThat(slowToAnswer.backToBack(1_000, 3)).as("every tenth answered 429").isEqualTo(100);
+    }
+    assertThat(sent).hasValue(1_000);
+    assertThat(outstanding).as("each answered before it returned").hasValue(0);
+    assertThat(most.get()).as("at most 3 in flight").isBetween(1, 3);
+  }
+
+  @Test
+  void backToBack_overHttp_answersEach_orCountsTheFailures() throws Exception {
+    try (LightClient client = LightClient.blocking(uri(""), "t", null, 2)) {
+      assertThat(client.backToBack(40, 2)).isZero();
+    }
+    try (LightClient client = LightClient.blocking(uri("?fail"), "t", null, 2)) {
+      assertThat(client.backToBack(20, 2)).isEqualTo(20);
+    }
+    assertThat(connections).as("on its 2 threads' kept-alive connections").hasSizeBetween(1, 4);
+  }
+
+  @Test
   void blockingClient_takesOneToFiveWorkers() {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> LightClient.blocking(uri(""), "t", null, 6))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("5 connections alive");

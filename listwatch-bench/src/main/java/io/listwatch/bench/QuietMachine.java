@@ -1,0 +1,145 @@
+package io.listwatch.bench;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Two settings of this Linux machine held for a benchmark's run, the same for each of its
+ * measures, and given back on {@link #close()}: what the machine does when it has nothing to do,
+ * so that a tail latency is the system's under test rather than the machine's.
+ * <ul>
+ *   <li>its idle CPUs poll instead of halting: a PM QoS request of 0 µs through
+ *       {@code /dev/cpu_dma_latency}, held while the file is open. On a virtual machine a halted
+ *       CPU is woken through the host, which added milliseconds to a quiet GET's tail;
+ *   <li>its DAMON threads ({@code kdamond.N}, the kernel's memory-access monitor, which this
+ *       machine runs for proactive reclaim) in {@code SCHED_IDLE}: each wakes every half second
+ *       and runs 3-7 ms at the priority of every other thread, so that a GET waiting for that CPU
+ *       waited for it. In the idle class it runs only on CPU nothing else wants.
+ * </ul>
+ * Both need root (or {@code CAP_SYS_NICE} and write access to the device).
+ *
+ * <p>Not thread-safe: one owner opens and closes it.
+ */
+public final class QuietMachine implements AutoCloseable {
+
+  /** SCHED_OTHER and SCHED_IDLE, as {@code /proc/<pid>/stat} numbers them. */
+  static final int SCHED_OTHER = 0;
+  static final int SCHED_IDLE = 5;
+
+  private final FileOutputStream latency;
+  private final List<Long> idled;
+
+  private QuietMachine(FileOutputStream latency, List<Long> idled) {
+    this.latency = latency;
+    this.idled = idled;
+  }
+
+  /**
+   * Holds both settings until {@link #close()}.
+   *
+   * @throws IllegalStateException when either cannot be set (not root, not Linux); nothing is
+   *     left changed then
+   */
+  public static QuietMachine hold() {
+    FileOutputStream latency;
+    try {
+      latency = new FileOutputStream("/dev/cpu_dma_latency");
+      latency.write(new byte[4]); // a 32-bit 0: no idle state with an exit latency above 0 µs
+      latency.flush();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot hold /dev/cpu_dma_latency at 0 (root is needed): " + e.getMessage(), e);
+    }
+    List<Long> idled = new ArrayList<>();
+    try {
+      for (long pid : kdamonds(Path.of("/proc"))) {
+        chrt("--idle", pid);
+        idled.add(pid);
+      }
+    } catch (RuntimeException e) {
+      new QuietMachine(latency, idled).close();
+      throw e;
+    }
+    return new QuietMachine(latency, idled);
+  }
+
+  /** What is held, for a report: "idle CPUs poll (...); kdamond.0 (pid 78) in SCHED_IDLE". */
+  public String describe() {
+    return "idle CPUs poll (/dev/cpu_dma_latency held at 0)" + (idled.isEmpty() ? "; no kdamond thread"
+        : "; DAMON's threads (pids " + idled + ") in SCHED_IDLE");
+  }
+
+  /** The pids of the {@code kdamond.N} threads in SCHED_OTHER under {@code proc} (a /proc). */
+  static List<Long> kdamonds(Path proc) {
+    List<Long> pids = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(proc, p -> p.getFileName().toString()
+        .chars().allMatch(Character::isDigit))) {
+      for (Path p : entries) {
+        String stat;
+        try {
+          stat = Files.readString(p.resolve("stat"), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+          continue; // ended meanwhile
+        }
+        int open = stat.indexOf('(');
+        int close = stat.lastIndexOf(')');
+        if (open < 0 || close < open || !stat.substring(open + 1, close).startsWith("kdamond")) {
+          continue;
+        }
+        if (policy(stat) == SCHED_OTHER) {
+          pids.add(Long.parseLong(p.getFileName().toString()));
+        }
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot list " + proc + ": " + e.getMessage(), e);
+    }
+    return pids;
+  }
+
+  /** The scheduling policy in a {@code /proc/<pid>/stat} line (its 41st field). */
+  static int policy(String stat) {
+    String[] after = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+    return Integer.parseInt(after[38]); // field 3 (state) is after[0]
+  }
+
+  private static void chrt(String policy, long pid) {
+    List<String> command = List.of("chrt", policy, "--pid", "0", String.valueOf(pid));
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        p.destroyForcibly();
+        throw new IllegalStateException(String.join(" ", command) + " failed (root is needed): " + output);
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run chrt (util-linux): " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while running " + String.join(" ", command), e);
+    }
+  }
+
+  /** Gives both settings back: the CPUs may halt again, DAMON's threads are SCHED_OTHER again. */
+  @Override
+  public void close() {
+    for (long pid : idled) {
+      try {
+        chrt("--other", pid);
+      } catch (IllegalStateException e) {
+        System.err.println("listwatch bench: " + e.getMessage()); // a thread that ended meanwhile
+      }
+    }
+    idled.clear();
+    try {
+      latency.close();
+    } catch (IOException e) {
+      System.err.println("listwatch bench: closing /dev/cpu_dma_latency: " + e.getMessage());
+    }
+  }
+}
