@@ -94,8 +94,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
   int warmup;
 
   @Option(names = "--warmup-gets", defaultValue = "20000", paramLabel = "N",
-      description = "The light user's GETs sent back to back (" + BLOCKING_WORKERS + " at a time) before the quiet warm-up, so that the "
-          + "server's JIT has compiled its GET path before anything is measured: C2 compiles a method after thousands "
+      description = "The light user's GETs sent back to back (" + BLOCKING_WORKERS + " at a time) before the quiet "
+          + "warm-up, so that the server's JIT has compiled its GET path before anything is measured: C2 compiles a method after thousands "
           + "of calls, minutes of GETs at 50 a second, and compiled it during the quiet measure, on the server's core, "
           + "for seconds at a time (default: ${DEFAULT-VALUE}).")
   int warmupGets;
