@@ -4,6 +4,7 @@ import com.sun.management.ThreadMXBean;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -35,11 +36,14 @@ public final class AllocationMonitor implements AutoCloseable {
   private final JMXConnector connector;
   private final ThreadMXBean threads;
   private final List<GarbageCollectorMXBean> pausing;
+  private final CompilationMXBean compiler;
 
-  private AllocationMonitor(JMXConnector connector, ThreadMXBean threads, List<GarbageCollectorMXBean> pausing) {
+  private AllocationMonitor(JMXConnector connector, ThreadMXBean threads, List<GarbageCollectorMXBean> pausing,
+      CompilationMXBean compiler) {
     this.connector = connector;
     this.threads = threads;
     this.pausing = pausing;
+    this.compiler = compiler;
   }
 
   /** Connects to the JVM of process {@code pid} (same user), starting its local management agent if needed. */
@@ -67,7 +71,9 @@ public final class AllocationMonitor implements AutoCloseable {
           pausing.add(ManagementFactory.newPlatformMXBeanProxy(server, name.toString(), GarbageCollectorMXBean.class));
         }
       }
-      return new AllocationMonitor(connector, threads, List.copyOf(pausing));
+      CompilationMXBean compiler = ManagementFactory.newPlatformMXBeanProxy(server,
+          ManagementFactory.COMPILATION_MXBEAN_NAME, CompilationMXBean.class);
+      return new AllocationMonitor(connector, threads, List.copyOf(pausing), compiler);
     } catch (MalformedObjectNameException e) {
       connector.close();
       throw new IllegalStateException(e);
@@ -86,7 +92,7 @@ public final class AllocationMonitor implements AutoCloseable {
       return attach(pid);
     } catch (IOException | RuntimeException e) {
       System.err.println("allocations of process " + pid + " unknown: " + e);
-      return new AllocationMonitor(null, null, List.of());
+      return new AllocationMonitor(null, null, List.of(), null);
     }
   }
 
@@ -126,6 +132,22 @@ public final class AllocationMonitor implements AutoCloseable {
       return new Pauses(count, millis);
     } catch (RuntimeException e) { // the connection broke
       return null;
+    }
+  }
+
+  /**
+   * The time the JVM's JIT compilers have spent compiling so far, summed over their threads, in
+   * milliseconds; -1 if unknown (no compiler, the JVM does not measure it, or is gone). On a JVM
+   * confined to one CPU, compiling takes that CPU from everything else.
+   */
+  public long compilationMillis() {
+    if (compiler == null) {
+      return -1;
+    }
+    try {
+      return compiler.isCompilationTimeMonitoringSupported() ? compiler.getTotalCompilationTime() : -1;
+    } catch (RuntimeException e) { // the connection broke
+      return -1;
     }
   }
 

@@ -37,6 +37,8 @@ class AllocationMonitorTest {
       try (AllocationMonitor monitor = AllocationMonitor.attach(child.pid())) {
         long allocated = monitor.allocatedBytes();
         AllocationMonitor.Pauses pauses = monitor.pauses();
+        long compiling = monitor.compilationMillis();
+        assertThat(compiling).as("its JIT compiled its startup, in milliseconds").isNotNegative();
 
         child.send("go");
         assertThat(child.awaitLine("collected"::equals, 60)).as(child.logTail(20)).isPresent();
@@ -45,6 +47,7 @@ class AllocationMonitorTest {
         assertThat(monitor.pauses().count()).as("System.gc() is a full collection, a pause")
             .isGreaterThan(pauses.count());
         assertThat(monitor.pauses().millis()).isGreaterThanOrEqualTo(pauses.millis());
+        assertThat(monitor.compilationMillis()).isGreaterThanOrEqualTo(compiling);
       }
     }
   }
@@ -57,6 +60,7 @@ class AllocationMonitorTest {
       try (AllocationMonitor monitor = AllocationMonitor.orUnknown(child.pid())) {
         assertThat(monitor.allocatedBytes()).isEqualTo(-1);
         assertThat(monitor.pauses()).isNull();
+        assertThat(monitor.compilationMillis()).isEqualTo(-1);
       }
     }
   }

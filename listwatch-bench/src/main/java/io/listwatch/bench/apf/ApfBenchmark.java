@@ -95,10 +95,17 @@ public final class ApfBenchmark extends BenchmarkCommand {
 
   @Option(names = "--warmup-gets", defaultValue = "20000", paramLabel = "N",
       description = "The light user's GETs sent back to back (" + BLOCKING_WORKERS + " at a time) before the quiet "
-          + "warm-up, so that the server's JIT has compiled its GET path before anything is measured: C2 compiles a method after thousands "
-          + "of calls, minutes of GETs at 50 a second, and compiled it during the quiet measure, on the server's core, "
-          + "for seconds at a time (default: ${DEFAULT-VALUE}).")
+          + "warm-up, so that the server's JIT has compiled its GET path before anything is measured: C2 compiles a "
+          + "method after thousands of calls, minutes of GETs at 50 a second, and compiled it during the quiet "
+          + "measure, on the server's core, for seconds at a time (default: ${DEFAULT-VALUE}).")
   int warmupGets;
+
+  @Option(names = "--settle", defaultValue = "60", paramLabel = "S",
+      description = "Seconds at most of more light GETs, not measured, after the quiet warm-up and after the flood's "
+          + "onset, until a stretch of " + SETTLE_STRETCH_SECONDS + " s in which the server's JIT compiled for less "
+          + "than " + SETTLE_JIT_MILLIS + " ms, so that each measure is a warm server's; the JIT's time within each "
+          + "measure is reported (default: ${DEFAULT-VALUE}; 0: no wait).")
+  int settle;
 
   @Option(names = "--quiet-machine",
       description = "Hold two of this machine's settings for the run, the same for each measure, and give them back "
@@ -203,6 +210,10 @@ public final class ApfBenchmark extends BenchmarkCommand {
           + "(system:kube-controller-manager: level workload-high) (default: ${DEFAULT-VALUE}).")
   LightUser lightUser;
 
+  /** A stretch of light GETs in which the server's JIT compiled less than this has settled. */
+  private static final int SETTLE_JIT_MILLIS = 50;
+  private static final int SETTLE_STRETCH_SECONDS = 5;
+
   /** The urlconnection client's threads, one kept-alive connection each. */
   private static final int BLOCKING_WORKERS = 4;
 
@@ -244,16 +255,29 @@ public final class ApfBenchmark extends BenchmarkCommand {
   /** What one server (APF on or off) measured. */
   private record Run(String mode, OpenLoopGets.Result quiet, OpenLoopGets.Result onset, OpenLoopGets.Result flooded,
       double floodSeconds, long lists, long watches, long rejected, long failed, long serverAllocated,
-      AllocationMonitor.Pauses serverPauses) {
+      AllocationMonitor.Pauses serverPauses, Settled quietJit, Settled floodJit) {
+  }
+
+  /**
+   * How long the light GETs went on before a measure until the server's JIT settled (-1: it had
+   * not after {@code --settle} seconds; 0: not waited for), and the JIT's milliseconds within the
+   * measure (-1: unknown).
+   */
+  private record Settled(int afterSeconds, long measureMillis) {
+    @Override
+    public String toString() {
+      return (measureMillis < 0 ? "unknown" : String.valueOf(measureMillis)) + " ("
+          + (afterSeconds < 0 ? "unsettled" : afterSeconds + " s") + ")";
+    }
   }
 
   @Override
   public Integer call() throws Exception {
     List<String> problems = new ArrayList<>();
     if (objects < 1 || objectBytes < 0 || rate <= 0 || seconds < 1 || warmup < 0 || serverWarmup < 0 || floodWarmup < 1
-        || floodLists < 0 || floodWatches < 0 || warmupGets < 0) {
+        || floodLists < 0 || floodWatches < 0 || warmupGets < 0 || settle < 0) {
       problems.add("--objects, --rate, --seconds and --flood-warmup must be > 0; --object-bytes, --warmup, "
-          + "--warmup-gets, --server-warmup, --flood-lists and --flood-watches >= 0");
+          + "--warmup-gets, --settle, --server-warmup, --flood-lists and --flood-watches >= 0");
     }
     if (modes.isEmpty() || !modes.stream().allMatch(m -> m.equals("on") || m.equals("off"))) {
       problems.add("--modes lists on and/or off");
@@ -285,7 +309,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
         "APF", "quiet p50 ms", "quiet p99 ms", "onset p99 ms", "flooded p50 ms", "flooded p99 ms", "flooded max ms",
         "flooded p99 by thirds ms", "p99 flooded / quiet", "light errors", "flooded send lag p99 ms",
         "heavy lists/s", "heavy watches/s", "heavy 429s/s", "heavy failures", "server MB allocated/s flooded",
-        "server GC pauses flooded (n, ms)"));
+        "server GC pauses flooded (n, ms)", "server JIT ms quiet (settled after)",
+        "server JIT ms flooded (settled after)"));
     for (Run r : runs) {
       double ratio = ratio(r);
       table.row(r.mode(), Format.ms(r.quiet().latencies().percentile(0.5)),
@@ -298,7 +323,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
           Format.count(r.lists() / r.floodSeconds()), Format.count(r.watches() / r.floodSeconds()),
           Format.count(r.rejected() / r.floodSeconds()), r.failed(),
           r.serverAllocated() < 0 ? "unknown" : String.format("%.1f", r.serverAllocated() / 1e6 / r.floodSeconds()),
-          r.serverPauses() == null ? "unknown" : r.serverPauses().count() + ", " + r.serverPauses().millis());
+          r.serverPauses() == null ? "unknown" : r.serverPauses().count() + ", " + r.serverPauses().millis(),
+          r.quietJit(), r.floodJit());
       report.figure("apf" + (r.mode().equals("on") ? "On" : "Off") + "P99Ratio", ratio);
       report.figure("apf" + (r.mode().equals("on") ? "On" : "Off") + "FloodedP99Ms",
           r.flooded().latencies().percentile(0.99) / 1e6);
@@ -331,7 +357,10 @@ public final class ApfBenchmark extends BenchmarkCommand {
         } + ", bearer token of " + lightUser.description + "; a non-200 answer counts as an "
         + "error; its send lag is how late this JVM handed a request to its HTTP client (the load generator's own "
         + "delay, included in the latencies); before the quiet measure, " + warmupGets + " GETs back to back ("
-        + BLOCKING_WORKERS + " at a time) and " + warmup + " s of its open loop, to warm the server");
+        + BLOCKING_WORKERS + " at a time) and " + warmup + " s of its open loop, to warm the server"
+        + (settle == 0 ? "" : "; before each measure, up to " + settle + " s more of its GETs, not measured, until "
+            + SETTLE_STRETCH_SECONDS + " s in which the server's JIT compiled for less than " + SETTLE_JIT_MILLIS
+            + " ms (--settle)"));
     report.parameters.put("heavy user", "an ordinary user (group bench-users: FlowSchema global-default, priority "
         + "level global-default); GET .../configmaps (a list of every object) and "
         + "GET .../configmaps?watch=true&timeoutSeconds=1 (ADDED for every object, then 1 s), each thread back to "
@@ -397,14 +426,19 @@ public final class ApfBenchmark extends BenchmarkCommand {
             + "answered 200; the server's log: " + dir.resolve("server.log"));
       }
       gets.run(Duration.ofSeconds(warmup));
+      int quietSettled = settle(gets, heap);
+      long quietJit = heap.compilationMillis();
       CpuMonitor quietStart = CpuMonitor.now();
       long quietTicks = server.cpuTicks();
       OpenLoopGets.Result quiet = gets.run(Duration.ofSeconds(seconds));
+      Settled quietJitMillis = new Settled(quietSettled, jitSince(heap, quietJit));
       report.phase("APF " + mode + ", quiet", quietStart, server.cpuTicks() - quietTicks);
       report.progress("APF %s: flooded, %d s onset and %d s measured", mode, floodWarmup, seconds);
       try (ChildJvm flood = startFlood(collection, dir)) {
         // the flood's onset: APF has yet to re-share the seats (every 10 s)
         OpenLoopGets.Result onset = gets.run(Duration.ofSeconds(floodWarmup));
+        int floodSettled = settle(gets, heap);
+        long floodJit = heap.compilationMillis();
         long[] before = counts(flood);
         long start = System.nanoTime();
         CpuMonitor floodStart = CpuMonitor.now();
@@ -413,6 +447,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
         AllocationMonitor.Pauses pausesBefore = heap.pauses();
         OpenLoopGets.Result flooded = gets.run(Duration.ofSeconds(seconds));
         double floodSeconds = (System.nanoTime() - start) / 1e9;
+        Settled floodJitMillis = new Settled(floodSettled, jitSince(heap, floodJit));
         long allocatedAfter = heap.allocatedBytes();
         AllocationMonitor.Pauses pausesAfter = heap.pauses();
         report.phase("APF " + mode + ", flooded", floodStart, server.cpuTicks() - floodTicks);
@@ -428,9 +463,37 @@ public final class ApfBenchmark extends BenchmarkCommand {
             after[2] - before[2], after[3] - before[3],
             allocatedBefore < 0 || allocatedAfter < 0 ? -1 : allocatedAfter - allocatedBefore,
             pausesBefore == null || pausesAfter == null ? null : new AllocationMonitor.Pauses(
-                pausesAfter.count() - pausesBefore.count(), pausesAfter.millis() - pausesBefore.millis()));
+                pausesAfter.count() - pausesBefore.count(), pausesAfter.millis() - pausesBefore.millis()),
+            quietJitMillis, floodJitMillis);
       }
     }
+  }
+
+  /**
+   * Goes on with the light GETs, unmeasured, in stretches of {@value #SETTLE_STRETCH_SECONDS} s
+   * until one in which the server's JIT compiled less than {@value #SETTLE_JIT_MILLIS} ms, or
+   * {@code --settle} seconds passed. Returns the seconds it went on; -1 when the JIT had not
+   * settled (or its time is unknown).
+   */
+  private int settle(OpenLoopGets gets, AllocationMonitor server) throws InterruptedException {
+    for (int waited = 0; waited < settle; waited += SETTLE_STRETCH_SECONDS) {
+      long before = server.compilationMillis();
+      gets.run(Duration.ofSeconds(SETTLE_STRETCH_SECONDS));
+      long after = server.compilationMillis();
+      if (before < 0 || after < 0) {
+        return -1;
+      }
+      if (after - before < SETTLE_JIT_MILLIS) {
+        return waited + SETTLE_STRETCH_SECONDS;
+      }
+    }
+    return settle == 0 ? 0 : -1;
+  }
+
+  /** The server's JIT milliseconds since {@code before}; -1 if unknown. */
+  private static long jitSince(AllocationMonitor server, long before) {
+    long now = server.compilationMillis();
+    return before < 0 || now < 0 ? -1 : now - before;
   }
 
   /**
