@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * Both need root (or {@code CAP_SYS_NICE} and write access to the device).
  *
- * <p>Not thread-safe: one owner opens and closes it.
+ * <p>Thread-safe: {@link #close()} and the shutdown hook that stands in for it when the JVM is
+ * stopped first give the settings back once between them.
  */
 public final class QuietMachine implements AutoCloseable {
 
@@ -35,10 +36,14 @@ public final class QuietMachine implements AutoCloseable {
 
   private final FileOutputStream latency;
   private final List<Long> idled;
+  /** Gives the settings back when the JVM is stopped (Ctrl-C, SIGTERM) before {@link #close()}. */
+  private final Thread onExit = new Thread(this::giveBack, "quiet-machine-exit");
+  private boolean given;
 
   private QuietMachine(FileOutputStream latency, List<Long> idled) {
     this.latency = latency;
     this.idled = idled;
+    Runtime.getRuntime().addShutdownHook(onExit);
   }
 
   /**
@@ -125,9 +130,25 @@ public final class QuietMachine implements AutoCloseable {
     }
   }
 
-  /** Gives both settings back: the CPUs may halt again, DAMON's threads are SCHED_OTHER again. */
+  /**
+   * Gives both settings back: the CPUs may halt again, DAMON's threads are SCHED_OTHER again.
+   * Idempotent.
+   */
   @Override
   public void close() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(onExit);
+    } catch (IllegalStateException e) {
+      // the JVM is stopping: the hook gives them back
+    }
+    giveBack();
+  }
+
+  private synchronized void giveBack() {
+    if (given) {
+      return;
+    }
+    given = true;
     for (long pid : idled) {
       try {
         chrt("--other", pid);
