@@ -21,8 +21,13 @@ import java.util.concurrent.TimeUnit;
  *   <li>its DAMON threads ({@code kdamond.N}, the kernel's memory-access monitor, which this
  *       machine runs for proactive reclaim) in {@code SCHED_IDLE}: each wakes every half second
  *       and runs 3-7 ms at the priority of every other thread, so that a GET waiting for that CPU
- *       waited for it. In the idle class it runs only on CPU nothing else wants.
+ *       waited for it. In the idle class it runs only on CPU nothing else wants, once it reaches a
+ *       point where the kernel may preempt it: on a kernel built without full preemption
+ *       ({@code PREEMPT_NONE}, as here) it still holds its CPU until then.
  * </ul>
+ * Not the default: a kernel thread in the idle class that holds a lock another thread needs
+ * keeps that thread waiting while it waits for CPU, and one run with it had a GET of 4.8 s
+ * that nothing else explained (docs/reliability.md).
  * Both need root (or {@code CAP_SYS_NICE} and write access to the device).
  *
  * <p>Thread-safe: {@link #close()} and the shutdown hook that stands in for it when the JVM is
@@ -74,7 +79,7 @@ public final class QuietMachine implements AutoCloseable {
     return new QuietMachine(latency, idled);
   }
 
-  /** What is held, for a report: "idle CPUs poll (...); kdamond.0 (pid 78) in SCHED_IDLE". */
+  /** What is held, for a report: "idle CPUs poll (...); DAMON's threads (pids [78]) in SCHED_IDLE". */
   public String describe() {
     return "idle CPUs poll (/dev/cpu_dma_latency held at 0)" + (idled.isEmpty() ? "; no kdamond thread"
         : "; DAMON's threads (pids " + idled + ") in SCHED_IDLE");

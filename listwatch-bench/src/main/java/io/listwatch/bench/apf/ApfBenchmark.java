@@ -110,7 +110,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
   @Option(names = "--quiet-machine",
       description = "Hold two of this machine's settings for the run, the same for each measure, and give them back "
           + "at the end: idle CPUs poll instead of halting (/dev/cpu_dma_latency at 0), and the kernel's DAMON threads "
-          + "(kdamond, 3-7 ms every half second) run in SCHED_IDLE. Needs root (default: off).")
+          + "(kdamond, 3-7 ms every half second) run in SCHED_IDLE, where they still hold a CPU to their next "
+          + "preemption point on a kernel without full preemption. Needs root (default: off).")
   boolean quietMachine;
 
   @Option(names = "--server-warmup", defaultValue = "0", paramLabel = "S",
