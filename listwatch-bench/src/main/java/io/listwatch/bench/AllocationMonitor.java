@@ -26,7 +26,7 @@ import javax.management.remote.JMXServiceURL;
  * The difference of two readings divided by the writes between them is the allocation per
  * write; each reading allocates a few kilobytes in the child itself (the RMI call), which is
  * noise beside a window of thousands of writes. {@link #pauses()} reads its collectors' pauses
- * over the same connection.
+ * and {@link #compilationMillis()} its JIT's compiling time over the same connection.
  *
  * <p>{@link #close()} closes the connection, idempotent. Thread-safe (the MXBean proxy is).
  */

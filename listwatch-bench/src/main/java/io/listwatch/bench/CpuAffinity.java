@@ -62,7 +62,17 @@ public final class CpuAffinity {
    * @throws IllegalStateException when taskset is missing or refuses (an unknown CPU, a bad list)
    */
   public static void pin(long pid, String cpus) {
-    List<String> command = List.of("taskset", "--all-tasks", "--pid", "--cpu-list", cpus, String.valueOf(pid));
+    run(List.of("taskset", "--all-tasks", "--pid", "--cpu-list", cpus, String.valueOf(pid)),
+        "pin process " + pid + " to CPUs " + cpus);
+  }
+
+  /**
+   * Runs {@code command} (a util-linux tool: taskset, chrt) to {@code purpose} and waits up to
+   * 30 s for it to end.
+   *
+   * @throws IllegalStateException when it is missing, fails (its output in the message) or hangs
+   */
+  static void run(List<String> command, String purpose) {
     try {
       Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
       String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
@@ -74,11 +84,11 @@ public final class CpuAffinity {
         throw new IllegalStateException(String.join(" ", command) + " failed (exit " + p.exitValue() + "): " + output);
       }
     } catch (IOException e) {
-      throw new IllegalStateException("cannot run taskset (util-linux) to pin process " + pid + " to CPUs " + cpus
-          + ": " + e.getMessage(), e);
+      throw new IllegalStateException("cannot run " + command.get(0) + " (util-linux) to " + purpose + ": "
+          + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while pinning process " + pid, e);
+      throw new IllegalStateException("interrupted while trying to " + purpose, e);
     }
   }
 }

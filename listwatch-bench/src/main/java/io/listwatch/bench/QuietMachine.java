@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Two settings of this Linux machine held for a benchmark's run, the same for each of its
@@ -119,20 +118,8 @@ public final class QuietMachine implements AutoCloseable {
   }
 
   private static void chrt(String policy, long pid) {
-    List<String> command = List.of("chrt", policy, "--pid", "0", String.valueOf(pid));
-    try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-      if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-        p.destroyForcibly();
-        throw new IllegalStateException(String.join(" ", command) + " failed (root is needed): " + output);
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot run chrt (util-linux): " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while running " + String.join(" ", command), e);
-    }
+    CpuAffinity.run(List.of("chrt", policy, "--pid", "0", String.valueOf(pid)),
+        "set the scheduling class of process " + pid + " (root is needed)");
   }
 
   /**
