@@ -45,6 +45,20 @@ final class OpenLoopGets {
     }
 
     /**
+     * The latencies (ns) of the answered requests that were due outside {@code seconds} (seconds
+     * since the epoch): a measure without the seconds in which the machine was slow.
+     */
+    LatencyRecorder latenciesOutside(java.util.Set<Long> seconds) {
+      LatencyRecorder kept = new LatencyRecorder();
+      for (int i = 0; i < latencyMicros.length; i++) {
+        if (latencyMicros[i] >= 0 && !seconds.contains(Math.floorDiv(dueEpochMillis[i], 1000))) {
+          kept.record(latencyMicros[i] * 1_000);
+        }
+      }
+      return kept;
+    }
+
+    /**
      * The p99 latency (ns, nearest rank) of the answered requests in each of {@code parts}
      * consecutive, equal shares of the requests in the order sent (the last share takes the
      * remainder); 0 for a share without an answer. How the tail moves over a measure.

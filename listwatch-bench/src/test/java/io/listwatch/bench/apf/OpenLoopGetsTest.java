@@ -3,6 +3,7 @@ package io.listwatch.bench.apf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import io.listwatch.bench.LatencyRecorder;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -172,5 +173,25 @@ class OpenLoopGetsTest {
     assertThat(t.p99ByPart(3)).containsExactly(80_000_000L, 1_099_000L, 30_000_000L);
     // all 299 answers: rank 297, the fourth slowest
     assertThat(t.p99ByPart(1)).containsExactly(40_000_000L);
+  }
+
+  @Test
+  void latenciesOutside_leaveOutTheRequestsDueInTheGivenSeconds_andUnansweredOnes() {
+    // four requests a second for three seconds, due from 10:00:00.000 UTC on
+    long start = 1_796_133_600_000L;
+    long[] due = new long[12];
+    long[] latencies = new long[12];
+    for (int i = 0; i < 12; i++) {
+      due[i] = start + i * 250L;
+      latencies[i] = 1_000 * (i / 4 + 1); // 1 ms in the first second, 2 in the second, 3 in the third
+    }
+    latencies[11] = -1;
+    OpenLoopGets.Timeline t = new OpenLoopGets.Timeline(due, latencies, new long[12]);
+
+    LatencyRecorder kept = t.latenciesOutside(java.util.Set.of(start / 1000 + 1));
+    assertThat(kept.count()).isEqualTo(7);
+    assertThat(kept.max()).isEqualTo(3_000_000L);
+    assertThat(kept.percentile(4 / 7.0)).isEqualTo(1_000_000L);
+    assertThat(t.latenciesOutside(java.util.Set.of()).count()).isEqualTo(11);
   }
 }
