@@ -44,7 +44,7 @@ public final class HostProbe implements AutoCloseable {
   /** Slow wakes that make their second slow. */
   public static final int SLOW_SAMPLES = 2;
 
-  /** One wake: from {@code fromCpu} to {@code toCpu}, at {@code epochMillis}, it cost the waker {@code wakerNanos} of CPU. */
+  /** One wake, from {@code fromCpu} to {@code toCpu} at {@code epochMillis}; it cost the waker {@code wakerNanos}. */
   record Sample(int fromCpu, int toCpu, long epochMillis, long wakerNanos) {
   }
 
