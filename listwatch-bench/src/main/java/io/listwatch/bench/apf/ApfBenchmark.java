@@ -117,14 +117,14 @@ public final class ApfBenchmark extends BenchmarkCommand {
           + "preemption point on a kernel without full preemption. Needs root (default: off).")
   boolean quietMachine;
 
-  @Option(names = "--host-probe", negatable = true, defaultValue = "true", fallbackValue = "true",
+  @Option(names = "--host-probe",
       description = "Two threads on the machine's first two CPUs wake each other ten times a second and time each "
           + "wake in the waker's CPU time (HostProbe); a second with " + HostProbe.SLOW_SAMPLES + " wakes or more "
           + "over " + HostProbe.SLOW_WAKE_MICROS + " µs is one in which the machine, not the server, was slow (on "
           + "this PVM guest the host has such modes: a wake then costs 3-4 ms instead of 20-60 µs and a quiet GET "
           + "takes 4-8 ms). Those seconds and the ones either side are reported, the ratio is also given without "
-          + "them, and the verdict is on that ratio; --no-host-probe: no probe, the verdict on every second "
-          + "(default: on).")
+          + "them, and the verdict is on that ratio. Not the default: with the probe in this JVM the flooded p99 was "
+          + "higher in each of four runs than in each of five without it (docs/reliability.md) (default: off).")
   boolean hostProbe;
 
   @Option(names = "--server-warmup", defaultValue = "0", paramLabel = "S",
@@ -266,7 +266,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
   @Mixin
   private ReportOutput output;
 
-  /** The host probe of the run; null with --no-host-probe. */
+  /** The host probe of the run; null without --host-probe. */
   private HostProbe probe;
 
   /** What one server (APF on or off) measured. */
@@ -309,7 +309,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
     }
     List<Run> runs = new ArrayList<>();
     String held = "none (--quiet-machine not given)";
-    String probed = hostProbe ? "none (this machine has one CPU)" : "none (--no-host-probe)";
+    String probed = hostProbe ? "none (this machine has one CPU)" : "none (--host-probe not given)";
     try (QuietMachine quiet = quietMachine ? QuietMachine.hold() : null;
         HostProbe started = hostProbe ? startProbe() : null) {
       probe = started;
