@@ -60,6 +60,10 @@ import picocli.CommandLine.Option;
  * that the light user can share the flood's core instead of the server's without waiting out the
  * flood's time slices: on two cores, the nearest to both users on other machines.
  *
+ * <p>With {@code --host-probe} a {@link HostProbe} finds the seconds in which this machine's host,
+ * not the server, was slow; they are reported, left out of a second ratio, and the verdict is on
+ * that one.
+ *
  * <p>Confined to the thread that runs the command; the responses run on threads of their own.
  */
 @Command(
@@ -525,8 +529,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
 
   /**
    * The seconds (since the epoch) of {@code phase} in which the host probe found the machine
-   * slow, with the seconds either side of each (a mode that began or ended within a second
-   * may not have moved that second's median); empty without the probe.
+   * slow, with the seconds either side of each (a slow mode that began or ended within a
+   * second may have left that second too few slow wakes to count); empty without the probe.
    */
   private Set<Long> slowSeconds(OpenLoopGets.Result phase) {
     TreeSet<Long> measured = seconds(phase);
