@@ -32,10 +32,11 @@ import java.util.concurrent.locks.LockSupport;
  * <p>A second is slow when at least {@value #SLOW_SAMPLES} of its wakes, either way, cost the
  * waker more than {@value #SLOW_WAKE_MICROS} µs of CPU.
  *
- * <p>Not free: started in {@code bench apf}'s JVM, beside the light user, it went with a higher
- * flooded p99 in each of four runs than in each of five without it (docs/reliability.md), for a
+ * <p>Not free, and not complete: started in {@code bench apf}'s JVM, beside the light user, it
+ * went with a higher flooded p99 in each of five runs than in each of six without it, for a
  * reason not yet known (one candidate: a safepoint of that JVM waiting for the probe's thread on
- * the server's busy CPU). So the benchmark runs it only when asked.
+ * the server's busy CPU); and in a stretch not every second has two slow wakes, so some of its
+ * seconds stay in (docs/reliability.md). So the benchmark runs it only when asked.
  *
  * <p>Thread-safe: the probe threads append samples under this object's lock and readers read
  * them under it.

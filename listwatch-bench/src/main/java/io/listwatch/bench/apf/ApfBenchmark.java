@@ -128,7 +128,8 @@ public final class ApfBenchmark extends BenchmarkCommand {
           + "this PVM guest the host has such modes: a wake then costs 3-4 ms instead of 20-60 µs and a quiet GET "
           + "takes 4-8 ms). Those seconds and the ones either side are reported, the ratio is also given without "
           + "them, and the verdict is on that ratio. Not the default: with the probe in this JVM the flooded p99 was "
-          + "higher in each of four runs than in each of five without it (docs/reliability.md) (default: off).")
+          + "higher in each of five runs than in each of six without it, and it finds most of a slow stretch, not "
+          + "always all of it (docs/reliability.md) (default: off).")
   boolean hostProbe;
 
   @Option(names = "--server-warmup", defaultValue = "0", paramLabel = "S",
