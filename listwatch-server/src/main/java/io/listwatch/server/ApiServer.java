@@ -632,7 +632,12 @@ public final class ApiServer implements AutoCloseable {
     private String serviceNodePortRange = io.listwatch.apiserver.allocation.NodePortRange.DEFAULT;
     private String endpointReconcilerType = "lease";
     private int port;
-    private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    /**
+     * One event loop per CPU the JVM may use: on a server given one CPU two loops only took turns
+     * on it a scheduler tick at a time, and a GET read by the one waiting waited for the tick
+     * (docs/reliability.md, "Where the node's GET waits under the flood").
+     */
+    private int ioThreads = Runtime.getRuntime().availableProcessors();
     private CacherConfig cacherConfig = CacherConfig.DEFAULTS;
     private AuthenticationConfig authentication = AuthenticationConfig.defaults();
     /** Overrides the authorizer {@link #authorizationMode} chooses; null: none given. */

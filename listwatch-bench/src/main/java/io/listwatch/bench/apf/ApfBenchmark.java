@@ -60,9 +60,11 @@ import picocli.CommandLine.Option;
  * that the light user can share the flood's core instead of the server's without waiting out the
  * flood's time slices: on two cores, the nearest to both users on other machines.
  *
- * <p>With {@code --host-probe} a {@link HostProbe} finds the seconds in which this machine's host,
- * not the server, was slow; they are reported, left out of a second ratio, and the verdict is on
- * that one.
+ * <p>The seconds in which this machine's host, not the server, was slow are found from the light
+ * user's own GETs ({@link OpenLoopGets.Timeline#hostSlowSeconds}: with {@code --light-protocol
+ * urlconnection} each is timed in its client's CPU time) and, with {@code --host-probe}, by a
+ * {@link HostProbe} as well; they are reported, left out of a second ratio, and the verdict is
+ * on that one.
  *
  * <p>Confined to the thread that runs the command; the responses run on threads of their own.
  */
@@ -126,8 +128,9 @@ public final class ApfBenchmark extends BenchmarkCommand {
           + "wake in the waker's CPU time (HostProbe); a second with " + HostProbe.SLOW_SAMPLES + " wakes or more "
           + "over " + HostProbe.SLOW_WAKE_MICROS + " µs is one in which the machine, not the server, was slow (on "
           + "this PVM guest the host has such modes: a wake then costs 3-4 ms instead of 20-60 µs and a quiet GET "
-          + "takes 4-8 ms). Those seconds and the ones either side are reported, the ratio is also given without "
-          + "them, and the verdict is on that ratio. Not the default: with the probe in this JVM the flooded p99 was "
+          + "takes 4-8 ms). Those seconds and the ones either side are left out with the ones the light GETs "
+          + "themselves show (with --light-protocol urlconnection each is timed in its client's CPU time, which "
+          + "finds them without a probe). Not the default: with the probe in this JVM the flooded p99 was "
           + "higher in each of five runs than in each of six without it, and it finds most of a slow stretch, not "
           + "always all of it (docs/reliability.md) (default: off).")
   boolean hostProbe;
@@ -351,9 +354,10 @@ public final class ApfBenchmark extends BenchmarkCommand {
       double normalRatio = (double) normalFlooded / Math.max(1, normalQuiet);
       int quietSeconds = seconds(r.quiet()).size();
       int floodedSeconds = seconds(r.flooded()).size();
-      boolean judged = probe == null || (r.quietSlow().size() * 2 <= quietSeconds
+      boolean hostKnown = probe != null || lightProtocol == LightProtocol.urlconnection;
+      boolean judged = !hostKnown || (r.quietSlow().size() * 2 <= quietSeconds
           && r.floodedSlow().size() * 2 <= floodedSeconds);
-      double decisive = probe == null ? ratio : normalRatio;
+      double decisive = hostKnown ? normalRatio : ratio;
       table.row(r.mode(), Format.ms(r.quiet().latencies().percentile(0.5)),
           Format.ms(r.quiet().latencies().percentile(0.99)),
           Format.ms(r.onset().latencies().percentile(0.99)), Format.ms(r.flooded().latencies().percentile(0.5)),
@@ -366,19 +370,19 @@ public final class ApfBenchmark extends BenchmarkCommand {
           r.serverAllocated() < 0 ? "unknown" : String.format("%.1f", r.serverAllocated() / 1e6 / r.floodSeconds()),
           r.serverPauses() == null ? "unknown" : r.serverPauses().count() + ", " + r.serverPauses().millis(),
           r.quietJit(), r.floodJit(),
-          probe == null ? "not probed" : r.quietSlow().size() + " / " + r.floodedSlow().size() + " of "
+          !hostKnown ? "not known" : r.quietSlow().size() + " / " + r.floodedSlow().size() + " of "
               + quietSeconds + " / " + floodedSeconds,
-          probe == null ? "not probed" : String.format("%.2fx (%s / %s)", normalRatio, Format.ms(normalFlooded),
+          !hostKnown ? "not known" : String.format("%.2fx (%s / %s)", normalRatio, Format.ms(normalFlooded),
               Format.ms(normalQuiet)));
       report.figure("apf" + (r.mode().equals("on") ? "On" : "Off") + "P99Ratio", ratio);
-      if (probe != null) {
+      if (hostKnown) {
         report.figure("apf" + (r.mode().equals("on") ? "On" : "Off") + "HostNormalP99Ratio", normalRatio);
       }
       report.figure("apf" + (r.mode().equals("on") ? "On" : "Off") + "FloodedP99Ms",
           r.flooded().latencies().percentile(0.99) / 1e6);
       report.figure("apf" + (r.mode().equals("on") ? "On" : "Off") + "OnsetP99Ms",
           r.onset().latencies().percentile(0.99) / 1e6);
-      String basis = probe == null ? "" : String.format(", %.2fx over the seconds the host was not slow (%d of the "
+      String basis = !hostKnown ? "" : String.format(", %.2fx over the seconds the host was not slow (%d of the "
           + "quiet measure's %d s and %d of the flooded one's %d left out)", normalRatio, r.quietSlow().size(),
           quietSeconds, r.floodedSlow().size(), floodedSeconds);
       report.verdict(String.format("APF %s: the light user's p99 under the flood is %.2fx its quiet p99%s (target "
@@ -401,6 +405,14 @@ public final class ApfBenchmark extends BenchmarkCommand {
             ? "; a JVM without its CPUs given started on all of them" : ""));
     report.parameters.put("machine settings held", held);
     report.parameters.put("host probe", probed);
+    report.parameters.put("host-slow seconds", (lightProtocol == LightProtocol.urlconnection
+        ? String.format("a second in which at least %.0f%% of the light GETs (and two) cost their client over %d µs "
+            + "of CPU (a GET's wake of the server's CPU paying for the host's slow mode)", 100
+            * OpenLoopGets.Timeline.SLOW_SHARE, OpenLoopGets.Timeline.SLOW_CPU_MICROS)
+        + (probe != null ? ", or one the host probe found slow" : "") + "; left out with the seconds either side"
+        : probe != null ? "those the host probe found slow, with the seconds either side (--light-protocol "
+            + lightProtocol + " does not time its GETs)"
+            : "not known: --light-protocol " + lightProtocol + " does not time its GETs and --host-probe not given"));
     report.parameters.put("light user", "GET /api/v1/namespaces/" + NAMESPACE + "/configmaps/c0 over "
         + switch (lightProtocol) {
           case h2 -> "HTTP/2 (java.net.http, one connection, as client-go)";
@@ -529,17 +541,22 @@ public final class ApfBenchmark extends BenchmarkCommand {
   }
 
   /**
-   * The seconds (since the epoch) of {@code phase} in which the host probe found the machine
-   * slow, with the seconds either side of each (a slow mode that began or ended within a
-   * second may have left that second too few slow wakes to count); empty without the probe.
+   * The seconds (since the epoch) of {@code phase} in which the machine's host was slow, by its
+   * GETs' client CPU and by the host probe if there is one, with the seconds either side of each
+   * (a slow mode that began or ended within a second may have left that second too few slow
+   * wakes to count).
    */
   private Set<Long> slowSeconds(OpenLoopGets.Result phase) {
     TreeSet<Long> measured = seconds(phase);
-    if (probe == null || measured.isEmpty()) {
+    if (measured.isEmpty()) {
       return Set.of();
     }
+    Set<Long> found = new TreeSet<>(phase.timeline().hostSlowSeconds());
+    if (probe != null) {
+      found.addAll(probe.slowSeconds((measured.first() - 1) * 1000, (measured.last() + 2) * 1000));
+    }
     Set<Long> slow = new TreeSet<>();
-    for (long second : probe.slowSeconds((measured.first() - 1) * 1000, (measured.last() + 2) * 1000)) {
+    for (long second : found) {
       for (long s = second - 1; s <= second + 1; s++) {
         if (measured.contains(s)) {
           slow.add(s);

@@ -3,6 +3,8 @@ package io.listwatch.bench.apf;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.HttpURLConnection;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -29,12 +31,23 @@ import javax.net.ssl.SSLSocketFactory;
  * runs on one of a few worker threads, which writes it and reads its answer on its own kept-alive
  * connection, with no other thread in between.
  *
+ * <p>{@link #blocking} also times each GET in its worker's CPU time: a GET's request wakes the
+ * server's thread on another CPU, and in the seconds when this machine's host makes such a wake
+ * cost the waker a scheduler tick (docs/reliability.md, "The quiet minute's stretches are the
+ * host's") the GET costs its client milliseconds of CPU instead of about a tenth of one.
+ *
  * <p>Implementations are thread-safe; {@link #close} stops what they own.
  */
 interface LightClient extends AutoCloseable {
 
-  /** Sends the GET; completes with its status code once its body is read. */
-  CompletableFuture<Integer> get();
+  /**
+   * One GET's answer: its status code, and the CPU time the client's thread spent on it (writing
+   * the request, reading the answer), -1 where the client cannot tell.
+   */
+  record Answer(int code, long cpuNanos) {}
+
+  /** Sends the GET; completes with its answer once its body is read. */
+  CompletableFuture<Answer> get();
 
   @Override
   void close();
@@ -53,8 +66,8 @@ interface LightClient extends AutoCloseable {
     AtomicLong failed = new AtomicLong();
     for (int i = 0; i < count; i++) {
       slots.acquire();
-      get().whenComplete((code, e) -> {
-        if (e != null || code != 200) {
+      get().whenComplete((answer, e) -> {
+        if (e != null || answer.code() != 200) {
           failed.incrementAndGet();
         }
         slots.release();
@@ -71,8 +84,10 @@ interface LightClient extends AutoCloseable {
         .timeout(Duration.ofSeconds(60)).GET().build();
     return new LightClient() {
       @Override
-      public CompletableFuture<Integer> get() {
-        return client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply(HttpResponse::statusCode);
+      public CompletableFuture<Answer> get() {
+        // the work is the client's selector thread's, shared by every GET: not timed
+        return client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
+            .thenApply(r -> new Answer(r.statusCode(), -1));
       }
 
       @Override
@@ -85,7 +100,8 @@ interface LightClient extends AutoCloseable {
   /**
    * GETs of {@code uri} with {@code token} through {@link HttpURLConnection} on {@code workers}
    * threads of their own, each reusing its kept-alive connection (the JDK keeps up to 5 per
-   * server); a GET due while every worker is busy waits for one, and its latency shows it.
+   * server) and timing each GET in its CPU time; a GET due while every worker is busy waits for
+   * one, and its latency shows it.
    *
    * @param tls the socket factory of an https {@code uri} (its CA), or null for http
    */
@@ -96,13 +112,21 @@ interface LightClient extends AutoCloseable {
     }
     ExecutorService pool = Executors.newFixedThreadPool(workers, Thread.ofPlatform().daemon().name("light-get-", 0)
         .factory());
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    boolean timed = threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
     return new LightClient() {
       @Override
-      public CompletableFuture<Integer> get() {
+      public CompletableFuture<Answer> get() {
         return CompletableFuture.supplyAsync(this::getNow, pool);
       }
 
-      private int getNow() {
+      private Answer getNow() {
+        long cpu = timed ? threads.getCurrentThreadCpuTime() : 0;
+        int code = send();
+        return new Answer(code, timed ? threads.getCurrentThreadCpuTime() - cpu : -1);
+      }
+
+      private int send() {
         try {
           HttpURLConnection c = (HttpURLConnection) uri.toURL().openConnection();
           if (c instanceof HttpsURLConnection https && tls != null) {

@@ -30,18 +30,53 @@ final class OpenLoopGets {
 
   /**
    * Each request's due time (wall clock, ms since the epoch), latency (µs; -1 if it got no
-   * answer) and send lag (µs from its due time to its hand-over to the HTTP client), in the
-   * order sent: to line the slow ones up with the server's logs.
+   * answer), send lag (µs from its due time to its hand-over to the HTTP client) and the CPU time
+   * the client's thread spent on it (µs; -1 when not known), in the order sent: to line the slow
+   * ones up with the server's logs.
    */
-  record Timeline(long[] dueEpochMillis, long[] latencyMicros, long[] sendLagMicros) {
-    /** One line per request: due time in ISO-8601 UTC, latency in µs, send lag in µs, tab-separated. */
+  record Timeline(long[] dueEpochMillis, long[] latencyMicros, long[] sendLagMicros, long[] clientCpuMicros) {
+
+    /** A GET that cost its client more CPU than this (µs) paid for a slow wake of the server's CPU. */
+    static final long SLOW_CPU_MICROS = 1_000;
+
+    /** A second in which at least this share of the GETs were {@link #SLOW_CPU_MICROS slow} is a host-slow one. */
+    static final double SLOW_SHARE = 0.1;
+
+    /** One line per request: due time in ISO-8601 UTC, latency, send lag and client CPU in µs, tab-separated. */
     String tsv() {
-      StringBuilder out = new StringBuilder("due\tlatency_us\tsend_lag_us\n");
+      StringBuilder out = new StringBuilder("due\tlatency_us\tsend_lag_us\tclient_cpu_us\n");
       for (int i = 0; i < dueEpochMillis.length; i++) {
         out.append(java.time.Instant.ofEpochMilli(dueEpochMillis[i])).append('\t').append(latencyMicros[i])
-            .append('\t').append(sendLagMicros[i]).append('\n');
+            .append('\t').append(sendLagMicros[i]).append('\t').append(clientCpuMicros[i]).append('\n');
       }
       return out.toString();
+    }
+
+    /**
+     * The seconds (since the epoch) in which this machine's host, not the server, made the GETs
+     * slow: at least {@link #SLOW_SHARE} of the second's timed GETs (and two) cost the client over
+     * {@link #SLOW_CPU_MICROS} of CPU, where one costs it about a tenth of that. Each GET wakes
+     * the server's thread on another CPU, and in the host's slow stretches such a wake costs the
+     * waker a scheduler tick (docs/reliability.md). Empty when the client does not time its GETs.
+     */
+    java.util.Set<Long> hostSlowSeconds() {
+      java.util.Map<Long, int[]> bySecond = new java.util.TreeMap<>();
+      for (int i = 0; i < dueEpochMillis.length; i++) {
+        if (clientCpuMicros[i] >= 0) {
+          int[] counts = bySecond.computeIfAbsent(Math.floorDiv(dueEpochMillis[i], 1000), k -> new int[2]);
+          counts[0]++;
+          if (clientCpuMicros[i] > SLOW_CPU_MICROS) {
+            counts[1]++;
+          }
+        }
+      }
+      java.util.Set<Long> slow = new java.util.TreeSet<>();
+      bySecond.forEach((second, counts) -> {
+        if (counts[1] >= 2 && counts[1] >= SLOW_SHARE * counts[0]) {
+          slow.add(second);
+        }
+      });
+      return slow;
     }
 
     /**
@@ -104,7 +139,9 @@ final class OpenLoopGets {
     long[] dueMillis = new long[(int) count];
     long[] latencyMicros = new long[(int) count];
     long[] sendLagMicros = new long[(int) count];
+    long[] clientCpuMicros = new long[(int) count];
     java.util.Arrays.fill(latencyMicros, -1);
+    java.util.Arrays.fill(clientCpuMicros, -1);
     for (long i = 0; i < count; i++) {
       long due = start + (long) (i * 1e9 / perSecond);
       int index = (int) i;
@@ -116,15 +153,18 @@ final class OpenLoopGets {
       long lag = System.nanoTime() - due;
       sendLagMicros[index] = lag / 1_000;
       sendLags.record(lag); // this thread only until the results are read after the join below
-      pending.add(client.get().whenComplete((code, e) -> {
+      pending.add(client.get().whenComplete((answer, e) -> {
         long latency = System.nanoTime() - due;
         synchronized (latencies) {
           latencies.record(latency);
           latencyMicros[index] = latency / 1_000;
-          if (e != null || code != 200) {
+          if (e == null && answer.cpuNanos() >= 0) {
+            clientCpuMicros[index] = answer.cpuNanos() / 1_000;
+          }
+          if (e != null || answer.code() != 200) {
             errors.incrementAndGet();
             if (firstError.isEmpty()) {
-              firstError.append(e != null ? unwrap(e).toString() : "HTTP " + code);
+              firstError.append(e != null ? unwrap(e).toString() : "HTTP " + answer.code());
             }
           }
         }
@@ -137,7 +177,7 @@ final class OpenLoopGets {
     }
     synchronized (latencies) {
       return new Result(latencies, sendLags, count, errors.get(), firstError.toString(),
-          new Timeline(dueMillis, latencyMicros.clone(), sendLagMicros));
+          new Timeline(dueMillis, latencyMicros.clone(), sendLagMicros, clientCpuMicros.clone()));
     }
   }
 

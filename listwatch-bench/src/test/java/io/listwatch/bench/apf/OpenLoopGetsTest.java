@@ -63,8 +63,10 @@ class OpenLoopGetsTest {
       assertThat(java.util.Arrays.stream(r.timeline().latencyMicros()).min().orElseThrow()).as("every request answered").isNotNegative();
       String[] lines = r.timeline().tsv().split("\n");
       assertThat(lines).hasSize(21);
-      assertThat(lines[0]).isEqualTo("due\tlatency_us\tsend_lag_us");
-      assertThat(lines[1]).matches("\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z\t\\d+\t\\d+");
+      assertThat(lines[0]).isEqualTo("due\tlatency_us\tsend_lag_us\tclient_cpu_us");
+      assertThat(lines[1]).as("the JDK's HttpClient does not time a GET's CPU")
+          .matches("\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z\t\\d+\t\\d+\t-1");
+      assertThat(r.timeline().hostSlowSeconds()).as("none known without timed GETs").isEmpty();
       assertThat(r.sendLags().count()).as("a send lag for each request").isEqualTo(20);
       assertThat(r.sendLags().max()).as("never sent before its due time").isNotNegative();
     }
@@ -90,6 +92,8 @@ class OpenLoopGetsTest {
       assertThat(r.latencies().count()).isEqualTo(30);
       assertThat(tokens).containsExactly("Bearer t");
       assertThat(connections).as("30 GETs on at most its 2 threads' connections, none opened per GET").hasSizeBetween(1, 2);
+      assertThat(java.util.Arrays.stream(r.timeline().clientCpuMicros()).min().orElseThrow())
+          .as("each GET timed in its worker's CPU time").isNotNegative();
     }
   }
 
@@ -118,12 +122,12 @@ class OpenLoopGetsTest {
     java.util.concurrent.ExecutorService answers = java.util.concurrent.Executors.newSingleThreadExecutor();
     try (LightClient slowToAnswer = new LightClient() {
       @Override
-      public java.util.concurrent.CompletableFuture<Integer> get() {
+      public java.util.concurrent.CompletableFuture<Answer> get() {
         int n = sent.incrementAndGet();
         most.accumulateAndGet(outstanding.incrementAndGet(), Math::max);
         return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
           outstanding.decrementAndGet();
-          return n % 10 == 0 ? 429 : 200;
+          return new Answer(n % 10 == 0 ? 429 : 200, -1);
         }, answers);
       }
 
@@ -168,7 +172,7 @@ class OpenLoopGetsTest {
     latencies[150] = -1; // unanswered: not a latency, so the second share's p99 is its slowest answer
     latencies[250] = 40_000;
     latencies[251] = 30_000;
-    OpenLoopGets.Timeline t = new OpenLoopGets.Timeline(new long[300], latencies, new long[300]);
+    OpenLoopGets.Timeline t = new OpenLoopGets.Timeline(new long[300], latencies, new long[300], new long[300]);
 
     assertThat(t.p99ByPart(3)).containsExactly(80_000_000L, 1_099_000L, 30_000_000L);
     // all 299 answers: rank 297, the fourth slowest
@@ -186,12 +190,35 @@ class OpenLoopGetsTest {
       latencies[i] = 1_000 * (i / 4 + 1); // 1 ms in the first second, 2 in the second, 3 in the third
     }
     latencies[11] = -1;
-    OpenLoopGets.Timeline t = new OpenLoopGets.Timeline(due, latencies, new long[12]);
+    OpenLoopGets.Timeline t = new OpenLoopGets.Timeline(due, latencies, new long[12], new long[12]);
 
     LatencyRecorder kept = t.latenciesOutside(java.util.Set.of(start / 1000 + 1));
     assertThat(kept.count()).isEqualTo(7);
     assertThat(kept.max()).isEqualTo(3_000_000L);
     assertThat(kept.percentile(4 / 7.0)).isEqualTo(1_000_000L);
     assertThat(t.latenciesOutside(java.util.Set.of()).count()).isEqualTo(11);
+  }
+
+  @Test
+  void hostSlowSeconds_areThoseInWhichATenthOfTheTimedGetsCostTheirClientOverAMillisecondOfCpu() {
+    // twenty GETs a second for four seconds, due from 10:00:00.000 UTC on, each costing 100 µs
+    long start = 1_796_133_600_000L;
+    long[] due = new long[80];
+    long[] cpu = new long[80];
+    for (int i = 0; i < 80; i++) {
+      due[i] = start + i * 50L;
+      cpu[i] = 100;
+    }
+    cpu[0] = 3_700; // the first second: one slow GET of twenty, not enough
+    cpu[20] = 3_700; // the second: two of twenty, a tenth
+    cpu[21] = 2_900;
+    cpu[40] = 3_700; // the third: two, but one of them exactly at the bound, not over it
+    cpu[41] = 1_000;
+    for (int i = 60; i < 80; i++) {
+      cpu[i] = i < 70 ? 4_000 : -1; // the fourth: ten slow, ten not timed
+    }
+    OpenLoopGets.Timeline t = new OpenLoopGets.Timeline(due, new long[80], new long[80], cpu);
+
+    assertThat(t.hostSlowSeconds()).containsExactly(start / 1000 + 1, start / 1000 + 3);
   }
 }

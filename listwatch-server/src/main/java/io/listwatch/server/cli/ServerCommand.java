@@ -125,7 +125,7 @@ public final class ServerCommand implements Callable<Integer> {
   int watcherQueue = CacherConfig.DEFAULTS.watcherQueueCapacity();
 
   @Option(names = "--io-threads", paramLabel = "N",
-      description = "Event loops serving connections (default: one per CPU the JVM may use, at least 2).")
+      description = "Event loops serving connections (default: one per CPU the JVM may use).")
   Integer ioThreads;
 
   @Option(names = "--max-requests-inflight",
