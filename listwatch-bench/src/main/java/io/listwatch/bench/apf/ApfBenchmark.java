@@ -354,7 +354,7 @@ public final class ApfBenchmark extends BenchmarkCommand {
       double normalRatio = (double) normalFlooded / Math.max(1, normalQuiet);
       int quietSeconds = seconds(r.quiet()).size();
       int floodedSeconds = seconds(r.flooded()).size();
-      boolean hostKnown = probe != null || lightProtocol == LightProtocol.urlconnection;
+      boolean hostKnown = probe != null || r.quiet().timeline().timed();
       boolean judged = !hostKnown || (r.quietSlow().size() * 2 <= quietSeconds
           && r.floodedSlow().size() * 2 <= floodedSeconds);
       double decisive = hostKnown ? normalRatio : ratio;

@@ -52,6 +52,11 @@ final class OpenLoopGets {
       return out.toString();
     }
 
+    /** Whether the client timed any of these GETs in its CPU time (so {@link #hostSlowSeconds} can tell). */
+    boolean timed() {
+      return java.util.Arrays.stream(clientCpuMicros).anyMatch(cpu -> cpu >= 0);
+    }
+
     /**
      * The seconds (since the epoch) in which this machine's host, not the server, made the GETs
      * slow: at least {@link #SLOW_SHARE} of the second's timed GETs (and two) cost the client over

@@ -66,6 +66,7 @@ class OpenLoopGetsTest {
       assertThat(lines[0]).isEqualTo("due\tlatency_us\tsend_lag_us\tclient_cpu_us");
       assertThat(lines[1]).as("the JDK's HttpClient does not time a GET's CPU")
           .matches("\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z\t\\d+\t\\d+\t-1");
+      assertThat(r.timeline().timed()).isFalse();
       assertThat(r.timeline().hostSlowSeconds()).as("none known without timed GETs").isEmpty();
       assertThat(r.sendLags().count()).as("a send lag for each request").isEqualTo(20);
       assertThat(r.sendLags().max()).as("never sent before its due time").isNotNegative();
@@ -94,6 +95,7 @@ class OpenLoopGetsTest {
       assertThat(connections).as("30 GETs on at most its 2 threads' connections, none opened per GET").hasSizeBetween(1, 2);
       assertThat(java.util.Arrays.stream(r.timeline().clientCpuMicros()).min().orElseThrow())
           .as("each GET timed in its worker's CPU time").isNotNegative();
+      assertThat(r.timeline().timed()).isTrue();
     }
   }
 
