@@ -22,9 +22,15 @@ public final class Rejection extends RuntimeException {
   private final String reason;
 
   Rejection(Classification classification, String reason) {
-    super(MESSAGE + " (" + reason + ")", null, false, false);
+    super(null, null, false, false);
     this.classification = classification;
     this.reason = reason;
+  }
+
+  /** kube's message and the reason; made when asked for (a flood is refused thousands of times a second). */
+  @Override
+  public String getMessage() {
+    return MESSAGE + " (" + reason + ")";
   }
 
   public String reason() {

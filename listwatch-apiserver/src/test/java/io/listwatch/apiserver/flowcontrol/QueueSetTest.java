@@ -44,7 +44,9 @@ class QueueSetTest {
       t.dispatched().join();
       throw new AssertionError("not rejected");
     } catch (CompletionException e) {
-      return ((Rejection) e.getCause()).reason();
+      Rejection r = (Rejection) e.getCause();
+      assertThat(r).hasMessage(Rejection.MESSAGE + " (" + r.reason() + ")");
+      return r.reason();
     }
   }
 

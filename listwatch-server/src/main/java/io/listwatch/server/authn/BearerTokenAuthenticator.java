@@ -7,7 +7,6 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -32,6 +31,8 @@ import org.slf4j.LoggerFactory;
 public final class BearerTokenAuthenticator implements Authenticator, TokenAuthenticator {
 
   private static final Logger LOG = LoggerFactory.getLogger(BearerTokenAuthenticator.class);
+  /** The Authorization header's scheme (case-insensitive). */
+  private static final String BEARER = "bearer";
   /** kube's WebSocket subprotocol prefix that carries a bearer token. */
   public static final String WEBSOCKET_PROTOCOL_PREFIX = "base64url.bearer.authorization.k8s.io.";
 
@@ -83,9 +84,7 @@ public final class BearerTokenAuthenticator implements Authenticator, TokenAuthe
    */
   @Override
   public Optional<Response> authenticateToken(String token, Set<String> audiences) {
-    Set<String> implicitAudiences = new LinkedHashSet<>(apiAudiences);
-    implicitAudiences.retainAll(audiences);
-    List<String> errors = new ArrayList<>();
+    List<String> errors = null; // made when one refuses: this runs for every request
     for (TokenAuthenticator a : tokenAuthenticators) {
       try {
         Optional<Response> r = a.authenticateToken(token, audiences);
@@ -95,14 +94,19 @@ public final class BearerTokenAuthenticator implements Authenticator, TokenAuthe
         if (!r.get().audiences().isEmpty()) {
           return r;
         }
+        Set<String> implicitAudiences = new LinkedHashSet<>(apiAudiences);
+        implicitAudiences.retainAll(audiences);
         if (!implicitAudiences.isEmpty()) { // an audience-less token, valid for the API's own audiences
           return Optional.of(new Response(r.get().user(), List.copyOf(implicitAudiences)));
         }
       } catch (AuthenticationException e) {
+        if (errors == null) {
+          errors = new ArrayList<>();
+        }
         errors.add(e.getMessage());
       }
     }
-    if (!errors.isEmpty()) {
+    if (errors != null) {
       throw new AuthenticationException(errors.size() == 1 ? errors.getFirst() : errors.toString());
     }
     return Optional.empty();
@@ -147,10 +151,13 @@ public final class BearerTokenAuthenticator implements Authenticator, TokenAuthe
     if (auth.isEmpty()) {
       return Optional.empty();
     }
-    String[] parts = auth.split(" ", 3);
-    if (parts.length < 2 || !parts[0].toLowerCase(Locale.ROOT).equals("bearer") || parts[1].isEmpty()) {
+    // the scheme, a space, the token up to the next space (if any); no split: every request has one
+    int space = auth.indexOf(' ');
+    if (space != BEARER.length() || !auth.regionMatches(true, 0, BEARER, 0, space)) {
       return Optional.empty();
     }
-    return Optional.of(parts[1]);
+    int end = auth.indexOf(' ', space + 1);
+    String token = end < 0 ? auth.substring(space + 1) : auth.substring(space + 1, end);
+    return token.isEmpty() ? Optional.empty() : Optional.of(token);
   }
 }

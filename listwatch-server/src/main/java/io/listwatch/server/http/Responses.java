@@ -204,10 +204,24 @@ public final class Responses {
     return json(status, Unpooled.wrappedBuffer(body));
   }
 
+  /**
+   * The 429 of API Priority and Fairness and of the in-flight limit, the same Status every time:
+   * encoded once, as a flood is refused thousands of times a second. Never written to.
+   */
+  private static final Status TOO_MANY_REQUESTS = StatusException.tooManyRequests(
+      io.listwatch.apiserver.flowcontrol.Rejection.MESSAGE,
+      io.listwatch.apiserver.flowcontrol.Rejection.RETRY_AFTER_SECONDS).status();
+  private static final byte[] TOO_MANY_REQUESTS_JSON = bytes(TOO_MANY_REQUESTS);
+
+  private static ByteBuf statusJson(Status s) {
+    return s.equals(TOO_MANY_REQUESTS) ? Unpooled.wrappedBuffer(TOO_MANY_REQUESTS_JSON).asReadOnly()
+        : Unpooled.wrappedBuffer(bytes(s));
+  }
+
   /** The kube Status of an error, with its HTTP code (and Retry-After when it carries one). */
   public static FullHttpResponse status(StatusException e) {
     Status s = e.status();
-    FullHttpResponse r = json(HttpResponseStatus.valueOf(s.code()), bytes(s));
+    FullHttpResponse r = json(HttpResponseStatus.valueOf(s.code()), statusJson(s));
     if (s.details() != null && s.details().retryAfterSeconds() != null) {
       r.headers().set(HttpHeaderNames.RETRY_AFTER, s.details().retryAfterSeconds());
     }

@@ -48,6 +48,16 @@ class BearerTokenAuthenticatorTest {
   }
 
   @Test
+  void authorizationHeader_isTheSchemeASpaceAndTheTokenUpToTheNextSpace() {
+    assertThat(BearerTokenAuthenticator.bearerToken("  Bearer s3cret  ")).contains("s3cret");
+    assertThat(BearerTokenAuthenticator.bearerToken("bEaReR s3cret trailing words")).contains("s3cret");
+    for (String none : List.of("", "Bearer", "Bearer ", "Bearer  s3cret", "Bearers3cret", "Bearerx s3cret",
+        "Basic s3cret", "Bear s3cret", " s3cret")) {
+      assertThat(BearerTokenAuthenticator.bearerToken(none)).as(none).isEmpty();
+    }
+  }
+
+  @Test
   void unknownOrRefusedToken_is401_neverAnonymous() {
     for (String token : List.of("wrong", "revoked", "s3cret2")) {
       assertThatThrownBy(() -> admit("Authorization", "Bearer " + token))
