@@ -32,9 +32,11 @@ class ResponsesTest {
     assertThat(first.headers().get("Retry-After")).isEqualTo("1");
     assertThat(first.headers().getInt("Content-Length")).isEqualTo(expected.length());
     assertThat(first.content().isReadOnly()).isTrue(); // one array behind every 429: nobody may write it
-    ByteBufUtil.getBytes(first.content()); // a reader does not move another answer's reader
-    assertThat(body(first)).isEqualTo(expected).contains("\"reason\":\"TooManyRequests\"");
-    assertThat(body(second)).isEqualTo(expected);
+    assertThat(new String(ByteBufUtil.getBytes(first.content()), StandardCharsets.UTF_8)).isEqualTo(expected)
+        .contains("\"reason\":\"TooManyRequests\"");
+    first.content().skipBytes(first.content().readableBytes()); // one answer written out...
+    body(first);
+    assertThat(body(second)).isEqualTo(expected); // ...leaves the next one whole
   }
 
   @Test
