@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.listwatch.api.Status;
 import io.listwatch.api.StatusException;
 import io.listwatch.apiserver.cacher.CachedObject;
+import io.listwatch.apiserver.flowcontrol.Rejection;
 import io.listwatch.apiserver.protobuf.KubeProtobuf;
 import io.listwatch.apiserver.request.ApiResponse;
 import io.netty.buffer.ByteBuf;
@@ -25,11 +26,18 @@ import io.listwatch.apiserver.request.ApiRequest;
 
 /**
  * Encodes what the REST layer answers ({@link ApiResponse}) and kube Status errors as HTTP
- * responses. Stateless.
+ * responses. Stateless (its one cached body, the 429 of {@link Rejection}, is immutable).
  */
 public final class Responses {
 
   public static final ObjectMapper MAPPER = new ObjectMapper();
+  /**
+   * The 429 of API Priority and Fairness and of the in-flight limit, the same Status every time:
+   * encoded once, as a flood is refused thousands of times a second. Never written to.
+   */
+  private static final Status TOO_MANY_REQUESTS = StatusException.tooManyRequests(Rejection.MESSAGE,
+      Rejection.RETRY_AFTER_SECONDS).status();
+  private static final byte[] TOO_MANY_REQUESTS_JSON = bytes(TOO_MANY_REQUESTS);
 
   private Responses() {
   }
@@ -203,15 +211,6 @@ public final class Responses {
   public static FullHttpResponse json(HttpResponseStatus status, byte[] body) {
     return json(status, Unpooled.wrappedBuffer(body));
   }
-
-  /**
-   * The 429 of API Priority and Fairness and of the in-flight limit, the same Status every time:
-   * encoded once, as a flood is refused thousands of times a second. Never written to.
-   */
-  private static final Status TOO_MANY_REQUESTS = StatusException.tooManyRequests(
-      io.listwatch.apiserver.flowcontrol.Rejection.MESSAGE,
-      io.listwatch.apiserver.flowcontrol.Rejection.RETRY_AFTER_SECONDS).status();
-  private static final byte[] TOO_MANY_REQUESTS_JSON = bytes(TOO_MANY_REQUESTS);
 
   private static ByteBuf statusJson(Status s) {
     return s.equals(TOO_MANY_REQUESTS) ? Unpooled.wrappedBuffer(TOO_MANY_REQUESTS_JSON).asReadOnly()
