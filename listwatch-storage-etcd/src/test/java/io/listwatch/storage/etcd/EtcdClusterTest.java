@@ -35,6 +35,7 @@ class EtcdClusterTest {
     try (EtcdCluster cluster = EtcdCluster.start(dir, 3);
         EtcdStorage storage = EtcdStorage.builder(cluster.endpoints()).compactionInterval(Duration.ZERO)
             .requestTimeout(Duration.ofSeconds(10)).open()) {
+      cluster.awaitAgreedLeader(Duration.ofSeconds(30)); // all three in the raft group before one dies
       RecordingListener listener = new RecordingListener();
       Watch watch = storage.watch("/k/", storage.currentRevision(), listener);
       List<KeyValue> acknowledged = new ArrayList<>();
@@ -59,7 +60,9 @@ class EtcdClusterTest {
       }
 
       assertThat(killed).isTrue();
-      assertThat(acknowledged).as("acknowledged writes, with %d refused", failures).hasSize(150);
+      int refused = failures;
+      assertThat(acknowledged).as(() -> "acknowledged writes, with " + refused + " refused; the members' logs:\n"
+          + cluster.logs()).hasSize(150);
       KeyValue last = acknowledged.get(acknowledged.size() - 1);
       List<WatchEvent> events = listener.awaitRevision(last.modRevision());
       Map<String, KeyValue> seen = events.stream().collect(Collectors.toMap(e -> e.kv().key(), WatchEvent::kv,

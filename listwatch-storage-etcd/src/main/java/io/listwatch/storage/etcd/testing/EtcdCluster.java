@@ -1,10 +1,15 @@
 package io.listwatch.storage.etcd.testing;
 
+import io.etcd.jetcd.Client;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 /**
@@ -74,6 +79,44 @@ public final class EtcdCluster implements AutoCloseable {
   /** Every member's client URL, for a client that balances and fails over between them. */
   public List<URI> endpoints() {
     return members.stream().map(EtcdServer::endpoint).toList();
+  }
+
+  /**
+   * Waits until every member names the same leader. A member's client port opens before it has
+   * joined the cluster's raft group, so a test that kills one member to show the others carry on
+   * waits for this first: until then the others may not yet make a quorum without it.
+   *
+   * @throws IllegalStateException when they do not agree within {@code timeout} (with each
+   *     member's log)
+   */
+  public void awaitAgreedLeader(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    try (Client client = Client.builder().endpoints(endpoints().toArray(URI[]::new)).build()) {
+      while (true) {
+        List<Long> leaders = new ArrayList<>();
+        for (EtcdServer m : members) {
+          try {
+            leaders.add(client.getMaintenanceClient().statusMember(m.endpoint().toString())
+                .get(2, TimeUnit.SECONDS).getLeader());
+          } catch (ExecutionException | TimeoutException e) {
+            leaders.add(0L); // not answering yet: no leader it knows of
+          }
+        }
+        if (leaders.stream().distinct().count() == 1 && leaders.get(0) != 0L) {
+          return;
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the members named the leaders " + leaders + " after " + timeout
+              + " (0: none)\n" + logs());
+        }
+        Thread.sleep(50); // an election takes a second or so; bounded by the deadline
+      }
+    }
+  }
+
+  /** The last lines of every member's log, each under its name: for a failing test's message. */
+  public String logs() {
+    return members.stream().map(m -> "--- " + m.name() + ":\n" + m.tail()).collect(Collectors.joining("\n"));
   }
 
   /** Member {@code i}, to stop, kill or restart. */

@@ -154,7 +154,8 @@ public final class EtcdServer implements AutoCloseable {
     }
   }
 
-  private String tail() {
+  /** The last 30 lines of this member's log. */
+  String tail() {
     try {
       List<String> lines = Files.readAllLines(log);
       return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
