@@ -33,11 +33,13 @@ public final class Responses {
   public static final ObjectMapper MAPPER = new ObjectMapper();
   /**
    * The 429 of API Priority and Fairness and of the in-flight limit, the same Status every time:
-   * encoded once, as a flood is refused thousands of times a second. Never written to.
+   * encoded once in JSON and once in protobuf, as a flood is refused thousands of times a second.
+   * Never written to.
    */
   private static final Status TOO_MANY_REQUESTS = StatusException.tooManyRequests(Rejection.MESSAGE,
       Rejection.RETRY_AFTER_SECONDS).status();
   private static final byte[] TOO_MANY_REQUESTS_JSON = bytes(TOO_MANY_REQUESTS);
+  private static final byte[] TOO_MANY_REQUESTS_PROTOBUF = KubeProtobuf.encode(TOO_MANY_REQUESTS_JSON);
 
   private Responses() {
   }
@@ -178,9 +180,13 @@ public final class Responses {
 
   /** A protobuf response ({@link KubeProtobuf#MEDIA_TYPE}). */
   public static FullHttpResponse protobuf(HttpResponseStatus status, byte[] body) {
-    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+    return protobuf(status, Unpooled.wrappedBuffer(body));
+  }
+
+  private static FullHttpResponse protobuf(HttpResponseStatus status, ByteBuf body) {
+    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
     r.headers().set(HttpHeaderNames.CONTENT_TYPE, KubeProtobuf.MEDIA_TYPE);
-    r.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);
+    r.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
     r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache, private");
     return r;
   }
@@ -233,7 +239,9 @@ public final class Responses {
       return status(e);
     }
     Status s = e.status();
-    FullHttpResponse r = protobuf(HttpResponseStatus.valueOf(s.code()), KubeProtobuf.encode(bytes(s)));
+    FullHttpResponse r = protobuf(HttpResponseStatus.valueOf(s.code()), s.equals(TOO_MANY_REQUESTS)
+        ? Unpooled.wrappedBuffer(TOO_MANY_REQUESTS_PROTOBUF).asReadOnly()
+        : Unpooled.wrappedBuffer(KubeProtobuf.encode(bytes(s))));
     if (s.details() != null && s.details().retryAfterSeconds() != null) {
       r.headers().set(HttpHeaderNames.RETRY_AFTER, s.details().retryAfterSeconds());
     }

@@ -40,6 +40,22 @@ class ResponsesTest {
   }
 
   @Test
+  void theRefusals429_inProtobuf_isKubesStatusToo() {
+    StatusException refusal = StatusException.tooManyRequests(Rejection.MESSAGE, Rejection.RETRY_AFTER_SECONDS);
+    byte[] expected = io.listwatch.apiserver.protobuf.KubeProtobuf.encode(ApiResponse.json(refusal.status()));
+
+    FullHttpResponse first = Responses.status(refusal, true);
+    FullHttpResponse second = Responses.status(refusal, true);
+
+    assertThat(first.headers().get("Retry-After")).isEqualTo("1");
+    assertThat(first.content().isReadOnly()).isTrue();
+    first.content().skipBytes(first.content().readableBytes());
+    first.release();
+    assertThat(ByteBufUtil.getBytes(second.content())).isEqualTo(expected);
+    second.release();
+  }
+
+  @Test
   void another429_isEncodedAsItIs() {
     StatusException other = StatusException.tooManyRequests("too many watches for user alice", 2);
 
